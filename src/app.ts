@@ -1,0 +1,53 @@
+import Fastify, { LogController } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Deps } from './deps.js';
+import { registerErrorHandling } from './http/error-handler.js';
+import { registerMetering } from './http/metering.js';
+import { methodNotAllowed } from './http/method-not-allowed.js';
+import { registerOpenApi, registerOpenApiDocument } from './http/openapi.js';
+import { registerValidation } from './http/validation.js';
+import { healthRoutes } from './features/health/health.routes.js';
+import { tokenRoutes } from './features/tokens/tokens.routes.js';
+import { logRoutes } from './features/logs/logs.routes.js';
+import { settingsRoutes } from './features/settings/settings.routes.js';
+import { kvRoutes } from './features/kv/kv.routes.js';
+import { manageRoutes } from './features/manage/manage.routes.js';
+
+export const VERSION = '0.1.0';
+
+/** Bodies larger than this are refused with 413 before they are read (routes may set lower limits). */
+const BODY_LIMIT = 256 * 1024;
+
+export async function buildApp(deps: Deps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    // Per-request lines would be noise at our volume; metering records every call in the wallet's log.
+    logController: new LogController({ disableRequestLogging: true }),
+    trustProxy: deps.config.trustProxy ?? false,
+    bodyLimit: BODY_LIMIT,
+    // Long percent-encoded keys must reach the handler (and get a 400), not fall through to 404.
+    routerOptions: { maxParamLength: 1000 },
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  registerValidation(app);
+  registerErrorHandling(app, deps);
+  registerMetering(app, deps);
+  const notAllowed = methodNotAllowed(app);
+  await registerOpenApi(app, VERSION);
+
+  // The one explicit list of features.
+  await app.register(healthRoutes, { deps });
+  await app.register(tokenRoutes, { deps });
+  await app.register(logRoutes, { deps });
+  await app.register(settingsRoutes, { deps });
+  await app.register(kvRoutes, { deps });
+  if (deps.config.adminToken !== undefined) await app.register(manageRoutes, { deps, adminToken: deps.config.adminToken });
+
+  registerOpenApiDocument(app);
+  notAllowed.register();
+  await app.ready();
+  return app;
+}

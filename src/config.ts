@@ -1,0 +1,138 @@
+import { join } from 'node:path';
+
+/** Validated, frozen settings. The only module that reads process.env. */
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  /** `sqlite:/path/file.db` or `postgres://…`, normalised. */
+  readonly databaseUrl: string;
+  readonly publicUrl: string;
+  readonly smtpPort: number;
+  readonly smtpHost: string;
+  readonly mailDomain: string;
+  readonly smtpTlsCert?: string;
+  readonly smtpTlsKey?: string;
+  readonly smtpUrl?: string;
+  readonly notifyFrom: string;
+  readonly trustProxy?: string;
+  readonly outboundAllowCidrs: readonly string[];
+  readonly outboundCaFile?: string;
+  readonly dnsServers: readonly string[];
+  readonly aiBaseUrl?: string;
+  readonly aiApiKey?: string;
+  readonly aiModel?: string;
+  readonly geoipDb?: string;
+  readonly stripe: {
+    readonly secretKey?: string;
+    readonly webhookSecret?: string;
+    readonly price1m?: string;
+    readonly price3m?: string;
+    readonly paymentLink1m?: string;
+    readonly paymentLink3m?: string;
+  };
+  readonly adminToken?: string;
+  readonly inboundSecret?: string;
+  readonly logLevel: string;
+}
+
+export class ConfigError extends Error {
+  constructor(variable: string, rule: string) {
+    super(`Invalid ${variable}: ${rule}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function text(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function port(env: Env, name: string, fallback: number): number {
+  const raw = text(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) > 65535) throw new ConfigError(name, 'must be a port number from 0 to 65535');
+  return Number(raw);
+}
+
+function list(env: Env, name: string): string[] {
+  return (text(env, name) ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+}
+
+function httpUrl(env: Env, name: string, fallback?: string): string | undefined {
+  const raw = text(env, name) ?? fallback;
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(name, 'must be an absolute http(s) URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(name, 'must be an absolute http(s) URL');
+  return raw.replace(/\/+$/, '');
+}
+
+function databaseUrl(env: Env, dataDir: string): string {
+  const raw = text(env, 'DATABASE_URL');
+  if (raw === undefined) return `sqlite:${join(dataDir, 'coinop.db')}`;
+  if (/^postgres(ql)?:\/\//.test(raw)) return raw;
+  if (raw.startsWith('sqlite:') && raw.length > 'sqlite:'.length) return raw;
+  throw new ConfigError('DATABASE_URL', 'must start with postgres:// or sqlite:');
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const httpPort = port(env, 'PORT', 8080);
+  const dataDir = text(env, 'DATA_DIR') ?? './data';
+  const mailDomain = text(env, 'MAIL_DOMAIN') ?? 'localhost';
+  const logLevel = text(env, 'LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+  const tlsCert = text(env, 'SMTP_TLS_CERT');
+  const tlsKey = text(env, 'SMTP_TLS_KEY');
+  if ((tlsCert === undefined) !== (tlsKey === undefined)) {
+    throw new ConfigError(tlsCert === undefined ? 'SMTP_TLS_CERT' : 'SMTP_TLS_KEY', 'SMTP_TLS_CERT and SMTP_TLS_KEY must be set together');
+  }
+  const adminToken = text(env, 'ADMIN_TOKEN');
+  if (adminToken !== undefined && adminToken.length < 16) throw new ConfigError('ADMIN_TOKEN', 'must be at least 16 characters');
+  const dnsServers = list(env, 'DNS_SERVERS');
+  for (const server of dnsServers) {
+    if (!/^(\[[0-9a-fA-F:.]+\]|[0-9.]+|[0-9a-fA-F:]+)(:\d+)?$/.test(server)) throw new ConfigError('DNS_SERVERS', `"${server}" is not ip[:port]`);
+  }
+  const config: Config = {
+    port: httpPort,
+    host: text(env, 'HOST') ?? '0.0.0.0',
+    dataDir,
+    databaseUrl: databaseUrl(env, dataDir),
+    publicUrl: httpUrl(env, 'PUBLIC_URL', `http://localhost:${httpPort}`) as string,
+    smtpPort: port(env, 'SMTP_PORT', 2525),
+    smtpHost: text(env, 'SMTP_HOST') ?? '0.0.0.0',
+    mailDomain: mailDomain.toLowerCase(),
+    smtpTlsCert: tlsCert,
+    smtpTlsKey: tlsKey,
+    smtpUrl: text(env, 'SMTP_URL'),
+    notifyFrom: text(env, 'NOTIFY_FROM') ?? `coinop@${mailDomain}`,
+    trustProxy: text(env, 'TRUST_PROXY'),
+    outboundAllowCidrs: list(env, 'OUTBOUND_ALLOW_CIDRS'),
+    outboundCaFile: text(env, 'OUTBOUND_CA_FILE'),
+    dnsServers,
+    aiBaseUrl: httpUrl(env, 'AI_BASE_URL'),
+    aiApiKey: text(env, 'AI_API_KEY'),
+    aiModel: text(env, 'AI_MODEL'),
+    geoipDb: text(env, 'GEOIP_DB'),
+    stripe: Object.freeze({
+      secretKey: text(env, 'STRIPE_SECRET_KEY'),
+      webhookSecret: text(env, 'STRIPE_WEBHOOK_SECRET'),
+      price1m: text(env, 'STRIPE_PRICE_1M'),
+      price3m: text(env, 'STRIPE_PRICE_3M'),
+      paymentLink1m: httpUrl(env, 'STRIPE_PAYMENT_LINK_1M'),
+      paymentLink3m: httpUrl(env, 'STRIPE_PAYMENT_LINK_3M'),
+    }),
+    adminToken,
+    inboundSecret: text(env, 'INBOUND_SECRET'),
+    logLevel,
+  };
+  return Object.freeze(config);
+}

@@ -1,0 +1,36 @@
+/**
+ * The one catalogue of client-visible errors: status and plain-text body.
+ * Every error a route can answer with is built here, so bodies stay exactly as DECISIONS.md fixes them.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly body: string,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(body);
+    this.name = 'ApiError';
+  }
+}
+
+export const errors = {
+  badRequest: (message: string) => new ApiError(400, message),
+  invalidField: (field: string, rule: string) => new ApiError(400, `Invalid ${field}: ${rule}`),
+  unauthorized: () => new ApiError(401, 'Unauthorized'),
+  insufficientCredits: () => new ApiError(402, 'Insufficient credits'),
+  forbidden: () => new ApiError(403, 'Forbidden'),
+  keyNotFound: () => new ApiError(404, 'Key Not Found'),
+  webhookNotFound: () => new ApiError(404, 'Webhook not found'),
+  notFound: () => new ApiError(404, 'Not Found'),
+  methodNotAllowed: (allow: readonly string[]) => new ApiError(405, 'Method Not Allowed', { allow: allow.join(', ') }),
+  webhookExists: () => new ApiError(409, 'Webhook ID already exists'),
+  payloadTooLarge: () => new ApiError(413, 'Payload Too Large'),
+  tooManyRequests: (retryAfterSeconds: number) =>
+    new ApiError(429, 'Too Many Requests', { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) }),
+  internal: () => new ApiError(500, 'Internal Server Error'),
+  rechargeNotConfigured: () => new ApiError(501, 'Recharge is not configured'),
+  badGateway: (cause: string) => new ApiError(502, cause),
+  unavailable: (cause: string) => new ApiError(503, cause),
+} as const;
+
+export type ErrorName = keyof typeof errors;

@@ -1,0 +1,95 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import type { Deps } from '../../deps.js';
+import { errors } from '../../errors.js';
+import { okText, responses, tokenAuth } from '../../http/schemas.js';
+import { walletOf } from '../../http/metering.js';
+import { checkName, checkValue, parseTtl, MAX_TTL_SECONDS } from './kv.rules.js';
+import { deleteValue, getValue, setValue } from './kv.queries.js';
+
+const Params = Type.Object({
+  bucket: Type.String({ description: '1 to 30 characters; no control characters or /; no reserved- prefix, no --- suffix' }),
+  key: Type.String({ description: '1 to 30 characters; no control characters or /' }),
+});
+const SetQuery = Type.Object({
+  ttl: Type.Optional(
+    Type.String({
+      pattern: '^[0-9]+$',
+      'x-error': `must be an integer from 0 to ${MAX_TTL_SECONDS}`,
+      description: `Seconds to live, 0 to ${MAX_TTL_SECONDS}; 0 or absent mean ${MAX_TTL_SECONDS} (30 days)`,
+    }),
+  ),
+});
+
+const meter = { cost: 1, category: 'kv' } as const;
+/** A value is at most 1000 characters (up to 4 bytes each in UTF-8); anything far larger is refused unread. */
+const KV_BODY_LIMIT = 16 * 1024;
+
+function names(params: { bucket: string; key: string }): { bucket: string; key: string } {
+  const problem = checkName('bucket', params.bucket) ?? checkName('key', params.key);
+  if (problem !== null) throw errors.badRequest(problem);
+  return params;
+}
+
+const plain = 'text/plain; charset=utf-8';
+
+export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  // Values are raw text whatever the content type says.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: KV_BODY_LIMIT }, (_request: FastifyRequest, body, done) => done(null, body));
+
+  app.post(
+    '/kv/:bucket/:key',
+    {
+      config: { meter },
+      bodyLimit: KV_BODY_LIMIT,
+      schema: {
+        summary: 'Set a value',
+        tags: ['kv'],
+        security: tokenAuth,
+        params: Params,
+        querystring: SetQuery,
+        consumes: ['text/plain'],
+        response: responses(okText(), 400, 401, 402, 413),
+      },
+    },
+    async (request, reply) => {
+      const { bucket, key } = names(request.params);
+      const ttl = parseTtl(request.query.ttl);
+      if (!ttl.ok) throw errors.badRequest(ttl.error);
+      const value = typeof request.body === 'string' ? request.body : '';
+      const problem = checkValue(value);
+      if (problem !== null) throw errors.badRequest(problem);
+      await setValue(deps.store, walletOf(request).id, bucket, key, value, deps.clock.now() + ttl.seconds * 1000);
+      return reply.type(plain).send('OK');
+    },
+  );
+
+  app.get(
+    '/kv/:bucket/:key',
+    {
+      config: { meter },
+      schema: { summary: 'Get a value', tags: ['kv'], security: tokenAuth, params: Params, response: responses(okText('The stored value'), 400, 401, 402, 404) },
+    },
+    async (request, reply) => {
+      const { bucket, key } = names(request.params);
+      const value = await getValue(deps.store.read, walletOf(request).id, bucket, key, deps.clock.now());
+      if (value === undefined) throw errors.keyNotFound();
+      return reply.type(plain).send(value);
+    },
+  );
+
+  app.delete(
+    '/kv/:bucket/:key',
+    {
+      config: { meter },
+      schema: { summary: 'Delete a value', tags: ['kv'], security: tokenAuth, params: Params, response: responses(okText(), 400, 401, 402, 404) },
+    },
+    async (request, reply) => {
+      const { bucket, key } = names(request.params);
+      if (!(await deleteValue(deps.store, walletOf(request).id, bucket, key, deps.clock.now()))) throw errors.keyNotFound();
+      return reply.type(plain).send('OK');
+    },
+  );
+};

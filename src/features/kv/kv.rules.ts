@@ -1,0 +1,36 @@
+/** Bucket and key rules of SPEC and DECISIONS.md, kept pure so they are tested apart from HTTP. */
+export const MAX_NAME_LENGTH = 30;
+export const MAX_VALUE_LENGTH = 1000;
+export const MAX_TTL_SECONDS = 2_592_000;
+
+// eslint-disable-next-line no-control-regex
+const CONTROL_OR_SLASH = /[\u0000-\u001f\u007f/]/;
+
+const codePoints = (value: string): number => {
+  let count = 0;
+  for (const _ of value) count++;
+  return count;
+};
+
+export function checkName(field: 'bucket' | 'key', value: string): string | null {
+  const length = codePoints(value);
+  if (length < 1 || length > MAX_NAME_LENGTH) return `Invalid ${field}: must be 1 to ${MAX_NAME_LENGTH} characters`;
+  if (CONTROL_OR_SLASH.test(value)) return `Invalid ${field}: must not contain control characters or /`;
+  if (field === 'bucket' && value.startsWith('reserved-')) return 'Invalid bucket: must not start with reserved-';
+  if (field === 'bucket' && value.endsWith('---')) return 'Invalid bucket: must not end with ---';
+  return null;
+}
+
+export function checkValue(value: string): string | null {
+  return codePoints(value) > MAX_VALUE_LENGTH ? `Invalid value: must be at most ${MAX_VALUE_LENGTH} characters` : null;
+}
+
+/** `ttl` as sent in the query string: absent or 0 mean the maximum; anything but an integer 0..max is refused. */
+export function parseTtl(raw: string | undefined): { ok: true; seconds: number } | { ok: false; error: string } {
+  if (raw === undefined) return { ok: true, seconds: MAX_TTL_SECONDS };
+  if (!/^\d{1,8}$/.test(raw) || Number(raw) > MAX_TTL_SECONDS) {
+    return { ok: false, error: `Invalid ttl: must be an integer from 0 to ${MAX_TTL_SECONDS}` };
+  }
+  const seconds = Number(raw);
+  return { ok: true, seconds: seconds === 0 ? MAX_TTL_SECONDS : seconds };
+}

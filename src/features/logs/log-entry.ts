@@ -1,0 +1,30 @@
+export const LOG_CATEGORIES = [
+  'kv',
+  'token',
+  'settings',
+  'webhook',
+  'webhook-delivery',
+  'url-to-metadata',
+  'myip',
+  'service',
+  'manage',
+] as const;
+export type LogCategory = (typeof LOG_CATEGORIES)[number];
+
+/** A log row as recorded; timestamps are epoch milliseconds. */
+export interface LogRecord {
+  readonly id: string;
+  readonly walletId: number;
+  readonly method: string;
+  readonly path: string;
+  readonly endpoint: LogCategory;
+  readonly statusCode: number;
+  readonly responseTimeMs: number;
+  readonly error?: string;
+  readonly createdAt: number;
+  readonly cost: number;
+  readonly balance: number;
+}
+
+/** Entries expire seven days after creation (SPEC "Log retention"). */
+export const LOG_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;

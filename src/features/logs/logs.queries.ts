@@ -1,0 +1,54 @@
+import type { Sql, Store } from '../../store/store.js';
+import type { LogRecord } from './log-entry.js';
+
+const COLUMNS = 'id, wallet_id, method, path, endpoint, status_code, response_time_ms, error, created_at, cost, balance';
+
+function values(r: LogRecord): unknown[] {
+  return [r.id, r.walletId, r.method, r.path, r.endpoint, r.statusCode, r.responseTimeMs, r.error ?? null, r.createdAt, r.cost, r.balance];
+}
+
+/** PostgreSQL takes a whole batch in one fixed statement through column arrays. */
+const PG_BATCH = `INSERT INTO logs (${COLUMNS})
+SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::text[], $9::bigint[], $10::bigint[], $11::bigint[])`;
+const ROW = `INSERT INTO logs (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`;
+
+export async function insertLogs(store: Store, records: readonly LogRecord[]): Promise<void> {
+  if (records.length === 0) return;
+  if (store.dialect === 'postgres') {
+    const columns: unknown[][] = Array.from({ length: 11 }, () => []);
+    for (const record of records) values(record).forEach((value, i) => columns[i]?.push(value));
+    await store.writeOne(PG_BATCH, columns);
+    return;
+  }
+  // SQLite: one prepared row insert per record, all inside one group-committed transaction.
+  await store.write(async (tx) => {
+    for (const record of records) await tx.run(ROW, values(record));
+  });
+}
+
+export interface LogRow {
+  id: string;
+  method: string;
+  path: string;
+  endpoint: string;
+  status_code: number;
+  response_time_ms: number;
+  error: string | null;
+  created_at: number;
+  cost: number;
+  balance: number;
+}
+
+export function recentLogs(sql: Sql, walletId: number, limit: number, now: number, retentionMs: number, endpoint?: string): Promise<LogRow[]> {
+  const since = now - retentionMs;
+  if (endpoint === undefined) {
+    return sql.all<LogRow>(
+      `SELECT ${COLUMNS} FROM logs WHERE wallet_id = $1 AND created_at > $2 ORDER BY created_at DESC, seq DESC LIMIT $3`,
+      [walletId, since, limit],
+    );
+  }
+  return sql.all<LogRow>(
+    `SELECT ${COLUMNS} FROM logs WHERE wallet_id = $1 AND endpoint = $2 AND created_at > $3 ORDER BY created_at DESC, seq DESC LIMIT $4`,
+    [walletId, endpoint, since, limit],
+  );
+}

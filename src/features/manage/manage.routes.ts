@@ -1,0 +1,71 @@
+import { timingSafeEqual } from 'node:crypto';
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import type { Deps } from '../../deps.js';
+import { errors } from '../../errors.js';
+import { sha256Hex } from '../../lib/hash.js';
+import { logId } from '../../lib/ids.js';
+import { ISODate, responses } from '../../http/schemas.js';
+import { isoTime } from '../../lib/time.js';
+import { creditWallet, findWalletByHash } from '../tokens/wallet.queries.js';
+
+const Params = Type.Object({ hash: Type.String({ pattern: '^[0-9a-f]{64}$', 'x-error': 'must be a SHA-256 hex hash' }) });
+const CreditBody = Type.Object(
+  {
+    amount: Type.Integer({ minimum: 1, maximum: 1e9, 'x-error': 'must be an integer from 1 to 1000000000' }),
+    reason: Type.Optional(Type.String({ maxLength: 200 })),
+  },
+  { additionalProperties: false },
+);
+const WalletView = Type.Object({ hash: Type.String(), wallet: Type.Integer(), created: ISODate, lastUsed: ISODate });
+const CreditView = Type.Object({ hash: Type.String(), wallet: Type.Integer() });
+const adminAuth = [{ AdminAuth: [] as string[] }];
+
+/** Operator API: exists only when ADMIN_TOKEN is set (registered by app.ts then). */
+export const manageRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; adminToken: string }> = async (app, { deps, adminToken }) => {
+  // Compare digests so the check takes the same time whatever the guess.
+  const expected = Buffer.from(sha256Hex(adminToken), 'hex');
+  app.addHook('onRequest', async (request: FastifyRequest) => {
+    const given = request.headers['x-admin-token'];
+    if (typeof given !== 'string' || !timingSafeEqual(Buffer.from(sha256Hex(given), 'hex'), expected)) throw errors.forbidden();
+  });
+
+  function audit(request: FastifyRequest, walletId: number, statusCode: number, balance: number): void {
+    deps.logs.push({
+      id: logId(),
+      walletId,
+      method: request.method,
+      path: request.url,
+      endpoint: 'manage',
+      statusCode,
+      responseTimeMs: 0,
+      createdAt: deps.clock.now(),
+      cost: 0,
+      balance,
+    });
+  }
+
+  app.get(
+    '/manage/wallets/:hash',
+    { schema: { summary: 'Read a wallet (operator)', tags: ['manage'], security: adminAuth, params: Params, response: responses(WalletView, 400, 404) } },
+    async (request) => {
+      const wallet = await findWalletByHash(deps.store.read, request.params.hash);
+      if (wallet === undefined) throw errors.notFound();
+      audit(request, wallet.id, 200, wallet.balance);
+      return { hash: wallet.hash, wallet: wallet.balance, created: isoTime(wallet.created_at), lastUsed: isoTime(wallet.last_used_at) };
+    },
+  );
+
+  app.post(
+    '/manage/wallets/:hash/credit',
+    { schema: { summary: 'Credit a wallet (operator)', tags: ['manage'], security: adminAuth, params: Params, body: CreditBody, response: responses(CreditView, 400, 404) } },
+    async (request) => {
+      const wallet = await findWalletByHash(deps.store.read, request.params.hash);
+      const balance = wallet === undefined ? undefined : await creditWallet(deps.store, wallet.id, request.body.amount);
+      if (wallet === undefined || balance === undefined) throw errors.notFound();
+      audit(request, wallet.id, 200, balance);
+      return { hash: wallet.hash, wallet: balance };
+    },
+  );
+};

@@ -1,0 +1,80 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Deps } from '../../deps.js';
+import { errors } from '../../errors.js';
+import { okText, responses, tokenAuth } from '../../http/schemas.js';
+import { walletOf } from '../../http/metering.js';
+import { checkHeaders, redactHeaders } from '../webhooks/webhook-headers.js';
+import { redactOptions, validateFormatConfig } from '../formats/index.js';
+import { SettingsUpdate, SettingsView } from './settings.schemas.js';
+import type { LowBalanceWebhook } from './settings.schemas.js';
+import { readSettings, updateSettings } from './settings.queries.js';
+
+const meter = { cost: 1, category: 'settings' } as const;
+
+function checkWebhook(webhook: LowBalanceWebhook): string | null {
+  let url: URL;
+  try {
+    url = new URL(webhook.url);
+  } catch {
+    return 'Invalid low_balance_webhook.url: must be an absolute https URL';
+  }
+  if (url.protocol !== 'https:') return 'Invalid low_balance_webhook.url: must be an https URL';
+  return (
+    checkHeaders(webhook.headers ?? {}, 'low_balance_webhook.headers') ??
+    validateFormatConfig({ format: webhook.format, options: webhook.options, template: webhook.template })
+  );
+}
+
+function view(webhook: LowBalanceWebhook) {
+  return {
+    url: webhook.url,
+    headers: redactHeaders(webhook.headers ?? {}),
+    ...(webhook.format ? { format: webhook.format } : {}),
+    ...(webhook.template !== undefined && webhook.format === 'custom' ? { template: webhook.template } : {}),
+    ...(webhook.options !== undefined ? { options: redactOptions(webhook.options) } : {}),
+  };
+}
+
+export const settingsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  app.get(
+    '/token/settings',
+    {
+      config: { meter },
+      schema: { summary: 'Low-balance notification settings', tags: ['token'], security: tokenAuth, response: responses(SettingsView, 401, 402) },
+    },
+    async (request) => {
+      const settings = await readSettings(deps.store.read, walletOf(request).id);
+      if (settings === undefined) throw errors.unauthorized();
+      return {
+        low_balance_threshold: settings.threshold,
+        ...(settings.webhook ? { low_balance_webhook: view(settings.webhook) } : {}),
+        ...(settings.email ? { low_balance_email: settings.email } : {}),
+      };
+    },
+  );
+
+  app.put(
+    '/token/settings',
+    {
+      config: { meter },
+      schema: {
+        summary: 'Update low-balance notification settings (omitted fields keep their values, null clears)',
+        tags: ['token'],
+        security: tokenAuth,
+        body: SettingsUpdate,
+        response: responses(okText(), 400, 401, 402, 413),
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const problem = body.low_balance_webhook ? checkWebhook(body.low_balance_webhook) : null;
+      if (problem !== null) throw errors.badRequest(problem);
+      await updateSettings(deps.store, walletOf(request).id, {
+        threshold: body.low_balance_threshold,
+        webhook: body.low_balance_webhook,
+        email: body.low_balance_email,
+      });
+      return reply.type('text/plain; charset=utf-8').send('OK');
+    },
+  );
+};

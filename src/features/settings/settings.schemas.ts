@@ -1,0 +1,51 @@
+import { Type } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
+import { Nullable } from '../../http/schemas.js';
+
+export const StringMap = (options: { maxProperties?: number; maxValueLength?: number; description?: string } = {}) =>
+  Type.Unsafe<Record<string, string>>({
+    type: 'object',
+    additionalProperties: { type: 'string', ...(options.maxValueLength === undefined ? {} : { maxLength: options.maxValueLength }) },
+    ...(options.maxProperties === undefined ? {} : { maxProperties: options.maxProperties }),
+    ...(options.description === undefined ? {} : { description: options.description }),
+  });
+
+export const JsonTemplate = Type.Unsafe<Record<string, unknown>>({ type: 'object', description: 'JSON template, at most 2048 bytes and 5 levels' });
+
+export const FORMATS = ['slack', 'discord', 'teams', 'telegram', 'pagerduty', 'custom'] as const;
+
+export const LowBalanceWebhook = Type.Object(
+  {
+    url: Type.String({ maxLength: 2048, description: 'HTTPS callback URL' }),
+    headers: Type.Optional(StringMap({ description: 'Custom headers; values are read back as ***' })),
+    format: Type.Optional(Type.String({ enum: [...FORMATS, ''] })),
+    template: Type.Optional(JsonTemplate),
+    options: Type.Optional(StringMap({ maxProperties: 10, maxValueLength: 500 })),
+  },
+  { additionalProperties: false },
+);
+export type LowBalanceWebhook = Static<typeof LowBalanceWebhook>;
+
+export const SettingsUpdate = Type.Object(
+  {
+    low_balance_threshold: Type.Optional(Type.Integer({ minimum: 0, maximum: 1e12, 'x-error': 'must be an integer from 0 to 1000000000000' })),
+    low_balance_webhook: Type.Optional(Nullable(LowBalanceWebhook)),
+    low_balance_email: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: 254, 'x-error': 'must be an e-mail address of at most 254 characters' }))),
+  },
+  { additionalProperties: false },
+);
+export type SettingsUpdate = Static<typeof SettingsUpdate>;
+
+export const SettingsView = Type.Object({
+  low_balance_threshold: Type.Integer(),
+  low_balance_webhook: Type.Optional(
+    Type.Object({
+      url: Type.String(),
+      headers: StringMap(),
+      format: Type.Optional(Type.String()),
+      template: Type.Optional(JsonTemplate),
+      options: Type.Optional(StringMap()),
+    }),
+  ),
+  low_balance_email: Type.Optional(Type.String()),
+});

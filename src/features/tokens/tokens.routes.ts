@@ -1,0 +1,61 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Deps } from '../../deps.js';
+import { errors } from '../../errors.js';
+import { isoTime } from '../../lib/time.js';
+import { ISODate, okText, responses, tokenAuth } from '../../http/schemas.js';
+import { walletOf } from '../../http/metering.js';
+import { createToken } from './tokens.service.js';
+
+const CreateTokenBody = Type.Object(
+  { token: Type.String({ enum: ['new'], 'x-error': 'must be the literal new' }) },
+  { 'x-error': 'expected the form field token=new' },
+);
+
+export const WalletInfo = Type.Object({
+  wallet: Type.Integer({ description: 'Remaining credits' }),
+  created: ISODate,
+  hash: Type.String({ description: 'SHA-256 hex of the token' }),
+});
+
+export const tokenRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  // Form bodies only here: `token=new` is the whole API of this route.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+
+  app.post(
+    '/token',
+    {
+      schema: {
+        summary: 'Create a token (a wallet with 100 credits)',
+        tags: ['token'],
+        consumes: ['application/x-www-form-urlencoded'],
+        body: CreateTokenBody,
+        response: responses(okText('The new token'), 400, 413, 429),
+      },
+    },
+    async (request, reply) => {
+      const outcome = await createToken(deps.store, request.ip, deps.clock.now());
+      if (!outcome.ok) throw errors.tooManyRequests(outcome.retryAfterMs / 1000);
+      return reply.type('text/plain; charset=utf-8').send(outcome.token);
+    },
+  );
+
+  app.get(
+    '/token',
+    {
+      config: { meter: { cost: 1, category: 'token' } },
+      schema: {
+        summary: 'Wallet info',
+        tags: ['token'],
+        security: tokenAuth,
+        response: responses(WalletInfo, 401, 402),
+      },
+    },
+    async (request) => {
+      const wallet = walletOf(request);
+      return { wallet: request.meter?.balance ?? 0, created: isoTime(wallet.createdAt), hash: wallet.hash };
+    },
+  );
+};

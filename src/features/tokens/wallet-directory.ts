@@ -1,0 +1,64 @@
+import type { Store } from '../../store/store.js';
+import type { Clock } from '../../lib/time.js';
+import { HOUR } from '../../lib/time.js';
+import { findWalletByHash } from './wallet.queries.js';
+
+/** What authentication knows about a wallet: never the token itself, only its hash. */
+export interface WalletRef {
+  readonly id: number;
+  readonly hash: string;
+  readonly createdAt: number;
+  lastUsedAt: number;
+}
+
+/** Last use is recorded at most once an hour per wallet: precise enough for a two-year expiry, and no write per request. */
+const LAST_USED_GRANULARITY = HOUR;
+
+/**
+ * Resolves token hashes to wallets with a bounded in-memory cache, so authentication costs one
+ * hash and one map lookup on the hot path. A wallet deleted elsewhere is noticed by the charge
+ * (its UPDATE matches no row) and evicted with `forget`.
+ */
+export class WalletDirectory {
+  private readonly cache = new Map<string, WalletRef>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly onError: (error: unknown) => void,
+    private readonly maxEntries = 100_000,
+  ) {}
+
+  async resolve(hash: string): Promise<WalletRef | undefined> {
+    let wallet = this.cache.get(hash);
+    if (wallet === undefined) {
+      const row = await findWalletByHash(this.store.read, hash);
+      if (row === undefined) return undefined;
+      wallet = { id: row.id, hash: row.hash, createdAt: row.created_at, lastUsedAt: row.last_used_at };
+      if (this.cache.size >= this.maxEntries) {
+        const oldest = this.cache.keys().next().value;
+        if (oldest !== undefined) this.cache.delete(oldest);
+      }
+      this.cache.set(hash, wallet);
+    }
+    this.touch(wallet);
+    return wallet;
+  }
+
+  forget(hash: string): void {
+    this.cache.delete(hash);
+  }
+
+  clear(): void {
+    this.cache.clear();
+  }
+
+  private touch(wallet: WalletRef): void {
+    const now = this.clock.now();
+    if (now - wallet.lastUsedAt < LAST_USED_GRANULARITY) return;
+    wallet.lastUsedAt = now;
+    this.store
+      .writeOne('UPDATE wallets SET last_used_at = $1 WHERE id = $2 AND last_used_at < $1', [now, wallet.id])
+      .catch(this.onError);
+  }
+}

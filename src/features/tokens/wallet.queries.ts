@@ -1,0 +1,70 @@
+import type { Sql, Store } from '../../store/store.js';
+
+export interface WalletRow {
+  readonly id: number;
+  readonly hash: string;
+  readonly balance: number;
+  readonly created_at: number;
+  readonly last_used_at: number;
+}
+
+export type ChargeOutcome =
+  | { readonly ok: true; readonly balance: number }
+  | { readonly ok: false; readonly reason: 'insufficient'; readonly balance: number }
+  | { readonly ok: false; readonly reason: 'gone' };
+
+/**
+ * The debit: one conditional UPDATE, never read-then-write. The same statement moves the
+ * low-balance incident from armed to notified and raises `lb_pending` (the outbox flag a worker
+ * sends from), so a charge and the notification it causes commit together or not at all.
+ */
+const CHARGE = `
+UPDATE wallets SET
+  balance = balance - $1,
+  lb_pending = CASE WHEN lb_armed = 1 AND lb_threshold > 0 AND balance - $1 <= lb_threshold THEN 1 ELSE lb_pending END,
+  lb_armed = CASE WHEN lb_armed = 1 AND lb_threshold > 0 AND balance - $1 <= lb_threshold THEN 0 ELSE lb_armed END
+WHERE id = $2 AND balance >= $1
+RETURNING balance`;
+
+/** Credits (refunds, recharges, operator grants) re-arm the incident once the balance is above the threshold. */
+const CREDIT = `
+UPDATE wallets SET
+  balance = balance + $1,
+  lb_armed = CASE WHEN balance + $1 > lb_threshold THEN 1 ELSE lb_armed END
+WHERE id = $2
+RETURNING balance`;
+
+export async function readBalance(sql: Sql, walletId: number): Promise<number | undefined> {
+  const row = await sql.get<{ balance: number }>('SELECT balance FROM wallets WHERE id = $1', [walletId]);
+  return row?.balance;
+}
+
+export async function chargeWallet(store: Store, walletId: number, cost: number): Promise<ChargeOutcome> {
+  if (cost > 0) {
+    const [row] = await store.writeOne<{ balance: number }>(CHARGE, [cost, walletId]);
+    if (row) return { ok: true, balance: row.balance };
+  }
+  const balance = await readBalance(store.read, walletId);
+  if (balance === undefined) return { ok: false, reason: 'gone' };
+  return cost > 0 ? { ok: false, reason: 'insufficient', balance } : { ok: true, balance };
+}
+
+/** Returns the new balance, or undefined when the wallet no longer exists. */
+export async function creditWallet(store: Store, walletId: number, amount: number): Promise<number | undefined> {
+  const [row] = await store.writeOne<{ balance: number }>(CREDIT, [amount, walletId]);
+  return row?.balance;
+}
+
+/** The same credit inside a larger unit of work (e.g. with an idempotency record). */
+export async function creditWalletIn(tx: Sql, walletId: number, amount: number): Promise<number | undefined> {
+  const [row] = await tx.all<{ balance: number }>(CREDIT, [amount, walletId]);
+  return row?.balance;
+}
+
+export async function insertWallet(sql: Sql, hash: string, balance: number, now: number): Promise<void> {
+  await sql.run('INSERT INTO wallets (hash, balance, created_at, last_used_at) VALUES ($1, $2, $3, $3)', [hash, balance, now]);
+}
+
+export function findWalletByHash(sql: Sql, hash: string): Promise<WalletRow | undefined> {
+  return sql.get<WalletRow>('SELECT id, hash, balance, created_at, last_used_at FROM wallets WHERE hash = $1', [hash]);
+}

@@ -1,0 +1,47 @@
+/** Save-time rules for custom headers sent with callbacks (webhooks and low-balance notifications). */
+export const MAX_HEADERS = 20;
+export const MAX_HEADER_VALUE_LENGTH = 1000;
+
+// RFC 9110 token characters.
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+// eslint-disable-next-line no-control-regex
+const UNSAFE_VALUE = /[\u0000-\u0008\u000a-\u001f\u007f]/;
+
+/** Headers the transport owns: forging them would confuse the receiver or smuggle requests. */
+const FORBIDDEN = new Set([
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'te',
+  'trailer',
+  'upgrade',
+  'expect',
+  'content-type',
+  'user-agent',
+  'webhook-id',
+  'webhook-timestamp',
+  'webhook-signature',
+]);
+
+export function checkHeaders(headers: Record<string, string>, field = 'headers'): string | null {
+  const names = Object.keys(headers);
+  if (names.length > MAX_HEADERS) return `Invalid ${field}: at most ${MAX_HEADERS} headers`;
+  for (const name of names) {
+    if (!TOKEN.test(name)) return `Invalid ${field}: "${name}" is not a valid header name`;
+    if (FORBIDDEN.has(name.toLowerCase())) return `Invalid ${field}: "${name}" cannot be set`;
+    const value = headers[name] ?? '';
+    if (value.length > MAX_HEADER_VALUE_LENGTH) return `Invalid ${field}: value of "${name}" is longer than ${MAX_HEADER_VALUE_LENGTH} characters`;
+    if (UNSAFE_VALUE.test(value)) return `Invalid ${field}: value of "${name}" contains control characters`;
+  }
+  return null;
+}
+
+/** Header values never leave the service once saved: names are shown, values are `***`. */
+export function redactHeaders(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.keys(headers).map((name) => [name, '***']));
+}

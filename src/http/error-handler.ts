@@ -1,0 +1,58 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../deps.js';
+import { ApiError, errors } from '../errors.js';
+import { chargeFailedRequest } from './metering.js';
+
+const PLAIN_TEXT = 'text/plain; charset=utf-8';
+
+/** Framework errors that are the client's fault, mapped to our catalogue. */
+function fromFramework(error: FastifyError): ApiError | undefined {
+  if (error.validation) return errors.badRequest(error.message);
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return errors.payloadTooLarge();
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return errors.badRequest('Unsupported content type');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return errors.badRequest('Invalid JSON body: empty');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return errors.badRequest('Invalid JSON body');
+    default:
+      break;
+  }
+  if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') return errors.badRequest('Invalid JSON body');
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) return new ApiError(status, error.message);
+  return undefined;
+}
+
+async function sendError(deps: Deps, request: FastifyRequest, reply: FastifyReply, error: ApiError): Promise<void> {
+  let answered = error;
+  // A request that failed before it was charged (e.g. an unparsable body) still pays, as SPEC says client errors do.
+  if (answered.statusCode !== 401 && request.meter !== undefined && request.meter.charged === undefined) {
+    try {
+      await chargeFailedRequest(deps, request);
+    } catch (chargeError) {
+      if (!(chargeError instanceof ApiError)) throw chargeError;
+      answered = chargeError;
+    }
+  }
+  if (request.meter !== undefined) request.meter.error = answered.body;
+  await reply.code(answered.statusCode).headers(answered.headers).type(PLAIN_TEXT).send(answered.body);
+}
+
+/** One error handler, three branches: our error, a framework error, anything else (logged, 500). */
+export function registerErrorHandling(app: FastifyInstance, deps: Deps): void {
+  app.setErrorHandler(async (error: FastifyError, request, reply) => {
+    if (error instanceof ApiError) return sendError(deps, request, reply, error);
+    const framework = fromFramework(error);
+    if (framework !== undefined) return sendError(deps, request, reply, framework);
+    request.log.error({ err: error }, 'unhandled error');
+    return sendError(deps, request, reply, errors.internal());
+  });
+
+  app.setNotFoundHandler(async (_request, reply) => {
+    const notFound = errors.notFound();
+    await reply.code(404).type(PLAIN_TEXT).send(notFound.body);
+  });
+}

@@ -1,0 +1,129 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Deps } from '../deps.js';
+import { errors } from '../errors.js';
+import { sha256Hex } from '../lib/hash.js';
+import { logId } from '../lib/ids.js';
+import type { LogCategory } from '../features/logs/log-entry.js';
+import type { WalletRef } from '../features/tokens/wallet-directory.js';
+import { chargeWallet, creditWallet } from '../features/tokens/wallet.queries.js';
+
+/**
+ * How a route is metered: declared once on the route (`config: { meter }`), carried out here.
+ * Order: authenticate (onRequest, before the body is read) → charge (preValidation, so bad input
+ * still pays) → handler → settle (refunds by status) and headers (onSend) → log (onResponse).
+ */
+export interface MeterSpec {
+  readonly category: LogCategory;
+  /** Credits charged before the handler; may depend on the parsed (not yet validated) request. */
+  readonly cost: number | ((request: FastifyRequest) => number);
+  /** Charged when the request fails before the cost could be computed (unparsable body). Default: `cost` if a number, else 0. */
+  readonly failureCost?: number;
+  /** The final cost once the status is known; the difference is refunded. Default: keep the charge. */
+  readonly settle?: (statusCode: number, charged: number) => number;
+}
+
+export interface MeterState {
+  readonly wallet: WalletRef;
+  charged?: number;
+  balance?: number;
+  /** The plain-text error answered, for the log. */
+  error?: string;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    meter?: MeterSpec;
+  }
+  interface FastifyRequest {
+    meter?: MeterState;
+  }
+}
+
+export const MIN_TOKEN_LENGTH = 10;
+
+/** The wallet of an authenticated request; routes declared with a meter always have one. */
+export function walletOf(request: FastifyRequest): WalletRef {
+  if (request.meter === undefined) throw new Error(`route ${request.url} is not metered`);
+  return request.meter.wallet;
+}
+
+export async function charge(deps: Deps, request: FastifyRequest, cost: number): Promise<void> {
+  const state = request.meter;
+  if (state === undefined || state.charged !== undefined) return;
+  const outcome = await chargeWallet(deps.store, state.wallet.id, cost);
+  if (!outcome.ok && outcome.reason === 'gone') {
+    deps.wallets.forget(state.wallet.hash);
+    request.meter = undefined;
+    throw errors.unauthorized();
+  }
+  if (!outcome.ok) {
+    state.charged = 0;
+    state.balance = outcome.balance;
+    throw errors.insufficientCredits();
+  }
+  state.charged = cost;
+  state.balance = outcome.balance;
+}
+
+/** Charges a request that failed before preValidation (unparsable or oversized body). */
+export async function chargeFailedRequest(deps: Deps, request: FastifyRequest): Promise<void> {
+  const spec = request.routeOptions.config.meter;
+  if (spec === undefined || request.meter === undefined || request.meter.charged !== undefined) return;
+  await charge(deps, request, spec.failureCost ?? (typeof spec.cost === 'number' ? spec.cost : 0));
+}
+
+async function settle(deps: Deps, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const state = request.meter;
+  const spec = request.routeOptions.config.meter;
+  if (state === undefined || spec === undefined || state.charged === undefined) return;
+  if (spec.settle !== undefined && state.charged > 0) {
+    const final = Math.min(state.charged, Math.max(0, spec.settle(reply.statusCode, state.charged)));
+    if (final < state.charged) {
+      const balance = await creditWallet(deps.store, state.wallet.id, state.charged - final);
+      state.charged = final;
+      if (balance !== undefined) state.balance = balance;
+    }
+  }
+  void reply.header('x-cost', String(state.charged));
+  if (state.balance !== undefined) void reply.header('x-balance', String(state.balance));
+}
+
+export function registerMetering(app: FastifyInstance, deps: Deps): void {
+  app.addHook('onRequest', async (request) => {
+    if (request.routeOptions.config.meter === undefined) return;
+    const token = request.headers['x-token'];
+    if (typeof token !== 'string' || token.length < MIN_TOKEN_LENGTH) throw errors.unauthorized();
+    const wallet = await deps.wallets.resolve(sha256Hex(token));
+    if (wallet === undefined) throw errors.unauthorized();
+    request.meter = { wallet };
+  });
+
+  app.addHook('preValidation', async (request) => {
+    const spec = request.routeOptions.config.meter;
+    if (spec === undefined || request.meter === undefined) return;
+    await charge(deps, request, typeof spec.cost === 'number' ? spec.cost : spec.cost(request));
+  });
+
+  app.addHook('onSend', async (request, reply) => {
+    await settle(deps, request, reply);
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    const state = request.meter;
+    const spec = request.routeOptions.config.meter;
+    if (state === undefined || spec === undefined) return;
+    deps.logs.push({
+      id: logId(),
+      walletId: state.wallet.id,
+      method: request.method,
+      path: request.url,
+      endpoint: spec.category,
+      statusCode: reply.statusCode,
+      responseTimeMs: Math.round(reply.elapsedTime),
+      error: reply.statusCode >= 400 ? (state.error ?? 'Error') : undefined,
+      createdAt: deps.clock.now(),
+      cost: state.charged ?? 0,
+      balance: state.balance ?? 0,
+    });
+  });
+}

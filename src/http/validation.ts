@@ -1,0 +1,63 @@
+import { Ajv } from 'ajv';
+import type { ErrorObject } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifyInstance, FastifySchema } from 'fastify';
+
+// ajv-formats ships CommonJS with a default export.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+function compiler(coerceTypes: boolean): Ajv {
+  // removeAdditional off: an unknown field is an error the caller should hear about, not silently dropped.
+  const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false, verbose: true });
+  addFormats(ajv);
+  return ajv;
+}
+
+/**
+ * Bodies are validated strictly (a string is never coerced to a number or an array);
+ * query strings and path parameters arrive as text and are coerced to their declared types.
+ */
+export function registerValidation(app: FastifyInstance): void {
+  const strict = compiler(false);
+  const coercing = compiler(true);
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema as FastifySchema & object));
+  app.setSchemaErrorFormatter((validationErrors, dataVar) => new Error(describeValidationError(validationErrors[0] as ErrorObject | undefined, dataVar)));
+}
+
+function fieldName(instancePath: string): string {
+  return instancePath
+    .split('/')
+    .filter((part) => part !== '')
+    .map((part, i) => (/^\d+$/.test(part) ? `[${part}]` : i === 0 ? part : `.${part}`))
+    .join('')
+    .replace(/~1/g, '/')
+    .replace(/~0/g, '~');
+}
+
+function join(parent: string, child: string): string {
+  return parent === '' ? child : `${parent}.${child}`;
+}
+
+/** One short sentence naming the field and the rule, as DECISIONS.md asks for 400 bodies. */
+export function describeValidationError(error: ErrorObject | undefined, dataVar: string): string {
+  if (error === undefined) return `Invalid ${dataVar}`;
+  const field = fieldName(error.instancePath);
+  const custom = (error.parentSchema as { 'x-error'?: string } | undefined)?.['x-error'];
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return `Missing required field: ${join(field, String(params.missingProperty))}`;
+    case 'additionalProperties':
+      return `Unknown field: ${join(field, String(params.additionalProperty))}`;
+    default:
+      break;
+  }
+  const name = field === '' ? (dataVar === 'body' ? 'body' : dataVar) : field;
+  if (custom !== undefined) return `Invalid ${name}: ${custom}`;
+  if (field === '' && dataVar === 'body' && error.keyword === 'type') return `Invalid body: must be a JSON ${String(params.type)}`;
+  if (error.keyword === 'enum') {
+    const allowed = (params.allowedValues as unknown[]).map(String).join(', ');
+    return `Invalid ${name}: must be one of ${allowed}`;
+  }
+  return `Invalid ${name}: ${error.message ?? 'is not valid'}`;
+}

@@ -1,0 +1,77 @@
+import type { Deps } from '../deps.js';
+import { claimLease } from '../store/leases.js';
+import { DAY, MINUTE } from '../lib/time.js';
+import { LOG_RETENTION_MS } from '../features/logs/log-entry.js';
+
+export const TOKEN_INACTIVITY_MS = 2 * 365 * DAY + DAY; // two years, leap day included
+const BATCH = 1000;
+/** Tables holding a wallet's data, all removed with the wallet. Features with wallet data add theirs here. */
+export const WALLET_DATA_TABLES = ['kv', 'logs'] as const;
+
+export interface SweepReport {
+  expiredKeys: number;
+  expiredLogs: number;
+  deletedWallets: number;
+}
+
+/** Deletes in bounded batches so a large sweep never holds the write lock for long. */
+async function deleteInBatches(deps: Deps, sql: string, params: readonly unknown[]): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const rows = await deps.store.writeOne<{ n: number }>(sql, params);
+    total += rows.length;
+    if (rows.length < BATCH) return total;
+  }
+}
+
+export async function sweep(deps: Deps): Promise<SweepReport> {
+  const now = deps.clock.now();
+  const expiredKeys = await deleteInBatches(
+    deps,
+    `DELETE FROM kv WHERE (wallet_id, bucket, key) IN (SELECT wallet_id, bucket, key FROM kv WHERE expires_at <= $1 LIMIT ${BATCH}) RETURNING 1 AS n`,
+    [now],
+  );
+  const expiredLogs = await deleteInBatches(
+    deps,
+    `DELETE FROM logs WHERE seq IN (SELECT seq FROM logs WHERE created_at <= $1 LIMIT ${BATCH}) RETURNING 1 AS n`,
+    [now - LOG_RETENTION_MS],
+  );
+  await deps.store.writeOne('DELETE FROM token_creations WHERE last_at <= $1', [now - MINUTE]);
+
+  let deletedWallets = 0;
+  const cutoff = now - TOKEN_INACTIVITY_MS;
+  for (;;) {
+    const stale = await deps.store.read.all<{ id: number; hash: string }>('SELECT id, hash FROM wallets WHERE last_used_at < $1 LIMIT 100', [cutoff]);
+    if (stale.length === 0) break;
+    for (const wallet of stale) {
+      // Re-checked inside the unit: a wallet used since the SELECT survives.
+      const deleted = await deps.store.write(async (tx) => {
+        const gone = await tx.all<{ id: number }>('DELETE FROM wallets WHERE id = $1 AND last_used_at < $2 RETURNING id', [wallet.id, cutoff]);
+        if (gone.length === 0) return false;
+        for (const table of WALLET_DATA_TABLES) await tx.run(`DELETE FROM ${table} WHERE wallet_id = $1`, [wallet.id]);
+        return true;
+      });
+      deps.wallets.forget(wallet.hash);
+      if (deleted) deletedWallets++;
+    }
+    if (stale.length < 100) break;
+  }
+  return { expiredKeys, expiredLogs, deletedWallets };
+}
+
+/** Runs the sweep every minute on whichever instance holds the lease. */
+export function startSweepers(deps: Deps, holder: string, intervalMs = MINUTE): () => void {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    claimLease(deps.store, 'sweep', holder, deps.clock.now(), intervalMs - 5000)
+      .then((claimed) => (claimed ? sweep(deps).then((report) => deps.logger.debug(report, 'sweep done')) : undefined))
+      .catch((error: unknown) => deps.logger.error({ err: error }, 'sweep failed'))
+      .finally(() => {
+        running = false;
+      });
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,75 @@
+/**
+ * Append-only schema history. Never edit a released entry; add a new one.
+ * Each entry has SQL per dialect (identical where the dialects agree).
+ */
+export interface Migration {
+  readonly id: number;
+  readonly name: string;
+  readonly sqlite: string;
+  readonly postgres: string;
+}
+
+const coreTables = (dialect: 'sqlite' | 'postgres'): string => {
+  const walletId = dialect === 'sqlite' ? 'INTEGER PRIMARY KEY AUTOINCREMENT' : 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY';
+  const logSeq = dialect === 'sqlite' ? 'INTEGER PRIMARY KEY AUTOINCREMENT' : 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY';
+  return `
+CREATE TABLE wallets (
+  id ${walletId},
+  hash TEXT NOT NULL UNIQUE,
+  balance BIGINT NOT NULL,
+  created_at BIGINT NOT NULL,
+  last_used_at BIGINT NOT NULL,
+  lb_threshold BIGINT NOT NULL DEFAULT 0,
+  lb_webhook TEXT,
+  lb_email TEXT,
+  lb_armed INTEGER NOT NULL DEFAULT 1,
+  lb_pending INTEGER NOT NULL DEFAULT 0,
+  lb_pending_until BIGINT NOT NULL DEFAULT 0
+);
+CREATE INDEX wallets_last_used ON wallets (last_used_at);
+CREATE INDEX wallets_lb_pending ON wallets (lb_pending) WHERE lb_pending = 1;
+
+CREATE TABLE kv (
+  wallet_id BIGINT NOT NULL,
+  bucket TEXT NOT NULL,
+  key TEXT NOT NULL,
+  value TEXT NOT NULL,
+  expires_at BIGINT NOT NULL,
+  PRIMARY KEY (wallet_id, bucket, key)
+);
+CREATE INDEX kv_expires ON kv (expires_at);
+
+CREATE TABLE logs (
+  seq ${logSeq},
+  id TEXT NOT NULL UNIQUE,
+  wallet_id BIGINT NOT NULL,
+  method TEXT NOT NULL,
+  path TEXT NOT NULL,
+  endpoint TEXT NOT NULL,
+  status_code INTEGER NOT NULL,
+  response_time_ms INTEGER NOT NULL,
+  error TEXT,
+  created_at BIGINT NOT NULL,
+  cost BIGINT NOT NULL,
+  balance BIGINT NOT NULL
+);
+CREATE INDEX logs_wallet_time ON logs (wallet_id, created_at);
+CREATE INDEX logs_wallet_endpoint_time ON logs (wallet_id, endpoint, created_at);
+CREATE INDEX logs_created ON logs (created_at);
+
+CREATE TABLE token_creations (
+  client_ip TEXT PRIMARY KEY,
+  last_at BIGINT NOT NULL
+);
+
+CREATE TABLE leases (
+  name TEXT PRIMARY KEY,
+  holder TEXT NOT NULL,
+  until_at BIGINT NOT NULL
+);
+`;
+};
+
+export const migrations: readonly Migration[] = [
+  { id: 1, name: 'core: wallets, kv, logs, rate limits, leases', sqlite: coreTables('sqlite'), postgres: coreTables('postgres') },
+];

@@ -1,0 +1,33 @@
+/**
+ * The store: one interface, two engines (SQLite, PostgreSQL).
+ *
+ * Glossary
+ * - Sql: a dialect-neutral executor. SQL is written once with PostgreSQL-style `$1` placeholders;
+ *   the SQLite engine rewrites them. Integers come back as JS numbers on both engines
+ *   (timestamps are epoch milliseconds in BIGINT columns), booleans as 0/1 integers, JSON as TEXT.
+ * - read: runs against committed data only, never inside someone else's open transaction.
+ * - write(unit): an atomic unit of work. When its promise resolves the unit is committed and durable.
+ *   SQLite groups the units queued in one event-loop turn into one transaction (group commit),
+ *   each unit inside its own savepoint; PostgreSQL runs each unit in its own transaction.
+ * - writeOne(sql): a single-statement write, the cheap path for the hot path on both engines.
+ */
+export interface RunResult {
+  readonly changes: number;
+}
+
+export interface Sql {
+  all<T>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  get<T>(sql: string, params?: readonly unknown[]): Promise<T | undefined>;
+  run(sql: string, params?: readonly unknown[]): Promise<RunResult>;
+}
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Store {
+  readonly dialect: Dialect;
+  readonly read: Sql;
+  write<T>(unit: (tx: Sql) => Promise<T>): Promise<T>;
+  writeOne<T>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,69 @@
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pino from 'pino';
+import { loadConfig } from '../../src/config.js';
+import type { Config } from '../../src/config.js';
+import { createDeps } from '../../src/deps.js';
+import type { Deps } from '../../src/deps.js';
+import { buildApp } from '../../src/app.js';
+import type { Clock } from '../../src/lib/time.js';
+import { sha256Hex } from '../../src/lib/hash.js';
+import { newToken } from '../../src/lib/ids.js';
+import { insertWallet } from '../../src/features/tokens/wallet.queries.js';
+import { scratchDatabase } from './stores.js';
+import type { ScratchDatabase, StoreKind } from './stores.js';
+
+/** A clock tests move by hand. */
+export class ManualClock implements Clock {
+  constructor(private current = Date.parse('2026-06-01T12:00:00.000Z')) {}
+  now(): number {
+    return this.current;
+  }
+  advance(ms: number): void {
+    this.current += ms;
+  }
+  set(epochMs: number): void {
+    this.current = epochMs;
+  }
+}
+
+export interface TestApp {
+  readonly app: FastifyInstance;
+  readonly deps: Deps;
+  readonly database: ScratchDatabase;
+  inject(options: InjectOptions): Promise<LightMyRequestResponse>;
+  /** A wallet made directly in the store (POST /token is rate limited per client). */
+  createToken(credits?: number): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  readonly env?: Record<string, string>;
+  readonly clock?: Clock;
+  /** Reuse a database (e.g. a second instance on the same PostgreSQL). */
+  readonly database?: ScratchDatabase;
+}
+
+export async function startTestApp(kind: StoreKind, options: TestAppOptions = {}): Promise<TestApp> {
+  const database = options.database ?? (await scratchDatabase(kind));
+  const config: Config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', SMTP_PORT: '0', ...options.env });
+  const deps = createDeps(config, { clock: options.clock, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
+  await deps.store.migrate();
+  const app = await buildApp(deps);
+  return {
+    app,
+    deps,
+    database,
+    inject: (injectOptions) => app.inject(injectOptions),
+    async createToken(credits = 100) {
+      const token = newToken();
+      await deps.store.write((tx) => insertWallet(tx, sha256Hex(token), credits, deps.clock.now()));
+      return token;
+    },
+    async close() {
+      await app.close();
+      await deps.logs.flush();
+      await deps.store.close();
+      if (options.database === undefined) await database.drop();
+    },
+  };
+}
