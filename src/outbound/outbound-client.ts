@@ -1,0 +1,226 @@
+import { lookup as dnsLookup } from 'node:dns/promises';
+import { performance } from 'node:perf_hooks';
+import { rootCertificates } from 'node:tls';
+import { createAddressPolicy } from './address-policy.js';
+import { classifyFailure, OutboundError } from './errors.js';
+import { openGuardedSession, type GuardedSession, type Resolver } from './guarded-agent.js';
+import { flattenHeaders, readCapped, sanitizeHeaders } from './http-parts.js';
+import { nextHop, redirectLocation, type Hop, type OutboundMethod } from './redirects.js';
+import { assertLiteralAllowed, isLocalhostName, literalIp, parseTargetUrl } from './url-rules.js';
+
+export { OutboundError, type OutboundErrorCode } from './errors.js';
+
+export interface OutboundOptions {
+  /** OUTBOUND_ALLOW_CIDRS: ranges exempted from the non-public-address guard. */
+  allowCidrs: readonly string[];
+  /** Contents of OUTBOUND_CA_FILE, trusted in addition to the system roots. */
+  extraCaPem?: string;
+  /** Name resolution; default node:dns lookup with all addresses. */
+  lookup?: (hostname: string) => Promise<Array<{ address: string; family: 4 | 6 }>>;
+  /** e.g. coinop-webhook/0.1.0 */
+  userAgent: string;
+  /** Overall limit per request, covering every redirect and the body read. Default 10 000. */
+  timeoutMs?: number;
+  /** Default 10. */
+  maxRedirects?: number;
+  /** Default 1 MiB; beyond it the body is truncated and the rest never read. */
+  maxResponseBytes?: number;
+}
+
+export interface OutboundRequest {
+  url: string;
+  method?: OutboundMethod;
+  headers?: Record<string, string>;
+  body?: string | Uint8Array;
+  /** Default false: HTTPS only, for the first URL and every redirect. */
+  allowHttp?: boolean;
+  maxResponseBytes?: number;
+  timeoutMs?: number;
+}
+
+export interface OutboundResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+  truncated: boolean;
+  finalUrl: string;
+  redirects: number;
+  elapsedMs: number;
+  remoteAddress?: string;
+}
+
+export type DeliveryResult =
+  | { ok: true; status: number; elapsedMs: number }
+  | { ok: false; status?: number; cause: string; elapsedMs: number };
+
+export interface Outbound {
+  /** Throws OutboundError. */
+  request(req: OutboundRequest): Promise<OutboundResponse>;
+  /** POST JSON; success only on 2xx; never throws. */
+  deliverJson(url: string, payload: unknown, headers?: Record<string, string>): Promise<DeliveryResult>;
+  /** Save-time check; throws OutboundError whose message is a 400 body. */
+  checkUrl(url: string, opts?: { allowHttp?: boolean }): Promise<void>;
+  close(): Promise<void>;
+}
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_MAX_REDIRECTS = 10;
+const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
+// A delivery only needs the status; keep little of whatever the receiver says.
+const DELIVERY_RESPONSE_BYTES = 64 * 1024;
+// Bodies of redirect responses are read this far so the connection can be reused.
+const REDIRECT_BODY_BYTES = 64 * 1024;
+const CHECK_LOOKUP_TIMEOUT_MS = 5_000;
+const LOCALHOST_ADDRESSES = ['127.0.0.1', '::1'];
+
+export function createOutbound(options: OutboundOptions): Outbound {
+  const policy = createAddressPolicy(options.allowCidrs);
+  const resolve: Resolver = options.lookup ?? systemResolve;
+  // Passing `ca` replaces Node's roots, so the system roots go in explicitly.
+  const ca = options.extraCaPem === undefined ? undefined : [...rootCertificates, options.extraCaPem];
+  const sessions = new Set<GuardedSession>();
+  let closed = false;
+
+  async function request(req: OutboundRequest): Promise<OutboundResponse> {
+    const started = performance.now();
+    const timeoutMs = req.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const cap = req.maxResponseBytes ?? options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    const maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
+    const allowHttp = req.allowHttp ?? false;
+    if (closed) throw new OutboundError('connect_failed', 'connection failed');
+
+    const url = parseTargetUrl(req.url, allowHttp);
+    assertLiteralAllowed(url, policy);
+    const headers = { 'user-agent': options.userAgent, ...sanitizeHeaders(req.headers) };
+    let hop: Hop = { url, method: req.method ?? 'GET', headers, body: req.body };
+
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+    const session = openGuardedSession({ policy, resolve, ca, connectTimeoutMs: timeoutMs, idleTimeoutMs: timeoutMs });
+    sessions.add(session);
+    let gotResponse = false;
+    try {
+      for (let redirects = 0; ; redirects += 1) {
+        gotResponse = false;
+        const res = await session.agent.request({
+          origin: hop.url.origin,
+          path: `${hop.url.pathname}${hop.url.search}`,
+          method: hop.method,
+          headers: hop.headers,
+          body: hop.body ?? null,
+          signal: controller.signal,
+        });
+        gotResponse = true;
+        const location = redirectLocation(res.statusCode, res.headers.location);
+        if (location === null) {
+          const { body, truncated } = await readCapped(res.body, cap);
+          return {
+            status: res.statusCode,
+            headers: flattenHeaders(res.headers),
+            body,
+            truncated,
+            finalUrl: hop.url.href,
+            redirects,
+            elapsedMs: elapsedSince(started),
+            remoteAddress: session.remoteAddressFor(hop.url),
+          };
+        }
+        await res.body.dump({ limit: REDIRECT_BODY_BYTES });
+        if (redirects >= maxRedirects) throw new OutboundError('too_many_redirects', 'too many redirects');
+        // Each hop is judged afresh: literal IPs here, names at connect time.
+        hop = nextHop(hop, res.statusCode, location, allowHttp);
+        assertLiteralAllowed(hop.url, policy);
+      }
+    } catch (err) {
+      throw classifyFailure(err, { timedOut, timeoutMs, gotResponse });
+    } finally {
+      clearTimeout(timer);
+      sessions.delete(session);
+      await session.close();
+    }
+  }
+
+  async function deliverJson(url: string, payload: unknown, headers?: Record<string, string>): Promise<DeliveryResult> {
+    const started = performance.now();
+    let body: string;
+    try {
+      body = JSON.stringify(payload) ?? 'null';
+    } catch {
+      return { ok: false, cause: 'invalid payload', elapsedMs: elapsedSince(started) };
+    }
+    try {
+      const res = await request({
+        url,
+        method: 'POST',
+        // Ours last: the receiver must be told the truth about the body.
+        headers: { ...sanitizeHeaders(headers), 'content-type': 'application/json', 'user-agent': options.userAgent },
+        body,
+        maxResponseBytes: Math.min(DELIVERY_RESPONSE_BYTES, options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES),
+      });
+      const elapsedMs = elapsedSince(started);
+      if (res.status >= 200 && res.status < 300) return { ok: true, status: res.status, elapsedMs };
+      return { ok: false, status: res.status, cause: `HTTP ${res.status}`, elapsedMs };
+    } catch (err) {
+      return { ok: false, cause: deliveryCause(err), elapsedMs: elapsedSince(started) };
+    }
+  }
+
+  async function checkUrl(raw: string, opts?: { allowHttp?: boolean }): Promise<void> {
+    const url = parseTargetUrl(raw, opts?.allowHttp ?? false);
+    const refused = new OutboundError('refused_address', 'Invalid url: refused address');
+    const ip = literalIp(url);
+    if (ip !== null) {
+      if (!policy.isAllowed(ip)) throw refused;
+      return;
+    }
+    const addresses = isLocalhostName(url.hostname)
+      ? LOCALHOST_ADDRESSES
+      : await resolveQuietly(resolve, url.hostname, Math.min(CHECK_LOOKUP_TIMEOUT_MS, options.timeoutMs ?? DEFAULT_TIMEOUT_MS));
+    // A name that does not resolve now is accepted: DNS may be down or not yet
+    // set up, and the connect-time guard judges whatever it resolves to later.
+    if (addresses.length > 0 && !addresses.some((address) => policy.isAllowed(address))) throw refused;
+  }
+
+  async function close(): Promise<void> {
+    closed = true;
+    await Promise.all([...sessions].map((session) => session.close()));
+  }
+
+  return { request, deliverJson, checkUrl, close };
+}
+
+async function systemResolve(hostname: string): Promise<Array<{ address: string; family: 4 | 6 }>> {
+  const entries = await dnsLookup(hostname, { all: true, verbatim: true });
+  return entries.map((entry) => ({ address: entry.address, family: entry.family === 6 ? 6 : 4 }));
+}
+
+async function resolveQuietly(resolve: Resolver, hostname: string, timeoutMs: number): Promise<string[]> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<string[]>((done) => {
+    timer = setTimeout(() => done([]), timeoutMs);
+  });
+  const lookup = resolve(hostname).then(
+    (entries) => entries.map((entry) => entry.address),
+    () => [],
+  );
+  try {
+    return await Promise.race([lookup, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function deliveryCause(err: unknown): string {
+  if (!(err instanceof OutboundError)) return 'delivery failed';
+  if (err.code === 'invalid_url') return 'invalid url';
+  if (err.code === 'insecure_url') return 'insecure url';
+  return err.message;
+}
+
+function elapsedSince(started: number): number {
+  return Math.round(performance.now() - started);
+}

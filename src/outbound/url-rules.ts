@@ -1,0 +1,45 @@
+import { ipFromUrlHost, type AddressPolicy } from './address-policy.js';
+import { OutboundError } from './errors.js';
+
+/**
+ * Parse a target URL and apply the rules that need no network: syntax,
+ * scheme, no credentials. Messages are 400-ready ("Invalid url: …").
+ */
+export function parseTargetUrl(raw: string, allowHttp: boolean): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new OutboundError('invalid_url', 'Invalid url: must be a valid URL');
+  }
+  if (url.protocol !== 'https:' && !(allowHttp && url.protocol === 'http:')) {
+    const rule = allowHttp ? 'must be an http or https URL' : 'must be an https URL';
+    // A well-formed http URL is the insecure case; ftp:, file:, data: … are just wrong.
+    throw new OutboundError(url.protocol === 'http:' ? 'insecure_url' : 'invalid_url', `Invalid url: ${rule}`);
+  }
+  if (url.username !== '' || url.password !== '') {
+    // Credentials in URLs end up in logs and in redirects to other origins.
+    throw new OutboundError('invalid_url', 'Invalid url: must not contain credentials');
+  }
+  return url;
+}
+
+/** The IP literal of the URL's host, or null for a host name. */
+export function literalIp(url: URL): string | null {
+  return ipFromUrlHost(url.hostname);
+}
+
+/** Refuse, before any connection, a URL whose host is a refused IP literal. */
+export function assertLiteralAllowed(url: URL, policy: AddressPolicy): void {
+  const ip = literalIp(url);
+  if (ip !== null && !policy.isAllowed(ip)) throw new OutboundError('refused_address', 'refused address');
+}
+
+/**
+ * RFC 6761 reserves `localhost` and `*.localhost` for loopback whatever DNS
+ * says; the save-time check treats them as such without asking a resolver.
+ */
+export function isLocalhostName(hostname: string): boolean {
+  const name = hostname.toLowerCase().replace(/\.$/, '');
+  return name === 'localhost' || name.endsWith('.localhost');
+}
