@@ -4,6 +4,9 @@ import { createDeps } from './deps.js';
 import { buildApp } from './app.js';
 import { startSweepers } from './jobs/sweepers.js';
 
+/** How long SIGTERM waits for requests in flight. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
 async function main(): Promise<void> {
   let config;
   try {
@@ -28,7 +31,13 @@ async function main(): Promise<void> {
     stopping = true;
     deps.logger.info({ signal }, 'stopping: draining requests');
     stopSweepers();
+    // Connections that go idle after their last answer are closed as they do (keep-alive clients would
+    // otherwise hold the close open); whatever is still busy after the grace period is cut.
+    const idleCloser = setInterval(() => app.server.closeIdleConnections(), 50);
+    const hardStop = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
     await app.close(); // waits for in-flight requests
+    clearInterval(idleCloser);
+    clearTimeout(hardStop);
     await deps.logs.flush();
     await deps.store.close();
     deps.logger.info('stopped');

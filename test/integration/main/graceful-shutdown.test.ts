@@ -1,0 +1,47 @@
+import { afterAll, expect, it } from 'vitest';
+import { Agent, request } from 'undici';
+import { describeEachStore } from '../../helpers/each-store.js';
+import { scratchDatabase } from '../../helpers/stores.js';
+import type { ScratchDatabase } from '../../helpers/stores.js';
+import { startServerProcess } from '../../helpers/server-process.js';
+
+describeEachStore('SIGTERM', (kind) => {
+  let database: ScratchDatabase;
+  const agent = new Agent({ connections: 8 });
+  afterAll(async () => {
+    await agent.close();
+    await database?.drop();
+  });
+
+  it('answers the requests in flight, flushes their log entries and exits 0', async () => {
+    database = await scratchDatabase(kind);
+    const env = { DATABASE_URL: database.url };
+    const first = await startServerProcess(env);
+    const created = await request(`${first.url}/token`, { method: 'POST', body: 'token=new', headers: { 'content-type': 'application/x-www-form-urlencoded' }, dispatcher: agent });
+    const token = await created.body.text();
+
+    const inFlight = Array.from({ length: 20 }, (_, i) =>
+      request(`${first.url}/kv/drain/k${i}`, { method: 'POST', body: `v${i}`, headers: { 'x-token': token }, dispatcher: agent }).then(async (r) => {
+        await r.body.dump();
+        return r.statusCode;
+      }),
+    );
+    // Let the requests reach the server, then ask it to stop while they are being served.
+    await new Promise((resolve) => setImmediate(resolve));
+    first.child.kill('SIGTERM');
+    const statuses = await Promise.all(inFlight.map((p) => p.catch(() => 0)));
+    expect(await first.exited).toBe(0);
+    const answered = statuses.filter((status) => status === 200).length;
+    expect(statuses.every((status) => status === 200 || status === 503 || status === 0)).toBe(true);
+
+    const second = await startServerProcess(env);
+    try {
+      const response = await request(`${second.url}/token/logs?n=100&type=kv`, { headers: { 'x-token': token }, dispatcher: agent });
+      const body = (await response.body.json()) as { n: number };
+      expect(body.n).toBe(answered);
+    } finally {
+      second.child.kill('SIGTERM');
+      await second.exited;
+    }
+  });
+});
