@@ -1,7 +1,9 @@
 import Fastify, { LogController } from 'fastify';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from './deps.js';
+import { SERVICE_VERSION } from './deps.js';
+import { errors } from './errors.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { registerMetering } from './http/metering.js';
 import { methodNotAllowed } from './http/method-not-allowed.js';
@@ -14,7 +16,6 @@ import { settingsRoutes } from './features/settings/settings.routes.js';
 import { kvRoutes } from './features/kv/kv.routes.js';
 import { manageRoutes } from './features/manage/manage.routes.js';
 
-export const VERSION = '0.1.0';
 
 /** Bodies larger than this are refused with 413 before they are read (routes may set lower limits). */
 const BODY_LIMIT = 256 * 1024;
@@ -28,6 +29,12 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT,
     // Long percent-encoded keys must reach the handler (and get a 400), not fall through to 404.
     routerOptions: { maxParamLength: 1000 },
+    // Errors the router raises before any route runs (e.g. a malformed percent-encoding).
+    frameworkErrors: (error, _request, anyReply) => {
+      const reply = anyReply as FastifyReply;
+      const answer = error.code === 'FST_ERR_BAD_URL' ? errors.badRequest('Invalid path: malformed percent-encoding') : errors.badRequest(error.message);
+      void reply.code(answer.statusCode).type('text/plain; charset=utf-8').send(answer.body);
+    },
     return503OnClosing: true,
     forceCloseConnections: 'idle',
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -36,7 +43,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   registerErrorHandling(app, deps);
   registerMetering(app, deps);
   const notAllowed = methodNotAllowed(app);
-  await registerOpenApi(app, VERSION);
+  await registerOpenApi(app, SERVICE_VERSION);
 
   // The one explicit list of features.
   await app.register(healthRoutes, { deps });

@@ -7,6 +7,8 @@ export interface Config {
   readonly dataDir: string;
   /** `sqlite:/path/file.db` or `postgres://…`, normalised. */
   readonly databaseUrl: string;
+  /** SQLite only: FULL fsyncs every group commit (survives power loss), NORMAL survives a process crash. */
+  readonly sqliteSynchronous: 'FULL' | 'NORMAL';
   readonly publicUrl: string;
   readonly smtpPort: number;
   readonly smtpHost: string;
@@ -84,6 +86,12 @@ function databaseUrl(env: Env, dataDir: string): string {
   throw new ConfigError('DATABASE_URL', 'must start with postgres:// or sqlite:');
 }
 
+function sqliteSynchronous(env: Env): 'FULL' | 'NORMAL' {
+  const raw = (text(env, 'SQLITE_SYNCHRONOUS') ?? 'FULL').toUpperCase();
+  if (raw !== 'FULL' && raw !== 'NORMAL') throw new ConfigError('SQLITE_SYNCHRONOUS', 'must be FULL or NORMAL');
+  return raw;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const httpPort = port(env, 'PORT', 8080);
   const dataDir = text(env, 'DATA_DIR') ?? './data';
@@ -106,6 +114,7 @@ export function loadConfig(env: Env = process.env): Config {
     host: text(env, 'HOST') ?? '0.0.0.0',
     dataDir,
     databaseUrl: databaseUrl(env, dataDir),
+    sqliteSynchronous: sqliteSynchronous(env),
     publicUrl: httpUrl(env, 'PUBLIC_URL', `http://localhost:${httpPort}`) as string,
     smtpPort: port(env, 'SMTP_PORT', 2525),
     smtpHost: text(env, 'SMTP_HOST') ?? '0.0.0.0',

@@ -39,6 +39,7 @@ async function main(): Promise<void> {
     clearInterval(idleCloser);
     clearTimeout(hardStop);
     await deps.logs.flush();
+    await deps.outbound.close();
     await deps.store.close();
     deps.logger.info('stopped');
     process.exit(0);

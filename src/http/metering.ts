@@ -18,6 +18,8 @@ export interface MeterSpec {
   readonly cost: number | ((request: FastifyRequest) => number);
   /** Charged when the request fails before the cost could be computed (unparsable body). Default: `cost` if a number, else 0. */
   readonly failureCost?: number;
+  /** What the log shows as `path`. Default: the request path with its query string. */
+  readonly logPath?: (request: FastifyRequest) => string;
   /** The final cost once the status is known; the difference is refunded. Default: keep the charge. */
   readonly settle?: (statusCode: number, charged: number) => number;
 }
@@ -28,6 +30,8 @@ export interface MeterState {
   balance?: number;
   /** The plain-text error answered, for the log. */
   error?: string;
+  /** Settles when the charge is committed; the response waits for it. */
+  durable?: Promise<void>;
 }
 
 declare module 'fastify' {
@@ -63,6 +67,7 @@ export async function charge(deps: Deps, request: FastifyRequest, cost: number):
   }
   state.charged = cost;
   state.balance = outcome.balance;
+  state.durable = outcome.durable;
 }
 
 /** Charges a request that failed before preValidation (unparsable or oversized body). */
@@ -76,6 +81,8 @@ async function settle(deps: Deps, request: FastifyRequest, reply: FastifyReply):
   const state = request.meter;
   const spec = request.routeOptions.config.meter;
   if (state === undefined || spec === undefined || state.charged === undefined) return;
+  // Nothing is acknowledged before its charge is durable.
+  if (state.durable !== undefined) await state.durable;
   if (spec.settle !== undefined && state.charged > 0) {
     const final = Math.min(state.charged, Math.max(0, spec.settle(reply.statusCode, state.charged)));
     if (final < state.charged) {
@@ -104,8 +111,15 @@ export function registerMetering(app: FastifyInstance, deps: Deps): void {
     await charge(deps, request, typeof spec.cost === 'number' ? spec.cost : spec.cost(request));
   });
 
-  app.addHook('onSend', async (request, reply) => {
-    await settle(deps, request, reply);
+  app.addHook('onSend', async (request, reply, payload) => {
+    try {
+      await settle(deps, request, reply);
+      return payload;
+    } catch (error) {
+      request.log.error({ err: error }, 'committing a charge failed');
+      void reply.code(500).type('text/plain; charset=utf-8').removeHeader('x-cost').removeHeader('x-balance');
+      return errors.internal().body;
+    }
   });
 
   app.addHook('onResponse', async (request, reply) => {
@@ -116,7 +130,7 @@ export function registerMetering(app: FastifyInstance, deps: Deps): void {
       id: logId(),
       walletId: state.wallet.id,
       method: request.method,
-      path: request.url,
+      path: spec.logPath?.(request) ?? request.url,
       endpoint: spec.category,
       statusCode: reply.statusCode,
       responseTimeMs: Math.round(reply.elapsedTime),

@@ -12,7 +12,12 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
         description: 'Credit-metered utility API: key-value store, webhooks, DNS lookups, URL metadata, caller IP. Paid calls answer with `x-cost` and `x-balance`; errors are plain text.',
         version,
       },
-      components: { securitySchemes: { TokenAuth: { type: 'apiKey', in: 'header', name: 'x-token' } } },
+      components: {
+        securitySchemes: {
+          TokenAuth: { type: 'apiKey', in: 'header', name: 'x-token' },
+          AdminAuth: { type: 'apiKey', in: 'header', name: 'x-admin-token' },
+        },
+      },
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });

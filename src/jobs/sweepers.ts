@@ -6,7 +6,7 @@ import { LOG_RETENTION_MS } from '../features/logs/log-entry.js';
 export const TOKEN_INACTIVITY_MS = 2 * 365 * DAY + DAY; // two years, leap day included
 const BATCH = 1000;
 /** Tables holding a wallet's data, all removed with the wallet. Features with wallet data add theirs here. */
-export const WALLET_DATA_TABLES = ['kv', 'logs'] as const;
+export const WALLET_DATA_TABLES = ['kv', 'logs', 'webhooks'] as const;
 
 export interface SweepReport {
   expiredKeys: number;

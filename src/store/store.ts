@@ -7,9 +7,12 @@
  *   (timestamps are epoch milliseconds in BIGINT columns), booleans as 0/1 integers, JSON as TEXT.
  * - read: runs against committed data only, never inside someone else's open transaction.
  * - write(unit): an atomic unit of work. When its promise resolves the unit is committed and durable.
- *   SQLite groups the units queued in one event-loop turn into one transaction (group commit),
- *   each unit inside its own savepoint; PostgreSQL runs each unit in its own transaction.
+ *   SQLite groups the writes of one event-loop turn into one transaction (group commit), each unit
+ *   inside its own savepoint; PostgreSQL runs each unit in its own transaction.
  * - writeOne(sql): a single-statement write, the cheap path for the hot path on both engines.
+ * - writeDeferred(sql): like writeOne, but the rows come back before the write is durable; the caller
+ *   must await `durable` before acknowledging anything. Metering charges this way so the charge and
+ *   the handler's own write share one SQLite commit. It sees uncommitted writes of the open group.
  */
 export interface RunResult {
   readonly changes: number;
@@ -28,6 +31,7 @@ export interface Store {
   readonly read: Sql;
   write<T>(unit: (tx: Sql) => Promise<T>): Promise<T>;
   writeOne<T>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  writeDeferred<T>(sql: string, params?: readonly unknown[]): Promise<{ rows: T[]; durable: Promise<void> }>;
   migrate(): Promise<void>;
   close(): Promise<void>;
 }

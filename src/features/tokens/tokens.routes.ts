@@ -9,7 +9,7 @@ import { createToken } from './tokens.service.js';
 
 const CreateTokenBody = Type.Object(
   { token: Type.String({ enum: ['new'], 'x-error': 'must be the literal new' }) },
-  { 'x-error': 'expected the form field token=new' },
+  { additionalProperties: false, 'x-error': 'expected the form field token=new' },
 );
 
 export const WalletInfo = Type.Object({
@@ -20,6 +20,7 @@ export const WalletInfo = Type.Object({
 
 export const tokenRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   // Form bodies only here: `token=new` is the whole API of this route.
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });

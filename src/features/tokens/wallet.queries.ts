@@ -9,7 +9,7 @@ export interface WalletRow {
 }
 
 export type ChargeOutcome =
-  | { readonly ok: true; readonly balance: number }
+  | { readonly ok: true; readonly balance: number; readonly durable: Promise<void> }
   | { readonly ok: false; readonly reason: 'insufficient'; readonly balance: number }
   | { readonly ok: false; readonly reason: 'gone' };
 
@@ -39,14 +39,20 @@ export async function readBalance(sql: Sql, walletId: number): Promise<number | 
   return row?.balance;
 }
 
+/**
+ * Charges at once; the caller must await `durable` before answering. The fallback read goes through
+ * the write path too, so a 402 reports the balance including charges not yet committed.
+ */
 export async function chargeWallet(store: Store, walletId: number, cost: number): Promise<ChargeOutcome> {
   if (cost > 0) {
-    const [row] = await store.writeOne<{ balance: number }>(CHARGE, [cost, walletId]);
-    if (row) return { ok: true, balance: row.balance };
+    const { rows, durable } = await store.writeDeferred<{ balance: number }>(CHARGE, [cost, walletId]);
+    const [row] = rows;
+    if (row) return { ok: true, balance: row.balance, durable };
   }
-  const balance = await readBalance(store.read, walletId);
-  if (balance === undefined) return { ok: false, reason: 'gone' };
-  return cost > 0 ? { ok: false, reason: 'insufficient', balance } : { ok: true, balance };
+  const { rows, durable } = await store.writeDeferred<{ balance: number }>('SELECT balance FROM wallets WHERE id = $1', [walletId]);
+  const [row] = rows;
+  if (row === undefined) return { ok: false, reason: 'gone' };
+  return cost > 0 ? { ok: false, reason: 'insufficient', balance: row.balance } : { ok: true, balance: row.balance, durable };
 }
 
 /** Returns the new balance, or undefined when the wallet no longer exists. */

@@ -70,6 +70,34 @@ CREATE TABLE leases (
 `;
 };
 
+/** Webhooks of both modes. `mailbox` is set in mailbox mode only; the schedule columns in scheduled mode only. */
+const webhooks = `
+CREATE TABLE webhooks (
+  wallet_id BIGINT NOT NULL,
+  webhook_id TEXT NOT NULL,
+  url TEXT NOT NULL,
+  headers TEXT NOT NULL,
+  format TEXT,
+  template TEXT,
+  options TEXT,
+  include_attachments INTEGER NOT NULL DEFAULT 1,
+  mailbox TEXT UNIQUE,
+  signing_secret TEXT NOT NULL,
+  cron TEXT,
+  timezone TEXT,
+  active INTEGER NOT NULL DEFAULT 0,
+  next_run_at BIGINT,
+  last_run_at BIGINT,
+  last_status TEXT,
+  last_error TEXT,
+  created_at BIGINT NOT NULL,
+  updated_at BIGINT NOT NULL,
+  PRIMARY KEY (wallet_id, webhook_id)
+);
+CREATE INDEX webhooks_due ON webhooks (next_run_at) WHERE active = 1;
+`;
+
 export const migrations: readonly Migration[] = [
   { id: 1, name: 'core: wallets, kv, logs, rate limits, leases', sqlite: coreTables('sqlite'), postgres: coreTables('postgres') },
+  { id: 2, name: 'webhooks', sqlite: webhooks, postgres: webhooks },
 ];

@@ -61,6 +61,7 @@ export function openPostgresStore(url: string, options: { maxConnections?: numbe
     read,
     write,
     writeOne: <T>(sql: string, params?: readonly unknown[]) => read.all<T>(sql, params),
+    writeDeferred: async <T>(sql: string, params?: readonly unknown[]) => ({ rows: await read.all<T>(sql, params), durable: Promise.resolve() }),
     migrate: () => applyPostgresMigrations(pool),
     close: () => pool.end(),
   };

@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import type { RunResult, Sql, Store } from '../store.js';
 import { normaliseParam } from '../params.js';
 import { applySqliteMigrations } from './sqlite-migrate.js';
-import { GroupCommit } from './group-commit.js';
+import { SqliteWriter } from './sqlite-writer.js';
 
 type Statement = Database.Statement<Record<string, unknown>, unknown>;
 
@@ -80,17 +80,17 @@ export function openSqliteStore(path: string, options: SqliteOptions = {}): Stor
   reader.pragma('query_only = ON');
   const writeConnection = new SqliteConnection(writer);
   const readConnection = new SqliteConnection(reader);
-  const groupCommit = new GroupCommit(writeConnection);
+  const writerLane = new SqliteWriter(writeConnection);
 
   return {
     dialect: 'sqlite',
     read: readConnection,
-    write: (unit) => groupCommit.enqueue(unit, true),
-    writeOne: <T>(sql: string, params?: readonly unknown[]) =>
-      groupCommit.enqueue((tx) => (tx as SqliteConnection).all<T>(sql, params), false),
+    write: (unit) => writerLane.write(unit),
+    writeOne: (sql, params) => writerLane.writeOne(sql, params),
+    writeDeferred: (sql, params) => writerLane.deferred(sql, params),
     migrate: async () => applySqliteMigrations(writer),
     close: async () => {
-      await groupCommit.drain();
+      await writerLane.drain();
       reader.close();
       writer.close();
     },

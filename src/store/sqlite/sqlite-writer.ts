@@ -1,0 +1,128 @@
+import type { Sql } from '../store.js';
+import type { SqliteConnection } from './sqlite-store.js';
+
+interface OpenTransaction {
+  readonly committed: Promise<void>;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+function openTransaction(): OpenTransaction {
+  let resolve!: () => void;
+  let reject!: (error: unknown) => void;
+  const committed = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  committed.catch(() => undefined); // observed by whoever awaits it; never an unhandled rejection
+  return { committed, resolve, reject };
+}
+
+/**
+ * Group commit on the one SQLite writer connection. Statements run at once inside a transaction
+ * that stays open until the end of the current event-loop turn, then one COMMIT (one fsync) makes
+ * every write of that turn durable together. Callers are answered only after that COMMIT, so an
+ * acknowledged write is never lost; a charge can run at once and its request waits for durability
+ * later (`deferred`), which lets the charge and the handler's own write share one commit.
+ *
+ * Multi-statement units run inside a savepoint and nothing else touches the connection while one
+ * is running (statements arriving meanwhile wait their turn), so a failing unit rolls back only itself.
+ */
+export class SqliteWriter {
+  private current: OpenTransaction | undefined;
+  private unitRunning = false;
+  private commitWanted = false;
+  private units: Promise<void> = Promise.resolve();
+
+  constructor(private readonly connection: SqliteConnection) {}
+
+  /** Runs now (or right after a running unit); the rows come back before the commit. */
+  async deferred<T>(sql: string, params?: readonly unknown[]): Promise<{ rows: T[]; durable: Promise<void> }> {
+    if (this.unitRunning) return this.afterUnits(async () => this.execute<T>(sql, params));
+    return this.execute<T>(sql, params);
+  }
+
+  async writeOne<T>(sql: string, params?: readonly unknown[]): Promise<T[]> {
+    const { rows, durable } = await this.deferred<T>(sql, params);
+    await durable;
+    return rows;
+  }
+
+  async write<T>(unit: (tx: Sql) => Promise<T>): Promise<T> {
+    const { value, durable } = await this.afterUnits(() => this.runUnit(unit));
+    await durable;
+    return value;
+  }
+
+  /** Commits whatever is open; resolves when nothing is pending. */
+  async drain(): Promise<void> {
+    await this.units;
+    if (this.current !== undefined) {
+      const { committed } = this.current;
+      this.commit();
+      await committed;
+    }
+  }
+
+  private execute<T>(sql: string, params?: readonly unknown[]): { rows: T[]; durable: Promise<void> } {
+    const transaction = this.transaction();
+    const rows = this.connection.allSync<T>(sql, params); // a failing statement undoes only itself
+    return { rows, durable: transaction.committed };
+  }
+
+  private async runUnit<T>(unit: (tx: Sql) => Promise<T>): Promise<{ value: T; durable: Promise<void> }> {
+    const transaction = this.transaction();
+    const db = this.connection.db;
+    this.unitRunning = true;
+    db.exec('SAVEPOINT unit');
+    try {
+      const value = await unit(this.connection);
+      db.exec('RELEASE unit');
+      return { value, durable: transaction.committed };
+    } catch (error) {
+      db.exec('ROLLBACK TO unit');
+      db.exec('RELEASE unit');
+      throw error;
+    } finally {
+      this.unitRunning = false;
+      if (this.commitWanted) setImmediate(() => this.commit());
+    }
+  }
+
+  private afterUnits<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.units.then(work);
+    this.units = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    return result;
+  }
+
+  private transaction(): OpenTransaction {
+    if (this.current === undefined) {
+      this.connection.db.exec('BEGIN IMMEDIATE');
+      this.current = openTransaction();
+      setImmediate(() => this.commit());
+    }
+    return this.current;
+  }
+
+  private commit(): void {
+    if (this.unitRunning) {
+      this.commitWanted = true;
+      return;
+    }
+    this.commitWanted = false;
+    const transaction = this.current;
+    if (transaction === undefined) return;
+    this.current = undefined;
+    const db = this.connection.db;
+    try {
+      db.exec('COMMIT');
+      transaction.resolve();
+    } catch (error) {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      transaction.reject(error);
+    }
+  }
+}
