@@ -62,6 +62,7 @@ export async function startTestApp(kind: StoreKind, options: TestAppOptions = {}
     async close() {
       await app.close();
       await deps.logs.flush();
+      await deps.outbound.close();
       await deps.store.close();
       if (options.database === undefined) await database.drop();
     },
