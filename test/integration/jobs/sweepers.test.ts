@@ -1,0 +1,70 @@
+import { expect, it } from 'vitest';
+import { describeEachStore } from '../../helpers/each-store.js';
+import { useTestApp } from '../../helpers/use-test-app.js';
+import { ManualClock } from '../../helpers/app.js';
+import { sweep, TOKEN_INACTIVITY_MS } from '../../../src/jobs/sweepers.js';
+import { claimLease } from '../../../src/store/leases.js';
+import { DAY, HOUR } from '../../../src/lib/time.js';
+
+const count = async (app: ReturnType<ReturnType<typeof useTestApp>>, table: string) =>
+  Number((await app.deps.store.read.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`))?.n);
+
+describeEachStore('sweepers', (kind) => {
+  const clock = new ManualClock();
+  const testApp = useTestApp(kind, { clock });
+
+  it('removes expired keys and keeps live ones', async () => {
+    const app = testApp();
+    const token = await app.createToken(100);
+    await app.inject({ method: 'POST', url: '/kv/s/short?ttl=5', payload: 'a', headers: { 'x-token': token } });
+    await app.inject({ method: 'POST', url: '/kv/s/long?ttl=500', payload: 'b', headers: { 'x-token': token } });
+    clock.advance(10_000);
+    const report = await sweep(app.deps);
+    expect(report.expiredKeys).toBe(1);
+    const rows = await app.deps.store.read.all<{ key: string }>('SELECT key FROM kv');
+    expect(rows.map((r) => r.key)).toEqual(['long']);
+  });
+
+  it('deletes log entries once they are 7 days old', async () => {
+    const app = testApp();
+    const token = await app.createToken(100);
+    await app.inject({ method: 'GET', url: '/token', headers: { 'x-token': token } });
+    await app.deps.logs.flush();
+    const before = await count(app, 'logs');
+    clock.advance(7 * DAY - HOUR);
+    expect((await sweep(app.deps)).expiredLogs).toBe(0);
+    clock.advance(HOUR);
+    expect((await sweep(app.deps)).expiredLogs).toBe(before);
+    expect(await count(app, 'logs')).toBe(0);
+  });
+
+  it('deletes a token unused for 2 years with all its data, and keeps a token used since', async () => {
+    const app = testApp();
+    const idle = await app.createToken(100);
+    const busy = await app.createToken(100);
+    clock.advance(TOKEN_INACTIVITY_MS - DAY);
+    // The busy token is used a day before the limit: its last use moves forward.
+    expect((await app.inject({ method: 'POST', url: '/kv/s/k', payload: 'busy', headers: { 'x-token': busy } })).statusCode).toBe(200);
+    // A row of the idle wallet that would outlive it (rows normally expire sooner): it must go with the wallet.
+    const idleWallet = await app.deps.store.read.get<{ id: number }>('SELECT id FROM wallets ORDER BY id LIMIT 1');
+    await app.deps.store.writeOne('INSERT INTO kv (wallet_id, bucket, key, value, expires_at) VALUES ($1, $2, $3, $4, $5)', [idleWallet?.id, 's', 'k', 'idle', clock.now() + 365 * DAY]);
+    clock.advance(2 * DAY);
+    const wallets = await count(app, 'wallets');
+    const report = await sweep(app.deps);
+    // Every wallet but the busy one (earlier tests in this block made idle ones too).
+    expect(report.deletedWallets).toBe(wallets - 1);
+    expect(await count(app, 'wallets')).toBe(1);
+    expect((await app.inject({ method: 'GET', url: '/token', headers: { 'x-token': idle } })).statusCode).toBe(401);
+    expect((await app.inject({ method: 'GET', url: '/kv/s/k', headers: { 'x-token': busy } })).body).toBe('busy');
+    const left = await app.deps.store.read.all<{ value: string }>('SELECT value FROM kv');
+    expect(left.map((r) => r.value)).toEqual(['busy']);
+  });
+
+  it('lets only one instance hold the sweep lease until it runs out', async () => {
+    const app = testApp();
+    const now = clock.now();
+    expect(await claimLease(app.deps.store, 'test-lease', 'a', now, 60_000)).toBe(true);
+    expect(await claimLease(app.deps.store, 'test-lease', 'b', now + 1000, 60_000)).toBe(false);
+    expect(await claimLease(app.deps.store, 'test-lease', 'b', now + 60_000, 60_000)).toBe(true);
+  });
+});
