@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { join } from 'node:path';
 
 /** Validated, frozen settings. The only module that reads process.env. */
@@ -86,6 +87,16 @@ function databaseUrl(env: Env, dataDir: string): string {
   throw new ConfigError('DATABASE_URL', 'must start with postgres:// or sqlite:');
 }
 
+/** `1.2.3.4`, `1.2.3.4:53`, `::1`, `[::1]` or `[::1]:53`. */
+function isServerAddress(value: string): boolean {
+  const validPort = (port: string | undefined) => port === undefined || (/^\d{1,5}$/.test(port) && Number(port) >= 1 && Number(port) <= 65535);
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(value);
+  if (bracketed) return isIP(bracketed[1] ?? '') === 6 && validPort(bracketed[2]);
+  if (isIP(value) !== 0) return true;
+  const withPort = /^([^:]+):(\d+)$/.exec(value);
+  return withPort !== null && isIP(withPort[1] ?? '') === 4 && validPort(withPort[2]);
+}
+
 function sqliteSynchronous(env: Env): 'FULL' | 'NORMAL' {
   const raw = (text(env, 'SQLITE_SYNCHRONOUS') ?? 'FULL').toUpperCase();
   if (raw !== 'FULL' && raw !== 'NORMAL') throw new ConfigError('SQLITE_SYNCHRONOUS', 'must be FULL or NORMAL');
@@ -107,7 +118,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (adminToken !== undefined && adminToken.length < 16) throw new ConfigError('ADMIN_TOKEN', 'must be at least 16 characters');
   const dnsServers = list(env, 'DNS_SERVERS');
   for (const server of dnsServers) {
-    if (!/^(\[[0-9a-fA-F:.]+\]|[0-9.]+|[0-9a-fA-F:]+)(:\d+)?$/.test(server)) throw new ConfigError('DNS_SERVERS', `"${server}" is not ip[:port]`);
+    if (!isServerAddress(server)) throw new ConfigError('DNS_SERVERS', `"${server}" is not ip[:port]`);
   }
   const config: Config = {
     port: httpPort,

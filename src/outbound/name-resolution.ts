@@ -8,6 +8,17 @@ export type NameLookup = (hostname: string) => Promise<Array<{ address: string; 
  * (so an operator can point the service at its own resolvers, and tests at a loopback DNS server).
  */
 export function createNameLookup(dnsServers: readonly string[]): NameLookup {
+  const configured = configuredLookup(dnsServers);
+  // RFC 6761: localhost names are loopback without asking anyone.
+  return async (hostname) => (/^(.+\.)?localhost\.?$/i.test(hostname) ? LOOPBACK : configured(hostname));
+}
+
+const LOOPBACK = [
+  { address: '127.0.0.1', family: 4 as const },
+  { address: '::1', family: 6 as const },
+];
+
+function configuredLookup(dnsServers: readonly string[]): NameLookup {
   if (dnsServers.length === 0) {
     return async (hostname) => (await lookup(hostname, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
   }

@@ -45,7 +45,8 @@ export interface TestAppOptions {
 
 export async function startTestApp(kind: StoreKind, options: TestAppOptions = {}): Promise<TestApp> {
   const database = options.database ?? (await scratchDatabase(kind));
-  const config: Config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', SMTP_PORT: '0', ...options.env });
+  // DNS_SERVERS points at a closed loopback port: no test ever sends a name query off this machine.
+  const config: Config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', SMTP_PORT: '0', DNS_SERVERS: '127.0.0.1:9', ...options.env });
   const deps = createDeps(config, { clock: options.clock, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
   await deps.store.migrate();
   const app = await buildApp(deps);

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import { errors } from '../../errors.js';
+import { OutboundError } from '../../outbound/outbound-client.js';
 import { okText, responses, tokenAuth } from '../../http/schemas.js';
 import { walletOf } from '../../http/metering.js';
 import { checkHeaders, redactHeaders } from '../webhooks/webhook-headers.js';
@@ -11,14 +12,13 @@ import { readSettings, updateSettings } from './settings.queries.js';
 
 const meter = { cost: 1, category: 'settings' } as const;
 
-function checkWebhook(webhook: LowBalanceWebhook): string | null {
-  let url: URL;
+/** Save-time checks: the URL must be public HTTPS (the same check webhooks get), headers and format sane. */
+async function checkWebhook(deps: Deps, webhook: LowBalanceWebhook): Promise<string | null> {
   try {
-    url = new URL(webhook.url);
-  } catch {
-    return 'Invalid low_balance_webhook.url: must be an absolute https URL';
+    await deps.outbound.checkUrl(webhook.url);
+  } catch (error) {
+    return error instanceof OutboundError ? error.message.replace(/^Invalid url/, 'Invalid low_balance_webhook.url') : 'Invalid low_balance_webhook.url';
   }
-  if (url.protocol !== 'https:') return 'Invalid low_balance_webhook.url: must be an https URL';
   return (
     checkHeaders(webhook.headers ?? {}, 'low_balance_webhook.headers') ??
     validateFormatConfig({ format: webhook.format, options: webhook.options, template: webhook.template })
@@ -67,7 +67,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
     },
     async (request, reply) => {
       const body = request.body;
-      const problem = body.low_balance_webhook ? checkWebhook(body.low_balance_webhook) : null;
+      const problem = body.low_balance_webhook ? await checkWebhook(deps, body.low_balance_webhook) : null;
       if (problem !== null) throw errors.badRequest(problem);
       await updateSettings(deps.store, walletOf(request).id, {
         threshold: body.low_balance_threshold,

@@ -10,7 +10,8 @@ export const StringMap = (options: { maxProperties?: number; maxValueLength?: nu
     ...(options.description === undefined ? {} : { description: options.description }),
   });
 
-export const JsonTemplate = Type.Unsafe<Record<string, unknown>>({ type: 'object', description: 'JSON template, at most 2048 bytes and 5 levels' });
+// additionalProperties: the response serializer would otherwise drop every key of a template.
+export const JsonTemplate = Type.Unsafe<Record<string, unknown>>({ type: 'object', additionalProperties: true, description: 'JSON template, at most 2048 bytes and 5 levels' });
 
 export const FORMATS = ['slack', 'discord', 'teams', 'telegram', 'pagerduty', 'custom'] as const;
 

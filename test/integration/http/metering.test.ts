@@ -1,0 +1,242 @@
+import { describe, expect, it } from 'vitest';
+import type { HTTPMethods } from 'fastify';
+import { describeEachStore } from '../../helpers/each-store.js';
+import { ManualClock } from '../../helpers/app.js';
+import type { TestApp } from '../../helpers/app.js';
+import { useTestApp } from '../../helpers/use-test-app.js';
+import { sha256Hex } from '../../../src/lib/hash.js';
+
+/**
+ * The shared auth and metering suite: every metered route runs the same checks.
+ * A new metered route must be added to ROUTES (the coverage test reads /openapi.json).
+ */
+interface Call {
+  readonly method: HTTPMethods;
+  readonly url: string;
+  readonly payload?: string;
+  readonly contentType?: string;
+}
+interface MeteredRoute {
+  /** Method and path template as the OpenAPI document writes them. */
+  readonly name: string;
+  readonly cost: number;
+  readonly category: string;
+  /** A well-formed call and the status it answers on a fresh wallet. */
+  readonly ok: Call & { readonly status: number; readonly error?: string };
+  /** A call refused by validation, and its 400 body. */
+  readonly clientError?: Call & { readonly body: string };
+}
+
+const JSON_TYPE = 'application/json';
+const PLAIN = 'text/plain; charset=utf-8';
+const TTL_RULE = 'Invalid ttl: must be an integer from 0 to 2592000';
+
+const ROUTES: readonly MeteredRoute[] = [
+  { name: 'GET /token', cost: 1, category: 'token', ok: { method: 'GET', url: '/token', status: 200 } },
+  {
+    name: 'GET /token/logs',
+    cost: 0,
+    category: 'token',
+    ok: { method: 'GET', url: '/token/logs?n=3', status: 200 },
+    clientError: { method: 'GET', url: '/token/logs?n=0', body: 'Invalid n: must be an integer from 1 to 100' },
+  },
+  { name: 'GET /token/settings', cost: 1, category: 'settings', ok: { method: 'GET', url: '/token/settings', status: 200 } },
+  {
+    name: 'PUT /token/settings',
+    cost: 1,
+    category: 'settings',
+    ok: { method: 'PUT', url: '/token/settings', payload: '{"low_balance_threshold":5}', contentType: JSON_TYPE, status: 200 },
+    clientError: { method: 'PUT', url: '/token/settings', payload: '{"colour":"red"}', contentType: JSON_TYPE, body: 'Unknown field: colour' },
+  },
+  {
+    name: 'POST /kv/{bucket}/{key}',
+    cost: 1,
+    category: 'kv',
+    ok: { method: 'POST', url: '/kv/b/k?ttl=60', payload: 'v', contentType: 'text/plain', status: 200 },
+    clientError: { method: 'POST', url: '/kv/b/k?ttl=abc', payload: 'v', contentType: 'text/plain', body: TTL_RULE },
+  },
+  {
+    name: 'GET /kv/{bucket}/{key}',
+    cost: 1,
+    category: 'kv',
+    ok: { method: 'GET', url: '/kv/b/k', status: 404, error: 'Key Not Found' },
+    clientError: { method: 'GET', url: '/kv/reserved-b/k', body: 'Invalid bucket: must not start with reserved-' },
+  },
+  {
+    name: 'DELETE /kv/{bucket}/{key}',
+    cost: 1,
+    category: 'kv',
+    ok: { method: 'DELETE', url: '/kv/b/k', status: 404, error: 'Key Not Found' },
+    clientError: { method: 'DELETE', url: '/kv/b/k%00', body: 'Invalid key: must not contain control characters or /' },
+  },
+];
+
+function send(t: TestApp, call: Call, token?: string) {
+  const headers: Record<string, string> = {};
+  if (token !== undefined) headers['x-token'] = token;
+  if (call.contentType !== undefined) headers['content-type'] = call.contentType;
+  return t.inject({ method: call.method, url: call.url, headers, ...(call.payload === undefined ? {} : { payload: call.payload }) });
+}
+
+async function balanceOf(t: TestApp, token: string): Promise<number | undefined> {
+  const row = await t.deps.store.read.get<{ balance: number }>('SELECT balance FROM wallets WHERE hash = $1', [sha256Hex(token)]);
+  return row?.balance;
+}
+
+function expectUnauthorized(res: Awaited<ReturnType<typeof send>>) {
+  expect(res.statusCode).toBe(401);
+  expect(res.headers['content-type']).toBe(PLAIN);
+  expect(res.body).toBe('Unauthorized');
+  expect(res.headers['x-cost']).toBeUndefined();
+  expect(res.headers['x-balance']).toBeUndefined();
+}
+
+describeEachStore('auth and metering of every metered route', (kind) => {
+  const clock = new ManualClock();
+  const get = useTestApp(kind, { clock });
+
+  it('ROUTES lists exactly the token-authenticated operations of /openapi.json', async () => {
+    const doc = (await get().inject({ method: 'GET', url: '/openapi.json' })).json() as {
+      paths: Record<string, Record<string, { security?: Array<Record<string, unknown>> }>>;
+    };
+    const metered = Object.entries(doc.paths).flatMap(([path, operations]) =>
+      Object.entries(operations)
+        .filter(([, op]) => op.security?.some((requirement) => 'TokenAuth' in requirement))
+        .map(([method]) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(metered.sort()).toEqual(ROUTES.map((route) => route.name).sort());
+  });
+
+  for (const route of ROUTES) {
+    describe(route.name, () => {
+      it('answers 401 Unauthorized without x-token, with no x-cost or x-balance', async () => {
+        expectUnauthorized(await send(get(), route.ok));
+      });
+
+      it('answers 401 to a token shorter than 10 characters even when its wallet exists', async () => {
+        const t = get();
+        await t.deps.store.write((tx) => tx.run('INSERT INTO wallets (hash, balance, created_at, last_used_at) VALUES ($1, 5, 0, 0) ON CONFLICT (hash) DO NOTHING', [sha256Hex('nine-char')]));
+        expectUnauthorized(await send(t, route.ok, 'nine-char'));
+      });
+
+      it('answers 401 to an unknown token, with no x-cost or x-balance', async () => {
+        expectUnauthorized(await send(get(), route.ok, 'coin_unknown-token-of-the-right-length-000000000'));
+      });
+
+      it(`charges ${route.cost} and reports x-cost and the new x-balance`, async () => {
+        const t = get();
+        const token = await t.createToken(10);
+        const res = await send(t, route.ok, token);
+        expect(res.statusCode).toBe(route.ok.status);
+        expect(res.headers['x-cost']).toBe(String(route.cost));
+        expect(res.headers['x-balance']).toBe(String(10 - route.cost));
+        expect(await balanceOf(t, token)).toBe(10 - route.cost);
+      });
+
+      if (route.cost > 0) {
+        it('answers 402 Insufficient credits on an empty wallet, charges nothing, x-cost 0 and x-balance 0', async () => {
+          const t = get();
+          const token = await t.createToken(0);
+          const res = await send(t, route.ok, token);
+          expect(res.statusCode).toBe(402);
+          expect(res.headers['content-type']).toBe(PLAIN);
+          expect(res.body).toBe('Insufficient credits');
+          expect(res.headers['x-cost']).toBe('0');
+          expect(res.headers['x-balance']).toBe('0');
+          expect(await balanceOf(t, token)).toBe(0);
+        });
+      } else {
+        it('serves an empty wallet for free, with x-cost 0 and x-balance 0', async () => {
+          const token = await get().createToken(0);
+          const res = await send(get(), route.ok, token);
+          expect(res.statusCode).toBe(route.ok.status);
+          expect(res.headers['x-cost']).toBe('0');
+          expect(res.headers['x-balance']).toBe('0');
+        });
+      }
+
+      const clientError = route.clientError;
+      if (clientError !== undefined) {
+        it(`still charges ${route.cost} for a request refused with 400`, async () => {
+          const t = get();
+          const token = await t.createToken(10);
+          const res = await send(t, clientError, token);
+          expect(res.statusCode).toBe(400);
+          expect(res.headers['content-type']).toBe(PLAIN);
+          expect(res.body).toBe(clientError.body);
+          expect(res.headers['x-cost']).toBe(String(route.cost));
+          expect(res.headers['x-balance']).toBe(String(10 - route.cost));
+          expect(await balanceOf(t, token)).toBe(10 - route.cost);
+        });
+      }
+
+      it('answers 401 once the wallet is deleted from the store after it was cached', async () => {
+        const t = get();
+        const token = await t.createToken(10);
+        expect((await send(t, route.ok, token)).statusCode).toBe(route.ok.status);
+        await t.deps.store.writeOne('DELETE FROM wallets WHERE hash = $1', [sha256Hex(token)]);
+        expectUnauthorized(await send(t, route.ok, token));
+        expectUnauthorized(await send(t, route.ok, token));
+      });
+
+      it('records every authenticated call (success, 400, 402) in the wallet log', async () => {
+        const t = get();
+        // Enough for the success and the 400, so the last call is refused with 402.
+        const token = await t.createToken(route.cost * (clientError ? 2 : 1));
+        const calls = [route.ok, ...(clientError ? [clientError] : []), ...(route.cost > 0 ? [route.ok] : [])];
+        const answers: Array<Awaited<ReturnType<typeof send>>> = [];
+        for (const call of calls) answers.push(await send(t, call, token));
+        const res = await t.inject({ method: 'GET', url: `/token/logs?n=${calls.length}`, headers: { 'x-token': token } });
+        const logs = res.json().logs as Array<Record<string, unknown>>;
+        const expected = calls.map((call, i) => {
+          const answer = answers[i] as (typeof answers)[number];
+          const status = answer.statusCode;
+          const error = status === 402 ? 'Insufficient credits' : status === 400 ? (call as { body?: string }).body : route.ok.error;
+          return {
+            id: expect.stringMatching(/^[0-9A-Za-z]{20}$/),
+            method: call.method,
+            path: call.url,
+            endpoint: route.category,
+            status_code: status,
+            response_time_ms: expect.any(Number),
+            ...(error === undefined ? {} : { error }),
+            timestamp: new Date(clock.now()).toISOString(),
+            expiration: new Date(clock.now() + 7 * 24 * 3600 * 1000).toISOString(),
+            cost: Number(answer.headers['x-cost']),
+            balance: Number(answer.headers['x-balance']),
+          };
+        });
+        expect(logs).toStrictEqual(expected.reverse());
+        if (route.cost > 0) expect(logs[0]).toMatchObject({ status_code: 402, cost: 0, balance: 0 });
+        for (const entry of logs) expect(Number.isInteger(entry.response_time_ms)).toBe(true);
+      });
+    });
+  }
+});
+
+describeEachStore('metering of requests that fail before validation', (kind) => {
+  const get = useTestApp(kind);
+  const settings = (token: string, payload: string) =>
+    get().inject({ method: 'PUT', url: '/token/settings', headers: { 'x-token': token, 'content-type': JSON_TYPE }, payload });
+
+  it('charges 1 for malformed JSON and answers 400 with x-cost and x-balance', async () => {
+    const token = await get().createToken(5);
+    const res = await settings(token, '{"low_balance_threshold":');
+    expect([res.statusCode, res.body, res.headers['content-type']]).toEqual([400, 'Invalid JSON body', PLAIN]);
+    expect([res.headers['x-cost'], res.headers['x-balance']]).toEqual(['1', '4']);
+  });
+
+  it('charges 1 for an oversized body answered 413', async () => {
+    const token = await get().createToken(5);
+    const res = await get().inject({ method: 'POST', url: '/kv/b/k', headers: { 'x-token': token }, payload: 'x'.repeat(20_000) });
+    expect([res.statusCode, res.body]).toEqual([413, 'Payload Too Large']);
+    expect([res.headers['x-cost'], res.headers['x-balance']]).toEqual(['1', '4']);
+  });
+
+  it('answers 402, not 400, to malformed JSON from an empty wallet', async () => {
+    const token = await get().createToken(0);
+    const res = await settings(token, '{');
+    expect([res.statusCode, res.body]).toEqual([402, 'Insufficient credits']);
+    expect([res.headers['x-cost'], res.headers['x-balance']]).toEqual(['0', '0']);
+  });
+});
