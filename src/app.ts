@@ -25,6 +25,8 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
     loggerInstance: deps.logger as FastifyBaseLogger,
     // Per-request lines would be noise at our volume; metering records every call in the wallet's log.
     logController: new LogController({ disableRequestLogging: true }),
+    // No per-request child logger: nothing logs request ids, and it is an allocation per request.
+    childLoggerFactory: (logger) => logger,
     trustProxy: deps.config.trustProxy ?? false,
     bodyLimit: BODY_LIMIT,
     // Long percent-encoded keys must reach the handler (and get a 400), not fall through to 404.

@@ -1,17 +1,28 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomFillSync } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
+
+// Ids are made on the hot path (one per log row): draw from a pool refilled 4 KiB at a time
+// instead of asking the CSPRNG for a few bytes per id.
+const pool = Buffer.alloc(4096);
+let poolOffset = pool.length;
+
+function randomByte(): number {
+  if (poolOffset === pool.length) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  return pool[poolOffset++] as number;
+}
 
 /** Uniform random string over `alphabet` (rejection sampling, so no modulo bias). */
 function randomString(alphabet: string, length: number): string {
   const limit = 256 - (256 % alphabet.length);
   let out = '';
   while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      if (byte < limit) out += alphabet[byte % alphabet.length];
-      if (out.length === length) break;
-    }
+    const byte = randomByte();
+    if (byte < limit) out += alphabet[byte % alphabet.length];
   }
   return out;
 }

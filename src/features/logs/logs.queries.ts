@@ -10,7 +10,13 @@ function values(r: LogRecord): unknown[] {
 /** PostgreSQL takes a whole batch in one fixed statement through column arrays. */
 const PG_BATCH = `INSERT INTO logs (${COLUMNS})
 SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::text[], $9::bigint[], $10::bigint[], $11::bigint[])`;
-const ROW = `INSERT INTO logs (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`;
+/** SQLite: multi-row inserts of up to this many rows; one statement text per size, prepared once. */
+const SQLITE_CHUNK = 50;
+const sqliteInsert = (rows: number): string => {
+  const tuples = Array.from({ length: rows }, (_, r) => `(${Array.from({ length: 11 }, (_, c) => `$${r * 11 + c + 1}`).join(', ')})`);
+  return `INSERT INTO logs (${COLUMNS}) VALUES ${tuples.join(', ')}`;
+};
+const SQLITE_STATEMENTS = Array.from({ length: SQLITE_CHUNK + 1 }, (_, rows) => (rows === 0 ? '' : sqliteInsert(rows)));
 
 export async function insertLogs(store: Store, records: readonly LogRecord[]): Promise<void> {
   if (records.length === 0) return;
@@ -20,9 +26,11 @@ export async function insertLogs(store: Store, records: readonly LogRecord[]): P
     await store.writeOne(PG_BATCH, columns);
     return;
   }
-  // SQLite: one prepared row insert per record, all inside one group-committed transaction.
   await store.write(async (tx) => {
-    for (const record of records) await tx.run(ROW, values(record));
+    for (let i = 0; i < records.length; i += SQLITE_CHUNK) {
+      const chunk = records.slice(i, i + SQLITE_CHUNK);
+      await tx.run(SQLITE_STATEMENTS[chunk.length] as string, chunk.flatMap(values));
+    }
   });
 }
 
