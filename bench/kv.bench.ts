@@ -1,7 +1,7 @@
 /**
  * KV throughput against a bare node:http server measured in the same run, same core pinning:
  * every server on core 0, the load generator (this process) on core 1.
- * Usage: npm run bench  (PostgreSQL too when BENCH_DATABASE_URL is set, e.g. postgres://postgres@127.0.0.1:5432/postgres)
+ * Usage: npm run bench (builds first) (PostgreSQL too when BENCH_DATABASE_URL is set, e.g. postgres://postgres@127.0.0.1:5432/postgres)
  */
 import { spawn, execFileSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
@@ -73,7 +73,7 @@ async function load(name: string, options: autocannon.Options): Promise<Measured
 }
 
 async function benchCoinop(label: string, databaseUrl: string, bare: Measured): Promise<Measured[]> {
-  const server = await startProcess(['--import', 'tsx', 'src/main.ts'], { DATABASE_URL: databaseUrl, SMTP_PORT: '0', LOG_LEVEL: 'warn', ADMIN_TOKEN }, '/healthz');
+  const server = await startProcess(['dist/main.js'], { DATABASE_URL: databaseUrl, SMTP_PORT: '0', LOG_LEVEL: 'warn', ADMIN_TOKEN }, '/healthz');
   try {
     const token = await (await fetch(`${server.url}/token`, { method: 'POST', body: 'token=new', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).text();
     await fetch(`${server.url}/manage/wallets/${sha256Hex(token)}/credit`, {
