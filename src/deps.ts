@@ -6,6 +6,7 @@ import { openStore } from './store/open-store.js';
 import type { Clock } from './lib/time.js';
 import { systemClock } from './lib/time.js';
 import { WalletDirectory } from './features/tokens/wallet-directory.js';
+import { WalletCharger } from './features/tokens/wallet-charger.js';
 import { LogBuffer } from './features/logs/log-buffer.js';
 import { readFileSync } from 'node:fs';
 import { createOutbound } from './outbound/outbound-client.js';
@@ -21,6 +22,8 @@ export interface Deps {
   readonly clock: Clock;
   readonly store: Store;
   readonly wallets: WalletDirectory;
+  /** The hot-path charge (batched per wallet on PostgreSQL). */
+  readonly charger: WalletCharger;
   readonly logs: LogBuffer;
   /** The only way out to the network over HTTP(S). */
   readonly outbound: Outbound;
@@ -52,5 +55,6 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
       lookup: createNameLookup(config.dnsServers),
       userAgent: `coinop-webhook/${SERVICE_VERSION}`,
     });
-  return { config, logger, clock, store, wallets, logs, outbound };
+  const charger = new WalletCharger(store);
+  return { config, logger, clock, store, wallets, charger, logs, outbound };
 }

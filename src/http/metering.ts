@@ -5,7 +5,7 @@ import { sha256Hex } from '../lib/hash.js';
 import { logId } from '../lib/ids.js';
 import type { LogCategory } from '../features/logs/log-entry.js';
 import type { WalletRef } from '../features/tokens/wallet-directory.js';
-import { chargeWallet, creditWallet } from '../features/tokens/wallet.queries.js';
+import { creditWallet } from '../features/tokens/wallet.queries.js';
 
 /**
  * How a route is metered: declared once on the route (`config: { meter }`), carried out here.
@@ -54,7 +54,7 @@ export function walletOf(request: FastifyRequest): WalletRef {
 export async function charge(deps: Deps, request: FastifyRequest, cost: number): Promise<void> {
   const state = request.meter;
   if (state === undefined || state.charged !== undefined) return;
-  const outcome = await chargeWallet(deps.store, state.wallet.id, cost);
+  const outcome = await deps.charger.charge(state.wallet.id, cost);
   if (!outcome.ok && outcome.reason === 'gone') {
     deps.wallets.forget(state.wallet.hash);
     request.meter = undefined;

@@ -18,7 +18,7 @@ export type ChargeOutcome =
  * low-balance incident from armed to notified and raises `lb_pending` (the outbox flag a worker
  * sends from), so a charge and the notification it causes commit together or not at all.
  */
-const CHARGE = `
+export const CHARGE = `
 UPDATE wallets SET
   balance = balance - $1,
   lb_pending = CASE WHEN lb_armed = 1 AND lb_threshold > 0 AND balance - $1 <= lb_threshold THEN 1 ELSE lb_pending END,
