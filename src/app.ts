@@ -14,6 +14,7 @@ import { tokenRoutes } from './features/tokens/tokens.routes.js';
 import { logRoutes } from './features/logs/logs.routes.js';
 import { settingsRoutes } from './features/settings/settings.routes.js';
 import { kvRoutes } from './features/kv/kv.routes.js';
+import { webhookRoutes } from './features/webhooks/webhooks.routes.js';
 import { manageRoutes } from './features/manage/manage.routes.js';
 
 
@@ -53,6 +54,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(logRoutes, { deps });
   await app.register(settingsRoutes, { deps });
   await app.register(kvRoutes, { deps });
+  await app.register(webhookRoutes, { deps });
   if (deps.config.adminToken !== undefined) await app.register(manageRoutes, { deps, adminToken: deps.config.adminToken });
 
   registerOpenApiDocument(app);

@@ -25,11 +25,16 @@ interface MeteredRoute {
   readonly ok: Call & { readonly status: number; readonly error?: string };
   /** A call refused by validation, and its 400 body. */
   readonly clientError?: Call & { readonly body: string };
+  /** The log `path` when it is not the request URL (deliveries log the webhookId). */
+  readonly logPath?: string;
 }
 
 const JSON_TYPE = 'application/json';
 const PLAIN = 'text/plain; charset=utf-8';
 const TTL_RULE = 'Invalid ttl: must be an integer from 0 to 2592000';
+const WEBHOOK_ID_RULE = 'Invalid webhookId: must be 1 to 30 characters from A-Z, a-z, 0-9, _ and -';
+/** A public IP literal: saved without any DNS query, never contacted by these tests. */
+const HOOK_BODY = '{"url":"https://93.184.215.14/hook"}';
 
 const ROUTES: readonly MeteredRoute[] = [
   { name: 'GET /token', cost: 1, category: 'token', ok: { method: 'GET', url: '/token', status: 200 } },
@@ -68,6 +73,49 @@ const ROUTES: readonly MeteredRoute[] = [
     category: 'kv',
     ok: { method: 'DELETE', url: '/kv/b/k', status: 404, error: 'Key Not Found' },
     clientError: { method: 'DELETE', url: '/kv/b/k%00', body: 'Invalid key: must not contain control characters or /' },
+  },
+  {
+    name: 'POST /webhook',
+    cost: 1,
+    category: 'webhook',
+    ok: { method: 'POST', url: '/webhook', payload: HOOK_BODY, contentType: JSON_TYPE, status: 200 },
+    clientError: { method: 'POST', url: '/webhook', payload: '{"url":"https://93.184.215.14/hook","colour":"red"}', contentType: JSON_TYPE, body: 'Unknown field: colour' },
+  },
+  { name: 'GET /webhook', cost: 1, category: 'webhook', ok: { method: 'GET', url: '/webhook', status: 200 } },
+  {
+    name: 'GET /webhook/{webhookId}',
+    cost: 1,
+    category: 'webhook',
+    ok: { method: 'GET', url: '/webhook/nope', status: 404, error: 'Webhook not found' },
+    clientError: { method: 'GET', url: '/webhook/a.b', body: WEBHOOK_ID_RULE },
+  },
+  {
+    name: 'PUT /webhook/{webhookId}',
+    cost: 1,
+    category: 'webhook',
+    ok: { method: 'PUT', url: '/webhook/nope', payload: HOOK_BODY, contentType: JSON_TYPE, status: 404, error: 'Webhook not found' },
+    clientError: { method: 'PUT', url: '/webhook/nope', payload: '{"url":"http://93.184.215.14/hook"}', contentType: JSON_TYPE, body: 'Invalid url: must be an https URL' },
+  },
+  {
+    name: 'PATCH /webhook/{webhookId}',
+    cost: 1,
+    category: 'webhook',
+    ok: { method: 'PATCH', url: '/webhook/nope', payload: '{}', contentType: JSON_TYPE, status: 404, error: 'Webhook not found' },
+    clientError: { method: 'PATCH', url: '/webhook/nope', payload: '{"webhookId":"x"}', contentType: JSON_TYPE, body: 'Unknown field: webhookId' },
+  },
+  {
+    name: 'DELETE /webhook/{webhookId}',
+    cost: 1,
+    category: 'webhook',
+    ok: { method: 'DELETE', url: '/webhook/nope', status: 404, error: 'Webhook not found' },
+    clientError: { method: 'DELETE', url: '/webhook/a.b', body: WEBHOOK_ID_RULE },
+  },
+  {
+    name: 'POST /webhook/{webhookId}/test',
+    cost: 1,
+    category: 'webhook-delivery',
+    logPath: 'nope',
+    ok: { method: 'POST', url: '/webhook/nope/test', status: 404, error: 'Webhook not found' },
   },
 ];
 
@@ -195,7 +243,7 @@ describeEachStore('auth and metering of every metered route', (kind) => {
           return {
             id: expect.stringMatching(/^[0-9A-Za-z]{20}$/),
             method: call.method,
-            path: call.url,
+            path: route.logPath ?? call.url,
             endpoint: route.category,
             status_code: status,
             response_time_ms: expect.any(Number),

@@ -1,0 +1,51 @@
+import type { Deps } from '../../deps.js';
+import { formatEmail } from '../formats/index.js';
+import { deliver } from './delivery.js';
+import type { WebhookRecord } from './webhook-record.js';
+import { testInboundEmail, testScheduledRun } from './test-payloads.js';
+import { mailboxAddress } from './webhooks.view.js';
+
+export interface TestOutcome {
+  readonly success: boolean;
+  readonly message: string;
+}
+
+export interface TestDeliveryContext {
+  readonly walletId: number;
+  readonly walletHash: string;
+  /** What the test call was charged and the balance after it. */
+  readonly cost: number;
+  readonly balance: number;
+}
+
+/** The body a test sends: the dummy payload of the webhook's mode, formatted as a real delivery would be. */
+export function testBody(deps: Deps, record: WebhookRecord, walletHash: string): unknown {
+  const now = deps.clock.now();
+  const { mode } = record;
+  if (mode.kind === 'scheduled') return testScheduledRun(record.webhookId, walletHash, now);
+  const to = mailboxAddress(record.mailbox ?? '', deps.config.mailDomain);
+  return formatEmail(mode.format, testInboundEmail(to, now), { options: mode.options, template: mode.template ?? undefined });
+}
+
+/**
+ * One signed delivery of the dummy payload (DECISIONS "Deliveries and tests"). Not logged here:
+ * the test route itself is logged as `webhook-delivery` by metering. A failed delivery is an
+ * outcome, not an error.
+ */
+export async function sendTestDelivery(deps: Deps, record: WebhookRecord, context: TestDeliveryContext): Promise<TestOutcome> {
+  const result = await deliver(
+    deps,
+    {
+      walletId: context.walletId,
+      webhookId: record.webhookId,
+      url: record.url,
+      headers: record.headers,
+      signingSecret: record.signingSecret,
+      body: testBody(deps, record, context.walletHash),
+      cost: context.cost,
+      balance: context.balance,
+    },
+    { log: false },
+  );
+  return result.ok ? { success: true, message: 'test webhook delivered' } : { success: false, message: `webhook call failed: ${result.cause}` };
+}

@@ -1,0 +1,126 @@
+/**
+ * Save-time rules of webhook configurations (SPEC "Webhook configuration", "Webhook mode and schedule";
+ * DECISIONS "Webhooks", "Schedules"). Pure: the caller passes `now`; the URL's network check and the
+ * store are the service's business.
+ */
+import { isWebhookFormat, validateFormatConfig } from '../formats/index.js';
+import { checkScheduleWindow, parseSchedule } from '../scheduler/cron-rules.js';
+import { checkHeaders } from './webhook-headers.js';
+import type { MailboxMode, ScheduledMode, WebhookConfig } from './webhook-record.js';
+import { MAILBOX_ONLY_FIELDS } from './webhook-record.js';
+import type { WebhookInput, WebhookPatch } from './webhooks.schemas.js';
+
+export const DEFAULT_WEBHOOK_ID = 'default';
+export const RESERVED_WEBHOOK_IDS: ReadonlySet<string> = new Set(['call']);
+export const MAX_WEBHOOKS_PER_WALLET = 100;
+
+export type RuleResult<T> = { ok: true; value: T } | { ok: false; error: string };
+
+const fail = (error: string): { ok: false; error: string } => ({ ok: false, error });
+
+export function checkWebhookId(webhookId: string): string | null {
+  return RESERVED_WEBHOOK_IDS.has(webhookId) ? `Invalid webhookId: ${webhookId} is reserved` : null;
+}
+
+const DEFAULT_MAILBOX: MailboxMode = { kind: 'mailbox', format: null, template: null, options: {}, includeAttachments: true };
+
+interface MailboxFields {
+  format?: string | null;
+  template?: Record<string, unknown> | null;
+  options?: Record<string, string> | null;
+  includeAttachments?: boolean;
+}
+
+function mailboxMode(fields: MailboxFields): RuleResult<MailboxMode> {
+  const problem = validateFormatConfig({ format: fields.format, options: fields.options, template: fields.template });
+  if (problem !== null) return fail(problem);
+  return {
+    ok: true,
+    value: {
+      kind: 'mailbox',
+      format: isWebhookFormat(fields.format) ? fields.format : null,
+      template: fields.template ?? null,
+      options: fields.options ?? {},
+      includeAttachments: fields.includeAttachments ?? true,
+    },
+  };
+}
+
+/** Validates a schedule (syntax, zone, 30-day rules) and computes its next run from `now`. */
+export function scheduledMode(schedule: { cron: string; timezone: string; active: boolean }, now: Date): RuleResult<ScheduledMode> {
+  const parsed = parseSchedule(schedule.cron, schedule.timezone);
+  if (!parsed.ok) return parsed;
+  const windowError = checkScheduleWindow(parsed.schedule, now);
+  if (windowError !== null) return fail(windowError);
+  const next = schedule.active ? parsed.schedule.nextAfter(now) : null;
+  return {
+    ok: true,
+    value: { kind: 'scheduled', cron: schedule.cron.trim(), timezone: parsed.schedule.timezone, active: schedule.active, nextRunAt: next?.getTime() ?? null },
+  };
+}
+
+const mailboxFieldsIn = (body: object): string[] => MAILBOX_ONLY_FIELDS.filter((field) => (body as Record<string, unknown>)[field] !== undefined);
+
+const combinationError = (field: string): string => `Invalid field combination: ${field} is for mailbox webhooks and cannot be sent with schedule`;
+
+function withCommon(url: string, headers: Record<string, string>, mode: RuleResult<MailboxMode | ScheduledMode>): RuleResult<WebhookConfig> {
+  if (!mode.ok) return mode;
+  return { ok: true, value: { url, headers, mode: mode.value } };
+}
+
+/** POST and PUT: the whole configuration; the mode is chosen by the presence of `schedule`. */
+export function configFromInput(input: WebhookInput, now: Date): RuleResult<WebhookConfig> {
+  const conflicting = input.schedule === undefined ? [] : mailboxFieldsIn(input);
+  if (conflicting[0] !== undefined) return fail(combinationError(conflicting[0]));
+  const headers = input.headers ?? {};
+  const headerError = checkHeaders(headers);
+  if (headerError !== null) return fail(headerError);
+  const mode =
+    input.schedule === undefined
+      ? mailboxMode(input)
+      : scheduledMode({ cron: input.schedule.cron, timezone: input.schedule.timezone, active: input.schedule.active ?? true }, now);
+  return withCommon(input.url, headers, mode);
+}
+
+/**
+ * PATCH (SPEC's table): only the given fields change. `schedule: null` returns a scheduled webhook to
+ * mailbox mode; a partial schedule is merged into the current one and validated again as a whole.
+ */
+export function configFromPatch(current: WebhookConfig, patch: WebhookPatch, now: Date): RuleResult<WebhookConfig> {
+  const mailboxFields = mailboxFieldsIn(patch);
+  const headers = patch.headers === undefined ? current.headers : (patch.headers ?? {});
+  const toMailbox = patch.schedule === null || (patch.schedule === undefined && current.mode.kind === 'mailbox');
+  if (!toMailbox && mailboxFields[0] !== undefined) {
+    return fail(
+      patch.schedule === undefined
+        ? `Invalid field combination: ${mailboxFields[0]} is for mailbox webhooks and this webhook is scheduled (send "schedule": null to switch)`
+        : combinationError(mailboxFields[0]),
+    );
+  }
+  const headerError = patch.headers === undefined ? null : checkHeaders(headers);
+  if (headerError !== null) return fail(headerError);
+  const url = patch.url ?? current.url;
+
+  if (toMailbox) {
+    const base = current.mode.kind === 'mailbox' ? current.mode : DEFAULT_MAILBOX;
+    return withCommon(
+      url,
+      headers,
+      mailboxMode({
+        format: patch.format !== undefined ? patch.format : base.format,
+        template: patch.template !== undefined ? patch.template : base.template,
+        options: patch.options !== undefined ? (patch.options ?? {}) : base.options,
+        includeAttachments: patch.includeAttachments ?? base.includeAttachments,
+      }),
+    );
+  }
+  // Scheduled, and stays so or becomes so.
+  const schedule = patch.schedule;
+  if (schedule === undefined || schedule === null) return { ok: true, value: { url, headers, mode: current.mode } };
+  const base = current.mode.kind === 'scheduled' ? current.mode : undefined;
+  const cron = schedule.cron ?? base?.cron;
+  const timezone = schedule.timezone ?? base?.timezone;
+  if (cron === undefined) return fail('Missing required field: schedule.cron');
+  if (timezone === undefined) return fail('Missing required field: schedule.timezone');
+  return withCommon(url, headers, scheduledMode({ cron, timezone, active: schedule.active ?? base?.active ?? true }, now));
+}

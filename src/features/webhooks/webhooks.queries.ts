@@ -1,0 +1,127 @@
+import type { Dialect, Sql, Store } from '../../store/store.js';
+import { isWebhookFormat } from '../formats/index.js';
+import type { WebhookRecord } from './webhook-record.js';
+
+/** Columns of migration 2's `webhooks` table; JSON columns hold TEXT, booleans 0/1. */
+interface WebhookRow {
+  webhook_id: string;
+  url: string;
+  headers: string;
+  format: string | null;
+  template: string | null;
+  options: string | null;
+  include_attachments: number;
+  mailbox: string | null;
+  signing_secret: string;
+  cron: string | null;
+  timezone: string | null;
+  active: number;
+  next_run_at: number | null;
+  last_run_at: number | null;
+  last_status: string | null;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+const COLUMNS = `webhook_id, url, headers, format, template, options, include_attachments, mailbox, signing_secret,
+  cron, timezone, active, next_run_at, last_run_at, last_status, last_error, created_at, updated_at`;
+
+function fromRow(row: WebhookRow): WebhookRecord {
+  const mode: WebhookRecord['mode'] =
+    row.cron !== null && row.timezone !== null
+      ? { kind: 'scheduled', cron: row.cron, timezone: row.timezone, active: row.active === 1, nextRunAt: row.next_run_at }
+      : {
+          kind: 'mailbox',
+          format: isWebhookFormat(row.format) ? row.format : null,
+          template: row.template === null ? null : (JSON.parse(row.template) as Record<string, unknown>),
+          options: row.options === null ? {} : (JSON.parse(row.options) as Record<string, string>),
+          includeAttachments: row.include_attachments === 1,
+        };
+  return {
+    webhookId: row.webhook_id,
+    url: row.url,
+    headers: JSON.parse(row.headers) as Record<string, string>,
+    mode,
+    mailbox: row.mailbox,
+    signingSecret: row.signing_secret,
+    history: { lastRunAt: row.last_run_at, lastStatus: row.last_status, lastError: row.last_error },
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** Values for every column after `wallet_id`, in COLUMNS order. */
+function toParams(record: WebhookRecord): unknown[] {
+  const { mode, history } = record;
+  const mailbox = mode.kind === 'mailbox' ? mode : undefined;
+  const scheduled = mode.kind === 'scheduled' ? mode : undefined;
+  return [
+    record.webhookId,
+    record.url,
+    JSON.stringify(record.headers),
+    mailbox?.format ?? null,
+    mailbox?.template == null ? null : JSON.stringify(mailbox.template),
+    mailbox === undefined ? null : JSON.stringify(mailbox.options),
+    mailbox?.includeAttachments ?? true,
+    record.mailbox,
+    record.signingSecret,
+    scheduled?.cron ?? null,
+    scheduled?.timezone ?? null,
+    scheduled?.active ?? false,
+    scheduled?.nextRunAt ?? null,
+    history.lastRunAt,
+    history.lastStatus,
+    history.lastError,
+    record.createdAt,
+    record.updatedAt,
+  ];
+}
+
+/** Row lock for a read-modify-write (PostgreSQL); SQLite units already run one at a time. */
+const forUpdate = (dialect: Dialect | undefined): string => (dialect === 'postgres' ? ' FOR UPDATE' : '');
+
+export async function findWebhook(sql: Sql, walletId: number, webhookId: string, lockFor?: Dialect): Promise<WebhookRecord | undefined> {
+  const row = await sql.get<WebhookRow>(`SELECT ${COLUMNS} FROM webhooks WHERE wallet_id = $1 AND webhook_id = $2${forUpdate(lockFor)}`, [walletId, webhookId]);
+  return row === undefined ? undefined : fromRow(row);
+}
+
+export async function listWebhooks(sql: Sql, walletId: number): Promise<WebhookRecord[]> {
+  const rows = await sql.all<WebhookRow>(`SELECT ${COLUMNS} FROM webhooks WHERE wallet_id = $1 ORDER BY created_at, webhook_id`, [walletId]);
+  return rows.map(fromRow);
+}
+
+export async function countWebhooks(sql: Sql, walletId: number): Promise<number> {
+  const row = await sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM webhooks WHERE wallet_id = $1', [walletId]);
+  return Number(row?.n ?? 0);
+}
+
+/** Serialises creations of one wallet on PostgreSQL, so the per-wallet limit holds under concurrency. */
+export async function lockWalletWebhooks(sql: Sql, dialect: Dialect, walletId: number): Promise<void> {
+  if (dialect === 'postgres') await sql.get('SELECT id FROM wallets WHERE id = $1 FOR UPDATE', [walletId]);
+}
+
+export async function insertWebhook(sql: Sql, walletId: number, record: WebhookRecord): Promise<boolean> {
+  const placeholders = Array.from({ length: 19 }, (_, i) => `$${i + 1}`).join(', ');
+  const result = await sql.run(`INSERT INTO webhooks (wallet_id, ${COLUMNS}) VALUES (${placeholders}) ON CONFLICT (wallet_id, webhook_id) DO NOTHING`, [
+    walletId,
+    ...toParams(record),
+  ]);
+  return result.changes === 1;
+}
+
+/** Rewrites every column of an existing webhook (created_at included, unchanged by the caller). */
+export async function updateWebhook(sql: Sql, walletId: number, record: WebhookRecord): Promise<void> {
+  const assignments = COLUMNS.split(',')
+    .map((column) => column.trim())
+    .slice(1)
+    .map((column, i) => `${column} = $${i + 3}`)
+    .join(', ');
+  const [webhookId, ...rest] = toParams(record);
+  await sql.run(`UPDATE webhooks SET ${assignments} WHERE wallet_id = $1 AND webhook_id = $2`, [walletId, webhookId, ...rest]);
+}
+
+export async function deleteWebhook(store: Store, walletId: number, webhookId: string): Promise<boolean> {
+  const rows = await store.writeOne<{ webhook_id: string }>('DELETE FROM webhooks WHERE wallet_id = $1 AND webhook_id = $2 RETURNING webhook_id', [walletId, webhookId]);
+  return rows.length > 0;
+}

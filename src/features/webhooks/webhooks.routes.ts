@@ -1,0 +1,148 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import type { Deps } from '../../deps.js';
+import { errors } from '../../errors.js';
+import type { MeterSpec } from '../../http/metering.js';
+import { walletOf } from '../../http/metering.js';
+import { okText, responses, tokenAuth } from '../../http/schemas.js';
+import { sendTestDelivery } from './test-delivery.js';
+import { TestResult, WebhookInput, WebhookList, WebhookParams, WebhookPatch, WebhookView } from './webhooks.schemas.js';
+import { deleteWebhook, findWebhook, listWebhooks } from './webhooks.queries.js';
+import { createWebhook, patchWebhook, replaceWebhook } from './webhooks.service.js';
+import { webhookView } from './webhooks.view.js';
+
+const meter: MeterSpec = { cost: 1, category: 'webhook' };
+/** SPEC "Events" rule 4: a delivery, test included, is logged under its webhookId. */
+const testMeter: MeterSpec = {
+  cost: 1,
+  category: 'webhook-delivery',
+  logPath: (request: FastifyRequest) => (request.params as { webhookId?: string }).webhookId ?? request.url,
+};
+/** Headers (20 × 1000), options (10 × 500) and a 2 KiB template fit with room to spare. */
+const WEBHOOK_BODY_LIMIT = 64 * 1024;
+const tags = ['webhook'];
+const plain = 'text/plain; charset=utf-8';
+
+export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  const contextOf = (request: FastifyRequest) => ({ mailDomain: deps.config.mailDomain, walletHash: walletOf(request).hash });
+
+  app.post(
+    '/webhook',
+    {
+      config: { meter },
+      bodyLimit: WEBHOOK_BODY_LIMIT,
+      schema: {
+        summary: 'Create a webhook: mailbox mode, or scheduled mode when `schedule` is given. The signing secret is shown only here.',
+        tags,
+        security: tokenAuth,
+        body: WebhookInput,
+        response: responses(WebhookView, 400, 401, 402, 409, 413),
+      },
+    },
+    async (request) => {
+      const record = await createWebhook(deps, walletOf(request).id, request.body);
+      return webhookView(record, contextOf(request), record.signingSecret);
+    },
+  );
+
+  app.get(
+    '/webhook',
+    { config: { meter }, schema: { summary: 'List webhooks', tags, security: tokenAuth, response: responses(WebhookList, 401, 402) } },
+    async (request) => {
+      const records = await listWebhooks(deps.store.read, walletOf(request).id);
+      const context = contextOf(request);
+      return { webhooks: records.map((record) => webhookView(record, context)) };
+    },
+  );
+
+  app.get(
+    '/webhook/:webhookId',
+    {
+      config: { meter },
+      schema: { summary: 'Get a webhook', tags, security: tokenAuth, params: WebhookParams, response: responses(WebhookView, 400, 401, 402, 404) },
+    },
+    async (request) => {
+      const record = await findWebhook(deps.store.read, walletOf(request).id, request.params.webhookId);
+      if (record === undefined) throw errors.webhookNotFound();
+      return webhookView(record, contextOf(request));
+    },
+  );
+
+  app.put(
+    '/webhook/:webhookId',
+    {
+      config: { meter },
+      bodyLimit: WEBHOOK_BODY_LIMIT,
+      schema: {
+        summary: 'Replace a webhook wholesale (mode chosen by `schedule`; the mailbox address is kept while in mailbox mode)',
+        tags,
+        security: tokenAuth,
+        params: WebhookParams,
+        body: WebhookInput,
+        response: responses(WebhookView, 400, 401, 402, 404, 413),
+      },
+    },
+    async (request) => {
+      const record = await replaceWebhook(deps, walletOf(request).id, request.params.webhookId, request.body);
+      return webhookView(record, contextOf(request));
+    },
+  );
+
+  app.patch(
+    '/webhook/:webhookId',
+    {
+      config: { meter },
+      bodyLimit: WEBHOOK_BODY_LIMIT,
+      schema: {
+        summary: 'Change only the given fields; `schedule: null` returns to mailbox mode; `rotateSecret: true` issues a new signing secret',
+        tags,
+        security: tokenAuth,
+        params: WebhookParams,
+        body: WebhookPatch,
+        response: responses(WebhookView, 400, 401, 402, 404, 413),
+      },
+    },
+    async (request) => {
+      const { record, newSecret } = await patchWebhook(deps, walletOf(request).id, request.params.webhookId, request.body);
+      return webhookView(record, contextOf(request), newSecret);
+    },
+  );
+
+  app.delete(
+    '/webhook/:webhookId',
+    {
+      config: { meter },
+      schema: { summary: 'Delete a webhook', tags, security: tokenAuth, params: WebhookParams, response: responses(okText(), 400, 401, 402, 404) },
+    },
+    async (request, reply) => {
+      if (!(await deleteWebhook(deps.store, walletOf(request).id, request.params.webhookId))) throw errors.webhookNotFound();
+      return reply.type(plain).send('OK');
+    },
+  );
+
+  await app.register(async (testScope) => {
+    // The test call takes no body: whatever is sent is not parsed.
+    testScope.removeAllContentTypeParsers();
+    testScope.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+    testScope.post(
+      '/webhook/:webhookId/test',
+      {
+        config: { meter: testMeter },
+        schema: {
+          summary: 'Send the dummy payload of the webhook’s mode to its URL; a failed delivery is still a 200 with success false',
+          tags,
+          security: tokenAuth,
+          params: WebhookParams,
+          response: responses(TestResult, 400, 401, 402, 404),
+        },
+      },
+      async (request) => {
+        const wallet = walletOf(request);
+        const { webhookId } = request.params as { webhookId: string };
+        const record = await findWebhook(deps.store.read, wallet.id, webhookId);
+        if (record === undefined) throw errors.webhookNotFound();
+        return sendTestDelivery(deps, record, { walletId: wallet.id, walletHash: wallet.hash, cost: request.meter?.charged ?? 0, balance: request.meter?.balance ?? 0 });
+      },
+    );
+  });
+};

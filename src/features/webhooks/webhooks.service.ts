@@ -1,0 +1,105 @@
+import type { Deps } from '../../deps.js';
+import { errors } from '../../errors.js';
+import { base32Id } from '../../lib/ids.js';
+import { OutboundError } from '../../outbound/outbound-client.js';
+import { newSigningSecret } from './delivery.js';
+import type { WebhookConfig, WebhookRecord } from './webhook-record.js';
+import { NO_HISTORY } from './webhook-record.js';
+import type { RuleResult } from './webhook-rules.js';
+import { checkWebhookId, configFromInput, configFromPatch, DEFAULT_WEBHOOK_ID, MAX_WEBHOOKS_PER_WALLET } from './webhook-rules.js';
+import type { WebhookInput, WebhookPatch } from './webhooks.schemas.js';
+import { countWebhooks, findWebhook, insertWebhook, lockWalletWebhooks, updateWebhook } from './webhooks.queries.js';
+
+/** Mailbox local part: `r_` + 16 lowercase base32 characters (DECISIONS "Webhooks"), 80 random bits. */
+const newMailbox = (): string => `r_${base32Id(16)}`;
+
+function valid<T>(result: RuleResult<T>): T {
+  if (!result.ok) throw errors.badRequest(result.error);
+  return result.value;
+}
+
+/** The save-time URL check: HTTPS, and a host that resolves to public addresses only. */
+async function checkCallbackUrl(deps: Deps, url: string): Promise<void> {
+  try {
+    await deps.outbound.checkUrl(url);
+  } catch (error) {
+    if (error instanceof OutboundError) throw errors.badRequest(error.message);
+    throw error;
+  }
+}
+
+/** The stored record after a change: the mailbox stays while in mailbox mode, run history while scheduled. */
+function changed(current: WebhookRecord, config: WebhookConfig, now: number, signingSecret: string): WebhookRecord {
+  const mailbox = config.mode.kind === 'mailbox' ? (current.mailbox ?? newMailbox()) : null;
+  const history = config.mode.kind === 'scheduled' && current.mode.kind === 'scheduled' ? current.history : NO_HISTORY;
+  return { ...config, webhookId: current.webhookId, mailbox, signingSecret, history, createdAt: current.createdAt, updatedAt: now };
+}
+
+export async function createWebhook(deps: Deps, walletId: number, input: WebhookInput): Promise<WebhookRecord> {
+  const webhookId = input.webhookId ?? DEFAULT_WEBHOOK_ID;
+  const idError = checkWebhookId(webhookId);
+  if (idError !== null) throw errors.badRequest(idError);
+  const now = deps.clock.now();
+  const config = valid(configFromInput(input, new Date(now)));
+  await checkCallbackUrl(deps, config.url);
+  const record: WebhookRecord = {
+    ...config,
+    webhookId,
+    mailbox: config.mode.kind === 'mailbox' ? newMailbox() : null,
+    signingSecret: newSigningSecret(),
+    history: NO_HISTORY,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await deps.store.write(async (tx) => {
+    await lockWalletWebhooks(tx, deps.store.dialect, walletId);
+    if ((await findWebhook(tx, walletId, webhookId)) !== undefined) throw errors.webhookExists();
+    if ((await countWebhooks(tx, walletId)) >= MAX_WEBHOOKS_PER_WALLET) {
+      throw errors.badRequest(`Too many webhooks: a wallet may hold at most ${MAX_WEBHOOKS_PER_WALLET}`);
+    }
+    if (!(await insertWebhook(tx, walletId, record))) throw errors.webhookExists();
+  });
+  return record;
+}
+
+export async function replaceWebhook(deps: Deps, walletId: number, webhookId: string, input: WebhookInput): Promise<WebhookRecord> {
+  if (input.webhookId !== undefined && input.webhookId !== webhookId) {
+    throw errors.badRequest('Invalid webhookId: must match the path (a webhook cannot be renamed)');
+  }
+  const now = deps.clock.now();
+  const config = valid(configFromInput(input, new Date(now)));
+  await checkCallbackUrl(deps, config.url);
+  return deps.store.write(async (tx) => {
+    const current = await findWebhook(tx, walletId, webhookId, deps.store.dialect);
+    if (current === undefined) throw errors.webhookNotFound();
+    const record = changed(current, config, now, current.signingSecret);
+    await updateWebhook(tx, walletId, record);
+    return record;
+  });
+}
+
+export interface PatchOutcome {
+  readonly record: WebhookRecord;
+  /** Set when the patch asked for `rotateSecret`: shown once. */
+  readonly newSecret?: string;
+}
+
+export async function patchWebhook(deps: Deps, walletId: number, webhookId: string, patch: WebhookPatch): Promise<PatchOutcome> {
+  const now = deps.clock.now();
+  // Validate against what is stored now, and check a new URL before taking the write lane:
+  // the check may wait on DNS.
+  const seen = await findWebhook(deps.store.read, walletId, webhookId);
+  if (seen === undefined) throw errors.webhookNotFound();
+  valid(configFromPatch(seen, patch, new Date(now)));
+  if (patch.url !== undefined) await checkCallbackUrl(deps, patch.url);
+  const newSecret = patch.rotateSecret === true ? newSigningSecret() : undefined;
+  return deps.store.write(async (tx) => {
+    // Applied to the row as it is under the lock, so a concurrent change or scheduler run is not undone.
+    const current = await findWebhook(tx, walletId, webhookId, deps.store.dialect);
+    if (current === undefined) throw errors.webhookNotFound();
+    const config = valid(configFromPatch(current, patch, new Date(now)));
+    const record = changed(current, config, now, newSecret ?? current.signingSecret);
+    await updateWebhook(tx, walletId, record);
+    return newSecret === undefined ? { record } : { record, newSecret };
+  });
+}
