@@ -16,6 +16,11 @@ import { settingsRoutes } from './features/settings/settings.routes.js';
 import { kvRoutes } from './features/kv/kv.routes.js';
 import { webhookRoutes } from './features/webhooks/webhooks.routes.js';
 import { manageRoutes } from './features/manage/manage.routes.js';
+import { dnsRoutes } from './features/dns/dns.routes.js';
+import { mailRoutes } from './features/mail/mail.routes.js';
+import { metadataRoutes } from './features/metadata/metadata.routes.js';
+import { myIpRoutes } from './features/myip/myip.routes.js';
+import { billingRoutes } from './features/billing/billing.routes.js';
 
 
 /** Bodies larger than this are refused with 413 before they are read (routes may set lower limits). */
@@ -55,6 +60,11 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(settingsRoutes, { deps });
   await app.register(kvRoutes, { deps });
   await app.register(webhookRoutes, { deps });
+  await app.register(dnsRoutes, { deps });
+  await app.register(mailRoutes, { deps });
+  await app.register(metadataRoutes, { deps });
+  await app.register(myIpRoutes, { deps });
+  await app.register(billingRoutes, { deps });
   if (deps.config.adminToken !== undefined) await app.register(manageRoutes, { deps, adminToken: deps.config.adminToken });
 
   registerOpenApiDocument(app);

@@ -12,6 +12,13 @@ import { readFileSync } from 'node:fs';
 import { createOutbound } from './outbound/outbound-client.js';
 import type { Outbound } from './outbound/outbound-client.js';
 import { createNameLookup } from './outbound/name-resolution.js';
+import { createMailer } from './outbound/mailer.js';
+import type { Mailer } from './outbound/mailer.js';
+import Stripe from 'stripe';
+import { createGeoLookup } from './features/myip/geo.js';
+import type { GeoLookup } from './features/myip/geo.js';
+import { createSummarizer } from './features/metadata/ai/create-summarizer.js';
+import type { Summarizer } from './features/metadata/ai/summarizer.js';
 
 export const SERVICE_VERSION = '0.1.0';
 
@@ -27,6 +34,14 @@ export interface Deps {
   readonly logs: LogBuffer;
   /** The only way out to the network over HTTP(S). */
   readonly outbound: Outbound;
+  /** Outbound e-mail (SMTP_URL, From NOTIFY_FROM); `configured` is false when SMTP_URL is unset. */
+  readonly mailer: Mailer;
+  /** IP geolocation from a MaxMind-format database (GEOIP_DB, else the bundled one). */
+  readonly geo: GeoLookup;
+  /** URL-metadata summaries: the AI_* provider through `outbound`, else the built-in extractive summarizer. */
+  readonly summarizer: Summarizer;
+  /** Stripe API client; present when STRIPE_SECRET_KEY is set. */
+  readonly stripe?: Stripe;
 }
 
 export interface DepsOverrides {
@@ -34,6 +49,11 @@ export interface DepsOverrides {
   readonly logger?: Logger;
   readonly store?: Store;
   readonly outbound?: Outbound;
+  readonly mailer?: Mailer;
+  readonly geo?: GeoLookup;
+  readonly summarizer?: Summarizer;
+  /** e.g. a client pointed at a local fake of the Stripe API. */
+  readonly stripe?: Stripe;
 }
 
 export function createLogger(config: Config): Logger {
@@ -55,6 +75,12 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
       lookup: createNameLookup(config.dnsServers),
       userAgent: `coinop-webhook/${SERVICE_VERSION}`,
     });
+  const mailer = overrides.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.notifyFrom });
   const charger = new WalletCharger(store);
-  return { config, logger, clock, store, wallets, charger, logs, outbound };
+  const geo = overrides.geo ?? createGeoLookup({ configuredPath: config.geoipDb, logger });
+  const summarizer = overrides.summarizer ?? createSummarizer(config, outbound, logger);
+  const stripe =
+    overrides.stripe ??
+    (config.stripe.secretKey === undefined ? undefined : new Stripe(config.stripe.secretKey, { maxNetworkRetries: 1, timeout: 10_000 }));
+  return { config, logger, clock, store, wallets, charger, logs, outbound, mailer, geo, summarizer, stripe };
 }

@@ -3,6 +3,9 @@ import { ConfigError, loadConfig } from './config.js';
 import { createDeps } from './deps.js';
 import { buildApp } from './app.js';
 import { startSweepers } from './jobs/sweepers.js';
+import { startSmtpListener } from './features/mail/smtp-listener.js';
+import { startScheduler } from './features/scheduler/scheduler.js';
+import { startLowBalanceNotifier } from './features/settings/low-balance-notifier.js';
 
 /** How long SIGTERM waits for requests in flight. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -21,8 +24,12 @@ async function main(): Promise<void> {
   const deps = createDeps(config);
   await deps.store.migrate();
   const app = await buildApp(deps);
-  const stopSweepers = startSweepers(deps, randomUUID());
+  const instanceId = randomUUID();
+  const stopSweepers = startSweepers(deps, instanceId);
+  const stopScheduler = startScheduler(deps, instanceId);
+  const stopNotifier = startLowBalanceNotifier(deps, instanceId);
   await app.listen({ port: config.port, host: config.host });
+  const smtp = await startSmtpListener(deps);
   deps.logger.info({ store: deps.store.dialect }, 'coinop started');
 
   let stopping = false;
@@ -31,6 +38,9 @@ async function main(): Promise<void> {
     stopping = true;
     deps.logger.info({ signal }, 'stopping: draining requests');
     stopSweepers();
+    // No new runs or notifications are claimed from here; those in flight finish (deliveries time out
+    // after 10 s) while requests drain, and their writes land before the store closes.
+    const workersStopped = Promise.all([stopScheduler(), stopNotifier()]);
     // Connections that go idle after their last answer are closed as they do (keep-alive clients would
     // otherwise hold the close open); whatever is still busy after the grace period is cut.
     const idleCloser = setInterval(() => app.server.closeIdleConnections(), 50);
@@ -38,7 +48,10 @@ async function main(): Promise<void> {
     await app.close(); // waits for in-flight requests
     clearInterval(idleCloser);
     clearTimeout(hardStop);
+    await workersStopped;
+    await smtp?.close(); // deliveries in flight log through the buffer: close before flushing
     await deps.logs.flush();
+    deps.mailer.close();
     await deps.outbound.close();
     await deps.store.close();
     deps.logger.info('stopped');

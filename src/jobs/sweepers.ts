@@ -6,7 +6,7 @@ import { LOG_RETENTION_MS } from '../features/logs/log-entry.js';
 export const TOKEN_INACTIVITY_MS = 2 * 365 * DAY + DAY; // two years, leap day included
 const BATCH = 1000;
 /** Tables holding a wallet's data, all removed with the wallet. Features with wallet data add theirs here. */
-export const WALLET_DATA_TABLES = ['kv', 'logs', 'webhooks'] as const;
+export const WALLET_DATA_TABLES = ['kv', 'logs', 'webhooks', 'mail_attachments', 'inbound_outbox'] as const;
 
 export interface SweepReport {
   expiredKeys: number;
@@ -37,6 +37,12 @@ export async function sweep(deps: Deps): Promise<SweepReport> {
     [now - LOG_RETENTION_MS],
   );
   await deps.store.writeOne('DELETE FROM token_creations WHERE last_at <= $1', [now - MINUTE]);
+  // Inbound-mail attachments whose download URL expired (DECISIONS: deleted within minutes after).
+  await deleteInBatches(
+    deps,
+    `DELETE FROM mail_attachments WHERE id IN (SELECT id FROM mail_attachments WHERE expires_at <= $1 LIMIT ${BATCH}) RETURNING 1 AS n`,
+    [now],
+  );
 
   let deletedWallets = 0;
   const cutoff = now - TOKEN_INACTIVITY_MS;

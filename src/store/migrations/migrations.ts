@@ -97,7 +97,73 @@ CREATE TABLE webhooks (
 CREATE INDEX webhooks_due ON webhooks (next_run_at) WHERE active = 1;
 `;
 
+/**
+ * The low-balance notifier looks every second for claims (lb_pending = 2) whose sender died before
+ * finishing; without this index that look is a scan of every wallet.
+ */
+const staleLowBalanceClaims = `
+CREATE INDEX wallets_lb_claimed ON wallets (lb_pending_until) WHERE lb_pending = 2;
+`;
+
+/**
+ * Stripe checkout sessions already credited: the primary key makes a recharge happen once per session,
+ * however often Stripe delivers (or anyone replays) its events. Kept after a wallet is deleted, as the record of the payment.
+ */
+const stripeCredits = `
+CREATE TABLE stripe_credits (
+  session_id TEXT PRIMARY KEY,
+  event_id TEXT NOT NULL,
+  wallet_id BIGINT NOT NULL,
+  credits BIGINT NOT NULL,
+  created_at BIGINT NOT NULL
+);
+`;
+
+/**
+ * Inbound e-mail (issue 4). `mail_attachments`: attachment bytes behind the signed download URLs,
+ * kept until `expires_at` (1 h) and then swept. `inbound_outbox`: a routed message recorded in the
+ * same unit as its charge, so the SMTP 250 is given only once the delivery is promised in the store;
+ * deleted after the delivery attempt, taken over by any instance when `claim_until` passes (crash).
+ * `service_secrets`: random keys created once and shared by every instance (the HMAC key of the
+ * download URLs).
+ */
+const inboundMail = (dialect: 'sqlite' | 'postgres'): string => `
+CREATE TABLE mail_attachments (
+  id TEXT PRIMARY KEY,
+  wallet_id BIGINT NOT NULL,
+  filename TEXT,
+  content_type TEXT NOT NULL,
+  size BIGINT NOT NULL,
+  content ${dialect === 'sqlite' ? 'BLOB' : 'BYTEA'} NOT NULL,
+  expires_at BIGINT NOT NULL
+);
+CREATE INDEX mail_attachments_expires ON mail_attachments (expires_at);
+CREATE INDEX mail_attachments_wallet ON mail_attachments (wallet_id);
+
+CREATE TABLE inbound_outbox (
+  id TEXT PRIMARY KEY,
+  wallet_id BIGINT NOT NULL,
+  webhook_id TEXT NOT NULL,
+  body TEXT NOT NULL,
+  cost BIGINT NOT NULL,
+  balance BIGINT NOT NULL,
+  created_at BIGINT NOT NULL,
+  claim_until BIGINT NOT NULL
+);
+CREATE INDEX inbound_outbox_claim ON inbound_outbox (claim_until);
+CREATE INDEX inbound_outbox_wallet ON inbound_outbox (wallet_id);
+
+CREATE TABLE service_secrets (
+  name TEXT PRIMARY KEY,
+  value TEXT NOT NULL,
+  created_at BIGINT NOT NULL
+);
+`;
+
 export const migrations: readonly Migration[] = [
   { id: 1, name: 'core: wallets, kv, logs, rate limits, leases', sqlite: coreTables('sqlite'), postgres: coreTables('postgres') },
   { id: 2, name: 'webhooks', sqlite: webhooks, postgres: webhooks },
+  { id: 4, name: 'low-balance: stale notification claims', sqlite: staleLowBalanceClaims, postgres: staleLowBalanceClaims },
+  { id: 5, name: 'billing: credited Stripe checkout sessions', sqlite: stripeCredits, postgres: stripeCredits },
+  { id: 6, name: 'inbound mail: attachments, outbox, service secrets', sqlite: inboundMail('sqlite'), postgres: inboundMail('postgres') },
 ];

@@ -27,6 +27,11 @@ interface MeteredRoute {
   readonly clientError?: Call & { readonly body: string };
   /** The log `path` when it is not the request URL (deliveries log the webhookId). */
   readonly logPath?: string;
+  /**
+   * For routes that charge more up front than the `ok` call finally costs (refunds by status): the balance
+   * the charge checks start from (default 10), which is also exactly one up-front charge for the log check.
+   */
+  readonly credits?: number;
 }
 
 const JSON_TYPE = 'application/json';
@@ -74,6 +79,7 @@ const ROUTES: readonly MeteredRoute[] = [
     ok: { method: 'DELETE', url: '/kv/b/k', status: 404, error: 'Key Not Found' },
     clientError: { method: 'DELETE', url: '/kv/b/k%00', body: 'Invalid key: must not contain control characters or /' },
   },
+  { name: 'POST /dns-lookup', cost: 5, category: 'service', ok: { method: 'POST', url: '/dns-lookup', payload: '{"domains":["example.com"],"recordTypes":["A"],"timeout":1000,"maxRetries":0,"performReverseLookup":false,"enableEnrichment":false,"enableSslInspection":false}', contentType: JSON_TYPE, status: 200 }, clientError: { method: 'POST', url: '/dns-lookup', payload: '{"domains":[]}', contentType: JSON_TYPE, body: 'Invalid domains: must list 1 to 10 domain names or IP addresses' } },
   {
     name: 'POST /webhook',
     cost: 1,
@@ -116,6 +122,22 @@ const ROUTES: readonly MeteredRoute[] = [
     category: 'webhook-delivery',
     logPath: 'nope',
     ok: { method: 'POST', url: '/webhook/nope/test', status: 404, error: 'Webhook not found' },
+  },
+  {
+    // Charged 55 up front; a refused address is a client error, settled at 1 (its answer is JSON, tested in test/integration/metadata).
+    name: 'POST /url-to-metadata',
+    cost: 1,
+    credits: 55,
+    category: 'url-to-metadata',
+    ok: { method: 'POST', url: '/url-to-metadata', payload: '{"url":"http://10.1.2.3/"}', contentType: JSON_TYPE, status: 400, error: 'Invalid url: refused address (not a public address)' },
+  },
+  { name: 'GET /myip', cost: 1, category: 'myip', ok: { method: 'GET', url: '/myip', status: 200 } },
+  {
+    name: 'GET /recharge',
+    cost: 0,
+    category: 'service',
+    ok: { method: 'GET', url: '/recharge', status: 501, error: 'Recharge is not configured' },
+    clientError: { method: 'GET', url: '/recharge?amount=2', body: 'Invalid amount: must be 1 or 3' },
   },
 ];
 
@@ -173,12 +195,13 @@ describeEachStore('auth and metering of every metered route', (kind) => {
 
       it(`charges ${route.cost} and reports x-cost and the new x-balance`, async () => {
         const t = get();
-        const token = await t.createToken(10);
+        const start = route.credits ?? 10;
+        const token = await t.createToken(start);
         const res = await send(t, route.ok, token);
         expect(res.statusCode).toBe(route.ok.status);
         expect(res.headers['x-cost']).toBe(String(route.cost));
-        expect(res.headers['x-balance']).toBe(String(10 - route.cost));
-        expect(await balanceOf(t, token)).toBe(10 - route.cost);
+        expect(res.headers['x-balance']).toBe(String(start - route.cost));
+        expect(await balanceOf(t, token)).toBe(start - route.cost);
       });
 
       if (route.cost > 0) {
@@ -220,7 +243,7 @@ describeEachStore('auth and metering of every metered route', (kind) => {
 
       it('answers 401 once the wallet is deleted from the store after it was cached', async () => {
         const t = get();
-        const token = await t.createToken(10);
+        const token = await t.createToken(route.credits ?? 10);
         expect((await send(t, route.ok, token)).statusCode).toBe(route.ok.status);
         await t.deps.store.writeOne('DELETE FROM wallets WHERE hash = $1', [sha256Hex(token)]);
         expectUnauthorized(await send(t, route.ok, token));
@@ -230,7 +253,7 @@ describeEachStore('auth and metering of every metered route', (kind) => {
       it('records every authenticated call (success, 400, 402) in the wallet log', async () => {
         const t = get();
         // Enough for the success and the 400, so the last call is refused with 402.
-        const token = await t.createToken(route.cost * (clientError ? 2 : 1));
+        const token = await t.createToken(route.credits ?? route.cost * (clientError ? 2 : 1));
         const calls = [route.ok, ...(clientError ? [clientError] : []), ...(route.cost > 0 ? [route.ok] : [])];
         const answers: Array<Awaited<ReturnType<typeof send>>> = [];
         for (const call of calls) answers.push(await send(t, call, token));
@@ -239,7 +262,7 @@ describeEachStore('auth and metering of every metered route', (kind) => {
         const expected = calls.map((call, i) => {
           const answer = answers[i] as (typeof answers)[number];
           const status = answer.statusCode;
-          const error = status === 402 ? 'Insufficient credits' : status === 400 ? (call as { body?: string }).body : route.ok.error;
+          const error = status === 402 ? 'Insufficient credits' : ((call as { body?: string }).body ?? route.ok.error);
           return {
             id: expect.stringMatching(/^[0-9A-Za-z]{20}$/),
             method: call.method,
@@ -255,7 +278,7 @@ describeEachStore('auth and metering of every metered route', (kind) => {
           };
         });
         expect(logs).toStrictEqual(expected.reverse());
-        if (route.cost > 0) expect(logs[0]).toMatchObject({ status_code: 402, cost: 0, balance: 0 });
+        if (route.cost > 0) expect(logs[0]).toMatchObject({ status_code: 402, cost: 0, balance: route.credits === undefined ? 0 : route.credits - route.cost });
         for (const entry of logs) expect(Number.isInteger(entry.response_time_ms)).toBe(true);
       });
     });

@@ -1,0 +1,208 @@
+/**
+ * Scheduler load: 10,000 scheduled webhooks due at the same minute, fired by a real coinop process
+ * (src/main.ts, pinned to core 0) at a local HTTPS receiver (this process, core 1).
+ * Reports the time from the minute until the last callback arrived and the lateness of the runs
+ * (executedAt − scheduledFor, and arrival − scheduledFor), and checks every run fired exactly once.
+ *
+ * Usage: npx tsx bench/schedules.bench.ts
+ *   BENCH_SCHEDULES=10000             how many schedules
+ *   BENCH_DATABASE_URL=postgres://…   run on PostgreSQL too (a scratch schema)
+ *   BENCH_OUTBOUND_CA_FILE=1          trust the receiver through OUTBOUND_CA_FILE instead of NODE_EXTRA_CA_CERTS
+ *
+ * The receiver's CA reaches the service through NODE_EXTRA_CA_CERTS by default: that is the TLS setup
+ * a production instance runs with (no OUTBOUND_CA_FILE). OUTBOUND_CA_FILE builds a TLS context with
+ * every system root per connection, about 18 ms of CPU each, which would measure that instead.
+ */
+import { spawn, execFileSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { freePort } from '../test/helpers/server-process.js';
+import { createTestCertificates, startHttpsReceiver } from '../test/helpers/https-receiver.js';
+import { openStore } from '../src/store/open-store.js';
+import { sha256Hex } from '../src/lib/hash.js';
+import { MINUTE } from '../src/lib/time.js';
+
+const SCHEDULES = Number(process.env.BENCH_SCHEDULES ?? 10_000);
+const WALLETS = Math.max(1, Math.ceil(SCHEDULES / 100)); // at most 100 webhooks per wallet (DECISIONS)
+const LEAD_MS = 8_000; // at least this long between inserting the schedules and their minute
+const WAIT_AFTER_MS = 120_000;
+
+const hasTaskset = (() => {
+  try {
+    execFileSync('taskset', ['-V'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+interface Arrival {
+  webhookId: string;
+  scheduledFor: number;
+  executedAt: number;
+  arrivedAt: number;
+}
+
+interface Result {
+  label: string;
+  fired: number;
+  duplicates: number;
+  missing: number;
+  allFiredMs: number;
+  executed: Percentiles;
+  arrived: Percentiles;
+}
+
+interface Percentiles {
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+function percentiles(values: number[]): Percentiles {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? NaN;
+  return { p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1] ?? NaN };
+}
+
+async function startService(env: Record<string, string>): Promise<ChildProcess> {
+  const port = await freePort();
+  const args = [...(process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []), '--import', 'tsx', 'src/main.ts'];
+  const [command, argv] = hasTaskset ? ['taskset', ['-c', '0', process.execPath, ...args]] : [process.execPath, args];
+  const child = spawn(command, argv, {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', SMTP_PORT: '0', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return child;
+    } catch {
+      if (i > 300) throw new Error('service did not start');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+async function stopService(child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** Wallets with plenty of credits and SCHEDULES webhooks due at `minute`, written straight into the store. */
+async function seed(databaseUrl: string, url: string, minute: number): Promise<void> {
+  const store = openStore(databaseUrl);
+  try {
+    await store.migrate();
+    const now = Date.now();
+    const walletIds: number[] = [];
+    await store.write(async (tx) => {
+      for (let w = 0; w < WALLETS; w++) {
+        const [row] = await tx.all<{ id: number }>(
+          'INSERT INTO wallets (hash, balance, created_at, last_used_at) VALUES ($1, $2, $3, $3) RETURNING id',
+          [sha256Hex(`bench-${minute}-${w}`), 1_000_000, now],
+        );
+        if (row !== undefined) walletIds.push(row.id);
+      }
+    });
+    for (let start = 0; start < SCHEDULES; start += 1000) {
+      await store.write(async (tx) => {
+        for (let i = start; i < Math.min(SCHEDULES, start + 1000); i++) {
+          await tx.run(
+            `INSERT INTO webhooks (wallet_id, webhook_id, url, headers, signing_secret, cron, timezone, active, next_run_at, created_at, updated_at)
+             VALUES ($1, $2, $3, '{}', '', '* * * * *', 'UTC', 1, $4, $5, $5)`,
+            [walletIds[i % WALLETS], `s${i}`, url, minute, now],
+          );
+        }
+      });
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+async function benchOnce(label: string, databaseUrl: string, caFile: string, certificates: ReturnType<typeof createTestCertificates>): Promise<Result> {
+  const arrivals: Arrival[] = [];
+  let done: () => void = () => undefined;
+  const allArrived = new Promise<void>((resolve) => (done = resolve));
+  const receiver = await startHttpsReceiver({
+    certificates,
+    responder: (request) => {
+      const body = JSON.parse(request.text) as { webhookId: string; scheduledFor: string; executedAt: string };
+      arrivals.push({ webhookId: body.webhookId, scheduledFor: Date.parse(body.scheduledFor), executedAt: Date.parse(body.executedAt), arrivedAt: Date.now() });
+      request.body = Buffer.alloc(0);
+      if (arrivals.length >= SCHEDULES) done();
+      return { status: 204 };
+    },
+  });
+  const caEnv: Record<string, string> = process.env.BENCH_OUTBOUND_CA_FILE === '1' ? { OUTBOUND_CA_FILE: caFile } : { NODE_EXTRA_CA_CERTS: caFile };
+  const service = await startService({ DATABASE_URL: databaseUrl, OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8', ...caEnv });
+  try {
+    const minute = Math.ceil((Date.now() + LEAD_MS) / MINUTE) * MINUTE;
+    await seed(databaseUrl, receiver.url('/run', '127.0.0.1'), minute);
+    console.log(`${label}: ${SCHEDULES} schedules due at ${new Date(minute).toISOString()}, waiting…`);
+    await Promise.race([allArrived, new Promise((resolve) => setTimeout(resolve, minute - Date.now() + WAIT_AFTER_MS))]);
+    const ofMinute = arrivals.filter((a) => a.scheduledFor === minute);
+    const ids = new Set(ofMinute.map((a) => a.webhookId));
+    if (process.env.BENCH_VERBOSE === '1') {
+      const perSecond = new Map<number, number>();
+      for (const a of ofMinute) perSecond.set(Math.floor((a.arrivedAt - minute) / 1000), (perSecond.get(Math.floor((a.arrivedAt - minute) / 1000)) ?? 0) + 1);
+      console.log('arrivals per second:', [...perSecond].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}s:${n}`).join(' '));
+    }
+    return {
+      label,
+      fired: ofMinute.length,
+      duplicates: ofMinute.length - ids.size,
+      missing: SCHEDULES - ids.size,
+      allFiredMs: Math.max(...ofMinute.map((a) => a.arrivedAt)) - minute,
+      executed: percentiles(ofMinute.map((a) => a.executedAt - a.scheduledFor)),
+      arrived: percentiles(ofMinute.map((a) => a.arrivedAt - a.scheduledFor)),
+    };
+  } finally {
+    await stopService(service);
+    await receiver.close();
+  }
+}
+
+async function main(): Promise<void> {
+  if (hasTaskset) execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
+  const certificates = createTestCertificates();
+  const dir = mkdtempSync(join(tmpdir(), 'coinop-sched-bench-'));
+  const caFile = join(dir, 'ca.pem');
+  writeFileSync(caFile, certificates.caPem);
+  const results: Result[] = [];
+  try {
+    if (process.env.BENCH_SKIP_SQLITE !== '1') results.push(await benchOnce('SQLite', `sqlite:${join(dir, 'bench.db')}`, caFile, certificates));
+    const pgUrl = process.env.BENCH_DATABASE_URL;
+    if (pgUrl) {
+      const schema = `bench_${Date.now()}`;
+      const admin = new pg.Client({ connectionString: pgUrl });
+      await admin.connect();
+      await admin.query(`CREATE SCHEMA ${schema}`);
+      const url = new URL(pgUrl);
+      url.searchParams.set('options', `-c search_path=${schema}`);
+      try {
+        results.push(await benchOnce('PostgreSQL', url.toString(), caFile, certificates));
+      } finally {
+        await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+        await admin.end();
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+
+  const ca = process.env.BENCH_OUTBOUND_CA_FILE === '1' ? 'OUTBOUND_CA_FILE' : 'NODE_EXTRA_CA_CERTS';
+  console.log(`\n${SCHEDULES} schedules due in one minute, ${WALLETS} wallets; service on core 0, receiver on core 1${hasTaskset ? '' : ' (taskset missing: not pinned)'}; CA via ${ca}\n`);
+  console.log('| store | fired | duplicates | missing | all fired after | lateness p50 / p99 / max (executedAt) | arrival p50 / p99 / max |');
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  const ms = (p: Percentiles) => `${p.p50} / ${p.p99} / ${p.max} ms`;
+  for (const r of results) {
+    console.log(`| ${r.label} | ${r.fired} | ${r.duplicates} | ${r.missing} | ${(r.allFiredMs / 1000).toFixed(1)} s | ${ms(r.executed)} | ${ms(r.arrived)} |`);
+  }
+}
+
+await main();

@@ -1,0 +1,189 @@
+import { performance } from 'node:perf_hooks';
+import type { Clock } from '../../lib/time.js';
+import type { AddressPolicy } from '../../outbound/address-policy.js';
+import type { DnsRecord, QueryFailure, RecordType } from './dns-types.js';
+import { enrichDomain } from './enrichment.js';
+import type { EmailEnrichment } from './enrichment.js';
+import { mapBounded } from './limiter.js';
+import { planLookup } from './lookup-plan.js';
+import type { DnsLookupInput, LookupPlan } from './lookup-plan.js';
+import type { Target } from './names.js';
+import { checkPropagation, DEFAULT_PROPAGATION_SERVERS, resolvePropagationServers } from './propagation.js';
+import type { PropagationResult, PropagationServer } from './propagation.js';
+import { createRequestResolver } from './request-resolver.js';
+import type { RequestResolver } from './request-resolver.js';
+import { addressesOf, ptrHostnames, reverseLookup } from './reverse.js';
+import type { ReverseLookup } from './reverse.js';
+import { inspectDomainCertificate } from './ssl-check.js';
+import type { SslFields } from './ssl-check.js';
+import type { DnsClient, QueryResult } from './wire-client.js';
+
+export type RecordsByType = Partial<Record<RecordType, DnsRecord[]>>;
+
+export type LookupResult = {
+  readonly domain: string;
+  readonly timestamp: string;
+  readonly records: RecordsByType;
+  readonly errors?: Partial<Record<RecordType, QueryFailure>>;
+  readonly reverseLookup?: ReverseLookup;
+  readonly metadata?: { readonly queryTime: number; readonly totalRecords: number };
+} & Partial<Omit<EmailEnrichment, 'warnings' | 'recommendations'>> &
+  Partial<Omit<SslFields, 'warnings' | 'recommendations'>> & { readonly warnings?: string[]; readonly recommendations?: string[] };
+
+export interface DomainResult {
+  readonly domain: string;
+  readonly lookupResult: LookupResult;
+  readonly propagationResults?: PropagationResult[];
+}
+
+export interface DnsLookupResponse {
+  readonly summary: {
+    readonly totalDomains: number;
+    readonly successfulLookups: number;
+    readonly failedLookups: number;
+    readonly recordTypes: RecordType[];
+    readonly propagationCheckEnabled: boolean;
+  };
+  readonly results: DomainResult[];
+}
+
+export interface DnsLookupSettings {
+  readonly client: DnsClient;
+  /** Judges propagation servers and TLS targets (OUTBOUND_ALLOW_CIDRS exempts ranges). */
+  readonly policy: AddressPolicy;
+  readonly clock: Clock;
+  /** Internal: the port TLS inspection connects to; 443 outside tests. */
+  readonly tlsPort?: number;
+  /** Roots trusted when judging a certificate chain; undefined keeps Node's. */
+  readonly tlsCa?: readonly string[];
+  /** Internal: the resolvers of a propagation check without `propagationServers`. */
+  readonly propagationDefaults?: readonly PropagationServer[];
+  /** Queries in flight per request. */
+  readonly queryConcurrency?: number;
+  /** Domains looked up at once per request. */
+  readonly domainConcurrency?: number;
+}
+
+export interface DnsLookup {
+  /** Throws a 400 ApiError for input the schema could not judge (names, servers). */
+  lookup(input: DnsLookupInput): Promise<DnsLookupResponse>;
+}
+
+const DEFAULT_QUERY_CONCURRENCY = 24;
+const DEFAULT_DOMAIN_CONCURRENCY = 5;
+const HTTPS_PORT = 443;
+
+interface RequestContext {
+  readonly settings: DnsLookupSettings;
+  readonly plan: LookupPlan;
+  readonly resolver: RequestResolver;
+  readonly propagation: readonly PropagationServer[] | undefined;
+}
+
+function collect(types: readonly RecordType[], outcomes: readonly QueryResult[]) {
+  const records: RecordsByType = {};
+  const errors: Partial<Record<RecordType, QueryFailure>> = {};
+  types.forEach((type, index) => {
+    const outcome = outcomes[index] as QueryResult;
+    if (!outcome.ok) errors[type] = outcome.failure;
+    else if (outcome.records.length > 0) records[type] = outcome.records;
+  });
+  return { records, errors, failed: outcomes.every((outcome) => !outcome.ok) };
+}
+
+async function reverseOf(context: RequestContext, target: Target, records: RecordsByType, outcomes: readonly QueryResult[]): Promise<ReverseLookup | undefined> {
+  if (target.kind === 'ip') {
+    const ptr = outcomes[0] as QueryResult;
+    return { hostnames: ptrHostnames(records.PTR ?? []), responseTime: ptr.elapsedMs };
+  }
+  const addresses = addressesOf([...(records.A ?? []), ...(records.AAAA ?? [])]);
+  return addresses.length === 0 ? undefined : reverseLookup(context.resolver, addresses);
+}
+
+/** A part's own fields; its warnings and recommendations go into the merged lists. */
+function withoutAdvice<T extends { readonly warnings: string[]; readonly recommendations: string[] }>(part: T | undefined): Omit<T, 'warnings' | 'recommendations'> | undefined {
+  if (part === undefined) return undefined;
+  const { warnings: _warnings, recommendations: _recommendations, ...fields } = part;
+  return fields;
+}
+
+/** One entry of `results`, and whether every query of it failed (DECISIONS: it counts in failedLookups). */
+async function lookupTarget(context: RequestContext, target: Target): Promise<{ readonly result: DomainResult; readonly failed: boolean }> {
+  const { plan, resolver, settings } = context;
+  const started = performance.now();
+  // An address is asked for its PTR, whatever the record types.
+  const types: readonly RecordType[] = target.kind === 'ip' ? ['PTR'] : plan.recordTypes;
+  const outcomes = await Promise.all(types.map((type) => resolver.query(target.name, type)));
+  const { records, errors, failed } = collect(types, outcomes);
+
+  const isDomain = target.kind === 'domain' && !failed;
+  const addressRecords = plan.recordTypes.includes('A') || plan.recordTypes.includes('AAAA') ? [...(records.A ?? []), ...(records.AAAA ?? [])] : undefined;
+  const [reverse, enrichment, ssl, propagation] = await Promise.all([
+    plan.performReverseLookup && !failed ? reverseOf(context, target, records, outcomes) : undefined,
+    plan.enableEnrichment && isDomain ? enrichDomain(resolver, target.name) : undefined,
+    plan.enableSslInspection && isDomain
+      ? inspectDomainCertificate(
+          { resolver, policy: settings.policy, port: settings.tlsPort ?? HTTPS_PORT, ca: settings.tlsCa, now: () => settings.clock.now() },
+          target.name,
+          addressRecords,
+          plan.query.timeoutMs,
+        )
+      : undefined,
+    context.propagation === undefined
+      ? undefined
+      : Promise.all(
+          types.map((recordType, index) =>
+            checkPropagation({
+              resolver,
+              domain: target.input,
+              name: target.name,
+              recordType,
+              main: outcomes[index] as QueryResult,
+              servers: context.propagation as readonly PropagationServer[],
+              now: () => settings.clock.now(),
+            }),
+          ),
+        ),
+  ]);
+
+  const warnings = [...(enrichment?.warnings ?? []), ...(ssl?.warnings ?? [])];
+  const recommendations = [...(enrichment?.recommendations ?? []), ...(ssl?.recommendations ?? [])];
+  const totalRecords = Object.values(records).reduce((sum, list) => sum + list.length, 0);
+  const lookupResult: LookupResult = {
+    domain: target.kind === 'ip' ? target.ip : target.name,
+    timestamp: new Date(settings.clock.now()).toISOString(),
+    records,
+    ...(Object.keys(errors).length > 0 ? { errors } : {}),
+    ...(reverse === undefined ? {} : { reverseLookup: reverse }),
+    ...withoutAdvice(enrichment),
+    ...withoutAdvice(ssl),
+    ...(enrichment === undefined && ssl === undefined ? {} : { warnings, recommendations }),
+    ...(plan.includeMetadata ? { metadata: { queryTime: Math.round(performance.now() - started), totalRecords } } : {}),
+  };
+  return { result: { domain: target.input, lookupResult, ...(propagation === undefined ? {} : { propagationResults: propagation }) }, failed };
+}
+
+export function createDnsLookup(settings: DnsLookupSettings): DnsLookup {
+  return {
+    async lookup(input) {
+      const plan = planLookup(input);
+      const resolver = createRequestResolver(settings.client, plan.query, settings.queryConcurrency ?? DEFAULT_QUERY_CONCURRENCY);
+      // Caller-chosen servers are judged even when the check is off: a refused server is a 400 either way.
+      const chosen = plan.propagationServers === undefined ? undefined : await resolvePropagationServers(plan.propagationServers, { policy: settings.policy, resolver });
+      const propagation = plan.checkPropagation ? (chosen ?? settings.propagationDefaults ?? DEFAULT_PROPAGATION_SERVERS) : undefined;
+      const context: RequestContext = { settings, plan, resolver, propagation };
+      const outcomes = await mapBounded(plan.targets, settings.domainConcurrency ?? DEFAULT_DOMAIN_CONCURRENCY, (target) => lookupTarget(context, target));
+      const failedLookups = outcomes.filter((outcome) => outcome.failed).length;
+      return {
+        summary: {
+          totalDomains: outcomes.length,
+          successfulLookups: outcomes.length - failedLookups,
+          failedLookups,
+          recordTypes: [...plan.recordTypes],
+          propagationCheckEnabled: plan.checkPropagation,
+        },
+        results: outcomes.map((outcome) => outcome.result),
+      };
+    },
+  };
+}

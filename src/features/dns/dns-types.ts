@@ -1,0 +1,81 @@
+/**
+ * Record types and record shapes of SPEC "DNS lookup result" and DECISIONS "DNS".
+ * Every record carries `type` and `ttl` (seconds, as the answering server gave it).
+ */
+export const RECORD_TYPES = ['A', 'AAAA', 'MX', 'CNAME', 'TXT', 'NS', 'PTR', 'SOA', 'CAA', 'SRV'] as const;
+export type RecordType = (typeof RECORD_TYPES)[number];
+
+/** DECISIONS "DNS": the types looked up when the request names none. */
+export const DEFAULT_RECORD_TYPES: readonly RecordType[] = ['A', 'AAAA', 'MX', 'TXT', 'NS', 'CNAME'];
+
+export interface AddressRecord {
+  readonly type: 'A' | 'AAAA';
+  readonly address: string;
+  readonly ttl: number;
+}
+export interface MxRecord {
+  readonly type: 'MX';
+  readonly exchange: string;
+  readonly priority: number;
+  readonly ttl: number;
+}
+export interface TxtRecord {
+  readonly type: 'TXT';
+  readonly entries: string[];
+  readonly ttl: number;
+}
+export interface NameRecord {
+  readonly type: 'CNAME' | 'NS' | 'PTR';
+  readonly value: string;
+  readonly ttl: number;
+}
+export interface SoaRecord {
+  readonly type: 'SOA';
+  readonly nsname: string;
+  readonly hostmaster: string;
+  readonly serial: number;
+  readonly refresh: number;
+  readonly retry: number;
+  readonly expire: number;
+  readonly minttl: number;
+  readonly ttl: number;
+}
+export interface CaaRecord {
+  readonly type: 'CAA';
+  readonly flags: number;
+  readonly tag: string;
+  readonly value: string;
+  readonly ttl: number;
+}
+export interface SrvRecord {
+  readonly type: 'SRV';
+  readonly priority: number;
+  readonly weight: number;
+  readonly port: number;
+  readonly target: string;
+  readonly ttl: number;
+}
+export type DnsRecord = AddressRecord | MxRecord | TxtRecord | NameRecord | SoaRecord | CaaRecord | SrvRecord;
+
+/**
+ * Why a query produced no answer, as shown in `lookupResult.errors` (`{ "MX": "NXDOMAIN" }`).
+ * Response codes are the server's; TIMEOUT, UNREACHABLE (socket error, e.g. ICMP port unreachable),
+ * BAD_RESPONSE (undecodable or mismatched) and CNAME_LOOP are ours.
+ */
+export type QueryFailure = 'NXDOMAIN' | 'SERVFAIL' | 'REFUSED' | 'FORMERR' | 'NOTIMP' | 'TIMEOUT' | 'UNREACHABLE' | 'BAD_RESPONSE' | 'CNAME_LOOP' | 'OTHER';
+
+/** Per-query limits of the request (SPEC "Limits": timeout, maxRetries, retryDelay). */
+export interface QueryOptions {
+  /** Milliseconds one try may take (UDP, and the TCP retry of a truncated answer). */
+  readonly timeoutMs: number;
+  /** Tries after the first one. */
+  readonly maxRetries: number;
+  /** Milliseconds between two tries. */
+  readonly retryDelayMs: number;
+}
+
+/** A resolver to ask: an IP literal and a port. */
+export interface ServerAddress {
+  readonly host: string;
+  readonly port: number;
+}

@@ -1,0 +1,129 @@
+import { errors } from '../../errors.js';
+import type { AddressPolicy } from '../../outbound/address-policy.js';
+import type { DnsRecord, RecordType, ServerAddress } from './dns-types.js';
+import { answerSignature } from './records.js';
+import type { RequestResolver } from './request-resolver.js';
+import { DNS_PORT, parseServerSpec } from './server-address.js';
+import type { QueryResult } from './wire-client.js';
+
+/** A resolver asked during a propagation check. */
+export interface PropagationServer {
+  /** Its key in `servers`: the default's IP, or the entry as the caller wrote it. */
+  readonly name: string;
+  readonly address: ServerAddress;
+  /** Who runs it and where; `custom` for servers the caller chose. */
+  readonly location: string;
+}
+
+const publicResolver = (ip: string, location: string): PropagationServer => ({ name: ip, address: { host: ip, port: DNS_PORT }, location });
+
+/** DECISIONS "DNS": the default propagation resolvers. All are anycast; the label names the operator and its home. */
+export const DEFAULT_PROPAGATION_SERVERS: readonly PropagationServer[] = [
+  publicResolver('8.8.8.8', 'Google Public DNS (anycast, US)'),
+  publicResolver('8.8.4.4', 'Google Public DNS secondary (anycast, US)'),
+  publicResolver('1.1.1.1', 'Cloudflare (anycast, US)'),
+  publicResolver('1.0.0.1', 'Cloudflare secondary (anycast, US)'),
+  publicResolver('9.9.9.9', 'Quad9 (anycast, CH)'),
+  publicResolver('208.67.222.222', 'OpenDNS by Cisco (anycast, US)'),
+  publicResolver('94.140.14.14', 'AdGuard DNS (anycast, CY)'),
+  publicResolver('76.76.2.0', 'Control D (anycast, CA)'),
+];
+
+export const CUSTOM_LOCATION = 'custom';
+
+/**
+ * The caller's `propagationServers`, each an IP or a name resolved through the main resolvers.
+ * Every address must be public (or inside OUTBOUND_ALLOW_CIDRS): a 400 otherwise, so the service
+ * never becomes a way to probe private networks.
+ */
+export async function resolvePropagationServers(
+  list: readonly string[],
+  context: { readonly policy: AddressPolicy; readonly resolver: RequestResolver },
+): Promise<PropagationServer[]> {
+  const resolved = await Promise.all(
+    list.map(async (entry, index): Promise<PropagationServer> => {
+      const field = `propagationServers[${index}]`;
+      const spec = parseServerSpec(entry);
+      if (spec === null) throw errors.invalidField(field, 'must be an IP address or host name, optionally with :port');
+      if (spec.isIp) {
+        if (!context.policy.isAllowed(spec.host)) throw errors.invalidField(field, `${spec.host} is not a public address`);
+        return { name: entry, address: { host: spec.host, port: spec.port }, location: CUSTOM_LOCATION };
+      }
+      const [v4, v6] = await Promise.all([context.resolver.query(spec.host, 'A'), context.resolver.query(spec.host, 'AAAA')]);
+      const addresses = [v4, v6].flatMap((result) => (result.ok ? result.records : [])).flatMap((record) => (record.type === 'A' || record.type === 'AAAA' ? [record.address] : []));
+      if (addresses.length === 0) throw errors.invalidField(field, `${spec.host} does not resolve`);
+      const refused = addresses.find((address) => !context.policy.isAllowed(address));
+      if (refused !== undefined) throw errors.invalidField(field, `${spec.host} resolves to ${refused}, which is not a public address`);
+      return { name: entry, address: { host: addresses[0] as string, port: spec.port }, location: CUSTOM_LOCATION };
+    }),
+  );
+  const byName = new Map(resolved.map((server) => [server.name, server]));
+  return [...byName.values()];
+}
+
+export interface ServerAnswer {
+  readonly records: DnsRecord[];
+  readonly responseTime: number;
+  readonly error?: string;
+  readonly location: string;
+  /** Whether this server gives the main lookup's answer (records compared without TTLs). */
+  readonly matches: boolean;
+}
+
+export interface PropagationResult {
+  readonly domain: string;
+  readonly recordType: RecordType;
+  readonly timestamp: string;
+  readonly servers: Record<string, ServerAnswer>;
+  readonly isPropagated: boolean;
+  readonly consistencyPercentage: number;
+}
+
+/** What an answer says, for comparison: its records, or "does not exist"; null for no answer at all. */
+function signature(result: QueryResult): string | null {
+  if (result.ok) return answerSignature(result.records);
+  return result.failure === 'NXDOMAIN' ? 'NXDOMAIN' : null;
+}
+
+/** The share of servers (0..100, two decimals) whose answer matches the main lookup's. */
+export function consistency(matches: readonly boolean[]): number {
+  if (matches.length === 0) return 0;
+  return Math.round((matches.filter(Boolean).length / matches.length) * 10_000) / 100;
+}
+
+export async function checkPropagation(input: {
+  readonly resolver: RequestResolver;
+  readonly domain: string;
+  readonly name: string;
+  readonly recordType: RecordType;
+  readonly main: QueryResult;
+  readonly servers: readonly PropagationServer[];
+  readonly now: () => number;
+}): Promise<PropagationResult> {
+  const expected = signature(input.main);
+  const answers = await Promise.all(input.servers.map((server) => input.resolver.query(input.name, input.recordType, [server.address])));
+  const servers: Record<string, ServerAnswer> = {};
+  const matches: boolean[] = [];
+  input.servers.forEach((server, index) => {
+    const result = answers[index] as QueryResult;
+    const own = signature(result);
+    const match = expected !== null && own === expected;
+    matches.push(match);
+    servers[server.name] = {
+      records: result.ok ? result.records : [],
+      responseTime: result.elapsedMs,
+      ...(result.ok ? {} : { error: result.failure }),
+      location: server.location,
+      matches: match,
+    };
+  });
+  const percentage = consistency(matches);
+  return {
+    domain: input.domain,
+    recordType: input.recordType,
+    timestamp: new Date(input.now()).toISOString(),
+    servers,
+    isPropagated: matches.length > 0 && percentage === 100,
+    consistencyPercentage: percentage,
+  };
+}

@@ -1,0 +1,244 @@
+import type { Deps } from '../../deps.js';
+import { logId } from '../../lib/ids.js';
+import { findWebhook } from '../webhooks/webhooks.queries.js';
+import type { MailboxMode, WebhookRecord } from '../webhooks/webhook-record.js';
+import { AttachmentKey } from './attachment-links.js';
+import { Gate } from './gate.js';
+import * as limits from './mail-limits.js';
+import { chargeIn, findMailbox, insertAttachment, insertOutbox } from './mail.queries.js';
+import type { OutboxEntry } from './mail.queries.js';
+import { MessageParseError, parseMessage } from './mime-parse.js';
+import { OutboxDeliverer } from './outbox-deliverer.js';
+import type { ReadyDelivery } from './outbox-deliverer.js';
+import { messageIdOf } from './payload.js';
+import { planDelivery } from './delivery-plan.js';
+import type { DeliveryPlan } from './delivery-plan.js';
+import { mailboxOf } from './recipients.js';
+import { Spool, SpoolFolder } from './spool.js';
+
+/**
+ * The inbound pipeline shared by the SMTP listener and POST /inbound/raw: recipient checks, then
+ * for each message parse → one payload per mailbox → charge, outbox and attachments recorded in one
+ * unit of work → acknowledge → deliver. The caller answers the sender only after `accept` resolves,
+ * i.e. once the charge and the promised delivery are durable.
+ */
+
+export interface InboundOptions {
+  readonly maxMessageBytes?: number;
+  readonly maxAttachmentBytes?: number;
+  readonly parseSlots?: number;
+  readonly deliveryConcurrency?: number;
+  /** Default OUTBOX_RECOVERY_INTERVAL_MS; 0 turns the periodic look off (tests call recover()). */
+  readonly recoveryIntervalMs?: number;
+}
+
+export interface InboundEnvelope {
+  /** MAIL FROM, empty for the null sender. */
+  readonly mailFrom: string;
+  /** Mailbox ids (checked with `checkRecipient`), each once. */
+  readonly mailboxes: readonly string[];
+  readonly provider: string;
+  readonly remoteAddress?: string;
+  readonly heloName?: string;
+}
+
+export type RecipientCheck =
+  | { readonly kind: 'ok'; readonly mailbox: string }
+  | { readonly kind: 'unknown' }
+  | { readonly kind: 'insufficient' };
+
+export type AcceptOutcome =
+  | { readonly kind: 'accepted'; readonly externalMessageId: string; readonly deliveries: number }
+  | { readonly kind: 'oversized' }
+  | { readonly kind: 'no-mailbox' }
+  | { readonly kind: 'insufficient' }
+  | { readonly kind: 'unparsable'; readonly reason: string };
+
+interface Target {
+  readonly mailbox: string;
+  readonly walletId: number;
+  readonly record: WebhookRecord;
+  readonly mode: MailboxMode;
+}
+
+class InsufficientCredits extends Error {
+  constructor(
+    readonly plan: DeliveryPlan,
+    readonly balance: number,
+  ) {
+    super('Insufficient credits');
+  }
+}
+
+export const INSUFFICIENT_CREDITS = 'Insufficient credits';
+
+export class InboundMail {
+  readonly maxMessageBytes: number;
+  private readonly gate: Gate;
+  private readonly key: AttachmentKey;
+  private readonly deliverer: OutboxDeliverer;
+
+  private constructor(
+    private readonly deps: Deps,
+    private readonly folder: SpoolFolder,
+    private readonly options: InboundOptions,
+  ) {
+    this.maxMessageBytes = options.maxMessageBytes ?? limits.MAX_MESSAGE_BYTES;
+    this.gate = new Gate(options.parseSlots ?? limits.PARSE_SLOTS);
+    this.key = new AttachmentKey(deps.store, () => deps.clock.now());
+    const recoveryIntervalMs = options.recoveryIntervalMs ?? limits.OUTBOX_RECOVERY_INTERVAL_MS;
+    this.deliverer = new OutboxDeliverer(deps, {
+      concurrency: options.deliveryConcurrency ?? limits.DELIVERY_CONCURRENCY,
+      claimMs: limits.OUTBOX_CLAIM_MS,
+      recoveryIntervalMs: recoveryIntervalMs > 0 ? recoveryIntervalMs : undefined,
+    });
+  }
+
+  static async create(deps: Deps, options: InboundOptions = {}): Promise<InboundMail> {
+    return new InboundMail(deps, await SpoolFolder.create(), options);
+  }
+
+  /** RCPT TO: one of our mailboxes, whose wallet can pay at least the cheaper price. */
+  async checkRecipient(address: string): Promise<RecipientCheck> {
+    const mailbox = mailboxOf(address, this.deps.config.mailDomain);
+    if (mailbox === null) return { kind: 'unknown' };
+    const ref = await findMailbox(this.deps.store.read, mailbox);
+    if (ref === undefined) return { kind: 'unknown' };
+    if (ref.balance < limits.COST_WITHOUT_ATTACHMENTS) {
+      this.logRefusal(ref.walletId, ref.webhookId, ref.balance);
+      return { kind: 'insufficient' };
+    }
+    return { kind: 'ok', mailbox };
+  }
+
+  /** A holder for one raw message while it arrives. */
+  newSpool(): Spool {
+    return new Spool(this.folder, this.maxMessageBytes, limits.SPOOL_MEMORY_BYTES);
+  }
+
+  /** Processes one received message; `receivedAt` is the end of DATA. The spool is disposed of. */
+  async accept(spool: Spool, envelope: InboundEnvelope, receivedAt = this.deps.clock.now()): Promise<AcceptOutcome> {
+    try {
+      if (spool.oversized) return { kind: 'oversized' };
+      const targets = await this.loadTargets(envelope.mailboxes);
+      if (targets.length === 0) return { kind: 'no-mailbox' };
+      // The slot is held until the message is recorded: at most `parseSlots` decoded messages in memory.
+      return await this.gate.run(async () => {
+        const keepAttachments = targets.some((target) => target.mode.includeAttachments);
+        let parsed;
+        try {
+          parsed = await parseMessage(await spool.reader(), { keepAttachments, maxAttachmentBytes: this.options.maxAttachmentBytes ?? limits.ATTACHMENT_MAX_BYTES });
+        } catch (error) {
+          if (error instanceof MessageParseError) return { kind: 'unparsable', reason: error.message } as const;
+          throw error;
+        } finally {
+          await spool.dispose();
+        }
+        const needsKey = keepAttachments && parsed.attachments.some((attachment) => attachment.content !== undefined);
+        const key = needsKey ? await this.key.get() : undefined;
+        const context = {
+          externalMessageId: messageIdOf(parsed, () => `${logId()}@${this.deps.config.mailDomain}`),
+          receivedAt,
+          provider: envelope.provider,
+          publicUrl: this.deps.config.publicUrl,
+          mailDomain: this.deps.config.mailDomain,
+          envelopeFrom: envelope.mailFrom,
+          size: spool.size,
+          remoteAddress: envelope.remoteAddress,
+          heloName: envelope.heloName,
+        };
+        const plans = targets.map((target) =>
+          planDelivery(parsed, context, { mailbox: target.mailbox, walletId: target.walletId, record: target.record, mode: target.mode, key }),
+        );
+        const recorded = await this.record(plans);
+        if (recorded === 'insufficient') return { kind: 'insufficient' } as const;
+        for (const ready of recorded) this.deliverer.push(ready);
+        return { kind: 'accepted', externalMessageId: context.externalMessageId, deliveries: recorded.length } as const;
+      });
+    } finally {
+      await spool.dispose();
+    }
+  }
+
+  /** Takes over outbox entries left by an instance that stopped; returns how many. */
+  recover(): Promise<number> {
+    return this.deliverer.recover();
+  }
+
+  /** Resolves when no delivery is running or waiting (tests, benchmarks). */
+  idle(): Promise<void> {
+    return this.deliverer.idle();
+  }
+
+  async close(): Promise<void> {
+    await this.deliverer.close();
+    await this.folder.remove();
+  }
+
+  private async loadTargets(mailboxes: readonly string[]): Promise<Target[]> {
+    const targets: Target[] = [];
+    for (const mailbox of new Set(mailboxes)) {
+      const ref = await findMailbox(this.deps.store.read, mailbox);
+      if (ref === undefined) continue; // deleted since RCPT
+      const record = await findWebhook(this.deps.store.read, ref.walletId, ref.webhookId);
+      if (record === undefined || record.mode.kind !== 'mailbox') continue;
+      targets.push({ mailbox, walletId: ref.walletId, record, mode: record.mode });
+    }
+    return targets;
+  }
+
+  /**
+   * One unit of work for the whole message: every recipient's charge, attachments and outbox entry.
+   * If one wallet cannot pay, nothing is recorded and the sender is told to retry (452).
+   */
+  private async record(plans: readonly DeliveryPlan[]): Promise<ReadyDelivery[] | 'insufficient'> {
+    const now = this.deps.clock.now();
+    const claimUntil = now + limits.OUTBOX_CLAIM_MS;
+    try {
+      return await this.deps.store.write(async (tx) => {
+        const ready: ReadyDelivery[] = [];
+        for (const plan of plans) {
+          const charged = await chargeIn(tx, plan.walletId, plan.cost);
+          if (!charged.ok) {
+            if (charged.balance === undefined) continue; // the wallet was deleted: its mailbox with it
+            throw new InsufficientCredits(plan, charged.balance);
+          }
+          for (const attachment of plan.attachments) await insertAttachment(tx, attachment);
+          const entry: OutboxEntry = {
+            id: logId(),
+            walletId: plan.walletId,
+            webhookId: plan.record.webhookId,
+            body: plan.bodyJson,
+            cost: plan.cost,
+            balance: charged.balance,
+          };
+          await insertOutbox(tx, entry, now, claimUntil);
+          const { record } = plan;
+          ready.push({ entry, body: plan.body, target: { url: record.url, headers: record.headers, signingSecret: record.signingSecret }, claimUntil });
+        }
+        return ready;
+      });
+    } catch (error) {
+      if (!(error instanceof InsufficientCredits)) throw error;
+      this.logRefusal(error.plan.walletId, error.plan.record.webhookId, error.balance);
+      return 'insufficient';
+    }
+  }
+
+  /** Logged like a 402 call, so the owner sees why mail was refused; nothing was charged. */
+  private logRefusal(walletId: number, webhookId: string, balance: number): void {
+    this.deps.logs.push({
+      id: logId(),
+      walletId,
+      method: 'POST',
+      path: webhookId,
+      endpoint: 'webhook-delivery',
+      statusCode: 402,
+      responseTimeMs: 0,
+      error: INSUFFICIENT_CREDITS,
+      createdAt: this.deps.clock.now(),
+      cost: 0,
+      balance,
+    });
+  }
+}

@@ -1,0 +1,46 @@
+import { HOUR, MINUTE } from '../../lib/time.js';
+
+/** The numbers of inbound mail (SPEC "Limits", DECISIONS "Inbound e-mail") and the listener's own. */
+
+/** SPEC: inbound e-mail processed costs 2 credits without attachments, 5 with. */
+export const COST_WITHOUT_ATTACHMENTS = 2;
+export const COST_WITH_ATTACHMENTS = 5;
+
+/** SPEC "Inbound email payload": 1 MiB after parsing (the JSON body without format, UTF-8 bytes). */
+export const PAYLOAD_MAX_BYTES = 1024 * 1024;
+
+/** DECISIONS: attachments larger than 20 MB each are dropped, `size` kept, no `downloadUrl`. */
+export const ATTACHMENT_MAX_BYTES = 20 * 1000 * 1000;
+
+/** DECISIONS: download URLs live 1 hour; the sweeper deletes the bytes within minutes after. */
+export const DOWNLOAD_URL_TTL_MS = HOUR;
+
+/**
+ * Largest raw message (advertised with SIZE, 552 beyond). Room for one 20 MB attachment in base64
+ * (about 27 MB) plus its message, so the 20 MB rule is reachable over SMTP.
+ */
+export const MAX_MESSAGE_BYTES = 30 * 1024 * 1024;
+
+/** Simultaneous SMTP connections; more are refused with 421 by smtp-server. */
+export const MAX_CLIENTS = 200;
+
+/** Recipients of one transaction; more get 452 (RFC 5321 4.5.3.1.10: the sender retries the rest). */
+export const MAX_RECIPIENTS = 50;
+
+/** Idle time before the listener hangs up on a client. */
+export const SOCKET_TIMEOUT_MS = MINUTE;
+
+/** Messages parsed at once per process; each may hold up to MAX_MESSAGE_BYTES of decoded content. */
+export const PARSE_SLOTS = 4;
+
+/** Raw messages are kept in memory up to this size while they arrive, then spooled to a temp file. */
+export const SPOOL_MEMORY_BYTES = 256 * 1024;
+
+/** Deliveries in flight at once per pipeline. */
+export const DELIVERY_CONCURRENCY = 64;
+
+/** How long an outbox entry belongs to the instance that recorded or took it before others may. */
+export const OUTBOX_CLAIM_MS = 5 * MINUTE;
+
+/** How often stale outbox entries (an instance died before delivering) are looked for. */
+export const OUTBOX_RECOVERY_INTERVAL_MS = 30_000;

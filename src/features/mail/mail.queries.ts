@@ -1,0 +1,113 @@
+import type { Sql, Store } from '../../store/store.js';
+import { CHARGE } from '../tokens/wallet.queries.js';
+
+/** Store access of inbound mail: mailboxes, the outbox, stored attachments (migration 6). */
+
+export interface MailboxRef {
+  readonly mailbox: string;
+  readonly walletId: number;
+  readonly webhookId: string;
+  readonly balance: number;
+}
+
+/** The mailbox-mode webhook a mailbox id belongs to, with its wallet's balance. */
+export async function findMailbox(sql: Sql, mailbox: string): Promise<MailboxRef | undefined> {
+  const row = await sql.get<{ wallet_id: number; webhook_id: string; balance: number }>(
+    'SELECT w.wallet_id, w.webhook_id, a.balance FROM webhooks w JOIN wallets a ON a.id = w.wallet_id WHERE w.mailbox = $1',
+    [mailbox],
+  );
+  return row === undefined ? undefined : { mailbox, walletId: row.wallet_id, webhookId: row.webhook_id, balance: row.balance };
+}
+
+export type ChargeInUnit = { readonly ok: true; readonly balance: number } | { readonly ok: false; readonly balance?: number };
+
+/** The shared conditional debit, inside a unit of work; on refusal the balance when the wallet exists. */
+export async function chargeIn(tx: Sql, walletId: number, cost: number): Promise<ChargeInUnit> {
+  const [row] = await tx.all<{ balance: number }>(CHARGE, [cost, walletId]);
+  if (row !== undefined) return { ok: true, balance: row.balance };
+  const current = await tx.get<{ balance: number }>('SELECT balance FROM wallets WHERE id = $1', [walletId]);
+  return { ok: false, balance: current?.balance };
+}
+
+export interface AttachmentRow {
+  readonly id: string;
+  readonly walletId: number;
+  readonly filename: string | null;
+  readonly contentType: string;
+  readonly content: Buffer;
+  readonly expiresAt: number;
+}
+
+export async function insertAttachment(tx: Sql, row: AttachmentRow): Promise<void> {
+  await tx.run('INSERT INTO mail_attachments (id, wallet_id, filename, content_type, size, content, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
+    row.id,
+    row.walletId,
+    row.filename,
+    row.contentType,
+    row.content.length,
+    row.content,
+    row.expiresAt,
+  ]);
+}
+
+export interface StoredAttachment {
+  readonly filename: string | null;
+  readonly contentType: string;
+  readonly content: Buffer;
+  readonly expiresAt: number;
+}
+
+export async function readAttachment(sql: Sql, id: string): Promise<StoredAttachment | undefined> {
+  const row = await sql.get<{ filename: string | null; content_type: string; content: Buffer | Uint8Array; expires_at: number }>(
+    'SELECT filename, content_type, content, expires_at FROM mail_attachments WHERE id = $1',
+    [id],
+  );
+  if (row === undefined) return undefined;
+  const content = Buffer.isBuffer(row.content) ? row.content : Buffer.from(row.content);
+  return { filename: row.filename, contentType: row.content_type, content, expiresAt: row.expires_at };
+}
+
+export interface OutboxEntry {
+  readonly id: string;
+  readonly walletId: number;
+  readonly webhookId: string;
+  /** The JSON body to POST (already formatted). */
+  readonly body: string;
+  readonly cost: number;
+  readonly balance: number;
+}
+
+export async function insertOutbox(tx: Sql, entry: OutboxEntry, now: number, claimUntil: number): Promise<void> {
+  await tx.run('INSERT INTO inbound_outbox (id, wallet_id, webhook_id, body, cost, balance, created_at, claim_until) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)', [
+    entry.id,
+    entry.walletId,
+    entry.webhookId,
+    entry.body,
+    entry.cost,
+    entry.balance,
+    now,
+    claimUntil,
+  ]);
+}
+
+/**
+ * Takes an entry over from `expectedClaim` (compare-and-set), so exactly one instance delivers it.
+ * Undefined when someone else took it or it is gone.
+ */
+export async function claimOutbox(store: Store, id: string, expectedClaim: number, claimUntil: number): Promise<OutboxEntry | undefined> {
+  const [row] = await store.writeOne<{ wallet_id: number; webhook_id: string; body: string; cost: number; balance: number }>(
+    'UPDATE inbound_outbox SET claim_until = $3 WHERE id = $1 AND claim_until = $2 RETURNING wallet_id, webhook_id, body, cost, balance',
+    [id, expectedClaim, claimUntil],
+  );
+  return row === undefined ? undefined : { id, walletId: row.wallet_id, webhookId: row.webhook_id, body: row.body, cost: row.cost, balance: row.balance };
+}
+
+/** Entries whose claim ran out: their instance stopped before delivering them. */
+export function findStaleOutbox(sql: Sql, now: number, limit: number): Promise<Array<{ id: string; claim_until: number }>> {
+  return sql.all('SELECT id, claim_until FROM inbound_outbox WHERE claim_until <= $1 ORDER BY claim_until LIMIT $2', [now, limit]);
+}
+
+/** Routed content is not retained after delivery (SPEC delivery rule 5). */
+export async function deleteOutbox(store: Store, id: string): Promise<void> {
+  await store.writeOne('DELETE FROM inbound_outbox WHERE id = $1', [id]);
+}

@@ -1,0 +1,171 @@
+import { timingSafeEqual } from 'node:crypto';
+import { pipeline } from 'node:stream/promises';
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Deps } from '../../deps.js';
+import { errors } from '../../errors.js';
+import { sha256Hex } from '../../lib/hash.js';
+import { responses } from '../../http/schemas.js';
+import { AttachmentKey, DOWNLOAD_PATH, verifyAttachmentLink } from './attachment-links.js';
+import { InboundMail } from './inbound.service.js';
+import { readAttachment } from './mail.queries.js';
+import { mailboxOf } from './recipients.js';
+import { Spool, SpoolOverflow } from './spool.js';
+
+/**
+ * HTTP side of inbound mail: attachment downloads (signed, expiring URLs under PUBLIC_URL), and
+ * POST /inbound/raw for relays (registered only when INBOUND_SECRET is set).
+ */
+export const mailRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  await app.register(downloadRoute, { deps });
+  if (deps.config.inboundSecret !== undefined) await app.register(relayRoute, { deps, secret: deps.config.inboundSecret });
+};
+
+const DownloadParams = Type.Object({ attachmentId: Type.String() });
+// Loose on purpose: a link that is malformed, forged or expired is simply not found.
+const DownloadQuery = Type.Object({ expires: Type.Optional(Type.String()), signature: Type.Optional(Type.String()) });
+const binary = { description: 'The attachment bytes', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } };
+
+const downloadRoute: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  const key = new AttachmentKey(deps.store, () => deps.clock.now());
+  app.get(
+    `${DOWNLOAD_PATH}/:attachmentId`,
+    {
+      schema: {
+        summary: 'Download an inbound e-mail attachment (signed link from a delivery payload, valid 1 hour)',
+        tags: ['mail'],
+        params: DownloadParams,
+        querystring: DownloadQuery,
+        response: { ...responses(binary, 404) },
+      },
+    },
+    async (request, reply) => {
+      const { attachmentId } = request.params;
+      const { expires = '', signature = '' } = request.query;
+      const now = deps.clock.now();
+      if (!verifyAttachmentLink(await key.get(), attachmentId, expires, signature, now)) throw errors.notFound();
+      const attachment = await readAttachment(deps.store.read, attachmentId);
+      if (attachment === undefined || attachment.expiresAt <= now) throw errors.notFound();
+      return reply
+        .code(200)
+        .headers({
+          'content-type': safeContentType(attachment.contentType),
+          'content-disposition': contentDisposition(attachment.filename),
+          // The bytes are whatever a stranger mailed: never let a browser run them on our origin.
+          'x-content-type-options': 'nosniff',
+          'content-security-policy': "default-src 'none'; sandbox",
+          'cache-control': 'private, no-store',
+        })
+        .send(attachment.content);
+    },
+  );
+};
+
+const RelayQuery = Type.Object({
+  recipient: Type.String({ maxLength: 320, description: 'The mailbox address the message is for (`r_…@MAIL_DOMAIN`)' }),
+  provider: Type.Optional(
+    Type.String({ pattern: '^[A-Za-z0-9._-]{1,40}$', description: 'Names the relay in the payload’s `provider` (default `relay`)', 'x-error': 'must be 1 to 40 letters, digits, ".", "_" or "-"' }),
+  ),
+});
+const RelayHeaders = Type.Object({
+  'x-inbound-secret': Type.String({ description: 'INBOUND_SECRET' }),
+  'x-inbound-provider': Type.Optional(Type.String({ pattern: '^[A-Za-z0-9._-]{1,40}$', 'x-error': 'must be 1 to 40 letters, digits, ".", "_" or "-"' })),
+});
+const RelayAccepted = Type.Object({ accepted: Type.Literal(true), externalMessageId: Type.String() });
+
+const relayRoute: FastifyPluginAsyncTypebox<{ deps: Deps; secret: string }> = async (app, { deps, secret }) => {
+  const inbound = await InboundMail.create(deps);
+  app.addHook('onClose', async () => inbound.close());
+
+  // Compare digests so the check takes the same time whatever the guess; before the body is read.
+  const expected = Buffer.from(sha256Hex(secret), 'hex');
+  app.addHook('onRequest', async (request) => {
+    const given = request.headers['x-inbound-secret'];
+    if (typeof given !== 'string' || !timingSafeEqual(Buffer.from(sha256Hex(given), 'hex'), expected)) throw errors.forbidden();
+  });
+
+  // Any content type: the body is the raw message, spooled as it arrives (never held whole in memory).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', async (_request: unknown, payload: NodeJS.ReadableStream) => {
+    const spool = inbound.newSpool();
+    try {
+      await pipeline(payload, spool.writable({ failWhenOversized: true }));
+    } catch (error) {
+      await spool.dispose();
+      if (error instanceof SpoolOverflow) throw errors.payloadTooLarge();
+      throw error;
+    }
+    return spool;
+  });
+
+  // A request refused after its body was spooled (validation, abort) must not leave the spool behind.
+  const disposeBody = async (request: { body: unknown }) => {
+    if (request.body instanceof Spool) await request.body.dispose();
+  };
+  app.addHook('onResponse', disposeBody);
+  app.addHook('onRequestAbort', disposeBody);
+
+  app.post(
+    '/inbound/raw',
+    {
+      bodyLimit: inbound.maxMessageBytes,
+      schema: {
+        summary: 'Inject a raw RFC 5322 message for a mailbox (relay ingestion; enabled by INBOUND_SECRET)',
+        description:
+          'The body is the raw message (any content type, e.g. `message/rfc822`), at most 30 MiB. It is processed exactly as mail received over SMTP: charged 2 or 5 credits to the mailbox’s wallet, then delivered to its webhook. 402 means the wallet cannot pay: retry later.',
+        tags: ['mail'],
+        querystring: RelayQuery,
+        headers: RelayHeaders,
+        response: { 202: RelayAccepted, ...withoutOk(responses(RelayAccepted, 400, 402, 404, 413)), 403: { description: 'Forbidden', content: { 'text/plain': { schema: { type: 'string' } } } } },
+      },
+    },
+    async (request, reply) => {
+      const spool = request.body as Spool | undefined;
+      if (spool === undefined || spool.size === 0) {
+        await spool?.dispose();
+        throw errors.badRequest('Invalid body: must be a raw RFC 5322 message');
+      }
+      try {
+        const mailbox = mailboxOf(request.query.recipient, deps.config.mailDomain);
+        if (mailbox === null) throw errors.invalidField('recipient', `must be a mailbox address r_…@${deps.config.mailDomain}`);
+        const check = await inbound.checkRecipient(request.query.recipient);
+        if (check.kind === 'unknown') throw errors.webhookNotFound();
+        if (check.kind === 'insufficient') throw errors.insufficientCredits();
+        const provider = request.query.provider ?? request.headers['x-inbound-provider'] ?? 'relay';
+        const outcome = await inbound.accept(spool, { mailFrom: '', mailboxes: [mailbox], provider });
+        switch (outcome.kind) {
+          case 'accepted':
+            return reply.code(202).send({ accepted: true as const, externalMessageId: outcome.externalMessageId });
+          case 'insufficient':
+            throw errors.insufficientCredits();
+          case 'no-mailbox':
+            throw errors.webhookNotFound();
+          case 'oversized':
+            throw errors.payloadTooLarge();
+          case 'unparsable':
+            throw errors.badRequest('Invalid body: not a parsable RFC 5322 message');
+        }
+      } finally {
+        await spool.dispose();
+      }
+    },
+  );
+};
+
+function withoutOk(all: Record<number, unknown>): Record<number, unknown> {
+  const { 200: _ok, ...rest } = all;
+  return rest;
+}
+
+/** A stored type is sender-supplied: only `type/subtype` tokens pass, anything else is octet-stream. */
+function safeContentType(value: string): string {
+  return /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/i.test(value) ? value.toLowerCase() : 'application/octet-stream';
+}
+
+/** `attachment` with an ASCII fallback name and the exact one in RFC 5987 form. */
+function contentDisposition(filename: string | null): string {
+  if (filename === null || filename === '') return 'attachment';
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}

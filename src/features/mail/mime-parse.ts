@@ -1,0 +1,173 @@
+import type { Readable } from 'node:stream';
+import { MailParser } from 'mailparser';
+import type { AddressObject, AttachmentStream, EmailAddress as ParserAddress, MessageText } from 'mailparser';
+import type { EmailAddress } from '../formats/index.js';
+
+/**
+ * One message read by mailparser's streaming parser, reduced to what a payload needs. Attachment
+ * contents are read as they stream by and kept only when asked and not larger than the limit;
+ * otherwise only their size is counted. Decoding (encoded words, charsets, transfer encodings) and
+ * the tolerance for malformed MIME are mailparser's.
+ */
+export interface ParsedAttachment {
+  readonly filename?: string;
+  readonly contentType: string;
+  readonly size: number;
+  readonly contentId?: string;
+  /** Present when kept: asked for, and at most the size limit. */
+  readonly content?: Buffer;
+}
+
+export interface ParsedMessage {
+  /** Header lines in order: lowercase name, value unfolded but not decoded. */
+  readonly headers: ReadonlyArray<readonly [string, string]>;
+  readonly messageId?: string;
+  readonly subject: string;
+  readonly from: EmailAddress[];
+  readonly to: EmailAddress[];
+  readonly cc: EmailAddress[];
+  readonly text?: string;
+  readonly html?: string;
+  readonly attachments: ParsedAttachment[];
+}
+
+export interface ParseOptions {
+  /** Keep attachment bytes (some recipient wants them). */
+  readonly keepAttachments: boolean;
+  /** Attachments larger than this are never kept. */
+  readonly maxAttachmentBytes: number;
+  /** Gives up on a message that takes longer than this. Default 60 s. */
+  readonly timeoutMs?: number;
+}
+
+export class MessageParseError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'MessageParseError';
+  }
+}
+
+const PARSER_OPTIONS = {
+  // Text from HTML is made by the formats feature's converter when needed; HTML from text never.
+  skipHtmlToText: true,
+  skipTextToHtml: true,
+  skipTextLinks: true,
+  skipImageLinks: true,
+  checksumAlgo: false,
+} as const;
+
+export function parseMessage(source: Readable, options: ParseOptions): Promise<ParsedMessage> {
+  return new Promise<ParsedMessage>((resolve, reject) => {
+    const parser = new MailParser(PARSER_OPTIONS);
+    const attachments: ParsedAttachment[] = [];
+    let text: MessageText | undefined;
+    let settled = false;
+    const fail = (error: unknown): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      source.unpipe(parser);
+      source.destroy();
+      parser.destroy();
+      reject(error instanceof MessageParseError ? error : new MessageParseError(error instanceof Error ? error.message : String(error), { cause: error }));
+    };
+    const timer = setTimeout(() => fail(new MessageParseError('parsing took too long')), options.timeoutMs ?? 60_000);
+
+    const readAttachment = (attachment: AttachmentStream, next: () => void): void => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let keep = options.keepAttachments;
+      attachment.content.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (!keep) return;
+        if (size > options.maxAttachmentBytes) {
+          keep = false;
+          chunks.length = 0;
+          return;
+        }
+        chunks.push(chunk);
+      });
+      attachment.content.on('error', fail);
+      attachment.content.on('end', () => {
+        attachments.push({
+          ...(attachment.filename ? { filename: attachment.filename } : {}),
+          contentType: attachment.contentType || 'application/octet-stream',
+          size,
+          ...(attachment.cid ? { contentId: attachment.cid } : {}),
+          ...(keep ? { content: Buffer.concat(chunks, size) } : {}),
+        });
+        attachment.release?.();
+        next();
+      });
+    };
+
+    let reading = false;
+    const read = (): void => {
+      reading = true;
+      for (;;) {
+        if (settled) return;
+        const data = parser.read() as AttachmentStream | MessageText | null;
+        if (data === null) {
+          reading = false;
+          return;
+        }
+        if (data.type === 'text') {
+          text = data;
+          continue;
+        }
+        readAttachment(data, read);
+        return;
+      }
+    };
+
+    parser.on('readable', () => {
+      if (!reading) read();
+    });
+    parser.on('error', fail);
+    source.on('error', fail);
+    parser.on('end', () => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve({
+        headers: headerPairs(parser.headerLines || []),
+        ...(parser.messageId ? { messageId: parser.messageId } : {}),
+        subject: parser.subject ?? '',
+        from: addresses(parser.from),
+        to: addresses(parser.to),
+        cc: addresses(parser.cc),
+        ...(typeof text?.text === 'string' ? { text: text.text } : {}),
+        ...(typeof text?.html === 'string' ? { html: text.html } : {}),
+        attachments,
+      });
+    });
+    source.pipe(parser);
+  });
+}
+
+/** `Name: value` lines with their folding removed (RFC 5322 2.2.3); the value stays as sent. */
+function headerPairs(lines: ReadonlyArray<{ key: string; line: string }>): Array<readonly [string, string]> {
+  return lines.map(({ key, line }) => {
+    const colon = line.indexOf(':');
+    const value = colon < 0 ? '' : line.slice(colon + 1);
+    return [key, value.replace(/\r?\n(?=[ \t])/g, '').trim()] as const;
+  });
+}
+
+/** Every mailbox of one or more address headers, groups flattened; entries without an address dropped. */
+function addresses(header: AddressObject | AddressObject[] | undefined): EmailAddress[] {
+  if (header === undefined) return [];
+  const out: EmailAddress[] = [];
+  const visit = (entry: ParserAddress): void => {
+    if (entry.group !== undefined) {
+      entry.group.forEach(visit);
+      return;
+    }
+    const email = (entry.address ?? '').trim();
+    if (email === '') return;
+    const name = (entry.name ?? '').trim();
+    out.push(name === '' ? { email } : { email, name });
+  };
+  for (const object of Array.isArray(header) ? header : [header]) object.value.forEach(visit);
+  return out;
+}

@@ -1,0 +1,135 @@
+import type { CheerioAPI } from 'cheerio';
+import { camelKey, clip, resolveHttpUrl, squash } from './text.js';
+
+export interface OgImage {
+  url: string;
+  width?: number;
+  height?: number;
+  alt?: string;
+  type?: string;
+}
+
+/** `og:*` properties by camel-cased name (`og:site_name` → `siteName`); `image` is the first of `images`. */
+export type OpenGraph = Record<string, string | OgImage[]>;
+/** `twitter:*` properties by camel-cased name (`twitter:image:alt` → `imageAlt`). */
+export type TwitterCard = Record<string, string>;
+
+const URL_KEYS = new Set(['url', 'image', 'imageUrl', 'imageSecureUrl', 'video', 'videoUrl', 'videoSecureUrl', 'audio', 'audioUrl', 'audioSecureUrl', 'imageSrc', 'playerStream', 'player']);
+const MAX_VALUE = 1000;
+const MAX_IMAGES = 10;
+
+/** Meta tags whose name or property starts with `prefix`, in document order. */
+function prefixedMeta($: CheerioAPI, prefix: string): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  $('meta[content]').each((_i, element) => {
+    const name = ($(element).attr('property') ?? $(element).attr('name') ?? '').trim().toLowerCase();
+    if (!name.startsWith(prefix)) return;
+    const content = squash($(element).attr('content'));
+    if (content !== '') out.push([name.slice(prefix.length), content]);
+  });
+  return out;
+}
+
+function positiveInt(text: string): number | undefined {
+  const value = Number.parseInt(text, 10);
+  return Number.isFinite(value) && value > 0 ? value : undefined;
+}
+
+export function extractOpenGraph($: CheerioAPI, base: URL): OpenGraph {
+  const og: OpenGraph = {};
+  const images: OgImage[] = [];
+  for (const [name, content] of prefixedMeta($, 'og:')) {
+    // og:image starts a new image; og:image:* describe the latest one (the Open Graph "array" rule).
+    if (name === 'image' || name === 'image:url') {
+      const url = resolveHttpUrl(content, base);
+      if (url !== undefined && images.length < MAX_IMAGES && !images.some((image) => image.url === url)) images.push({ url });
+      continue;
+    }
+    const current = images[images.length - 1];
+    if (name.startsWith('image:') && current !== undefined) {
+      const field = name.slice('image:'.length);
+      if (field === 'width' || field === 'height') current[field] = positiveInt(content);
+      else if (field === 'alt') current.alt = clip(content, MAX_VALUE);
+      else if (field === 'type') current.type = content;
+      else if (field === 'secure_url' && current.url.startsWith('http:')) current.url = resolveHttpUrl(content, base) ?? current.url;
+      continue;
+    }
+    const key = camelKey(name);
+    if (key === '' || og[key] !== undefined) continue;
+    og[key] = URL_KEYS.has(key) ? (resolveHttpUrl(content, base) ?? content) : clip(content, MAX_VALUE);
+  }
+  if (images[0] !== undefined) {
+    og.image = images[0].url;
+    og.images = images;
+  }
+  return og;
+}
+
+export function extractTwitterCard($: CheerioAPI, base: URL): TwitterCard {
+  const card: TwitterCard = {};
+  for (const [name, content] of prefixedMeta($, 'twitter:')) {
+    const key = camelKey(name === 'image:src' ? 'image' : name);
+    if (key === '' || card[key] !== undefined) continue;
+    card[key] = URL_KEYS.has(key) ? (resolveHttpUrl(content, base) ?? content) : clip(content, MAX_VALUE);
+  }
+  return card;
+}
+
+/** Profile URL patterns by network; the first matching link wins. Share buttons and intents are not profiles. */
+const NETWORKS: ReadonlyArray<readonly [string, RegExp]> = [
+  ['x', /^https?:\/\/(www\.|mobile\.)?(twitter|x)\.com\/(?!intent\/|share|home|search|hashtag\/|i\/)[A-Za-z0-9_]{1,15}\/?$/i],
+  ['linkedin', /^https?:\/\/([a-z]{2,3}\.)?linkedin\.com\/(company|in|school|showcase)\/[^/?#]+/i],
+  ['facebook', /^https?:\/\/(www\.|m\.)?(facebook|fb)\.com\/(?!sharer|share|dialog\/|plugins\/|login)[^?#]+/i],
+  ['instagram', /^https?:\/\/(www\.)?instagram\.com\/(?!p\/|reel\/|explore\/)[A-Za-z0-9_.]+\/?$/i],
+  ['youtube', /^https?:\/\/(www\.)?youtube\.com\/(channel\/|c\/|user\/|@)[^/?#]+/i],
+  ['github', /^https?:\/\/(www\.)?github\.com\/[A-Za-z0-9-]+\/?$/i],
+  ['tiktok', /^https?:\/\/(www\.)?tiktok\.com\/@[^/?#]+/i],
+  ['pinterest', /^https?:\/\/([a-z]{2}\.|www\.)?pinterest\.[a-z.]+\/(?!pin\/)[A-Za-z0-9_]+\/?$/i],
+  ['threads', /^https?:\/\/(www\.)?threads\.(net|com)\/@[^/?#]+/i],
+  ['bluesky', /^https?:\/\/bsky\.app\/profile\/[^/?#]+/i],
+  ['mastodon', /^https?:\/\/(?!(www\.)?(tiktok|threads|youtube|medium|x|twitter)\.)[^/]+\/@[A-Za-z0-9_]+\/?$/i],
+  ['telegram', /^https?:\/\/(t\.me|telegram\.me)\/[A-Za-z0-9_]{4,}\/?$/i],
+  ['discord', /^https?:\/\/(www\.)?(discord\.gg|discord\.com\/invite)\/[^/?#]+/i],
+  ['reddit', /^https?:\/\/(www\.)?reddit\.com\/(r|user|u)\/[^/?#]+/i],
+];
+
+/** Social profiles by network (`x`, `linkedin`, …) from the page's links and JSON-LD `sameAs`. */
+export function extractProfiles(candidates: readonly string[]): Record<string, string> {
+  const profiles: Record<string, string> = {};
+  for (const url of candidates) {
+    const match = NETWORKS.find(([network, pattern]) => profiles[network] === undefined && pattern.test(url));
+    if (match !== undefined) profiles[match[0]] = url;
+  }
+  return profiles;
+}
+
+export interface Icon {
+  rel: string;
+  href: string;
+  sizes?: string;
+  type?: string;
+}
+
+/** Icons declared with `<link rel=…icon…>` (and the manifest), resolved. */
+export function extractIcons($: CheerioAPI, base: URL): Icon[] {
+  const icons: Icon[] = [];
+  $('link[rel][href]').each((_i, element) => {
+    const rel = squash($(element).attr('rel')).toLowerCase();
+    if (!/(^|\s)(icon|apple-touch-icon|apple-touch-icon-precomposed|mask-icon|manifest)(\s|$)/.test(rel)) return;
+    const href = resolveHttpUrl($(element).attr('href'), base);
+    if (href === undefined || icons.length >= 20) return;
+    const icon: Icon = { rel, href };
+    const sizes = squash($(element).attr('sizes'));
+    const type = squash($(element).attr('type'));
+    if (sizes !== '') icon.sizes = sizes;
+    if (type !== '') icon.type = type;
+    icons.push(icon);
+  });
+  return icons;
+}
+
+/** The declared favicon, or `/favicon.ico` of the page's origin, which browsers ask for when none is declared. */
+export function faviconOf(icons: readonly Icon[], page: URL): string {
+  const declared = icons.find((icon) => /(^|\s)icon(\s|$)/.test(icon.rel)) ?? icons.find((icon) => icon.rel.includes('icon'));
+  return declared?.href ?? new URL('/favicon.ico', page.origin).href;
+}

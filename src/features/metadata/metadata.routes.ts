@@ -1,0 +1,114 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyError } from 'fastify';
+import type { Deps } from '../../deps.js';
+import { SERVICE_VERSION } from '../../deps.js';
+import { ApiError, errors } from '../../errors.js';
+import { chargeFailedRequest } from '../../http/metering.js';
+import type { MeterSpec } from '../../http/metering.js';
+import { errorResponses, tokenAuth } from '../../http/schemas.js';
+import { isoTime } from '../../lib/time.js';
+import { analyzeUrl } from './metadata.service.js';
+import type { AiSummary } from './metadata.service.js';
+import { MetadataFailure, MetadataRequest, MetadataResult } from './metadata.schemas.js';
+import { RobotsCache } from './robots.js';
+
+/** DECISIONS.md: `none` 55, `short`/`medium`/`long` 800. */
+export const METADATA_COST = 55;
+export const METADATA_AI_COST = 800;
+const AI_LEVELS = new Set(['short', 'medium', 'long']);
+
+/** The charge before the handler, read from the parsed (not yet validated) body. */
+export function metadataCost(body: unknown): number {
+  const level = typeof body === 'object' && body !== null ? (body as { aiSummary?: unknown }).aiSummary : undefined;
+  return typeof level === 'string' && AI_LEVELS.has(level) ? METADATA_AI_COST : METADATA_COST;
+}
+
+/** DECISIONS.md: a malformed request or a failure that is not 5xx costs 1; any 5xx costs 0. */
+export const metadataMeter: MeterSpec = {
+  category: 'url-to-metadata',
+  cost: (request) => metadataCost(request.body),
+  failureCost: 1,
+  settle: (status, charged) => (status >= 500 ? 0 : status >= 400 ? 1 : charged),
+};
+
+const BODY_LIMIT = 16 * 1024;
+/** Failures of this route answer `{success: false, error}`; 401, 402 and 405 keep the service-wide plain text. */
+const JSON_FAILURES = new Set([400, 413, 500, 502, 503]);
+
+const failure = (description: string) => ({ description, content: { 'application/json': { schema: MetadataFailure } } });
+
+/** The answer of this route for an error, or undefined when the service-wide handler should answer. */
+function asFailure(error: FastifyError): ApiError | undefined {
+  if (error instanceof ApiError) return JSON_FAILURES.has(error.statusCode) ? error : undefined;
+  if (error.validation) return errors.badRequest(error.message);
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return errors.payloadTooLarge();
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return errors.badRequest('Unsupported content type: send application/json');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return errors.badRequest('Invalid JSON body: empty');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return errors.badRequest('Invalid JSON body');
+    default:
+      break;
+  }
+  if (error instanceof SyntaxError) return errors.badRequest('Invalid JSON body');
+  const status = error.statusCode ?? 500;
+  return status >= 500 ? errors.internal() : undefined;
+}
+
+export const metadataRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  const userAgent = `Mozilla/5.0 (compatible; coinop/${SERVICE_VERSION}; +${deps.config.publicUrl})`;
+  const robots = new RobotsCache(deps.outbound, deps.clock, { headers: { 'user-agent': userAgent } });
+  const analyzer = {
+    outbound: deps.outbound,
+    summarizer: deps.summarizer,
+    robots,
+    headers: { 'user-agent': userAgent, accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8' },
+  };
+
+  app.setErrorHandler(async (error: FastifyError, request, reply) => {
+    const answer = asFailure(error);
+    if (answer === undefined) throw error;
+    if (answer.statusCode >= 500 && !(error instanceof ApiError)) request.log.error({ err: error }, 'url-to-metadata failed');
+    // A body that could not be parsed was never charged: it pays the failure cost (a 402 from here goes to the service-wide handler).
+    if (request.meter !== undefined && request.meter.charged === undefined) await chargeFailedRequest(deps, request);
+    if (request.meter !== undefined) request.meter.error = answer.body;
+    return reply.code(answer.statusCode).headers(answer.headers).send({ success: false, error: answer.body });
+  });
+
+  app.post(
+    '/url-to-metadata',
+    {
+      config: { meter: metadataMeter },
+      bodyLimit: BODY_LIMIT,
+      schema: {
+        summary: 'Metadata of a URL, with an optional AI summary',
+        description:
+          'Fetches the URL (public addresses only, http or https, at most 10 redirects, 2 MiB, 10 s) and returns its SEO, technical, ' +
+          'link, Open Graph, Twitter card, social, contact, media and structured-data groups; other content types get `document`. ' +
+          'Costs 55 credits, or 800 with `aiSummary` short/medium/long; a malformed request or a 4xx answer costs 1, a 5xx answer 0. ' +
+          'Failures answer `{"success": false, "error": "…"}`.',
+        tags: ['url-to-metadata'],
+        security: tokenAuth,
+        body: MetadataRequest,
+        response: {
+          200: MetadataResult,
+          400: failure('Malformed request, invalid URL or refused (non-public) address'),
+          401: errorResponses[401],
+          402: errorResponses[402],
+          413: failure('Payload Too Large'),
+          500: failure('Internal Server Error'),
+          502: failure('The URL could not be fetched (DNS, connection, TLS, timeout, redirects, or a non-2xx answer)'),
+        },
+      },
+    },
+    async (request) => {
+      const level = (request.body.aiSummary ?? 'none') as AiSummary;
+      const data = await analyzeUrl(analyzer, request.body.url, level);
+      return { success: true, data, timestamp: isoTime(deps.clock.now()) };
+    },
+  );
+};

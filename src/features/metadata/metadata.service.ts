@@ -1,0 +1,174 @@
+import { performance } from 'node:perf_hooks';
+import type { Outbound } from '../../outbound/outbound-client.js';
+import type { Summarizer, SummaryLevel, KeyFacts } from './ai/summarizer.js';
+import { analyzeHtml } from './html/analyze-html.js';
+import type { HtmlAnalysis } from './html/analyze-html.js';
+import { countWords } from './html/page-text.js';
+import { analyzeNonHtml } from './non-html.js';
+import type { DocumentInfo } from './non-html.js';
+import { fetchPage, isHtml, parsePageUrl } from './page-fetch.js';
+import type { FetchedPage } from './page-fetch.js';
+import type { RobotsCache } from './robots.js';
+
+export type AiSummary = 'none' | SummaryLevel;
+
+/** Page text handed to a summarizer is cut to this many characters (`ai.summary.truncated`). */
+export const AI_TEXT_BUDGET = 12_000;
+
+export interface Technical {
+  statusCode: number;
+  finalUrl: string;
+  originalUrl: string;
+  robotsAllowed: boolean;
+  isSecure: boolean;
+  contentType: string;
+  /** Bytes of the body received (at most the cap). */
+  contentLength: number;
+  /** The body was longer than the cap and was cut. */
+  truncated: boolean;
+  redirects: number;
+  /** Milliseconds from the first request to the last byte read. */
+  responseTime: number;
+  server: string;
+  lastModified: string;
+}
+
+export interface AiBlock {
+  summary: Partial<Record<SummaryLevel, string>> & { contentLength: number; truncated: boolean };
+  keyFacts: KeyFacts;
+  processingTime: number;
+  model: string;
+  warning?: string;
+}
+
+export type MetadataData = Partial<Omit<HtmlAnalysis, 'mainText'>> & {
+  seo: Omit<HtmlAnalysis['seo'], 'wordCount'> & { wordCount: number };
+  technical: Technical;
+  document?: DocumentInfo;
+  ai?: AiBlock;
+};
+
+export interface MetadataDeps {
+  readonly outbound: Outbound;
+  readonly summarizer: Summarizer;
+  readonly robots: RobotsCache;
+  /** Sent with every page request (user-agent, accept). */
+  readonly headers: Record<string, string>;
+}
+
+function technicalOf(page: FetchedPage, originalUrl: URL, robotsAllowed: boolean): Technical {
+  return {
+    statusCode: page.status,
+    finalUrl: page.finalUrl,
+    originalUrl: originalUrl.href,
+    robotsAllowed,
+    isSecure: page.finalUrlParsed.protocol === 'https:',
+    contentType: page.headers['content-type'] ?? page.mimeType,
+    contentLength: page.body.length,
+    truncated: page.truncated,
+    redirects: page.redirects,
+    responseTime: page.elapsedMs,
+    server: page.headers.server ?? '',
+    lastModified: page.headers['last-modified'] ?? '',
+  };
+}
+
+/** What the markup says about who is behind the page; the built-in summarizer reports these as key facts. */
+function pageFacts(analysis: HtmlAnalysis): KeyFacts {
+  const basics = analysis.structuredData.basics;
+  const facts: KeyFacts = {};
+  const organization = basics !== null && /Organization|Corporation|Business|Store|NGO/.test(basics.type);
+  const siteName = analysis.openGraph.siteName;
+  const companyName = organization ? basics.name : typeof siteName === 'string' ? siteName : '';
+  if (companyName !== '') facts.companyName = companyName;
+  if (basics !== null && basics.type !== '') facts.entityType = basics.type;
+  if (basics !== null && basics.address !== '') facts.headquarters = basics.address;
+  const founded = /\b(1[5-9]\d\d|20\d\d)\b/.exec(basics?.foundingDate ?? '')?.[1];
+  if (founded !== undefined) facts.foundedYear = Number(founded);
+  if (analysis.seo.language !== '') facts.language = analysis.seo.language;
+  return facts;
+}
+
+async function summarize(
+  summarizer: Summarizer,
+  level: SummaryLevel,
+  content: { text: string; cut: boolean; title: string; description: string; url: string; language: string; facts: KeyFacts },
+): Promise<AiBlock> {
+  const started = performance.now();
+  const truncated = content.cut || content.text.length > AI_TEXT_BUDGET;
+  const output = await summarizer.summarize({
+    level,
+    text: content.text.slice(0, AI_TEXT_BUDGET),
+    title: content.title,
+    description: content.description,
+    url: content.url,
+    language: content.language,
+    pageFacts: content.facts,
+  });
+  return {
+    summary: { [level]: output.summary, contentLength: content.text.length, truncated },
+    keyFacts: output.keyFacts,
+    processingTime: Math.round(performance.now() - started),
+    model: output.model,
+    ...(output.warning === undefined ? {} : { warning: output.warning }),
+  };
+}
+
+/** Fetches one URL and tells everything it can about it. Throws ApiError (400 bad URL / refused address, 502 fetch failure). */
+export async function analyzeUrl(deps: MetadataDeps, rawUrl: string, aiSummary: AiSummary): Promise<MetadataData> {
+  const url = parsePageUrl(rawUrl);
+  // robots.txt of the origin asked for is read while the page loads (isAllowed never rejects, so a failed
+  // page leaves nothing unhandled behind); a redirect to another origin is checked after.
+  const robotsFirst = deps.robots.isAllowed(url);
+  const page = await fetchPage(deps.outbound, url, deps.headers);
+  const robotsAllowed = page.finalUrlParsed.origin === url.origin ? await robotsFirst : await deps.robots.isAllowed(page.finalUrlParsed);
+  const technical = technicalOf(page, url, robotsAllowed);
+
+  if (!isHtml(page.mimeType)) {
+    const other = analyzeNonHtml({ body: page.body, truncated: page.truncated, url: page.finalUrlParsed, mimeType: page.mimeType, charset: page.charset, headers: page.headers });
+    const data: MetadataData = {
+      seo: {
+        title: other.title,
+        description: other.description,
+        keywords: [],
+        canonical: '',
+        language: page.headers['content-language'] ?? '',
+        robots: page.headers['x-robots-tag'] ?? '',
+        author: '',
+        headings: { h1: [], h2: [], h3: [] },
+        alternates: [],
+        wordCount: other.document.wordCount ?? 0,
+      },
+      technical,
+      document: other.document,
+    };
+    if (aiSummary !== 'none') {
+      data.ai = await summarize(deps.summarizer, aiSummary, {
+        text: other.text,
+        cut: page.truncated,
+        title: other.title,
+        description: other.description,
+        url: page.finalUrl,
+        language: data.seo.language,
+        facts: { documentKind: other.document.kind, ...(other.document.wordCount === undefined ? {} : { wordCount: countWords(other.text) }) },
+      });
+    }
+    return data;
+  }
+
+  const analysis = analyzeHtml({ body: page.body, url: page.finalUrlParsed, charset: page.charset, contentLanguage: page.headers['content-language'] });
+  const { mainText, ...groups } = analysis;
+  const data: MetadataData = { ...groups, technical };
+  if (aiSummary !== 'none') {
+    data.ai = await summarize(deps.summarizer, aiSummary, {
+      text: mainText,
+      cut: page.truncated,
+      title: analysis.seo.title,
+      description: analysis.seo.description,
+      url: page.finalUrl,
+      language: analysis.seo.language,
+      facts: pageFacts(analysis),
+    });
+  }
+  return data;
+}

@@ -1,0 +1,75 @@
+import type { Outbound, OutboundResponse } from '../../outbound/outbound-client.js';
+import { OutboundError } from '../../outbound/outbound-client.js';
+import { ApiError, errors } from '../../errors.js';
+
+/** Pages are read up to this many bytes; the rest is never downloaded (`technical.truncated`). */
+export const MAX_PAGE_BYTES = 2 * 1024 * 1024;
+
+export interface FetchedPage extends OutboundResponse {
+  /** Lower-cased media type without parameters, sniffed when the server sent none. */
+  mimeType: string;
+  charset?: string;
+  finalUrlParsed: URL;
+}
+
+/** A target URL as the caller gave it: absolute http(s), or 400. */
+export function parsePageUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw errors.invalidField('url', 'must be an absolute http or https URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw errors.invalidField('url', 'must be an absolute http or https URL');
+  if (url.username !== '' || url.password !== '') throw errors.invalidField('url', 'must not contain credentials');
+  return url;
+}
+
+/** Why the page could not be fetched, as the caller should hear it: 400 when it is the URL's fault, else 502. */
+export function fetchFailure(error: unknown): ApiError {
+  if (!(error instanceof OutboundError)) return errors.badGateway('Could not fetch the URL: connection failed');
+  switch (error.code) {
+    case 'invalid_url':
+    case 'insecure_url':
+      return errors.badRequest(error.message);
+    case 'refused_address':
+      return errors.invalidField('url', 'refused address (not a public address)');
+    default:
+      return errors.badGateway(`Could not fetch the URL: ${error.message}`);
+  }
+}
+
+function sniffMimeType(body: Buffer): string {
+  const head = body.subarray(0, 1024).toString('latin1').replace(/^\uFEFF|^\xEF\xBB\xBF/, '').trimStart().toLowerCase();
+  if (head.startsWith('<!doctype html') || head.startsWith('<html') || /<(head|body)[\s>]/.test(head)) return 'text/html';
+  if (head.startsWith('<?xml')) return 'application/xml';
+  if (head.startsWith('%pdf-')) return 'application/pdf';
+  return 'application/octet-stream';
+}
+
+function parseContentType(value: string | undefined, body: Buffer): { mimeType: string; charset?: string } {
+  const [type = '', ...params] = (value ?? '').split(';');
+  const mimeType = type.trim().toLowerCase();
+  const charset = params.map((param) => /^\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(param)?.[1]).find((found) => found !== undefined);
+  return { mimeType: mimeType === '' ? sniffMimeType(body) : mimeType, charset };
+}
+
+export function isHtml(mimeType: string): boolean {
+  return mimeType === 'text/html' || mimeType === 'application/xhtml+xml';
+}
+
+/**
+ * GET the page through the outbound client: public addresses only (checked at connect time and on every
+ * redirect), http and https both accepted, the outbound client's overall time limit, a byte cap.
+ * A final status other than 2xx is a failure of the site (502).
+ */
+export async function fetchPage(outbound: Outbound, url: URL, headers: Record<string, string>): Promise<FetchedPage> {
+  let res: OutboundResponse;
+  try {
+    res = await outbound.request({ url: url.href, method: 'GET', allowHttp: true, maxResponseBytes: MAX_PAGE_BYTES, headers });
+  } catch (error) {
+    throw fetchFailure(error);
+  }
+  if (res.status < 200 || res.status > 299) throw errors.badGateway(`Could not fetch the URL: the site answered HTTP ${res.status}`);
+  return { ...res, ...parseContentType(res.headers['content-type'], res.body), finalUrlParsed: new URL(res.finalUrl) };
+}

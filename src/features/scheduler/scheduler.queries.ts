@@ -1,0 +1,194 @@
+import type { Dialect, Sql, Store } from '../../store/store.js';
+import type { CronSchedule } from './cron-rules.js';
+import { planRun } from './run-plan.js';
+
+/** A due schedule as selected, with its wallet's hash (the payload's walletHash). */
+interface DueRow {
+  readonly wallet_id: number;
+  readonly webhook_id: string;
+  readonly cron: string | null;
+  readonly timezone: string | null;
+  readonly next_run_at: number;
+  readonly hash: string;
+}
+
+/** A run this instance has claimed and must carry out. */
+export interface ClaimedRun {
+  readonly walletId: number;
+  readonly webhookId: string;
+  readonly walletHash: string;
+  readonly scheduledFor: number;
+  /** Delivery target as it is at claim time. */
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly signingSecret?: string;
+}
+
+export interface ClaimBatch {
+  readonly runs: ClaimedRun[];
+  /** Schedules moved on without a run (missed by an hour or more, or no longer valid). */
+  readonly skipped: number;
+  /** False when fewer than `limit` schedules were due: nothing is left for now. */
+  readonly more: boolean;
+}
+
+/**
+ * PostgreSQL: rows another instance is claiming are skipped, not waited for, and only the webhook
+ * rows are locked (`OF w`), never the wallets charges write to.
+ */
+const selectDue = (dialect: Dialect): string => `
+SELECT w.wallet_id, w.webhook_id, w.cron, w.timezone, w.next_run_at, wa.hash
+FROM webhooks w JOIN wallets wa ON wa.id = w.wallet_id
+WHERE w.active = 1 AND w.next_run_at <= $1
+ORDER BY w.next_run_at
+LIMIT $2${dialect === 'postgres' ? '\nFOR UPDATE OF w SKIP LOCKED' : ''}`;
+
+/** The claim: moves next_run_at on only if it still holds the value read, so a run is claimed once. */
+const CLAIM = `
+UPDATE webhooks SET next_run_at = $1
+WHERE wallet_id = $2 AND webhook_id = $3 AND active = 1 AND next_run_at = $4
+RETURNING wallet_id, webhook_id, url, headers, signing_secret`;
+
+/** The same claim for a whole batch in one statement (PostgreSQL: one round trip instead of one per row). */
+const CLAIM_MANY_PG = `
+UPDATE webhooks AS w SET next_run_at = v.next_run_at
+FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::bigint[]) AS v(wallet_id, webhook_id, due_at, next_run_at)
+WHERE w.wallet_id = v.wallet_id AND w.webhook_id = v.webhook_id AND w.active = 1 AND w.next_run_at = v.due_at
+RETURNING w.wallet_id, w.webhook_id, w.url, w.headers, w.signing_secret`;
+
+interface ClaimedRow {
+  readonly wallet_id: number;
+  readonly webhook_id: string;
+  readonly url: string;
+  readonly headers: string;
+  readonly signing_secret: string | null;
+}
+
+interface ClaimTarget {
+  readonly walletId: number;
+  readonly webhookId: string;
+  readonly dueAt: number;
+  readonly nextRunAt: number | null;
+}
+
+async function claimAll(tx: Sql, dialect: Dialect, targets: readonly ClaimTarget[]): Promise<ClaimedRow[]> {
+  if (targets.length === 0) return [];
+  if (dialect === 'postgres') {
+    return tx.all<ClaimedRow>(CLAIM_MANY_PG, [
+      targets.map((t) => t.walletId),
+      targets.map((t) => t.webhookId),
+      targets.map((t) => t.dueAt),
+      targets.map((t) => t.nextRunAt),
+    ]);
+  }
+  const claimed: ClaimedRow[] = [];
+  for (const t of targets) claimed.push(...(await tx.all<ClaimedRow>(CLAIM, [t.nextRunAt, t.walletId, t.webhookId, t.dueAt])));
+  return claimed;
+}
+
+const key = (walletId: number, webhookId: string): string => `${walletId}\u0000${webhookId}`;
+
+const RECORD = `
+UPDATE webhooks SET last_run_at = $1, last_status = $2, last_error = $3
+WHERE wallet_id = $4 AND webhook_id = $5 AND (last_run_at IS NULL OR last_run_at <= $1)`;
+
+/**
+ * Claims up to `limit` due schedules in one unit of work: each gets its next run computed and
+ * written before any delivery, so an instance crashing mid-delivery never causes a second run
+ * (a claimed run is at most once; SPEC: best effort).
+ */
+export async function claimDueRuns(
+  store: Store,
+  options: { now: number; limit: number; schedules: (cron: string | null, timezone: string | null) => CronSchedule | string },
+): Promise<ClaimBatch> {
+  const { now, limit } = options;
+  return store.write(async (tx) => {
+    const due = await tx.all<DueRow>(selectDue(store.dialect), [now, limit]);
+    const plans = new Map(due.map((row) => [key(row.wallet_id, row.webhook_id), { row, plan: planRun(options.schedules(row.cron, row.timezone), row.next_run_at, now) }]));
+    const claimed = await claimAll(
+      tx,
+      store.dialect,
+      [...plans.values()].map(({ row, plan }) => ({
+        walletId: row.wallet_id,
+        webhookId: row.webhook_id,
+        dueAt: row.next_run_at,
+        nextRunAt: plan.kind === 'invalid' ? null : plan.nextRunAt,
+      })),
+    );
+    const runs: ClaimedRun[] = [];
+    let skipped = 0;
+    for (const row of claimed) {
+      const entry = plans.get(key(row.wallet_id, row.webhook_id));
+      if (entry === undefined) continue;
+      const { plan } = entry;
+      if (plan.kind === 'invalid') {
+        await tx.run(RECORD, [now, 'failure', plan.error, row.wallet_id, row.webhook_id]);
+        skipped += 1;
+      } else if (plan.kind === 'skip') {
+        skipped += 1;
+      } else {
+        runs.push({
+          walletId: row.wallet_id,
+          webhookId: row.webhook_id,
+          walletHash: entry.row.hash,
+          scheduledFor: plan.scheduledFor,
+          url: row.url,
+          headers: parseHeaders(row.headers),
+          ...(row.signing_secret ? { signingSecret: row.signing_secret } : {}),
+        });
+      }
+    }
+    // Due order, whatever order the claim statement returned them in.
+    runs.sort((a, b) => a.scheduledFor - b.scheduledFor);
+    return { runs, skipped, more: due.length === limit };
+  });
+}
+
+export interface RunRecord {
+  readonly walletId: number;
+  readonly webhookId: string;
+  readonly ranAt: number;
+  readonly status: 'success' | 'failure';
+  readonly error?: string;
+}
+
+const RECORD_MANY_PG = `
+UPDATE webhooks AS w SET last_run_at = v.ran_at, last_status = v.status, last_error = v.error
+FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::text[]) AS v(wallet_id, webhook_id, ran_at, status, error)
+WHERE w.wallet_id = v.wallet_id AND w.webhook_id = v.webhook_id AND (w.last_run_at IS NULL OR w.last_run_at <= v.ran_at)`;
+
+/** Records outcomes in one unit; an older outcome arriving late never overwrites a newer one. */
+export async function recordRuns(store: Store, records: readonly RunRecord[]): Promise<void> {
+  // One row per webhook (the latest), so one statement never updates a row twice.
+  const latest = new Map<string, RunRecord>();
+  for (const record of records) {
+    const k = key(record.walletId, record.webhookId);
+    const seen = latest.get(k);
+    if (seen === undefined || seen.ranAt <= record.ranAt) latest.set(k, record);
+  }
+  const rows = [...latest.values()];
+  if (rows.length === 0) return;
+  if (store.dialect === 'postgres') {
+    await store.writeOne(RECORD_MANY_PG, [
+      rows.map((r) => r.walletId),
+      rows.map((r) => r.webhookId),
+      rows.map((r) => r.ranAt),
+      rows.map((r) => r.status),
+      rows.map((r) => r.error ?? null),
+    ]);
+    return;
+  }
+  await store.write(async (tx) => {
+    for (const r of rows) await tx.run(RECORD, [r.ranAt, r.status, r.error ?? null, r.walletId, r.webhookId]);
+  });
+}
+
+function parseHeaders(json: string): Record<string, string> {
+  try {
+    const value: unknown = JSON.parse(json);
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return {};
+    return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  } catch {
+    return {};
+  }
+}

@@ -1,0 +1,136 @@
+/**
+ * Low-balance notifications: the charge that leaves a wallet at or below its threshold raises
+ * `lb_pending` in the same statement (the outbox, see wallet.queries.ts); this worker sends one
+ * notification per incident, to the configured webhook and/or e-mail address, then clears it.
+ * Re-arming is the credit statement's job: a balance back above the threshold arms the next incident.
+ */
+import type { Deps } from '../../deps.js';
+import { isoTime, MINUTE, SECOND } from '../../lib/time.js';
+import { formatLowBalance, isWebhookFormat, lowBalanceSentence } from '../formats/index.js';
+import type { LowBalanceEvent } from '../formats/index.js';
+import { deliver } from '../webhooks/delivery.js';
+import { drainBatches } from '../scheduler/bounded-pool.js';
+import { startPoller } from '../scheduler/poller.js';
+import type { RunningWorker } from '../scheduler/poller.js';
+import { claimNotification, pendingWallets, releaseNotification } from './low-balance-queries.js';
+import type { ClaimedNotification } from './low-balance-queries.js';
+
+/** What `path` shows in the wallet's log for a low-balance webhook delivery. */
+export const LOW_BALANCE_LOG_PATH = 'low-balance';
+/**
+ * How long a claim is exclusive. It outlasts the slowest send (webhook 10 s, SMTP timeouts 10 s + 30 s),
+ * so a notification is sent twice only when its sender died mid-way.
+ */
+export const NOTIFICATION_LEASE_MS = 2 * MINUTE;
+
+export interface NotifierReport {
+  /** Incidents claimed and handled (sent, or dropped because the balance is no longer low). */
+  handled: number;
+  webhooks: number;
+  emails: number;
+}
+
+/** One pass: every pending notification is claimed and sent; resolves when all are done. */
+export async function sendPendingLowBalance(deps: Deps, options: { concurrency?: number; shouldStop?: () => boolean } = {}): Promise<NotifierReport> {
+  const report: NotifierReport = { handled: 0, webhooks: 0, emails: 0 };
+  await drainBatches<ClaimedNotification>({
+    concurrency: options.concurrency ?? 16,
+    batchSize: 100,
+    shouldStop: options.shouldStop,
+    fetch: async (limit) => {
+      const now = deps.clock.now();
+      const candidates = await pendingWallets(deps.store.read, now, limit);
+      const claims = await Promise.all(candidates.map((walletId) => claimNotification(deps.store, walletId, now, NOTIFICATION_LEASE_MS)));
+      const items = claims.filter((claim): claim is ClaimedNotification => claim !== undefined);
+      // Candidates all taken by another instance: stop here rather than read them again.
+      return { items, more: candidates.length === limit && items.length > 0 };
+    },
+    handle: async (claim) => {
+      try {
+        const sent = await notify(deps, claim);
+        report.handled += 1;
+        if (sent.webhook) report.webhooks += 1;
+        if (sent.email) report.emails += 1;
+      } finally {
+        // No retry (SPEC "Delivery rules"): whatever happened, this incident is done.
+        await releaseNotification(deps.store, claim);
+      }
+    },
+    onError: (error) => deps.logger.error({ err: error }, 'low-balance notification failed'),
+  });
+  return report;
+}
+
+async function notify(deps: Deps, claim: ClaimedNotification): Promise<{ webhook: boolean; email: boolean }> {
+  // The balance rose back above the threshold (or notifications were disabled) before we got here:
+  // the incident is over and a "balance is low" message would be false.
+  if (claim.threshold <= 0 || claim.balance > claim.threshold) return { webhook: false, email: false };
+  const event: LowBalanceEvent = { wallet: claim.balance, threshold: claim.threshold, token_hash: claim.hash, timestamp: isoTime(deps.clock.now()) };
+  const [webhook, email] = await Promise.all([sendWebhook(deps, claim, event), sendEmail(deps, claim, event)]);
+  return { webhook, email };
+}
+
+/** Plain (unsigned: no secret exists for it) delivery through the SSRF-safe client, logged as `webhook-delivery`. */
+async function sendWebhook(deps: Deps, claim: ClaimedNotification, event: LowBalanceEvent): Promise<boolean> {
+  const webhook = claim.webhook;
+  if (webhook === undefined) return false;
+  const format = isWebhookFormat(webhook.format) ? webhook.format : undefined;
+  const body = formatLowBalance(format, event, { options: webhook.options, template: webhook.template, publicUrl: deps.config.publicUrl });
+  const result = await deliver(deps, {
+    walletId: claim.walletId,
+    webhookId: LOW_BALANCE_LOG_PATH,
+    url: webhook.url,
+    headers: webhook.headers ?? {},
+    body,
+    cost: 0,
+    balance: claim.balance,
+  });
+  return result.ok;
+}
+
+async function sendEmail(deps: Deps, claim: ClaimedNotification, event: LowBalanceEvent): Promise<boolean> {
+  if (claim.email === undefined) return false;
+  const context = { wallet: claim.hash, to: claim.email };
+  if (!deps.mailer.configured) {
+    deps.logger.warn(context, 'low-balance e-mail not sent: SMTP_URL is not set');
+    return false;
+  }
+  try {
+    await deps.mailer.send({ to: claim.email, ...lowBalanceEmail(event, deps.config.publicUrl) });
+    return true;
+  } catch (error) {
+    deps.logger.warn({ ...context, err: error }, 'low-balance e-mail not sent: the SMTP server refused it');
+    return false;
+  }
+}
+
+/** DECISIONS "Low balance": subject `Low balance: 42 credits left`; a short body with the threshold and a recharge hint. */
+export function lowBalanceEmail(event: LowBalanceEvent, publicUrl: string): { subject: string; text: string } {
+  const base = publicUrl.replace(/\/+$/, '');
+  return {
+    subject: `Low balance: ${event.wallet} credits left`,
+    text: [
+      lowBalanceSentence(event),
+      '',
+      `Recharge: GET ${base}/recharge with your token in the x-token header returns a payment link.`,
+      '',
+      `Token hash: ${event.token_hash}`,
+      `Time: ${event.timestamp}`,
+      '',
+    ].join('\n'),
+  };
+}
+
+/** Polls every second on every instance; the claim makes each notification go out once. */
+export function startLowBalanceNotifier(deps: Deps, instanceId: string, options: { intervalMs?: number } = {}): RunningWorker {
+  const logger = deps.logger.child({ worker: 'low-balance', instance: instanceId });
+  return startPoller({
+    intervalMs: options.intervalMs ?? SECOND,
+    clock: deps.clock,
+    pass: async (stopping) => {
+      const report = await sendPendingLowBalance(deps, { shouldStop: stopping });
+      if (report.handled > 0) logger.debug(report, 'low-balance notifications done');
+    },
+    onError: (error) => logger.error({ err: error }, 'low-balance pass failed'),
+  });
+}

@@ -1,0 +1,62 @@
+import { afterAll, beforeAll } from 'vitest';
+import type { TestApp } from '../../helpers/app.js';
+import { useTestApp } from '../../helpers/use-test-app.js';
+import { rr, startDnsServer } from '../../helpers/dns-server.js';
+import type { TestDnsServer, ZoneRecord } from '../../helpers/dns-server.js';
+import { sha256Hex } from '../../../src/lib/hash.js';
+
+export const PLAIN = 'text/plain; charset=utf-8';
+export const ALL_TYPES = ['A', 'AAAA', 'MX', 'CNAME', 'TXT', 'NS', 'PTR', 'SOA', 'CAA', 'SRV'] as const;
+/** Small limits for failure paths, and no TLS (port 443 of loopback) unless a test asks. */
+export const FAST = { timeout: 1000, maxRetries: 0, retryDelay: 0, enableSslInspection: false } as const;
+
+export const ZONE: ZoneRecord[] = [
+  rr('example.test', 'A', '192.0.2.10', 300),
+  rr('example.test', 'AAAA', '2001:db8::10', 600),
+  rr('example.test', 'MX', { preference: 10, exchange: 'aspmx.l.google.com' }, 3600),
+  rr('example.test', 'TXT', ['v=spf1 -all'], 120),
+  rr('example.test', 'NS', 'ns1.example.test', 86400),
+  rr('example.test', 'SOA', { mname: 'ns1.example.test', rname: 'hostmaster.example.test', serial: 7, refresh: 7200, retry: 900, expire: 1209600, minimum: 300 }, 900),
+  rr('example.test', 'CAA', { flags: 0, tag: 'issue', value: 'letsencrypt.org' }, 3600),
+  rr('_dmarc.example.test', 'TXT', ['v=DMARC1; p=reject'], 300),
+  rr('_sip._tcp.example.test', 'SRV', { priority: 10, weight: 60, port: 5060, target: 'sip.example.test' }, 1800),
+  rr('www.example.test', 'CNAME', 'edge.example.test', 60),
+  rr('edge.example.test', 'CNAME', 'origin.example.test', 30),
+  rr('origin.example.test', 'A', '192.0.2.20', 20),
+  rr('10.2.0.192.in-addr.arpa', 'PTR', 'host.example.test', 7200),
+  rr('xn--bcher-kva.test', 'A', '192.0.2.30'),
+  rr('resolver.test', 'A', '127.0.0.1'),
+  rr('loopback.test', 'A', '127.0.0.1'),
+  ...['d1.test', 'd2.test', 'd3.test', 'slow.test', 'flaky.test'].map((name) => rr(name, 'A', '192.0.2.40')),
+];
+
+/** A test app whose DNS_SERVERS is a loopback DNS server serving ZONE (started first, closed last). */
+export function useDnsApp(kind: Parameters<typeof useTestApp>[0], options: { readonly allowLoopback?: boolean } = {}): { app: () => TestApp; dns: () => TestDnsServer } {
+  const env: Record<string, string> = {};
+  let dns: TestDnsServer | undefined;
+  beforeAll(async () => {
+    dns = await startDnsServer({ zone: ZONE });
+    env.DNS_SERVERS = dns.address;
+    if (options.allowLoopback) env.OUTBOUND_ALLOW_CIDRS = '127.0.0.0/8';
+  });
+  afterAll(async () => {
+    await dns?.close();
+  });
+  const app = useTestApp(kind, { env });
+  return {
+    app,
+    dns: () => {
+      if (dns === undefined) throw new Error('DNS server not started');
+      return dns;
+    },
+  };
+}
+
+export function lookup(t: TestApp, token: string, body: unknown, contentType = 'application/json') {
+  return t.inject({ method: 'POST', url: '/dns-lookup', headers: { 'x-token': token, 'content-type': contentType }, payload: typeof body === 'string' ? body : JSON.stringify(body) });
+}
+
+export async function balanceOf(t: TestApp, token: string): Promise<number | undefined> {
+  const row = await t.deps.store.read.get<{ balance: number }>('SELECT balance FROM wallets WHERE hash = $1', [sha256Hex(token)]);
+  return row?.balance;
+}

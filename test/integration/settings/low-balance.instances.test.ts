@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp } from '../../helpers/app.js';
+import type { TestApp } from '../../helpers/app.js';
+import { ManualClock } from '../../helpers/app.js';
+import { sha256Hex } from '../../../src/lib/hash.js';
+import { sendPendingLowBalance } from '../../../src/features/settings/low-balance-notifier.js';
+import { useOutboundFixture } from '../scheduler/fixtures.js';
+
+const WALLETS = 40;
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('low-balance notifications, two instances on one PostgreSQL', () => {
+  const clock = new ManualClock();
+  const outbound = useOutboundFixture();
+  let first: TestApp;
+  let second: TestApp;
+  beforeAll(async () => {
+    first = await startTestApp('postgres', { clock, env: outbound.env });
+    second = await startTestApp('postgres', { clock, env: outbound.env, database: first.database });
+  });
+  afterAll(async () => {
+    await second?.close();
+    await first?.close();
+  });
+
+  it('sends one notification per incident when both instances look at once', async () => {
+    const tokens = await Promise.all(Array.from({ length: WALLETS }, () => first.createToken(100)));
+    for (const token of tokens) {
+      const put = await first.inject({
+        method: 'PUT',
+        url: '/token/settings',
+        headers: { 'x-token': token, 'content-type': 'application/json' },
+        payload: JSON.stringify({ low_balance_threshold: 98, low_balance_webhook: { url: outbound.url('/both') } }),
+      });
+      expect(put.body).toBe('OK');
+      // The crossing charge lands on the second instance: the store, not the instance, holds the incident.
+      await second.inject({ method: 'GET', url: '/token', headers: { 'x-token': token } });
+    }
+    const reports = await Promise.all([
+      sendPendingLowBalance(first.deps),
+      sendPendingLowBalance(second.deps),
+      sendPendingLowBalance(first.deps),
+      sendPendingLowBalance(second.deps),
+    ]);
+    expect(reports.reduce((sum, r) => sum + r.webhooks, 0)).toBe(WALLETS);
+    const hashes = outbound.requestsTo('/both').map((request) => JSON.parse(request.text).token_hash as string);
+    expect(hashes.sort()).toEqual(tokens.map((token) => sha256Hex(token)).sort());
+  });
+});

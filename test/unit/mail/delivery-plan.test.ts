@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { planDelivery } from '../../../src/features/mail/delivery-plan.js';
+import type { ParsedMessage } from '../../../src/features/mail/mime-parse.js';
+import type { MailboxMode, WebhookRecord } from '../../../src/features/webhooks/webhook-record.js';
+import { NO_HISTORY } from '../../../src/features/webhooks/webhook-record.js';
+
+const RECEIVED_AT = Date.parse('2026-06-01T12:00:00.250Z');
+const CONTEXT = {
+  externalMessageId: 'm@x',
+  receivedAt: RECEIVED_AT,
+  provider: 'smtp',
+  publicUrl: 'https://api.test',
+  mailDomain: 'hooks.test',
+  envelopeFrom: 'env@x.test',
+  size: 1234,
+};
+const PARSED: ParsedMessage = {
+  headers: [['subject', 'S']],
+  subject: 'S',
+  from: [{ email: 'a@x.test', name: 'A' }],
+  to: [],
+  cc: [],
+  text: 'hello',
+  attachments: [
+    { filename: 'kept.txt', contentType: 'text/plain', size: 2, content: Buffer.from('ok') },
+    { filename: 'huge.iso', contentType: 'application/octet-stream', size: 25_000_000 },
+    { contentType: 'image/png', size: 3, contentId: 'img@x', content: Buffer.from('png') },
+  ],
+};
+
+function target(mode: Partial<MailboxMode> = {}) {
+  const full: MailboxMode = { kind: 'mailbox', format: null, template: null, options: {}, includeAttachments: true, ...mode };
+  const record: WebhookRecord = {
+    webhookId: 'w',
+    url: 'https://receiver.test/hook',
+    headers: {},
+    mode: full,
+    mailbox: 'r_aaaaaaaaaaaaaaaa',
+    signingSecret: 'whsec_x',
+    history: NO_HISTORY,
+    createdAt: 0,
+    updatedAt: 0,
+  };
+  return { mailbox: 'r_aaaaaaaaaaaaaaaa', walletId: 7, record, mode: full, key: Buffer.alloc(32, 1) };
+}
+
+describe('planDelivery', () => {
+  it('with attachments: 5 credits, kept ones stored behind signed links expiring 1 h after receipt (whole seconds), big ones listed without a link', () => {
+    const plan = planDelivery(PARSED, CONTEXT, target());
+    expect(plan.cost).toBe(5);
+    const body = plan.body as Record<string, any>;
+    expect(body.attachments).toStrictEqual([
+      { filename: 'kept.txt', contentType: 'text/plain', size: 2, downloadUrl: expect.stringMatching(/^https:\/\/api\.test\/mail\/attachments\/\w{20}\?expires=1780318800&signature=/), downloadUrlExpiresAt: '2026-06-01T13:00:00.000Z' },
+      { filename: 'huge.iso', contentType: 'application/octet-stream', size: 25_000_000 },
+      { contentType: 'image/png', size: 3, contentId: 'img@x', downloadUrl: expect.any(String), downloadUrlExpiresAt: '2026-06-01T13:00:00.000Z' },
+    ]);
+    expect(plan.attachments.map((row) => [row.walletId, row.filename, row.content.toString(), row.expiresAt])).toStrictEqual([
+      [7, 'kept.txt', 'ok', Date.parse('2026-06-01T13:00:00.000Z')],
+      [7, null, 'png', Date.parse('2026-06-01T13:00:00.000Z')],
+    ]);
+    expect(JSON.parse(plan.bodyJson)).toStrictEqual(body);
+    expect(body).toMatchObject({ to: [{ email: 'r_aaaaaaaaaaaaaaaa@hooks.test' }], url: 'https://api.test/mailbox/r_aaaaaaaaaaaaaaaa', provider: 'smtp' });
+  });
+
+  it('includeAttachments false: 2 credits, no metadata, nothing to store', () => {
+    const plan = planDelivery(PARSED, CONTEXT, target({ includeAttachments: false }));
+    expect(plan.cost).toBe(2);
+    expect((plan.body as { attachments: unknown[] }).attachments).toStrictEqual([]);
+    expect(plan.attachments).toStrictEqual([]);
+  });
+
+  it('a message without attachments costs 2', () => {
+    expect(planDelivery({ ...PARSED, attachments: [] }, CONTEXT, target()).cost).toBe(2);
+  });
+
+  it('applies the webhook’s format to the payload', () => {
+    const plan = planDelivery(PARSED, CONTEXT, target({ format: 'slack' }));
+    expect(plan.body).toStrictEqual({ text: '*S*\nFrom: A &lt;a@x.test&gt;\nhello' });
+  });
+});
