@@ -3,7 +3,7 @@ import pino from 'pino';
 import { loadConfig } from '../../src/config.js';
 import type { Config } from '../../src/config.js';
 import { createDeps } from '../../src/deps.js';
-import type { Deps } from '../../src/deps.js';
+import type { Deps, DepsOverrides } from '../../src/deps.js';
 import { buildApp } from '../../src/app.js';
 import type { Clock } from '../../src/lib/time.js';
 import { sha256Hex } from '../../src/lib/hash.js';
@@ -41,13 +41,19 @@ export interface TestAppOptions {
   readonly clock?: Clock;
   /** Reuse a database (e.g. a second instance on the same PostgreSQL). */
   readonly database?: ScratchDatabase;
+  /** Dependencies to replace (a fake Stripe client, an outbound client with a short limit, …). */
+  readonly overrides?: (config: Config) => DepsOverrides;
 }
 
 export async function startTestApp(kind: StoreKind, options: TestAppOptions = {}): Promise<TestApp> {
   const database = options.database ?? (await scratchDatabase(kind));
   // DNS_SERVERS points at a closed loopback port: no test ever sends a name query off this machine.
   const config: Config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', SMTP_PORT: '0', DNS_SERVERS: '127.0.0.1:9', ...options.env });
-  const deps = createDeps(config, { clock: options.clock, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
+  const deps = createDeps(config, {
+    clock: options.clock,
+    logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    ...options.overrides?.(config),
+  });
   await deps.store.migrate();
   const app = await buildApp(deps);
   return {
