@@ -26,12 +26,29 @@ export interface Sql {
 
 export type Dialect = 'sqlite' | 'postgres';
 
+/** Runs one statement synchronously on the SQLite writer connection. */
+export type SyncRun = <T>(sql: string, params?: readonly unknown[]) => T[];
+
+/**
+ * SQLite only: the hot path's synchronous access to the open group commit, so it can keep small
+ * writes in memory and merge them (see HeldWrites). Every rule of `write` still holds: nothing is
+ * acknowledged before `durable`, and a held write that fails to apply rolls the whole group back.
+ */
+export interface WriterLane {
+  /** Runs `sql` now in the open group; undefined while a unit owns the connection (use the async paths then). */
+  runNow<T>(sql: string, params?: readonly unknown[]): { rows: T[]; durable: Promise<void> } | undefined;
+  /** `flush` applies a held write; it runs before the next statement naming `table`, before any unit, and before COMMIT. */
+  hold(table: string, flush: (run: SyncRun) => void): void;
+}
+
 export interface Store {
   readonly dialect: Dialect;
   readonly read: Sql;
   write<T>(unit: (tx: Sql) => Promise<T>): Promise<T>;
   writeOne<T>(sql: string, params?: readonly unknown[]): Promise<T[]>;
   writeDeferred<T>(sql: string, params?: readonly unknown[]): Promise<{ rows: T[]; durable: Promise<void> }>;
+  /** Present on SQLite only. */
+  readonly lane?: WriterLane;
   migrate(): Promise<void>;
   close(): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import type { Store } from '../../store/store.js';
+import type { Store, WriterLane } from '../../store/store.js';
 import { CHARGE, chargeWallet } from './wallet.queries.js';
 import type { ChargeOutcome } from './wallet.queries.js';
 
@@ -15,8 +15,18 @@ interface WalletQueue {
 
 const COMMITTED = Promise.resolve();
 
+/** SQLite: the charges of one wallet in the open group commit, beyond the first (which ran its UPDATE). */
+interface HeldDebit {
+  balance: number;
+  debit: number;
+  readonly durable: Promise<void>;
+}
+
 /**
- * The hot-path charge. On SQLite it is the conditional UPDATE inside the group commit. On PostgreSQL
+ * The hot-path charge. On SQLite the first charge of a wallet in a group commit is the conditional
+ * UPDATE; the following ones are checked against the balance it returned and added up in memory,
+ * then written as one more UPDATE before anything else reads or writes wallets and before the COMMIT
+ * (see WriterLane.hold): the same outcome as one UPDATE each, at a fraction of the cost. On PostgreSQL
  * every charge of one wallet is a row lock held until its commit, so one busy wallet would be limited
  * to one commit per charge; instead the charges of a wallet that arrive while its previous batch
  * commits are settled together: one row lock, one UPDATE, one commit, each charge accepted in arrival
@@ -24,11 +34,14 @@ const COMMITTED = Promise.resolve();
  */
 export class WalletCharger {
   private readonly queues = new Map<number, WalletQueue>();
+  private readonly held = new Map<number, HeldDebit>();
 
   constructor(private readonly store: Store) {}
 
   charge(walletId: number, cost: number): Promise<ChargeOutcome> {
-    if (this.store.dialect !== 'postgres' || cost <= 0) return chargeWallet(this.store, walletId, cost);
+    if (cost <= 0) return chargeWallet(this.store, walletId, cost);
+    if (this.store.lane !== undefined) return this.chargeHeld(this.store.lane, walletId, cost);
+    if (this.store.dialect !== 'postgres') return chargeWallet(this.store, walletId, cost);
     return new Promise<ChargeOutcome>((resolve, reject) => {
       let queue = this.queues.get(walletId);
       if (queue === undefined) {
@@ -38,6 +51,29 @@ export class WalletCharger {
       queue.pending.push({ cost, resolve, reject });
       if (!queue.running) void this.drain(walletId, queue);
     });
+  }
+
+  private chargeHeld(lane: WriterLane, walletId: number, cost: number): Promise<ChargeOutcome> {
+    const held = this.held.get(walletId);
+    if (held !== undefined) {
+      if (held.balance < cost) return Promise.resolve({ ok: false, reason: 'insufficient', balance: held.balance });
+      held.balance -= cost;
+      held.debit += cost;
+      return Promise.resolve({ ok: true, balance: held.balance, durable: held.durable });
+    }
+    const now = lane.runNow<{ balance: number }>(CHARGE, [cost, walletId]);
+    const row = now?.rows[0];
+    // A unit owns the connection, or the wallet cannot pay or is gone: the plain path tells which.
+    if (now === undefined || row === undefined) return chargeWallet(this.store, walletId, cost);
+    const debit: HeldDebit = { balance: row.balance, debit: 0, durable: now.durable };
+    this.held.set(walletId, debit);
+    lane.hold('wallets', (run) => {
+      this.held.delete(walletId);
+      if (debit.debit === 0) return;
+      // Nothing else touched wallets since the first UPDATE, so this cannot miss; if it does, the group rolls back.
+      if (run(CHARGE, [debit.debit, walletId]).length === 0) throw new Error(`held debit of wallet ${walletId} was not applied`);
+    });
+    return Promise.resolve({ ok: true, balance: row.balance, durable: now.durable });
   }
 
   private async drain(walletId: number, queue: WalletQueue): Promise<void> {

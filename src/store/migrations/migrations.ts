@@ -160,10 +160,41 @@ CREATE TABLE service_secrets (
 );
 `;
 
+/**
+ * Log ids are 119 random bits and never looked up, so their UNIQUE index bought nothing and cost the
+ * most of any log insert (a random B-tree position per row). SQLite cannot drop a table constraint: rebuild.
+ */
+const logsWithoutIdIndex = {
+  sqlite: `
+CREATE TABLE logs_rebuilt (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  id TEXT NOT NULL,
+  wallet_id BIGINT NOT NULL,
+  method TEXT NOT NULL,
+  path TEXT NOT NULL,
+  endpoint TEXT NOT NULL,
+  status_code INTEGER NOT NULL,
+  response_time_ms INTEGER NOT NULL,
+  error TEXT,
+  created_at BIGINT NOT NULL,
+  cost BIGINT NOT NULL,
+  balance BIGINT NOT NULL
+);
+INSERT INTO logs_rebuilt SELECT seq, id, wallet_id, method, path, endpoint, status_code, response_time_ms, error, created_at, cost, balance FROM logs;
+DROP TABLE logs;
+ALTER TABLE logs_rebuilt RENAME TO logs;
+CREATE INDEX logs_wallet_time ON logs (wallet_id, created_at);
+CREATE INDEX logs_wallet_endpoint_time ON logs (wallet_id, endpoint, created_at);
+CREATE INDEX logs_created ON logs (created_at);
+`,
+  postgres: 'ALTER TABLE logs DROP CONSTRAINT IF EXISTS logs_id_key;',
+};
+
 export const migrations: readonly Migration[] = [
   { id: 1, name: 'core: wallets, kv, logs, rate limits, leases', sqlite: coreTables('sqlite'), postgres: coreTables('postgres') },
   { id: 2, name: 'webhooks', sqlite: webhooks, postgres: webhooks },
   { id: 4, name: 'low-balance: stale notification claims', sqlite: staleLowBalanceClaims, postgres: staleLowBalanceClaims },
   { id: 5, name: 'billing: credited Stripe checkout sessions', sqlite: stripeCredits, postgres: stripeCredits },
   { id: 6, name: 'inbound mail: attachments, outbox, service secrets', sqlite: inboundMail('sqlite'), postgres: inboundMail('postgres') },
+  { id: 7, name: 'logs: no unique index on the random log id', ...logsWithoutIdIndex },
 ];

@@ -5,42 +5,59 @@ import type { RunResult, Sql, Store } from '../store.js';
 import { normaliseParam } from '../params.js';
 import { applySqliteMigrations } from './sqlite-migrate.js';
 import { SqliteWriter } from './sqlite-writer.js';
+import { WalSync } from './wal-sync.js';
+import type { FsyncFunction } from './wal-sync.js';
 
-type Statement = Database.Statement<Record<string, unknown>, unknown>;
+type Statement = Database.Statement<unknown[], unknown>;
 
-/** `$1` → `@p1`: SQLite has no `$n` form that better-sqlite3 binds from an array. */
-function toSqlite(sql: string): string {
-  return sql.replace(/\$(\d+)/g, '@p$1');
+/**
+ * Statements are written with PostgreSQL's `$n`. When each appears once and in order they become
+ * SQLite's `?` and bind from the array as it is (the common case, and the cheapest); otherwise they
+ * become `@pn` and bind from an object.
+ */
+interface Prepared {
+  readonly statement: Statement;
+  readonly positional: boolean;
 }
 
-function bindings(params: readonly unknown[] | undefined): Record<string, unknown> {
+function prepareText(sql: string): { text: string; positional: boolean } {
+  const numbers = [...sql.matchAll(/\$(\d+)/g)].map((match) => Number(match[1]));
+  const positional = numbers.every((n, i) => n === i + 1);
+  return { text: sql.replace(/\$(\d+)/g, positional ? '?' : '@p$1'), positional };
+}
+
+/** The one argument better-sqlite3 binds from: the array itself (anonymous `?`) or an object (`@pn`). */
+function bindings(params: readonly unknown[] | undefined, positional: boolean): unknown[] | Record<string, unknown> {
+  if (params === undefined) return [];
+  if (positional) return params.some((value) => value === undefined || typeof value === 'boolean') ? params.map(normaliseParam) : (params as unknown[]);
   const named: Record<string, unknown> = {};
-  if (params) for (let i = 0; i < params.length; i++) named[`p${i + 1}`] = normaliseParam(params[i]);
+  for (let i = 0; i < params.length; i++) named[`p${i + 1}`] = normaliseParam(params[i]);
   return named;
 }
 
 /** An Sql executor over one connection, with its own prepared-statement cache. */
 export class SqliteConnection implements Sql {
-  private readonly statements = new Map<string, Statement>();
+  private readonly statements = new Map<string, Prepared>();
 
   constructor(readonly db: Database.Database) {}
 
-  prepare(sql: string): Statement {
-    let statement = this.statements.get(sql);
-    if (statement === undefined) {
-      statement = this.db.prepare(toSqlite(sql)) as Statement;
-      this.statements.set(sql, statement);
+  private prepare(sql: string): Prepared {
+    let prepared = this.statements.get(sql);
+    if (prepared === undefined) {
+      const { text, positional } = prepareText(sql);
+      prepared = { statement: this.db.prepare(text) as Statement, positional };
+      this.statements.set(sql, prepared);
     }
-    return statement;
+    return prepared;
   }
 
   allSync<T>(sql: string, params?: readonly unknown[]): T[] {
-    const statement = this.prepare(sql);
+    const { statement, positional } = this.prepare(sql);
     if (!statement.reader) {
-      statement.run(bindings(params));
+      statement.run(bindings(params, positional));
       return [];
     }
-    return statement.all(bindings(params)) as T[];
+    return statement.all(bindings(params, positional)) as T[];
   }
 
   all<T>(sql: string, params?: readonly unknown[]): Promise<T[]> {
@@ -48,31 +65,37 @@ export class SqliteConnection implements Sql {
   }
 
   get<T>(sql: string, params?: readonly unknown[]): Promise<T | undefined> {
-    const statement = this.prepare(sql);
+    const { statement, positional } = this.prepare(sql);
     if (!statement.reader) {
-      statement.run(bindings(params));
+      statement.run(bindings(params, positional));
       return Promise.resolve(undefined);
     }
-    return Promise.resolve(statement.get(bindings(params)) as T | undefined);
+    return Promise.resolve(statement.get(bindings(params, positional)) as T | undefined);
   }
 
   run(sql: string, params?: readonly unknown[]): Promise<RunResult> {
-    const statement = this.prepare(sql);
-    const changes = statement.reader ? statement.all(bindings(params)).length : statement.run(bindings(params)).changes;
+    const { statement, positional } = this.prepare(sql);
+    const bound = bindings(params, positional);
+    const changes = statement.reader ? statement.all(bound).length : statement.run(bound).changes;
     return Promise.resolve({ changes });
   }
 }
 
 export interface SqliteOptions {
-  /** FULL fsyncs the WAL at every commit (power-loss safe); NORMAL survives a process crash only. */
+  /** FULL makes every group commit reach the disk before it is acknowledged (power-loss safe); NORMAL survives a process crash only. */
   readonly synchronous?: 'FULL' | 'NORMAL';
+  /** The OS call that makes the WAL durable (tests replace it to observe what waits for it). */
+  readonly fsync?: FsyncFunction;
 }
 
 export function openSqliteStore(path: string, options: SqliteOptions = {}): Store {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const writer = new Database(path);
   writer.pragma('journal_mode = WAL');
-  writer.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
+  // FULL durability without SQLite's fsync inside COMMIT, which would stall the event loop: the WAL is
+  // fsynced on the thread pool instead and commits are acknowledged after it (see WalSync).
+  const walSync = (options.synchronous ?? 'FULL') === 'FULL' && path !== ':memory:' ? new WalSync(`${path}-wal`, options.fsync) : undefined;
+  writer.pragma('synchronous = NORMAL');
   writer.pragma('busy_timeout = 5000');
   // A second connection for reads: it only ever sees committed data, even while a group commit is open.
   const reader = new Database(path);
@@ -80,7 +103,7 @@ export function openSqliteStore(path: string, options: SqliteOptions = {}): Stor
   reader.pragma('query_only = ON');
   const writeConnection = new SqliteConnection(writer);
   const readConnection = new SqliteConnection(reader);
-  const writerLane = new SqliteWriter(writeConnection);
+  const writerLane = new SqliteWriter(writeConnection, walSync);
 
   return {
     dialect: 'sqlite',
@@ -88,9 +111,11 @@ export function openSqliteStore(path: string, options: SqliteOptions = {}): Stor
     write: (unit) => writerLane.write(unit),
     writeOne: (sql, params) => writerLane.writeOne(sql, params),
     writeDeferred: (sql, params) => writerLane.deferred(sql, params),
+    lane: writerLane,
     migrate: async () => applySqliteMigrations(writer),
     close: async () => {
       await writerLane.drain();
+      walSync?.close();
       reader.close();
       writer.close();
     },

@@ -1,10 +1,14 @@
-import type { Sql } from '../store.js';
+import type { Sql, SyncRun, WriterLane } from '../store.js';
+import { HeldWrites } from './held-writes.js';
 import type { SqliteConnection } from './sqlite-store.js';
+import type { WalSync } from './wal-sync.js';
 
 interface OpenTransaction {
   readonly committed: Promise<void>;
   resolve(): void;
   reject(error: unknown): void;
+  /** A held write that could not be applied: the group must not commit. */
+  failure?: unknown;
 }
 
 function openTransaction(): OpenTransaction {
@@ -20,26 +24,43 @@ function openTransaction(): OpenTransaction {
 
 /**
  * Group commit on the one SQLite writer connection. Statements run at once inside a transaction
- * that stays open until the end of the current event-loop turn, then one COMMIT (one fsync) makes
- * every write of that turn durable together. Callers are answered only after that COMMIT, so an
- * acknowledged write is never lost; a charge can run at once and its request waits for durability
- * later (`deferred`), which lets the charge and the handler's own write share one commit.
+ * that stays open until the end of the current event-loop turn, then one COMMIT makes every write
+ * of that turn durable together (with `walSync`, once the fsync it runs off the event loop is done).
+ * Callers are answered only after that, so an acknowledged write is never lost; a charge can run at
+ * once and its request waits for durability later (`deferred`), which lets the charge and the
+ * handler's own write share one commit.
  *
  * Multi-statement units run inside a savepoint and nothing else touches the connection while one
  * is running (statements arriving meanwhile wait their turn), so a failing unit rolls back only itself.
  */
-export class SqliteWriter {
+export class SqliteWriter implements WriterLane {
   private current: OpenTransaction | undefined;
   private unitRunning = false;
   private commitWanted = false;
   private units: Promise<void> = Promise.resolve();
+  private readonly held = new HeldWrites();
+  private readonly runSync: SyncRun;
 
-  constructor(private readonly connection: SqliteConnection) {}
+  /** @param walSync when set, COMMIT does not fsync and durability comes from it, off the event loop. */
+  constructor(
+    private readonly connection: SqliteConnection,
+    private readonly walSync?: WalSync,
+  ) {
+    this.runSync = (sql, params) => connection.allSync(sql, params);
+  }
 
   /** Runs now (or right after a running unit); the rows come back before the commit. */
   async deferred<T>(sql: string, params?: readonly unknown[]): Promise<{ rows: T[]; durable: Promise<void> }> {
     if (this.unitRunning) return this.afterUnits(async () => this.execute<T>(sql, params));
     return this.execute<T>(sql, params);
+  }
+
+  runNow<T>(sql: string, params?: readonly unknown[]): { rows: T[]; durable: Promise<void> } | undefined {
+    return this.unitRunning ? undefined : this.execute<T>(sql, params);
+  }
+
+  hold(table: string, flush: (run: SyncRun) => void): void {
+    this.held.hold(table, flush);
   }
 
   async writeOne<T>(sql: string, params?: readonly unknown[]): Promise<T[]> {
@@ -60,18 +81,22 @@ export class SqliteWriter {
     if (this.current !== undefined) {
       const { committed } = this.current;
       this.commit();
-      await committed;
+      await committed.catch(() => undefined);
     }
+    const walSync = this.walSync;
+    if (walSync !== undefined) await new Promise<void>((resolve) => walSync.whenDurable(() => resolve()));
   }
 
   private execute<T>(sql: string, params?: readonly unknown[]): { rows: T[]; durable: Promise<void> } {
     const transaction = this.transaction();
+    this.applyHeld(transaction, sql);
     const rows = this.connection.allSync<T>(sql, params); // a failing statement undoes only itself
     return { rows, durable: transaction.committed };
   }
 
   private async runUnit<T>(unit: (tx: Sql) => Promise<T>): Promise<{ value: T; durable: Promise<void> }> {
     const transaction = this.transaction();
+    this.applyHeld(transaction);
     const db = this.connection.db;
     this.unitRunning = true;
     db.exec('SAVEPOINT unit');
@@ -86,6 +111,16 @@ export class SqliteWriter {
     } finally {
       this.unitRunning = false;
       if (this.commitWanted) setImmediate(() => this.commit());
+    }
+  }
+
+  /** Held writes go in before anything that could observe them (all of them when `sql` is absent). */
+  private applyHeld(transaction: OpenTransaction, sql?: string): void {
+    if (this.held.empty) return;
+    try {
+      this.held.flush(this.runSync, sql);
+    } catch (error) {
+      transaction.failure ??= error;
     }
   }
 
@@ -115,14 +150,18 @@ export class SqliteWriter {
     this.commitWanted = false;
     const transaction = this.current;
     if (transaction === undefined) return;
+    this.applyHeld(transaction);
     this.current = undefined;
     const db = this.connection.db;
     try {
+      if (transaction.failure !== undefined) throw transaction.failure;
       db.exec('COMMIT');
-      transaction.resolve();
     } catch (error) {
       if (db.inTransaction) db.exec('ROLLBACK');
       transaction.reject(error);
+      return;
     }
+    if (this.walSync === undefined) transaction.resolve();
+    else this.walSync.whenDurable((error) => (error === null ? transaction.resolve() : transaction.reject(error)));
   }
 }

@@ -1,0 +1,163 @@
+// SQLite only: group commit, the WAL fsync off the event loop and held writes are SQLite's engine
+// mechanisms (PostgreSQL commits each unit itself); their outward behaviour is covered on both stores elsewhere.
+import { afterEach, describe, expect, it } from 'vitest';
+import { fsync as fsyncFile, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openSqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
+import type { FsyncFunction } from '../../../src/store/sqlite/wal-sync.js';
+import type { Store } from '../../../src/store/store.js';
+
+const INSERT_SECRET = 'INSERT INTO service_secrets (name, value, created_at) VALUES ($1, $2, $3)';
+
+/** An fsync the test completes by hand; it really fsyncs when released, so the file state stays honest. */
+function heldFsync() {
+  const waiting: Array<(error: NodeJS.ErrnoException | null) => void> = [];
+  let released = false;
+  const fsync: FsyncFunction = (fd, callback) => {
+    if (released) fsyncFile(fd, callback);
+    else waiting.push(callback);
+  };
+  return {
+    fsync,
+    get calls() {
+      return waiting.length;
+    },
+    complete(index: number, error: NodeJS.ErrnoException | null = null) {
+      (waiting[index] as (error: NodeJS.ErrnoException | null) => void)(error);
+    },
+    /** From now on a real fsync, so the store can close. */
+    release() {
+      released = true;
+    },
+  };
+}
+
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+async function settled(promise: Promise<unknown>): Promise<'pending' | 'resolved' | 'rejected'> {
+  let state: 'pending' | 'resolved' | 'rejected' = 'pending';
+  promise.then(
+    () => (state = 'resolved'),
+    () => (state = 'rejected'),
+  );
+  await turn();
+  await turn();
+  return state;
+}
+
+describe('SQLite group commit', () => {
+  let dir: string;
+  let store: Store | undefined;
+  let heldDisk: ReturnType<typeof heldFsync> | undefined;
+  afterEach(async () => {
+    heldDisk?.release();
+    heldDisk = undefined;
+    await store?.close().catch(() => undefined);
+    store = undefined;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function open(held?: ReturnType<typeof heldFsync>): Promise<Store> {
+    heldDisk = held;
+    dir = mkdtempSync(join(tmpdir(), 'coinop-group-'));
+    store = openSqliteStore(join(dir, 'coinop.db'), { fsync: held?.fsync });
+    await store.migrate();
+    return store;
+  }
+
+  it('answers a write only after the WAL fsync that covers it completes', async () => {
+    const disk = heldFsync();
+    const sqlite = await open(disk);
+    const write = sqlite.writeOne(INSERT_SECRET, ['a', 'x', 1]);
+    expect(await settled(write)).toBe('pending');
+    expect(disk.calls).toBe(1);
+    disk.complete(0);
+    expect(await settled(write)).toBe('resolved');
+  });
+
+  it('commits made while an fsync runs wait for the next one, which covers them all', async () => {
+    const disk = heldFsync();
+    const sqlite = await open(disk);
+    const first = sqlite.writeOne(INSERT_SECRET, ['a', 'x', 1]);
+    await turn();
+    const second = sqlite.writeOne(INSERT_SECRET, ['b', 'x', 1]);
+    await turn();
+    const third = sqlite.writeOne(INSERT_SECRET, ['c', 'x', 1]);
+    await turn();
+    expect(disk.calls).toBe(1); // one fsync in flight, the later commits queue behind it
+    disk.complete(0);
+    expect(await settled(first)).toBe('resolved');
+    expect(await settled(second)).toBe('pending');
+    expect(disk.calls).toBe(2);
+    disk.complete(1);
+    expect(await settled(second)).toBe('resolved');
+    expect(await settled(third)).toBe('resolved');
+    expect(disk.calls).toBe(2);
+  });
+
+  it('fails the writes an fsync covered when it fails: nothing is acknowledged', async () => {
+    const disk = heldFsync();
+    const sqlite = await open(disk);
+    const write = sqlite.writeOne(INSERT_SECRET, ['a', 'x', 1]);
+    await turn();
+    disk.complete(0, Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' }));
+    await expect(write).rejects.toThrow('EIO');
+  });
+
+  it('with the real fsync, acknowledged writes are in the database file after a reopen', async () => {
+    const sqlite = await open();
+    await Promise.all(Array.from({ length: 50 }, (_, i) => sqlite.writeOne(INSERT_SECRET, [`k${i}`, 'x', i])));
+    const path = join(dir, 'coinop.db');
+    await sqlite.close();
+    store = openSqliteStore(path);
+    const row = await store.read.get<{ n: number }>('SELECT COUNT(*) AS n FROM service_secrets WHERE name LIKE $1', ['k%']);
+    expect(row?.n).toBe(50);
+  });
+
+  it('applies a held write before a statement naming its table, and not before others', async () => {
+    const sqlite = await open();
+    const applied: string[] = [];
+    sqlite.lane?.hold('wallets', (run) => {
+      applied.push('held');
+      run('INSERT INTO wallets (hash, balance, created_at, last_used_at) VALUES ($1, $2, $3, $3)', ['h', 7, 1]);
+    });
+    const other = sqlite.writeDeferred(INSERT_SECRET, ['a', 'x', 1]);
+    expect(applied).toEqual([]);
+    const read = await sqlite.writeDeferred<{ balance: number }>('SELECT balance FROM wallets WHERE hash = $1', ['h']);
+    expect(applied).toEqual(['held']);
+    expect(read.rows).toEqual([{ balance: 7 }]);
+    await Promise.all([(await other).durable, read.durable]);
+  });
+
+  it('applies held writes before the commit even when nothing else names their table', async () => {
+    const sqlite = await open();
+    sqlite.lane?.hold('wallets', (run) => run('INSERT INTO wallets (hash, balance, created_at, last_used_at) VALUES ($1, $2, $3, $3)', ['h', 7, 1]));
+    await sqlite.writeOne(INSERT_SECRET, ['a', 'x', 1]);
+    expect(await sqlite.read.get('SELECT balance FROM wallets WHERE hash = $1', ['h'])).toEqual({ balance: 7 });
+  });
+
+  it('rolls the whole group back when a held write cannot be applied', async () => {
+    const sqlite = await open();
+    const write = sqlite.writeOne(INSERT_SECRET, ['a', 'x', 1]);
+    sqlite.lane?.hold('wallets', () => {
+      throw new Error('held write failed');
+    });
+    await expect(write).rejects.toThrow('held write failed');
+    expect(await sqlite.read.get('SELECT name FROM service_secrets WHERE name = $1', ['a'])).toBeUndefined();
+    // The next group is unaffected.
+    await sqlite.writeOne(INSERT_SECRET, ['b', 'x', 1]);
+    expect(await sqlite.read.get('SELECT name FROM service_secrets WHERE name = $1', ['b'])).toEqual({ name: 'b' });
+  });
+
+  it('binds statements whose placeholders repeat or come out of order', async () => {
+    const sqlite = await open();
+    await sqlite.writeOne('INSERT INTO service_secrets (created_at, value, name) VALUES ($3, $2, $1)', ['n', 'v', 5]);
+    expect(await sqlite.read.get('SELECT name, value, created_at FROM service_secrets WHERE name = $1 AND created_at = $2', ['n', 5])).toEqual({
+      name: 'n',
+      value: 'v',
+      created_at: 5,
+    });
+    expect(await sqlite.read.get('SELECT $1 + $1 AS twice, $2 AS flag', [21, true])).toEqual({ twice: 42, flag: 1 });
+  });
+});
