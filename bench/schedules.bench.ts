@@ -13,13 +13,13 @@
  * a production instance runs with (no OUTBOUND_CA_FILE). OUTBOUND_CA_FILE builds a TLS context with
  * every system root per connection, about 18 ms of CPU each, which would measure that instead.
  */
-import { spawn, execFileSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { freePort } from '../test/helpers/server-process.js';
+import { freePort, percentiles, pinSelf, pinningNote, spawnPinned, stopProcess, waitForHttp } from './lib.js';
+import type { Percentiles } from './lib.js';
 import { createTestCertificates, startHttpsReceiver } from '../test/helpers/https-receiver.js';
 import { openStore } from '../src/store/open-store.js';
 import { sha256Hex } from '../src/lib/hash.js';
@@ -29,15 +29,6 @@ const SCHEDULES = Number(process.env.BENCH_SCHEDULES ?? 10_000);
 const WALLETS = Math.max(1, Math.ceil(SCHEDULES / 100)); // at most 100 webhooks per wallet (DECISIONS)
 const LEAD_MS = 8_000; // at least this long between inserting the schedules and their minute
 const WAIT_AFTER_MS = 120_000;
-
-const hasTaskset = (() => {
-  try {
-    execFileSync('taskset', ['-V'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 interface Arrival {
   webhookId: string;
@@ -56,40 +47,11 @@ interface Result {
   arrived: Percentiles;
 }
 
-interface Percentiles {
-  p50: number;
-  p99: number;
-  max: number;
-}
-
-function percentiles(values: number[]): Percentiles {
-  const sorted = [...values].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? NaN;
-  return { p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1] ?? NaN };
-}
-
 async function startService(env: Record<string, string>): Promise<ChildProcess> {
   const port = await freePort();
-  const args = [...(process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []), '--import', 'tsx', 'src/main.ts'];
-  const [command, argv] = hasTaskset ? ['taskset', ['-c', '0', process.execPath, ...args]] : [process.execPath, args];
-  const child = spawn(command, argv, {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', SMTP_PORT: '0', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return child;
-    } catch {
-      if (i > 300) throw new Error('service did not start');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-}
-
-async function stopService(child: ChildProcess): Promise<void> {
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
+  const child = spawnPinned(['--import', 'tsx', 'src/main.ts'], { PORT: String(port), HOST: '127.0.0.1', SMTP_PORT: '0', LOG_LEVEL: 'warn', ...env });
+  await waitForHttp(`http://127.0.0.1:${port}/healthz`);
+  return child;
 }
 
 /** Wallets with plenty of credits and SCHEDULES webhooks due at `minute`, written straight into the store. */
@@ -162,13 +124,13 @@ async function benchOnce(label: string, databaseUrl: string, caFile: string, cer
       arrived: percentiles(ofMinute.map((a) => a.arrivedAt - a.scheduledFor)),
     };
   } finally {
-    await stopService(service);
+    await stopProcess(service);
     await receiver.close();
   }
 }
 
 async function main(): Promise<void> {
-  if (hasTaskset) execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
+  pinSelf(1);
   const certificates = createTestCertificates();
   const dir = mkdtempSync(join(tmpdir(), 'coinop-sched-bench-'));
   const caFile = join(dir, 'ca.pem');
@@ -196,7 +158,7 @@ async function main(): Promise<void> {
   }
 
   const ca = process.env.BENCH_OUTBOUND_CA_FILE === '1' ? 'OUTBOUND_CA_FILE' : 'NODE_EXTRA_CA_CERTS';
-  console.log(`\n${SCHEDULES} schedules due in one minute, ${WALLETS} wallets; service on core 0, receiver on core 1${hasTaskset ? '' : ' (taskset missing: not pinned)'}; CA via ${ca}\n`);
+  console.log(`\n${SCHEDULES} schedules due in one minute, ${WALLETS} wallets; service on core 0, receiver on core 1${pinningNote}; CA via ${ca}\n`);
   console.log('| store | fired | duplicates | missing | all fired after | lateness p50 / p99 / max (executedAt) | arrival p50 / p99 / max |');
   console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
   const ms = (p: Percentiles) => `${p.p50} / ${p.p99} / ${p.max} ms`;

@@ -15,10 +15,9 @@
  * As in schedules.bench.ts, the receiver's CA reaches the service through NODE_EXTRA_CA_CERTS (the
  * production TLS setup); OUTBOUND_CA_FILE would rebuild a context with every root per connection.
  */
-import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -26,7 +25,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { freePort } from '../test/helpers/server-process.js';
+import { freePort, percentiles, pinSelf, pinningNote, rssMb, spawnPinned } from './lib.js';
+import type { Percentiles } from './lib.js';
 import { createTestCertificates, startHttpsReceiver } from '../test/helpers/https-receiver.js';
 import { openStore } from '../src/store/open-store.js';
 import { sha256Hex } from '../src/lib/hash.js';
@@ -37,15 +37,6 @@ const WARMUP_SECONDS = 3;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const MESSAGE_BYTES = Number(process.env.BENCH_MESSAGE_BYTES ?? 10 * 1024);
 const MAIL_DOMAIN = 'bench.coinop.test';
-
-const hasTaskset = (() => {
-  try {
-    execFileSync('taskset', ['-V'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 // ---------------------------------------------------------------------------------------------
 // The service side: a coinop process running only the SMTP listener (main.ts wiring aside).
@@ -73,19 +64,6 @@ async function serviceMain(): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // The load side.
 // ---------------------------------------------------------------------------------------------
-interface Percentiles {
-  p50: number;
-  p99: number;
-  max: number;
-}
-
-function percentiles(values: number[]): Percentiles {
-  const sorted = [...values].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? NaN;
-  return { p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1] ?? NaN };
-}
-
-/** A 10 KB message: headers, then lines of words up to the size. */
 function message(to: string, id: string): string {
   const head = [`From: Bench <bench@sender.test>`, `To: ${to}`, `Subject: bench ${id}`, `Message-ID: <${id}@sender.test>`, 'MIME-Version: 1.0', 'Content-Type: text/plain; charset=utf-8', '', ''].join('\r\n');
   const line = 'lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor\r\n';
@@ -186,13 +164,11 @@ async function seed(databaseUrl: string, url: string): Promise<string> {
 
 async function startService(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
   const port = await freePort();
-  const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
-  const args = [...profile, '--import', 'tsx', fileURLToPath(import.meta.url)];
-  const [command, argv] = hasTaskset ? ['taskset', ['-c', '0', process.execPath, ...args]] : [process.execPath, args];
-  const child = spawn(command, argv, {
-    env: { ...process.env, BENCH_ROLE: 'service', SMTP_PORT: String(port), SMTP_HOST: '127.0.0.1', MAIL_DOMAIN, LOG_LEVEL: 'warn', PUBLIC_URL: 'https://coinop.bench', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawnPinned(
+    ['--import', 'tsx', fileURLToPath(import.meta.url)],
+    { BENCH_ROLE: 'service', SMTP_PORT: String(port), SMTP_HOST: '127.0.0.1', MAIL_DOMAIN, LOG_LEVEL: 'warn', PUBLIC_URL: 'https://coinop.bench', ...env },
+    'pipe',
+  );
   await new Promise<void>((resolve, reject) => {
     let out = '';
     child.stdout?.on('data', (chunk: Buffer) => {
@@ -203,11 +179,6 @@ async function startService(env: Record<string, string>): Promise<{ child: Child
   });
   return { child, port };
 }
-
-const rssMb = (pid: number): number => {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return match ? Math.round(Number(match[1]) / 1024) : NaN;
-};
 
 async function benchOnce(label: string, databaseUrl: string, caFile: string, certificates: ReturnType<typeof createTestCertificates>): Promise<Result> {
   const sentAt = new Map<string, number>();
@@ -294,7 +265,7 @@ async function benchOnce(label: string, databaseUrl: string, caFile: string, cer
 }
 
 async function loadMain(): Promise<void> {
-  if (hasTaskset) execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
+  pinSelf(1);
   const certificates = createTestCertificates();
   const dir = mkdtempSync(join(tmpdir(), 'coinop-smtp-bench-'));
   const caFile = join(dir, 'ca.pem');
@@ -323,7 +294,7 @@ async function loadMain(): Promise<void> {
 
   console.log(
     `\n${(MESSAGE_BYTES / 1024).toFixed(0)} KB messages over ${CONNECTIONS} pipelined SMTP sessions for ${SECONDS} s (after ${WARMUP_SECONDS} s warm-up); ` +
-      `service on core 0, client + HTTPS receiver on core 1${hasTaskset ? '' : ' (taskset missing: not pinned)'}\n`,
+      `service on core 0, client + HTTPS receiver on core 1${pinningNote}\n`,
   );
   console.log('| store | accepted | msg/s | delivered | end of DATA → delivery p50 / p99 / max | DATA reply p50 / p99 | service RSS first → last (max) |');
   console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');

@@ -96,13 +96,25 @@ async function settle(deps: Deps, request: FastifyRequest, reply: FastifyReply):
 }
 
 export function registerMetering(app: FastifyInstance, deps: Deps): void {
-  app.addHook('onRequest', async (request) => {
-    if (request.routeOptions.config.meter === undefined) return;
+  // Callback-style where the common case is synchronous: no promise per request for a cached wallet or the log.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (request.routeOptions.config.meter === undefined) return done();
     const token = request.headers['x-token'];
-    if (typeof token !== 'string' || token.length < MIN_TOKEN_LENGTH) throw errors.unauthorized();
-    const wallet = await deps.wallets.resolve(sha256Hex(token));
-    if (wallet === undefined) throw errors.unauthorized();
-    request.meter = { wallet };
+    if (typeof token !== 'string' || token.length < MIN_TOKEN_LENGTH) return done(errors.unauthorized());
+    const hash = sha256Hex(token);
+    const cached = deps.wallets.cached(hash);
+    if (cached !== undefined) {
+      request.meter = { wallet: cached };
+      return done();
+    }
+    deps.wallets.resolve(hash).then(
+      (wallet) => {
+        if (wallet === undefined) return done(errors.unauthorized());
+        request.meter = { wallet };
+        done();
+      },
+      (error: Error) => done(error),
+    );
   });
 
   app.addHook('preValidation', async (request) => {
@@ -122,10 +134,10 @@ export function registerMetering(app: FastifyInstance, deps: Deps): void {
     }
   });
 
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const state = request.meter;
     const spec = request.routeOptions.config.meter;
-    if (state === undefined || spec === undefined) return;
+    if (state === undefined || spec === undefined) return done();
     deps.logs.push({
       id: logId(),
       walletId: state.wallet.id,
@@ -139,5 +151,6 @@ export function registerMetering(app: FastifyInstance, deps: Deps): void {
       cost: state.charged ?? 0,
       balance: state.balance ?? 0,
     });
+    done();
   });
 }

@@ -30,18 +30,24 @@ export class WalletDirectory {
   ) {}
 
   async resolve(hash: string): Promise<WalletRef | undefined> {
-    let wallet = this.cache.get(hash);
-    if (wallet === undefined) {
-      const row = await findWalletByHash(this.store.read, hash);
-      if (row === undefined) return undefined;
-      wallet = { id: row.id, hash: row.hash, createdAt: row.created_at, lastUsedAt: row.last_used_at };
-      if (this.cache.size >= this.maxEntries) {
-        const oldest = this.cache.keys().next().value;
-        if (oldest !== undefined) this.cache.delete(oldest);
-      }
-      this.cache.set(hash, wallet);
+    const cached = this.cached(hash);
+    if (cached !== undefined) return cached;
+    const row = await findWalletByHash(this.store.read, hash);
+    if (row === undefined) return undefined;
+    const wallet: WalletRef = { id: row.id, hash: row.hash, createdAt: row.created_at, lastUsedAt: row.last_used_at };
+    if (this.cache.size >= this.maxEntries) {
+      const oldest = this.cache.keys().next().value;
+      if (oldest !== undefined) this.cache.delete(oldest);
     }
+    this.cache.set(hash, wallet);
     this.touch(wallet);
+    return wallet;
+  }
+
+  /** The synchronous fast path of `resolve`: the wallet when it is cached, else undefined (then call `resolve`). */
+  cached(hash: string): WalletRef | undefined {
+    const wallet = this.cache.get(hash);
+    if (wallet !== undefined) this.touch(wallet);
     return wallet;
   }
 

@@ -1,0 +1,81 @@
+/** What every benchmark shares: core pinning, starting and stopping a service process, percentiles, RSS. */
+import { execFileSync, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+export { freePort } from '../test/helpers/server-process.js';
+
+export const hasTaskset = (() => {
+  try {
+    execFileSync('taskset', ['-V'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+export const pinningNote = hasTaskset ? '' : ' (taskset missing: not pinned)';
+
+/** Moves this process (the load generator) to `core`. */
+export function pinSelf(core: number): void {
+  if (hasTaskset) execFileSync('taskset', ['-cp', String(core), String(process.pid)], { stdio: 'ignore' });
+}
+
+/** The node flags `npm start` runs the service with, so a benchmark measures exactly that. */
+export function startFlags(): string[] {
+  const start = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start;
+  return start.split(/\s+/).filter((word) => word.startsWith('--'));
+}
+
+/** CPU profile of the service when BENCH_PROFILE_DIR is set. */
+const profileFlags = (): string[] => (process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []);
+
+/** Spawns `node <args>` pinned to core 0 (taskset execs node, so the pid is node's). */
+export function spawnPinned(args: string[], env: Record<string, string>, stdout: 'ignore' | 'pipe' = 'ignore'): ChildProcess {
+  const argv = [...profileFlags(), ...args];
+  const [command, commandArgs] = hasTaskset ? ['taskset', ['-c', '0', process.execPath, ...argv]] : [process.execPath, argv];
+  return spawn(command, commandArgs, { env: { ...process.env, ...env }, stdio: ['ignore', stdout, 'inherit'] });
+}
+
+export async function waitForHttp(url: string, attempts = 300): Promise<void> {
+  for (let i = 0; ; i++) {
+    try {
+      await fetch(url);
+      return;
+    } catch {
+      if (i >= attempts) throw new Error(`${url} did not come up`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+/** The built service (`npm run build` first) as `npm start` runs it (plus `extraFlags`), on core 0, answering on 127.0.0.1:`port`. */
+export async function startBuiltService(port: number, env: Record<string, string>, extraFlags: string[] = []): Promise<ChildProcess> {
+  const child = spawnPinned([...startFlags(), ...extraFlags, 'dist/main.js'], { PORT: String(port), HOST: '127.0.0.1', SMTP_PORT: '0', LOG_LEVEL: 'warn', ...env });
+  await waitForHttp(`http://127.0.0.1:${port}/healthz`);
+  return child;
+}
+
+export async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+export interface Percentiles {
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+export function percentiles(values: readonly number[]): Percentiles {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? NaN;
+  return { p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1] ?? NaN };
+}
+
+export function rssMb(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Math.round(Number(match[1]) / 1024) : NaN;
+}
