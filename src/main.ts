@@ -12,8 +12,11 @@ const SHUTDOWN_GRACE_MS = 10_000;
 
 async function main(): Promise<void> {
   let config;
+  let deps;
   try {
     config = loadConfig();
+    // Some settings (GEOIP_DB) can only be judged by opening what they name.
+    deps = createDeps(config);
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`coinop: ${error.message}\n`);
@@ -21,7 +24,6 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const deps = createDeps(config);
   await deps.store.migrate();
   const app = await buildApp(deps);
   const instanceId = randomUUID();

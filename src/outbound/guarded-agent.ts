@@ -1,5 +1,6 @@
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
+import type { SecureContext } from 'node:tls';
 import { Agent, buildConnector } from 'undici';
 import type { AddressPolicy } from './address-policy.js';
 import { GuardError } from './errors.js';
@@ -10,8 +11,8 @@ export type Resolver = (hostname: string) => Promise<Array<{ address: string; fa
 export interface GuardedSessionOptions {
   policy: AddressPolicy;
   resolve: Resolver;
-  /** Trusted roots; undefined keeps Node's defaults. */
-  ca: readonly string[] | undefined;
+  /** TLS context with the trusted roots, built once per process; undefined keeps Node's defaults. */
+  secureContext: SecureContext | undefined;
   /** Upper bound for TCP + TLS setup of one connection. */
   connectTimeoutMs: number;
   /** Passed to undici as headers/body idle timeouts; the caller's overall timer is the real limit. */
@@ -42,7 +43,7 @@ export function openGuardedSession(options: GuardedSessionOptions): GuardedSessi
     // connect to is the address we judged: DNS rebinding has no second lookup
     // to slip into.
     lookup: guardedLookup(options.policy, options.resolve),
-    ...(options.ca === undefined ? {} : { ca: [...options.ca] }),
+    ...(options.secureContext === undefined ? {} : { secureContext: options.secureContext }),
   });
 
   const connect: buildConnector.connector = (target, callback) => {

@@ -23,14 +23,29 @@ export interface ServerProcess {
   readonly exited: Promise<number | null>;
 }
 
-/** Starts `src/main.ts` as a real process (the way `npm start` does) and waits until it answers. */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+function spawnServer(port: number, env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), SMTP_PORT: '0', LOG_LEVEL: 'info', DNS_SERVERS: '127.0.0.1:9', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+}
+
+/** Runs `src/main.ts` with `env` expecting it to stop by itself (a refused start); its exit code and stderr. */
+export async function runServerToExit(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+  const child = spawnServer(await freePort(), env);
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  const code = await new Promise<number | null>((resolve) => child.once('exit', (exitCode) => resolve(exitCode)));
+  clearTimeout(timer);
+  return { code, stderr };
+}
+
+/** Starts `src/main.ts` as a real process (the way `npm start` does) and waits until it answers. */
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const port = await freePort();
+  const child = spawnServer(port, env);
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -1,3 +1,4 @@
+import type { SecureContext } from 'node:tls';
 import { performance } from 'node:perf_hooks';
 import type { Clock } from '../../lib/time.js';
 import type { AddressPolicy } from '../../outbound/address-policy.js';
@@ -54,8 +55,8 @@ export interface DnsLookupSettings {
   readonly clock: Clock;
   /** Internal: the port TLS inspection connects to; 443 outside tests. */
   readonly tlsPort?: number;
-  /** Roots trusted when judging a certificate chain; undefined keeps Node's. */
-  readonly tlsCa?: readonly string[];
+  /** TLS context with the roots trusted when judging a certificate chain; undefined keeps Node's. */
+  readonly tlsContext?: SecureContext;
   /** Internal: the resolvers of a propagation check without `propagationServers`. */
   readonly propagationDefaults?: readonly PropagationServer[];
   /** Queries in flight per request. */
@@ -123,7 +124,7 @@ async function lookupTarget(context: RequestContext, target: Target): Promise<{ 
     plan.enableEnrichment && isDomain ? enrichDomain(resolver, target.name) : undefined,
     plan.enableSslInspection && isDomain
       ? inspectDomainCertificate(
-          { resolver, policy: settings.policy, port: settings.tlsPort ?? HTTPS_PORT, ca: settings.tlsCa, now: () => settings.clock.now() },
+          { resolver, policy: settings.policy, port: settings.tlsPort ?? HTTPS_PORT, secureContext: settings.tlsContext, now: () => settings.clock.now() },
           target.name,
           addressRecords,
           plan.query.timeoutMs,

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { rootCertificates } from 'node:tls';
+import { createSecureContext, rootCertificates } from 'node:tls';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import type { MeterSpec } from '../../http/metering.js';
@@ -24,7 +24,7 @@ export function dnsLookupFromConfig(deps: Deps): DnsLookup {
     client: createDnsClient(resolverAddresses(config.dnsServers)),
     policy: createAddressPolicy(config.outboundAllowCidrs),
     clock: deps.clock,
-    tlsCa: config.outboundCaFile === undefined ? undefined : [...rootCertificates, readFileSync(config.outboundCaFile, 'utf8')],
+    tlsContext: config.outboundCaFile === undefined ? undefined : createSecureContext({ ca: [...rootCertificates, readFileSync(config.outboundCaFile, 'utf8')] }),
   });
 }
 

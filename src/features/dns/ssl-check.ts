@@ -1,3 +1,4 @@
+import type { SecureContext } from 'node:tls';
 import type { AddressPolicy } from '../../outbound/address-policy.js';
 import type { DnsRecord } from './dns-types.js';
 import { addressesOf } from './reverse.js';
@@ -23,7 +24,7 @@ export interface SslContext {
   readonly resolver: RequestResolver;
   readonly policy: AddressPolicy;
   readonly port: number;
-  readonly ca?: readonly string[];
+  readonly secureContext?: SecureContext;
   readonly now: () => number;
 }
 
@@ -44,7 +45,7 @@ export async function inspectDomainCertificate(context: SslContext, domain: stri
   if (address === undefined) return failed(`${domain} resolves to a non-public address`);
   let report;
   try {
-    report = await inspectCertificate({ hostname: domain, address, port: context.port, timeoutMs: Math.min(timeoutMs, MAX_TLS_TIMEOUT_MS), ca: context.ca, now: context.now() });
+    report = await inspectCertificate({ hostname: domain, address, port: context.port, timeoutMs: Math.min(timeoutMs, MAX_TLS_TIMEOUT_MS), secureContext: context.secureContext, now: context.now() });
   } catch (error) {
     if (error instanceof TlsInspectionError) return failed(error.message);
     throw error;

@@ -1,5 +1,5 @@
 import { connect } from 'node:tls';
-import type { PeerCertificate } from 'node:tls';
+import type { PeerCertificate, SecureContext } from 'node:tls';
 import { DAY } from '../../lib/time.js';
 
 /** What the handshake showed of the leaf certificate. */
@@ -27,8 +27,8 @@ export interface InspectOptions {
   readonly address: string;
   readonly port: number;
   readonly timeoutMs: number;
-  /** Trusted roots; undefined keeps Node's. */
-  readonly ca?: readonly string[];
+  /** TLS context with the trusted roots (built once by the caller); undefined keeps Node's. */
+  readonly secureContext?: SecureContext;
   readonly now: number;
 }
 
@@ -65,7 +65,7 @@ export function inspectCertificate(options: InspectOptions): Promise<Certificate
       port: options.port,
       servername: options.hostname,
       rejectUnauthorized: false,
-      ...(options.ca === undefined ? {} : { ca: [...options.ca] }),
+      ...(options.secureContext === undefined ? {} : { secureContext: options.secureContext }),
     });
     let settled = false;
     const finish = (error: TlsInspectionError | undefined, report?: CertificateReport) => {

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { Reader } from 'maxmind';
 import type { Logger } from 'pino';
 import { continentOf } from './continents.js';
+import { ConfigError } from '../../config.js';
 
 /** The geo fields of the caller IP result; `''` when the database does not know. */
 export interface GeoFields {
@@ -101,7 +102,7 @@ export function createGeoLookup(options: { configuredPath?: string; logger: Logg
     try {
       reader = path === undefined ? null : new Reader<Json>(readFileSync(path));
     } catch (error) {
-      if (options.configuredPath !== undefined) throw new Error(`Invalid GEOIP_DB: cannot open ${path} as a MaxMind database (${(error as Error).message})`);
+      if (options.configuredPath !== undefined) throw new ConfigError('GEOIP_DB', `cannot open ${path} as a MaxMind database (${(error as Error).message})`);
       options.logger.warn({ err: error, path }, 'bundled GeoIP database unavailable; geo fields will be empty');
       reader = null;
     }

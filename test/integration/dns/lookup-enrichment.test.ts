@@ -6,6 +6,7 @@ import { createAddressPolicy } from '../../../src/outbound/address-policy.js';
 import { systemClock } from '../../../src/lib/time.js';
 import { rr, startDnsServer } from '../../helpers/dns-server.js';
 import type { TestDnsServer } from '../../helpers/dns-server.js';
+import { createSecureContext } from 'node:tls';
 import { createCertificateAuthority, startTlsServer } from '../../helpers/tls-server.js';
 import type { TestTlsServer } from '../../helpers/tls-server.js';
 
@@ -72,7 +73,7 @@ describe('enrichment and TLS inspection of a lookup, against loopback DNS and TL
       policy: createAddressPolicy(['127.0.0.0/8']),
       clock: systemClock,
       tlsPort: tls.port,
-      tlsCa: [caPem],
+      tlsContext: createSecureContext({ ca: [caPem] }),
     });
   });
   afterAll(async () => {

@@ -1,8 +1,10 @@
 import { createServer } from 'node:net';
+import { createSecureContext } from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inspectCertificate, TlsInspectionError } from '../../../src/features/dns/tls-inspect.js';
 import { inspectDomainCertificate } from '../../../src/features/dns/ssl-check.js';
+import type { SslContext } from '../../../src/features/dns/ssl-check.js';
 import { createRequestResolver } from '../../../src/features/dns/request-resolver.js';
 import { createDnsClient } from '../../../src/features/dns/wire-client.js';
 import { createAddressPolicy } from '../../../src/outbound/address-policy.js';
@@ -40,7 +42,7 @@ describe('TLS certificate inspection against local TLS servers', () => {
   });
 
   const inspect = (hostname: string, port: number, timeoutMs = 2000) =>
-    inspectCertificate({ hostname, address: '127.0.0.1', port, timeoutMs, ca: [ca.caPem], now: Date.now() });
+    inspectCertificate({ hostname, address: '127.0.0.1', port, timeoutMs, secureContext: createSecureContext({ ca: [ca.caPem] }), now: Date.now() });
 
   it('reads expiry, issuer and names of a valid certificate, sending the name as SNI', async () => {
     const report = await inspect('secure.test', valid.port);
@@ -99,11 +101,11 @@ describe('TLS certificate inspection against local TLS servers', () => {
       await dns?.close();
     });
 
-    const context = (port: number, allow: string[]) => ({
+    const context = (port: number, allow: string[]): SslContext => ({
       resolver: createRequestResolver(createDnsClient([{ host: '127.0.0.1', port: dns.port }]), { timeoutMs: 1000, maxRetries: 0, retryDelayMs: 0 }, 4),
       policy: createAddressPolicy(allow),
       port,
-      ca: [ca.caPem],
+      secureContext: createSecureContext({ ca: [ca.caPem] }),
       now: () => Date.now(),
     });
 
