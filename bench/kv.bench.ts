@@ -10,9 +10,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { sha256Hex } from '../src/lib/hash.js';
-import { freePort, pinSelf, pinningNote, spawnPinned, startBuiltService, stopProcess, waitForHttp } from './lib.js';
+import { freePort, pinSelf, pinningNote, spawnPinned, startBuiltService, stopProcess, waitForHttp, withPostgresSchema } from './lib.js';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
@@ -64,21 +63,6 @@ async function benchCoinop(label: string, databaseUrl: string): Promise<Measured
     return [get, post];
   } finally {
     await stopProcess(child);
-  }
-}
-
-async function withPostgresSchema<T>(base: string, run: (url: string) => Promise<T>): Promise<T> {
-  const schema = `bench_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  const url = new URL(base);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  try {
-    return await run(url.toString());
-  } finally {
-    await admin.query(`DROP SCHEMA ${schema} CASCADE`);
-    await admin.end();
   }
 }
 

@@ -2,6 +2,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import pg from 'pg';
 
 export { freePort } from '../test/helpers/server-process.js';
 
@@ -78,4 +79,20 @@ export function percentiles(values: readonly number[]): Percentiles {
 export function rssMb(pid: number): number {
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return match ? Math.round(Number(match[1]) / 1024) : NaN;
+}
+
+/** Runs `run` against a scratch schema of the PostgreSQL server at `base`, dropped afterwards. */
+export async function withPostgresSchema<T>(base: string, run: (url: string) => Promise<T>): Promise<T> {
+  const schema = `bench_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  const url = new URL(base);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  try {
+    return await run(url.toString());
+  } finally {
+    await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+    await admin.end();
+  }
 }

@@ -17,8 +17,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
-import { freePort, percentiles, pinSelf, pinningNote, spawnPinned, stopProcess, waitForHttp } from './lib.js';
+import { freePort, percentiles, pinSelf, pinningNote, withPostgresSchema, spawnPinned, stopProcess, waitForHttp } from './lib.js';
 import type { Percentiles } from './lib.js';
 import { createTestCertificates, startHttpsReceiver } from '../test/helpers/https-receiver.js';
 import { openStore } from '../src/store/open-store.js';
@@ -139,20 +138,7 @@ async function main(): Promise<void> {
   try {
     if (process.env.BENCH_SKIP_SQLITE !== '1') results.push(await benchOnce('SQLite', `sqlite:${join(dir, 'bench.db')}`, caFile, certificates));
     const pgUrl = process.env.BENCH_DATABASE_URL;
-    if (pgUrl) {
-      const schema = `bench_${Date.now()}`;
-      const admin = new pg.Client({ connectionString: pgUrl });
-      await admin.connect();
-      await admin.query(`CREATE SCHEMA ${schema}`);
-      const url = new URL(pgUrl);
-      url.searchParams.set('options', `-c search_path=${schema}`);
-      try {
-        results.push(await benchOnce('PostgreSQL', url.toString(), caFile, certificates));
-      } finally {
-        await admin.query(`DROP SCHEMA ${schema} CASCADE`);
-        await admin.end();
-      }
-    }
+    if (pgUrl) results.push(await withPostgresSchema(pgUrl, (url) => benchOnce('PostgreSQL', url, caFile, certificates)));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

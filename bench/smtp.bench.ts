@@ -24,8 +24,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
-import { freePort, percentiles, pinSelf, pinningNote, rssMb, spawnPinned } from './lib.js';
+import { freePort, percentiles, pinSelf, pinningNote, withPostgresSchema, rssMb, spawnPinned, stopProcess } from './lib.js';
 import type { Percentiles } from './lib.js';
 import { createTestCertificates, startHttpsReceiver } from '../test/helpers/https-receiver.js';
 import { openStore } from '../src/store/open-store.js';
@@ -257,9 +256,7 @@ async function benchOnce(label: string, databaseUrl: string, caFile: string, cer
     };
   } finally {
     clearInterval(sampler);
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
+    await stopProcess(child);
     await receiver.close();
   }
 }
@@ -274,20 +271,7 @@ async function loadMain(): Promise<void> {
   try {
     if (process.env.BENCH_SKIP_SQLITE !== '1') results.push(await benchOnce('SQLite', `sqlite:${join(dir, 'bench.db')}`, caFile, certificates));
     const pgUrl = process.env.BENCH_DATABASE_URL;
-    if (pgUrl) {
-      const schema = `bench_${Date.now()}`;
-      const admin = new pg.Client({ connectionString: pgUrl });
-      await admin.connect();
-      await admin.query(`CREATE SCHEMA ${schema}`);
-      const url = new URL(pgUrl);
-      url.searchParams.set('options', `-c search_path=${schema}`);
-      try {
-        results.push(await benchOnce('PostgreSQL', url.toString(), caFile, certificates));
-      } finally {
-        await admin.query(`DROP SCHEMA ${schema} CASCADE`);
-        await admin.end();
-      }
-    }
+    if (pgUrl) results.push(await withPostgresSchema(pgUrl, (url) => benchOnce('PostgreSQL', url, caFile, certificates)));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -8,7 +8,7 @@ import { buildApp } from '../../src/app.js';
 import type { Clock } from '../../src/lib/time.js';
 import { sha256Hex } from '../../src/lib/hash.js';
 import { newToken } from '../../src/lib/ids.js';
-import { insertWallet } from '../../src/features/tokens/wallet.queries.js';
+import { findWalletByHash, insertWallet } from '../../src/features/tokens/wallet.queries.js';
 import { scratchDatabase } from './stores.js';
 import type { ScratchDatabase, StoreKind } from './stores.js';
 
@@ -74,4 +74,11 @@ export async function startTestApp(kind: StoreKind, options: TestAppOptions = {}
       if (options.database === undefined) await database.drop();
     },
   };
+}
+
+/** The id of the wallet a token opens. */
+export async function walletIdOf(deps: Deps, token: string): Promise<number> {
+  const wallet = await findWalletByHash(deps.store.read, sha256Hex(token));
+  if (wallet === undefined) throw new Error('no such wallet');
+  return wallet.id;
 }

@@ -17,3 +17,21 @@ export function useTestApp(kind: StoreKind, options: TestAppOptions = {}): () =>
     return testApp;
   };
 }
+
+/** Two instances of the service on one PostgreSQL database, as a multi-instance deployment runs; started before the describe block, closed after it. */
+export function useTwoPostgresInstances(options: TestAppOptions = {}): () => readonly [TestApp, TestApp] {
+  let first: TestApp | undefined;
+  let second: TestApp | undefined;
+  beforeAll(async () => {
+    first = await startTestApp('postgres', options);
+    second = await startTestApp('postgres', { ...options, database: first.database });
+  });
+  afterAll(async () => {
+    await second?.close();
+    await first?.close();
+  });
+  return () => {
+    if (first === undefined || second === undefined) throw new Error('instances not started');
+    return [first, second];
+  };
+}

@@ -1,59 +1,53 @@
 /**
- * Shared by the scheduler and low-balance suites: a real HTTPS receiver the app is allowed to call
- * (its CA in a temp file for OUTBOUND_CA_FILE), and scheduled webhook rows written straight into
- * the store (the management API is not what these suites test).
+ * For the scheduler suites: scheduled webhook rows written straight into the store (the management
+ * API is not what these suites test) and the app, receiver and wallet every scheduler suite starts from.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
+import { beforeEach } from 'vitest';
 import type { Deps } from '../../../src/deps.js';
-import { sha256Hex } from '../../../src/lib/hash.js';
-import { findWalletByHash } from '../../../src/features/tokens/wallet.queries.js';
-import { createTestCertificates, startHttpsReceiver } from '../../helpers/https-receiver.js';
-import type { HttpsReceiver, ReceivedRequest } from '../../helpers/https-receiver.js';
+import { ManualClock, walletIdOf } from '../../helpers/app.js';
+import type { TestApp } from '../../helpers/app.js';
+import { useOutboundFixture } from '../../helpers/outbound-fixture.js';
+import type { OutboundFixture } from '../../helpers/outbound-fixture.js';
+import type { StoreKind } from '../../helpers/stores.js';
+import { useTestApp } from '../../helpers/use-test-app.js';
 
-export interface OutboundFixture {
-  /** Env for startTestApp: loopback allowed, the receiver's CA trusted. */
-  readonly env: Record<string, string>;
-  receiver(): HttpsReceiver;
-  /** https://127.0.0.1:<port><path> */
-  url(path: string): string;
-  /** Requests received on `path` (exact, without query). */
-  requestsTo(path: string): ReceivedRequest[];
+/** Where useSchedulerSuite puts the clock before each test. */
+export const SUITE_START = Date.parse('2026-06-01T12:00:00.000Z');
+
+export interface SchedulerSuite {
+  readonly start: number;
+  readonly clock: ManualClock;
+  readonly outbound: OutboundFixture;
+  readonly testApp: () => TestApp;
+  /** The wallet of the current test: fresh for each, with 100 credits. */
+  wallet(): { token: string; walletId: number };
 }
 
-/** Call at describe level: certificates and the CA file exist at once (apps read them at start), the receiver from beforeAll. */
-export function useOutboundFixture(): OutboundFixture {
-  const certificates = createTestCertificates();
-  const dir = mkdtempSync(join(tmpdir(), 'coinop-ca-'));
-  const caFile = join(dir, 'ca.pem');
-  writeFileSync(caFile, certificates.caPem);
-  let receiver: HttpsReceiver | undefined;
-  beforeAll(async () => {
-    receiver = await startHttpsReceiver({ certificates });
+/** Call at describe level: an app on a manual clock and a receiver; before each test the clock is back at `start`, no schedules exist, and a new wallet is made. */
+export function useSchedulerSuite(kind: StoreKind): SchedulerSuite {
+  const clock = new ManualClock(SUITE_START);
+  const outbound = useOutboundFixture();
+  const testApp = useTestApp(kind, { clock, env: outbound.env });
+  let current: { token: string; walletId: number } | undefined;
+  beforeEach(async () => {
+    clock.set(SUITE_START);
+    // Each test sees only its own schedules (moving the clock would make earlier ones due).
+    await testApp().deps.store.writeOne('DELETE FROM webhooks');
+    const token = await testApp().createToken(100);
+    current = { token, walletId: await walletIdOf(testApp().deps, token) };
   });
-  afterAll(async () => {
-    await receiver?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  const get = (): HttpsReceiver => {
-    if (receiver === undefined) throw new Error('receiver not started');
-    return receiver;
-  };
   return {
-    env: { OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8', OUTBOUND_CA_FILE: caFile },
-    receiver: get,
-    url: (path) => get().url(path, '127.0.0.1'),
-    requestsTo: (path) => get().requests.filter((request) => request.path === path),
+    start: SUITE_START,
+    clock,
+    outbound,
+    testApp,
+    wallet: () => {
+      if (current === undefined) throw new Error('no wallet yet');
+      return current;
+    },
   };
 }
 
-export async function walletIdOf(deps: Deps, token: string): Promise<number> {
-  const wallet = await findWalletByHash(deps.store.read, sha256Hex(token));
-  if (wallet === undefined) throw new Error('no such wallet');
-  return wallet.id;
-}
 
 export interface ScheduleRow {
   readonly walletId: number;

@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp } from '../../helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTwoPostgresInstances } from '../../helpers/use-test-app.js';
 import type { TestApp } from '../../helpers/app.js';
-import { ManualClock } from '../../helpers/app.js';
+import { ManualClock, walletIdOf } from '../../helpers/app.js';
 import { runDueSchedules } from '../../../src/features/scheduler/scheduler.js';
 import { MINUTE } from '../../../src/lib/time.js';
-import { insertSchedules, useOutboundFixture, walletIdOf } from './fixtures.js';
+import { insertSchedules } from './fixtures.js';
+import { useOutboundFixture } from '../../helpers/outbound-fixture.js';
 
 const START = Date.parse('2026-06-01T12:00:00.000Z');
 const SCHEDULES = 1000;
@@ -13,16 +14,10 @@ const WALLETS = 10;
 describe.skipIf(!process.env.TEST_DATABASE_URL)('scheduled runs, two instances on one PostgreSQL', () => {
   const clock = new ManualClock(START);
   const outbound = useOutboundFixture();
+  const instances = useTwoPostgresInstances({ clock, env: outbound.env });
   let first: TestApp;
   let second: TestApp;
-  beforeAll(async () => {
-    first = await startTestApp('postgres', { clock, env: outbound.env });
-    second = await startTestApp('postgres', { clock, env: outbound.env, database: first.database });
-  });
-  afterAll(async () => {
-    await second?.close();
-    await first?.close();
-  });
+  beforeAll(() => ([first, second] = instances()));
 
   // About 20 ms per delivery while OUTBOUND_CA_FILE is set (see the report): give it room.
   it(`fires each of ${SCHEDULES} due runs exactly once: no duplicate, no miss`, { timeout: 120_000 }, async () => {

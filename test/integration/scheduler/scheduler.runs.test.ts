@@ -1,30 +1,21 @@
 import { beforeEach, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { describeEachStore } from '../../helpers/each-store.js';
-import { useTestApp } from '../../helpers/use-test-app.js';
-import { ManualClock } from '../../helpers/app.js';
 import { sha256Hex } from '../../../src/lib/hash.js';
 import { DAY, HOUR, MINUTE } from '../../../src/lib/time.js';
 import { newSigningSecret } from '../../../src/features/webhooks/delivery.js';
 import { runDueSchedules } from '../../../src/features/scheduler/scheduler.js';
-import { insertSchedules, scheduleState, useOutboundFixture, walletIdOf } from './fixtures.js';
+import { insertSchedules, scheduleState, SUITE_START as START, useSchedulerSuite } from './fixtures.js';
+import { walletIdOf } from '../../helpers/app.js';
 
-const START = Date.parse('2026-06-01T12:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();
 
 describeEachStore('scheduled runs', (kind) => {
-  const clock = new ManualClock(START);
-  const outbound = useOutboundFixture();
-  const testApp = useTestApp(kind, { clock, env: outbound.env });
+  const suite = useSchedulerSuite(kind);
+  const { clock, outbound, testApp } = suite;
   let token: string;
   let walletId: number;
-  beforeEach(async () => {
-    clock.set(START);
-    // Each test sees only its own schedules (moving the clock would make earlier ones due).
-    await testApp().deps.store.writeOne('DELETE FROM webhooks');
-    token = await testApp().createToken(100);
-    walletId = await walletIdOf(testApp().deps, token);
-  });
+  beforeEach(() => ({ token, walletId } = suite.wallet()));
   const schedule = (webhookId: string, fields: { cron: string; nextRunAt: number; active?: boolean; headers?: Record<string, string>; signingSecret?: string; timezone?: string }) =>
     insertSchedules(testApp().deps, [{ walletId, webhookId, url: outbound.url(`/run/${webhookId}`), ...fields }]);
   const received = (webhookId: string) => outbound.requestsTo(`/run/${webhookId}`);

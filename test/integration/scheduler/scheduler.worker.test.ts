@@ -1,25 +1,16 @@
 import { beforeEach, expect, it } from 'vitest';
 import { describeEachStore } from '../../helpers/each-store.js';
-import { useTestApp } from '../../helpers/use-test-app.js';
-import { ManualClock } from '../../helpers/app.js';
 import { MINUTE } from '../../../src/lib/time.js';
 import { runDueSchedules, startScheduler } from '../../../src/features/scheduler/scheduler.js';
-import { insertSchedules, scheduleState, useOutboundFixture, walletIdOf } from './fixtures.js';
+import { insertSchedules, scheduleState, SUITE_START as START, useSchedulerSuite } from './fixtures.js';
 
-const START = Date.parse('2026-06-01T12:00:00.000Z');
 
 describeEachStore('scheduler worker', (kind) => {
-  const clock = new ManualClock(START);
-  const outbound = useOutboundFixture();
-  const testApp = useTestApp(kind, { clock, env: outbound.env });
+  const suite = useSchedulerSuite(kind);
+  const { clock, outbound, testApp } = suite;
   let token: string;
   let walletId: number;
-  beforeEach(async () => {
-    clock.set(START);
-    await testApp().deps.store.writeOne('DELETE FROM webhooks');
-    token = await testApp().createToken(100);
-    walletId = await walletIdOf(testApp().deps, token);
-  });
+  beforeEach(() => ({ token, walletId } = suite.wallet()));
 
   it('fires due runs on its own once started, and stop() waits for the run in flight to be recorded', async () => {
     outbound.receiver().enqueue({ status: 200, delayMs: 300 });

@@ -10,7 +10,7 @@ import { useTestApp } from '../../helpers/use-test-app.js';
 import { ManualClock } from '../../helpers/app.js';
 import { sha256Hex } from '../../../src/lib/hash.js';
 import { sendPendingLowBalance } from '../../../src/features/settings/low-balance-notifier.js';
-import { useOutboundFixture } from '../scheduler/fixtures.js';
+import { useOutboundFixture } from '../../helpers/outbound-fixture.js';
 
 const PUBLIC_URL = 'https://coinop.example';
 

@@ -1,26 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp } from '../../helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTwoPostgresInstances } from '../../helpers/use-test-app.js';
 import type { TestApp } from '../../helpers/app.js';
 import { ManualClock } from '../../helpers/app.js';
 import { sha256Hex } from '../../../src/lib/hash.js';
 import { sendPendingLowBalance } from '../../../src/features/settings/low-balance-notifier.js';
-import { useOutboundFixture } from '../scheduler/fixtures.js';
+import { useOutboundFixture } from '../../helpers/outbound-fixture.js';
 
 const WALLETS = 40;
 
 describe.skipIf(!process.env.TEST_DATABASE_URL)('low-balance notifications, two instances on one PostgreSQL', () => {
   const clock = new ManualClock();
   const outbound = useOutboundFixture();
+  const instances = useTwoPostgresInstances({ clock, env: outbound.env });
   let first: TestApp;
   let second: TestApp;
-  beforeAll(async () => {
-    first = await startTestApp('postgres', { clock, env: outbound.env });
-    second = await startTestApp('postgres', { clock, env: outbound.env, database: first.database });
-  });
-  afterAll(async () => {
-    await second?.close();
-    await first?.close();
-  });
+  beforeAll(() => ([first, second] = instances()));
 
   it('sends one notification per incident when both instances look at once', async () => {
     const tokens = await Promise.all(Array.from({ length: WALLETS }, () => first.createToken(100)));

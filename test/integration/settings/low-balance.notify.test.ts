@@ -1,11 +1,11 @@
 import { beforeEach, expect, it } from 'vitest';
 import { describeEachStore } from '../../helpers/each-store.js';
 import { useTestApp } from '../../helpers/use-test-app.js';
-import { ManualClock } from '../../helpers/app.js';
+import { ManualClock, walletIdOf } from '../../helpers/app.js';
 import { sha256Hex } from '../../../src/lib/hash.js';
 import { MINUTE } from '../../../src/lib/time.js';
 import { sendPendingLowBalance, startLowBalanceNotifier } from '../../../src/features/settings/low-balance-notifier.js';
-import { useOutboundFixture, walletIdOf } from '../scheduler/fixtures.js';
+import { useOutboundFixture } from '../../helpers/outbound-fixture.js';
 
 const START = Date.parse('2026-06-01T12:00:00.000Z');
 const ADMIN_TOKEN = 'admin-token-for-low-balance-tests';

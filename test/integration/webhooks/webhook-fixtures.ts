@@ -1,12 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { expect } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import type { TestApp } from '../../helpers/app.js';
 import { sha256Hex } from '../../../src/lib/hash.js';
-import { createTestCertificates, startHttpsReceiver } from '../../helpers/https-receiver.js';
 import type { HttpsReceiver, ReceivedRequest } from '../../helpers/https-receiver.js';
+import { useOutboundFixture } from '../../helpers/outbound-fixture.js';
 
 export const PLAIN = 'text/plain; charset=utf-8';
 export const JSON_TYPE = 'application/json; charset=utf-8';
@@ -21,25 +18,8 @@ export const SIGNING_SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/;
  * Call at describe level; `env` is ready at once, the receiver after beforeAll.
  */
 export function useReceiver(): { env: Record<string, string>; receiver: () => HttpsReceiver } {
-  const certificates = createTestCertificates();
-  const dir = mkdtempSync(join(tmpdir(), 'coinop-webhooks-'));
-  const caFile = join(dir, 'ca.pem');
-  writeFileSync(caFile, certificates.caPem);
-  let receiver: HttpsReceiver | undefined;
-  beforeAll(async () => {
-    receiver = await startHttpsReceiver({ certificates });
-  });
-  afterAll(async () => {
-    await receiver?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  return {
-    env: { OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8', OUTBOUND_CA_FILE: caFile, MAIL_DOMAIN },
-    receiver: () => {
-      if (receiver === undefined) throw new Error('receiver not started');
-      return receiver;
-    },
-  };
+  const fixture = useOutboundFixture();
+  return { env: { ...fixture.env, MAIL_DOMAIN }, receiver: fixture.receiver };
 }
 
 /** The webhook API of one wallet. */
