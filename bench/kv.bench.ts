@@ -6,12 +6,9 @@
  * Usage: npm run bench (builds first) (PostgreSQL too when BENCH_DATABASE_URL is set, e.g. postgres://postgres@127.0.0.1:5432/postgres)
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { sha256Hex } from '../src/lib/hash.js';
-import { freePort, pinSelf, pinningNote, spawnPinned, startBuiltService, stopProcess, waitForHttp, withPostgresSchema } from './lib.js';
+import { freePort, pinSelf, pinningNote, spawnPinned, startBuiltService, stopProcess, onEachStore, waitForHttp, withScratchDir } from './lib.js';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
@@ -69,15 +66,7 @@ async function benchCoinop(label: string, databaseUrl: string): Promise<Measured
 async function main(): Promise<void> {
   pinSelf(1);
   const before = await benchBare('bare node:http (before)');
-  const coinop: Measured[] = [];
-  const dir = mkdtempSync(join(tmpdir(), 'coinop-bench-'));
-  try {
-    coinop.push(...(await benchCoinop('coinop SQLite', `sqlite:${join(dir, 'bench.db')}`)));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-  const pgUrl = process.env.BENCH_DATABASE_URL;
-  if (pgUrl) coinop.push(...(await withPostgresSchema(pgUrl, (url) => benchCoinop('coinop PostgreSQL', url))));
+  const coinop = (await withScratchDir('coinop-bench-', (dir) => onEachStore(dir, (label, url) => benchCoinop(`coinop ${label}`, url)))).flat();
   const after = await benchBare('bare node:http (after)');
 
   const bare = (before.rps + after.rps) / 2;

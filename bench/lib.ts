@@ -1,7 +1,9 @@
 /** What every benchmark shares: core pinning, starting and stopping a service process, percentiles, RSS. */
 import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 
 export { freePort } from '../test/helpers/server-process.js';
@@ -95,4 +97,23 @@ export async function withPostgresSchema<T>(base: string, run: (url: string) => 
     await admin.query(`DROP SCHEMA ${schema} CASCADE`);
     await admin.end();
   }
+}
+
+/** Runs `run` with a fresh temp folder, removed afterwards. */
+export async function withScratchDir<T>(prefix: string, run: (dir: string) => Promise<T>): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  try {
+    return await run(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Runs `bench` on SQLite (a file in `dir`; skipped with BENCH_SKIP_SQLITE=1) and on PostgreSQL when BENCH_DATABASE_URL is set. */
+export async function onEachStore<R>(dir: string, bench: (label: 'SQLite' | 'PostgreSQL', databaseUrl: string) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  if (process.env.BENCH_SKIP_SQLITE !== '1') results.push(await bench('SQLite', `sqlite:${join(dir, 'bench.db')}`));
+  const pgUrl = process.env.BENCH_DATABASE_URL;
+  if (pgUrl) results.push(await withPostgresSchema(pgUrl, (url) => bench('PostgreSQL', url)));
+  return results;
 }

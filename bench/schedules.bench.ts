@@ -14,10 +14,9 @@
  * every system root per connection, about 18 ms of CPU each, which would measure that instead.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort, percentiles, pinSelf, pinningNote, withPostgresSchema, spawnPinned, stopProcess, waitForHttp } from './lib.js';
+import { freePort, percentiles, pinSelf, pinningNote, onEachStore, withScratchDir, spawnPinned, stopProcess, waitForHttp } from './lib.js';
 import type { Percentiles } from './lib.js';
 import { createTestCertificates, startHttpsReceiver } from '../test/helpers/https-receiver.js';
 import { openStore } from '../src/store/open-store.js';
@@ -131,17 +130,11 @@ async function benchOnce(label: string, databaseUrl: string, caFile: string, cer
 async function main(): Promise<void> {
   pinSelf(1);
   const certificates = createTestCertificates();
-  const dir = mkdtempSync(join(tmpdir(), 'coinop-sched-bench-'));
-  const caFile = join(dir, 'ca.pem');
-  writeFileSync(caFile, certificates.caPem);
-  const results: Result[] = [];
-  try {
-    if (process.env.BENCH_SKIP_SQLITE !== '1') results.push(await benchOnce('SQLite', `sqlite:${join(dir, 'bench.db')}`, caFile, certificates));
-    const pgUrl = process.env.BENCH_DATABASE_URL;
-    if (pgUrl) results.push(await withPostgresSchema(pgUrl, (url) => benchOnce('PostgreSQL', url, caFile, certificates)));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const results = await withScratchDir('coinop-sched-bench-', async (dir) => {
+    const caFile = join(dir, 'ca.pem');
+    writeFileSync(caFile, certificates.caPem);
+    return onEachStore(dir, (label, url) => benchOnce(label, url, caFile, certificates));
+  });
 
   const ca = process.env.BENCH_OUTBOUND_CA_FILE === '1' ? 'OUTBOUND_CA_FILE' : 'NODE_EXTRA_CA_CERTS';
   console.log(`\n${SCHEDULES} schedules due in one minute, ${WALLETS} wallets; service on core 0, receiver on core 1${pinningNote}; CA via ${ca}\n`);

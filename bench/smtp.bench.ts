@@ -17,14 +17,13 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import type { Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { freePort, percentiles, pinSelf, pinningNote, withPostgresSchema, rssMb, spawnPinned, stopProcess } from './lib.js';
+import { freePort, percentiles, pinSelf, pinningNote, onEachStore, withScratchDir, rssMb, spawnPinned, stopProcess } from './lib.js';
 import type { Percentiles } from './lib.js';
 import { createTestCertificates, startHttpsReceiver } from '../test/helpers/https-receiver.js';
 import { openStore } from '../src/store/open-store.js';
@@ -264,17 +263,11 @@ async function benchOnce(label: string, databaseUrl: string, caFile: string, cer
 async function loadMain(): Promise<void> {
   pinSelf(1);
   const certificates = createTestCertificates();
-  const dir = mkdtempSync(join(tmpdir(), 'coinop-smtp-bench-'));
-  const caFile = join(dir, 'ca.pem');
-  writeFileSync(caFile, certificates.caPem);
-  const results: Result[] = [];
-  try {
-    if (process.env.BENCH_SKIP_SQLITE !== '1') results.push(await benchOnce('SQLite', `sqlite:${join(dir, 'bench.db')}`, caFile, certificates));
-    const pgUrl = process.env.BENCH_DATABASE_URL;
-    if (pgUrl) results.push(await withPostgresSchema(pgUrl, (url) => benchOnce('PostgreSQL', url, caFile, certificates)));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const results = await withScratchDir('coinop-smtp-bench-', async (dir) => {
+    const caFile = join(dir, 'ca.pem');
+    writeFileSync(caFile, certificates.caPem);
+    return onEachStore(dir, (label, url) => benchOnce(label, url, caFile, certificates));
+  });
 
   console.log(
     `\n${(MESSAGE_BYTES / 1024).toFixed(0)} KB messages over ${CONNECTIONS} pipelined SMTP sessions for ${SECONDS} s (after ${WARMUP_SECONDS} s warm-up); ` +
