@@ -1,7 +1,8 @@
 import { dkimSelectors, probeDkim } from './dkim.js';
 import type { DkimCheck } from './dkim.js';
-import { dmarcFromTexts } from './dmarc.js';
-import type { DmarcCheck, DmarcPolicy } from './dmarc.js';
+import type { DmarcPolicy } from './dmarc.js';
+import { discoverDmarc } from './dmarc-discovery.js';
+import type { DiscoveredDmarc } from './dmarc-discovery.js';
 import { assessEmailSecurity } from './email-score.js';
 import { mxProvider } from './mx-provider.js';
 import { txtValue } from './records.js';
@@ -22,7 +23,7 @@ export interface EmailEnrichment {
   readonly enrichment: {
     readonly mx: { readonly provider: string | null; readonly hosts: string[] };
     readonly spf: SpfCheck;
-    readonly dmarc: DmarcCheck;
+    readonly dmarc: DiscoveredDmarc;
     readonly dkim: DkimCheck;
   };
 }
@@ -35,18 +36,15 @@ export async function enrichDomain(resolver: RequestResolver, domain: string): P
   };
   const mxAnswer = resolver.query(domain, 'MX');
   const spfCheck = checkSpf(domain, fetchTxt);
-  const dmarcAnswer = fetchTxt(`_dmarc.${domain}`);
+  const dmarcCheck = discoverDmarc(domain, fetchTxt);
   const mx = await mxAnswer;
   const mxRecords = mx.ok ? mx.records : [];
   const provider = mxProvider(mxRecords);
-  const [spf, dmarcTexts, dkim] = await Promise.all([
+  const [spf, dmarc, dkim] = await Promise.all([
     spfCheck,
-    dmarcAnswer,
+    dmarcCheck,
     probeDkim(domain, dkimSelectors(provider), (name) => resolver.query(name, 'TXT')),
   ]);
-  const dmarc: DmarcCheck = dmarcTexts.ok
-    ? dmarcFromTexts(dmarcTexts.texts)
-    : { present: false, ...(dmarcTexts.failure === 'NXDOMAIN' ? {} : { error: `TXT lookup failed (${dmarcTexts.failure})` }) };
   const assessment = assessEmailSecurity({ spf, dmarc, dkim: { found: dkim.found } }, domain);
   return {
     mx_provider: provider,

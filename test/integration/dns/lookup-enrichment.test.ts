@@ -49,6 +49,15 @@ const ZONE = [
   txt('protonmail2._domainkey.proton.test', KEY),
   // Nothing for mail at all.
   rr('bare.test', 'A', '192.0.2.80'),
+  // DMARC found at the organizational domain (RFC 7489 6.6.3): its sp= governs subdomains without their own record.
+  rr('news.mail.test', 'A', '192.0.2.81'),
+  txt('_dmarc.sp.test', 'v=DMARC1; p=reject; sp=none'),
+  rr('news.sp.test', 'A', '192.0.2.82'),
+  txt('_dmarc.own.sp.test', 'v=DMARC1; p=quarantine'),
+  rr('own.sp.test', 'A', '192.0.2.83'),
+  // A name under a private public suffix belongs to someone else than the suffix's owner.
+  txt('_dmarc.github.io', 'v=DMARC1; p=reject'),
+  rr('someone.github.io', 'A', '192.0.2.84'),
   // A web site for TLS inspection.
   rr('secure.test', 'A', '127.0.0.1'),
   txt('secure.test', 'v=spf1 -all'),
@@ -129,6 +138,24 @@ describe('enrichment and TLS inspection of a lookup, against loopback DNS and TL
     expect(result).not.toHaveProperty('dmarc_policy');
     expect(result.enrichment?.dkim).toMatchObject({ selectors: ['protonmail2'] });
     expect(result.warnings).toEqual(['DMARC record is invalid: DMARC record has an unknown policy p=maybe']);
+  });
+
+  it("applies the organizational domain's DMARC policy to a subdomain without its own record", async () => {
+    const inherited = await one('news.mail.test');
+    expect(inherited).toMatchObject({ dmarc_policy: 'reject' });
+    expect(inherited.enrichment?.dmarc).toMatchObject({ present: true, organizationalDomain: 'mail.test' });
+    expect(inherited.warnings).not.toContain('No DMARC record found');
+    // sp= is the policy for subdomains; a subdomain's own record wins over both.
+    expect(await one('news.sp.test')).toMatchObject({ dmarc_policy: 'none' });
+    const own = await one('own.sp.test');
+    expect(own).toMatchObject({ dmarc_policy: 'quarantine' });
+    expect(own.enrichment?.dmarc).not.toHaveProperty('organizationalDomain');
+  });
+
+  it('does not lend a hosting suffix’s DMARC policy to the names under it (private Public Suffix List entries)', async () => {
+    const result = await one('someone.github.io');
+    expect(result).not.toHaveProperty('dmarc_policy');
+    expect(result.warnings).toContain('No DMARC record found');
   });
 
   it('gives 0 and a warning per missing record to a domain with no mail set-up', async () => {
