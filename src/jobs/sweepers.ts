@@ -31,9 +31,11 @@ export async function sweep(deps: Deps): Promise<SweepReport> {
     `DELETE FROM kv WHERE (wallet_id, bucket, key) IN (SELECT wallet_id, bucket, key FROM kv WHERE expires_at <= $1 LIMIT ${BATCH}) RETURNING 1 AS n`,
     [now],
   );
+  // Logs have no index on time (inserts are the hot path): rows are written in time order, so the
+  // expired ones are the oldest by seq; each batch looks at the oldest BATCH rows only.
   const expiredLogs = await deleteInBatches(
     deps,
-    `DELETE FROM logs WHERE seq IN (SELECT seq FROM logs WHERE created_at <= $1 LIMIT ${BATCH}) RETURNING 1 AS n`,
+    `DELETE FROM logs WHERE seq IN (SELECT seq FROM (SELECT seq, created_at FROM logs ORDER BY seq LIMIT ${BATCH}) AS oldest WHERE created_at <= $1) RETURNING 1 AS n`,
     [now - LOG_RETENTION_MS],
   );
   await deps.store.writeOne('DELETE FROM token_creations WHERE last_at <= $1', [now - MINUTE]);

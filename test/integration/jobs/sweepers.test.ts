@@ -5,6 +5,9 @@ import { ManualClock } from '../../helpers/app.js';
 import { sweep, TOKEN_INACTIVITY_MS } from '../../../src/jobs/sweepers.js';
 import { claimLease } from '../../../src/store/leases.js';
 import { DAY, HOUR } from '../../../src/lib/time.js';
+import { sha256Hex } from '../../../src/lib/hash.js';
+import { insertLogs } from '../../../src/features/logs/logs.queries.js';
+import type { LogRecord } from '../../../src/features/logs/log-entry.js';
 
 const count = async (app: ReturnType<ReturnType<typeof useTestApp>>, table: string) =>
   Number((await app.deps.store.read.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`))?.n);
@@ -36,6 +39,33 @@ describeEachStore('sweepers', (kind) => {
     clock.advance(HOUR);
     expect((await sweep(app.deps)).expiredLogs).toBe(before);
     expect(await count(app, 'logs')).toBe(0);
+  });
+
+  it('deletes expired log entries past one batch in a single sweep, and keeps the younger ones', async () => {
+    const app = testApp();
+    const token = await app.createToken(100);
+    const walletId = (await app.deps.wallets.resolve(sha256Hex(token)))?.id as number;
+    await app.deps.logs.flush();
+    await app.deps.store.writeOne('DELETE FROM logs');
+    const start = clock.now();
+    const rows = (count: number, createdAt: number): LogRecord[] =>
+      Array.from({ length: count }, (_, i) => ({
+        id: `sweep-${createdAt}-${i}`,
+        walletId,
+        method: 'GET',
+        path: '/kv/a/b',
+        endpoint: 'kv',
+        statusCode: 200,
+        responseTimeMs: 1,
+        createdAt,
+        cost: 1,
+        balance: 1,
+      }));
+    await insertLogs(app.deps.store, rows(2500, start));
+    await insertLogs(app.deps.store, rows(7, start + HOUR));
+    clock.advance(7 * DAY + 1);
+    expect((await sweep(app.deps)).expiredLogs).toBe(2500);
+    expect(await count(app, 'logs')).toBe(7);
   });
 
   it('deletes a token unused for 2 years with all its data, and keeps a token used since', async () => {

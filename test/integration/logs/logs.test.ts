@@ -99,6 +99,31 @@ describeEachStore('GET /token/logs', (kind) => {
     expect(res.headers['x-cost']).toBe('0');
   });
 
+  it('merges every category newest first when no type is given, n counting across them', async () => {
+    const t = get();
+    const token = await t.createToken(100);
+    const call = async (method: 'GET' | 'POST', url: string) => {
+      clock.advance(10);
+      await t.inject({ method, url, headers: { 'x-token': token }, ...(method === 'POST' ? { payload: 'v' } : {}) });
+    };
+    await call('POST', '/kv/m/1');
+    await call('GET', '/token');
+    await call('GET', '/token/settings');
+    await call('POST', '/kv/m/2');
+    await call('GET', '/myip');
+    await call('GET', '/token');
+    const res = await t.inject({ method: 'GET', url: '/token/logs?n=5', headers: { 'x-token': token } });
+    const body = res.json() as { logs: Entry[]; n: number };
+    expect(body.logs.map((entry) => [entry.endpoint, entry.path])).toEqual([
+      ['token', '/token'],
+      ['myip', '/myip'],
+      ['kv', '/kv/m/2'],
+      ['settings', '/token/settings'],
+      ['token', '/token'],
+    ]);
+    expect(body.n).toBe(5);
+  });
+
   it('filters on the endpoint category with type', async () => {
     const t = get();
     const { token, logs } = await walletWithCalls(t, ['f/1', 'f/2']);
