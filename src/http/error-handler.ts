@@ -29,13 +29,11 @@ function fromFramework(error: FastifyError): ApiError | undefined {
 async function sendError(deps: Deps, request: FastifyRequest, reply: FastifyReply, error: ApiError): Promise<void> {
   let answered = error;
   // A request that failed before it was charged (e.g. an unparsable body) still pays, as SPEC says client errors do.
-  if (answered.statusCode !== 401 && request.meter !== undefined && request.meter.charged === undefined) {
-    try {
-      await chargeFailedRequest(deps, request);
-    } catch (chargeError) {
-      if (!(chargeError instanceof ApiError)) throw chargeError;
-      answered = chargeError;
-    }
+  try {
+    await chargeFailedRequest(deps, request, answered.statusCode);
+  } catch (chargeError) {
+    if (!(chargeError instanceof ApiError)) request.log.error({ err: chargeError }, 'charging a failed request failed');
+    answered = chargeError instanceof ApiError ? chargeError : errors.internal();
   }
   if (request.meter !== undefined) request.meter.error = answered.body;
   await reply.code(answered.statusCode).headers(answered.headers).type(PLAIN_TEXT).send(answered.body);

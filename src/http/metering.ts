@@ -22,6 +22,11 @@ export interface MeterSpec {
   readonly logPath?: (request: FastifyRequest) => string;
   /** The final cost once the status is known; the difference is refunded. Default: keep the charge. */
   readonly settle?: (statusCode: number, charged: number) => number;
+  /**
+   * The handler acts outside the service (a delivery, a fetch, queries to other servers): its charge must be
+   * durable before it runs, as for scheduled runs. Otherwise the charge shares the commit of the handler's own writes.
+   */
+  readonly durableBeforeHandler?: boolean;
 }
 
 export interface MeterState {
@@ -70,9 +75,13 @@ export async function charge(deps: Deps, request: FastifyRequest, cost: number):
   state.durable = outcome.durable;
 }
 
-/** Charges a request that failed before preValidation (unparsable or oversized body). */
-export async function chargeFailedRequest(deps: Deps, request: FastifyRequest): Promise<void> {
+/**
+ * Charges a request that failed before preValidation (unparsable or oversized body): client errors pay,
+ * as SPEC says. A 401 has no wallet to charge and a 5xx is ours (a charge that could not be made, say), so neither pays.
+ */
+export async function chargeFailedRequest(deps: Deps, request: FastifyRequest, statusCode: number): Promise<void> {
   const spec = request.routeOptions.config.meter;
+  if (statusCode === 401 || statusCode >= 500) return;
   if (spec === undefined || request.meter === undefined || request.meter.charged !== undefined) return;
   await charge(deps, request, spec.failureCost ?? (typeof spec.cost === 'number' ? spec.cost : 0));
 }
@@ -121,6 +130,7 @@ export function registerMetering(app: FastifyInstance, deps: Deps): void {
     const spec = request.routeOptions.config.meter;
     if (spec === undefined || request.meter === undefined) return;
     await charge(deps, request, typeof spec.cost === 'number' ? spec.cost : spec.cost(request));
+    if (spec.durableBeforeHandler === true) await request.meter?.durable;
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
@@ -129,6 +139,12 @@ export function registerMetering(app: FastifyInstance, deps: Deps): void {
       return payload;
     } catch (error) {
       request.log.error({ err: error }, 'committing a charge failed');
+      const state = request.meter;
+      if (state !== undefined) {
+        // Not committed, so not charged: the log must not say otherwise.
+        state.charged = 0;
+        state.error = errors.internal().body;
+      }
       void reply.code(500).type('text/plain; charset=utf-8').removeHeader('x-cost').removeHeader('x-balance');
       return errors.internal().body;
     }

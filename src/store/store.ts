@@ -35,8 +35,12 @@ export type SyncRun = <T>(sql: string, params?: readonly unknown[]) => T[];
  * acknowledged before `durable`, and a held write that fails to apply rolls the whole group back.
  */
 export interface WriterLane {
-  /** Runs `sql` now in the open group; undefined while a unit owns the connection (use the async paths then). */
-  runNow<T>(sql: string, params?: readonly unknown[]): { rows: T[]; durable: Promise<void> } | undefined;
+  /**
+   * Runs `sql` now in the open group; undefined while a unit owns the connection (use the async paths then).
+   * `keepHeld`: the caller knows the statement cannot observe any held write (e.g. it touches another row),
+   * so they stay held instead of being applied first.
+   */
+  runNow<T>(sql: string, params?: readonly unknown[], options?: { keepHeld?: boolean }): { rows: T[]; durable: Promise<void> } | undefined;
   /** `flush` applies a held write; it runs before the next statement naming `table`, before any unit, and before COMMIT. */
   hold(table: string, flush: (run: SyncRun) => void): void;
 }

@@ -12,7 +12,7 @@ import { resolverAddresses } from './server-address.js';
 import { createDnsClient } from './wire-client.js';
 
 /** SPEC: 5 credits, client errors included; 5xx answers cost 0 (refunded by the metering, not here). */
-export const dnsMeter: MeterSpec = { cost: 5, category: 'service', settle: (status, charged) => (status >= 500 ? 0 : charged) };
+export const dnsMeter: MeterSpec = { cost: 5, category: 'service', settle: (status, charged) => (status >= 500 ? 0 : charged), durableBeforeHandler: true };
 
 /** Ten names and ten servers fit many times over. */
 const DNS_BODY_LIMIT = 16 * 1024;

@@ -5,7 +5,8 @@ import type { MailboxMode, WebhookRecord } from '../webhooks/webhook-record.js';
 import { AttachmentKey } from './attachment-links.js';
 import { Gate } from './gate.js';
 import * as limits from './mail-limits.js';
-import { chargeIn, findMailbox, insertAttachment, insertOutbox } from './mail.queries.js';
+import { findMailbox, insertAttachment, insertOutbox } from './mail.queries.js';
+import { chargeWalletIn } from '../tokens/wallet.queries.js';
 import type { OutboxEntry } from './mail.queries.js';
 import { MessageParseError, parseMessage } from './mime-parse.js';
 import { OutboxDeliverer } from './outbox-deliverer.js';
@@ -198,7 +199,7 @@ export class InboundMail {
       return await this.deps.store.write(async (tx) => {
         const ready: ReadyDelivery[] = [];
         for (const plan of plans) {
-          const charged = await chargeIn(tx, plan.walletId, plan.cost);
+          const charged = await chargeWalletIn(tx, plan.walletId, plan.cost);
           if (!charged.ok) {
             if (charged.balance === undefined) continue; // the wallet was deleted: its mailbox with it
             throw new InsufficientCredits(plan, charged.balance);

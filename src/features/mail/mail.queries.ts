@@ -1,5 +1,4 @@
 import type { Sql, Store } from '../../store/store.js';
-import { CHARGE } from '../tokens/wallet.queries.js';
 
 /** Store access of inbound mail: mailboxes, the outbox, stored attachments (migration 6). */
 
@@ -17,16 +16,6 @@ export async function findMailbox(sql: Sql, mailbox: string): Promise<MailboxRef
     [mailbox],
   );
   return row === undefined ? undefined : { mailbox, walletId: row.wallet_id, webhookId: row.webhook_id, balance: row.balance };
-}
-
-export type ChargeInUnit = { readonly ok: true; readonly balance: number } | { readonly ok: false; readonly balance?: number };
-
-/** The shared conditional debit, inside a unit of work; on refusal the balance when the wallet exists. */
-export async function chargeIn(tx: Sql, walletId: number, cost: number): Promise<ChargeInUnit> {
-  const [row] = await tx.all<{ balance: number }>(CHARGE, [cost, walletId]);
-  if (row !== undefined) return { ok: true, balance: row.balance };
-  const current = await tx.get<{ balance: number }>('SELECT balance FROM wallets WHERE id = $1', [walletId]);
-  return { ok: false, balance: current?.balance };
 }
 
 export interface AttachmentRow {

@@ -29,6 +29,7 @@ export const metadataMeter: MeterSpec = {
   cost: (request) => metadataCost(request.body),
   failureCost: 1,
   settle: (status, charged) => (status >= 500 ? 0 : status >= 400 ? 1 : charged),
+  durableBeforeHandler: true,
 };
 
 const BODY_LIMIT = 16 * 1024;
@@ -74,7 +75,7 @@ export const metadataRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
     if (answer === undefined) throw error;
     if (answer.statusCode >= 500 && !(error instanceof ApiError)) request.log.error({ err: error }, 'url-to-metadata failed');
     // A body that could not be parsed was never charged: it pays the failure cost (a 402 from here goes to the service-wide handler).
-    if (request.meter !== undefined && request.meter.charged === undefined) await chargeFailedRequest(deps, request);
+    await chargeFailedRequest(deps, request, answer.statusCode);
     if (request.meter !== undefined) request.meter.error = answer.body;
     return reply.code(answer.statusCode).headers(answer.headers).send({ success: false, error: answer.body });
   });

@@ -1,5 +1,5 @@
 import type { Store, WriterLane } from '../../store/store.js';
-import { CHARGE, chargeWallet } from './wallet.queries.js';
+import { BALANCE, CHARGE, chargeWallet } from './wallet.queries.js';
 import type { ChargeOutcome } from './wallet.queries.js';
 
 /** The charges of one wallet in the open group commit, beyond the first (which ran its UPDATE). */
@@ -31,10 +31,15 @@ export class HeldCharges {
       held.debit += cost;
       return Promise.resolve({ ok: true, balance: held.balance, durable: held.durable });
     }
-    const now = this.lane.runNow<{ balance: number }>(CHARGE, [cost, walletId]);
-    const row = now?.rows[0];
-    // A unit owns the connection, or the wallet cannot pay or is gone: the plain path tells which.
-    if (now === undefined || row === undefined) return chargeWallet(this.store, walletId, cost);
+    // This wallet holds nothing (checked above) and CHARGE touches only its row: other wallets' debits stay held.
+    const now = this.lane.runNow<{ balance: number }>(CHARGE, [cost, walletId], { keepHeld: true });
+    // A unit owns the connection: the plain path.
+    if (now === undefined) return chargeWallet(this.store, walletId, cost);
+    const row = now.rows[0];
+    if (row === undefined) {
+      const current = this.lane.runNow<{ balance: number }>(BALANCE, [walletId], { keepHeld: true })?.rows[0];
+      return Promise.resolve(current === undefined ? { ok: false, reason: 'gone' } : { ok: false, reason: 'insufficient', balance: current.balance });
+    }
     const debit: HeldDebit = { balance: row.balance, debit: 0, durable: now.durable };
     this.held.set(walletId, debit);
     this.lane.hold('wallets', (run) => {

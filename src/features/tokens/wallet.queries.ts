@@ -34,10 +34,21 @@ UPDATE wallets SET
 WHERE id = $2
 RETURNING balance`;
 
+export const BALANCE = 'SELECT balance FROM wallets WHERE id = $1';
+
 export async function readBalance(sql: Sql, walletId: number): Promise<number | undefined> {
-  const row = await sql.get<{ balance: number }>('SELECT balance FROM wallets WHERE id = $1', [walletId]);
+  const row = await sql.get<{ balance: number }>(BALANCE, [walletId]);
   return row?.balance;
 }
+
+/** The debit of `chargeWallet` inside a larger unit of work; on refusal the balance when the wallet exists. */
+export async function chargeWalletIn(tx: Sql, walletId: number, cost: number): Promise<{ readonly ok: true; readonly balance: number } | { readonly ok: false; readonly balance?: number }> {
+  const [row] = await tx.all<{ balance: number }>(CHARGE, [cost, walletId]);
+  if (row !== undefined) return { ok: true, balance: row.balance };
+  return { ok: false, balance: await readBalance(tx, walletId) };
+}
+
+const READ_ONLY: Promise<void> = Promise.resolve();
 
 /**
  * Charges at once; the caller must await `durable` before answering. The fallback read goes through
@@ -49,10 +60,11 @@ export async function chargeWallet(store: Store, walletId: number, cost: number)
     const [row] = rows;
     if (row) return { ok: true, balance: row.balance, durable };
   }
-  const { rows, durable } = await store.writeDeferred<{ balance: number }>('SELECT balance FROM wallets WHERE id = $1', [walletId]);
+  // Read through the write path so it includes charges not yet committed; a zero cost writes nothing, so it waits for no commit.
+  const { rows } = await store.writeDeferred<{ balance: number }>(BALANCE, [walletId]);
   const [row] = rows;
   if (row === undefined) return { ok: false, reason: 'gone' };
-  return cost > 0 ? { ok: false, reason: 'insufficient', balance: row.balance } : { ok: true, balance: row.balance, durable };
+  return cost > 0 ? { ok: false, reason: 'insufficient', balance: row.balance } : { ok: true, balance: row.balance, durable: READ_ONLY };
 }
 
 /** Returns the new balance, or undefined when the wallet no longer exists. */

@@ -16,6 +16,7 @@ const meter: MeterSpec = { cost: 1, category: 'webhook' };
 const testMeter: MeterSpec = {
   cost: 1,
   category: 'webhook-delivery',
+  durableBeforeHandler: true,
   logPath: (request: FastifyRequest) => (request.params as { webhookId?: string }).webhookId ?? request.url,
 };
 /** Headers (20 × 1000), options (10 × 500) and a 2 KiB template fit with room to spare. */

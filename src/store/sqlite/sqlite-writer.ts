@@ -55,8 +55,8 @@ export class SqliteWriter implements WriterLane {
     return this.execute<T>(sql, params);
   }
 
-  runNow<T>(sql: string, params?: readonly unknown[]): { rows: T[]; durable: Promise<void> } | undefined {
-    return this.unitRunning ? undefined : this.execute<T>(sql, params);
+  runNow<T>(sql: string, params?: readonly unknown[], options?: { keepHeld?: boolean }): { rows: T[]; durable: Promise<void> } | undefined {
+    return this.unitRunning ? undefined : this.execute<T>(sql, params, options?.keepHeld === true);
   }
 
   hold(table: string, flush: (run: SyncRun) => void): void {
@@ -87,11 +87,16 @@ export class SqliteWriter implements WriterLane {
     if (walSync !== undefined) await new Promise<void>((resolve) => walSync.whenDurable(() => resolve()));
   }
 
-  private execute<T>(sql: string, params?: readonly unknown[]): { rows: T[]; durable: Promise<void> } {
+  private execute<T>(sql: string, params?: readonly unknown[], keepHeld = false): { rows: T[]; durable: Promise<void> } {
     const transaction = this.transaction();
-    this.applyHeld(transaction, sql);
-    const rows = this.connection.allSync<T>(sql, params); // a failing statement undoes only itself
-    return { rows, durable: transaction.committed };
+    if (!keepHeld) this.applyHeld(transaction, sql);
+    try {
+      return { rows: this.connection.allSync<T>(sql, params), durable: transaction.committed }; // a failing statement undoes only itself…
+    } catch (error) {
+      // …unless SQLite rolled the whole transaction back (disk full, I/O error): then the group is lost, and must not commit.
+      if (!this.connection.db.inTransaction) this.abandon(transaction, error);
+      throw error;
+    }
   }
 
   private async runUnit<T>(unit: (tx: Sql) => Promise<T>): Promise<{ value: T; durable: Promise<void> }> {
@@ -140,6 +145,13 @@ export class SqliteWriter implements WriterLane {
       setImmediate(() => this.commit());
     }
     return this.current;
+  }
+
+  /** The open group can no longer commit: its writers are told, and the next statement opens a new group. */
+  private abandon(transaction: OpenTransaction, error: unknown): void {
+    transaction.failure ??= error;
+    if (this.current === transaction) this.current = undefined;
+    transaction.reject(error);
   }
 
   private commit(): void {

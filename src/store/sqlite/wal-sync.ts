@@ -16,6 +16,8 @@ export class WalSync {
   private fd: number | undefined;
   private waiting: SyncCallback[] = [];
   private syncing = false;
+  /** The first failed fsync. Linux reports a write-back error once and forgets the pages, so every later commit is suspect too. */
+  private failure: Error | undefined;
 
   constructor(
     private readonly walPath: string,
@@ -24,6 +26,10 @@ export class WalSync {
 
   /** `done` runs once everything committed before this call is on disk (or the fsync failed). */
   whenDurable(done: SyncCallback): void {
+    if (this.failure !== undefined) {
+      done(this.failure);
+      return;
+    }
     this.waiting.push(done);
     if (!this.syncing) this.start();
   }
@@ -46,8 +52,13 @@ export class WalSync {
     this.syncing = true;
     this.fsync(fd, (error) => {
       this.syncing = false;
-      for (const done of round) done(error);
-      if (this.waiting.length > 0) this.start();
+      if (error !== null) this.failure ??= error;
+      for (const done of round) done(this.failure ?? null);
+      const waiting = this.waiting;
+      if (this.failure !== undefined) {
+        this.waiting = [];
+        for (const done of waiting) done(this.failure);
+      } else if (waiting.length > 0) this.start();
     });
   }
 

@@ -103,6 +103,9 @@ describe('SQLite group commit', () => {
     await turn();
     disk.complete(0, Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' }));
     await expect(write).rejects.toThrow('EIO');
+    // The kernel reports a lost write-back once: every later commit is refused too, never acknowledged.
+    await expect(sqlite.writeOne(INSERT_SECRET, ['b', 'x', 1])).rejects.toThrow('EIO');
+    expect(disk.calls).toBe(1);
   });
 
   it('with the real fsync, acknowledged writes are in the database file after a reopen', async () => {

@@ -53,6 +53,20 @@ describeEachStore('charges of one wallet in the same moment', (kind) => {
     expect((await balanceOf(id))?.balance).toBe(1);
   });
 
+  it('charges of several wallets interleaved in one turn each end exact, refusals included', async () => {
+    app = await startTestApp(kind);
+    const a = await wallet(10);
+    const b = await wallet(4);
+    const outcomes = await Promise.all(Array.from({ length: 12 }, (_, i) => app.deps.charger.charge(i % 2 === 0 ? a : b, 1)));
+    await durable(outcomes);
+    const ofWallet = (parity: number) => outcomes.filter((_, i) => i % 2 === parity);
+    expect(ofWallet(0).every((outcome) => outcome.ok)).toBe(true);
+    expect(ofWallet(1).filter((outcome) => outcome.ok)).toHaveLength(4);
+    expect(ofWallet(1).filter((outcome) => !outcome.ok && outcome.reason === 'insufficient')).toHaveLength(2);
+    expect((await balanceOf(a))?.balance).toBe(4);
+    expect((await balanceOf(b))?.balance).toBe(0);
+  });
+
   it('crossing the low-balance threshold within merged charges raises the notification flag once', async () => {
     app = await startTestApp(kind);
     const id = await wallet(100);
