@@ -18,6 +18,7 @@ import { webhookRoutes } from './features/webhooks/webhooks.routes.js';
 import { manageRoutes } from './features/manage/manage.routes.js';
 import { dnsRoutes } from './features/dns/dns.routes.js';
 import { mailRoutes } from './features/mail/mail.routes.js';
+import type { InboundMail } from './features/mail/inbound.service.js';
 import { metadataRoutes } from './features/metadata/metadata.routes.js';
 import { myIpRoutes } from './features/myip/myip.routes.js';
 import { billingRoutes } from './features/billing/billing.routes.js';
@@ -26,7 +27,8 @@ import { billingRoutes } from './features/billing/billing.routes.js';
 /** Bodies larger than this are refused with 413 before they are read (routes may set lower limits). */
 const BODY_LIMIT = 256 * 1024;
 
-export async function buildApp(deps: Deps): Promise<FastifyInstance> {
+/** `inbound`: the process's one inbound-mail pipeline, shared with the SMTP listener (main.ts); tests leave it out. */
+export async function buildApp(deps: Deps, inbound?: InboundMail): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     // Per-request lines would be noise at our volume; metering records every call in the wallet's log.
@@ -61,7 +63,7 @@ export async function buildApp(deps: Deps): Promise<FastifyInstance> {
   await app.register(kvRoutes, { deps });
   await app.register(webhookRoutes, { deps });
   await app.register(dnsRoutes, { deps });
-  await app.register(mailRoutes, { deps });
+  await app.register(mailRoutes, { deps, inbound });
   await app.register(metadataRoutes, { deps });
   await app.register(myIpRoutes, { deps });
   await app.register(billingRoutes, { deps });

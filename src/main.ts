@@ -4,6 +4,7 @@ import { createDeps } from './deps.js';
 import { buildApp } from './app.js';
 import { startSweepers } from './jobs/sweepers.js';
 import { startSmtpListener } from './features/mail/smtp-listener.js';
+import { InboundMail } from './features/mail/inbound.service.js';
 import { startScheduler } from './features/scheduler/scheduler.js';
 import { startLowBalanceNotifier } from './features/settings/low-balance-notifier.js';
 
@@ -25,13 +26,15 @@ async function main(): Promise<void> {
     throw error;
   }
   await deps.store.migrate();
-  const app = await buildApp(deps);
+  // One inbound-mail pipeline (spool, parse slots, outbox recovery) for the SMTP listener and the relay route.
+  const inbound = config.smtpPort !== 0 || config.inboundSecret !== undefined ? await InboundMail.create(deps) : undefined;
+  const app = await buildApp(deps, inbound);
   const instanceId = randomUUID();
   const stopSweepers = startSweepers(deps, instanceId);
   const stopScheduler = startScheduler(deps, instanceId);
   const stopNotifier = startLowBalanceNotifier(deps, instanceId);
   await app.listen({ port: config.port, host: config.host });
-  const smtp = await startSmtpListener(deps);
+  const smtp = await startSmtpListener(deps, { inbound });
   deps.logger.info({ store: deps.store.dialect }, 'coinop started');
 
   let stopping = false;
@@ -51,7 +54,8 @@ async function main(): Promise<void> {
     clearInterval(idleCloser);
     clearTimeout(hardStop);
     await workersStopped;
-    await smtp?.close(); // deliveries in flight log through the buffer: close before flushing
+    await smtp?.close();
+    await inbound?.close(); // deliveries in flight log through the buffer: close before flushing
     await deps.logs.flush();
     deps.mailer.close();
     await deps.outbound.close();

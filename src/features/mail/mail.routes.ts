@@ -16,9 +16,9 @@ import { Spool, SpoolOverflow } from './spool.js';
  * HTTP side of inbound mail: attachment downloads (signed, expiring URLs under PUBLIC_URL), and
  * POST /inbound/raw for relays (registered only when INBOUND_SECRET is set).
  */
-export const mailRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+export const mailRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; inbound?: InboundMail }> = async (app, { deps, inbound }) => {
   await app.register(downloadRoute, { deps });
-  if (deps.config.inboundSecret !== undefined) await app.register(relayRoute, { deps, secret: deps.config.inboundSecret });
+  if (deps.config.inboundSecret !== undefined) await app.register(relayRoute, { deps, secret: deps.config.inboundSecret, inbound });
 };
 
 const DownloadParams = Type.Object({ attachmentId: Type.String() });
@@ -73,9 +73,10 @@ const RelayHeaders = Type.Object({
 });
 const RelayAccepted = Type.Object({ accepted: Type.Literal(true), externalMessageId: Type.String() });
 
-const relayRoute: FastifyPluginAsyncTypebox<{ deps: Deps; secret: string }> = async (app, { deps, secret }) => {
-  const inbound = await InboundMail.create(deps);
-  app.addHook('onClose', async () => inbound.close());
+/** `shared`: the process's one inbound pipeline (its owner closes it); without it the route makes and closes its own. */
+const relayRoute: FastifyPluginAsyncTypebox<{ deps: Deps; secret: string; inbound?: InboundMail }> = async (app, { deps, secret, inbound: shared }) => {
+  const inbound = shared ?? (await InboundMail.create(deps));
+  if (shared === undefined) app.addHook('onClose', async () => inbound.close());
 
   // Compare digests so the check takes the same time whatever the guess; before the body is read.
   const expected = Buffer.from(sha256Hex(secret), 'hex');

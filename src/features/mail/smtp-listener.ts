@@ -23,6 +23,8 @@ export interface SmtpListenerOptions extends InboundOptions {
   readonly maxClients?: number;
   readonly maxRecipients?: number;
   readonly socketTimeoutMs?: number;
+  /** The process's one inbound pipeline, shared with the relay route (its owner closes it); without it the listener makes and closes its own. */
+  readonly inbound?: InboundMail;
 }
 
 export interface SmtpListener {
@@ -45,7 +47,8 @@ export async function startSmtpListener(deps: Deps, options: SmtpListenerOptions
   const port = options.port ?? config.smtpPort;
   if (options.port === undefined && config.smtpPort === 0) return null;
   const logger = deps.logger.child({ component: 'smtp' });
-  const inbound = await InboundMail.create(deps, options);
+  const inbound = options.inbound ?? (await InboundMail.create(deps, options));
+  const ownsInbound = options.inbound === undefined;
   const tls = tlsOptions(config.smtpTlsCert, config.smtpTlsKey);
 
   const serverOptions: SMTPServerOptions = {
@@ -139,7 +142,7 @@ export async function startSmtpListener(deps: Deps, options: SmtpListenerOptions
     idle: () => inbound.idle(),
     recover: () => inbound.recover(),
     close: () => {
-      closing ??= new Promise<void>((resolve) => server.close(() => resolve())).then(() => inbound.close());
+      closing ??= new Promise<void>((resolve) => server.close(() => resolve())).then(() => (ownsInbound ? inbound.close() : undefined));
       return closing;
     },
   };
