@@ -82,3 +82,9 @@ export async function walletIdOf(deps: Deps, token: string): Promise<number> {
   if (wallet === undefined) throw new Error('no such wallet');
   return wallet.id;
 }
+
+/** The stored balance of the wallet a token opens (committed state, as another reader sees it). */
+export async function balanceOf(t: TestApp, token: string): Promise<number | undefined> {
+  const row = await t.deps.store.read.get<{ balance: number }>('SELECT balance FROM wallets WHERE hash = $1', [sha256Hex(token)]);
+  return row?.balance;
+}

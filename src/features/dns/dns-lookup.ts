@@ -5,7 +5,7 @@ import type { AddressPolicy } from '../../outbound/address-policy.js';
 import type { DnsRecord, QueryFailure, RecordType } from './dns-types.js';
 import { enrichDomain } from './enrichment.js';
 import type { EmailEnrichment } from './enrichment.js';
-import { mapBounded } from './limiter.js';
+import { mapBounded } from '../../lib/limiter.js';
 import { planLookup } from './lookup-plan.js';
 import type { DnsLookupInput, LookupPlan } from './lookup-plan.js';
 import type { Target } from './names.js';

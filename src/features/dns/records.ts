@@ -6,10 +6,6 @@ const text = (value: string | Buffer): string => (Buffer.isBuffer(value) ? value
 /** dns-packet spells the root as "." or ""; a null MX (RFC 7505) reads as ".". */
 const host = (name: string | undefined): string => (name === undefined || name === '' ? '.' : name);
 
-export function isRecordType(type: string): type is RecordType {
-  return (RECORD_TYPES as readonly string[]).includes(type);
-}
-
 /** One wire answer in the shape of SPEC/DECISIONS; undefined for types we do not report. */
 export function toRecord(answer: Answer): DnsRecord | undefined {
   if (answer.type === 'OPT') return undefined;

@@ -1,5 +1,5 @@
 import type { QueryOptions, RecordType, ServerAddress } from './dns-types.js';
-import { createLimiter } from './limiter.js';
+import { createLimiter } from '../../lib/limiter.js';
 import type { DnsClient, QueryResult } from './wire-client.js';
 
 /**

@@ -54,7 +54,3 @@ export function resolverAddresses(configured: readonly string[]): ServerAddress[
   return out;
 }
 
-export function formatServer(server: ServerAddress): string {
-  if (server.port === DNS_PORT) return server.host;
-  return isIP(server.host) === 6 ? `[${server.host}]:${server.port}` : `${server.host}:${server.port}`;
-}

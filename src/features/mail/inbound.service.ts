@@ -3,7 +3,8 @@ import { logId } from '../../lib/ids.js';
 import { findWebhook } from '../webhooks/webhooks.queries.js';
 import type { MailboxMode, WebhookRecord } from '../webhooks/webhook-record.js';
 import { AttachmentKey } from './attachment-links.js';
-import { Gate } from './gate.js';
+import { createLimiter } from '../../lib/limiter.js';
+import type { Limiter } from '../../lib/limiter.js';
 import * as limits from './mail-limits.js';
 import { findMailbox, insertAttachment, insertOutbox } from './mail.queries.js';
 import { chargeWalletIn } from '../tokens/wallet.queries.js';
@@ -16,6 +17,7 @@ import { planDelivery } from './delivery-plan.js';
 import type { DeliveryPlan } from './delivery-plan.js';
 import { mailboxOf } from './recipients.js';
 import { Spool, SpoolFolder } from './spool.js';
+import { errors } from '../../errors.js';
 
 /**
  * The inbound pipeline shared by the SMTP listener and POST /inbound/raw: recipient checks, then
@@ -67,15 +69,15 @@ class InsufficientCredits extends Error {
     readonly plan: DeliveryPlan,
     readonly balance: number,
   ) {
-    super('Insufficient credits');
+    super(errors.insufficientCredits().body);
   }
 }
 
-export const INSUFFICIENT_CREDITS = 'Insufficient credits';
 
 export class InboundMail {
   readonly maxMessageBytes: number;
-  private readonly gate: Gate;
+  /** At most PARSE_SLOTS messages parsed at once. */
+  private readonly parsing: Limiter;
   private readonly key: AttachmentKey;
   private readonly deliverer: OutboxDeliverer;
 
@@ -85,7 +87,7 @@ export class InboundMail {
     private readonly options: InboundOptions,
   ) {
     this.maxMessageBytes = options.maxMessageBytes ?? limits.MAX_MESSAGE_BYTES;
-    this.gate = new Gate(options.parseSlots ?? limits.PARSE_SLOTS);
+    this.parsing = createLimiter(options.parseSlots ?? limits.PARSE_SLOTS);
     this.key = new AttachmentKey(deps.store, () => deps.clock.now());
     const recoveryIntervalMs = options.recoveryIntervalMs ?? limits.OUTBOX_RECOVERY_INTERVAL_MS;
     this.deliverer = new OutboxDeliverer(deps, {
@@ -124,7 +126,7 @@ export class InboundMail {
       const targets = await this.loadTargets(envelope.mailboxes);
       if (targets.length === 0) return { kind: 'no-mailbox' };
       // The slot is held until the message is recorded: at most `parseSlots` decoded messages in memory.
-      return await this.gate.run(async () => {
+      return await this.parsing(async () => {
         const keepAttachments = targets.some((target) => target.mode.includeAttachments);
         let parsed;
         try {
@@ -236,7 +238,7 @@ export class InboundMail {
       endpoint: 'webhook-delivery',
       statusCode: 402,
       responseTimeMs: 0,
-      error: INSUFFICIENT_CREDITS,
+      error: errors.insufficientCredits().body,
       createdAt: this.deps.clock.now(),
       cost: 0,
       balance,

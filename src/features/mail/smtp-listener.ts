@@ -8,6 +8,7 @@ import { InboundMail } from './inbound.service.js';
 import type { AcceptOutcome, InboundOptions } from './inbound.service.js';
 import * as limits from './mail-limits.js';
 import { mailboxOf } from './recipients.js';
+import { errors } from '../../errors.js';
 
 /**
  * The inbound MX (smtp-server): no authentication, STARTTLS when SMTP_TLS_CERT/KEY are set, SIZE
@@ -75,7 +76,7 @@ export async function startSmtpListener(deps: Deps, options: SmtpListenerOptions
         (check) => {
           if (check.kind === 'ok') callback();
           else if (check.kind === 'unknown') callback(smtpError(550, 'No such mailbox'));
-          else callback(smtpError(452, 'Insufficient credits'));
+          else callback(smtpError(452, errors.insufficientCredits().body));
         },
         (error: unknown) => {
           logger.error({ err: error }, 'recipient check failed');
@@ -160,7 +161,7 @@ function replyFor(outcome: AcceptOutcome): Reply {
       return { ok: false, code: 550, message: 'No such mailbox' };
     case 'insufficient':
       // DECISIONS: `452 4.2.2 Insufficient credits`, temporary, so the sender retries later.
-      return { ok: false, code: 452, message: 'Insufficient credits' };
+      return { ok: false, code: 452, message: errors.insufficientCredits().body };
     case 'unparsable':
       return { ok: false, code: 554, message: 'Message could not be parsed' };
   }

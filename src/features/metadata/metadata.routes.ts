@@ -11,11 +11,12 @@ import { analyzeUrl } from './metadata.service.js';
 import type { AiSummary } from './metadata.service.js';
 import { MetadataFailure, MetadataRequest, MetadataResult } from './metadata.schemas.js';
 import { RobotsCache } from './robots.js';
+import { SUMMARY_LEVELS } from './ai/summarizer.js';
 
 /** DECISIONS.md: `none` 55, `short`/`medium`/`long` 800. */
 export const METADATA_COST = 55;
 export const METADATA_AI_COST = 800;
-const AI_LEVELS = new Set(['short', 'medium', 'long']);
+const AI_LEVELS: ReadonlySet<string> = new Set(SUMMARY_LEVELS);
 
 /** The charge before the handler, read from the parsed (not yet validated) body. */
 export function metadataCost(body: unknown): number {

@@ -18,10 +18,10 @@ import { scheduleCache } from './run-plan.js';
 import { RunRecorder } from './run-recorder.js';
 import { claimDueRuns } from './scheduler.queries.js';
 import type { ClaimedRun } from './scheduler.queries.js';
+import { errors } from '../../errors.js';
 
 /** SPEC "Limits": each scheduled run costs 2 credits. */
 export const SCHEDULED_RUN_COST = 2;
-export const INSUFFICIENT_CREDITS = 'Insufficient credits';
 
 export interface SchedulerOptions {
   /** Deliveries in flight at once. Default 64. */
@@ -75,7 +75,7 @@ async function fire(deps: Deps, recorder: RunRecorder, run: ClaimedRun): Promise
   if (!charge.ok) {
     if (charge.reason === 'gone') return false; // the wallet was deleted; its webhooks go with it
     const now = deps.clock.now();
-    recorder.add({ walletId: run.walletId, webhookId: run.webhookId, ranAt: now, status: 'failure', error: INSUFFICIENT_CREDITS });
+    recorder.add({ walletId: run.walletId, webhookId: run.webhookId, ranAt: now, status: 'failure', error: errors.insufficientCredits().body });
     // Logged like a 402 request, so the owner can see why runs stopped; nothing was delivered or charged.
     deps.logs.push({
       id: logId(),
@@ -85,7 +85,7 @@ async function fire(deps: Deps, recorder: RunRecorder, run: ClaimedRun): Promise
       endpoint: 'webhook-delivery',
       statusCode: 402,
       responseTimeMs: 0,
-      error: INSUFFICIENT_CREDITS,
+      error: errors.insufficientCredits().body,
       createdAt: now,
       cost: 0,
       balance: charge.balance,

@@ -10,15 +10,15 @@ import type { ChargeOutcome } from './wallet.queries.js';
  * outcome of charging one by one; a zero cost only reads the balance.
  */
 export class WalletCharger {
-  private readonly strategy: { charge(walletId: number, cost: number): Promise<ChargeOutcome> } | undefined;
+  private readonly strategy: { charge(walletId: number, cost: number): Promise<ChargeOutcome> };
 
   constructor(private readonly store: Store) {
-    if (store.lane !== undefined) this.strategy = new HeldCharges(store, store.lane);
-    else if (store.dialect === 'postgres') this.strategy = new BatchedCharges(store);
+    // Only the SQLite store has a writer lane; PostgreSQL is the other engine.
+    this.strategy = store.lane !== undefined ? new HeldCharges(store, store.lane) : new BatchedCharges(store);
   }
 
   charge(walletId: number, cost: number): Promise<ChargeOutcome> {
-    if (cost <= 0 || this.strategy === undefined) return chargeWallet(this.store, walletId, cost);
+    if (cost <= 0) return chargeWallet(this.store, walletId, cost);
     return this.strategy.charge(walletId, cost);
   }
 }

@@ -55,10 +55,6 @@ export class WalletDirectory {
     this.cache.delete(hash);
   }
 
-  clear(): void {
-    this.cache.clear();
-  }
-
   private touch(wallet: WalletRef): void {
     const now = this.clock.now();
     if (now - wallet.lastUsedAt < LAST_USED_GRANULARITY) return;

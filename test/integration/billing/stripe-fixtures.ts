@@ -4,7 +4,6 @@ import type { LightMyRequestResponse } from 'fastify';
 import { startHttpsReceiver } from '../../helpers/https-receiver.js';
 import type { HttpsReceiver, ReceivedRequest, ScriptedResponse } from '../../helpers/https-receiver.js';
 import type { TestApp } from '../../helpers/app.js';
-import { sha256Hex } from '../../../src/lib/hash.js';
 
 export const WEBHOOK_SECRET = 'whsec_test_secret_for_coinop';
 export const STRIPE_KEY = 'sk_test_coinop_fake';
@@ -104,7 +103,4 @@ export function deliver(t: TestApp, payload: string, signature: string | null = 
   return t.inject({ method: 'POST', url: '/billing/stripe/webhook', headers, payload });
 }
 
-export async function balanceOf(t: TestApp, token: string): Promise<number | undefined> {
-  const row = await t.deps.store.read.get<{ balance: number }>('SELECT balance FROM wallets WHERE hash = $1', [sha256Hex(token)]);
-  return row?.balance;
-}
+export { balanceOf } from '../../helpers/app.js';

@@ -3,7 +3,6 @@ import type { TestApp } from '../../helpers/app.js';
 import { useTestApp } from '../../helpers/use-test-app.js';
 import { rr, startDnsServer } from '../../helpers/dns-server.js';
 import type { TestDnsServer, ZoneRecord } from '../../helpers/dns-server.js';
-import { sha256Hex } from '../../../src/lib/hash.js';
 
 export const PLAIN = 'text/plain; charset=utf-8';
 export const ALL_TYPES = ['A', 'AAAA', 'MX', 'CNAME', 'TXT', 'NS', 'PTR', 'SOA', 'CAA', 'SRV'] as const;
@@ -56,7 +55,4 @@ export function lookup(t: TestApp, token: string, body: unknown, contentType = '
   return t.inject({ method: 'POST', url: '/dns-lookup', headers: { 'x-token': token, 'content-type': contentType }, payload: typeof body === 'string' ? body : JSON.stringify(body) });
 }
 
-export async function balanceOf(t: TestApp, token: string): Promise<number | undefined> {
-  const row = await t.deps.store.read.get<{ balance: number }>('SELECT balance FROM wallets WHERE hash = $1', [sha256Hex(token)]);
-  return row?.balance;
-}
+export { balanceOf } from '../../helpers/app.js';

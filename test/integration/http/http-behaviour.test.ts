@@ -7,13 +7,11 @@ import { useTestApp } from '../../helpers/use-test-app.js';
 import { STORE_KINDS } from '../../helpers/stores.js';
 import type { StoreKind } from '../../helpers/stores.js';
 import { sha256Hex } from '../../../src/lib/hash.js';
+import { balanceOf } from '../../helpers/app.js';
 
 const PLAIN = 'text/plain; charset=utf-8';
 const ADMIN_TOKEN = 'operator-secret-0123456789';
 
-async function balanceOf(t: TestApp, token: string) {
-  return (await t.deps.store.read.get<{ balance: number }>('SELECT balance FROM wallets WHERE hash = $1', [sha256Hex(token)]))?.balance;
-}
 
 describeEachStore('HTTP behaviour shared by all routes', (kind) => {
   const get = useTestApp(kind, { env: { ADMIN_TOKEN } });

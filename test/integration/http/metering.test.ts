@@ -5,6 +5,7 @@ import { ManualClock } from '../../helpers/app.js';
 import type { TestApp } from '../../helpers/app.js';
 import { useTestApp } from '../../helpers/use-test-app.js';
 import { sha256Hex } from '../../../src/lib/hash.js';
+import { balanceOf } from '../../helpers/app.js';
 
 /**
  * The shared auth and metering suite: every metered route runs the same checks.
@@ -148,10 +149,6 @@ function send(t: TestApp, call: Call, token?: string) {
   return t.inject({ method: call.method, url: call.url, headers, ...(call.payload === undefined ? {} : { payload: call.payload }) });
 }
 
-async function balanceOf(t: TestApp, token: string): Promise<number | undefined> {
-  const row = await t.deps.store.read.get<{ balance: number }>('SELECT balance FROM wallets WHERE hash = $1', [sha256Hex(token)]);
-  return row?.balance;
-}
 
 function expectUnauthorized(res: Awaited<ReturnType<typeof send>>) {
   expect(res.statusCode).toBe(401);

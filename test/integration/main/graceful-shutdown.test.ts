@@ -1,4 +1,5 @@
 import { afterAll, expect, it } from 'vitest';
+import { Readable } from 'node:stream';
 import { Agent, request } from 'undici';
 import { describeEachStore } from '../../helpers/each-store.js';
 import { scratchDatabase } from '../../helpers/stores.js';
@@ -26,12 +27,28 @@ describeEachStore('SIGTERM', (kind) => {
         return r.statusCode;
       }),
     );
-    // Let the requests reach the server, then ask it to stop while they are being served.
-    await new Promise((resolve) => setImmediate(resolve));
+    // One request is surely in flight when the signal comes: its body is still being sent.
+    let finishBody!: () => void;
+    const bodyFinished = new Promise<void>((resolve) => (finishBody = resolve));
+    async function* slowBody() {
+      yield 'slow-';
+      await bodyFinished;
+      yield 'value';
+    }
+    const slow = request(`${first.url}/kv/drain/slow`, { method: 'POST', body: Readable.from(slowBody()), headers: { 'x-token': token }, dispatcher: agent }).then(
+      async (r) => {
+        await r.body.dump();
+        return r.statusCode;
+      },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
     first.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    finishBody();
+    expect(await slow).toBe(200);
     const statuses = await Promise.all(inFlight.map((p) => p.catch(() => 0)));
     expect(await first.exited).toBe(0);
-    const answered = statuses.filter((status) => status === 200).length;
+    const answered = statuses.filter((status) => status === 200).length + 1;
     expect(statuses.every((status) => status === 200 || status === 503 || status === 0)).toBe(true);
 
     const second = await startServerProcess(env);

@@ -7,8 +7,8 @@ import type { TestApp } from '../../helpers/app.js';
 import { useAppWith } from '../../fixtures/override-app.js';
 import { createOutbound } from '../../../src/outbound/outbound-client.js';
 import { createNameLookup } from '../../../src/outbound/name-resolution.js';
-import { sha256Hex } from '../../../src/lib/hash.js';
 import { analyze, hits, useSites } from './sites.js';
+import { balanceOf } from '../../helpers/app.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const PLAIN = 'text/plain; charset=utf-8';
@@ -25,10 +25,6 @@ function expectFailure(res: LightMyRequestResponse, status: number, error: strin
   expect(res.headers['x-cost']).toBe(String(cost));
 }
 
-async function balanceOf(t: TestApp, token: string): Promise<number | undefined> {
-  const row = await t.deps.store.read.get<{ balance: number }>('SELECT balance FROM wallets WHERE hash = $1', [sha256Hex(token)]);
-  return row?.balance;
-}
 
 describeEachStore('POST /url-to-metadata: failures', (kind) => {
   const { env, sites } = useSites();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createAddressPolicy } from '../../../src/outbound/address-policy.js';
 import { consistency, DEFAULT_PROPAGATION_SERVERS } from '../../../src/features/dns/propagation.js';
-import { createLimiter, mapBounded } from '../../../src/features/dns/limiter.js';
+import { createLimiter, mapBounded } from '../../../src/lib/limiter.js';
 import { dnsMeter } from '../../../src/features/dns/dns.routes.js';
 import { daysUntil, subjectAltNames } from '../../../src/features/dns/tls-inspect.js';
 

@@ -72,9 +72,10 @@ export function createChatSummarizer(provider: ChatProvider, outbound: Outbound,
   const client = new OpenAI({
     baseURL: provider.baseUrl ?? null,
     apiKey: provider.apiKey ?? 'unset',
+    // The outbound client owns the time limit (the SDK's own abort never reaches it), and a provider that
+    // failed once is not asked again: a paid call would otherwise wait two full timeouts before the fallback.
     fetch: outboundFetch(outbound, { timeoutMs: AI_TIMEOUT_MS, maxResponseBytes: AI_RESPONSE_BYTES }),
-    timeout: AI_TIMEOUT_MS,
-    maxRetries: 1,
+    maxRetries: 0,
   });
   const fallback = createExtractiveSummarizer();
   return {
