@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { describeEachStore } from '../../helpers/each-store.js';
 import { useTestApp } from '../../helpers/use-test-app.js';
 import { ManualClock } from '../../helpers/app.js';
-import { sweep, TOKEN_INACTIVITY_MS } from '../../../src/jobs/sweepers.js';
+import { sweep, TOKEN_INACTIVITY_MS, WALLET_DATA_TABLES } from '../../../src/jobs/sweepers.js';
 import { claimLease } from '../../../src/store/leases.js';
 import { DAY, HOUR } from '../../../src/lib/time.js';
 import { sha256Hex } from '../../../src/lib/hash.js';
@@ -88,6 +88,15 @@ describeEachStore('sweepers', (kind) => {
     expect((await app.inject({ method: 'GET', url: '/kv/s/k', headers: { 'x-token': busy } })).body).toBe('busy');
     const left = await app.deps.store.read.all<{ value: string }>('SELECT value FROM kv');
     expect(left.map((r) => r.value)).toEqual(['busy']);
+  });
+
+  it('knows every table that holds wallet data (stripe_credits is kept on purpose, as the record of payments)', async () => {
+    const sql =
+      kind === 'sqlite'
+        ? "SELECT m.name AS name FROM sqlite_master m JOIN pragma_table_info(m.name) c WHERE m.type = 'table' AND c.name = 'wallet_id'"
+        : "SELECT table_name AS name FROM information_schema.columns WHERE column_name = 'wallet_id' AND table_schema = current_schema()";
+    const tables = (await testApp().deps.store.read.all<{ name: string }>(sql)).map((row) => row.name);
+    expect(tables.sort()).toEqual([...WALLET_DATA_TABLES, 'stripe_credits'].sort());
   });
 
   it('lets only one instance hold the sweep lease until it runs out', async () => {

@@ -1,37 +1,14 @@
 // SQLite only: group commit, the WAL fsync off the event loop and held writes are SQLite's engine
 // mechanisms (PostgreSQL commits each unit itself); their outward behaviour is covered on both stores elsewhere.
 import { afterEach, describe, expect, it } from 'vitest';
-import { fsync as fsyncFile, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
-import type { FsyncFunction } from '../../../src/store/sqlite/wal-sync.js';
+import { heldFsync } from '../../helpers/held-fsync.js';
 import type { Store } from '../../../src/store/store.js';
 
 const INSERT_SECRET = 'INSERT INTO service_secrets (name, value, created_at) VALUES ($1, $2, $3)';
-
-/** An fsync the test completes by hand; it really fsyncs when released, so the file state stays honest. */
-function heldFsync() {
-  const waiting: Array<(error: NodeJS.ErrnoException | null) => void> = [];
-  let released = false;
-  const fsync: FsyncFunction = (fd, callback) => {
-    if (released) fsyncFile(fd, callback);
-    else waiting.push(callback);
-  };
-  return {
-    fsync,
-    get calls() {
-      return waiting.length;
-    },
-    complete(index: number, error: NodeJS.ErrnoException | null = null) {
-      (waiting[index] as (error: NodeJS.ErrnoException | null) => void)(error);
-    },
-    /** From now on a real fsync, so the store can close. */
-    release() {
-      released = true;
-    },
-  };
-}
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
