@@ -42,10 +42,9 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     deps.logger.info({ signal }, 'stopping: draining requests');
-    stopSweepers();
     // No new runs or notifications are claimed from here; those in flight finish (deliveries time out
     // after 10 s) while requests drain, and their writes land before the store closes.
-    const workersStopped = Promise.all([stopScheduler(), stopNotifier()]);
+    const workersStopped = Promise.all([stopSweepers(), stopScheduler(), stopNotifier()]);
     // Connections that go idle after their last answer are closed as they do (keep-alive clients would
     // otherwise hold the close open); whatever is still busy after the grace period is cut.
     const idleCloser = setInterval(() => app.server.closeIdleConnections(), 50);

@@ -67,19 +67,21 @@ export async function sweep(deps: Deps): Promise<SweepReport> {
   return { expiredKeys, expiredLogs, deletedWallets };
 }
 
-/** Runs the sweep every minute on whichever instance holds the lease. */
-export function startSweepers(deps: Deps, holder: string, intervalMs = MINUTE): () => void {
-  let running = false;
+/** Runs the sweep every minute on whichever instance holds the lease; the returned stop waits for a sweep in progress, so the store can close after it. */
+export function startSweepers(deps: Deps, holder: string, intervalMs = MINUTE): () => Promise<void> {
+  let running: Promise<void> | undefined;
   const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    claimLease(deps.store, 'sweep', holder, deps.clock.now(), intervalMs - 5000)
+    if (running !== undefined) return;
+    running = claimLease(deps.store, 'sweep', holder, deps.clock.now(), intervalMs - 5000)
       .then((claimed) => (claimed ? sweep(deps).then((report) => deps.logger.debug(report, 'sweep done')) : undefined))
       .catch((error: unknown) => deps.logger.error({ err: error }, 'sweep failed'))
       .finally(() => {
-        running = false;
+        running = undefined;
       });
   }, intervalMs);
   timer.unref();
-  return () => clearInterval(timer);
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
 }
