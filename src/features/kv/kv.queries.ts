@@ -1,20 +1,81 @@
 import type { Sql, Store } from '../../store/store.js';
+import { Batcher } from '../../lib/batcher.js';
 
-export async function setValue(store: Store, walletId: number, bucket: string, key: string, value: string, expiresAt: number): Promise<void> {
-  await store.writeOne(
-    `INSERT INTO kv (wallet_id, bucket, key, value, expires_at) VALUES ($1, $2, $3, $4, $5)
-     ON CONFLICT (wallet_id, bucket, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
-    [walletId, bucket, key, value, expiresAt],
-  );
+export interface KvSet {
+  readonly walletId: number;
+  readonly bucket: string;
+  readonly key: string;
+  readonly value: string;
+  readonly expiresAt: number;
+}
+
+const UPSERT = `INSERT INTO kv (wallet_id, bucket, key, value, expires_at) VALUES ($1, $2, $3, $4, $5)
+ON CONFLICT (wallet_id, bucket, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`;
+const PG_UPSERT_MANY = `INSERT INTO kv (wallet_id, bucket, key, value, expires_at)
+SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::bytea[], $5::bigint[])
+ON CONFLICT (wallet_id, bucket, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`;
+
+/** PostgreSQL keeps values as UTF-8 bytes (its TEXT cannot hold U+0000); SQLite as text. */
+const stored = (store: Store, value: string): string | Buffer => (store.dialect === 'postgres' ? Buffer.from(value, 'utf8') : value);
+const decoded = (value: string | Buffer): string => (typeof value === 'string' ? value : value.toString('utf8'));
+
+type Outcome = { ok: true } | { ok: false; error: unknown };
+const OK: Outcome = { ok: true };
+
+/**
+ * Writes KV sets. SQLite: each set joins the open group commit. PostgreSQL: every commit is a round trip
+ * and a WAL flush, so the sets that arrive while the previous batch commits are written together, as one
+ * statement (one commit); the last set of a key in a batch wins, as it would one after the other.
+ */
+export class KvSets {
+  private readonly batcher: Batcher<KvSet, Outcome> | undefined;
+
+  constructor(private readonly store: Store) {
+    if (store.dialect === 'postgres') this.batcher = new Batcher((sets) => this.writeBatch(sets));
+  }
+
+  async set(entry: KvSet): Promise<void> {
+    if (this.batcher === undefined) {
+      await this.writeOne(entry);
+      return;
+    }
+    const outcome = await this.batcher.submit(entry);
+    if (!outcome.ok) throw outcome.error;
+  }
+
+  private async writeOne(entry: KvSet): Promise<void> {
+    await this.store.writeOne(UPSERT, [entry.walletId, entry.bucket, entry.key, stored(this.store, entry.value), entry.expiresAt]);
+  }
+
+  private async writeBatch(sets: readonly KvSet[]): Promise<Outcome[]> {
+    if (sets.length === 1) return [await this.writeOne(sets[0] as KvSet).then(() => OK, (error: unknown) => ({ ok: false, error }))];
+    const latest = new Map<string, KvSet>();
+    for (const entry of sets) latest.set(`${entry.walletId}\u0000${entry.bucket}\u0000${entry.key}`, entry);
+    // One lock order for every batch, so batches of two instances cannot deadlock on each other's rows.
+    const rows = [...latest].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, entry]) => entry);
+    try {
+      await this.store.writeOne(PG_UPSERT_MANY, [
+        rows.map((row) => row.walletId),
+        rows.map((row) => row.bucket),
+        rows.map((row) => row.key),
+        rows.map((row) => stored(this.store, row.value)),
+        rows.map((row) => row.expiresAt),
+      ]);
+      return sets.map(() => OK);
+    } catch {
+      // Whatever failed the batch, each set answers for itself.
+      return Promise.all(sets.map((entry) => this.writeOne(entry).then((): Outcome => OK, (error: unknown): Outcome => ({ ok: false, error }))));
+    }
+  }
 }
 
 /** Expiry is enforced here, on read, to the millisecond; the sweeper only reclaims space. */
 export async function getValue(sql: Sql, walletId: number, bucket: string, key: string, now: number): Promise<string | undefined> {
-  const row = await sql.get<{ value: string; expires_at: number }>(
+  const row = await sql.get<{ value: string | Buffer; expires_at: number }>(
     'SELECT value, expires_at FROM kv WHERE wallet_id = $1 AND bucket = $2 AND key = $3',
     [walletId, bucket, key],
   );
-  return row !== undefined && row.expires_at > now ? row.value : undefined;
+  return row !== undefined && row.expires_at > now ? decoded(row.value) : undefined;
 }
 
 /** True when a live entry was deleted; an expired one is removed too but reported as absent. */

@@ -6,7 +6,7 @@ import { errors } from '../../errors.js';
 import { okText, responses, tokenAuth } from '../../http/schemas.js';
 import { walletOf } from '../../http/metering.js';
 import { checkName, checkValue, parseTtl, MAX_TTL_SECONDS } from './kv.rules.js';
-import { deleteValue, getValue, setValue } from './kv.queries.js';
+import { deleteValue, getValue, KvSets } from './kv.queries.js';
 
 const Params = Type.Object({
   bucket: Type.String({ description: '1 to 30 characters; no control characters or /; no reserved- prefix, no --- suffix' }),
@@ -35,6 +35,7 @@ function names(params: { bucket: string; key: string }): { bucket: string; key: 
 const plain = 'text/plain; charset=utf-8';
 
 export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  const sets = new KvSets(deps.store);
   // Values are raw text whatever the content type says.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: KV_BODY_LIMIT }, (_request: FastifyRequest, body, done) => done(null, body));
@@ -61,7 +62,7 @@ export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, {
       const value = typeof request.body === 'string' ? request.body : '';
       const problem = checkValue(value);
       if (problem !== null) throw errors.badRequest(problem);
-      await setValue(deps.store, walletOf(request).id, bucket, key, value, deps.clock.now() + ttl.seconds * 1000);
+      await sets.set({ walletId: walletOf(request).id, bucket, key, value, expiresAt: deps.clock.now() + ttl.seconds * 1000 });
       return reply.type(plain).send('OK');
     },
   );

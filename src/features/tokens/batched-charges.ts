@@ -1,17 +1,7 @@
 import type { Store } from '../../store/store.js';
+import { Batcher } from '../../lib/batcher.js';
 import { CHARGE } from './wallet.queries.js';
 import type { ChargeOutcome } from './wallet.queries.js';
-
-interface PendingCharge {
-  readonly cost: number;
-  readonly resolve: (outcome: ChargeOutcome) => void;
-  readonly reject: (error: unknown) => void;
-}
-
-interface WalletQueue {
-  pending: PendingCharge[];
-  running: boolean;
-}
 
 const COMMITTED = Promise.resolve();
 
@@ -22,38 +12,20 @@ const COMMITTED = Promise.resolve();
  * arrival order while the balance covers it. Several instances stay exact because the batch holds the row lock.
  */
 export class BatchedCharges {
-  private readonly queues = new Map<number, WalletQueue>();
+  private readonly batchers = new Map<number, Batcher<number, ChargeOutcome>>();
 
   constructor(private readonly store: Store) {}
 
   charge(walletId: number, cost: number): Promise<ChargeOutcome> {
-    return new Promise<ChargeOutcome>((resolve, reject) => {
-      let queue = this.queues.get(walletId);
-      if (queue === undefined) {
-        queue = { pending: [], running: false };
-        this.queues.set(walletId, queue);
-      }
-      queue.pending.push({ cost, resolve, reject });
-      if (!queue.running) void this.drain(walletId, queue);
-    });
-  }
-
-  private async drain(walletId: number, queue: WalletQueue): Promise<void> {
-    queue.running = true;
-    // Let the rest of this event-loop turn add to the first batch.
-    await new Promise((resolve) => setImmediate(resolve));
-    while (queue.pending.length > 0) {
-      const batch = queue.pending;
-      queue.pending = [];
-      try {
-        const outcomes = await this.settle(walletId, batch.map((charge) => charge.cost));
-        batch.forEach((charge, i) => charge.resolve(outcomes[i] as ChargeOutcome));
-      } catch (error) {
-        for (const charge of batch) charge.reject(error);
-      }
+    let batcher = this.batchers.get(walletId);
+    if (batcher === undefined) {
+      batcher = new Batcher(
+        (costs) => this.settle(walletId, costs),
+        () => this.batchers.delete(walletId),
+      );
+      this.batchers.set(walletId, batcher);
     }
-    queue.running = false;
-    this.queues.delete(walletId);
+    return batcher.submit(cost);
   }
 
   private settle(walletId: number, costs: readonly number[]): Promise<ChargeOutcome[]> {

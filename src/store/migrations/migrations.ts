@@ -195,6 +195,15 @@ DROP INDEX IF EXISTS logs_created;
 `,
 };
 
+/**
+ * A value may hold any Unicode code point (DECISIONS.md), U+0000 included, which PostgreSQL TEXT cannot
+ * store: values become bytes (UTF-8) there. SQLite TEXT holds it as it is.
+ */
+const kvValuesAsBytes = {
+  sqlite: '',
+  postgres: `ALTER TABLE kv ALTER COLUMN value TYPE BYTEA USING convert_to(value, 'UTF8');`,
+};
+
 export const migrations: readonly Migration[] = [
   { id: 1, name: 'core: wallets, kv, logs, rate limits, leases', sqlite: coreTables('sqlite'), postgres: coreTables('postgres') },
   { id: 2, name: 'webhooks', sqlite: webhooks, postgres: webhooks },
@@ -202,4 +211,5 @@ export const migrations: readonly Migration[] = [
   { id: 5, name: 'billing: credited Stripe checkout sessions', sqlite: stripeCredits, postgres: stripeCredits },
   { id: 6, name: 'inbound mail: attachments, outbox, service secrets', sqlite: inboundMail('sqlite'), postgres: inboundMail('postgres') },
   { id: 7, name: 'logs: only the index reads need', ...logsWithOnlyTheReadIndex },
+  { id: 8, name: 'kv: values as bytes on PostgreSQL', ...kvValuesAsBytes },
 ];

@@ -9,6 +9,7 @@ import { applySqliteMigrations } from '../../../src/store/sqlite/sqlite-migrate.
 import { applyPostgresMigrations } from '../../../src/store/postgres/postgres-migrate.js';
 import { openStore } from '../../../src/store/open-store.js';
 import type { Store } from '../../../src/store/store.js';
+import { getValue } from '../../../src/features/kv/kv.queries.js';
 
 const INSERT_LOG =
   'INSERT INTO logs (id, wallet_id, method, path, endpoint, status_code, response_time_ms, error, created_at, cost, balance) VALUES ($1, 1, $2, $3, $4, 200, 3, NULL, $5, 1, 99)';
@@ -56,5 +57,14 @@ describeEachStore('upgrading an existing database', (kind) => {
       { id: 'third', path: '/token', created_at: 3000 },
       { id: 'third', path: '/token', created_at: 4000 },
     ]);
+  });
+
+  it('keeps every stored value, non-ASCII included, when PostgreSQL values become bytes (migration 8)', async () => {
+    database = await scratchDatabase(kind);
+    const value = 'héllo 😀 \\ "quoted"';
+    await schemaBefore(8, [['INSERT INTO kv (wallet_id, bucket, key, value, expires_at) VALUES (1, $1, $2, $3, $4)', ['b', 'k', value, 9e12]]]);
+    store = openStore(database.url);
+    await store.migrate();
+    expect(await getValue(store.read, 1, 'b', 'k', 0)).toBe(value);
   });
 });

@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachStore } from '../../helpers/each-store.js';
+import { scratchDatabase } from '../../helpers/stores.js';
+import type { ScratchDatabase } from '../../helpers/stores.js';
+import { openStore } from '../../../src/store/open-store.js';
+import type { Store } from '../../../src/store/store.js';
+import { getValue, KvSets } from '../../../src/features/kv/kv.queries.js';
+import type { KvSet } from '../../../src/features/kv/kv.queries.js';
+
+const FAR = Date.now() + 3_600_000;
+const entry = (key: string, value: string, walletId = 1): KvSet => ({ walletId, bucket: 'b', key, value, expiresAt: FAR });
+
+describeEachStore('KV sets as written to the store', (kind) => {
+  let database: ScratchDatabase;
+  let store: Store;
+  let sets: KvSets;
+  beforeAll(async () => {
+    database = await scratchDatabase(kind);
+    store = openStore(database.url);
+    await store.migrate();
+    sets = new KvSets(store);
+  });
+  afterAll(async () => {
+    await store.close();
+    await database.drop();
+  });
+  const read = (key: string) => getValue(store.read, 1, 'b', key, Date.now());
+
+  it('keeps every code point of a value, U+0000 and other control characters included', async () => {
+    const value = 'a\u0000b\u0001\t\r\nc\u007f😀';
+    await sets.set(entry('controls', value));
+    expect(await read('controls')).toBe(value);
+  });
+
+  it('writes concurrent sets of many keys, and the last set of one key wins', async () => {
+    const distinct = Array.from({ length: 40 }, (_, i) => sets.set(entry(`k${i}`, `v${i}`)));
+    const same = Array.from({ length: 10 }, (_, i) => sets.set(entry('same', `s${i}`)));
+    await Promise.all([...distinct, ...same]);
+    for (let i = 0; i < 40; i++) expect(await read(`k${i}`)).toBe(`v${i}`);
+    expect(await read('same')).toBe('s9');
+  });
+
+  it('fails only the set that cannot be written when others are written with it', async () => {
+    const broken = { ...entry('broken', 'x'), walletId: null as unknown as number };
+    const outcomes = await Promise.allSettled([sets.set(entry('before', '1')), sets.set(broken), sets.set(entry('after', '2'))]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect([await read('before'), await read('after')]).toEqual(['1', '2']);
+  });
+});
