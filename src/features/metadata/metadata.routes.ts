@@ -1,9 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyError } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { SERVICE_VERSION } from '../../deps.js';
-import { ApiError, errors } from '../../errors.js';
-import { chargeFailedRequest } from '../../http/metering.js';
 import type { MeterSpec } from '../../http/metering.js';
 import { errorResponses, tokenAuth } from '../../http/schemas.js';
 import { isoTime } from '../../lib/time.js';
@@ -34,32 +31,8 @@ export const metadataMeter: MeterSpec = {
 };
 
 const BODY_LIMIT = 16 * 1024;
-/** Failures of this route answer `{success: false, error}`; 401, 402 and 405 keep the service-wide plain text. */
-const JSON_FAILURES = new Set([400, 413, 500, 502, 503]);
 
 const failure = (description: string) => ({ description, content: { 'application/json': { schema: MetadataFailure } } });
-
-/** The answer of this route for an error, or undefined when the service-wide handler should answer. */
-function asFailure(error: FastifyError): ApiError | undefined {
-  if (error instanceof ApiError) return JSON_FAILURES.has(error.statusCode) ? error : undefined;
-  if (error.validation) return errors.badRequest(error.message);
-  switch (error.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return errors.payloadTooLarge();
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return errors.badRequest('Unsupported content type: send application/json');
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return errors.badRequest('Invalid JSON body: empty');
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return errors.badRequest('Invalid JSON body');
-    default:
-      break;
-  }
-  if (error instanceof SyntaxError) return errors.badRequest('Invalid JSON body');
-  const status = error.statusCode ?? 500;
-  return status >= 500 ? errors.internal() : undefined;
-}
 
 export const metadataRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   const userAgent = `Mozilla/5.0 (compatible; coinop/${SERVICE_VERSION}; +${deps.config.publicUrl})`;
@@ -71,20 +44,11 @@ export const metadataRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
     headers: { 'user-agent': userAgent, accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8' },
   };
 
-  app.setErrorHandler(async (error: FastifyError, request, reply) => {
-    const answer = asFailure(error);
-    if (answer === undefined) throw error;
-    if (answer.statusCode >= 500 && !(error instanceof ApiError)) request.log.error({ err: error }, 'url-to-metadata failed');
-    // A body that could not be parsed was never charged: it pays the failure cost (a 402 from here goes to the service-wide handler).
-    await chargeFailedRequest(deps, request, answer.statusCode);
-    if (request.meter !== undefined) request.meter.error = answer.body;
-    return reply.code(answer.statusCode).headers(answer.headers).send({ success: false, error: answer.body });
-  });
-
   app.post(
     '/url-to-metadata',
     {
-      config: { meter: metadataMeter },
+      // Failures answer `{success: false, error}`; the shared error handler charges, logs and formats them.
+      config: { meter: metadataMeter, errorBody: 'json-failure' },
       bodyLimit: BODY_LIMIT,
       schema: {
         summary: 'Metadata of a URL, with an optional AI summary',
@@ -92,7 +56,7 @@ export const metadataRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
           'Fetches the URL (public addresses only, http or https, at most 10 redirects, 2 MiB, 10 s) and returns its SEO, technical, ' +
           'link, Open Graph, Twitter card, social, contact, media and structured-data groups; other content types get `document`. ' +
           'Costs 55 credits, or 800 with `aiSummary` short/medium/long; a malformed request or a 4xx answer costs 1, a 5xx answer 0. ' +
-          'Failures answer `{"success": false, "error": "…"}`.',
+          'Failures answer `{"success": false, "error": "…"}`; 401 and 402 answer in plain text, as on every route.',
         tags: ['url-to-metadata'],
         security: tokenAuth,
         body: MetadataRequest,

@@ -48,7 +48,7 @@ export const myIpRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
         ...address,
         userAgent: request.headers['user-agent'] ?? '',
         acceptLanguage: request.headers['accept-language'] ?? '',
-        ...(lookupAddress === '' ? EMPTY_GEO : deps.geo.lookup(lookupAddress)),
+        ...(lookupAddress === '' ? EMPTY_GEO : await deps.geo.lookup(lookupAddress)),
       };
     },
   );

@@ -21,7 +21,8 @@ export interface ClaimedRun {
   /** Delivery target as it is at claim time. */
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
-  readonly signingSecret?: string;
+  /** Every webhook has one (set at creation, NOT NULL), so every scheduled call is signed. */
+  readonly signingSecret: string;
 }
 
 export interface ClaimBatch {
@@ -61,7 +62,7 @@ interface ClaimedRow {
   readonly webhook_id: string;
   readonly url: string;
   readonly headers: string;
-  readonly signing_secret: string | null;
+  readonly signing_secret: string;
 }
 
 interface ClaimTarget {
@@ -134,7 +135,7 @@ export async function claimDueRuns(
           scheduledFor: plan.scheduledFor,
           url: row.url,
           headers: parseHeaders(row.headers),
-          ...(row.signing_secret ? { signingSecret: row.signing_secret } : {}),
+          signingSecret: row.signing_secret,
         });
       }
     }

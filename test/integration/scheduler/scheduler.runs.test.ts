@@ -1,4 +1,4 @@
-import { beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it, vi } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { describeEachStore } from '../../helpers/each-store.js';
 import { sha256Hex } from '../../../src/lib/hash.js';
@@ -64,12 +64,35 @@ describeEachStore('scheduled runs', (kind) => {
     expect(received('every5').map((r) => JSON.parse(r.text).scheduledFor)).toEqual(['2026-06-01T12:00:00.000Z', '2026-06-01T12:05:00.000Z']);
   });
 
-  it('sends no signature headers when the webhook has no signing secret', async () => {
-    await schedule('unsigned', { cron: '* * * * *', nextRunAt: START });
-    await runDueSchedules(testApp().deps);
-    const [request] = received('unsigned');
-    expect(request).toBeDefined();
-    expect(request?.headers).not.toHaveProperty('webhook-signature');
+  it('signs every scheduled call with the secret its webhook was issued, verifiable by the receiver (Standard Webhooks)', async () => {
+    const headers = { 'x-token': token, 'content-type': 'application/json' };
+    const create = async (webhookId: string) => {
+      const payload = JSON.stringify({ webhookId, url: outbound.url(`/run/${webhookId}`), schedule: { cron: '*/5 * * * *', timezone: 'UTC' } });
+      const res = await testApp().inject({ method: 'POST', url: '/webhook', headers, payload });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().signingSecret as string;
+    };
+    const secrets = { first: await create('first'), second: await create('second') };
+    clock.set(START + 5 * MINUTE);
+    expect((await runDueSchedules(testApp().deps)).fired).toBe(2);
+
+    // The receiver's side: verify() also checks webhook-timestamp against Date.now, so it reads the suite's clock.
+    const verify = (secret: string, webhookId: string): unknown => {
+      const [request] = received(webhookId);
+      const signed = { 'webhook-id': '', 'webhook-timestamp': '', 'webhook-signature': '' };
+      for (const name of Object.keys(signed) as Array<keyof typeof signed>) signed[name] = String(request?.headers[name] ?? '');
+      const now = vi.spyOn(Date, 'now').mockReturnValue(clock.now());
+      try {
+        return new Webhook(secret).verify(request?.text ?? '', signed);
+      } finally {
+        now.mockRestore();
+      }
+    };
+    expect(verify(secrets.first, 'first')).toMatchObject({ type: 'scheduled_webhook_run', webhookId: 'first' });
+    expect(verify(secrets.second, 'second')).toMatchObject({ type: 'scheduled_webhook_run', webhookId: 'second' });
+    // Each call carries its own webhook's signature, not another's.
+    expect(() => verify(secrets.second, 'first')).toThrow(/No matching signature/);
+    expect(() => verify(secrets.first, 'second')).toThrow(/No matching signature/);
   });
 
   it('does not fire a run that is not due yet', async () => {
