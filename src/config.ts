@@ -1,5 +1,5 @@
-import { isIP } from 'node:net';
 import { join } from 'node:path';
+import { parseServerSpec } from './features/dns/server-address.js';
 
 /** Validated, frozen settings. The only module that reads process.env. */
 export interface Config {
@@ -21,6 +21,7 @@ export interface Config {
   readonly trustProxy?: string;
   readonly outboundAllowCidrs: readonly string[];
   readonly outboundCaFile?: string;
+  /** DNS_SERVERS: IP literals with an optional port (checked with parseServerSpec); empty means the system's resolvers. */
   readonly dnsServers: readonly string[];
   readonly aiBaseUrl?: string;
   readonly aiApiKey?: string;
@@ -87,16 +88,6 @@ function databaseUrl(env: Env, dataDir: string): string {
   throw new ConfigError('DATABASE_URL', 'must start with postgres:// or sqlite:');
 }
 
-/** `1.2.3.4`, `1.2.3.4:53`, `::1`, `[::1]` or `[::1]:53`. */
-function isServerAddress(value: string): boolean {
-  const validPort = (port: string | undefined) => port === undefined || (/^\d{1,5}$/.test(port) && Number(port) >= 1 && Number(port) <= 65535);
-  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(value);
-  if (bracketed) return isIP(bracketed[1] ?? '') === 6 && validPort(bracketed[2]);
-  if (isIP(value) !== 0) return true;
-  const withPort = /^([^:]+):(\d+)$/.exec(value);
-  return withPort !== null && isIP(withPort[1] ?? '') === 4 && validPort(withPort[2]);
-}
-
 function sqliteSynchronous(env: Env): 'FULL' | 'NORMAL' {
   const raw = (text(env, 'SQLITE_SYNCHRONOUS') ?? 'FULL').toUpperCase();
   if (raw !== 'FULL' && raw !== 'NORMAL') throw new ConfigError('SQLITE_SYNCHRONOUS', 'must be FULL or NORMAL');
@@ -118,7 +109,8 @@ export function loadConfig(env: Env = process.env): Config {
   if (adminToken !== undefined && adminToken.length < 16) throw new ConfigError('ADMIN_TOKEN', 'must be at least 16 characters');
   const dnsServers = list(env, 'DNS_SERVERS');
   for (const server of dnsServers) {
-    if (!isServerAddress(server)) throw new ConfigError('DNS_SERVERS', `"${server}" is not ip[:port]`);
+    // One parser for server addresses (the DNS feature's); here only IP literals: a name would need a resolver to find the resolver.
+    if (parseServerSpec(server)?.isIp !== true) throw new ConfigError('DNS_SERVERS', `"${server}" is not ip[:port]`);
   }
   const config: Config = {
     port: httpPort,

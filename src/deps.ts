@@ -9,7 +9,7 @@ import { WalletDirectory } from './features/tokens/wallet-directory.js';
 import { WalletCharger } from './features/tokens/wallet-charger.js';
 import { LogBuffer } from './features/logs/log-buffer.js';
 import { readFileSync } from 'node:fs';
-import { createOutbound } from './outbound/outbound-client.js';
+import { createOutbound, trustedRoots } from './outbound/outbound-client.js';
 import type { Outbound } from './outbound/outbound-client.js';
 import { createNameLookup } from './outbound/name-resolution.js';
 import { createMailer } from './outbound/mailer.js';
@@ -19,6 +19,11 @@ import { createGeoLookup } from './features/myip/geo.js';
 import type { GeoLookup } from './features/myip/geo.js';
 import { createSummarizer } from './features/metadata/ai/create-summarizer.js';
 import type { Summarizer } from './features/metadata/ai/summarizer.js';
+import { createAddressPolicy } from './outbound/address-policy.js';
+import { createDnsLookup } from './features/dns/dns-lookup.js';
+import type { DnsLookup } from './features/dns/dns-lookup.js';
+import { resolverAddresses } from './features/dns/server-address.js';
+import { createDnsClient } from './features/dns/wire-client.js';
 
 export const SERVICE_VERSION = '0.1.0';
 
@@ -34,6 +39,8 @@ export interface Deps {
   readonly logs: LogBuffer;
   /** The only way out to the network over HTTP(S). */
   readonly outbound: Outbound;
+  /** POST /dns-lookup: queries on the wire to DNS_SERVERS (or the system's), guarded by the same policy and roots as `outbound`. */
+  readonly dns: DnsLookup;
   /** Outbound e-mail (SMTP_URL, From NOTIFY_FROM); `configured` is false when SMTP_URL is unset. */
   readonly mailer: Mailer;
   /** IP geolocation from a MaxMind-format database (GEOIP_DB, else the bundled one). */
@@ -49,6 +56,8 @@ export interface DepsOverrides {
   readonly logger?: Logger;
   readonly store?: Store;
   readonly outbound?: Outbound;
+  /** e.g. a lookup that fails as a test tells it. */
+  readonly dns?: DnsLookup;
   readonly mailer?: Mailer;
   readonly geo?: GeoLookup;
   readonly summarizer?: Summarizer;
@@ -67,14 +76,14 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
   const store = overrides.store ?? openStore(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous });
   const wallets = new WalletDirectory(store, clock, (error) => logger.error({ err: error }, 'recording last use failed'));
   const logs = new LogBuffer(store, (error, dropped) => logger.error({ err: error, dropped }, 'writing call logs failed'));
+  // One address guard and one set of trusted roots (OUTBOUND_ALLOW_CIDRS, OUTBOUND_CA_FILE) for every way out:
+  // HTTP(S) through `outbound`, DNS servers and TLS inspection through `dns`.
+  const policy = createAddressPolicy(config.outboundAllowCidrs);
+  const secureContext = trustedRoots(config.outboundCaFile === undefined ? undefined : readFileSync(config.outboundCaFile, 'utf8'));
   const outbound =
     overrides.outbound ??
-    createOutbound({
-      allowCidrs: config.outboundAllowCidrs,
-      extraCaPem: config.outboundCaFile === undefined ? undefined : readFileSync(config.outboundCaFile, 'utf8'),
-      lookup: createNameLookup(config.dnsServers),
-      userAgent: `coinop-webhook/${SERVICE_VERSION}`,
-    });
+    createOutbound({ policy, secureContext, lookup: createNameLookup(config.dnsServers), userAgent: `coinop-webhook/${SERVICE_VERSION}` });
+  const dns = overrides.dns ?? createDnsLookup({ client: createDnsClient(resolverAddresses(config.dnsServers)), policy, clock, tlsContext: secureContext });
   const mailer = overrides.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.notifyFrom });
   const charger = new WalletCharger(store);
   const geo = overrides.geo ?? createGeoLookup({ configuredPath: config.geoipDb, logger });
@@ -82,5 +91,5 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
   const stripe =
     overrides.stripe ??
     (config.stripe.secretKey === undefined ? undefined : new Stripe(config.stripe.secretKey, { maxNetworkRetries: 1, timeout: 10_000 }));
-  return { config, logger, clock, store, wallets, charger, logs, outbound, mailer, geo, summarizer, stripe };
+  return { config, logger, clock, store, wallets, charger, logs, outbound, dns, mailer, geo, summarizer, stripe };
 }

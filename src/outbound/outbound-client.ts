@@ -1,7 +1,9 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { performance } from 'node:perf_hooks';
 import { createSecureContext, rootCertificates } from 'node:tls';
+import type { SecureContext } from 'node:tls';
 import { createAddressPolicy } from './address-policy.js';
+import type { AddressPolicy } from './address-policy.js';
 import { classifyFailure, OutboundError } from './errors.js';
 import { openGuardedSession, type GuardedSession, type Resolver } from './guarded-agent.js';
 import { flattenHeaders, readCapped, sanitizeHeaders } from './http-parts.js';
@@ -10,11 +12,8 @@ import { assertLiteralAllowed, isLocalhostName, literalIp, parseTargetUrl } from
 
 export { OutboundError, type OutboundErrorCode } from './errors.js';
 
-export interface OutboundOptions {
-  /** OUTBOUND_ALLOW_CIDRS: ranges exempted from the non-public-address guard. */
-  allowCidrs: readonly string[];
-  /** Contents of OUTBOUND_CA_FILE, trusted in addition to the system roots. */
-  extraCaPem?: string;
+/** Everything but which addresses to allow and which roots to trust. */
+interface OutboundSettings {
   /** Name resolution; default node:dns lookup with all addresses. */
   lookup?: (hostname: string) => Promise<Array<{ address: string; family: 4 | 6 }>>;
   /** e.g. coinop-webhook/0.1.0 */
@@ -25,6 +24,30 @@ export interface OutboundOptions {
   maxRedirects?: number;
   /** Default 1 MiB; beyond it the body is truncated and the rest never read. */
   maxResponseBytes?: number;
+}
+
+/** The guard and the roots built from the settings. */
+export interface OutboundOptions extends OutboundSettings {
+  /** OUTBOUND_ALLOW_CIDRS: ranges exempted from the non-public-address guard. */
+  allowCidrs: readonly string[];
+  /** Contents of OUTBOUND_CA_FILE, trusted in addition to the system roots. */
+  extraCaPem?: string;
+}
+
+/** The guard and the roots already built, so deps shares one of each with the DNS lookup. */
+export interface SharedTrustOptions extends OutboundSettings {
+  policy: AddressPolicy;
+  /** From trustedRoots; undefined keeps Node's roots. */
+  secureContext: SecureContext | undefined;
+}
+
+/**
+ * The system roots plus an extra CA (OUTBOUND_CA_FILE), or undefined for Node's own roots.
+ * Passing `ca` replaces Node's roots, so the system roots go in explicitly. Build it once: a context
+ * with every root costs ~18 ms of CPU, far too much to pay per delivery.
+ */
+export function trustedRoots(extraCaPem: string | undefined): SecureContext | undefined {
+  return extraCaPem === undefined ? undefined : createSecureContext({ ca: [...rootCertificates, extraCaPem] });
 }
 
 export interface OutboundRequest {
@@ -49,6 +72,14 @@ export interface OutboundResponse {
   remoteAddress?: string;
 }
 
+/**
+ * JSON the caller already serialised (to sign or measure it): deliverJson sends these exact bytes,
+ * so what was signed is what goes out, and the body is not serialised a second time.
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
 export type DeliveryResult =
   | { ok: true; status: number; elapsedMs: number }
   | { ok: false; status?: number; cause: string; elapsedMs: number };
@@ -56,7 +87,7 @@ export type DeliveryResult =
 export interface Outbound {
   /** Throws OutboundError. */
   request(req: OutboundRequest): Promise<OutboundResponse>;
-  /** POST JSON; success only on 2xx; never throws. */
+  /** POST JSON: `payload` serialised, or a JsonText sent as is; success only on 2xx; never throws. */
   deliverJson(url: string, payload: unknown, headers?: Record<string, string>): Promise<DeliveryResult>;
   /** Save-time check; throws OutboundError whose message is a 400 body. */
   checkUrl(url: string, opts?: { allowHttp?: boolean }): Promise<void>;
@@ -73,12 +104,10 @@ const REDIRECT_BODY_BYTES = 64 * 1024;
 const CHECK_LOOKUP_TIMEOUT_MS = 5_000;
 const LOCALHOST_ADDRESSES = ['127.0.0.1', '::1'];
 
-export function createOutbound(options: OutboundOptions): Outbound {
-  const policy = createAddressPolicy(options.allowCidrs);
+export function createOutbound(options: OutboundOptions | SharedTrustOptions): Outbound {
+  const { policy, secureContext } =
+    'policy' in options ? options : { policy: createAddressPolicy(options.allowCidrs), secureContext: trustedRoots(options.extraCaPem) };
   const resolve: Resolver = options.lookup ?? systemResolve;
-  // Passing `ca` replaces Node's roots, so the system roots go in explicitly. Built once: a context with
-  // every root costs ~18 ms of CPU, far too much to pay per delivery.
-  const secureContext = options.extraCaPem === undefined ? undefined : createSecureContext({ ca: [...rootCertificates, options.extraCaPem] });
   const sessions = new Set<GuardedSession>();
   let closed = false;
 
@@ -149,7 +178,7 @@ export function createOutbound(options: OutboundOptions): Outbound {
     const started = performance.now();
     let body: string;
     try {
-      body = JSON.stringify(payload) ?? 'null';
+      body = payload instanceof JsonText ? payload.text : (JSON.stringify(payload) ?? 'null');
     } catch {
       return { ok: false, cause: 'invalid payload', elapsedMs: elapsedSince(started) };
     }

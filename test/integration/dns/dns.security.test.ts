@@ -1,23 +1,8 @@
-import Fastify from 'fastify';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import pino from 'pino';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeEachStore } from '../../helpers/each-store.js';
-import { scratchDatabase } from '../../helpers/stores.js';
-import type { ScratchDatabase } from '../../helpers/stores.js';
-import { loadConfig } from '../../../src/config.js';
-import { createDeps } from '../../../src/deps.js';
-import type { Deps } from '../../../src/deps.js';
+import { useTestApp } from '../../helpers/use-test-app.js';
 import { errors } from '../../../src/errors.js';
-import { registerErrorHandling } from '../../../src/http/error-handler.js';
-import { registerMetering } from '../../../src/http/metering.js';
-import { registerValidation } from '../../../src/http/validation.js';
-import { logRoutes } from '../../../src/features/logs/logs.routes.js';
-import { dnsRoutes } from '../../../src/features/dns/dns.routes.js';
 import type { DnsLookup } from '../../../src/features/dns/dns-lookup.js';
-import { insertWallet } from '../../../src/features/tokens/wallet.queries.js';
-import { sha256Hex } from '../../../src/lib/hash.js';
-import { newToken } from '../../../src/lib/ids.js';
 import { balanceOf, FAST, lookup, PLAIN, useDnsApp } from './route-fixtures.js';
 
 describeEachStore('POST /dns-lookup: outbound address guard', (kind) => {
@@ -72,48 +57,17 @@ describeEachStore('POST /dns-lookup: outbound address guard', (kind) => {
   });
 });
 
-/** The real metering and error handling around the DNS route, with a lookup that fails as told. */
+/** The app as it runs, with a DNS lookup that fails as told in place of the real one. */
 describeEachStore('POST /dns-lookup: 5xx answers cost nothing', (kind) => {
-  let database: ScratchDatabase;
-  let deps: Deps;
-  let app: FastifyInstance;
   let failure: Error = new Error('resolver crashed');
   const failing: DnsLookup = {
     lookup: async () => {
       throw failure;
     },
   };
+  const app = useTestApp(kind, { overrides: () => ({ dns: failing }) });
 
-  beforeAll(async () => {
-    database = await scratchDatabase(kind);
-    const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', SMTP_PORT: '0', DNS_SERVERS: '127.0.0.1:9' });
-    deps = createDeps(config, { logger: pino({ level: 'silent' }) });
-    await deps.store.migrate();
-    app = Fastify({ loggerInstance: deps.logger as FastifyBaseLogger });
-    registerValidation(app);
-    registerErrorHandling(app, deps);
-    registerMetering(app, deps);
-    await app.register(dnsRoutes, { deps, lookup: failing });
-    await app.register(logRoutes, { deps });
-    await app.ready();
-  });
-  afterAll(async () => {
-    await app?.close();
-    await deps?.logs.flush();
-    await deps?.outbound.close();
-    await deps?.store.close();
-    await database?.drop();
-  });
-
-  const token = async () => {
-    const value = newToken();
-    await deps.store.write((tx) => insertWallet(tx, sha256Hex(value), 100, deps.clock.now()));
-    return value;
-  };
-  const call = (value: string) =>
-    app.inject({ method: 'POST', url: '/dns-lookup', headers: { 'x-token': value, 'content-type': 'application/json' }, payload: JSON.stringify({ domains: ['example.test'] }) });
-  const balance = async (value: string) =>
-    (await deps.store.read.get<{ balance: number }>('SELECT balance FROM wallets WHERE hash = $1', [sha256Hex(value)]))?.balance;
+  const call = (value: string) => lookup(app(), value, { domains: ['example.test'] });
 
   for (const [status, make] of [
     [500, () => new Error('resolver crashed')],
@@ -122,19 +76,19 @@ describeEachStore('POST /dns-lookup: 5xx answers cost nothing', (kind) => {
   ] as const) {
     it(`refunds the 5 credits of a ${status} answer and logs cost 0`, async () => {
       failure = make();
-      const value = await token();
+      const value = await app().createToken(100);
       const res = await call(value);
       expect(res.statusCode).toBe(status);
       expect([res.headers['x-cost'], res.headers['x-balance']]).toEqual(['0', '100']);
-      expect(await balance(value)).toBe(100);
-      const logs = (await app.inject({ method: 'GET', url: '/token/logs?n=1', headers: { 'x-token': value } })).json().logs;
+      expect(await balanceOf(app(), value)).toBe(100);
+      const logs = (await app().inject({ method: 'GET', url: '/token/logs?n=1', headers: { 'x-token': value } })).json().logs;
       expect(logs[0]).toMatchObject({ path: '/dns-lookup', endpoint: 'service', status_code: status, cost: 0, balance: 100 });
     });
   }
 
   it('still charges 5 for a 400 on the same route', async () => {
-    const value = await token();
-    const res = await app.inject({ method: 'POST', url: '/dns-lookup', headers: { 'x-token': value, 'content-type': 'application/json' }, payload: '{"domains":[]}' });
+    const value = await app().createToken(100);
+    const res = await lookup(app(), value, { domains: [] });
     expect([res.statusCode, res.headers['x-cost'], res.headers['x-balance']]).toEqual([400, '5', '95']);
   });
 });

@@ -9,6 +9,8 @@ import type { TestDnsServer } from '../../helpers/dns-server.js';
 import { createSecureContext } from 'node:tls';
 import { createCertificateAuthority, startTlsServer } from '../../helpers/tls-server.js';
 import type { TestTlsServer } from '../../helpers/tls-server.js';
+import type { DnsLookupBody } from '../../../src/features/dns/dns.schemas.js';
+import { validatedBody } from './validated-body.js';
 
 /** TXT data as DNS carries it: strings of at most 255 bytes. */
 const chunks = (text: string) => Array.from({ length: Math.ceil(text.length / 255) }, (_, i) => text.slice(i * 255, (i + 1) * 255));
@@ -90,8 +92,8 @@ describe('enrichment and TLS inspection of a lookup, against loopback DNS and TL
     await tls?.close();
   });
 
-  const one = async (domain: string, extra: Record<string, unknown> = {}) => {
-    const response = await lookup.lookup({ domains: [domain], ...FAST, ...extra });
+  const one = async (domain: string, extra: Partial<DnsLookupBody> = {}) => {
+    const response = await lookup.lookup(validatedBody({ domains: [domain], ...FAST, ...extra }));
     return response.results[0]?.lookupResult as Record<string, unknown> & { enrichment?: Record<string, Record<string, unknown>> };
   };
 

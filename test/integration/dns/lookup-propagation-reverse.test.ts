@@ -1,13 +1,15 @@
 import { createSocket } from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDnsLookup } from '../../../src/features/dns/dns-lookup.js';
-import type { DnsLookup, DnsLookupSettings } from '../../../src/features/dns/dns-lookup.js';
+import type { DnsLookupSettings } from '../../../src/features/dns/dns-lookup.js';
+import type { DnsLookupBody } from '../../../src/features/dns/dns.schemas.js';
 import { createDnsClient } from '../../../src/features/dns/wire-client.js';
 import { createAddressPolicy } from '../../../src/outbound/address-policy.js';
 import { systemClock } from '../../../src/lib/time.js';
 import { ApiError } from '../../../src/errors.js';
 import { rr, startDnsServer } from '../../helpers/dns-server.js';
 import type { TestDnsServer } from '../../helpers/dns-server.js';
+import { validatedBody } from './validated-body.js';
 
 const FAST = { timeout: 1000, maxRetries: 0, retryDelay: 0, enableSslInspection: false, enableEnrichment: false } as const;
 
@@ -37,13 +39,16 @@ describe('propagation checks and reverse lookups against loopback DNS servers', 
   let disagrees: TestDnsServer;
   let empty: TestDnsServer;
   let deadPort: number;
-  const build = (extra: Partial<DnsLookupSettings> = {}): DnsLookup =>
-    createDnsLookup({
+  // The lookup as the route calls it: with the body validated and its defaults filled in.
+  const build = (extra: Partial<DnsLookupSettings> = {}) => {
+    const lookup = createDnsLookup({
       client: createDnsClient([{ host: '127.0.0.1', port: main.port }]),
       policy: createAddressPolicy(['127.0.0.0/8']),
       clock: systemClock,
       ...extra,
     });
+    return { lookup: (body: DnsLookupBody) => lookup.lookup(validatedBody(body)) };
+  };
 
   beforeAll(async () => {
     main = await startDnsServer({ zone: MAIN_ZONE });
