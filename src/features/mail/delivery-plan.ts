@@ -21,6 +21,7 @@ export interface DeliveryPlan {
   /** Only the attachments whose metadata is in the delivered payload. */
   readonly attachments: readonly AttachmentRow[];
   readonly body: unknown;
+  /** `body` serialised once; stored in the outbox, signed and sent byte for byte. */
   readonly bodyJson: string;
   readonly truncated: boolean;
 }
@@ -77,7 +78,8 @@ export function planDelivery(parsed: ParsedMessage, context: MessageContext, tar
     cost: withAttachments ? COST_WITH_ATTACHMENTS : COST_WITHOUT_ATTACHMENTS,
     attachments: kept,
     body,
-    bodyJson: JSON.stringify(body) ?? 'null',
+    // Without a format the body is the measured payload: its JSON is already at hand.
+    bodyJson: body === sized.payload ? sized.json : (JSON.stringify(body) ?? 'null'),
     truncated: sized.truncated,
   };
 }

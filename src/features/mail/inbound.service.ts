@@ -1,12 +1,12 @@
 import type { Deps } from '../../deps.js';
 import { logId } from '../../lib/ids.js';
-import { findWebhook } from '../webhooks/webhooks.queries.js';
+import { findMailboxWebhooks } from '../webhooks/webhooks.queries.js';
 import type { MailboxMode, WebhookRecord } from '../webhooks/webhook-record.js';
 import { AttachmentKey } from './attachment-links.js';
 import { createLimiter } from '../../lib/limiter.js';
 import type { Limiter } from '../../lib/limiter.js';
 import * as limits from './mail-limits.js';
-import { findMailbox, insertAttachment, insertOutbox } from './mail.queries.js';
+import { insertAttachment, insertOutbox } from './mail.queries.js';
 import { chargeWalletIn } from '../tokens/wallet.queries.js';
 import type { OutboxEntry } from './mail.queries.js';
 import { MessageParseError, parseMessage } from './mime-parse.js';
@@ -105,10 +105,10 @@ export class InboundMail {
   async checkRecipient(address: string): Promise<RecipientCheck> {
     const mailbox = mailboxOf(address, this.deps.config.mailDomain);
     if (mailbox === null) return { kind: 'unknown' };
-    const ref = await findMailbox(this.deps.store.read, mailbox);
-    if (ref === undefined) return { kind: 'unknown' };
-    if (ref.balance < limits.COST_WITHOUT_ATTACHMENTS) {
-      this.logRefusal(ref.walletId, ref.webhookId, ref.balance);
+    const found = (await findMailboxWebhooks(this.deps.store.read, [mailbox])).get(mailbox);
+    if (found === undefined) return { kind: 'unknown' };
+    if (found.balance < limits.COST_WITHOUT_ATTACHMENTS) {
+      this.logRefusal(found.walletId, found.record.webhookId, found.balance);
       return { kind: 'insufficient' };
     }
     return { kind: 'ok', mailbox };
@@ -179,13 +179,14 @@ export class InboundMail {
   }
 
   private async loadTargets(mailboxes: readonly string[]): Promise<Target[]> {
+    const unique = [...new Set(mailboxes)];
+    const found = await findMailboxWebhooks(this.deps.store.read, unique);
     const targets: Target[] = [];
-    for (const mailbox of new Set(mailboxes)) {
-      const ref = await findMailbox(this.deps.store.read, mailbox);
-      if (ref === undefined) continue; // deleted since RCPT
-      const record = await findWebhook(this.deps.store.read, ref.walletId, ref.webhookId);
-      if (record === undefined || record.mode.kind !== 'mailbox') continue;
-      targets.push({ mailbox, walletId: ref.walletId, record, mode: record.mode });
+    for (const mailbox of unique) {
+      const webhook = found.get(mailbox);
+      // Absent: deleted since RCPT.
+      if (webhook === undefined || webhook.record.mode.kind !== 'mailbox') continue;
+      targets.push({ mailbox, walletId: webhook.walletId, record: webhook.record, mode: webhook.record.mode });
     }
     return targets;
   }
@@ -217,7 +218,7 @@ export class InboundMail {
           };
           await insertOutbox(tx, entry, now, claimUntil);
           const { record } = plan;
-          ready.push({ entry, body: plan.body, target: { url: record.url, headers: record.headers, signingSecret: record.signingSecret }, claimUntil });
+          ready.push({ entry, target: { url: record.url, headers: record.headers, signingSecret: record.signingSecret }, claimUntil });
         }
         return ready;
       });

@@ -1,22 +1,6 @@
 import type { Sql, Store } from '../../store/store.js';
 
-/** Store access of inbound mail: mailboxes, the outbox, stored attachments (migration 6). */
-
-export interface MailboxRef {
-  readonly mailbox: string;
-  readonly walletId: number;
-  readonly webhookId: string;
-  readonly balance: number;
-}
-
-/** The mailbox-mode webhook a mailbox id belongs to, with its wallet's balance. */
-export async function findMailbox(sql: Sql, mailbox: string): Promise<MailboxRef | undefined> {
-  const row = await sql.get<{ wallet_id: number; webhook_id: string; balance: number }>(
-    'SELECT w.wallet_id, w.webhook_id, a.balance FROM webhooks w JOIN wallets a ON a.id = w.wallet_id WHERE w.mailbox = $1',
-    [mailbox],
-  );
-  return row === undefined ? undefined : { mailbox, walletId: row.wallet_id, webhookId: row.webhook_id, balance: row.balance };
-}
+/** Store access of inbound mail: the outbox and stored attachments (migration 6); mailboxes are webhooks' (webhooks.queries). */
 
 export interface AttachmentRow {
   readonly id: string;

@@ -1,4 +1,5 @@
 import type { Deps } from '../../deps.js';
+import { JsonText } from '../../outbound/outbound-client.js';
 import { deliver } from '../webhooks/delivery.js';
 import { findWebhook } from '../webhooks/webhooks.queries.js';
 import { claimOutbox, deleteOutbox, findStaleOutbox } from './mail.queries.js';
@@ -19,8 +20,6 @@ export interface DeliveryTarget {
 
 export interface ReadyDelivery {
   readonly entry: OutboxEntry;
-  /** The parsed form of `entry.body`. */
-  readonly body: unknown;
   readonly target: DeliveryTarget;
   readonly claimUntil: number;
 }
@@ -128,7 +127,7 @@ export class OutboxDeliverer {
       return;
     }
     const target = { url: webhook.url, headers: webhook.headers, signingSecret: webhook.signingSecret };
-    await this.send({ entry, body: JSON.parse(entry.body) as unknown, target, claimUntil: now + this.options.claimMs });
+    await this.send({ entry, target, claimUntil: now + this.options.claimMs });
   }
 
   private async send(ready: ReadyDelivery): Promise<void> {
@@ -140,7 +139,8 @@ export class OutboxDeliverer {
         url: target.url,
         headers: target.headers,
         signingSecret: target.signingSecret,
-        body: ready.body,
+        // The stored JSON is signed and sent as is: never parsed and serialised again.
+        body: new JsonText(entry.body),
         cost: entry.cost,
         balance: entry.balance,
       });

@@ -56,16 +56,22 @@ export interface SizedPayload {
   readonly payload: InboundEmailPayload;
   /** True when anything was dropped or cut. */
   readonly truncated: boolean;
+  /** JSON.stringify(payload): measured here, reused as the body when no format applies. */
+  readonly json: string;
 }
 
 const LAST_RESORT_ADDRESSES = 100;
 const LAST_RESORT_CHARS = 998; // RFC 5322 line length
+/** `,"truncated":true` appended to a payload that had no such key. */
+const TRUNCATED_FIELD_BYTES = Buffer.byteLength(',"truncated":true');
 
 export function applySizeRule(original: InboundEmailPayload, limit: number): SizedPayload {
-  let size = jsonBytes(original);
-  if (size <= limit) return { payload: original, truncated: false };
+  const json = JSON.stringify(original);
+  let size = Buffer.byteLength(json, 'utf8');
+  if (size <= limit) return { payload: original, truncated: false, json };
   const payload: InboundEmailPayload = { ...original, attachments: [...original.attachments], truncated: true };
-  size = jsonBytes(payload);
+  // Counted, not re-serialised: the flag is new (appended) or replaces a boolean in place.
+  size += original.truncated === undefined ? TRUNCATED_FIELD_BYTES : jsonBytes(true) - jsonBytes(original.truncated);
 
   while (size > limit && payload.attachments.length > 0) {
     const last = payload.attachments.pop();
@@ -88,7 +94,7 @@ export function applySizeRule(original: InboundEmailPayload, limit: number): Siz
     payload.to = payload.to.slice(0, LAST_RESORT_ADDRESSES).map(shorten);
     payload.cc = payload.cc.slice(0, LAST_RESORT_ADDRESSES).map(shorten);
   }
-  return { payload, truncated: true };
+  return { payload, truncated: true, json: JSON.stringify(payload) };
 }
 
 /** Cuts `payload[field]` so the whole fits when it can; returns the new total size. */

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Deps } from '../../deps.js';
-import type { DeliveryResult } from '../../outbound/outbound-client.js';
+import { JsonText, type DeliveryResult } from '../../outbound/outbound-client.js';
 import { logId } from '../../lib/ids.js';
 
 /** A Standard Webhooks secret: `whsec_` + base64 of 32 random bytes. */
@@ -22,6 +22,7 @@ export interface Delivery {
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly signingSecret?: string;
+  /** The value to POST, or its JSON already serialised (the inbound outbox stores it so). */
   readonly body: unknown;
   /** Credits this delivery was charged and the balance after it, for the log. */
   readonly cost: number;
@@ -39,13 +40,13 @@ export function deliveryStatus(result: DeliveryResult): number {
  * logged by metering instead).
  */
 export async function deliver(deps: Deps, delivery: Delivery, options: { log?: boolean } = {}): Promise<DeliveryResult> {
-  const body = JSON.stringify(delivery.body);
+  // Serialised once: the signed text is handed over as is, so the signed bytes are the bytes sent.
+  const body = delivery.body instanceof JsonText ? delivery.body : new JsonText(JSON.stringify(delivery.body) ?? 'null');
   const signed =
     delivery.signingSecret === undefined
       ? {}
-      : signatureHeaders(delivery.signingSecret, `msg_${logId()}`, Math.floor(deps.clock.now() / 1000), body);
-  // deliverJson serialises the same value the same way, so the signed bytes are the bytes sent.
-  const result = await deps.outbound.deliverJson(delivery.url, delivery.body, { ...delivery.headers, ...signed });
+      : signatureHeaders(delivery.signingSecret, `msg_${logId()}`, Math.floor(deps.clock.now() / 1000), body.text);
+  const result = await deps.outbound.deliverJson(delivery.url, body, { ...delivery.headers, ...signed });
   if (options.log !== false) {
     deps.logs.push({
       id: logId(),

@@ -86,6 +86,36 @@ export async function findWebhook(sql: Sql, walletId: number, webhookId: string,
   return row === undefined ? undefined : fromRow(row);
 }
 
+/** A mailbox-mode webhook found by its mailbox id, with its wallet and that wallet's balance. */
+export interface MailboxWebhook {
+  readonly walletId: number;
+  readonly balance: number;
+  readonly record: WebhookRecord;
+}
+
+// Qualified: `wallets` has columns of the same names (created_at…).
+const WEBHOOK_COLUMNS = COLUMNS.split(',')
+  .map((column) => `w.${column.trim()}`)
+  .join(', ');
+
+/**
+ * Inbound mail's recipient lookup: each mailbox's webhook and its wallet's balance, all in one
+ * query (an IN list, which both engines take). Unknown mailboxes are simply absent.
+ */
+export async function findMailboxWebhooks(sql: Sql, mailboxes: readonly string[]): Promise<Map<string, MailboxWebhook>> {
+  const found = new Map<string, MailboxWebhook>();
+  if (mailboxes.length === 0) return found;
+  const placeholders = mailboxes.map((_, i) => `$${i + 1}`).join(', ');
+  const rows = await sql.all<WebhookRow & { wallet_id: number; balance: number }>(
+    `SELECT w.wallet_id, a.balance, ${WEBHOOK_COLUMNS} FROM webhooks w JOIN wallets a ON a.id = w.wallet_id WHERE w.mailbox IN (${placeholders})`,
+    mailboxes,
+  );
+  for (const row of rows) {
+    if (row.mailbox !== null) found.set(row.mailbox, { walletId: row.wallet_id, balance: row.balance, record: fromRow(row) });
+  }
+  return found;
+}
+
 export async function listWebhooks(sql: Sql, walletId: number): Promise<WebhookRecord[]> {
   const rows = await sql.all<WebhookRow>(`SELECT ${COLUMNS} FROM webhooks WHERE wallet_id = $1 ORDER BY created_at, webhook_id`, [walletId]);
   return rows.map(fromRow);

@@ -1,10 +1,12 @@
 import { expect, it } from 'vitest';
+import { Webhook } from 'standardwebhooks';
 import { describeEachStore } from '../../helpers/each-store.js';
 import { ManualClock } from '../../helpers/app.js';
 import { sweep } from '../../../src/jobs/sweepers.js';
 import { HOUR } from '../../../src/lib/time.js';
 import { RawSmtp, balanceOf, createMailbox, deliveredMail, outboxCount, useMailHarness } from './mail-fixtures.js';
 import type { MailHarness } from './mail-fixtures.js';
+import { storedRow } from '../webhooks/webhook-fixtures.js';
 
 const MiB = 1024 * 1024;
 
@@ -137,6 +139,26 @@ describeEachStore('inbound mail: the outbox survives a crash between 250 and del
     expect(await h.smtp.recover()).toBe(0);
     await h.t.deps.store.writeOne('DELETE FROM inbound_outbox');
     expect(await outboxCount(h)).toBe(0);
+  });
+
+  it('sends the stored JSON byte for byte, and signs exactly those bytes', async () => {
+    const h = get();
+    const box = await createMailbox(h);
+    const walletId = Number((await storedRow(h.t, box.token, box.webhookId, 'wallet_id'))?.wallet_id);
+    // Spacing, a number and an escape as JSON.stringify would not write them: a re-serialised body differs.
+    const stored = '{ "subject":"bytes",  "n": 1.50, "a": "\u00e9" }';
+    await h.t.deps.store.writeOne('INSERT INTO inbound_outbox (id, wallet_id, webhook_id, body, cost, balance, created_at, claim_until) VALUES ($1, $2, $3, $4, 2, 50, $5, $5)', [
+      'verbatim', walletId, box.webhookId, stored, h.t.deps.clock.now() - 1,
+    ]);
+    const before = h.receiver.requests.length;
+    expect(await h.smtp.recover()).toBe(1);
+    await h.smtp.idle();
+    const [request] = h.receiver.requests.slice(before);
+    expect(request?.text).toBe(stored);
+    const secret = String((await storedRow(h.t, box.token, box.webhookId, 'signing_secret'))?.signing_secret);
+    const header = (name: string) => String(request?.headers[name]);
+    const signature = { 'webhook-id': header('webhook-id'), 'webhook-timestamp': header('webhook-timestamp'), 'webhook-signature': header('webhook-signature') };
+    expect(() => new Webhook(secret).verify(stored, signature)).not.toThrow();
   });
 
   it('records the outbox entry before answering 250 and deletes it after the attempt', async () => {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { planDelivery } from '../../../src/features/mail/delivery-plan.js';
 import type { ParsedMessage } from '../../../src/features/mail/mime-parse.js';
 import type { MailboxMode, WebhookRecord } from '../../../src/features/webhooks/webhook-record.js';
@@ -71,6 +71,17 @@ describe('planDelivery', () => {
 
   it('a message without attachments costs 2', () => {
     expect(planDelivery({ ...PARSED, attachments: [] }, CONTEXT, target()).cost).toBe(2);
+  });
+
+  it('without a format, serialises the payload once: the JSON measured by the size rule is the body sent', () => {
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      const plan = planDelivery(PARSED, CONTEXT, target());
+      expect(stringify.mock.calls.filter(([value]) => value === plan.body)).toHaveLength(1);
+      expect(JSON.parse(plan.bodyJson)).toStrictEqual(plan.body);
+    } finally {
+      stringify.mockRestore();
+    }
   });
 
   it('applies the webhook’s format to the payload', () => {

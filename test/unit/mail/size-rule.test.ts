@@ -63,7 +63,19 @@ describe('the 1 MiB rule', () => {
 
   it('leaves a payload within the limit untouched and unmarked', () => {
     const p = payload({ text: 'x'.repeat(100) });
-    expect(applySizeRule(p, LIMIT)).toStrictEqual({ payload: p, truncated: false });
+    expect(applySizeRule(p, LIMIT)).toStrictEqual({ payload: p, truncated: false, json: JSON.stringify(p) });
+  });
+
+  it('returns the JSON of what it kept, the bytes that are measured being the bytes delivered', () => {
+    const out = applySizeRule(payload({ html: 'h'.repeat(1500), text: 't'.repeat(1500) }), LIMIT);
+    expect(out.json).toBe(JSON.stringify(out.payload));
+    expect(Buffer.byteLength(out.json)).toBe(LIMIT);
+  });
+
+  it.each([false, true])('counts a truncated flag already present (%s) in place, still cutting to the exact limit', (flag) => {
+    const { payload: out } = applySizeRule(payload({ truncated: flag, text: 't'.repeat(3000) }), LIMIT);
+    expect(out.truncated).toBe(true);
+    expect(jsonBytes(out)).toBe(LIMIT);
   });
 
   it('drops attachment metadata from the end first, and stops as soon as it fits', () => {
