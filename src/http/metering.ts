@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.js';
 import { errors } from '../errors.js';
 import { sha256Hex } from '../lib/hash.js';
-import { logId } from '../lib/ids.js';
 import type { LogCategory } from '../features/logs/log-entry.js';
 import type { WalletRef } from '../features/tokens/wallet-directory.js';
 import { creditWallet } from '../features/tokens/wallet.queries.js';
@@ -155,7 +154,6 @@ export function registerMetering(app: FastifyInstance, deps: Deps): void {
     const spec = request.routeOptions.config.meter;
     if (state === undefined || spec === undefined) return done();
     deps.logs.push({
-      id: logId(),
       walletId: state.wallet.id,
       method: request.method,
       path: spec.logPath?.(request) ?? request.url,
@@ -163,7 +161,6 @@ export function registerMetering(app: FastifyInstance, deps: Deps): void {
       statusCode: reply.statusCode,
       responseTimeMs: Math.round(reply.elapsedTime),
       error: reply.statusCode >= 400 ? (state.error ?? 'Error') : undefined,
-      createdAt: deps.clock.now(),
       cost: state.charged ?? 0,
       balance: state.balance ?? 0,
     });

@@ -1,7 +1,6 @@
 import Stripe from 'stripe';
 import type { Deps } from '../../deps.js';
 import { errors } from '../../errors.js';
-import { logId } from '../../lib/ids.js';
 import { findWalletByHash } from '../tokens/wallet.queries.js';
 import { creditStripeSession } from './billing.queries.js';
 import { creditsOfMetadata, creditsOfPrice, rechargeRoute } from './recharge-plans.js';
@@ -102,14 +101,12 @@ export async function handleStripeEvent(deps: BillingDeps, event: Stripe.Event, 
   const outcome = await creditStripeSession(deps.store, { sessionId: session.id, eventId: event.id, walletId: wallet.id, credits, at: now });
   if (!outcome.credited) return outcome;
   deps.logs.push({
-    id: logId(),
     walletId: wallet.id,
     method: 'POST',
     path: WEBHOOK_PATH,
     endpoint: 'service',
     statusCode: 200,
     responseTimeMs: Math.max(0, Math.round(now - startedAt)),
-    createdAt: now,
     cost: 0,
     balance: outcome.balance,
   });

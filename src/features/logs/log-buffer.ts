@@ -1,5 +1,7 @@
 import type { Store } from '../../store/store.js';
 import { WriteBuffer } from '../../lib/write-buffer.js';
+import { logId } from '../../lib/ids.js';
+import type { Clock } from '../../lib/time.js';
 import type { LogRecord } from './log-entry.js';
 import { insertLogs } from './logs.queries.js';
 
@@ -11,12 +13,17 @@ import { insertLogs } from './logs.queries.js';
 export class LogBuffer {
   private readonly buffer: WriteBuffer<LogRecord>;
 
-  constructor(store: Store, onError: (error: unknown, dropped: number) => void) {
+  constructor(
+    store: Store,
+    private readonly clock: Clock,
+    onError: (error: unknown, dropped: number) => void,
+  ) {
     this.buffer = new WriteBuffer((batch) => insertLogs(store, batch), onError, { maxBatch: 100, maxDelayMs: 500, keepOnFailure: 50_000 });
   }
 
-  push(record: LogRecord): void {
-    this.buffer.add(record);
+  /** Records a call now; the entry gets its id and creation time here. */
+  push(entry: Omit<LogRecord, 'id' | 'createdAt'>): void {
+    this.buffer.add({ ...entry, id: logId(), createdAt: this.clock.now() });
   }
 
   /** Writes everything pushed so far; resolves once it is committed (or reported as failed). */

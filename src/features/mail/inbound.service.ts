@@ -14,6 +14,7 @@ import { OutboxDeliverer } from './outbox-deliverer.js';
 import type { ReadyDelivery } from './outbox-deliverer.js';
 import { messageIdOf } from './payload.js';
 import { planDelivery } from './delivery-plan.js';
+import { logRefusedDelivery } from '../webhooks/delivery.js';
 import type { DeliveryPlan } from './delivery-plan.js';
 import { mailboxOf } from './recipients.js';
 import { Spool, SpoolFolder } from './spool.js';
@@ -108,7 +109,7 @@ export class InboundMail {
     const found = (await findMailboxWebhooks(this.deps.store.read, [mailbox])).get(mailbox);
     if (found === undefined) return { kind: 'unknown' };
     if (found.balance < limits.COST_WITHOUT_ATTACHMENTS) {
-      this.logRefusal(found.walletId, found.record.webhookId, found.balance);
+      logRefusedDelivery(this.deps, found.walletId, found.record.webhookId, found.balance);
       return { kind: 'insufficient' };
     }
     return { kind: 'ok', mailbox };
@@ -224,25 +225,8 @@ export class InboundMail {
       });
     } catch (error) {
       if (!(error instanceof InsufficientCredits)) throw error;
-      this.logRefusal(error.plan.walletId, error.plan.record.webhookId, error.balance);
+      logRefusedDelivery(this.deps, error.plan.walletId, error.plan.record.webhookId, error.balance);
       return 'insufficient';
     }
-  }
-
-  /** Logged like a 402 call, so the owner sees why mail was refused; nothing was charged. */
-  private logRefusal(walletId: number, webhookId: string, balance: number): void {
-    this.deps.logs.push({
-      id: logId(),
-      walletId,
-      method: 'POST',
-      path: webhookId,
-      endpoint: 'webhook-delivery',
-      statusCode: 402,
-      responseTimeMs: 0,
-      error: errors.insufficientCredits().body,
-      createdAt: this.deps.clock.now(),
-      cost: 0,
-      balance,
-    });
   }
 }

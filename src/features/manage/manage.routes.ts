@@ -5,7 +5,6 @@ import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { errors } from '../../errors.js';
 import { sha256Hex } from '../../lib/hash.js';
-import { logId } from '../../lib/ids.js';
 import { ISODate, responses } from '../../http/schemas.js';
 import { isoTime } from '../../lib/time.js';
 import { creditWallet, findWalletByHash } from '../tokens/wallet.queries.js';
@@ -33,14 +32,12 @@ export const manageRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; adminToken: s
 
   function audit(request: FastifyRequest, walletId: number, statusCode: number, balance: number): void {
     deps.logs.push({
-      id: logId(),
       walletId,
       method: request.method,
       path: request.url,
       endpoint: 'manage',
       statusCode,
       responseTimeMs: 0,
-      createdAt: deps.clock.now(),
       cost: 0,
       balance,
     });

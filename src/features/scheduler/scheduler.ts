@@ -8,9 +8,8 @@
  */
 import type { Deps } from '../../deps.js';
 import { isoTime, SECOND } from '../../lib/time.js';
-import { logId } from '../../lib/ids.js';
 import type { ScheduledRunPayload } from '../formats/index.js';
-import { deliver } from '../webhooks/delivery.js';
+import { deliver, logRefusedDelivery } from '../webhooks/delivery.js';
 import { drainBatches } from './bounded-pool.js';
 import { startPoller } from './poller.js';
 import type { RunningWorker } from './poller.js';
@@ -76,20 +75,7 @@ async function fire(deps: Deps, recorder: RunRecorder, run: ClaimedRun): Promise
     if (charge.reason === 'gone') return false; // the wallet was deleted; its webhooks go with it
     const now = deps.clock.now();
     recorder.add({ walletId: run.walletId, webhookId: run.webhookId, ranAt: now, status: 'failure', error: errors.insufficientCredits().body });
-    // Logged like a 402 request, so the owner can see why runs stopped; nothing was delivered or charged.
-    deps.logs.push({
-      id: logId(),
-      walletId: run.walletId,
-      method: 'POST',
-      path: run.webhookId,
-      endpoint: 'webhook-delivery',
-      statusCode: 402,
-      responseTimeMs: 0,
-      error: errors.insufficientCredits().body,
-      createdAt: now,
-      cost: 0,
-      balance: charge.balance,
-    });
+    logRefusedDelivery(deps, run.walletId, run.webhookId, charge.balance);
     return false;
   }
   // Nothing goes out before its charge is durable.

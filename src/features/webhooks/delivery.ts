@@ -2,6 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { Deps } from '../../deps.js';
 import { JsonText, type DeliveryResult } from '../../outbound/outbound-client.js';
 import { logId } from '../../lib/ids.js';
+import { errors } from '../../errors.js';
 
 /** A Standard Webhooks secret: `whsec_` + base64 of 32 random bytes. */
 export const newSigningSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
@@ -29,6 +30,21 @@ export interface Delivery {
   readonly balance: number;
 }
 
+/** A delivery refused for want of credits (mail or a scheduled run) is logged like a 402 call, so the owner sees why; nothing was sent or charged. */
+export function logRefusedDelivery(deps: Pick<Deps, 'logs'>, walletId: number, webhookId: string, balance: number): void {
+  deps.logs.push({
+    walletId,
+    method: 'POST',
+    path: webhookId,
+    endpoint: 'webhook-delivery',
+    statusCode: 402,
+    responseTimeMs: 0,
+    error: errors.insufficientCredits().body,
+    cost: 0,
+    balance,
+  });
+}
+
 /** The status a delivery is logged with: the receiver's answer, or 502 when none came. */
 export function deliveryStatus(result: DeliveryResult): number {
   return result.status ?? (result.ok ? 200 : 502);
@@ -49,7 +65,6 @@ export async function deliver(deps: Deps, delivery: Delivery, options: { log?: b
   const result = await deps.outbound.deliverJson(delivery.url, body, { ...delivery.headers, ...signed });
   if (options.log !== false) {
     deps.logs.push({
-      id: logId(),
       walletId: delivery.walletId,
       method: 'POST',
       path: delivery.webhookId,
@@ -57,7 +72,6 @@ export async function deliver(deps: Deps, delivery: Delivery, options: { log?: b
       statusCode: deliveryStatus(result),
       responseTimeMs: Math.round(result.elapsedMs),
       error: result.ok ? undefined : `webhook call failed: ${result.cause}`,
-      createdAt: deps.clock.now(),
       cost: delivery.cost,
       balance: delivery.balance,
     });
