@@ -29,9 +29,6 @@ import { errors } from '../../errors.js';
 
 export interface InboundOptions {
   readonly maxMessageBytes?: number;
-  readonly maxAttachmentBytes?: number;
-  readonly parseSlots?: number;
-  readonly deliveryConcurrency?: number;
   /** Default OUTBOX_RECOVERY_INTERVAL_MS; 0 turns the periodic look off (tests call recover()). */
   readonly recoveryIntervalMs?: number;
 }
@@ -85,14 +82,14 @@ export class InboundMail {
   private constructor(
     private readonly deps: Deps,
     private readonly folder: SpoolFolder,
-    private readonly options: InboundOptions,
+    options: InboundOptions,
   ) {
     this.maxMessageBytes = options.maxMessageBytes ?? limits.MAX_MESSAGE_BYTES;
-    this.parsing = createLimiter(options.parseSlots ?? limits.PARSE_SLOTS);
+    this.parsing = createLimiter(limits.PARSE_SLOTS);
     this.key = new AttachmentKey(deps.store, () => deps.clock.now());
     const recoveryIntervalMs = options.recoveryIntervalMs ?? limits.OUTBOX_RECOVERY_INTERVAL_MS;
     this.deliverer = new OutboxDeliverer(deps, {
-      concurrency: options.deliveryConcurrency ?? limits.DELIVERY_CONCURRENCY,
+      concurrency: limits.DELIVERY_CONCURRENCY,
       claimMs: limits.OUTBOX_CLAIM_MS,
       recoveryIntervalMs: recoveryIntervalMs > 0 ? recoveryIntervalMs : undefined,
     });
@@ -126,12 +123,12 @@ export class InboundMail {
       if (spool.oversized) return { kind: 'oversized' };
       const targets = await this.loadTargets(envelope.mailboxes);
       if (targets.length === 0) return { kind: 'no-mailbox' };
-      // The slot is held until the message is recorded: at most `parseSlots` decoded messages in memory.
+      // The slot is held until the message is recorded: at most PARSE_SLOTS decoded messages in memory.
       return await this.parsing(async () => {
         const keepAttachments = targets.some((target) => target.mode.includeAttachments);
         let parsed;
         try {
-          parsed = await parseMessage(await spool.reader(), { keepAttachments, maxAttachmentBytes: this.options.maxAttachmentBytes ?? limits.ATTACHMENT_MAX_BYTES });
+          parsed = await parseMessage(await spool.reader(), { keepAttachments, maxAttachmentBytes: limits.ATTACHMENT_MAX_BYTES });
         } catch (error) {
           if (error instanceof MessageParseError) return { kind: 'unparsable', reason: error.message } as const;
           throw error;

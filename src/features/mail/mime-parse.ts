@@ -36,8 +36,6 @@ export interface ParseOptions {
   readonly keepAttachments: boolean;
   /** Attachments larger than this are never kept. */
   readonly maxAttachmentBytes: number;
-  /** Gives up on a message that takes longer than this. Default 60 s. */
-  readonly timeoutMs?: number;
 }
 
 export class MessageParseError extends Error {
@@ -46,6 +44,9 @@ export class MessageParseError extends Error {
     this.name = 'MessageParseError';
   }
 }
+
+/** Gives up on a message that takes longer than this: far beyond a normal parse, it only frees a slot held by a stalled one. */
+const PARSE_TIMEOUT_MS = 60_000;
 
 const PARSER_OPTIONS = {
   // Text from HTML is made by the formats feature's converter when needed; HTML from text never.
@@ -71,7 +72,7 @@ export function parseMessage(source: Readable, options: ParseOptions): Promise<P
       parser.destroy();
       reject(error instanceof MessageParseError ? error : new MessageParseError(error instanceof Error ? error.message : String(error), { cause: error }));
     };
-    const timer = setTimeout(() => fail(new MessageParseError('parsing took too long')), options.timeoutMs ?? 60_000);
+    const timer = setTimeout(() => fail(new MessageParseError('parsing took too long')), PARSE_TIMEOUT_MS);
 
     const readAttachment = (attachment: AttachmentStream, next: () => void): void => {
       const chunks: Buffer[] = [];

@@ -32,11 +32,12 @@ interface WaitingRef {
 export interface DelivererOptions {
   readonly concurrency: number;
   readonly claimMs: number;
-  /** Ids waiting for a slot; beyond, entries are left to recovery once their claim runs out. */
-  readonly maxWaiting?: number;
   /** Default: no periodic recovery. */
   readonly recoveryIntervalMs?: number;
 }
+
+/** Ids waiting for a slot (only ids, so a few MB at most); beyond, entries are left to recovery once their claim runs out. */
+const MAX_WAITING = 100_000;
 
 export class OutboxDeliverer {
   private running = 0;
@@ -62,7 +63,7 @@ export class OutboxDeliverer {
       this.start(() => this.send(ready));
       return;
     }
-    if (this.waiting.length < (this.options.maxWaiting ?? 100_000)) this.waiting.push({ id: ready.entry.id, claimUntil: ready.claimUntil });
+    if (this.waiting.length < MAX_WAITING) this.waiting.push({ id: ready.entry.id, claimUntil: ready.claimUntil });
   }
 
   /** Takes over entries whose claim ran out; returns how many were queued. */

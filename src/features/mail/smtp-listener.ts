@@ -21,9 +21,7 @@ export interface SmtpListenerOptions extends InboundOptions {
   readonly port?: number;
   /** Overrides SMTP_HOST. */
   readonly host?: string;
-  readonly maxClients?: number;
   readonly maxRecipients?: number;
-  readonly socketTimeoutMs?: number;
   /** The process's one inbound pipeline, shared with the relay route (its owner closes it); without it the listener makes and closes its own. */
   readonly inbound?: InboundMail;
 }
@@ -63,9 +61,9 @@ export async function startSmtpListener(deps: Deps, options: SmtpListenerOptions
     size: inbound.maxMessageBytes,
     rejectOversized: true,
     hideENHANCEDSTATUSCODES: false,
-    maxClients: options.maxClients ?? limits.MAX_CLIENTS,
+    maxClients: limits.MAX_CLIENTS,
     maxRecipients: options.maxRecipients ?? limits.MAX_RECIPIENTS,
-    socketTimeout: options.socketTimeoutMs ?? limits.SOCKET_TIMEOUT_MS,
+    socketTimeout: limits.SOCKET_TIMEOUT_MS,
     closeTimeout: CLOSE_TIMEOUT_MS,
     // No DNS from the listener: reverse lookups would cost time per connection and leave the machine.
     disableReverseLookup: true,

@@ -10,9 +10,9 @@ import type { Deps } from '../../deps.js';
 import { isoTime, SECOND } from '../../lib/time.js';
 import type { ScheduledRunPayload } from '../formats/index.js';
 import { deliver, logRefusedDelivery } from '../webhooks/delivery.js';
-import { drainBatches } from './bounded-pool.js';
-import { startPoller } from './poller.js';
-import type { RunningWorker } from './poller.js';
+import { drainBatches } from '../../jobs/bounded-pool.js';
+import { startPoller } from '../../jobs/poller.js';
+import type { RunningWorker } from '../../jobs/poller.js';
 import { scheduleCache } from './run-plan.js';
 import { RunRecorder } from './run-recorder.js';
 import { claimDueRuns } from './scheduler.queries.js';
@@ -109,13 +109,13 @@ async function fire(deps: Deps, recorder: RunRecorder, run: ClaimedRun): Promise
 }
 
 /** Polls every second (aligned to the second, so runs due on a minute fire within milliseconds of it). */
-export function startScheduler(deps: Deps, instanceId: string, options: { intervalMs?: number; concurrency?: number } = {}): RunningWorker {
+export function startScheduler(deps: Deps, instanceId: string, options: { intervalMs?: number } = {}): RunningWorker {
   const logger = deps.logger.child({ worker: 'scheduler', instance: instanceId });
   return startPoller({
     intervalMs: options.intervalMs ?? SECOND,
     clock: deps.clock,
     pass: async (stopping) => {
-      const report = await runDueSchedules(deps, { concurrency: options.concurrency, shouldStop: stopping });
+      const report = await runDueSchedules(deps, { shouldStop: stopping });
       if (report.fired > 0 || report.skipped > 0) logger.debug(report, 'scheduled runs done');
     },
     onError: (error) => logger.error({ err: error }, 'scheduler pass failed'),

@@ -9,9 +9,9 @@ import { isoTime, MINUTE, SECOND } from '../../lib/time.js';
 import { formatLowBalance, isWebhookFormat, lowBalanceSentence } from '../formats/index.js';
 import type { LowBalanceEvent } from '../formats/index.js';
 import { deliver } from '../webhooks/delivery.js';
-import { drainBatches } from '../scheduler/bounded-pool.js';
-import { startPoller } from '../scheduler/poller.js';
-import type { RunningWorker } from '../scheduler/poller.js';
+import { drainBatches } from '../../jobs/bounded-pool.js';
+import { startPoller } from '../../jobs/poller.js';
+import type { RunningWorker } from '../../jobs/poller.js';
 import { claimNotification, pendingWallets, releaseNotification } from './low-balance-queries.js';
 import type { ClaimedNotification } from './low-balance-queries.js';
 
@@ -22,6 +22,8 @@ export const LOW_BALANCE_LOG_PATH = 'low-balance';
  * so a notification is sent twice only when its sender died mid-way.
  */
 export const NOTIFICATION_LEASE_MS = 2 * MINUTE;
+/** Sends in flight at once: notifications are rare (one per incident) but each may wait seconds on a slow receiver or SMTP server. */
+const NOTIFIER_CONCURRENCY = 16;
 
 export interface NotifierReport {
   /** Incidents claimed and handled (sent, or dropped because the balance is no longer low). */
@@ -31,10 +33,10 @@ export interface NotifierReport {
 }
 
 /** One pass: every pending notification is claimed and sent; resolves when all are done. */
-export async function sendPendingLowBalance(deps: Deps, options: { concurrency?: number; shouldStop?: () => boolean } = {}): Promise<NotifierReport> {
+export async function sendPendingLowBalance(deps: Deps, options: { shouldStop?: () => boolean } = {}): Promise<NotifierReport> {
   const report: NotifierReport = { handled: 0, webhooks: 0, emails: 0 };
   await drainBatches<ClaimedNotification>({
-    concurrency: options.concurrency ?? 16,
+    concurrency: NOTIFIER_CONCURRENCY,
     batchSize: 100,
     shouldStop: options.shouldStop,
     fetch: async (limit) => {

@@ -13,6 +13,8 @@ export interface WalletRef {
 
 /** Last use is recorded at most once an hour per wallet: precise enough for a two-year expiry, and no write per request. */
 const LAST_USED_GRANULARITY = HOUR;
+/** Wallets kept in memory: every active wallet of a large deployment, for tens of MB at most; beyond, the oldest is dropped. */
+const MAX_CACHED_WALLETS = 100_000;
 
 /**
  * Resolves token hashes to wallets with a bounded in-memory cache, so authentication costs one
@@ -26,7 +28,6 @@ export class WalletDirectory {
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly onError: (error: unknown) => void,
-    private readonly maxEntries = 100_000,
   ) {}
 
   async resolve(hash: string): Promise<WalletRef | undefined> {
@@ -35,7 +36,7 @@ export class WalletDirectory {
     const row = await findWalletByHash(this.store.read, hash);
     if (row === undefined) return undefined;
     const wallet: WalletRef = { id: row.id, hash: row.hash, createdAt: row.created_at, lastUsedAt: row.last_used_at };
-    if (this.cache.size >= this.maxEntries) {
+    if (this.cache.size >= MAX_CACHED_WALLETS) {
       const oldest = this.cache.keys().next().value;
       if (oldest !== undefined) this.cache.delete(oldest);
     }

@@ -1,4 +1,4 @@
-import type { Clock } from '../../lib/time.js';
+import type { Clock } from '../lib/time.js';
 
 /**
  * A background worker started by main.ts: call it to stop (resolves once the pass in progress has
