@@ -30,6 +30,8 @@ export interface MeterSpec {
 
 export interface MeterState {
   readonly wallet: WalletRef;
+  /** The route's declaration, kept here so later steps need not rebuild `request.routeOptions` (an object per access). */
+  readonly spec: MeterSpec;
   charged?: number;
   balance?: number;
   /** The plain-text error answered, for the log. */
@@ -79,19 +81,18 @@ export async function charge(deps: Deps, request: FastifyRequest, cost: number):
  * as SPEC says. A 401 has no wallet to charge and a 5xx is ours (a charge that could not be made, say), so neither pays.
  */
 export async function chargeFailedRequest(deps: Deps, request: FastifyRequest, statusCode: number): Promise<void> {
-  const spec = request.routeOptions.config.meter;
+  const state = request.meter;
   if (statusCode === 401 || statusCode >= 500) return;
-  if (spec === undefined || request.meter === undefined || request.meter.charged !== undefined) return;
-  await charge(deps, request, spec.failureCost ?? (typeof spec.cost === 'number' ? spec.cost : 0));
+  if (state === undefined || state.charged !== undefined) return;
+  await charge(deps, request, state.spec.failureCost ?? (typeof state.spec.cost === 'number' ? state.spec.cost : 0));
 }
 
-async function settle(deps: Deps, request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const state = request.meter;
-  const spec = request.routeOptions.config.meter;
-  if (state === undefined || spec === undefined || state.charged === undefined) return;
+/** Waits for the charge to be durable, refunds what the final status does not cost, and sets the headers. */
+async function settle(deps: Deps, state: MeterState, reply: FastifyReply): Promise<void> {
   // Nothing is acknowledged before its charge is durable.
   if (state.durable !== undefined) await state.durable;
-  if (spec.settle !== undefined && state.charged > 0) {
+  const { spec } = state;
+  if (spec.settle !== undefined && state.charged !== undefined && state.charged > 0) {
     const final = Math.min(state.charged, Math.max(0, spec.settle(reply.statusCode, state.charged)));
     if (final < state.charged) {
       const balance = await creditWallet(deps.store, state.wallet.id, state.charged - final);
@@ -103,67 +104,93 @@ async function settle(deps: Deps, request: FastifyRequest, reply: FastifyReply):
   if (state.balance !== undefined) void reply.header('x-balance', String(state.balance));
 }
 
+const withHook = <H>(existing: H | H[] | undefined, hook: H): H[] => [...(existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]), hook];
+
+/**
+ * Attaches the metering hooks to each metered route as it is declared, with its spec bound: unmetered
+ * routes (health, docs, 404, 405) run none of them. Callback style where the common case is synchronous
+ * (a cached wallet, the log), so a request pays for no promise it does not need.
+ */
 export function registerMetering(app: FastifyInstance, deps: Deps): void {
-  // Callback-style where the common case is synchronous: no promise per request for a cached wallet or the log.
-  app.addHook('onRequest', (request, _reply, done) => {
-    if (request.routeOptions.config.meter === undefined) return done();
-    const token = request.headers['x-token'];
-    if (typeof token !== 'string' || token.length < MIN_TOKEN_LENGTH) return done(errors.unauthorized());
-    const hash = sha256Hex(token);
-    const cached = deps.wallets.cached(hash);
-    if (cached !== undefined) {
-      request.meter = { wallet: cached };
-      return done();
-    }
-    deps.wallets.resolve(hash).then(
-      (wallet) => {
-        if (wallet === undefined) return done(errors.unauthorized());
-        request.meter = { wallet };
-        done();
-      },
-      (error: Error) => done(error),
-    );
+  app.addHook('onRoute', (route) => {
+    const spec = route.config?.meter;
+    if (spec === undefined) return;
+    const hooks = meterHooks(deps, spec);
+    // New arrays: Fastify copies a GET route's options for its HEAD twin, which gets its own onRoute call.
+    route.onRequest = withHook(route.onRequest, hooks.onRequest);
+    route.preValidation = withHook(route.preValidation, hooks.preValidation);
+    route.onSend = withHook(route.onSend, hooks.onSend);
+    route.onResponse = withHook(route.onResponse, hooks.onResponse);
   });
+}
 
-  app.addHook('preValidation', async (request) => {
-    const spec = request.routeOptions.config.meter;
-    if (spec === undefined || request.meter === undefined) return;
-    await charge(deps, request, typeof spec.cost === 'number' ? spec.cost : spec.cost(request));
-    if (spec.durableBeforeHandler === true) await request.meter?.durable;
-  });
-
-  app.addHook('onSend', async (request, reply, payload) => {
-    try {
-      await settle(deps, request, reply);
-      return payload;
-    } catch (error) {
-      request.log.error({ err: error }, 'committing a charge failed');
-      const state = request.meter;
-      if (state !== undefined) {
-        // Not committed, so not charged: the log must not say otherwise.
-        state.charged = 0;
-        state.error = errors.internal().body;
-      }
-      void reply.code(500).type('text/plain; charset=utf-8').removeHeader('x-cost').removeHeader('x-balance');
-      return errors.internal().body;
-    }
-  });
-
-  app.addHook('onResponse', (request, reply, done) => {
+function meterHooks(deps: Deps, spec: MeterSpec) {
+  const failed = (request: FastifyRequest, reply: FastifyReply, error: unknown): string => {
+    request.log.error({ err: error }, 'committing a charge failed');
     const state = request.meter;
-    const spec = request.routeOptions.config.meter;
-    if (state === undefined || spec === undefined) return done();
-    deps.logs.push({
-      walletId: state.wallet.id,
-      method: request.method,
-      path: spec.logPath?.(request) ?? request.url,
-      endpoint: spec.category,
-      statusCode: reply.statusCode,
-      responseTimeMs: Math.round(reply.elapsedTime),
-      error: reply.statusCode >= 400 ? (state.error ?? 'Error') : undefined,
-      cost: state.charged ?? 0,
-      balance: state.balance ?? 0,
-    });
-    done();
-  });
+    if (state !== undefined) {
+      // Not committed, so not charged: the log must not say otherwise.
+      state.charged = 0;
+      state.error = errors.internal().body;
+    }
+    void reply.code(500).type('text/plain; charset=utf-8').removeHeader('x-cost').removeHeader('x-balance');
+    return errors.internal().body;
+  };
+
+  return {
+    onRequest(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
+      const token = request.headers['x-token'];
+      if (typeof token !== 'string' || token.length < MIN_TOKEN_LENGTH) return done(errors.unauthorized());
+      const hash = sha256Hex(token);
+      const cached = deps.wallets.cached(hash);
+      if (cached !== undefined) {
+        request.meter = { wallet: cached, spec };
+        return done();
+      }
+      deps.wallets.resolve(hash).then(
+        (wallet) => {
+          if (wallet === undefined) return done(errors.unauthorized());
+          request.meter = { wallet, spec };
+          done();
+        },
+        (error: Error) => done(error),
+      );
+    },
+
+    preValidation(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
+      if (request.meter === undefined) return done();
+      charge(deps, request, typeof spec.cost === 'number' ? spec.cost : spec.cost(request))
+        .then(() => (spec.durableBeforeHandler === true ? request.meter?.durable : undefined))
+        .then(
+          () => done(),
+          (error: Error) => done(error),
+        );
+    },
+
+    onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void): void {
+      const state = request.meter;
+      if (state === undefined || state.charged === undefined) return done(null, payload);
+      settle(deps, state, reply).then(
+        () => done(null, payload),
+        (error: unknown) => done(null, failed(request, reply, error)),
+      );
+    },
+
+    onResponse(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
+      const state = request.meter;
+      if (state === undefined) return done();
+      deps.logs.push({
+        walletId: state.wallet.id,
+        method: request.method,
+        path: spec.logPath?.(request) ?? request.url,
+        endpoint: spec.category,
+        statusCode: reply.statusCode,
+        responseTimeMs: Math.round(reply.elapsedTime),
+        error: reply.statusCode >= 400 ? (state.error ?? 'Error') : undefined,
+        cost: state.charged ?? 0,
+        balance: state.balance ?? 0,
+      });
+      done();
+    },
+  };
 }

@@ -308,3 +308,18 @@ describeEachStore('metering of requests that fail before validation', (kind) => 
     expect([res.headers['x-cost'], res.headers['x-balance']]).toEqual(['0', '0']);
   });
 });
+
+describeEachStore('metering of HEAD on a paid GET route', (kind) => {
+  const get = useTestApp(kind);
+
+  it('charges and logs a HEAD like the GET, and refuses it without a token', async () => {
+    const token = await get().createToken(5);
+    await get().inject({ method: 'POST', url: '/kv/b/k', headers: { 'x-token': token }, payload: 'v' });
+    const head = await get().inject({ method: 'HEAD', url: '/kv/b/k', headers: { 'x-token': token } });
+    expect([head.statusCode, head.headers['x-cost'], head.headers['x-balance']]).toEqual([200, '1', '3']);
+    expect(await balanceOf(get(), token)).toBe(3);
+    const logs = await get().inject({ method: 'GET', url: '/token/logs?n=1', headers: { 'x-token': token } });
+    expect((logs.json() as { logs: Array<{ method: string; path: string }> }).logs[0]).toMatchObject({ method: 'HEAD', path: '/kv/b/k' });
+    expect((await get().inject({ method: 'HEAD', url: '/kv/b/k' })).statusCode).toBe(401);
+  });
+});
