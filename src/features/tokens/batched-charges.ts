@@ -9,7 +9,7 @@ const COMMITTED = Promise.resolve();
  * PostgreSQL: every charge of one wallet is a row lock held until its commit, so one busy wallet would
  * be limited to one commit per charge; instead the charges of a wallet that arrive while its previous
  * batch commits are settled together: one row lock, one UPDATE, one commit, each charge accepted in
- * arrival order while the balance covers it. Several instances stay exact because the batch holds the row lock.
+ * arrival order while the balance covers it. Several instances stay exact because the batch's UPDATE holds the row lock.
  */
 export class BatchedCharges {
   private readonly batchers = new Map<number, Batcher<number, ChargeOutcome>>();
@@ -28,7 +28,20 @@ export class BatchedCharges {
     return batcher.submit(cost);
   }
 
-  private settle(walletId: number, costs: readonly number[]): Promise<ChargeOutcome[]> {
+  private async settle(walletId: number, costs: readonly number[]): Promise<ChargeOutcome[]> {
+    // The common case, the balance covers the whole batch: one statement, one round trip.
+    const total = costs.reduce((sum, cost) => sum + cost, 0);
+    const [row] = await this.store.writeOne<{ balance: number }>(CHARGE, [total, walletId]);
+    if (row === undefined) return this.settleOneByOne(walletId, costs);
+    let balance = row.balance + total;
+    return costs.map((cost): ChargeOutcome => {
+      balance -= cost;
+      return { ok: true, balance, durable: COMMITTED };
+    });
+  }
+
+  /** The balance does not cover every charge (or the wallet is gone): accept them in arrival order under the row lock. */
+  private settleOneByOne(walletId: number, costs: readonly number[]): Promise<ChargeOutcome[]> {
     return this.store.write(async (tx) => {
       const row = await tx.get<{ balance: number }>('SELECT balance FROM wallets WHERE id = $1 FOR UPDATE', [walletId]);
       if (row === undefined) return costs.map((): ChargeOutcome => ({ ok: false, reason: 'gone' }));
