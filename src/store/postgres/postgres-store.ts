@@ -15,17 +15,30 @@ const types = {
 };
 
 interface Queryable {
-  query(text: string, values?: unknown[]): Promise<pg.QueryResult>;
+  query(config: pg.QueryConfig): Promise<pg.QueryResult>;
+}
+
+/**
+ * Statements run as named prepared statements: each connection parses and plans a statement once
+ * instead of on every call (the statement texts are the code's own, a bounded set).
+ */
+const statementNames = new Map<string, string>();
+function statementName(sql: string): string {
+  let name = statementNames.get(sql);
+  if (name === undefined) {
+    name = `s${statementNames.size + 1}`;
+    statementNames.set(sql, name);
+  }
+  return name;
 }
 
 function executor(target: Queryable): Sql {
-  const values = (params?: readonly unknown[]) => (params ? params.map(normaliseParam) : undefined);
+  const query = (sql: string, params?: readonly unknown[]) =>
+    target.query({ text: sql, name: statementName(sql), ...(params === undefined ? {} : { values: params.map(normaliseParam) }) });
   return {
-    all: async <T>(sql: string, params?: readonly unknown[]) => (await target.query(sql, values(params))).rows as T[],
-    get: async <T>(sql: string, params?: readonly unknown[]) => (await target.query(sql, values(params))).rows[0] as T | undefined,
-    run: async (sql: string, params?: readonly unknown[]): Promise<RunResult> => ({
-      changes: (await target.query(sql, values(params))).rowCount ?? 0,
-    }),
+    all: async <T>(sql: string, params?: readonly unknown[]) => (await query(sql, params)).rows as T[],
+    get: async <T>(sql: string, params?: readonly unknown[]) => (await query(sql, params)).rows[0] as T | undefined,
+    run: async (sql: string, params?: readonly unknown[]): Promise<RunResult> => ({ changes: (await query(sql, params)).rowCount ?? 0 }),
   };
 }
 
