@@ -6,7 +6,7 @@ import { errors } from '../../errors.js';
 import { okText, responses, tokenAuth } from '../../http/schemas.js';
 import { walletOf } from '../../http/metering.js';
 import { checkName, checkValue, parseTtl, MAX_TTL_SECONDS } from './kv.rules.js';
-import { deleteValue, getValue, KvSets } from './kv.queries.js';
+import { deleteValue, KvReads, KvSets } from './kv.queries.js';
 
 const Params = Type.Object({
   bucket: Type.String({ description: '1 to 30 characters; no control characters or /; no reserved- prefix, no --- suffix' }),
@@ -36,6 +36,7 @@ const plain = 'text/plain; charset=utf-8';
 
 export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   const sets = new KvSets(deps.store);
+  const reads = new KvReads(deps.store);
   // Values are raw text whatever the content type says.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: KV_BODY_LIMIT }, (_request: FastifyRequest, body, done) => done(null, body));
@@ -75,7 +76,7 @@ export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, {
     },
     async (request, reply) => {
       const { bucket, key } = names(request.params);
-      const value = await getValue(deps.store.read, walletOf(request).id, bucket, key, deps.clock.now());
+      const value = await reads.get({ walletId: walletOf(request).id, bucket, key }, deps.clock.now());
       if (value === undefined) throw errors.keyNotFound();
       return reply.type(plain).send(value);
     },

@@ -4,21 +4,23 @@ import { scratchDatabase } from '../../helpers/stores.js';
 import type { ScratchDatabase } from '../../helpers/stores.js';
 import { openStore } from '../../../src/store/open-store.js';
 import type { Store } from '../../../src/store/store.js';
-import { getValue, KvSets } from '../../../src/features/kv/kv.queries.js';
+import { getValue, KvReads, KvSets } from '../../../src/features/kv/kv.queries.js';
 import type { KvSet } from '../../../src/features/kv/kv.queries.js';
 
 const FAR = Date.now() + 3_600_000;
 const entry = (key: string, value: string, walletId = 1): KvSet => ({ walletId, bucket: 'b', key, value, expiresAt: FAR });
 
-describeEachStore('KV sets as written to the store', (kind) => {
+describeEachStore('KV sets and reads as the store sees them', (kind) => {
   let database: ScratchDatabase;
   let store: Store;
   let sets: KvSets;
+  let reads: KvReads;
   beforeAll(async () => {
     database = await scratchDatabase(kind);
     store = openStore(database.url);
     await store.migrate();
     sets = new KvSets(store);
+    reads = new KvReads(store);
   });
   afterAll(async () => {
     await store.close();
@@ -45,5 +47,25 @@ describeEachStore('KV sets as written to the store', (kind) => {
     const outcomes = await Promise.allSettled([sets.set(entry('before', '1')), sets.set(broken), sets.set(entry('after', '2'))]);
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect([await read('before'), await read('after')]).toEqual(['1', '2']);
+  });
+
+  it('answers concurrent reads each with its own value; missing, expired and other wallets\' keys are absent', async () => {
+    const now = Date.now();
+    await Promise.all([
+      sets.set(entry('r1', 'one')),
+      sets.set(entry('r2', 'two')),
+      sets.set({ ...entry('old', 'stale'), expiresAt: now - 1 }),
+      sets.set(entry('theirs', 'other wallet', 2)),
+    ]);
+    const wanted = ['r2', 'missing', 'r1', 'old', 'theirs', 'r1'];
+    const values = await Promise.all(wanted.map((key) => reads.get({ walletId: 1, bucket: 'b', key }, now)));
+    expect(values).toEqual(['two', undefined, 'one', undefined, undefined, 'one']);
+  });
+
+  it('reads a value written just before, once the write is answered', async () => {
+    await sets.set(entry('fresh', 'v1'));
+    expect(await reads.get({ walletId: 1, bucket: 'b', key: 'fresh' }, Date.now())).toBe('v1');
+    await sets.set(entry('fresh', 'v2'));
+    expect(await reads.get({ walletId: 1, bucket: 'b', key: 'fresh' }, Date.now())).toBe('v2');
   });
 });
