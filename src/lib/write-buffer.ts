@@ -7,12 +7,17 @@ export interface WriteBufferOptions {
   readonly keepOnFailure: number;
 }
 
+/** A failed write is tried again after this long, even when nothing new arrives. */
+const RETRY_DELAY_MS = 1000;
+
 /**
  * Collects items off the hot path and writes them in batches, one write at a time, so recording
  * thousands of items costs a few statements rather than thousands of round trips.
  */
 export class WriteBuffer<T> {
   private pending: T[] = [];
+  /** Items a failed write left, oldest first; older than anything in `pending`. */
+  private retry: T[] = [];
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
 
@@ -32,25 +37,41 @@ export class WriteBuffer<T> {
     }
   }
 
-  /** Writes everything added so far; resolves once it is committed (or reported as failed). */
+  /**
+   * Writes everything added so far, `maxBatch` at a time (a backlog kept through a store outage never
+   * stalls the event loop in one write); resolves once it is committed (or reported as failed).
+   */
   flush(): Promise<void> {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
-    const batch = this.pending;
+    const items = this.retry.length === 0 ? this.pending : this.retry.concat(this.pending);
+    this.retry = [];
     this.pending = [];
-    this.flushing = this.flushing.then(() => this.writeBatch(batch));
+    this.flushing = this.flushing.then(() => this.writeAll(items));
     return this.flushing;
   }
 
-  private async writeBatch(batch: T[]): Promise<void> {
-    if (batch.length === 0) return;
-    try {
-      await this.write(batch);
-    } catch (error) {
-      const room = Math.max(0, this.options.keepOnFailure - this.pending.length);
-      const kept = room === 0 ? [] : batch.slice(Math.max(0, batch.length - room));
-      this.pending = kept.concat(this.pending);
-      this.onError(error, batch.length - kept.length);
+  private async writeAll(items: T[]): Promise<void> {
+    for (let start = 0; start < items.length; start += this.options.maxBatch) {
+      const batch = items.slice(start, start + this.options.maxBatch);
+      try {
+        await this.write(batch);
+      } catch (error) {
+        this.keep(items.slice(start), error);
+        return;
+      }
+    }
+  }
+
+  /** After a failed write: the newest unwritten items wait for the next attempt, which is scheduled even if nothing else is added. */
+  private keep(unwritten: T[], error: unknown): void {
+    const waiting = this.retry.concat(unwritten);
+    const dropped = Math.max(0, waiting.length - this.options.keepOnFailure);
+    this.retry = waiting.slice(dropped);
+    this.onError(error, dropped);
+    if (this.retry.length > 0 && this.timer === undefined) {
+      this.timer = setTimeout(() => void this.flush(), RETRY_DELAY_MS);
+      this.timer.unref();
     }
   }
 }

@@ -59,3 +59,29 @@ it('drops a failed batch when told to keep nothing, and says how many', async ()
   expect(errors).toEqual([{ dropped: 2 }]);
   expect(written).toEqual([]);
 });
+
+it('writes a backlog kept through an outage maxBatch items at a time', async () => {
+  const { target, written, fail } = buffer({ maxBatch: 100, keepOnFailure: 1000 });
+  fail(true);
+  for (let item = 0; item < 250; item++) target.add(item);
+  await target.flush();
+  fail(false);
+  await target.flush();
+  expect(written.map((batch) => batch.length)).toEqual([100, 100, 50]);
+  expect(written.flat()).toEqual(Array.from({ length: 250 }, (_, item) => item));
+});
+
+it('tries kept items again by itself after a failed write, with nothing new added', async () => {
+  vi.useFakeTimers();
+  try {
+    const { target, written, fail } = buffer({ keepOnFailure: 10 });
+    fail(true);
+    target.add(1);
+    await target.flush();
+    fail(false);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(written).toEqual([[1]]);
+  } finally {
+    vi.useRealTimers();
+  }
+});
