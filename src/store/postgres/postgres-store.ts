@@ -20,21 +20,39 @@ interface Queryable {
 
 /**
  * Statements run as named prepared statements: each connection parses and plans a statement once
- * instead of on every call (the statement texts are the code's own, a bounded set).
+ * instead of on every call (the statement texts are the code's own, a bounded set). Where the server
+ * side refuses a name (a pooler that does not keep prepared statements, a plan made stale by a schema
+ * change under an older instance) the store stops naming statements and runs this one again unnamed:
+ * those errors come before it executes.
  */
-const statementNames = new Map<string, string>();
-function statementName(sql: string): string {
-  let name = statementNames.get(sql);
-  if (name === undefined) {
-    name = `s${statementNames.size + 1}`;
-    statementNames.set(sql, name);
-  }
-  return name;
+const UNNAMED_RETRY = new Set(['26000', '42P05', '0A000']); // no such prepared statement, already exists, cached plan changed
+
+interface StatementNames {
+  readonly byText: Map<string, string>;
+  enabled: boolean;
 }
 
-function executor(target: Queryable): Sql {
-  const query = (sql: string, params?: readonly unknown[]) =>
-    target.query({ text: sql, name: statementName(sql), ...(params === undefined ? {} : { values: params.map(normaliseParam) }) });
+function executor(target: Queryable, names: StatementNames): Sql {
+  const nameOf = (sql: string): string => {
+    let name = names.byText.get(sql);
+    if (name === undefined) {
+      name = `s${names.byText.size + 1}`;
+      names.byText.set(sql, name);
+    }
+    return name;
+  };
+  const query = async (sql: string, params?: readonly unknown[]) => {
+    const values = params === undefined ? undefined : params.map(normaliseParam);
+    const unnamed = { text: sql, ...(values === undefined ? {} : { values }) };
+    if (!names.enabled) return target.query(unnamed);
+    try {
+      return await target.query({ ...unnamed, name: nameOf(sql) });
+    } catch (error) {
+      if (!UNNAMED_RETRY.has((error as { code?: string }).code ?? '')) throw error;
+      names.enabled = false;
+      return target.query(unnamed);
+    }
+  };
   return {
     all: async <T>(sql: string, params?: readonly unknown[]) => (await query(sql, params)).rows as T[],
     get: async <T>(sql: string, params?: readonly unknown[]) => (await query(sql, params)).rows[0] as T | undefined,
@@ -48,14 +66,16 @@ export function openPostgresStore(url: string, options: { maxConnections?: numbe
   const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 20, types });
   // An idle client that errors (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
-  const read = executor(pool);
+  // Statement names of this store's connections.
+  const names: StatementNames = { byText: new Map(), enabled: true };
+  const read = executor(pool, names);
 
   async function write<T>(unit: (tx: Sql) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
-        const result = await unit(executor(client));
+        const result = await unit(executor(client, names));
         await client.query('COMMIT');
         return result;
       } catch (error) {
