@@ -18,6 +18,7 @@ async function main(): Promise<void> {
     config = loadConfig();
     // Some settings (GEOIP_DB) can only be judged by opening what they name.
     deps = createDeps(config);
+    await deps.geo.ready();
   } catch (error) {
     if (error instanceof ConfigError) {
       process.stderr.write(`coinop: ${error.message}\n`);

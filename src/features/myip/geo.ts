@@ -1,4 +1,3 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { Reader } from 'maxmind';
@@ -22,6 +21,8 @@ export interface GeoFields {
 /** Never rejects: an unknown, private or malformed address, or a database that could not be read, gives empty fields. */
 export interface GeoLookup {
   lookup(ip: string): Promise<GeoFields>;
+  /** Settles once a configured GEOIP_DB is loaded; rejects with a ConfigError when it cannot be (the start stops). */
+  ready(): Promise<void>;
 }
 
 export const EMPTY_GEO: Readonly<GeoFields> = Object.freeze({
@@ -91,58 +92,47 @@ export function defaultGeoipPath(): string | undefined {
   }
 }
 
-/** A MaxMind DB file ends with its metadata section, at most 128 KiB, opened by this marker (MaxMind DB format spec). */
-const METADATA_MARKER = Buffer.from('abcdef4d61784d696e642e636f6d', 'hex');
-const METADATA_MAX_BYTES = 128 * 1024;
-
-/** Throws unless `path` is a readable file with a MaxMind metadata section; reads only the file's tail. */
-function assertMaxMindFile(path: string): void {
-  const fd = openSync(path, 'r');
-  try {
-    const size = fstatSync(fd).size;
-    const tail = Buffer.alloc(Math.min(size, METADATA_MAX_BYTES + METADATA_MARKER.length));
-    readSync(fd, tail, 0, tail.length, size - tail.length);
-    if (tail.lastIndexOf(METADATA_MARKER) === -1) throw new Error('no MaxMind metadata section');
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /**
  * A MaxMind-format database reader. The file (several MB) is read with fs/promises, once (the promise is
- * memoised), so no request blocks the event loop on it. A configured GEOIP_DB is checked at once, so a wrong
- * path or file stops the start (createDeps is synchronous), and then loaded in the background; the bundled
- * default is loaded on first use (most processes never need it).
+ * memoised), so no request blocks the event loop on it. A configured GEOIP_DB starts loading at once and
+ * main waits for `ready()` before listening, so a wrong path or file stops the start; the bundled default
+ * is loaded on first use (most processes never need it).
  */
 export function createGeoLookup(options: { configuredPath?: string; logger: Logger }): GeoLookup {
   const { configuredPath, logger } = options;
   const path = configuredPath ?? defaultGeoipPath();
-  if (configuredPath !== undefined) {
-    try {
-      assertMaxMindFile(configuredPath);
-    } catch (error) {
-      throw new ConfigError('GEOIP_DB', `cannot open ${configuredPath} as a MaxMind database (${(error as Error).message})`);
-    }
-  }
   let loading: Promise<Reader<Json> | null> | undefined;
   const load = async (): Promise<Reader<Json> | null> => {
     if (path === undefined) {
       logger.warn('no GeoIP database installed; geo fields will be empty');
       return null;
     }
-    try {
-      return new Reader<Json>(await readFile(path));
-    } catch (error) {
-      // The start-up check reads only the metadata marker: a file damaged elsewhere, or changed since, fails here; answer without geo.
-      logger.warn({ err: error, path }, 'GeoIP database unavailable; geo fields will be empty');
-      return null;
-    }
+    return new Reader<Json>(await readFile(path));
   };
   const reader = (): Promise<Reader<Json> | null> => (loading ??= load());
-  if (configuredPath !== undefined) void reader();
+  const configured =
+    configuredPath === undefined
+      ? Promise.resolve()
+      : reader().then(
+          () => undefined,
+          (error: Error) => {
+            throw new ConfigError('GEOIP_DB', `cannot open ${configuredPath} as a MaxMind database (${error.message})`);
+          },
+        );
+  configured.catch(() => undefined); // observed through ready(); never an unhandled rejection
+  let warned = false;
   return {
+    ready: () => configured,
     async lookup(ip: string): Promise<GeoFields> {
-      const db = await reader();
+      let db: Reader<Json> | null;
+      try {
+        db = await reader();
+      } catch (error) {
+        // Only the bundled file can fail here (a configured one stops the start): answer without geo.
+        if (!warned) logger.warn({ err: error, path }, 'GeoIP database unavailable; geo fields will be empty');
+        warned = true;
+        return { ...EMPTY_GEO };
+      }
       if (db === null) return { ...EMPTY_GEO };
       try {
         return geoFromRecord(db.get(ip));

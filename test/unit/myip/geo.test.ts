@@ -66,11 +66,12 @@ describe('geo lookup', () => {
     expect(await geo.lookup('not an ip')).toEqual(EMPTY_GEO);
   });
 
-  it('refuses to start with a GEOIP_DB that is not a database', () => {
+  it('refuses to start with a GEOIP_DB that is not a database, or is missing', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'coinop-geo-bad-')), 'bad.mmdb');
     writeFileSync(path, 'not a database');
-    expect(() => createGeoLookup({ configuredPath: path, logger })).toThrow(/^Invalid GEOIP_DB/);
-    expect(() => createGeoLookup({ configuredPath: '/nonexistent/geo.mmdb', logger })).toThrow(/^Invalid GEOIP_DB/);
+    await expect(createGeoLookup({ configuredPath: path, logger }).ready()).rejects.toThrow(/^Invalid GEOIP_DB/);
+    await expect(createGeoLookup({ configuredPath: '/nonexistent/geo.mmdb', logger }).ready()).rejects.toThrow(/^Invalid GEOIP_DB/);
+    await expect(createGeoLookup({ configuredPath: writeTestGeoDb(), logger }).ready()).resolves.toBeUndefined();
   });
 
   it('bundles a default country database', async () => {
