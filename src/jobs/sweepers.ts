@@ -26,9 +26,12 @@ async function deleteInBatches(deps: Deps, sql: string, params: readonly unknown
 
 export async function sweep(deps: Deps): Promise<SweepReport> {
   const now = deps.clock.now();
+  // The outer condition is checked again on the row as it is when deleted: a key set anew meanwhile (a later
+  // expiry) survives. PostgreSQL skips rows a KV write holds, so the sweep never waits on (or deadlocks with) one.
+  const skipHeld = deps.store.dialect === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : '';
   const expiredKeys = await deleteInBatches(
     deps,
-    `DELETE FROM kv WHERE (wallet_id, bucket, key) IN (SELECT wallet_id, bucket, key FROM kv WHERE expires_at <= $1 LIMIT ${BATCH}) RETURNING 1 AS n`,
+    `DELETE FROM kv WHERE expires_at <= $1 AND (wallet_id, bucket, key) IN (SELECT wallet_id, bucket, key FROM kv WHERE expires_at <= $1 LIMIT ${BATCH}${skipHeld}) RETURNING 1 AS n`,
     [now],
   );
   // Logs have no index on time (inserts are the hot path): rows are written in time order, so the
