@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { parseServerSpec } from './features/dns/server-address.js';
+import { parseServerSpec } from './lib/server-spec.js';
 
 /** Validated, frozen settings. The only module that reads process.env. */
 export interface Config {

@@ -3,7 +3,7 @@ import type { AddressPolicy } from '../../outbound/address-policy.js';
 import type { DnsRecord, RecordType, ServerAddress } from './dns-types.js';
 import { answerSignature } from './records.js';
 import type { RequestResolver } from './request-resolver.js';
-import { DNS_PORT, parseServerSpec } from './server-address.js';
+import { DNS_PORT, parseServerSpec } from '../../lib/server-spec.js';
 import type { QueryResult } from './wire-client.js';
 
 /** A resolver asked during a propagation check. */
