@@ -130,6 +130,21 @@ describe('SQLite group commit', () => {
     expect(await sqlite.read.get('SELECT name FROM service_secrets WHERE name = $1', ['b'])).toEqual({ name: 'b' });
   });
 
+  it('when SQLite rolls a whole group back (disk full), fails every write of it and starts the next group afresh', async () => {
+    const sqlite = await open();
+    await sqlite.writeOne(INSERT_SECRET, ['before', 'x', 1]);
+    const [{ page_count: pages }] = (await sqlite.writeOne<{ page_count: number }>('PRAGMA page_count')) as [{ page_count: number }];
+    // The database may not grow: a write that needs a new page fails with SQLITE_FULL, which rolls back the whole transaction.
+    await sqlite.writeOne(`PRAGMA max_page_count = ${pages}`);
+    const fits = sqlite.writeOne(INSERT_SECRET, ['fits', 'x', 2]);
+    const tooBig = sqlite.writeOne(INSERT_SECRET, ['too-big', 'x'.repeat(100_000), 3]);
+    const after = sqlite.writeOne(INSERT_SECRET, ['after', 'x', 4]);
+    const outcomes = await Promise.allSettled([fits, tooBig, after]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected', 'fulfilled']);
+    const names = await sqlite.read.all<{ name: string }>('SELECT name FROM service_secrets ORDER BY name');
+    expect(names.map((row) => row.name)).toEqual(['after', 'before']);
+  });
+
   it('binds statements whose placeholders repeat or come out of order', async () => {
     const sqlite = await open();
     await sqlite.writeOne('INSERT INTO service_secrets (created_at, value, name) VALUES ($3, $2, $1)', ['n', 'v', 5]);
