@@ -2,35 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { Deps } from '../deps.js';
 import { ApiError, errors } from '../errors.js';
 import { chargeFailedRequest } from './metering.js';
-
-const PLAIN_TEXT = 'text/plain; charset=utf-8';
-
-/**
- * The body a route's errors are answered with, declared on the route (`config: { errorBody }`):
- * the service-wide plain text (the default), or `{"success": false, "error": "…"}`, the failure
- * shape SPEC gives url-to-metadata. Only the body changes; status, headers, charging and logging
- * stay here for every route.
- */
-export type ErrorBodyShape = 'plain-text' | 'json-failure';
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    errorBody?: ErrorBodyShape;
-  }
-}
-
-const ERROR_BODIES: Readonly<Record<ErrorBodyShape, { readonly type: string; readonly body: (message: string) => unknown }>> = {
-  'plain-text': { type: PLAIN_TEXT, body: (message) => message },
-  'json-failure': { type: 'application/json; charset=utf-8', body: (message) => ({ success: false, error: message }) },
-};
-
-/** Authentication and metering answer alike on every route (SPEC: typical bodies `Unauthorized`, `Insufficient credits`). */
-const SERVICE_WIDE_STATUSES: ReadonlySet<number> = new Set([401, 402]);
-
-function bodyShapeOf(request: FastifyRequest, statusCode: number): ErrorBodyShape {
-  if (SERVICE_WIDE_STATUSES.has(statusCode)) return 'plain-text';
-  return request.routeOptions.config.errorBody ?? 'plain-text';
-}
+import { errorBody, PLAIN_TEXT } from './error-body.js';
 
 /** Framework errors that are the client's fault, mapped to our catalogue. */
 function fromFramework(error: FastifyError): ApiError | undefined {
@@ -63,8 +35,8 @@ async function sendError(deps: Deps, request: FastifyRequest, reply: FastifyRepl
     answered = chargeError instanceof ApiError ? chargeError : errors.internal();
   }
   if (request.meter !== undefined) request.meter.error = answered.body;
-  const shape = ERROR_BODIES[bodyShapeOf(request, answered.statusCode)];
-  await reply.code(answered.statusCode).headers(answered.headers).type(shape.type).send(shape.body(answered.body));
+  const body = errorBody(request, answered.statusCode, answered.body);
+  await reply.code(answered.statusCode).headers(answered.headers).type(body.type).send(body.text);
 }
 
 /** One error handler, three branches: our error, a framework error, anything else (logged, 500). */

@@ -5,6 +5,7 @@ import { sha256Hex } from '../lib/hash.js';
 import type { LogCategory } from '../features/logs/log-entry.js';
 import type { WalletRef } from '../features/tokens/wallet-directory.js';
 import { creditWallet } from '../features/tokens/wallet.queries.js';
+import { errorBody } from './error-body.js';
 
 /**
  * How a route is metered: declared once on the route (`config: { meter }`), carried out here.
@@ -133,8 +134,9 @@ function meterHooks(deps: Deps, spec: MeterSpec) {
       state.charged = 0;
       state.error = errors.internal().body;
     }
-    void reply.code(500).type('text/plain; charset=utf-8').removeHeader('x-cost').removeHeader('x-balance');
-    return errors.internal().body;
+    const body = errorBody(request, 500, errors.internal().body);
+    void reply.code(500).type(body.type).removeHeader('x-cost').removeHeader('x-balance');
+    return body.text;
   };
 
   return {

@@ -6,7 +6,8 @@ import type { FastifyInstance, FastifySchema } from 'fastify';
 // ajv-formats ships CommonJS with a default export.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
-function compiler(coerceTypes: boolean): Ajv {
+/** The Ajv the routes validate with; exported so tests that call a feature directly apply the same schema rules and defaults. */
+export function createAjv(coerceTypes: boolean): Ajv {
   // removeAdditional off: an unknown field is an error the caller should hear about, not silently dropped.
   const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false, verbose: true });
   addFormats(ajv);
@@ -18,8 +19,8 @@ function compiler(coerceTypes: boolean): Ajv {
  * query strings and path parameters arrive as text and are coerced to their declared types.
  */
 export function registerValidation(app: FastifyInstance): void {
-  const strict = compiler(false);
-  const coercing = compiler(true);
+  const strict = createAjv(false);
+  const coercing = createAjv(true);
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema as FastifySchema & object));
   app.setSchemaErrorFormatter((validationErrors, dataVar) => new Error(describeValidationError(validationErrors[0] as ErrorObject | undefined, dataVar)));
 }

@@ -10,7 +10,7 @@ import { createSecureContext } from 'node:tls';
 import { createCertificateAuthority, startTlsServer } from '../../helpers/tls-server.js';
 import type { TestTlsServer } from '../../helpers/tls-server.js';
 import type { DnsLookupBody } from '../../../src/features/dns/dns.schemas.js';
-import { validatedBody } from './validated-body.js';
+import { validatedBody } from '../../helpers/validated-dns-body.js';
 
 /** TXT data as DNS carries it: strings of at most 255 bytes. */
 const chunks = (text: string) => Array.from({ length: Math.ceil(text.length / 255) }, (_, i) => text.slice(i * 255, (i + 1) * 255));

@@ -9,7 +9,7 @@ import { systemClock } from '../../../src/lib/time.js';
 import { ApiError } from '../../../src/errors.js';
 import { rr, startDnsServer } from '../../helpers/dns-server.js';
 import type { TestDnsServer } from '../../helpers/dns-server.js';
-import { validatedBody } from './validated-body.js';
+import { validatedBody } from '../../helpers/validated-dns-body.js';
 
 const FAST = { timeout: 1000, maxRetries: 0, retryDelay: 0, enableSslInspection: false, enableEnrichment: false } as const;
 

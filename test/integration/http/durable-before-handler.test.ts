@@ -7,7 +7,7 @@ import { heldFsync } from '../../helpers/held-fsync.js';
 import { useOutboundFixture } from '../../helpers/outbound-fixture.js';
 import { openSqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 
-describe('a paid route that acts outside the service', () => {
+describe('a paid route and the durability of its charge', () => {
   const outbound = useOutboundFixture();
   const disk = heldFsync();
   let app: TestApp | undefined;
@@ -40,5 +40,26 @@ describe('a paid route that acts outside the service', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['x-cost']).toBe('1');
     expect(outbound.requestsTo('/durable')).toHaveLength(1);
+  });
+
+  it('answers 500 without cost headers when the charge never reaches the disk', async () => {
+    const failing = heldFsync();
+    failing.release();
+    const kvApp = await startTestApp('sqlite', {
+      overrides: (config) => ({ store: openSqliteStore(config.databaseUrl.slice('sqlite:'.length), { fsync: failing.fsync }) }),
+    });
+    try {
+      const token = await kvApp.createToken(100);
+      failing.hold();
+      const answer = kvApp.inject({ method: 'POST', url: '/kv/b/k', payload: 'v', headers: { 'x-token': token } });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      failing.complete(failing.calls - 1, Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' }));
+      const res = await answer;
+      expect([res.statusCode, res.headers['content-type'], res.body]).toEqual([500, 'text/plain; charset=utf-8', 'Internal Server Error']);
+      expect([res.headers['x-cost'], res.headers['x-balance']]).toEqual([undefined, undefined]);
+    } finally {
+      failing.release();
+      await kvApp.close().catch(() => undefined);
+    }
   });
 });

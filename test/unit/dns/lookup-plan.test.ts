@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src/errors.js';
 import { planLookup } from '../../../src/features/dns/lookup-plan.js';
 import type { DnsLookupBody } from '../../../src/features/dns/dns.schemas.js';
-import { validatedBody } from '../../integration/dns/validated-body.js';
+import { validatedBody } from '../../helpers/validated-dns-body.js';
 
 // Lengths, ranges and defaults are the schema's (refusals: test/integration/dns/dns.errors.test.ts); the plan gets a validated body.
 const plan = (body: DnsLookupBody) => planLookup(validatedBody(body));

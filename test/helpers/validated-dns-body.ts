@@ -1,9 +1,9 @@
-import { Ajv } from 'ajv';
-import { DnsLookupBody } from '../../../src/features/dns/dns.schemas.js';
-import type { DnsLookupInput } from '../../../src/features/dns/lookup-plan.js';
+import { createAjv } from '../../src/http/validation.js';
+import { DnsLookupBody } from '../../src/features/dns/dns.schemas.js';
+import type { DnsLookupInput } from '../../src/features/dns/lookup-plan.js';
 
-// As the route validates a body (src/http/validation.ts): no coercion, defaults filled in.
-const validate = new Ajv({ useDefaults: true, strict: false }).compile<DnsLookupInput>(DnsLookupBody);
+// As the route validates a body: no coercion, defaults filled in.
+const validate = createAjv(false).compile<DnsLookupInput>(DnsLookupBody);
 
 /**
  * A body as POST /dns-lookup hands it to the lookup, for tests that call the lookup directly:
