@@ -15,7 +15,6 @@ export interface RobotsOptions {
   /** How long a failed fetch (which means "disallow all") is believed. */
   errorTtlMs?: number;
   maxEntries?: number;
-  timeoutMs?: number;
   headers?: Record<string, string>;
 }
 
@@ -28,6 +27,8 @@ interface Entry {
 
 /** RFC 9309 asks crawlers to read at least 500 KiB. */
 const MAX_ROBOTS_BYTES = 512 * 1024;
+/** robots.txt is a small file: a host that cannot serve it in 5 s is treated like one that failed. */
+const ROBOTS_TIMEOUT_MS = 5000;
 const allowAll: Verdict = () => true;
 const disallowAll: Verdict = () => false;
 
@@ -41,7 +42,6 @@ export class RobotsCache {
   private readonly ttlMs: number;
   private readonly errorTtlMs: number;
   private readonly maxEntries: number;
-  private readonly timeoutMs: number;
 
   constructor(
     private readonly outbound: Outbound,
@@ -51,7 +51,6 @@ export class RobotsCache {
     this.ttlMs = options.ttlMs ?? 10 * MINUTE;
     this.errorTtlMs = options.errorTtlMs ?? MINUTE;
     this.maxEntries = options.maxEntries ?? 1000;
-    this.timeoutMs = options.timeoutMs ?? 5000;
   }
 
   /** Whether our agent may fetch `url` according to its origin's robots.txt. Never rejects. */
@@ -90,7 +89,7 @@ export class RobotsCache {
         method: 'GET',
         allowHttp: true,
         maxResponseBytes: MAX_ROBOTS_BYTES,
-        timeoutMs: this.timeoutMs,
+        timeoutMs: ROBOTS_TIMEOUT_MS,
         headers: { accept: 'text/plain, */*;q=0.5', ...this.options.headers },
       });
       // RFC 9309 §2.3.1: 2xx is the rules; 4xx means there are none; 5xx means the site is unavailable (disallow all).
