@@ -17,15 +17,18 @@ export interface GuardedSessionOptions {
   connectTimeoutMs: number;
   /** Passed to undici as headers/body idle timeouts; the caller's overall timer is the real limit. */
   idleTimeoutMs: number;
+  /** Remember each origin's peer address for `remoteAddressFor` (off for a long-lived session, whose origins are unbounded). */
+  trackRemotes?: boolean;
 }
 
 /**
- * One undici Agent for one logical request (all of its redirect hops).
+ * An undici Agent whose every new connection is judged at connect time.
  *
- * Why not one Agent for the whole process: undici does not tell which socket
- * served a response, and we report the address we actually talked to. A
- * short-lived Agent makes "the socket of this origin" unambiguous; redirects
- * back to an origin still reuse its connection.
+ * Usually one per logical request (all of its redirect hops): undici does not
+ * tell which socket served a response, and we report the address we actually
+ * talked to; a short-lived Agent makes "the socket of this origin" unambiguous,
+ * and redirects back to an origin still reuse its connection. Deliveries, which
+ * report no address, share one long-lived session so their connections are kept.
  */
 export interface GuardedSession {
   readonly agent: Agent;
@@ -63,7 +66,7 @@ export function openGuardedSession(options: GuardedSessionOptions): GuardedSessi
         callback(new GuardError('refused_address', `refused address ${remote ?? '?'}`), null);
         return;
       }
-      remotes.set(endpointKey(target.protocol, target.hostname, target.port), remote);
+      if (options.trackRemotes !== false) remotes.set(endpointKey(target.protocol, target.hostname, target.port), remote);
       callback(null, socket);
     });
   };

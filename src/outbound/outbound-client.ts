@@ -110,8 +110,22 @@ export function createOutbound(options: OutboundOptions | SharedTrustOptions): O
   const resolve: Resolver = options.lookup ?? systemResolve;
   const sessions = new Set<GuardedSession>();
   let closed = false;
+  // Deliveries go to the same receivers again and again (a team's Slack hook, a cron target): one long-lived
+  // session keeps their connections, saving a TCP and TLS handshake per call. Each new connection is still
+  // judged at connect time, and an open one stays with the address that was judged.
+  let deliveries: GuardedSession | undefined;
+  const deliverySession = (): GuardedSession => {
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    deliveries ??= openGuardedSession({ policy, resolve, secureContext, connectTimeoutMs: timeoutMs, idleTimeoutMs: timeoutMs, trackRemotes: false });
+    return deliveries;
+  };
 
-  async function request(req: OutboundRequest): Promise<OutboundResponse> {
+  function request(req: OutboundRequest): Promise<OutboundResponse> {
+    return send(req, undefined);
+  }
+
+  /** `shared`: a long-lived session to use (and keep open); otherwise one is opened for this request and closed after it. */
+  async function send(req: OutboundRequest, shared: GuardedSession | undefined): Promise<OutboundResponse> {
     const started = performance.now();
     const timeoutMs = req.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const cap = req.maxResponseBytes ?? options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
@@ -130,8 +144,8 @@ export function createOutbound(options: OutboundOptions | SharedTrustOptions): O
       timedOut = true;
       controller.abort();
     }, timeoutMs);
-    const session = openGuardedSession({ policy, resolve, secureContext, connectTimeoutMs: timeoutMs, idleTimeoutMs: timeoutMs });
-    sessions.add(session);
+    const session = shared ?? openGuardedSession({ policy, resolve, secureContext, connectTimeoutMs: timeoutMs, idleTimeoutMs: timeoutMs });
+    if (shared === undefined) sessions.add(session);
     let gotResponse = false;
     try {
       for (let redirects = 0; ; redirects += 1) {
@@ -169,8 +183,10 @@ export function createOutbound(options: OutboundOptions | SharedTrustOptions): O
       throw classifyFailure(err, { timedOut, timeoutMs, gotResponse });
     } finally {
       clearTimeout(timer);
-      sessions.delete(session);
-      await session.close();
+      if (shared === undefined) {
+        sessions.delete(session);
+        await session.close();
+      }
     }
   }
 
@@ -183,14 +199,17 @@ export function createOutbound(options: OutboundOptions | SharedTrustOptions): O
       return { ok: false, cause: 'invalid payload', elapsedMs: elapsedSince(started) };
     }
     try {
-      const res = await request({
-        url,
-        method: 'POST',
-        // Ours last: the receiver must be told the truth about the body.
-        headers: { ...sanitizeHeaders(headers), 'content-type': 'application/json', 'user-agent': options.userAgent },
-        body,
-        maxResponseBytes: Math.min(DELIVERY_RESPONSE_BYTES, options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES),
-      });
+      const res = await send(
+        {
+          url,
+          method: 'POST',
+          // Ours last: the receiver must be told the truth about the body.
+          headers: { ...sanitizeHeaders(headers), 'content-type': 'application/json', 'user-agent': options.userAgent },
+          body,
+          maxResponseBytes: Math.min(DELIVERY_RESPONSE_BYTES, options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES),
+        },
+        closed ? undefined : deliverySession(),
+      );
       const elapsedMs = elapsedSince(started);
       if (res.status >= 200 && res.status < 300) return { ok: true, status: res.status, elapsedMs };
       return { ok: false, status: res.status, cause: `HTTP ${res.status}`, elapsedMs };
@@ -217,7 +236,7 @@ export function createOutbound(options: OutboundOptions | SharedTrustOptions): O
 
   async function close(): Promise<void> {
     closed = true;
-    await Promise.all([...sessions].map((session) => session.close()));
+    await Promise.all([...sessions, ...(deliveries === undefined ? [] : [deliveries])].map((session) => session.close()));
   }
 
   return { request, deliverJson, checkUrl, close };

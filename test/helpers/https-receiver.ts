@@ -59,6 +59,8 @@ export interface HttpsReceiver {
   readonly certificates: TestCertificates | undefined;
   /** Every request received, in order. */
   readonly requests: ReceivedRequest[];
+  /** TCP connections accepted so far. */
+  readonly connections: number;
   /** URL on this receiver; host `localhost` (needs a lookup) or `127.0.0.1`. */
   url(path?: string, host?: 'localhost' | '127.0.0.1'): string;
   /** Default answer for requests with no queued response. Initially 200 `ok`. */
@@ -138,11 +140,16 @@ export async function startHttpsReceiver(options: ReceiverOptions = {}): Promise
   const server: Server = certificates === undefined
     ? createHttpServer(handle)
     : createHttpsServer({ cert: certificates.certPem, key: certificates.keyPem }, handle);
+  let connections = 0;
+  server.on('connection', () => connections++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
 
   return {
     port,
+    get connections() {
+      return connections;
+    },
     origin: `${protocol}://localhost:${port}`,
     certificates,
     requests,

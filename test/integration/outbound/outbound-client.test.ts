@@ -92,6 +92,43 @@ describe('outbound client: answers', () => {
   });
 });
 
+describe('outbound client: connections', () => {
+  it('keeps a delivery connection for the next delivery to the same receiver, and opens one per request otherwise', async () => {
+    const own = await startHttpsReceiver({ certificates: certs });
+    const client = makeOutbound();
+    try {
+      for (let i = 0; i < 3; i++) {
+        expect(await client.deliverJson(own.url('/reuse'), { i })).toMatchObject({ ok: true });
+        // undici puts a connection back in its pool once the response is done, a turn later.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      expect(own.connections).toBe(1);
+      await client.request({ url: own.url('/fetch') });
+      await client.request({ url: own.url('/fetch') });
+      expect(own.connections).toBe(3);
+    } finally {
+      await client.close();
+      await own.close();
+    }
+  });
+
+  it('judges each new delivery connection on its resolved address, with a delivery connection already open', async () => {
+    const own = await startHttpsReceiver({ certificates: certs });
+    // `other.test` resolves to a loopback address outside the allow list.
+    const lookup = async (hostname: string) => (hostname === 'other.test' ? [{ address: '127.0.0.2', family: 4 as const }] : localhostLookup(hostname));
+    const client = makeOutbound({ allowCidrs: ['127.0.0.1/32'], lookup });
+    try {
+      expect(await client.deliverJson(own.url('/ok'), {})).toMatchObject({ ok: true });
+      const refused = await client.deliverJson(own.url('/ok').replace('localhost', 'other.test'), {});
+      expect(refused).toMatchObject({ ok: false, cause: expect.stringMatching(/refused/) });
+      expect(own.requests.map((request) => request.path)).toEqual(['/ok']);
+    } finally {
+      await client.close();
+      await own.close();
+    }
+  });
+});
+
 describe('outbound client: headers', () => {
   it('sends custom headers but not hop-by-hop, host or content-length', async () => {
     receiver.enqueue({ status: 200 });
