@@ -19,6 +19,8 @@ export interface GuardedSessionOptions {
   idleTimeoutMs: number;
   /** Remember each origin's peer address for `remoteAddressFor` (off for a long-lived session, whose origins are unbounded). */
   trackRemotes?: boolean;
+  /** How long an idle connection is kept (also the cap on the server's keep-alive hint); undici's defaults otherwise. */
+  keepIdleMs?: number;
 }
 
 /**
@@ -75,6 +77,7 @@ export function openGuardedSession(options: GuardedSessionOptions): GuardedSessi
     connect,
     headersTimeout: options.idleTimeoutMs,
     bodyTimeout: options.idleTimeoutMs,
+    ...(options.keepIdleMs === undefined ? {} : { keepAliveTimeout: options.keepIdleMs, keepAliveMaxTimeout: options.keepIdleMs }),
   });
 
   return {

@@ -102,6 +102,8 @@ const DELIVERY_RESPONSE_BYTES = 64 * 1024;
 // Bodies of redirect responses are read this far so the connection can be reused.
 const REDIRECT_BODY_BYTES = 64 * 1024;
 const CHECK_LOOKUP_TIMEOUT_MS = 5_000;
+/** How long an idle delivery connection is kept for the next delivery (bursts: a minute's schedules, a mail batch). */
+const DELIVERY_KEEP_IDLE_MS = 1_000;
 const LOCALHOST_ADDRESSES = ['127.0.0.1', '::1'];
 
 export function createOutbound(options: OutboundOptions | SharedTrustOptions): Outbound {
@@ -112,11 +114,21 @@ export function createOutbound(options: OutboundOptions | SharedTrustOptions): O
   let closed = false;
   // Deliveries go to the same receivers again and again (a team's Slack hook, a cron target): one long-lived
   // session keeps their connections, saving a TCP and TLS handshake per call. Each new connection is still
-  // judged at connect time, and an open one stays with the address that was judged.
+  // judged at connect time, and an open one stays with the address that was judged. Idle connections are kept
+  // only briefly: a delivery is never retried (SPEC), so sending on a connection the receiver is closing at that
+  // very moment must stay rare; servers that close idle connections sooner than a second are rarer still.
   let deliveries: GuardedSession | undefined;
   const deliverySession = (): GuardedSession => {
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    deliveries ??= openGuardedSession({ policy, resolve, secureContext, connectTimeoutMs: timeoutMs, idleTimeoutMs: timeoutMs, trackRemotes: false });
+    deliveries ??= openGuardedSession({
+      policy,
+      resolve,
+      secureContext,
+      connectTimeoutMs: timeoutMs,
+      idleTimeoutMs: timeoutMs,
+      trackRemotes: false,
+      keepIdleMs: DELIVERY_KEEP_IDLE_MS,
+    });
     return deliveries;
   };
 

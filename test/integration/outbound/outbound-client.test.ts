@@ -112,6 +112,20 @@ describe('outbound client: connections', () => {
     }
   });
 
+  it('keeps an idle delivery connection only about a second', async () => {
+    const own = await startHttpsReceiver({ certificates: certs });
+    const client = makeOutbound();
+    try {
+      expect(await client.deliverJson(own.url('/first'), {})).toMatchObject({ ok: true });
+      await new Promise((resolve) => setTimeout(resolve, 1_300));
+      expect(await client.deliverJson(own.url('/later'), {})).toMatchObject({ ok: true });
+      expect(own.connections).toBe(2);
+    } finally {
+      await client.close();
+      await own.close();
+    }
+  });
+
   it('judges each new delivery connection on its resolved address, with a delivery connection already open', async () => {
     const own = await startHttpsReceiver({ certificates: certs });
     // `other.test` resolves to a loopback address outside the allow list.
