@@ -14,7 +14,8 @@ import type { Outbound } from './outbound/outbound-client.js';
 import { createNameLookup } from './outbound/name-resolution.js';
 import { createMailer } from './outbound/mailer.js';
 import type { Mailer } from './outbound/mailer.js';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
+import { requireOnDemand } from './lib/require-on-demand.js';
 import { createGeoLookup } from './features/myip/geo.js';
 import type { GeoLookup } from './features/myip/geo.js';
 import { createSummarizer } from './features/metadata/ai/create-summarizer.js';
@@ -90,6 +91,8 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
   const summarizer = overrides.summarizer ?? createSummarizer(config, outbound, logger);
   const stripe =
     overrides.stripe ??
-    (config.stripe.secretKey === undefined ? undefined : new Stripe(config.stripe.secretKey, { maxNetworkRetries: 1, timeout: 10_000 }));
+    (config.stripe.secretKey === undefined
+      ? undefined
+      : new (requireOnDemand<typeof Stripe>('stripe'))(config.stripe.secretKey, { maxNetworkRetries: 1, timeout: 10_000 }));
   return { config, logger, clock, store, wallets, charger, logs, outbound, dns, mailer, geo, summarizer, stripe };
 }

@@ -1,4 +1,5 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
+import { requireOnDemand } from '../../lib/require-on-demand.js';
 import type { Deps } from '../../deps.js';
 import { errors } from '../../errors.js';
 import { findWalletByHash } from '../tokens/wallet.queries.js';
@@ -49,7 +50,7 @@ export function verifyStripeEvent(deps: BillingDeps, rawBody: Buffer, signature:
   if (secret === undefined) throw errors.rechargeNotConfigured();
   if (typeof signature !== 'string' || signature === '') throw errors.badRequest('Missing stripe-signature header');
   try {
-    return Stripe.webhooks.constructEvent(rawBody, signature, secret, undefined, undefined, deps.clock.now());
+    return requireOnDemand<typeof Stripe>('stripe').webhooks.constructEvent(rawBody, signature, secret, undefined, undefined, deps.clock.now());
   } catch {
     throw errors.badRequest('Invalid stripe-signature');
   }

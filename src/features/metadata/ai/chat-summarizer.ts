@@ -1,4 +1,8 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
+import { requireOnDemand } from '../../../lib/require-on-demand.js';
+
+/** The SDK, loaded only when an AI provider is configured. */
+const openAiSdk = () => requireOnDemand<{ OpenAI: typeof OpenAI; APIError: typeof OpenAI.APIError }>('openai');
 import type { Logger } from 'pino';
 import type { Outbound } from '../../../outbound/outbound-client.js';
 import { createExtractiveSummarizer } from './extractive.js';
@@ -58,7 +62,7 @@ export function parseModelAnswer(content: string): { summary: string; keyFacts: 
 }
 
 function causeOf(error: unknown): string {
-  if (error instanceof OpenAI.APIError && error.status !== undefined) return `HTTP ${error.status}`;
+  if (error instanceof openAiSdk().APIError && error.status !== undefined) return `HTTP ${error.status}`;
   if (error instanceof Error) return error.message;
   return 'unknown error';
 }
@@ -69,7 +73,7 @@ function causeOf(error: unknown): string {
  */
 export function createChatSummarizer(provider: ChatProvider, outbound: Outbound, logger: Logger): Summarizer {
   const model = provider.model ?? DEFAULT_AI_MODEL;
-  const client = new OpenAI({
+  const client = new (openAiSdk().OpenAI)({
     baseURL: provider.baseUrl ?? null,
     apiKey: provider.apiKey ?? 'unset',
     // The outbound client owns the time limit (the SDK's own abort never reaches it), and a provider that
