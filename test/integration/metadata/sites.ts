@@ -1,10 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import type { TestApp } from '../../helpers/app.js';
-import { createTestCertificates, startHttpsReceiver } from '../../helpers/https-receiver.js';
+import { startHttpsReceiver } from '../../helpers/https-receiver.js';
+import { useOutboundFixture } from '../../helpers/outbound-fixture.js';
 import type { HttpsReceiver, ReceivedRequest, ScriptedResponse } from '../../helpers/https-receiver.js';
 import { BARE_PAGE, hugePage, PDF, PNG_3x2, RICH_PAGE, ROBOTS_TXT, TEXT_DOCUMENT } from '../../fixtures/metadata-pages.js';
 
@@ -66,24 +64,21 @@ export interface Sites {
  * Call at describe level, before the app's hooks.
  */
 export function useSites(): { env: Record<string, string>; sites: () => Sites } {
-  const certificates = createTestCertificates();
-  const dir = mkdtempSync(join(tmpdir(), 'coinop-metadata-'));
-  const caFile = join(dir, 'ca.pem');
-  writeFileSync(caFile, certificates.caPem);
+  // The HTTPS site is the shared outbound fixture's receiver (its CA in OUTBOUND_CA_FILE); the HTTP one is ours.
+  const outbound = useOutboundFixture();
   let sites: Sites | undefined;
   beforeAll(async () => {
-    const https = await startHttpsReceiver({ certificates });
+    const https = outbound.receiver();
     const http = await startHttpsReceiver({ protocol: 'http' });
     https.respondWith((request) => route(request, () => http.origin));
     http.respondWith((request) => route(request, () => https.origin));
     sites = { https, http };
   });
   afterAll(async () => {
-    await Promise.all([sites?.https.close(), sites?.http.close()]);
-    rmSync(dir, { recursive: true, force: true });
+    await sites?.http.close();
   });
   return {
-    env: { OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8', OUTBOUND_CA_FILE: caFile },
+    env: outbound.env,
     sites: () => {
       if (sites === undefined) throw new Error('sites not started');
       return sites;
