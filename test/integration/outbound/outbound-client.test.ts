@@ -93,10 +93,20 @@ describe('outbound client: answers', () => {
 });
 
 describe('outbound client: connections', () => {
-  it('keeps a delivery connection for the next delivery to the same receiver, and opens one per request otherwise', async () => {
+  /** A receiver of its own (its connection count starts at 0) and a client, both closed after `run`. */
+  async function withOwnReceiver(overrides: Partial<OutboundOptions>, run: (own: HttpsReceiver, client: Outbound) => Promise<void>): Promise<void> {
     const own = await startHttpsReceiver({ certificates: certs });
-    const client = makeOutbound();
+    const client = makeOutbound(overrides);
     try {
+      await run(own, client);
+    } finally {
+      await client.close();
+      await own.close();
+    }
+  }
+
+  it('keeps a delivery connection for the next delivery to the same receiver, and opens one per request otherwise', async () => {
+    await withOwnReceiver({}, async (own, client) => {
       for (let i = 0; i < 3; i++) {
         expect(await client.deliverJson(own.url('/reuse'), { i })).toMatchObject({ ok: true });
         // undici puts a connection back in its pool once the response is done, a turn later.
@@ -106,40 +116,27 @@ describe('outbound client: connections', () => {
       await client.request({ url: own.url('/fetch') });
       await client.request({ url: own.url('/fetch') });
       expect(own.connections).toBe(3);
-    } finally {
-      await client.close();
-      await own.close();
-    }
+    });
   });
 
   it('keeps an idle delivery connection only about a second', async () => {
-    const own = await startHttpsReceiver({ certificates: certs });
-    const client = makeOutbound();
-    try {
+    await withOwnReceiver({}, async (own, client) => {
       expect(await client.deliverJson(own.url('/first'), {})).toMatchObject({ ok: true });
       await new Promise((resolve) => setTimeout(resolve, 1_300));
       expect(await client.deliverJson(own.url('/later'), {})).toMatchObject({ ok: true });
       expect(own.connections).toBe(2);
-    } finally {
-      await client.close();
-      await own.close();
-    }
+    });
   });
 
   it('judges each new delivery connection on its resolved address, with a delivery connection already open', async () => {
-    const own = await startHttpsReceiver({ certificates: certs });
     // `other.test` resolves to a loopback address outside the allow list.
     const lookup = async (hostname: string) => (hostname === 'other.test' ? [{ address: '127.0.0.2', family: 4 as const }] : localhostLookup(hostname));
-    const client = makeOutbound({ allowCidrs: ['127.0.0.1/32'], lookup });
-    try {
+    await withOwnReceiver({ allowCidrs: ['127.0.0.1/32'], lookup }, async (own, client) => {
       expect(await client.deliverJson(own.url('/ok'), {})).toMatchObject({ ok: true });
       const refused = await client.deliverJson(own.url('/ok').replace('localhost', 'other.test'), {});
       expect(refused).toMatchObject({ ok: false, cause: expect.stringMatching(/refused/) });
       expect(own.requests.map((request) => request.path)).toEqual(['/ok']);
-    } finally {
-      await client.close();
-      await own.close();
-    }
+    });
   });
 });
 
