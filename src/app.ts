@@ -22,6 +22,7 @@ import type { InboundMail } from './features/mail/inbound.service.js';
 import { metadataRoutes } from './features/metadata/metadata.routes.js';
 import { myIpRoutes } from './features/myip/myip.routes.js';
 import { billingRoutes } from './features/billing/billing.routes.js';
+import { PLAIN_TEXT } from './http/schemas.js';
 
 
 /** Bodies larger than this are refused with 413 before they are read (routes may set lower limits). */
@@ -43,7 +44,7 @@ export async function buildApp(deps: Deps, inbound?: InboundMail): Promise<Fasti
     frameworkErrors: (error, _request, anyReply) => {
       const reply = anyReply as FastifyReply;
       const answer = error.code === 'FST_ERR_BAD_URL' ? errors.badRequest('Invalid path: malformed percent-encoding') : errors.badRequest(error.message);
-      void reply.code(answer.statusCode).type('text/plain; charset=utf-8').send(answer.body);
+      void reply.code(answer.statusCode).type(PLAIN_TEXT).send(answer.body);
     },
     return503OnClosing: true,
     forceCloseConnections: 'idle',

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { PLAIN_TEXT } from './schemas.js';
 
 /**
  * The body a route's errors are answered with, declared on the route (`config: { errorBody }`):
@@ -14,7 +15,6 @@ declare module 'fastify' {
   }
 }
 
-export const PLAIN_TEXT = 'text/plain; charset=utf-8';
 
 const ERROR_BODIES: Readonly<Record<ErrorBodyShape, (message: string) => { readonly type: string; readonly text: string }>> = {
   'plain-text': (message) => ({ type: PLAIN_TEXT, text: message }),

@@ -2,7 +2,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { Deps } from '../deps.js';
 import { ApiError, errors } from '../errors.js';
 import { chargeFailedRequest } from './metering.js';
-import { errorBody, PLAIN_TEXT } from './error-body.js';
+import { errorBody } from './error-body.js';
+import { PLAIN_TEXT } from './schemas.js';
 
 /** Framework errors that are the client's fault, mapped to our catalogue. */
 function fromFramework(error: FastifyError): ApiError | undefined {

@@ -58,7 +58,7 @@ export function walletOf(request: FastifyRequest): WalletRef {
   return request.meter.wallet;
 }
 
-export async function charge(deps: Deps, request: FastifyRequest, cost: number): Promise<void> {
+async function charge(deps: Deps, request: FastifyRequest, cost: number): Promise<void> {
   const state = request.meter;
   if (state === undefined || state.charged !== undefined) return;
   const outcome = await deps.charger.charge(state.wallet.id, cost);
@@ -88,20 +88,21 @@ export async function chargeFailedRequest(deps: Deps, request: FastifyRequest, s
   await charge(deps, request, state.spec.failureCost ?? (typeof state.spec.cost === 'number' ? state.spec.cost : 0));
 }
 
-/** Waits for the charge to be durable, refunds what the final status does not cost, and sets the headers. */
-async function settle(deps: Deps, state: MeterState, reply: FastifyReply): Promise<void> {
+/** Waits for the `charged` credits to be durable, refunds what the final status does not cost, and sets the headers. */
+async function settle(deps: Deps, state: MeterState, charged: number, reply: FastifyReply): Promise<void> {
   // Nothing is acknowledged before its charge is durable.
   if (state.durable !== undefined) await state.durable;
   const { spec } = state;
-  if (spec.settle !== undefined && state.charged !== undefined && state.charged > 0) {
-    const final = Math.min(state.charged, Math.max(0, spec.settle(reply.statusCode, state.charged)));
-    if (final < state.charged) {
-      const balance = await creditWallet(deps.store, state.wallet.id, state.charged - final);
+  let final = charged;
+  if (spec.settle !== undefined && charged > 0) {
+    final = Math.min(charged, Math.max(0, spec.settle(reply.statusCode, charged)));
+    if (final < charged) {
+      const balance = await creditWallet(deps.store, state.wallet.id, charged - final);
       state.charged = final;
       if (balance !== undefined) state.balance = balance;
     }
   }
-  void reply.header('x-cost', String(state.charged));
+  void reply.header('x-cost', String(final));
   if (state.balance !== undefined) void reply.header('x-balance', String(state.balance));
 }
 
@@ -172,7 +173,7 @@ function meterHooks(deps: Deps, spec: MeterSpec) {
     onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void): void {
       const state = request.meter;
       if (state === undefined || state.charged === undefined) return done(null, payload);
-      settle(deps, state, reply).then(
+      settle(deps, state, state.charged, reply).then(
         () => done(null, payload),
         (error: unknown) => done(null, failed(request, reply, error)),
       );

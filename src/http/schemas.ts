@@ -4,6 +4,9 @@ import type { TSchema, Static } from '@sinclair/typebox';
 /** OpenAPI 3.0 has no `type: null`; `nullable` is understood by both Ajv and the document. */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Unsafe<Static<T> | null>({ ...schema, nullable: true });
 
+/** Every plain-text answer of the service: bodies, errors and `OK`. */
+export const PLAIN_TEXT = 'text/plain; charset=utf-8';
+
 export const ISODate = Type.String({ format: 'date-time' });
 
 const text = (description: string) => ({ description, content: { 'text/plain': { schema: { type: 'string' } } } });

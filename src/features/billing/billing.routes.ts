@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { walletOf } from '../../http/metering.js';
-import { errorResponses, okText, responses, tokenAuth } from '../../http/schemas.js';
+import { errorResponses, okText, responses, tokenAuth, PLAIN_TEXT } from '../../http/schemas.js';
 import { handleStripeEvent, rechargeLink, RECHARGE_DONE_PATH, verifyStripeEvent, WEBHOOK_PATH } from './billing.service.js';
 import { RECHARGE_AMOUNTS } from './recharge-plans.js';
 import type { RechargeAmount } from './recharge-plans.js';
@@ -21,7 +21,6 @@ const WebhookAnswer = Type.Object({
 
 /** Stripe events are small; anything far larger is not one. */
 const WEBHOOK_BODY_LIMIT = 512 * 1024;
-const plain = 'text/plain; charset=utf-8';
 
 export const billingRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   // The signature covers the exact bytes Stripe sent: keep the body raw, whatever its content type.
@@ -45,7 +44,7 @@ export const billingRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
     },
     async (request, reply) => {
       const link = await rechargeLink(deps, request.query.amount as RechargeAmount, walletOf(request).hash);
-      return reply.type(plain).send(link);
+      return reply.type(PLAIN_TEXT).send(link);
     },
   );
 
@@ -57,7 +56,7 @@ export const billingRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
         request.query.cancelled === undefined
           ? 'Thank you: your payment was received. The credits are added to your wallet as soon as Stripe confirms it.'
           : 'The payment was cancelled; nothing was charged.';
-      return reply.type(plain).send(text);
+      return reply.type(PLAIN_TEXT).send(text);
     },
   );
 

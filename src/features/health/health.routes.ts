@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import { errors } from '../../errors.js';
-import { okText, responses } from '../../http/schemas.js';
+import { okText, responses, PLAIN_TEXT } from '../../http/schemas.js';
 
 /** Liveness for load balancers: checks the store answers, touches no wallet. */
 export const healthRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
@@ -11,6 +11,6 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
     } catch {
       throw errors.unavailable('Store unavailable');
     }
-    return reply.type('text/plain; charset=utf-8').send('OK');
+    return reply.type(PLAIN_TEXT).send('OK');
   });
 };

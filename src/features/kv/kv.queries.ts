@@ -17,7 +17,9 @@ ON CONFLICT (wallet_id, bucket, key) DO UPDATE SET value = excluded.value, expir
 
 /** PostgreSQL keeps values as UTF-8 bytes (its TEXT cannot hold U+0000); SQLite as text. */
 const stored = (store: Store, value: string): string | Buffer => (store.dialect === 'postgres' ? Buffer.from(value, 'utf8') : value);
-const decoded = (value: string | Buffer): string => (typeof value === 'string' ? value : value.toString('utf8'));
+/** Expiry is enforced on read, to the millisecond; the sweeper only reclaims space. */
+const liveValue = (row: { value: string | Buffer; expires_at: number } | undefined, now: number): string | undefined =>
+  row === undefined || row.expires_at <= now ? undefined : typeof row.value === 'string' ? row.value : row.value.toString('utf8');
 
 type Outcome = { ok: true } | { ok: false; error: unknown };
 const OK: Outcome = { ok: true };
@@ -48,7 +50,6 @@ export class KvSets {
   }
 
   private async writeBatch(sets: readonly KvSet[]): Promise<Outcome[]> {
-    if (sets.length === 1) return [await this.writeOne(sets[0] as KvSet).then(() => OK, (error: unknown) => ({ ok: false, error }))];
     const latest = new Map<string, KvSet>();
     for (const entry of sets) latest.set(`${entry.walletId}\u0000${entry.bucket}\u0000${entry.key}`, entry);
     // One lock order for every batch, so batches of two instances cannot deadlock on each other's rows.
@@ -93,8 +94,7 @@ export class KvReads {
 
   async get(wanted: KvKey, now: number): Promise<string | undefined> {
     if (this.batcher === undefined) return getValue(this.store.read, wanted.walletId, wanted.bucket, wanted.key, now);
-    const row = await this.batcher.submit(wanted);
-    return row !== undefined && row.expires_at > now ? decoded(row.value) : undefined;
+    return liveValue(await this.batcher.submit(wanted), now);
   }
 
   private async readBatch(keys: readonly KvKey[]): Promise<Array<{ value: string | Buffer; expires_at: number } | undefined>> {
@@ -109,13 +109,12 @@ export class KvReads {
   }
 }
 
-/** Expiry is enforced here, on read, to the millisecond; the sweeper only reclaims space. */
 export async function getValue(sql: Sql, walletId: number, bucket: string, key: string, now: number): Promise<string | undefined> {
   const row = await sql.get<{ value: string | Buffer; expires_at: number }>(
     'SELECT value, expires_at FROM kv WHERE wallet_id = $1 AND bucket = $2 AND key = $3',
     [walletId, bucket, key],
   );
-  return row !== undefined && row.expires_at > now ? decoded(row.value) : undefined;
+  return liveValue(row, now);
 }
 
 /** True when a live entry was deleted; an expired one is removed too but reported as absent. */

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { errors } from '../../errors.js';
-import { okText, responses, tokenAuth } from '../../http/schemas.js';
+import { okText, responses, tokenAuth, PLAIN_TEXT } from '../../http/schemas.js';
 import { walletOf } from '../../http/metering.js';
 import { checkName, checkValue, parseTtl, MAX_TTL_SECONDS } from './kv.rules.js';
 import { deleteValue, KvReads, KvSets } from './kv.queries.js';
@@ -32,7 +32,6 @@ function names(params: { bucket: string; key: string }): { bucket: string; key: 
   return params;
 }
 
-const plain = 'text/plain; charset=utf-8';
 
 export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   const sets = new KvSets(deps.store);
@@ -64,7 +63,7 @@ export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, {
       const problem = checkValue(value);
       if (problem !== null) throw errors.badRequest(problem);
       await sets.set({ walletId: walletOf(request).id, bucket, key, value, expiresAt: deps.clock.now() + ttl.seconds * 1000 });
-      return reply.type(plain).send('OK');
+      return reply.type(PLAIN_TEXT).send('OK');
     },
   );
 
@@ -78,7 +77,7 @@ export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, {
       const { bucket, key } = names(request.params);
       const value = await reads.get({ walletId: walletOf(request).id, bucket, key }, deps.clock.now());
       if (value === undefined) throw errors.keyNotFound();
-      return reply.type(plain).send(value);
+      return reply.type(PLAIN_TEXT).send(value);
     },
   );
 
@@ -91,7 +90,7 @@ export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, {
     async (request, reply) => {
       const { bucket, key } = names(request.params);
       if (!(await deleteValue(deps.store, walletOf(request).id, bucket, key, deps.clock.now()))) throw errors.keyNotFound();
-      return reply.type(plain).send('OK');
+      return reply.type(PLAIN_TEXT).send('OK');
     },
   );
 };

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import { errors } from '../../errors.js';
 import { OutboundError } from '../../outbound/outbound-client.js';
-import { okText, responses, tokenAuth } from '../../http/schemas.js';
+import { okText, responses, tokenAuth, PLAIN_TEXT } from '../../http/schemas.js';
 import { walletOf } from '../../http/metering.js';
 import { checkHeaders, redactHeaders } from '../webhooks/webhook-headers.js';
 import { redactOptions, validateFormatConfig } from '../formats/index.js';
@@ -74,7 +74,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
         webhook: body.low_balance_webhook,
         email: body.low_balance_email,
       });
-      return reply.type('text/plain; charset=utf-8').send('OK');
+      return reply.type(PLAIN_TEXT).send('OK');
     },
   );
 };

@@ -1,9 +1,7 @@
 import type { Store } from '../../store/store.js';
 import { Batcher } from '../../lib/batcher.js';
-import { CHARGE } from './wallet.queries.js';
+import { ALREADY_DURABLE, CHARGE } from './wallet.queries.js';
 import type { ChargeOutcome } from './wallet.queries.js';
-
-const COMMITTED = Promise.resolve();
 
 /**
  * PostgreSQL: every charge of one wallet is a row lock held until its commit, so one busy wallet would
@@ -36,7 +34,7 @@ export class BatchedCharges {
     let balance = row.balance + total;
     return costs.map((cost): ChargeOutcome => {
       balance -= cost;
-      return { ok: true, balance, durable: COMMITTED };
+      return { ok: true, balance, durable: ALREADY_DURABLE };
     });
   }
 
@@ -57,7 +55,7 @@ export class BatchedCharges {
       // so crossing the threshold anywhere in it is the same as ending at or below it.
       if (total > 0) await tx.run(CHARGE, [total, walletId]);
       return after.map((balanceAfter): ChargeOutcome =>
-        balanceAfter === undefined ? { ok: false, reason: 'insufficient', balance } : { ok: true, balance: balanceAfter, durable: COMMITTED },
+        balanceAfter === undefined ? { ok: false, reason: 'insufficient', balance } : { ok: true, balance: balanceAfter, durable: ALREADY_DURABLE },
       );
     });
   }

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import { errors } from '../../errors.js';
 import { isoTime } from '../../lib/time.js';
-import { ISODate, okText, responses, tokenAuth } from '../../http/schemas.js';
+import { ISODate, okText, responses, tokenAuth, PLAIN_TEXT } from '../../http/schemas.js';
 import { walletOf } from '../../http/metering.js';
 import { createToken } from './tokens.service.js';
 
@@ -39,7 +39,7 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
     async (request, reply) => {
       const outcome = await createToken(deps.store, request.ip, deps.clock.now());
       if (!outcome.ok) throw errors.tooManyRequests(outcome.retryAfterMs / 1000);
-      return reply.type('text/plain; charset=utf-8').send(outcome.token);
+      return reply.type(PLAIN_TEXT).send(outcome.token);
     },
   );
 

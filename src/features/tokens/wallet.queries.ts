@@ -48,7 +48,8 @@ export async function chargeWalletIn(tx: Sql, walletId: number, cost: number): P
   return { ok: false, balance: await readBalance(tx, walletId) };
 }
 
-const READ_ONLY: Promise<void> = Promise.resolve();
+/** The `durable` of a charge that is already committed (or wrote nothing). */
+export const ALREADY_DURABLE: Promise<void> = Promise.resolve();
 
 /**
  * Charges at once; the caller must await `durable` before answering. The fallback read goes through
@@ -64,7 +65,7 @@ export async function chargeWallet(store: Store, walletId: number, cost: number)
   const { rows } = await store.writeDeferred<{ balance: number }>(BALANCE, [walletId]);
   const [row] = rows;
   if (row === undefined) return { ok: false, reason: 'gone' };
-  return cost > 0 ? { ok: false, reason: 'insufficient', balance: row.balance } : { ok: true, balance: row.balance, durable: READ_ONLY };
+  return cost > 0 ? { ok: false, reason: 'insufficient', balance: row.balance } : { ok: true, balance: row.balance, durable: ALREADY_DURABLE };
 }
 
 /** Returns the new balance, or undefined when the wallet no longer exists. */

@@ -4,7 +4,7 @@ import type { Deps } from '../../deps.js';
 import { errors } from '../../errors.js';
 import type { MeterSpec } from '../../http/metering.js';
 import { walletOf } from '../../http/metering.js';
-import { okText, responses, tokenAuth } from '../../http/schemas.js';
+import { okText, responses, tokenAuth, PLAIN_TEXT } from '../../http/schemas.js';
 import { sendTestDelivery } from './test-delivery.js';
 import { TestResult, WebhookInput, WebhookList, WebhookParams, WebhookPatch, WebhookView } from './webhooks.schemas.js';
 import { deleteWebhook, findWebhook, listWebhooks } from './webhooks.queries.js';
@@ -22,7 +22,6 @@ const testMeter: MeterSpec = {
 /** Headers (20 × 1000), options (10 × 500) and a 2 KiB template fit with room to spare. */
 const WEBHOOK_BODY_LIMIT = 64 * 1024;
 const tags = ['webhook'];
-const plain = 'text/plain; charset=utf-8';
 
 export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   const contextOf = (request: FastifyRequest) => ({ mailDomain: deps.config.mailDomain, walletHash: walletOf(request).hash });
@@ -117,7 +116,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
     },
     async (request, reply) => {
       if (!(await deleteWebhook(deps.store, walletOf(request).id, request.params.webhookId))) throw errors.webhookNotFound();
-      return reply.type(plain).send('OK');
+      return reply.type(PLAIN_TEXT).send('OK');
     },
   );
 
