@@ -72,14 +72,6 @@ export interface OutboundResponse {
   remoteAddress?: string;
 }
 
-/**
- * JSON the caller already serialised (to sign or measure it): deliverJson sends these exact bytes,
- * so what was signed is what goes out, and the body is not serialised a second time.
- */
-export class JsonText {
-  constructor(readonly text: string) {}
-}
-
 export type DeliveryResult =
   | { ok: true; status: number; elapsedMs: number }
   | { ok: false; status?: number; cause: string; elapsedMs: number };
@@ -87,8 +79,8 @@ export type DeliveryResult =
 export interface Outbound {
   /** Throws OutboundError. */
   request(req: OutboundRequest): Promise<OutboundResponse>;
-  /** POST JSON: `payload` serialised, or a JsonText sent as is; success only on 2xx; never throws. */
-  deliverJson(url: string, payload: unknown, headers?: Record<string, string>): Promise<DeliveryResult>;
+  /** POST `json` (already serialised, so signed bytes are the bytes sent) as application/json; success only on 2xx; never throws. */
+  deliverJson(url: string, json: string, headers?: Record<string, string>): Promise<DeliveryResult>;
   /** Save-time check; throws OutboundError whose message is a 400 body. */
   checkUrl(url: string, opts?: { allowHttp?: boolean }): Promise<void>;
   close(): Promise<void>;
@@ -202,14 +194,8 @@ export function createOutbound(options: OutboundOptions | SharedTrustOptions): O
     }
   }
 
-  async function deliverJson(url: string, payload: unknown, headers?: Record<string, string>): Promise<DeliveryResult> {
+  async function deliverJson(url: string, json: string, headers?: Record<string, string>): Promise<DeliveryResult> {
     const started = performance.now();
-    let body: string;
-    try {
-      body = payload instanceof JsonText ? payload.text : (JSON.stringify(payload) ?? 'null');
-    } catch {
-      return { ok: false, cause: 'invalid payload', elapsedMs: elapsedSince(started) };
-    }
     try {
       const res = await send(
         {
@@ -217,7 +203,7 @@ export function createOutbound(options: OutboundOptions | SharedTrustOptions): O
           method: 'POST',
           // Ours last: the receiver must be told the truth about the body.
           headers: { ...sanitizeHeaders(headers), 'content-type': 'application/json', 'user-agent': options.userAgent },
-          body,
+          body: json,
           maxResponseBytes: Math.min(DELIVERY_RESPONSE_BYTES, options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES),
         },
         closed ? undefined : deliverySession(),

@@ -7,7 +7,7 @@
  *   receiver.enqueue({ status: 500 });               // next answer; then the default responder
  *   const outbound = createOutbound({ allowCidrs: ['127.0.0.0/8', '::1/128'], extraCaPem: certs.caPem,
  *                                     lookup: localhostLookup, userAgent: 'test' });
- *   await outbound.deliverJson(receiver.url('/hook'), { a: 1 });
+ *   await outbound.deliverJson(receiver.url('/hook'), '{"a":1}');
  *   const [req] = await receiver.waitForRequests(1);
  *   await receiver.close();
  *

@@ -1,5 +1,5 @@
 import type { Deps } from '../../deps.js';
-import { JsonText } from '../../outbound/outbound-client.js';
+import { JsonText } from '../webhooks/delivery.js';
 import { deliver } from '../webhooks/delivery.js';
 import { findWebhook } from '../webhooks/webhooks.queries.js';
 import { claimOutbox, deleteOutbox, findStaleOutbox } from './mail.queries.js';

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Deps } from '../../deps.js';
-import { JsonText, type DeliveryResult } from '../../outbound/outbound-client.js';
+import type { DeliveryResult } from '../../outbound/outbound-client.js';
 import { logId } from '../../lib/ids.js';
 import { errors } from '../../errors.js';
 
@@ -15,6 +15,11 @@ export function signatureHeaders(secret: string, messageId: string, timestampSec
   const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
   const signature = createHmac('sha256', key).update(`${messageId}.${timestampSeconds}.${body}`).digest('base64');
   return { 'webhook-id': messageId, 'webhook-timestamp': String(timestampSeconds), 'webhook-signature': `v1,${signature}` };
+}
+
+/** JSON serialised already (the inbound outbox stores it so): delivered as these exact bytes. */
+export class JsonText {
+  constructor(readonly text: string) {}
 }
 
 export interface Delivery {
@@ -62,7 +67,7 @@ export async function deliver(deps: Deps, delivery: Delivery, options: { log?: b
     delivery.signingSecret === undefined
       ? {}
       : signatureHeaders(delivery.signingSecret, `msg_${logId()}`, Math.floor(deps.clock.now() / 1000), body.text);
-  const result = await deps.outbound.deliverJson(delivery.url, body, { ...delivery.headers, ...signed });
+  const result = await deps.outbound.deliverJson(delivery.url, body.text, { ...delivery.headers, ...signed });
   if (options.log !== false) {
     deps.logs.push({
       walletId: delivery.walletId,

@@ -43,7 +43,7 @@ describe('outbound client: answers', () => {
   it('delivers JSON with content type and user agent and succeeds on 2xx', async () => {
     receiver.enqueue({ status: 204 });
     const before = receiver.requests.length;
-    const result = await outbound.deliverJson(receiver.url('/hook?x=1'), { event: 'test', n: 1 });
+    const result = await outbound.deliverJson(receiver.url('/hook?x=1'), JSON.stringify({ event: 'test', n: 1 }));
     expect(result).toMatchObject({ ok: true, status: 204 });
     expect(result.elapsedMs).toBeGreaterThanOrEqual(0);
     const req = receiver.requests[before];
@@ -76,12 +76,12 @@ describe('outbound client: answers', () => {
     [503, 'HTTP 503'],
   ])('records %i as a failed delivery', async (status, cause) => {
     receiver.enqueue({ status, body: 'nope' });
-    expect(await outbound.deliverJson(receiver.url('/hook'), {})).toMatchObject({ ok: false, status, cause });
+    expect(await outbound.deliverJson(receiver.url('/hook'), '{}')).toMatchObject({ ok: false, status, cause });
   });
 
   it('treats a 3xx without Location as a failed delivery, not a redirect', async () => {
     receiver.enqueue({ status: 302 });
-    expect(await outbound.deliverJson(receiver.url('/hook'), {})).toMatchObject({ ok: false, status: 302, cause: 'HTTP 302' });
+    expect(await outbound.deliverJson(receiver.url('/hook'), '{}')).toMatchObject({ ok: false, status: 302, cause: 'HTTP 302' });
   });
 
   it('sends HEAD and returns no body', async () => {
@@ -108,7 +108,7 @@ describe('outbound client: connections', () => {
   it('keeps a delivery connection for the next delivery to the same receiver, and opens one per request otherwise', async () => {
     await withOwnReceiver({}, async (own, client) => {
       for (let i = 0; i < 3; i++) {
-        expect(await client.deliverJson(own.url('/reuse'), { i })).toMatchObject({ ok: true });
+        expect(await client.deliverJson(own.url('/reuse'), JSON.stringify({ i }))).toMatchObject({ ok: true });
         // undici puts a connection back in its pool once the response is done, a turn later.
         await new Promise((resolve) => setImmediate(resolve));
       }
@@ -121,9 +121,9 @@ describe('outbound client: connections', () => {
 
   it('keeps an idle delivery connection only about a second', async () => {
     await withOwnReceiver({}, async (own, client) => {
-      expect(await client.deliverJson(own.url('/first'), {})).toMatchObject({ ok: true });
+      expect(await client.deliverJson(own.url('/first'), '{}')).toMatchObject({ ok: true });
       await new Promise((resolve) => setTimeout(resolve, 1_300));
-      expect(await client.deliverJson(own.url('/later'), {})).toMatchObject({ ok: true });
+      expect(await client.deliverJson(own.url('/later'), '{}')).toMatchObject({ ok: true });
       expect(own.connections).toBe(2);
     });
   });
@@ -132,8 +132,8 @@ describe('outbound client: connections', () => {
     // `other.test` resolves to a loopback address outside the allow list.
     const lookup = async (hostname: string) => (hostname === 'other.test' ? [{ address: '127.0.0.2', family: 4 as const }] : localhostLookup(hostname));
     await withOwnReceiver({ allowCidrs: ['127.0.0.1/32'], lookup }, async (own, client) => {
-      expect(await client.deliverJson(own.url('/ok'), {})).toMatchObject({ ok: true });
-      const refused = await client.deliverJson(own.url('/ok').replace('localhost', 'other.test'), {});
+      expect(await client.deliverJson(own.url('/ok'), '{}')).toMatchObject({ ok: true });
+      const refused = await client.deliverJson(own.url('/ok').replace('localhost', 'other.test'), '{}');
       expect(refused).toMatchObject({ ok: false, cause: expect.stringMatching(/refused/) });
       expect(own.requests.map((request) => request.path)).toEqual(['/ok']);
     });
@@ -182,7 +182,7 @@ describe('outbound client: headers', () => {
   it('lets configured headers ride along with a delivery without overriding content type or user agent', async () => {
     receiver.enqueue({ status: 200 });
     const before = receiver.requests.length;
-    await outbound.deliverJson(receiver.url('/hook'), {}, { 'X-Api-Key': 'k', 'Content-Type': 'text/plain', 'user-agent': 'spoof' });
+    await outbound.deliverJson(receiver.url('/hook'), '{}', { 'X-Api-Key': 'k', 'Content-Type': 'text/plain', 'user-agent': 'spoof' });
     const headers = receiver.requests[before]?.headers ?? {};
     expect(headers['x-api-key']).toBe('k');
     expect(headers['content-type']).toBe('application/json');
@@ -194,7 +194,7 @@ describe('outbound client: timeouts and limits', () => {
   it('gives up after timeoutMs when the receiver never answers', async () => {
     const quick = makeOutbound({ timeoutMs: 300 });
     receiver.enqueue({ hang: true });
-    const result = await quick.deliverJson(receiver.url('/slow'), {});
+    const result = await quick.deliverJson(receiver.url('/slow'), '{}');
     expect(result).toMatchObject({ ok: false, cause: 'timeout after 0.3s' });
     expect(result.elapsedMs).toBeGreaterThanOrEqual(250);
     expect(result.elapsedMs).toBeLessThan(2_000);
@@ -235,7 +235,7 @@ describe('outbound client: connection failures', () => {
     const gone = await startHttpsReceiver({ certificates: certs });
     const url = gone.url('/');
     await gone.close();
-    expect(await outbound.deliverJson(url, {})).toMatchObject({ ok: false, cause: 'connection failed' });
+    expect(await outbound.deliverJson(url, '{}')).toMatchObject({ ok: false, cause: 'connection failed' });
     expect((await failure(outbound.request({ url }))).code).toBe('connect_failed');
   });
 
@@ -245,8 +245,8 @@ describe('outbound client: connection failures', () => {
 
   it('refuses loopback when the allow list does not exempt it', async () => {
     const strict = makeOutbound({ allowCidrs: [] });
-    expect(await strict.deliverJson(receiver.url('/hook'), {})).toMatchObject({ ok: false, cause: 'refused address' });
-    expect(await strict.deliverJson(receiver.url('/hook', '127.0.0.1'), {})).toMatchObject({ ok: false, cause: 'refused address' });
+    expect(await strict.deliverJson(receiver.url('/hook'), '{}')).toMatchObject({ ok: false, cause: 'refused address' });
+    expect(await strict.deliverJson(receiver.url('/hook', '127.0.0.1'), '{}')).toMatchObject({ ok: false, cause: 'refused address' });
     await strict.close();
   });
 

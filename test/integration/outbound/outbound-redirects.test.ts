@@ -58,7 +58,7 @@ describe('outbound client: redirect limits', () => {
     const before = receiver.requests.length;
     expect((await failure(outbound.request({ url: receiver.url('/chain/11') }))).code).toBe('too_many_redirects');
     expect(receiver.requests.length - before).toBe(11); // /chain/0 is never asked for
-    expect(await outbound.deliverJson(receiver.url('/chain/11'), {})).toMatchObject({ ok: false, cause: 'too many redirects' });
+    expect(await outbound.deliverJson(receiver.url('/chain/11'), '{}')).toMatchObject({ ok: false, cause: 'too many redirects' });
   });
 
   it('honours a smaller maxRedirects', async () => {
@@ -73,7 +73,7 @@ describe('outbound client: redirect targets', () => {
   it('refuses an https → http hop', async () => {
     const before = plain.requests.length;
     receiver.enqueue({ status: 301, headers: { location: plain.url('/downgraded') } });
-    expect(await outbound.deliverJson(receiver.url('/hook'), {})).toMatchObject({ ok: false, cause: 'insecure redirect' });
+    expect(await outbound.deliverJson(receiver.url('/hook'), '{}')).toMatchObject({ ok: false, cause: 'insecure redirect' });
     expect(plain.requests.length).toBe(before);
   });
 
@@ -93,7 +93,7 @@ describe('outbound client: redirect targets', () => {
     const narrow = createOutbound({ allowCidrs: ['127.0.0.1/32'], extraCaPem: receiver.certificates?.caPem, lookup, userAgent: 'x' });
     // Only 127.0.0.1 is exempt here: the receiver (reached as `localhost`) is, the targets are not.
     receiver.enqueue({ status: 302, headers: { location } });
-    expect(await narrow.deliverJson(receiver.url('/hook'), {})).toMatchObject({ ok: false, cause: 'refused address' });
+    expect(await narrow.deliverJson(receiver.url('/hook'), '{}')).toMatchObject({ ok: false, cause: 'refused address' });
     await narrow.close();
   });
 
@@ -127,7 +127,7 @@ describe('outbound client: methods across redirects', () => {
   it.each([307, 308])('keeps method and body on %i', async (status) => {
     receiver.enqueue({ status, headers: { location: '/kept' } }, { status: 200 });
     const before = receiver.requests.length;
-    const result = await outbound.deliverJson(receiver.url('/hook'), { keep: true });
+    const result = await outbound.deliverJson(receiver.url('/hook'), JSON.stringify({ keep: true }));
     expect(result).toMatchObject({ ok: true, status: 200 });
     const second = receiver.requests[before + 1];
     expect(second).toMatchObject({ method: 'POST', path: '/kept', text: '{"keep":true}' });
@@ -137,7 +137,7 @@ describe('outbound client: methods across redirects', () => {
   it('drops authorization but keeps custom headers on a cross-origin hop', async () => {
     receiver.enqueue({ status: 307, headers: { location: receiver.url('/other-origin', '127.0.0.1') } }, { status: 200 });
     const before = receiver.requests.length;
-    await outbound.deliverJson(receiver.url('/hook'), {}, { authorization: 'Bearer secret', 'x-signature': 'sig' });
+    await outbound.deliverJson(receiver.url('/hook'), '{}', { authorization: 'Bearer secret', 'x-signature': 'sig' });
     const [first, second] = receiver.requests.slice(before);
     expect(first?.headers.authorization).toBe('Bearer secret');
     expect(second?.headers.authorization).toBeUndefined();

@@ -131,7 +131,7 @@ describe('address policy: SSRF bypass attempts (empty allow list)', () => {
     const url = `https://${host}/hook`;
     expect(await codeOf(outbound.checkUrl(url))).toBe('refused_address');
     expect(await codeOf(outbound.request({ url, method: 'POST', body: '{}' }))).toBe('refused_address');
-    const delivery = await outbound.deliverJson(url, { hello: 'world' });
+    const delivery = await outbound.deliverJson(url, JSON.stringify({ hello: 'world' }));
     expect(delivery).toMatchObject({ ok: false, cause: 'refused address' });
     await outbound.close();
   });
@@ -200,7 +200,7 @@ describe('address policy: host names resolving to non-public addresses', () => {
 
   it('reports an unresolvable name as a DNS failure at delivery', async () => {
     const outbound = outboundWith(noDns);
-    expect(await outbound.deliverJson('https://nowhere.example/', {})).toMatchObject({ ok: false, cause: 'DNS lookup failed' });
+    expect(await outbound.deliverJson('https://nowhere.example/', '{}')).toMatchObject({ ok: false, cause: 'DNS lookup failed' });
   });
 });
 
