@@ -4,11 +4,10 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import nodemailer from 'nodemailer';
 import type { SendMailOptions } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
-import { startTestApp } from '../../helpers/app.js';
+import { startTestApp, balanceOf as walletBalance } from '../../helpers/app.js';
 import type { TestApp, TestAppOptions } from '../../helpers/app.js';
 import type { StoreKind } from '../../helpers/stores.js';
 import type { HttpsReceiver, ReceivedRequest } from '../../helpers/https-receiver.js';
-import { sha256Hex } from '../../../src/lib/hash.js';
 import { startSmtpListener } from '../../../src/features/mail/smtp-listener.js';
 import type { SmtpListener, SmtpListenerOptions } from '../../../src/features/mail/smtp-listener.js';
 import { MAIL_DOMAIN, ok, useReceiver, webhookApi } from '../webhooks/webhook-fixtures.js';
@@ -90,10 +89,7 @@ export async function deliveredMail(h: MailHarness, message: SendMailOptions): P
 }
 
 /** Balance of a token's wallet, straight from the store. */
-export async function balanceOf(h: MailHarness, token: string): Promise<number> {
-  const row = await h.t.deps.store.read.get<{ balance: number }>('SELECT balance FROM wallets WHERE hash = $1', [sha256Hex(token)]);
-  return Number(row?.balance);
-}
+export const balanceOf = (h: MailHarness, token: string): Promise<number | undefined> => walletBalance(h.t, token);
 
 export async function outboxCount(h: MailHarness): Promise<number> {
   const row = await h.t.deps.store.read.get<{ n: number }>('SELECT COUNT(*) AS n FROM inbound_outbox');

@@ -146,7 +146,7 @@ describeEachStore('inbound mail: the outbox survives a crash between 250 and del
     const box = await createMailbox(h);
     const walletId = Number((await storedRow(h.t, box.token, box.webhookId, 'wallet_id'))?.wallet_id);
     // Spacing, a number and an escape as JSON.stringify would not write them: a re-serialised body differs.
-    const stored = '{ "subject":"bytes",  "n": 1.50, "a": "\u00e9" }';
+    const stored = '{ "subject":"bytes",  "n": 1.50, "a": "\\u00e9" }';
     await h.t.deps.store.writeOne('INSERT INTO inbound_outbox (id, wallet_id, webhook_id, body, cost, balance, created_at, claim_until) VALUES ($1, $2, $3, $4, 2, 50, $5, $5)', [
       'verbatim', walletId, box.webhookId, stored, h.t.deps.clock.now() - 1,
     ]);
