@@ -13,11 +13,14 @@ export class ApiError extends Error {
   }
 }
 
+/** The 402 body, also the text of a delivery or mail refused for want of credits. */
+export const INSUFFICIENT_CREDITS = 'Insufficient credits';
+
 export const errors = {
   badRequest: (message: string) => new ApiError(400, message),
   invalidField: (field: string, rule: string) => new ApiError(400, `Invalid ${field}: ${rule}`),
   unauthorized: () => new ApiError(401, 'Unauthorized'),
-  insufficientCredits: () => new ApiError(402, 'Insufficient credits'),
+  insufficientCredits: () => new ApiError(402, INSUFFICIENT_CREDITS),
   forbidden: () => new ApiError(403, 'Forbidden'),
   keyNotFound: () => new ApiError(404, 'Key Not Found'),
   webhookNotFound: () => new ApiError(404, 'Webhook not found'),

@@ -18,7 +18,7 @@ import { logRefusedDelivery } from '../webhooks/delivery.js';
 import type { DeliveryPlan } from './delivery-plan.js';
 import { mailboxOf } from './recipients.js';
 import { Spool, SpoolFolder } from './spool.js';
-import { errors } from '../../errors.js';
+import { errors, INSUFFICIENT_CREDITS } from '../../errors.js';
 
 /**
  * The inbound pipeline shared by the SMTP listener and POST /inbound/raw: recipient checks, then
@@ -67,7 +67,7 @@ class InsufficientCredits extends Error {
     readonly plan: DeliveryPlan,
     readonly balance: number,
   ) {
-    super(errors.insufficientCredits().body);
+    super(INSUFFICIENT_CREDITS);
   }
 }
 

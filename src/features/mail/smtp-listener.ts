@@ -8,7 +8,7 @@ import { InboundMail } from './inbound.service.js';
 import type { AcceptOutcome, InboundOptions } from './inbound.service.js';
 import * as limits from './mail-limits.js';
 import { mailboxOf } from './recipients.js';
-import { errors } from '../../errors.js';
+import { errors, INSUFFICIENT_CREDITS } from '../../errors.js';
 
 /**
  * The inbound MX (smtp-server): no authentication, STARTTLS when SMTP_TLS_CERT/KEY are set, SIZE
@@ -74,7 +74,7 @@ export async function startSmtpListener(deps: Deps, options: SmtpListenerOptions
         (check) => {
           if (check.kind === 'ok') callback();
           else if (check.kind === 'unknown') callback(smtpError(550, 'No such mailbox'));
-          else callback(smtpError(452, errors.insufficientCredits().body));
+          else callback(smtpError(452, INSUFFICIENT_CREDITS));
         },
         (error: unknown) => {
           logger.error({ err: error }, 'recipient check failed');
@@ -159,7 +159,7 @@ function replyFor(outcome: AcceptOutcome): Reply {
       return { ok: false, code: 550, message: 'No such mailbox' };
     case 'insufficient':
       // DECISIONS: `452 4.2.2 Insufficient credits`, temporary, so the sender retries later.
-      return { ok: false, code: 452, message: errors.insufficientCredits().body };
+      return { ok: false, code: 452, message: INSUFFICIENT_CREDITS };
     case 'unparsable':
       return { ok: false, code: 554, message: 'Message could not be parsed' };
   }

@@ -17,7 +17,7 @@ import { scheduleCache } from './run-plan.js';
 import { RunRecorder } from './run-recorder.js';
 import { claimDueRuns } from './scheduler.queries.js';
 import type { ClaimedRun } from './scheduler.queries.js';
-import { errors } from '../../errors.js';
+import { errors, INSUFFICIENT_CREDITS } from '../../errors.js';
 
 /** SPEC "Limits": each scheduled run costs 2 credits. */
 export const SCHEDULED_RUN_COST = 2;
@@ -74,7 +74,7 @@ async function fire(deps: Deps, recorder: RunRecorder, run: ClaimedRun): Promise
   if (!charge.ok) {
     if (charge.reason === 'gone') return false; // the wallet was deleted; its webhooks go with it
     const now = deps.clock.now();
-    recorder.add({ walletId: run.walletId, webhookId: run.webhookId, ranAt: now, status: 'failure', error: errors.insufficientCredits().body });
+    recorder.add({ walletId: run.walletId, webhookId: run.webhookId, ranAt: now, status: 'failure', error: INSUFFICIENT_CREDITS });
     logRefusedDelivery(deps, run.walletId, run.webhookId, charge.balance);
     return false;
   }

@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { Deps } from '../../deps.js';
 import type { DeliveryResult } from '../../outbound/outbound-client.js';
 import { logId } from '../../lib/ids.js';
-import { errors } from '../../errors.js';
+import { errors, INSUFFICIENT_CREDITS } from '../../errors.js';
 
 /** A Standard Webhooks secret: `whsec_` + base64 of 32 random bytes. */
 export const newSigningSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
@@ -44,7 +44,7 @@ export function logRefusedDelivery(deps: Pick<Deps, 'logs'>, walletId: number, w
     endpoint: 'webhook-delivery',
     statusCode: 402,
     responseTimeMs: 0,
-    error: errors.insufficientCredits().body,
+    error: INSUFFICIENT_CREDITS,
     cost: 0,
     balance,
   });
