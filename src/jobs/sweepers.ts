@@ -1,5 +1,6 @@
 import type { Deps } from '../deps.js';
 import { claimLease } from '../store/leases.js';
+import { startPoller } from './poller.js';
 import { DAY, MINUTE } from '../lib/time.js';
 import { LOG_RETENTION_MS } from '../features/logs/log-entry.js';
 
@@ -70,21 +71,18 @@ export async function sweep(deps: Deps): Promise<SweepReport> {
   return { expiredKeys, expiredLogs, deletedWallets };
 }
 
-/** Runs the sweep every minute on whichever instance holds the lease; the returned stop waits for a sweep in progress, so the store can close after it. */
+/**
+ * Runs the sweep at start and then every minute, on whichever instance holds the lease; the returned stop
+ * waits for a sweep in progress, so the store can close after it.
+ */
 export function startSweepers(deps: Deps, holder: string, intervalMs = MINUTE): () => Promise<void> {
-  let running: Promise<void> | undefined;
-  const timer = setInterval(() => {
-    if (running !== undefined) return;
-    running = claimLease(deps.store, 'sweep', holder, deps.clock.now(), intervalMs - 5000)
-      .then((claimed) => (claimed ? sweep(deps).then((report) => deps.logger.debug(report, 'sweep done')) : undefined))
-      .catch((error: unknown) => deps.logger.error({ err: error }, 'sweep failed'))
-      .finally(() => {
-        running = undefined;
-      });
-  }, intervalMs);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+  return startPoller({
+    intervalMs,
+    clock: deps.clock,
+    pass: async () => {
+      if (!(await claimLease(deps.store, 'sweep', holder, deps.clock.now(), intervalMs - 5000))) return;
+      deps.logger.debug(await sweep(deps), 'sweep done');
+    },
+    onError: (error) => deps.logger.error({ err: error }, 'sweep failed'),
+  });
 }
