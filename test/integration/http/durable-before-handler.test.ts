@@ -1,45 +1,95 @@
 // SQLite only: there a charge and the handler's own writes share a group commit that becomes durable
 // later; on PostgreSQL a charge is committed before the handler runs, so the question does not arise.
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp } from '../../helpers/app.js';
 import type { TestApp } from '../../helpers/app.js';
+import { rr, startDnsServer } from '../../helpers/dns-server.js';
+import type { TestDnsServer } from '../../helpers/dns-server.js';
 import { heldFsync } from '../../helpers/held-fsync.js';
 import { useOutboundFixture } from '../../helpers/outbound-fixture.js';
 import { openSqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 
-describe('a paid route and the durability of its charge', () => {
+interface OutwardRoute {
+  readonly name: string;
+  readonly cost: string;
+  /** What reached the peer this route calls, counted. */
+  reached(): number;
+  /** Sets up what the call needs (with fsyncs released) and returns the call. */
+  prepare(token: string): Promise<() => ReturnType<TestApp['inject']>>;
+}
+
+describe('a route that acts outside the service and the durability of its charge', () => {
   const outbound = useOutboundFixture();
   const disk = heldFsync();
+  let dns: TestDnsServer | undefined;
   let app: TestApp | undefined;
+  const theApp = (): TestApp => app as TestApp;
+  beforeAll(async () => {
+    dns = await startDnsServer({ zone: [rr('durable.test', 'A', '192.0.2.7', 300)] });
+    disk.release();
+    app = await startTestApp('sqlite', {
+      env: { ...outbound.env, DNS_SERVERS: dns.address },
+      overrides: (config) => ({ store: openSqliteStore(config.databaseUrl.slice('sqlite:'.length), { fsync: disk.fsync }) }),
+    });
+  });
   afterAll(async () => {
     disk.release();
     await app?.close();
+    await dns?.close();
   });
 
-  it('sends nothing out before its charge is on disk (the test delivery of a webhook)', async () => {
+  const routes: OutwardRoute[] = [
+    {
+      name: 'the test delivery of a webhook',
+      cost: '1',
+      reached: () => outbound.requestsTo('/durable').length,
+      prepare: async (token) => {
+        const headers = { 'x-token': token, 'content-type': 'application/json' };
+        const created = await theApp().inject({ method: 'POST', url: '/webhook', headers, payload: JSON.stringify({ url: outbound.url('/durable') }) });
+        expect(created.statusCode, created.body).toBe(200);
+        const { webhookId } = created.json() as { webhookId: string };
+        outbound.receiver().respondWith({ status: 200, body: 'ok' });
+        return () => theApp().inject({ method: 'POST', url: `/webhook/${webhookId}/test`, headers: { 'x-token': token } });
+      },
+    },
+    {
+      name: 'a DNS lookup',
+      cost: '5',
+      reached: () => dns?.queriesFor('durable.test').length ?? 0,
+      prepare: async (token) => {
+        const payload = JSON.stringify({ domains: ['durable.test'], recordTypes: ['A'], enableSslInspection: false });
+        return () => theApp().inject({ method: 'POST', url: '/dns-lookup', headers: { 'x-token': token, 'content-type': 'application/json' }, payload });
+      },
+    },
+    {
+      name: 'a URL metadata fetch',
+      cost: '55',
+      reached: () => outbound.receiver().requests.length,
+      prepare: async (token) => {
+        outbound.receiver().respondWith({ status: 200, body: '<html><head><title>Durable</title></head><body>page</body></html>', headers: { 'content-type': 'text/html' } });
+        const payload = JSON.stringify({ url: outbound.url('/page') });
+        return () => theApp().inject({ method: 'POST', url: '/url-to-metadata', headers: { 'x-token': token, 'content-type': 'application/json' }, payload });
+      },
+    },
+  ];
+
+  it.each(routes)('reaches nothing outside before its charge is on disk: $name', async (route) => {
     disk.release();
-    app = await startTestApp('sqlite', {
-      env: outbound.env,
-      overrides: (config) => ({ store: openSqliteStore(config.databaseUrl.slice('sqlite:'.length), { fsync: disk.fsync }) }),
-    });
-    const token = await app.createToken(100);
-    const headers = { 'x-token': token, 'content-type': 'application/json' };
-    const created = await app.inject({ method: 'POST', url: '/webhook', headers, payload: JSON.stringify({ url: outbound.url('/durable') }) });
-    expect(created.statusCode, created.body).toBe(200);
-    const { webhookId } = created.json() as { webhookId: string };
-    outbound.receiver().respondWith({ status: 200, body: 'ok' });
+    const token = await theApp().createToken(100);
+    const call = await route.prepare(token);
+    const reachedBefore = route.reached();
 
     disk.hold();
     const fsyncsBefore = disk.calls;
-    const answer = app.inject({ method: 'POST', url: `/webhook/${webhookId}/test`, headers: { 'x-token': token } });
+    const answer = call();
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(disk.calls).toBe(fsyncsBefore + 1); // the charge's commit waits for its fsync
-    expect(outbound.requestsTo('/durable')).toHaveLength(0);
-    disk.complete(disk.calls - 1);
+    expect(route.reached()).toBe(reachedBefore);
+    disk.release(); // completes the held fsync, and lets the handler's own commits through
     const res = await answer;
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.headers['x-cost']).toBe('1');
-    expect(outbound.requestsTo('/durable')).toHaveLength(1);
+    expect(res.headers['x-cost']).toBe(route.cost);
+    expect(route.reached()).toBeGreaterThan(reachedBefore);
   });
 
   it('answers 500 without cost headers when the charge never reaches the disk', async () => {
