@@ -20,6 +20,10 @@ export function heldFsync() {
     get calls() {
       return waiting.length;
     },
+    /** The descriptor the `index`th held fsync was called on. */
+    descriptor(index: number): number {
+      return (waiting[index] as Waiting).fd;
+    },
     complete(index: number, error: NodeJS.ErrnoException | null = null) {
       const held = waiting[index] as Waiting;
       held.done = true;

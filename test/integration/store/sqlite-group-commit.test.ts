@@ -53,7 +53,7 @@ describe('SQLite group commit', () => {
     expect(await settled(write)).toBe('resolved');
   });
 
-  it('commits made while an fsync runs wait for the next one, which covers them all', async () => {
+  it('runs two fsyncs at once, each on its own descriptor; later commits wait for the next, which covers them all', async () => {
     const disk = heldFsync();
     const sqlite = await open(disk);
     const first = sqlite.writeOne(INSERT_SECRET, ['a', 'x', 1]);
@@ -62,15 +62,36 @@ describe('SQLite group commit', () => {
     await turn();
     const third = sqlite.writeOne(INSERT_SECRET, ['c', 'x', 1]);
     await turn();
-    expect(disk.calls).toBe(1); // one fsync in flight, the later commits queue behind it
+    const fourth = sqlite.writeOne(INSERT_SECRET, ['d', 'x', 1]);
+    await turn();
+    expect(disk.calls).toBe(2); // two fsyncs in flight, the later commits queue behind them
+    // Linux reports a write-back error once per open file: two fsyncs sharing one would split it.
+    expect(disk.descriptor(0)).not.toBe(disk.descriptor(1));
     disk.complete(0);
     expect(await settled(first)).toBe('resolved');
     expect(await settled(second)).toBe('pending');
-    expect(disk.calls).toBe(2);
+    expect(disk.calls).toBe(3);
     disk.complete(1);
     expect(await settled(second)).toBe('resolved');
+    expect(await settled(third)).toBe('pending');
+    disk.complete(2);
     expect(await settled(third)).toBe('resolved');
+    expect(await settled(fourth)).toBe('resolved');
+    expect(disk.calls).toBe(3);
+  });
+
+  it('refuses a write whose own fsync succeeded when an fsync that ran alongside failed first', async () => {
+    const disk = heldFsync();
+    const sqlite = await open(disk);
+    const first = sqlite.writeOne(INSERT_SECRET, ['a', 'x', 1]);
+    await turn();
+    const second = sqlite.writeOne(INSERT_SECRET, ['b', 'x', 1]);
+    await turn();
     expect(disk.calls).toBe(2);
+    disk.complete(0, Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' }));
+    await expect(first).rejects.toThrow('EIO');
+    disk.complete(1);
+    await expect(second).rejects.toThrow('EIO');
   });
 
   it('fails the writes an fsync covered when it fails: nothing is acknowledged', async () => {
