@@ -20,8 +20,7 @@ export interface DeliveryPlan {
   readonly cost: number;
   /** Only the attachments whose metadata is in the delivered payload. */
   readonly attachments: readonly AttachmentRow[];
-  readonly body: unknown;
-  /** `body` serialised once; stored in the outbox, signed and sent byte for byte. */
+  /** The body as JSON, serialised once: stored in the outbox, signed and sent byte for byte. */
   readonly bodyJson: string;
   readonly truncated: boolean;
 }
@@ -77,7 +76,6 @@ export function planDelivery(parsed: ParsedMessage, context: MessageContext, tar
     record: target.record,
     cost: withAttachments ? COST_WITH_ATTACHMENTS : COST_WITHOUT_ATTACHMENTS,
     attachments: kept,
-    body,
     // Without a format the body is the measured payload: its JSON is already at hand.
     bodyJson: body === sized.payload ? sized.json : (JSON.stringify(body) ?? 'null'),
     truncated: sized.truncated,

@@ -4,7 +4,7 @@ import { parseTargetUrl } from '../../outbound/url-rules.js';
 import { ApiError, errors } from '../../errors.js';
 
 /** Pages are read up to this many bytes; the rest is never downloaded (`technical.truncated`). */
-export const MAX_PAGE_BYTES = 2 * 1024 * 1024;
+const MAX_PAGE_BYTES = 2 * 1024 * 1024;
 
 export interface FetchedPage extends OutboundResponse {
   /** Lower-cased media type without parameters, sniffed when the server sent none. */
@@ -29,7 +29,7 @@ export function parsePageUrl(raw: string): URL {
 }
 
 /** Why the page could not be fetched, as the caller should hear it: 400 when it is the URL's fault, else 502. */
-export function fetchFailure(error: unknown): ApiError {
+function fetchFailure(error: unknown): ApiError {
   if (!(error instanceof OutboundError)) return errors.badGateway('Could not fetch the URL: connection failed');
   switch (error.code) {
     case 'invalid_url':

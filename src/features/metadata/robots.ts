@@ -7,7 +7,7 @@ import { MINUTE } from '../../lib/time.js';
 const robotsParser = robotsParserModule as unknown as typeof robotsParserModule.default;
 
 /** The user-agent token robots.txt rules are matched against. */
-export const ROBOTS_AGENT = 'coinop';
+const ROBOTS_AGENT = 'coinop';
 
 export interface RobotsOptions {
   /** How long a fetched robots.txt is believed. */

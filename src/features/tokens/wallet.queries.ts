@@ -13,6 +13,11 @@ export type ChargeOutcome =
   | { readonly ok: false; readonly reason: 'insufficient'; readonly balance: number }
   | { readonly ok: false; readonly reason: 'gone' };
 
+/** A refused charge: `balance` is the wallet's, or undefined when no wallet row was found (deleted meanwhile). */
+export function refusedCharge(balance: number | undefined): ChargeOutcome {
+  return balance === undefined ? { ok: false, reason: 'gone' } : { ok: false, reason: 'insufficient', balance };
+}
+
 /**
  * The debit: one conditional UPDATE, never read-then-write. The same statement moves the
  * low-balance incident from armed to notified and raises `lb_pending` (the outbox flag a worker
@@ -64,8 +69,7 @@ export async function chargeWallet(store: Store, walletId: number, cost: number)
   // Read through the write path so it includes charges not yet committed; a zero cost writes nothing, so it waits for no commit.
   const { rows } = await store.writeDeferred<{ balance: number }>(BALANCE, [walletId]);
   const [row] = rows;
-  if (row === undefined) return { ok: false, reason: 'gone' };
-  return cost > 0 ? { ok: false, reason: 'insufficient', balance: row.balance } : { ok: true, balance: row.balance, durable: ALREADY_DURABLE };
+  return row !== undefined && cost <= 0 ? { ok: true, balance: row.balance, durable: ALREADY_DURABLE } : refusedCharge(row?.balance);
 }
 
 /** Returns the new balance, or undefined when the wallet no longer exists. */

@@ -51,7 +51,7 @@ export function logRefusedDelivery(deps: Pick<Deps, 'logs'>, walletId: number, w
 }
 
 /** The status a delivery is logged with: the receiver's answer, or 502 when none came. */
-export function deliveryStatus(result: DeliveryResult): number {
+function deliveryStatus(result: DeliveryResult): number {
   return result.status ?? (result.ok ? 200 : 502);
 }
 
