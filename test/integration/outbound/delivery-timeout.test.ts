@@ -1,7 +1,7 @@
 // SPEC "Events", delivery rule 2 and the limits table: a webhook delivery gives up after 10 seconds.
 // Other tests shorten the limit with `timeoutMs` to stay fast; this file is the only one that waits for
 // the default, so it fails if DEFAULT_TIMEOUT_MS changes or is dropped. Every case takes ~10 s, so all of
-// them (the client's and both stores' HTTP cases) run concurrently.
+// them run concurrently: four tests, under vitest's default maxConcurrency of 5.
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, it, type ExpectStatic } from 'vitest';
 import { createOutbound, OutboundError, type Outbound } from '../../../src/outbound/outbound-client.js';
@@ -48,24 +48,21 @@ describe.concurrent('the 10-second delivery timeout', () => {
       await receiver.close();
     });
 
+    // deliverJson (webhooks) and request (other callers) side by side: both fail the same way.
     for (const { what, path } of receivers) {
       it(
-        `a delivery fails with "timeout after 10s" after 10 s when the receiver ${what}`,
+        `gives up after 10 s with "timeout after 10s" when the receiver ${what}`,
         async ({ expect }) => {
-          const { value: result, ms } = await timed(() => outbound.deliverJson(receiver.url(`${path}/deliver`), '{}'));
-          expect(result).toStrictEqual({ ok: false, cause: CAUSE, elapsedMs: expect.any(Number) });
-          expectAboutTenSeconds(expect, ms);
-        },
-        PER_TEST_TIMEOUT_MS,
-      );
-
-      it(
-        `a request throws a timeout OutboundError after 10 s when the receiver ${what}`,
-        async ({ expect }) => {
-          const { value: err, ms } = await timed(() => outbound.request({ url: receiver.url(`${path}/request`) }).then(() => null, (e: unknown) => e));
+          const [delivery, request] = await Promise.all([
+            timed(() => outbound.deliverJson(receiver.url(`${path}/deliver`), '{}')),
+            timed(() => outbound.request({ url: receiver.url(`${path}/request`) }).then(() => null, (e: unknown) => e)),
+          ]);
+          expect(delivery.value).toStrictEqual({ ok: false, cause: CAUSE, elapsedMs: expect.any(Number) });
+          const err = request.value as OutboundError;
           expect(err).toBeInstanceOf(OutboundError);
-          expect({ code: (err as OutboundError).code, message: (err as OutboundError).message }).toEqual({ code: 'timeout', message: CAUSE });
-          expectAboutTenSeconds(expect, ms);
+          expect([err.code, err.message]).toEqual(['timeout', CAUSE]);
+          expectAboutTenSeconds(expect, delivery.ms);
+          expectAboutTenSeconds(expect, request.ms);
         },
         PER_TEST_TIMEOUT_MS,
       );

@@ -53,17 +53,22 @@ describe('SQLite group commit', () => {
     expect(await settled(write)).toBe('resolved');
   });
 
+  /** One write per event-loop turn, so each is its own group commit. */
+  async function writesInTurns(sqlite: Store, names: readonly string[]): Promise<Promise<unknown>[]> {
+    const writes: Promise<unknown>[] = [];
+    for (const name of names) {
+      const write = sqlite.writeOne(INSERT_SECRET, [name, 'x', 1]);
+      write.catch(() => undefined); // asserted by the test; not an unhandled rejection meanwhile
+      writes.push(write);
+      await turn();
+    }
+    return writes;
+  }
+
   it('runs two fsyncs at once, each on its own descriptor; later commits wait for the next, which covers them all', async () => {
     const disk = heldFsync();
     const sqlite = await open(disk);
-    const first = sqlite.writeOne(INSERT_SECRET, ['a', 'x', 1]);
-    await turn();
-    const second = sqlite.writeOne(INSERT_SECRET, ['b', 'x', 1]);
-    await turn();
-    const third = sqlite.writeOne(INSERT_SECRET, ['c', 'x', 1]);
-    await turn();
-    const fourth = sqlite.writeOne(INSERT_SECRET, ['d', 'x', 1]);
-    await turn();
+    const [first, second, third, fourth] = (await writesInTurns(sqlite, ['a', 'b', 'c', 'd'])) as [Promise<unknown>, Promise<unknown>, Promise<unknown>, Promise<unknown>];
     expect(disk.calls).toBe(2); // two fsyncs in flight, the later commits queue behind them
     // Linux reports a write-back error once per open file: two fsyncs sharing one would split it.
     expect(disk.descriptor(0)).not.toBe(disk.descriptor(1));
@@ -83,10 +88,7 @@ describe('SQLite group commit', () => {
   it('refuses a write whose own fsync succeeded when an fsync that ran alongside failed first', async () => {
     const disk = heldFsync();
     const sqlite = await open(disk);
-    const first = sqlite.writeOne(INSERT_SECRET, ['a', 'x', 1]);
-    await turn();
-    const second = sqlite.writeOne(INSERT_SECRET, ['b', 'x', 1]);
-    await turn();
+    const [first, second] = (await writesInTurns(sqlite, ['a', 'b'])) as [Promise<unknown>, Promise<unknown>];
     expect(disk.calls).toBe(2);
     disk.complete(0, Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' }));
     await expect(first).rejects.toThrow('EIO');
