@@ -84,7 +84,8 @@ export class SqliteWriter implements WriterLane {
       await committed.catch(() => undefined);
     }
     const walSync = this.walSync;
-    if (walSync !== undefined) await new Promise<void>((resolve) => walSync.whenDurable(() => resolve()));
+    // Durable, and no other fsync still running: the store closes the WAL descriptors next.
+    if (walSync !== undefined) await new Promise<void>((resolve) => walSync.whenDurable(() => walSync.whenIdle(resolve)));
   }
 
   private execute<T>(sql: string, params?: readonly unknown[], keepHeld = false): { rows: T[]; durable: Promise<void> } {

@@ -25,6 +25,7 @@ export class WalSync {
   private readonly descriptors: (number | undefined)[] = new Array<number | undefined>(FSYNCS_IN_FLIGHT).fill(undefined);
   private readonly freeSlots: number[] = Array.from({ length: FSYNCS_IN_FLIGHT }, (_, slot) => slot);
   private waiting: SyncCallback[] = [];
+  private idleWaiters: (() => void)[] = [];
   private directorySynced = false;
   /** The first failed fsync. Linux reports a write-back error once and forgets the pages, so every later commit is suspect too. */
   private failure: Error | undefined;
@@ -45,6 +46,13 @@ export class WalSync {
     if (slot !== undefined) this.start(slot);
   }
 
+  /** `done` runs once no fsync is running or waiting, so the descriptors can be closed under none. */
+  whenIdle(done: () => void): void {
+    if (this.freeSlots.length === FSYNCS_IN_FLIGHT) done();
+    else this.idleWaiters.push(done);
+  }
+
+  /** Call after `whenIdle`: an fsync still running on a closed (or reused) descriptor would fail writes it covered. */
   close(): void {
     for (const [slot, fd] of this.descriptors.entries()) {
       if (fd !== undefined) closeSync(fd);
@@ -73,6 +81,11 @@ export class WalSync {
         for (const done of waiting) done(this.failure);
       } else if (waiting.length > 0) this.start(slot);
       else this.freeSlots.push(slot);
+      if (this.freeSlots.length === FSYNCS_IN_FLIGHT) {
+        const idle = this.idleWaiters;
+        this.idleWaiters = [];
+        for (const done of idle) done();
+      }
     });
   }
 

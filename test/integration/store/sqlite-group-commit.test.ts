@@ -96,6 +96,22 @@ describe('SQLite group commit', () => {
     await expect(second).rejects.toThrow('EIO');
   });
 
+  it('closes only once no fsync runs: one that started earlier and ends last keeps its descriptor', async () => {
+    const disk = heldFsync();
+    const sqlite = await open(disk);
+    const [first, second] = (await writesInTurns(sqlite, ['a', 'b'])) as [Promise<unknown>, Promise<unknown>];
+    const closed = sqlite.close();
+    await turn();
+    disk.complete(1);
+    expect(await settled(second)).toBe('resolved');
+    disk.complete(2); // the close's own round
+    expect(await settled(closed)).toBe('pending'); // the first fsync still runs on its descriptor
+    disk.complete(0);
+    expect(await settled(first)).toBe('resolved');
+    expect(await settled(closed)).toBe('resolved');
+    store = undefined;
+  });
+
   it('fails the writes an fsync covered when it fails: nothing is acknowledged', async () => {
     const disk = heldFsync();
     const sqlite = await open(disk);
