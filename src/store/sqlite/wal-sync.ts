@@ -26,7 +26,6 @@ export class WalSync {
   private readonly freeSlots: number[] = Array.from({ length: FSYNCS_IN_FLIGHT }, (_, slot) => slot);
   private waiting: SyncCallback[] = [];
   private idleWaiters: (() => void)[] = [];
-  private directorySynced = false;
   /** The first failed fsync. Linux reports a write-back error once and forgets the pages, so every later commit is suspect too. */
   private failure: Error | undefined;
 
@@ -89,27 +88,28 @@ export class WalSync {
     });
   }
 
-  /** Opened on first use: the WAL file exists once the first commit has written to it. */
+  /**
+   * All opened together on first use (the WAL file exists once the first commit has written to it), so
+   * every descriptor hears of any write-back error from then on.
+   */
   private descriptor(slot: number): number {
     const open = this.descriptors[slot];
     if (open !== undefined) return open;
-    const fd = openSync(this.walPath, 'r');
-    if (!this.directorySynced) {
+    const opened: number[] = [];
+    try {
+      for (let i = 0; i < FSYNCS_IN_FLIGHT; i++) opened.push(openSync(this.walPath, 'r'));
       // The WAL's directory entry must survive a power cut too.
+      const directory = openSync(dirname(this.walPath), 'r');
       try {
-        const directory = openSync(dirname(this.walPath), 'r');
-        try {
-          fsyncSync(directory);
-        } finally {
-          closeSync(directory);
-        }
-      } catch (error) {
-        closeSync(fd);
-        throw error;
+        fsyncSync(directory);
+      } finally {
+        closeSync(directory);
       }
-      this.directorySynced = true;
+    } catch (error) {
+      for (const fd of opened) closeSync(fd);
+      throw error;
     }
-    this.descriptors[slot] = fd;
-    return fd;
+    opened.forEach((fd, i) => (this.descriptors[i] = fd));
+    return opened[slot] as number;
   }
 }
