@@ -78,6 +78,17 @@ export function percentiles(values: readonly number[]): Percentiles {
   return { p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1] ?? NaN };
 }
 
+/** CPU seconds (user + system) `pid` has used so far, from /proc (NaN where there is none). */
+export function cpuSeconds(pid: number | undefined): number {
+  try {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100; // clock ticks; 100 per second on Linux
+  } catch {
+    return NaN;
+  }
+}
+
 export function rssMb(pid: number): number {
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return match ? Math.round(Number(match[1]) / 1024) : NaN;
