@@ -82,7 +82,8 @@ export function percentiles(values: readonly number[]): Percentiles {
 export function cpuSeconds(pid: number | undefined): number {
   try {
     // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) / 100; // clock ticks; 100 per second on Linux
   } catch {
     return NaN;

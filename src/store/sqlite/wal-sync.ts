@@ -26,6 +26,7 @@ export class WalSync {
   private readonly freeSlots: number[] = Array.from({ length: FSYNCS_IN_FLIGHT }, (_, slot) => slot);
   private waiting: SyncCallback[] = [];
   private idleWaiters: (() => void)[] = [];
+  private closed = false;
   /** The first failed fsync. Linux reports a write-back error once and forgets the pages, so every later commit is suspect too. */
   private failure: Error | undefined;
 
@@ -40,6 +41,10 @@ export class WalSync {
       done(this.failure);
       return;
     }
+    if (this.closed) {
+      done(new Error('the WAL sync is closed'));
+      return;
+    }
     this.waiting.push(done);
     const slot = this.freeSlots.pop();
     if (slot !== undefined) this.start(slot);
@@ -51,8 +56,16 @@ export class WalSync {
     else this.idleWaiters.push(done);
   }
 
-  /** Call after `whenIdle`: an fsync still running on a closed (or reused) descriptor would fail writes it covered. */
+  /**
+   * Refuses later commits; the descriptors close once no fsync uses them (an fsync on a closed, or reused,
+   * descriptor would fail, or falsely pass, the writes it covered). Callers wait with `whenIdle` first.
+   */
   close(): void {
+    this.closed = true;
+    if (this.freeSlots.length === FSYNCS_IN_FLIGHT) this.closeDescriptors();
+  }
+
+  private closeDescriptors(): void {
     for (const [slot, fd] of this.descriptors.entries()) {
       if (fd !== undefined) closeSync(fd);
       this.descriptors[slot] = undefined;
@@ -66,7 +79,7 @@ export class WalSync {
     try {
       fd = this.descriptor(slot);
     } catch (error) {
-      this.freeSlots.push(slot);
+      this.release(slot);
       for (const done of round) done(error as Error);
       return;
     }
@@ -74,18 +87,21 @@ export class WalSync {
       if (error !== null) this.failure ??= error;
       for (const done of round) done(this.failure ?? null);
       const waiting = this.waiting;
-      if (this.failure !== undefined) {
-        this.freeSlots.push(slot);
-        this.waiting = [];
-        for (const done of waiting) done(this.failure);
-      } else if (waiting.length > 0) this.start(slot);
-      else this.freeSlots.push(slot);
-      if (this.freeSlots.length === FSYNCS_IN_FLIGHT) {
-        const idle = this.idleWaiters;
-        this.idleWaiters = [];
-        for (const done of idle) done();
+      if (this.failure === undefined && waiting.length > 0) {
+        this.start(slot);
+        return;
       }
+      this.waiting = [];
+      for (const done of waiting) done(this.failure ?? null); // only when failed: else `waiting` is empty
+      this.release(slot);
     });
+  }
+
+  /** A slot is free again; when all are, the idle waiters run, one at a time while that still holds. */
+  private release(slot: number): void {
+    this.freeSlots.push(slot);
+    while (this.freeSlots.length === FSYNCS_IN_FLIGHT && this.idleWaiters.length > 0) (this.idleWaiters.shift() as () => void)();
+    if (this.closed && this.freeSlots.length === FSYNCS_IN_FLIGHT) this.closeDescriptors();
   }
 
   /**
@@ -98,10 +114,13 @@ export class WalSync {
     const opened: number[] = [];
     try {
       for (let i = 0; i < FSYNCS_IN_FLIGHT; i++) opened.push(openSync(this.walPath, 'r'));
-      // The WAL's directory entry must survive a power cut too.
+      // The WAL's directory entry must survive a power cut too; a failed fsync of it is as final as one of the WAL.
       const directory = openSync(dirname(this.walPath), 'r');
       try {
         fsyncSync(directory);
+      } catch (error) {
+        this.failure ??= error as Error;
+        throw error;
       } finally {
         closeSync(directory);
       }

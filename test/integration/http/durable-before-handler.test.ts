@@ -82,8 +82,10 @@ describe('a route that acts outside the service and the durability of its charge
     disk.hold();
     const fsyncsBefore = disk.calls;
     const answer = call();
+    // The charge's commit asks for its fsync, which is held; then the route is given time it would need to reach out.
+    for (const deadline = Date.now() + 5_000; disk.calls === fsyncsBefore && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(disk.calls).toBeGreaterThan(fsyncsBefore);
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(disk.calls).toBeGreaterThan(fsyncsBefore); // the charge's commit waits for its fsync
     expect(route.reached()).toBe(reachedBefore);
     disk.release(); // completes the held fsync, and lets the handler's own commits through
     const res = await answer;
