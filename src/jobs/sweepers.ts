@@ -1,11 +1,18 @@
 import type { Deps } from '../deps.js';
 import { claimLease } from '../store/leases.js';
 import { startPoller } from './poller.js';
-import { DAY, MINUTE } from '../lib/time.js';
+import { DAY, HOUR, MINUTE } from '../lib/time.js';
 import { LOG_RETENTION_MS } from '../features/logs/log-entry.js';
 
 export const TOKEN_INACTIVITY_MS = 2 * 365 * DAY + DAY; // two years, leap day included
 const BATCH = 1000;
+/**
+ * How often the whole log table is walked for expired rows that sit behind younger ones in seq order (rows an
+ * instance kept through a long store outage and wrote late), which the per-minute pass never reaches: such a
+ * row goes within this long after its expiry, inside SPEC's 24 h.
+ */
+export const LOG_WALK_INTERVAL_MS = 12 * HOUR;
+const LOG_WALK_WINDOW = 5000;
 /** Tables holding a wallet's data, all removed with the wallet. Features with wallet data add theirs here. */
 export const WALLET_DATA_TABLES = ['kv', 'logs', 'webhooks', 'mail_attachments', 'inbound_outbox'] as const;
 
@@ -25,7 +32,23 @@ async function deleteInBatches(deps: Deps, sql: string, params: readonly unknown
   }
 }
 
-export async function sweep(deps: Deps): Promise<SweepReport> {
+/** Every log row, window by window in seq order, each window's expired rows deleted in one short statement. */
+async function deleteExpiredLogsAnywhere(deps: Deps, cutoff: number): Promise<number> {
+  let total = 0;
+  for (let after = 0; ; ) {
+    const window = await deps.store.read.get<{ upto: number | string | null }>(
+      `SELECT MAX(seq) AS upto FROM (SELECT seq FROM logs WHERE seq > $1 ORDER BY seq LIMIT ${LOG_WALK_WINDOW}) AS w`,
+      [after],
+    );
+    if (window?.upto === null || window?.upto === undefined) return total;
+    const upto = Number(window.upto); // PostgreSQL returns BIGINT as text
+    total += (await deps.store.writeOne('DELETE FROM logs WHERE seq > $1 AND seq <= $2 AND created_at <= $3 RETURNING 1 AS n', [after, upto, cutoff])).length;
+    after = upto;
+  }
+}
+
+/** `walkAllLogs`: also walk the whole log table (see LOG_WALK_INTERVAL_MS). */
+export async function sweep(deps: Deps, options: { readonly walkAllLogs?: boolean } = {}): Promise<SweepReport> {
   const now = deps.clock.now();
   // The outer condition is checked again on the row as it is when deleted: a key set anew meanwhile (a later
   // expiry) survives. PostgreSQL skips rows a KV write holds, so the sweep never waits on (or deadlocks with) one.
@@ -35,13 +58,14 @@ export async function sweep(deps: Deps): Promise<SweepReport> {
     `DELETE FROM kv WHERE expires_at <= $1 AND (wallet_id, bucket, key) IN (SELECT wallet_id, bucket, key FROM kv WHERE expires_at <= $1 LIMIT ${BATCH}${skipHeld}) RETURNING 1 AS n`,
     [now],
   );
-  // Logs have no index on time (inserts are the hot path): rows are written in time order, so the
-  // expired ones are the oldest by seq; each batch looks at the oldest BATCH rows only.
-  const expiredLogs = await deleteInBatches(
+  // Logs have no index on time (inserts are the hot path): rows are written nearly in time order, so the
+  // expired ones are the oldest by seq; each batch looks at the oldest BATCH rows only (late rows: walkAllLogs).
+  let expiredLogs = await deleteInBatches(
     deps,
     `DELETE FROM logs WHERE seq IN (SELECT seq FROM (SELECT seq, created_at FROM logs ORDER BY seq LIMIT ${BATCH}) AS oldest WHERE created_at <= $1) RETURNING 1 AS n`,
     [now - LOG_RETENTION_MS],
   );
+  if (options.walkAllLogs === true) expiredLogs += await deleteExpiredLogsAnywhere(deps, now - LOG_RETENTION_MS);
   await deps.store.writeOne('DELETE FROM token_creations WHERE last_at <= $1', [now - MINUTE]);
   // Inbound-mail attachments whose download URL expired (DECISIONS: deleted within minutes after).
   await deleteInBatches(
@@ -76,12 +100,17 @@ export async function sweep(deps: Deps): Promise<SweepReport> {
  * waits for a sweep in progress, so the store can close after it.
  */
 export function startSweepers(deps: Deps, holder: string, intervalMs = MINUTE): () => Promise<void> {
+  // Per instance: an instance that takes the lease over may walk again sooner, which is harmless.
+  let lastLogWalk = Number.NEGATIVE_INFINITY;
   return startPoller({
     intervalMs,
     clock: deps.clock,
     pass: async () => {
-      if (!(await claimLease(deps.store, 'sweep', holder, deps.clock.now(), intervalMs - 5000))) return;
-      deps.logger.debug(await sweep(deps), 'sweep done');
+      const now = deps.clock.now();
+      if (!(await claimLease(deps.store, 'sweep', holder, now, intervalMs - 5000))) return;
+      const walkAllLogs = now - lastLogWalk >= LOG_WALK_INTERVAL_MS;
+      deps.logger.debug(await sweep(deps, { walkAllLogs }), 'sweep done');
+      if (walkAllLogs) lastLogWalk = now;
     },
     onError: (error) => deps.logger.error({ err: error }, 'sweep failed'),
   });

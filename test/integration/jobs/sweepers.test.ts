@@ -3,7 +3,7 @@ import pg from 'pg';
 import { describeEachStore } from '../../helpers/each-store.js';
 import { useTestApp } from '../../helpers/use-test-app.js';
 import { ManualClock } from '../../helpers/app.js';
-import { sweep, TOKEN_INACTIVITY_MS, WALLET_DATA_TABLES } from '../../../src/jobs/sweepers.js';
+import { LOG_WALK_INTERVAL_MS, startSweepers, sweep, TOKEN_INACTIVITY_MS, WALLET_DATA_TABLES } from '../../../src/jobs/sweepers.js';
 import { claimLease } from '../../../src/store/leases.js';
 import { DAY, HOUR } from '../../../src/lib/time.js';
 import { sha256Hex } from '../../../src/lib/hash.js';
@@ -88,6 +88,44 @@ describeEachStore('sweepers', (kind) => {
     clock.advance(7 * DAY + 1);
     expect((await sweep(app.deps)).expiredLogs).toBe(2500);
     expect(await count(app, 'logs')).toBe(7);
+
+    // Rows written late (kept through an outage) sit behind more than a batch of younger ones in seq order:
+    // the per-minute pass never reaches them, the walk of the whole table does, well inside SPEC's 24 h.
+    await insertLogs(app.deps.store, rows(1200, clock.now()));
+    await insertLogs(app.deps.store, rows(3, clock.now() - 2 * DAY));
+    clock.advance(5 * DAY + 1);
+    expect((await sweep(app.deps)).expiredLogs).toBe(7);
+    expect(await count(app, 'logs')).toBe(1203);
+    expect((await sweep(app.deps, { walkAllLogs: true })).expiredLogs).toBe(3);
+    expect(await count(app, 'logs')).toBe(1200);
+    expect(LOG_WALK_INTERVAL_MS).toBeLessThan(DAY);
+  });
+
+  it('running, walks the whole log table at its first pass and then every LOG_WALK_INTERVAL_MS, not every pass', async () => {
+    const app = testApp();
+    const walletId = (await app.deps.wallets.resolve(sha256Hex(await app.createToken(100))))?.id as number;
+    await app.deps.logs.flush();
+    await app.deps.store.writeOne('DELETE FROM logs');
+    const rows = (count: number, createdAt: number): LogRecord[] =>
+      Array.from({ length: count }, (_, i) => ({ id: `walk-${createdAt}-${i}`, walletId, method: 'GET', path: '/', endpoint: 'kv', statusCode: 200, responseTimeMs: 1, createdAt, cost: 1, balance: 1 }));
+    const settlesAt = async (expected: number): Promise<void> => {
+      for (const deadline = Date.now() + 5_000; (await count(app, 'logs')) !== expected && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(await count(app, 'logs')).toBe(expected);
+    };
+    // Late rows, long expired, behind more than a batch of young ones in seq order.
+    await insertLogs(app.deps.store, rows(1200, clock.now()));
+    await insertLogs(app.deps.store, rows(3, clock.now() - 8 * DAY));
+    const stop = startSweepers(app.deps, 'walk-test', 50);
+    try {
+      await settlesAt(1200);
+      await insertLogs(app.deps.store, rows(3, clock.now() - 8 * DAY));
+      await new Promise((resolve) => setTimeout(resolve, 300)); // several passes, no walk
+      expect(await count(app, 'logs')).toBe(1203);
+      clock.advance(LOG_WALK_INTERVAL_MS);
+      await settlesAt(1200);
+    } finally {
+      await stop();
+    }
   });
 
   it('deletes a token unused for 2 years with all its data, and keeps a token used since', async () => {
