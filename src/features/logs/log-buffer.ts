@@ -23,7 +23,20 @@ export class LogBuffer {
 
   /** Records a call now; the entry gets its id and creation time here. */
   push(entry: Omit<LogRecord, 'id' | 'createdAt'>): void {
-    this.buffer.add({ ...entry, id: logId(), createdAt: this.clock.now() });
+    // Field by field rather than a spread: one object of one shape per call (this runs for every request).
+    this.buffer.add({
+      id: logId(),
+      walletId: entry.walletId,
+      method: entry.method,
+      path: entry.path,
+      endpoint: entry.endpoint,
+      statusCode: entry.statusCode,
+      responseTimeMs: entry.responseTimeMs,
+      error: entry.error,
+      createdAt: this.clock.now(),
+      cost: entry.cost,
+      balance: entry.balance,
+    });
   }
 
   /** Writes everything pushed so far; resolves once it is committed (or reported as failed). */
