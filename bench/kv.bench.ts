@@ -7,12 +7,10 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
-import { sha256Hex } from '../src/lib/hash.js';
-import { cpuSeconds, freePort, pinSelf, pinningNote, spawnPinned, startBuiltService, stopProcess, onEachStore, waitForHttp, withScratchDir } from './lib.js';
+import { cpuSeconds, freePort, fundedToken, pinSelf, pinningNote, spawnPinned, startBuiltService, stopProcess, onEachStore, waitForHttp, withScratchDir } from './lib.js';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
-const ADMIN_TOKEN = 'bench-admin-token-0123456789';
 const VALUE = 'a value of moderate size';
 
 interface Measured {
@@ -49,14 +47,9 @@ async function benchBare(label: string): Promise<Measured> {
 async function benchCoinop(label: string, databaseUrl: string): Promise<Measured[]> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = await startBuiltService(port, { DATABASE_URL: databaseUrl, ADMIN_TOKEN });
+  const child: ChildProcess = await startBuiltService(port, { DATABASE_URL: databaseUrl });
   try {
-    const token = await (await fetch(`${url}/token`, { method: 'POST', body: 'token=new', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).text();
-    await fetch(`${url}/manage/wallets/${sha256Hex(token)}/credit`, {
-      method: 'POST',
-      body: JSON.stringify({ amount: 1_000_000_000 }),
-      headers: { 'content-type': 'application/json', 'x-admin-token': ADMIN_TOKEN },
-    });
+    const token = await fundedToken(url, 1_000_000_000);
     await fetch(`${url}/kv/bench/key`, { method: 'POST', body: VALUE, headers: { 'x-token': token } });
     const headers = { 'x-token': token };
     const get = await load(`${label} GET /kv`, child, { url: `${url}/kv/bench/key`, headers });

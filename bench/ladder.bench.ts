@@ -9,13 +9,11 @@
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { sha256Hex } from '../src/lib/hash.js';
-import { freePort, pinSelf, pinningNote, spawnPinned, startBuiltService, stopProcess, waitForHttp, withScratchDir } from './lib.js';
+import { freePort, fundedToken, percentiles, pinSelf, pinningNote, spawnPinned, startBuiltService, stopProcess, waitForHttp, withScratchDir } from './lib.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CONNECTIONS = 50;
-const ADMIN_TOKEN = 'bench-admin-token-0123456789';
 
 interface Rung {
   name: string;
@@ -35,22 +33,13 @@ async function startScript(script: string): Promise<{ child: ChildProcess; url: 
 async function startCoinop(dir: string, synchronous: string): Promise<{ child: ChildProcess; url: string; token: string }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = await startBuiltService(port, { DATABASE_URL: `sqlite:${join(dir, `${synchronous}.db`)}`, SQLITE_SYNCHRONOUS: synchronous, ADMIN_TOKEN });
-  const token = await (await fetch(`${url}/token`, { method: 'POST', body: 'token=new', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).text();
-  await fetch(`${url}/manage/wallets/${sha256Hex(token)}/credit`, {
-    method: 'POST',
-    body: JSON.stringify({ amount: 1_000_000_000 }),
-    headers: { 'content-type': 'application/json', 'x-admin-token': ADMIN_TOKEN },
-  });
+  const child = await startBuiltService(port, { DATABASE_URL: `sqlite:${join(dir, `${synchronous}.db`)}`, SQLITE_SYNCHRONOUS: synchronous });
+  const token = await fundedToken(url, 1_000_000_000);
   await fetch(`${url}/kv/bench/key`, { method: 'POST', body: 'a value of moderate size', headers: { 'x-token': token } });
   return { child, url, token };
 }
 
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[middle] ?? NaN) : ((sorted[middle - 1] ?? NaN) + (sorted[middle] ?? NaN)) / 2;
-};
+const median = (values: readonly number[]): number => percentiles(values).p50;
 
 async function main(): Promise<void> {
   pinSelf(1);

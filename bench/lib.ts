@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { sha256Hex } from '../src/lib/hash.js';
 
 export { freePort } from '../test/helpers/server-process.js';
 
@@ -40,6 +41,21 @@ export function spawnPinned(args: string[], env: Record<string, string>, stdout:
   return spawn(command, commandArgs, { env: { ...process.env, ...env }, stdio: ['ignore', stdout, 'inherit'] });
 }
 
+/** The service's ADMIN_TOKEN in every benchmark (startBuiltService), so a benchmark can fund its wallet. */
+const BENCH_ADMIN_TOKEN = 'bench-admin-token-0123456789';
+
+/** A new token for the service at `url` (started by startBuiltService), its wallet credited `credits`. */
+export async function fundedToken(url: string, credits: number): Promise<string> {
+  const token = await (await fetch(`${url}/token`, { method: 'POST', body: 'token=new', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).text();
+  const credited = await fetch(`${url}/manage/wallets/${sha256Hex(token)}/credit`, {
+    method: 'POST',
+    body: JSON.stringify({ amount: credits }),
+    headers: { 'content-type': 'application/json', 'x-admin-token': BENCH_ADMIN_TOKEN },
+  });
+  if (!credited.ok) throw new Error(`crediting the bench wallet: ${credited.status} ${await credited.text()}`);
+  return token;
+}
+
 export async function waitForHttp(url: string, attempts = 300): Promise<void> {
   for (let i = 0; ; i++) {
     try {
@@ -54,7 +70,7 @@ export async function waitForHttp(url: string, attempts = 300): Promise<void> {
 
 /** The built service (`npm run build` first) as `npm start` runs it (plus `extraFlags`), on core 0, answering on 127.0.0.1:`port`. */
 export async function startBuiltService(port: number, env: Record<string, string>, extraFlags: string[] = []): Promise<ChildProcess> {
-  const child = spawnPinned([...startFlags(), ...extraFlags, 'dist/main.js'], { PORT: String(port), HOST: '127.0.0.1', SMTP_PORT: '0', LOG_LEVEL: 'warn', ...env });
+  const child = spawnPinned([...startFlags(), ...extraFlags, 'dist/main.js'], { PORT: String(port), HOST: '127.0.0.1', SMTP_PORT: '0', LOG_LEVEL: 'warn', ADMIN_TOKEN: BENCH_ADMIN_TOKEN, ...env });
   await waitForHttp(`http://127.0.0.1:${port}/healthz`);
   return child;
 }

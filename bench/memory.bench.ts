@@ -6,16 +6,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { sha256Hex } from '../src/lib/hash.js';
-import { freePort, pinSelf, rssMb, startBuiltService, stopProcess } from './lib.js';
+import { freePort, fundedToken, pinSelf, rssMb, startBuiltService, stopProcess } from './lib.js';
 
 const SETS = Number(process.env.BENCH_SETS ?? 1_000_000);
-const ADMIN_TOKEN = 'bench-admin-token-0123456789';
 
 pinSelf(1);
 const dir = mkdtempSync(join(tmpdir(), 'coinop-mem-'));
 const port = await freePort();
-const child = await startBuiltService(port, { ADMIN_TOKEN, DATABASE_URL: `sqlite:${join(dir, 'mem.db')}` }, ['--expose-gc', '--import', './bench/gc-on-signal.mjs']);
+const child = await startBuiltService(port, { DATABASE_URL: `sqlite:${join(dir, 'mem.db')}` }, ['--expose-gc', '--import', './bench/gc-on-signal.mjs']);
 
 /** Resident size once a full GC has run: what the service still holds, without garbage V8 has not collected yet. */
 async function retainedMb(): Promise<number> {
@@ -28,12 +26,7 @@ const pid = child.pid as number;
 await new Promise((resolve) => setTimeout(resolve, 2000));
 const afterStart = rssMb(pid);
 const retainedAfterStart = await retainedMb();
-const token = await (await fetch(`${url}/token`, { method: 'POST', body: 'token=new', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).text();
-await fetch(`${url}/manage/wallets/${sha256Hex(token)}/credit`, {
-  method: 'POST',
-  body: JSON.stringify({ amount: SETS * 2 }),
-  headers: { 'content-type': 'application/json', 'x-admin-token': ADMIN_TOKEN },
-});
+const token = await fundedToken(url, SETS * 2);
 
 // The sets run in four equal rounds with a pause after each: a leak shows as resident size that keeps
 // climbing from one pause to the next; steady state as pauses that level off.
