@@ -22,7 +22,8 @@ const FSYNCS_IN_FLIGHT = 2;
  * descriptor could see one failure between them and the other would acknowledge lost writes.
  */
 export class WalSync {
-  private readonly descriptors: (number | undefined)[] = new Array<number | undefined>(FSYNCS_IN_FLIGHT).fill(undefined);
+  /** One per slot, opened together on first use. */
+  private descriptors: readonly number[] | undefined;
   private readonly freeSlots: number[] = Array.from({ length: FSYNCS_IN_FLIGHT }, (_, slot) => slot);
   private waiting: SyncCallback[] = [];
   private idleWaiters: (() => void)[] = [];
@@ -68,10 +69,8 @@ export class WalSync {
   }
 
   private closeDescriptors(): void {
-    for (const [slot, fd] of this.descriptors.entries()) {
-      if (fd !== undefined) closeSync(fd);
-      this.descriptors[slot] = undefined;
-    }
+    for (const fd of this.descriptors ?? []) closeSync(fd);
+    this.descriptors = undefined;
   }
 
   private start(slot: number): void {
@@ -111,8 +110,11 @@ export class WalSync {
    * every descriptor hears of any write-back error from then on.
    */
   private descriptor(slot: number): number {
-    const open = this.descriptors[slot];
-    if (open !== undefined) return open;
+    this.descriptors ??= this.openDescriptors();
+    return this.descriptors[slot] as number;
+  }
+
+  private openDescriptors(): number[] {
     const opened: number[] = [];
     try {
       for (let i = 0; i < FSYNCS_IN_FLIGHT; i++) opened.push(openSync(this.walPath, 'r'));
@@ -130,7 +132,6 @@ export class WalSync {
       for (const fd of opened) closeSync(fd);
       throw error;
     }
-    opened.forEach((fd, i) => (this.descriptors[i] = fd));
-    return opened[slot] as number;
+    return opened;
   }
 }
