@@ -32,7 +32,6 @@ function names(params: { bucket: string; key: string }): { bucket: string; key: 
   return params;
 }
 
-
 // Handlers return the body rather than `reply.send(…)`: an async handler resolving to the reply makes the
 // promise adopt it as a thenable, which costs an end-of-stream listener and ticks per request.
 export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
