@@ -100,17 +100,17 @@ export async function sweep(deps: Deps, options: { readonly walkAllLogs?: boolea
  * waits for a sweep in progress, so the store can close after it.
  */
 export function startSweepers(deps: Deps, holder: string, intervalMs = MINUTE): () => Promise<void> {
-  // Per instance: an instance that takes the lease over may walk again sooner, which is harmless.
-  let lastLogWalk = Number.NEGATIVE_INFINITY;
+  let walkClaims = 0;
   return startPoller({
     intervalMs,
     clock: deps.clock,
     pass: async () => {
       const now = deps.clock.now();
       if (!(await claimLease(deps.store, 'sweep', holder, now, intervalMs - 5000))) return;
-      const walkAllLogs = now - lastLogWalk >= LOG_WALK_INTERVAL_MS;
+      // Its own lease, claimed under a holder name used once, so it is won only when the last walk's has run out:
+      // once per interval across instances and restarts.
+      const walkAllLogs = await claimLease(deps.store, 'log-walk', `${holder}#${++walkClaims}`, now, LOG_WALK_INTERVAL_MS);
       deps.logger.debug(await sweep(deps, { walkAllLogs }), 'sweep done');
-      if (walkAllLogs) lastLogWalk = now;
     },
     onError: (error) => deps.logger.error({ err: error }, 'sweep failed'),
   });
