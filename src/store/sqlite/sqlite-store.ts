@@ -97,6 +97,10 @@ export function openSqliteStore(path: string, options: SqliteOptions = {}): Stor
   const walSync = (options.synchronous ?? 'FULL') === 'FULL' && path !== ':memory:' ? new WalSync(`${path}-wal`, options.fsync) : undefined;
   writer.pragma('synchronous = NORMAL');
   writer.pragma('busy_timeout = 5000');
+  // Units (savepoints) and statements inside the open group commit keep their undo pages (the sub-journal) in
+  // memory. By default past 64 KiB they go to a temp file: under load a log batch created, wrote and unlinked one
+  // on the event loop ~17 times a second, and a full temp directory could fail the whole group.
+  writer.pragma('temp_store = MEMORY');
   // A second connection for reads: it only ever sees committed data, even while a group commit is open.
   const reader = new Database(path);
   reader.pragma('busy_timeout = 5000');

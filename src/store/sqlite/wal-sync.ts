@@ -3,6 +3,17 @@ import { dirname } from 'node:path';
 
 export type SyncCallback = (error: Error | null) => void;
 export type FsyncFunction = (fd: number, callback: (error: NodeJS.ErrnoException | null) => void) => void;
+/** Makes a directory's entries durable; throws when it cannot. */
+export type DirectorySync = (path: string) => void;
+
+function fsyncDirectory(path: string): void {
+  const directory = openSync(path, 'r');
+  try {
+    fsyncSync(directory);
+  } finally {
+    closeSync(directory);
+  }
+}
 
 /**
  * How many fsyncs of the WAL may run at once. With one, a commit that arrives just after an fsync
@@ -36,6 +47,7 @@ export class WalSync {
     // fdatasync flushes the data and what is needed to read it back (the size), not the timestamps: what SQLite
     // itself uses on Linux, with less journal work for the kernel on the service's core (interleaved A/B: +9 %).
     private readonly fsync: FsyncFunction = fdatasync,
+    private readonly syncDirectory: DirectorySync = fsyncDirectory,
   ) {}
 
   /** `done` runs once everything committed before this call is on disk (or the fsync failed). */
@@ -119,14 +131,11 @@ export class WalSync {
     try {
       for (let i = 0; i < FSYNCS_IN_FLIGHT; i++) opened.push(openSync(this.walPath, 'r'));
       // The WAL's directory entry must survive a power cut too; a failed fsync of it is as final as one of the WAL.
-      const directory = openSync(dirname(this.walPath), 'r');
       try {
-        fsyncSync(directory);
+        this.syncDirectory(dirname(this.walPath));
       } catch (error) {
         this.failure ??= error as Error;
         throw error;
-      } finally {
-        closeSync(directory);
       }
     } catch (error) {
       for (const fd of opened) closeSync(fd);

@@ -1,7 +1,7 @@
 // SQLite only: group commit, the WAL fsync off the event loop and held writes are SQLite's engine
 // mechanisms (PostgreSQL commits each unit itself); their outward behaviour is covered on both stores elsewhere.
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
@@ -132,6 +132,27 @@ describe('SQLite group commit', () => {
     store = openSqliteStore(path);
     const row = await store.read.get<{ n: number }>('SELECT COUNT(*) AS n FROM service_secrets WHERE name LIKE $1', ['k%']);
     expect(row?.n).toBe(50);
+  });
+
+  it('keeps the undo pages of a unit in memory: no temp file, so a read-only or full temp directory cannot fail writes', async () => {
+    const sqlite = await open();
+    await sqlite.write(async (tx) => {
+      await tx.run('CREATE TABLE filler (n INTEGER PRIMARY KEY, text TEXT NOT NULL)');
+      for (let n = 0; n < 400; n++) await tx.run('INSERT INTO filler (n, text) VALUES ($1, $2)', [n, 'x'.repeat(1000)]);
+    });
+    const sqliteTempFiles = () => readdirSync('/proc/self/fd').filter((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`).includes('etilqs_');
+      } catch {
+        return false; // closed meanwhile
+      }
+    });
+    // Rewriting ~100 committed pages inside the unit's savepoint keeps ~400 KiB of undo pages, past SQLite's 64 KiB spill.
+    const during = await sqlite.write(async (tx) => {
+      await tx.run("UPDATE filler SET text = $1", ['y'.repeat(1000)]);
+      return sqliteTempFiles();
+    });
+    expect(during).toEqual([]);
   });
 
   it('applies a held write before a statement naming its table, and not before others', async () => {

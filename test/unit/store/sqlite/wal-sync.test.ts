@@ -77,4 +77,22 @@ describe('WalSync', () => {
     disk.complete(1);
     expect(seen).toEqual(['a ok', 'b ok']);
   });
+
+  it('a failed fsync of the WAL directory fails that round and every later commit, without fsyncing the WAL', () => {
+    const disk = heldFsync();
+    let directorySyncs = 0;
+    const sync = new WalSync(wal, disk.fsync, () => {
+      directorySyncs++;
+      throw new Error('EIO: directory');
+    });
+    const { seen, done } = outcomes();
+    sync.whenDurable(done('a'));
+    sync.whenDurable(done('b'));
+    expect(seen).toEqual(['a EIO: directory', 'b EIO: directory']);
+    expect(disk.calls).toBe(0);
+    expect(directorySyncs).toBe(1);
+    const idle: string[] = [];
+    sync.whenIdle(() => idle.push('idle'));
+    expect(idle).toEqual(['idle']);
+  });
 });
