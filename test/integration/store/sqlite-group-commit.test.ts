@@ -134,7 +134,7 @@ describe('SQLite group commit', () => {
     expect(row?.n).toBe(50);
   });
 
-  it('keeps the undo pages of a unit in memory: no temp file, so a read-only or full temp directory cannot fail writes', async () => {
+  it('keeps the undo pages of a unit in memory: no temp file, so a full temp directory cannot fail writes', async () => {
     const sqlite = await open();
     await sqlite.write(async (tx) => {
       await tx.run('CREATE TABLE filler (n INTEGER PRIMARY KEY, text TEXT NOT NULL)');
