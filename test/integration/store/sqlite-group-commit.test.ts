@@ -149,7 +149,7 @@ describe('SQLite group commit', () => {
     });
     // Rewriting ~100 committed pages inside the unit's savepoint keeps ~400 KiB of undo pages, past SQLite's 64 KiB spill.
     const during = await sqlite.write(async (tx) => {
-      await tx.run("UPDATE filler SET text = $1", ['y'.repeat(1000)]);
+      await tx.run('UPDATE filler SET text = $1', ['y'.repeat(1000)]);
       return sqliteTempFiles();
     });
     expect(during).toEqual([]);
