@@ -1,10 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.js';
 import { errors } from '../errors.js';
+import type { ApiError } from '../errors.js';
 import { sha256Hex } from '../lib/hash.js';
 import type { LogCategory } from '../features/logs/log-entry.js';
 import type { WalletRef } from '../features/tokens/wallet-directory.js';
 import { creditWallet } from '../features/tokens/wallet.queries.js';
+import type { ChargeOutcome } from '../features/tokens/wallet.queries.js';
 import { errorBody } from './error-body.js';
 
 /**
@@ -58,52 +60,74 @@ export function walletOf(request: FastifyRequest): WalletRef {
   return request.meter.wallet;
 }
 
-async function charge(deps: Deps, request: FastifyRequest, cost: number): Promise<void> {
-  const state = request.meter;
-  if (state === undefined || state.charged !== undefined) return;
-  const outcome = await deps.charger.charge(state.wallet.id, cost);
+/** Records a charge's outcome on the request: the refusal to answer, or undefined once charged. */
+function applyCharge(deps: Deps, request: FastifyRequest, state: MeterState, cost: number, outcome: ChargeOutcome): ApiError | undefined {
   if (!outcome.ok && outcome.reason === 'gone') {
     deps.wallets.forget(state.wallet.hash);
     request.meter = undefined;
-    throw errors.unauthorized();
+    return errors.unauthorized();
   }
   if (!outcome.ok) {
     state.charged = 0;
     state.balance = outcome.balance;
-    throw errors.insufficientCredits();
+    return errors.insufficientCredits();
   }
   state.charged = cost;
   state.balance = outcome.balance;
   state.durable = outcome.durable;
+  return undefined;
+}
+
+/**
+ * Charges the request once; `done` gets the refusal, if any. Synchronous when the charger knows the
+ * outcome at once (SQLite's common case), so a request pays for no promise it does not need.
+ */
+function charge(deps: Deps, request: FastifyRequest, cost: number, done: (error?: Error) => void): void {
+  const state = request.meter;
+  if (state === undefined || state.charged !== undefined) return done();
+  const outcome = deps.charger.charge(state.wallet.id, cost);
+  if (outcome instanceof Promise) {
+    outcome.then(
+      (settled) => done(applyCharge(deps, request, state, cost, settled)),
+      (error: Error) => done(error),
+    );
+  } else {
+    done(applyCharge(deps, request, state, cost, outcome));
+  }
 }
 
 /**
  * Charges a request that failed before preValidation (unparsable or oversized body): client errors pay,
  * as SPEC says. A 401 has no wallet to charge and a 5xx is ours (a charge that could not be made, say), so neither pays.
  */
-export async function chargeFailedRequest(deps: Deps, request: FastifyRequest, statusCode: number): Promise<void> {
+export function chargeFailedRequest(deps: Deps, request: FastifyRequest, statusCode: number): Promise<void> {
   const state = request.meter;
-  if (statusCode === 401 || statusCode >= 500) return;
-  if (state === undefined || state.charged !== undefined) return;
-  await charge(deps, request, state.spec.failureCost ?? (typeof state.spec.cost === 'number' ? state.spec.cost : 0));
+  if (statusCode === 401 || statusCode >= 500) return Promise.resolve();
+  if (state === undefined || state.charged !== undefined) return Promise.resolve();
+  const cost = state.spec.failureCost ?? (typeof state.spec.cost === 'number' ? state.spec.cost : 0);
+  return new Promise((resolve, reject) => charge(deps, request, cost, (error) => (error === undefined ? resolve() : reject(error))));
 }
 
-/** Waits for the `charged` credits to be durable, refunds what the final status does not cost, and sets the headers. */
-async function settle(deps: Deps, state: MeterState, charged: number, reply: FastifyReply): Promise<void> {
+function setCostHeaders(reply: FastifyReply, state: MeterState, cost: number): void {
+  void reply.header('x-cost', String(cost));
+  if (state.balance !== undefined) void reply.header('x-balance', String(state.balance));
+}
+
+/** For routes that settle by status: waits for the charge to be durable, refunds what the final status does not cost, sets the headers. */
+async function settleByStatus(deps: Deps, state: MeterState, settleCost: (statusCode: number, charged: number) => number, reply: FastifyReply): Promise<void> {
   // Nothing is acknowledged before its charge is durable.
   if (state.durable !== undefined) await state.durable;
-  const { spec } = state;
+  const charged = state.charged ?? 0;
   let final = charged;
-  if (spec.settle !== undefined && charged > 0) {
-    final = Math.min(charged, Math.max(0, spec.settle(reply.statusCode, charged)));
+  if (charged > 0) {
+    final = Math.min(charged, Math.max(0, settleCost(reply.statusCode, charged)));
     if (final < charged) {
       const balance = await creditWallet(deps.store, state.wallet.id, charged - final);
       state.charged = final;
       if (balance !== undefined) state.balance = balance;
     }
   }
-  void reply.header('x-cost', String(final));
-  if (state.balance !== undefined) void reply.header('x-balance', String(state.balance));
+  setCostHeaders(reply, state, final);
 }
 
 const withHook = <H>(existing: H | H[] | undefined, hook: H): H[] => [...(existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]), hook];
@@ -162,21 +186,34 @@ function meterHooks(deps: Deps, spec: MeterSpec) {
 
     preValidation(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
       if (request.meter === undefined) return done();
-      charge(deps, request, typeof spec.cost === 'number' ? spec.cost : spec.cost(request))
-        .then(() => (spec.durableBeforeHandler === true ? request.meter?.durable : undefined))
-        .then(
+      charge(deps, request, typeof spec.cost === 'number' ? spec.cost : spec.cost(request), (refused) => {
+        const durable = spec.durableBeforeHandler === true ? request.meter?.durable : undefined;
+        if (refused !== undefined || durable === undefined) return done(refused);
+        durable.then(
           () => done(),
           (error: Error) => done(error),
         );
+      });
     },
 
     onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void): void {
       const state = request.meter;
       if (state === undefined || state.charged === undefined) return done(null, payload);
-      settle(deps, state, state.charged, reply).then(
-        () => done(null, payload),
-        (error: unknown) => done(null, failed(request, reply, error)),
-      );
+      const fail = (error: unknown) => done(null, failed(request, reply, error));
+      if (spec.settle !== undefined) {
+        settleByStatus(deps, state, spec.settle, reply).then(() => done(null, payload), fail);
+        return;
+      }
+      // Nothing is acknowledged before its charge is durable.
+      const charged = state.charged;
+      if (state.durable === undefined) {
+        setCostHeaders(reply, state, charged);
+        return done(null, payload);
+      }
+      state.durable.then(() => {
+        setCostHeaders(reply, state, charged);
+        done(null, payload);
+      }, fail);
     },
 
     onResponse(request: FastifyRequest, reply: FastifyReply, done: () => void): void {

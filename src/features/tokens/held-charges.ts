@@ -23,13 +23,13 @@ export class HeldCharges {
     private readonly lane: WriterLane,
   ) {}
 
-  charge(walletId: number, cost: number): Promise<ChargeOutcome> {
+  charge(walletId: number, cost: number): ChargeOutcome | Promise<ChargeOutcome> {
     const held = this.held.get(walletId);
     if (held !== undefined) {
-      if (held.balance < cost) return Promise.resolve(refusedCharge(held.balance));
+      if (held.balance < cost) return refusedCharge(held.balance);
       held.balance -= cost;
       held.debit += cost;
-      return Promise.resolve({ ok: true, balance: held.balance, durable: held.durable });
+      return { ok: true, balance: held.balance, durable: held.durable };
     }
     // This wallet holds nothing (checked above) and CHARGE touches only its row: other wallets' debits stay held.
     const now = this.lane.runNow<{ balance: number }>(CHARGE, [cost, walletId], { keepHeld: true });
@@ -38,7 +38,7 @@ export class HeldCharges {
     const row = now.rows[0];
     if (row === undefined) {
       const current = this.lane.runNow<{ balance: number }>(BALANCE, [walletId], { keepHeld: true })?.rows[0];
-      return Promise.resolve(refusedCharge(current?.balance));
+      return refusedCharge(current?.balance);
     }
     const debit: HeldDebit = { balance: row.balance, debit: 0, durable: now.durable };
     this.held.set(walletId, debit);
@@ -48,6 +48,6 @@ export class HeldCharges {
       // Nothing else touched wallets since the first UPDATE, so this cannot miss; if it does, the group rolls back.
       if (run(CHARGE, [debit.debit, walletId]).length === 0) throw new Error(`held debit of wallet ${walletId} was not applied`);
     });
-    return Promise.resolve({ ok: true, balance: row.balance, durable: now.durable });
+    return { ok: true, balance: row.balance, durable: now.durable };
   }
 }

@@ -7,17 +7,18 @@ import type { ChargeOutcome } from './wallet.queries.js';
 /**
  * The hot-path charge, one strategy per engine: merged in memory within a group commit on SQLite
  * (HeldCharges), batched under the wallet's row lock on PostgreSQL (BatchedCharges). Both give the
- * outcome of charging one by one; a zero cost only reads the balance.
+ * outcome of charging one by one; a zero cost only reads the balance. The outcome comes back as it is
+ * when it is known at once (SQLite's common case), so the hot path allocates no promise for it.
  */
 export class WalletCharger {
-  private readonly strategy: { charge(walletId: number, cost: number): Promise<ChargeOutcome> };
+  private readonly strategy: { charge(walletId: number, cost: number): ChargeOutcome | Promise<ChargeOutcome> };
 
   constructor(private readonly store: Store) {
     // Only the SQLite store has a writer lane; PostgreSQL is the other engine.
     this.strategy = store.lane !== undefined ? new HeldCharges(store, store.lane) : new BatchedCharges(store);
   }
 
-  charge(walletId: number, cost: number): Promise<ChargeOutcome> {
+  charge(walletId: number, cost: number): ChargeOutcome | Promise<ChargeOutcome> {
     if (cost <= 0) return chargeWallet(this.store, walletId, cost);
     return this.strategy.charge(walletId, cost);
   }
