@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 export type SyncCallback = (error: Error | null) => void;
 export type FsyncFunction = (fd: number, callback: (error: NodeJS.ErrnoException | null) => void) => void;
 /** Makes a directory's entries durable; throws when it cannot. */
-export type DirectorySync = (path: string) => void;
+type DirectorySync = (path: string) => void;
 
 function fsyncDirectory(path: string): void {
   const directory = openSync(path, 'r');
