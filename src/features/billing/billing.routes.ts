@@ -44,7 +44,8 @@ export const billingRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
     },
     async (request, reply) => {
       const link = await rechargeLink(deps, request.query.amount as RechargeAmount, walletOf(request).hash);
-      return reply.type(PLAIN_TEXT).send(link);
+      reply.type(PLAIN_TEXT);
+      return link;
     },
   );
 
@@ -56,7 +57,8 @@ export const billingRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
         request.query.cancelled === undefined
           ? 'Thank you: your payment was received. The credits are added to your wallet as soon as Stripe confirms it.'
           : 'The payment was cancelled; nothing was charged.';
-      return reply.type(PLAIN_TEXT).send(text);
+      reply.type(PLAIN_TEXT);
+      return text;
     },
   );
 

@@ -11,6 +11,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
     } catch {
       throw errors.unavailable('Store unavailable');
     }
-    return reply.type(PLAIN_TEXT).send('OK');
+    reply.type(PLAIN_TEXT);
+    return 'OK';
   });
 };

@@ -136,7 +136,8 @@ const relayRoute: FastifyPluginAsyncTypebox<{ deps: Deps; secret: string; inboun
         const outcome = await inbound.accept(spool, { mailFrom: '', mailboxes: [mailbox], provider });
         switch (outcome.kind) {
           case 'accepted':
-            return reply.code(202).send({ accepted: true as const, externalMessageId: outcome.externalMessageId });
+            reply.code(202);
+            return { accepted: true as const, externalMessageId: outcome.externalMessageId };
           case 'insufficient':
             throw errors.insufficientCredits();
           case 'no-mailbox':

@@ -74,7 +74,8 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
         webhook: body.low_balance_webhook,
         email: body.low_balance_email,
       });
-      return reply.type(PLAIN_TEXT).send('OK');
+      reply.type(PLAIN_TEXT);
+      return 'OK';
     },
   );
 };

@@ -39,7 +39,8 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
     async (request, reply) => {
       const outcome = await createToken(deps.store, request.ip, deps.clock.now());
       if (!outcome.ok) throw errors.tooManyRequests(outcome.retryAfterMs / 1000);
-      return reply.type(PLAIN_TEXT).send(outcome.token);
+      reply.type(PLAIN_TEXT);
+      return outcome.token;
     },
   );
 

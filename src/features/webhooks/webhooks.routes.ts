@@ -116,7 +116,8 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
     },
     async (request, reply) => {
       if (!(await deleteWebhook(deps.store, walletOf(request).id, request.params.webhookId))) throw errors.webhookNotFound();
-      return reply.type(PLAIN_TEXT).send('OK');
+      reply.type(PLAIN_TEXT);
+      return 'OK';
     },
   );
 
