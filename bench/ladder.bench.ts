@@ -1,7 +1,8 @@
 /**
  * Where the ratio to bare node:http goes: the same load (50 connections) against, in turn,
- * a bare node:http server, a Fastify hello world, coinop's unmetered GET /healthz and coinop's
- * GET /kv/{bucket}/{key} on SQLite with SQLITE_SYNCHRONOUS=FULL (the default) and NORMAL.
+ * a bare node:http server, a Fastify hello world, coinop's unmetered GET /healthz, coinop's metered
+ * GET /kv/{bucket}/{key} with the store's work taken out (bench/no-store-server.mjs), and the real
+ * GET /kv/{bucket}/{key} on SQLite with SQLITE_SYNCHRONOUS=NORMAL and FULL (the default).
  * The servers stay up and are loaded in interleaved rounds (each for BENCH_SECONDS, default 4),
  * so the machine's drift hits every rung alike; medians of the rounds are printed.
  * Usage: npm run bench:ladder  (BENCH_ROUNDS, default 5; BENCH_SECONDS, default 4)
@@ -9,7 +10,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { freePort, fundedToken, percentiles, pinSelf, pinningNote, spawnPinned, startBuiltService, stopProcess, waitForHttp, withScratchDir } from './lib.js';
+import { freePort, fundedToken, percentiles, pinSelf, pinningNote, spawnPinned, startBuiltService, startFlags, stopProcess, waitForHttp, withScratchDir } from './lib.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -39,6 +40,16 @@ async function startCoinop(dir: string, synchronous: string): Promise<{ child: C
   return { child, url, token };
 }
 
+/** The metered app with the store's work taken out, on its own SQLite file for tokens, with a new token. */
+async function startNoStore(dir: string): Promise<{ child: ChildProcess; url: string; token: string }> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawnPinned([...startFlags(), 'bench/no-store-server.mjs'], { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: `sqlite:${join(dir, 'no-store.db')}` });
+  await waitForHttp(`${url}/healthz`);
+  const token = await (await fetch(`${url}/token`, { method: 'POST', body: 'token=new', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).text();
+  return { child, url, token };
+}
+
 const median = (values: readonly number[]): number => percentiles(values).p50;
 
 async function main(): Promise<void> {
@@ -46,14 +57,16 @@ async function main(): Promise<void> {
   await withScratchDir('coinop-ladder-', async (dir) => {
     const bare = await startScript('bench/bare-server.mjs');
     const fastify = await startScript('bench/fastify-hello.mjs');
+    const noStore = await startNoStore(dir);
     const full = await startCoinop(dir, 'FULL');
     const normal = await startCoinop(dir, 'NORMAL');
     const rungs: Rung[] = [
       { name: 'bare node:http', options: { url: bare.url }, samples: [] },
       { name: 'Fastify hello world', options: { url: fastify.url }, samples: [] },
       { name: 'coinop GET /healthz (no metering)', options: { url: `${full.url}/healthz` }, samples: [] },
-      { name: 'coinop GET /kv, SQLite FULL', options: { url: `${full.url}/kv/bench/key`, headers: { 'x-token': full.token } }, samples: [] },
+      { name: 'coinop GET /kv, store work taken out', options: { url: `${noStore.url}/kv/bench/key`, headers: { 'x-token': noStore.token } }, samples: [] },
       { name: 'coinop GET /kv, SQLite NORMAL', options: { url: `${normal.url}/kv/bench/key`, headers: { 'x-token': normal.token } }, samples: [] },
+      { name: 'coinop GET /kv, SQLite FULL', options: { url: `${full.url}/kv/bench/key`, headers: { 'x-token': full.token } }, samples: [] },
     ];
     try {
       for (const rung of rungs) await autocannon({ ...rung.options, connections: CONNECTIONS, duration: 2 });
@@ -65,7 +78,7 @@ async function main(): Promise<void> {
         }
       }
     } finally {
-      await Promise.all([bare, fastify, full, normal].map(({ child }) => stopProcess(child)));
+      await Promise.all([bare, fastify, noStore, full, normal].map(({ child }) => stopProcess(child)));
     }
     const bareRps = median(rungs[0]?.samples.map((s) => s.rps) ?? []);
     console.log(`\n${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s, servers pinned to core 0${pinningNote}; medians\n`);
