@@ -10,7 +10,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { freePort, fundedToken, percentiles, pinSelf, pinningNote, spawnPinned, startBuiltService, startFlags, stopProcess, waitForHttp, withScratchDir } from './lib.js';
+import { freePort, fundedToken, newToken, percentiles, pinSelf, pinningNote, spawnPinned, startBuiltService, startFlags, stopProcess, waitForHttp, withScratchDir } from './lib.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -46,8 +46,7 @@ async function startNoStore(dir: string): Promise<{ child: ChildProcess; url: st
   const url = `http://127.0.0.1:${port}`;
   const child = spawnPinned([...startFlags(), 'bench/no-store-server.mjs'], { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: `sqlite:${join(dir, 'no-store.db')}` });
   await waitForHttp(`${url}/healthz`);
-  const token = await (await fetch(`${url}/token`, { method: 'POST', body: 'token=new', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).text();
-  return { child, url, token };
+  return { child, url, token: await newToken(url) };
 }
 
 const median = (values: readonly number[]): number => percentiles(values).p50;

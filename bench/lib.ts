@@ -44,9 +44,16 @@ export function spawnPinned(args: string[], env: Record<string, string>, stdout:
 /** The service's ADMIN_TOKEN in every benchmark (startBuiltService), so a benchmark can fund its wallet. */
 const BENCH_ADMIN_TOKEN = 'bench-admin-token-0123456789';
 
+/** A new token from the service at `url`, its wallet holding the 100 credits every new wallet gets. */
+export async function newToken(url: string): Promise<string> {
+  const created = await fetch(`${url}/token`, { method: 'POST', body: 'token=new', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  if (!created.ok) throw new Error(`creating the bench token: ${created.status} ${await created.text()}`);
+  return created.text();
+}
+
 /** A new token for the service at `url` (started by startBuiltService), its wallet credited `credits`. */
 export async function fundedToken(url: string, credits: number): Promise<string> {
-  const token = await (await fetch(`${url}/token`, { method: 'POST', body: 'token=new', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).text();
+  const token = await newToken(url);
   const credited = await fetch(`${url}/manage/wallets/${sha256Hex(token)}/credit`, {
     method: 'POST',
     body: JSON.stringify({ amount: credits }),

@@ -11,6 +11,8 @@ const config = loadConfig();
 const real = createDeps(config);
 await real.store.migrate();
 const alreadyDurable = Promise.resolve();
+// The KV route's read, by its text: should that text change, the read misses this stub, finds no key on this
+// server and answers 404, which stops the ladder (it refuses non-2xx) instead of measuring a real read.
 const KV_READ = 'SELECT value, expires_at FROM kv WHERE wallet_id = $1 AND bucket = $2 AND key = $3';
 const read = new Proxy(real.store.read, {
   get(target, property) {
