@@ -1,5 +1,8 @@
+import { STATUS_CODES } from 'node:http';
+import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import Fastify, { LogController } from 'fastify';
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply } from 'fastify';
+import type { ConnectionError, FastifyBaseLogger, FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from './deps.js';
 import { SERVICE_VERSION } from './deps.js';
@@ -28,6 +31,32 @@ import { PLAIN_TEXT } from './http/schemas.js';
 /** Bodies larger than this are refused with 413 before they are read (routes may set lower limits). */
 const BODY_LIMIT = 256 * 1024;
 
+/** How often Node looks for requests past their time limits: a quarter of the shorter one, at most every second. */
+function timeoutCheckInterval(headersTimeoutMs: number): number {
+  return Math.min(1000, Math.max(25, Math.floor(headersTimeoutMs / 4)));
+}
+
+/**
+ * Answers what Node refuses before any route runs (a request past its time limit, a malformed or oversized
+ * head) in plain text with the status text as body, as every other error; Fastify's default answers JSON.
+ */
+function answerClientError(logger: FastifyBaseLogger): (error: ConnectionError, socket: Socket) => void {
+  return (error, socket) => {
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+    const body = STATUS_CODES[status] ?? 'Bad Request';
+    logger.debug({ err: error }, 'client error');
+    // As Node itself does: nothing is written once a response has begun on this socket (it would corrupt it).
+    const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+    if (socket.writable && (inFlight === undefined || inFlight === null || !inFlight.headersSent)) {
+      socket.write(
+        `HTTP/1.1 ${status} ${body}\r\nConnection: close\r\nContent-Type: ${PLAIN_TEXT}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
+    }
+    socket.destroy(error);
+  };
+}
+
 /** `inbound`: the process's one inbound-mail pipeline, shared with the SMTP listener (main.ts); tests leave it out. */
 export async function buildApp(deps: Deps, inbound?: InboundMail): Promise<FastifyInstance> {
   const app = Fastify({
@@ -46,6 +75,16 @@ export async function buildApp(deps: Deps, inbound?: InboundMail): Promise<Fasti
       const answer = error.code === 'FST_ERR_BAD_URL' ? errors.badRequest('Invalid path: malformed percent-encoding') : errors.badRequest(error.message);
       void reply.code(answer.statusCode).type(PLAIN_TEXT).send(answer.body);
     },
+    // Slow clients must not hold connections (slowloris): the head within HTTP_HEADERS_TIMEOUT_MS, the whole
+    // request within HTTP_REQUEST_TIMEOUT_MS, else 408 and the connection is closed. The time a handler takes
+    // to answer is not counted (DNS lookups and deliveries may take longer); idle keep-alive stays Fastify's 72 s.
+    requestTimeout: deps.config.httpRequestTimeoutMs,
+    http: {
+      headersTimeout: deps.config.httpHeadersTimeoutMs,
+      // Node's default looks every 30 s, which would let a 10 s limit run to 40 s.
+      connectionsCheckingInterval: timeoutCheckInterval(deps.config.httpHeadersTimeoutMs),
+    },
+    clientErrorHandler: answerClientError(deps.logger as FastifyBaseLogger),
     return503OnClosing: true,
     forceCloseConnections: 'idle',
   }).withTypeProvider<TypeBoxTypeProvider>();

@@ -5,6 +5,10 @@ import { parseServerSpec } from './lib/server-spec.js';
 export interface Config {
   readonly port: number;
   readonly host: string;
+  /** HTTP_HEADERS_TIMEOUT_MS: a request whose head has not fully arrived by then gets 408 and its connection is closed. */
+  readonly httpHeadersTimeoutMs: number;
+  /** HTTP_REQUEST_TIMEOUT_MS: the same for the whole request, body included (not the time the answer takes). */
+  readonly httpRequestTimeoutMs: number;
   readonly dataDir: string;
   /** `sqlite:/path/file.db` or `postgres://…`, normalised. */
   readonly databaseUrl: string;
@@ -63,6 +67,26 @@ function port(env: Env, name: string, fallback: number): number {
   return Number(raw);
 }
 
+/** Bounds of the HTTP timeouts: below 100 ms no real client gets a request through; an hour is no limit at all. */
+const TIMEOUT_MIN_MS = 100;
+const TIMEOUT_MAX_MS = 3_600_000;
+
+function milliseconds(env: Env, name: string, fallback: number): number {
+  const raw = text(env, name);
+  if (raw === undefined) return fallback;
+  const value = /^\d{1,7}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(value >= TIMEOUT_MIN_MS && value <= TIMEOUT_MAX_MS)) throw new ConfigError(name, `must be an integer from ${TIMEOUT_MIN_MS} to ${TIMEOUT_MAX_MS} (milliseconds)`);
+  return value;
+}
+
+function httpTimeouts(env: Env): { httpHeadersTimeoutMs: number; httpRequestTimeoutMs: number } {
+  const httpHeadersTimeoutMs = milliseconds(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000);
+  const httpRequestTimeoutMs = milliseconds(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000);
+  // Node refuses a head timeout longer than the whole request's.
+  if (httpHeadersTimeoutMs > httpRequestTimeoutMs) throw new ConfigError('HTTP_HEADERS_TIMEOUT_MS', 'must not exceed HTTP_REQUEST_TIMEOUT_MS');
+  return { httpHeadersTimeoutMs, httpRequestTimeoutMs };
+}
+
 function list(env: Env, name: string): string[] {
   return (text(env, name) ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
 }
@@ -115,6 +139,7 @@ export function loadConfig(env: Env = process.env): Config {
   const config: Config = {
     port: httpPort,
     host: text(env, 'HOST') ?? '0.0.0.0',
+    ...httpTimeouts(env),
     dataDir,
     databaseUrl: databaseUrl(env, dataDir),
     sqliteSynchronous: sqliteSynchronous(env),

@@ -5,6 +5,7 @@ import { buildApp } from './app.js';
 import { startSweepers } from './jobs/sweepers.js';
 import { startSmtpListener } from './features/mail/smtp-listener.js';
 import { InboundMail } from './features/mail/inbound.service.js';
+import { SpoolFolder } from './features/mail/spool.js';
 import { startScheduler } from './features/scheduler/scheduler.js';
 import { startLowBalanceNotifier } from './features/settings/low-balance-notifier.js';
 
@@ -27,6 +28,9 @@ async function main(): Promise<void> {
     throw error;
   }
   await deps.store.migrate();
+  // Messages a crashed process was receiving were never answered 250 (their senders retry): their bytes go.
+  const leftovers = await SpoolFolder.removeLeftovers();
+  if (leftovers.length > 0) deps.logger.info({ folders: leftovers }, 'removed spool folders left by a stopped process');
   // One inbound-mail pipeline (spool, parse slots, outbox recovery) for the SMTP listener and the relay route.
   const inbound = config.smtpPort !== 0 || config.inboundSecret !== undefined ? await InboundMail.create(deps) : undefined;
   const app = await buildApp(deps, inbound);

@@ -4,8 +4,9 @@ import { errors } from '../errors.js';
 import type { ApiError } from '../errors.js';
 import { sha256Hex } from '../lib/hash.js';
 import type { LogCategory } from '../features/logs/log-entry.js';
+import { FreeRowLimit } from '../features/logs/free-row-limit.js';
 import type { WalletRef } from '../features/tokens/wallet-directory.js';
-import { creditWallet } from '../features/tokens/wallet.queries.js';
+import { refundWallet } from '../features/tokens/wallet.queries.js';
 import type { ChargeOutcome } from '../features/tokens/wallet.queries.js';
 import { errorBody } from './error-body.js';
 
@@ -122,7 +123,8 @@ async function settleByStatus(deps: Deps, state: MeterState, settleCost: (status
   if (charged > 0) {
     final = Math.min(charged, Math.max(0, settleCost(reply.statusCode, charged)));
     if (final < charged) {
-      const balance = await creditWallet(deps.store, state.wallet.id, charged - final);
+      // A refund, not a credit: it must not re-arm the low-balance incident its own charge raised.
+      const balance = await refundWallet(deps.store, state.wallet.id, charged - final);
       state.charged = final;
       if (balance !== undefined) state.balance = balance;
     }
@@ -138,10 +140,12 @@ const withHook = <H>(existing: H | H[] | undefined, hook: H): H[] => [...(existi
  * (a cached wallet, the log), so a request pays for no promise it does not need.
  */
 export function registerMetering(app: FastifyInstance, deps: Deps): void {
+  // One budget per app (instance) for the log rows of calls that cost nothing.
+  const freeRows = new FreeRowLimit(deps.clock);
   app.addHook('onRoute', (route) => {
     const spec = route.config?.meter;
     if (spec === undefined) return;
-    const hooks = meterHooks(deps, spec);
+    const hooks = meterHooks(deps, spec, freeRows);
     // New arrays: Fastify copies a GET route's options for its HEAD twin, which gets its own onRoute call.
     route.onRequest = withHook(route.onRequest, hooks.onRequest);
     route.preValidation = withHook(route.preValidation, hooks.preValidation);
@@ -150,7 +154,7 @@ export function registerMetering(app: FastifyInstance, deps: Deps): void {
   });
 }
 
-function meterHooks(deps: Deps, spec: MeterSpec) {
+function meterHooks(deps: Deps, spec: MeterSpec, freeRows: FreeRowLimit) {
   const failed = (request: FastifyRequest, reply: FastifyReply, error: unknown): string => {
     request.log.error({ err: error }, 'committing a charge failed');
     const state = request.meter;
@@ -219,6 +223,9 @@ function meterHooks(deps: Deps, spec: MeterSpec) {
     onResponse(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
       const state = request.meter;
       if (state === undefined) return done();
+      const cost = state.charged ?? 0;
+      // Paid calls are always logged; free and refused ones within a per-wallet budget (free-row-limit.ts).
+      if (cost === 0 && !freeRows.allow(state.wallet.id)) return done();
       deps.logs.push({
         walletId: state.wallet.id,
         method: request.method,
@@ -227,7 +234,7 @@ function meterHooks(deps: Deps, spec: MeterSpec) {
         statusCode: reply.statusCode,
         responseTimeMs: Math.round(reply.elapsedTime),
         error: reply.statusCode >= 400 ? (state.error ?? 'Error') : undefined,
-        cost: state.charged ?? 0,
+        cost,
         balance: state.balance ?? 0,
       });
       done();

@@ -2,6 +2,7 @@ import { Ajv } from 'ajv';
 import type { ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance, FastifySchema } from 'fastify';
+import { cutText } from '../lib/cut-text.js';
 
 // ajv-formats ships CommonJS with a default export.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -24,6 +25,9 @@ export function registerValidation(app: FastifyInstance): void {
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema as FastifySchema & object));
   app.setSchemaErrorFormatter((validationErrors, dataVar) => new Error(describeValidationError(validationErrors[0] as ErrorObject | undefined, dataVar)));
 }
+
+/** Longest unknown field or parameter name repeated in a 400 body. */
+const MAX_ECHOED_NAME = 64;
 
 function fieldName(instancePath: string): string {
   return instancePath
@@ -48,8 +52,11 @@ export function describeValidationError(error: ErrorObject | undefined, dataVar:
   switch (error.keyword) {
     case 'required':
       return `Missing required field: ${join(field, String(params.missingProperty))}`;
-    case 'additionalProperties':
-      return `Unknown field: ${join(field, String(params.additionalProperty))}`;
+    case 'additionalProperties': {
+      // The name is the caller's: echoed bounded.
+      const name = cutText(String(params.additionalProperty), MAX_ECHOED_NAME);
+      return dataVar === 'querystring' ? `Unknown query parameter: ${name}` : `Unknown field: ${join(field, name)}`;
+    }
     default:
       break;
   }

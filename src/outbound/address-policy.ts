@@ -14,6 +14,8 @@ import ipaddr from 'ipaddr.js';
  */
 export interface AddressPolicy {
   isAllowed(ip: string): boolean;
+  /** Inside OUTBOUND_ALLOW_CIDRS: allowed by the operator's say-so, not by being public. */
+  isExempt(ip: string): boolean;
 }
 
 type IpAddress = ipaddr.IPv4 | ipaddr.IPv6;
@@ -33,6 +35,10 @@ export function createAddressPolicy(allowCidrs: readonly string[]): AddressPolic
       if (address === null) return false;
       if (isExempt(address, exempt)) return true;
       return isPublicUnicast(address);
+    },
+    isExempt(ip: string): boolean {
+      const address = parseIp(ip);
+      return address !== null && isExempt(address, exempt);
     },
   };
 }

@@ -7,7 +7,7 @@ import type { AddressPolicy } from './address-policy.js';
 import { classifyFailure, OutboundError } from './errors.js';
 import { openGuardedSession, type GuardedSession, type Resolver } from './guarded-agent.js';
 import { flattenHeaders, readCapped, sanitizeHeaders } from './http-parts.js';
-import { nextHop, redirectLocation, type Hop, type OutboundMethod } from './redirects.js';
+import { DELIVERY_PORTABLE_HEADERS, nextHop, redirectLocation, REQUEST_PORTABLE_HEADERS, type Hop, type OutboundMethod } from './redirects.js';
 import { assertLiteralAllowed, isLocalhostName, literalIp, parseTargetUrl } from './url-rules.js';
 
 export { OutboundError, type OutboundErrorCode } from './errors.js';
@@ -125,11 +125,14 @@ export function createOutbound(options: OutboundOptions | SharedTrustOptions): O
   };
 
   function request(req: OutboundRequest): Promise<OutboundResponse> {
-    return send(req, undefined);
+    return send(req, undefined, REQUEST_PORTABLE_HEADERS);
   }
 
-  /** `shared`: a long-lived session to use (and keep open); otherwise one is opened for this request and closed after it. */
-  async function send(req: OutboundRequest, shared: GuardedSession | undefined): Promise<OutboundResponse> {
+  /**
+   * `shared`: a long-lived session to use (and keep open); otherwise one is opened for this request and closed after it.
+   * `portable`: the headers a redirect to another origin keeps (redirects.ts).
+   */
+  async function send(req: OutboundRequest, shared: GuardedSession | undefined, portable: ReadonlySet<string>): Promise<OutboundResponse> {
     const started = performance.now();
     const timeoutMs = req.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const cap = req.maxResponseBytes ?? options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
@@ -140,7 +143,7 @@ export function createOutbound(options: OutboundOptions | SharedTrustOptions): O
     const url = parseTargetUrl(req.url, allowHttp);
     assertLiteralAllowed(url, policy);
     const headers = { 'user-agent': options.userAgent, ...sanitizeHeaders(req.headers) };
-    let hop: Hop = { url, method: req.method ?? 'GET', headers, body: req.body };
+    let hop: Hop = { url, method: req.method ?? 'GET', headers, body: req.body, portable };
 
     const controller = new AbortController();
     let timedOut = false;
@@ -207,6 +210,7 @@ export function createOutbound(options: OutboundOptions | SharedTrustOptions): O
           maxResponseBytes: Math.min(DELIVERY_RESPONSE_BYTES, options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES),
         },
         closed ? undefined : deliverySession(),
+        DELIVERY_PORTABLE_HEADERS,
       );
       const elapsedMs = elapsedSince(started);
       if (res.status >= 200 && res.status < 300) return { ok: true, status: res.status, elapsedMs };

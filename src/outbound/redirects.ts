@@ -8,14 +8,40 @@ export interface Hop {
   method: OutboundMethod;
   headers: Record<string, string>;
   body: string | Uint8Array | undefined;
+  /** The header names that may follow a redirect to another origin; every other header is dropped there. */
+  portable: ReadonlySet<string>;
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 // Headers that describe a body; meaningless once a redirect drops the body.
 const BODY_HEADERS = ['content-type', 'content-encoding', 'content-language', 'content-location'];
-// Credentials meant for the first origin, not for wherever it points us (as fetch does).
-const ORIGIN_CREDENTIAL_HEADERS = ['authorization', 'cookie'];
+/**
+ * Headers of `request()` that cross origins: only ones the service sets that describe the request and carry
+ * no secret. Anything else (authorization, cookies, an API key of the AI provider, …) was meant for the first
+ * origin, not for wherever it points us.
+ */
+export const REQUEST_PORTABLE_HEADERS: ReadonlySet<string> = new Set([
+  'user-agent',
+  'accept',
+  'accept-language',
+  ...BODY_HEADERS,
+]);
+
+/**
+ * Headers of a delivery that cross origins: our content-type and user-agent, and the Standard Webhooks
+ * headers (callers cannot save headers of these names). Every caller-supplied header (a webhook's `x-api-key`,
+ * `authorization`, …) stays with the origin it was saved for. The signature is kept on purpose: it is no
+ * secret (an HMAC of the very bytes the new origin receives, useless for any other body, id or timestamp),
+ * and a receiver that moved to another host needs it to verify what it gets.
+ */
+export const DELIVERY_PORTABLE_HEADERS: ReadonlySet<string> = new Set([
+  'content-type',
+  'user-agent',
+  'webhook-id',
+  'webhook-timestamp',
+  'webhook-signature',
+]);
 
 /** The Location to follow, or null when the response is final. */
 export function redirectLocation(status: number, location: string | string[] | undefined): string | null {
@@ -28,7 +54,8 @@ export function redirectLocation(status: number, location: string | string[] | u
 /**
  * The next hop after a redirect, following the fetch standard's method rules:
  * 307/308 keep method and body; 303 turns anything but HEAD into GET; 301/302
- * turn POST into GET. An https→http hop is refused unless http is allowed.
+ * turn POST into GET. An https→http hop is refused unless http is allowed. A hop to another
+ * origin keeps only the `portable` headers.
  */
 export function nextHop(current: Hop, status: number, location: string, allowHttp: boolean): Hop {
   let url: URL;
@@ -49,8 +76,9 @@ export function nextHop(current: Hop, status: number, location: string, allowHtt
     body = undefined;
     for (const name of BODY_HEADERS) delete headers[name];
   }
+  // Origin = scheme, host and port: another port of the same host is another origin.
   if (url.origin !== current.url.origin) {
-    for (const name of ORIGIN_CREDENTIAL_HEADERS) delete headers[name];
+    for (const name of Object.keys(headers)) if (!current.portable.has(name)) delete headers[name];
   }
-  return { url, method, headers, body };
+  return { url, method, headers, body, portable: current.portable };
 }

@@ -74,7 +74,11 @@ async function creditsOf(deps: BillingDeps, session: Stripe.Checkout.Session): P
   return credits > 0 ? credits : undefined;
 }
 
-const PAID = new Set(['paid', 'no_payment_required']);
+/**
+ * Only `paid` credits: `no_payment_required` means no money moved (a 100 % discount or a zero amount),
+ * and `unpaid` waits for `async_payment_succeeded`, whose session then says `paid`.
+ */
+const PAID = 'paid';
 
 /**
  * A verified Stripe event. `checkout.session.completed` (when paid) and
@@ -86,7 +90,7 @@ export async function handleStripeEvent(deps: BillingDeps, event: Stripe.Event, 
     return { credited: false, reason: `ignored ${event.type}` };
   }
   const session = event.data.object;
-  if (!PAID.has(session.payment_status)) return { credited: false, reason: `payment ${session.payment_status}` };
+  if (session.payment_status !== PAID) return { credited: false, reason: `payment ${session.payment_status}` };
   const hash = session.client_reference_id ?? '';
   const wallet = /^[0-9a-f]{64}$/.test(hash) ? await findWalletByHash(deps.store.read, hash) : undefined;
   if (wallet === undefined) {

@@ -11,6 +11,9 @@ import type { DnsLookupInput, LookupPlan } from './lookup-plan.js';
 import type { Target } from './names.js';
 import { checkPropagation, DEFAULT_PROPAGATION_SERVERS, resolvePropagationServers } from './propagation.js';
 import type { PropagationResult, PropagationServer } from './propagation.js';
+import { hiddenWarning, NOT_ASKED_WARNING, publicRecords } from './public-answers.js';
+import { createRequestBudget, deadlineWarning, MAX_PACKETS_PER_REQUEST, packetLimitWarning, REQUEST_DEADLINE_MS } from './request-budget.js';
+import type { RequestBudget, RequestLimits } from './request-budget.js';
 import { createRequestResolver } from './request-resolver.js';
 import type { RequestResolver } from './request-resolver.js';
 import { addressesOf, ptrHostnames, reverseLookup } from './reverse.js';
@@ -63,6 +66,8 @@ export interface DnsLookupSettings {
   readonly queryConcurrency?: number;
   /** Domains looked up at once per request. */
   readonly domainConcurrency?: number;
+  /** Internal: the deadline and packet cap of one request; REQUEST_DEADLINE_MS and MAX_PACKETS_PER_REQUEST outside tests. */
+  readonly requestLimits?: RequestLimits;
 }
 
 export interface DnsLookup {
@@ -79,17 +84,35 @@ interface RequestContext {
   readonly plan: LookupPlan;
   readonly resolver: RequestResolver;
   readonly propagation: readonly PropagationServer[] | undefined;
+  readonly budget: RequestBudget;
 }
 
-function collect(types: readonly RecordType[], outcomes: readonly QueryResult[]) {
+/** The records to show (non-public addresses removed, counted in `hidden`), the errors, and whether every query failed. */
+function collect(types: readonly RecordType[], outcomes: readonly QueryResult[], policy: AddressPolicy) {
   const records: RecordsByType = {};
   const errors: Partial<Record<RecordType, QueryFailure>> = {};
+  let hidden = 0;
   types.forEach((type, index) => {
     const outcome = outcomes[index] as QueryResult;
-    if (!outcome.ok) errors[type] = outcome.failure;
-    else if (outcome.records.length > 0) records[type] = outcome.records;
+    if (!outcome.ok) {
+      errors[type] = outcome.failure;
+      return;
+    }
+    const shown = publicRecords(outcome.records, policy);
+    hidden += shown.hidden;
+    if (shown.records.length > 0) records[type] = shown.records;
   });
-  return { records, errors, failed: outcomes.every((outcome) => !outcome.ok) };
+  return { records, errors, hidden, failed: outcomes.every((outcome) => !outcome.ok) };
+}
+
+/** Why this result may be incomplete or trimmed: the request's limits, and what the address screening did. */
+function limitWarnings(context: RequestContext, hidden: number, errors: Partial<Record<RecordType, QueryFailure>>): string[] {
+  const warnings: string[] = [];
+  if (hidden > 0) warnings.push(hiddenWarning(hidden));
+  if (Object.values(errors).includes('NON_PUBLIC_ADDRESS')) warnings.push(NOT_ASKED_WARNING);
+  if (context.budget.expired()) warnings.push(deadlineWarning(context.budget.limits));
+  if (context.budget.exhausted()) warnings.push(packetLimitWarning(context.budget.limits));
+  return warnings;
 }
 
 async function reverseOf(context: RequestContext, target: Target, records: RecordsByType, outcomes: readonly QueryResult[]): Promise<ReverseLookup | undefined> {
@@ -115,16 +138,25 @@ async function lookupTarget(context: RequestContext, target: Target): Promise<{ 
   // An address is asked for its PTR, whatever the record types.
   const types: readonly RecordType[] = target.kind === 'ip' ? ['PTR'] : plan.recordTypes;
   const outcomes = await Promise.all(types.map((type) => resolver.query(target.name, type)));
-  const { records, errors, failed } = collect(types, outcomes);
+  const { records, errors, hidden, failed } = collect(types, outcomes, settings.policy);
+  // Propagation answers are shown with the same screening; what it removes is counted with the rest.
+  let hiddenElsewhere = 0;
+  const show = (list: DnsRecord[]) => {
+    const shown = publicRecords(list, settings.policy);
+    hiddenElsewhere += shown.hidden;
+    return shown.records;
+  };
 
   const isDomain = target.kind === 'domain' && !failed;
-  const addressRecords = plan.recordTypes.includes('A') || plan.recordTypes.includes('AAAA') ? [...(records.A ?? []), ...(records.AAAA ?? [])] : undefined;
+  // TLS inspection judges every address itself (and says when none is public), so it gets them all.
+  const rawAddresses = outcomes.flatMap((outcome, index) => (outcome.ok && (types[index] === 'A' || types[index] === 'AAAA') ? outcome.records : []));
+  const addressRecords = plan.recordTypes.includes('A') || plan.recordTypes.includes('AAAA') ? rawAddresses : undefined;
   const [reverse, enrichment, ssl, propagation] = await Promise.all([
     plan.performReverseLookup && !failed ? reverseOf(context, target, records, outcomes) : undefined,
     plan.enableEnrichment && isDomain ? enrichDomain(resolver, target.name) : undefined,
     plan.enableSslInspection && isDomain
       ? inspectDomainCertificate(
-          { resolver, policy: settings.policy, port: settings.tlsPort ?? HTTPS_PORT, secureContext: settings.tlsContext, now: () => settings.clock.now() },
+          { resolver, policy: settings.policy, port: settings.tlsPort ?? HTTPS_PORT, secureContext: settings.tlsContext, now: () => settings.clock.now(), budget: context.budget },
           target.name,
           addressRecords,
           plan.query.timeoutMs,
@@ -142,12 +174,14 @@ async function lookupTarget(context: RequestContext, target: Target): Promise<{ 
               main: outcomes[index] as QueryResult,
               servers: context.propagation as readonly PropagationServer[],
               now: () => settings.clock.now(),
+              show,
             }),
           ),
         ),
   ]);
 
-  const warnings = [...(enrichment?.warnings ?? []), ...(ssl?.warnings ?? [])];
+  const own = limitWarnings(context, hidden + hiddenElsewhere, errors);
+  const warnings = [...own, ...(enrichment?.warnings ?? []), ...(ssl?.warnings ?? [])];
   const recommendations = [...(enrichment?.recommendations ?? []), ...(ssl?.recommendations ?? [])];
   const totalRecords = Object.values(records).reduce((sum, list) => sum + list.length, 0);
   const lookupResult: LookupResult = {
@@ -158,7 +192,7 @@ async function lookupTarget(context: RequestContext, target: Target): Promise<{ 
     ...(reverse === undefined ? {} : { reverseLookup: reverse }),
     ...withoutAdvice(enrichment),
     ...withoutAdvice(ssl),
-    ...(enrichment === undefined && ssl === undefined ? {} : { warnings, recommendations }),
+    ...(enrichment === undefined && ssl === undefined && own.length === 0 ? {} : { warnings, recommendations }),
     ...(plan.includeMetadata ? { metadata: { queryTime: Math.round(performance.now() - started), totalRecords } } : {}),
   };
   return { result: { domain: target.input, lookupResult, ...(propagation === undefined ? {} : { propagationResults: propagation }) }, failed };
@@ -168,11 +202,13 @@ export function createDnsLookup(settings: DnsLookupSettings): DnsLookup {
   return {
     async lookup(input) {
       const plan = planLookup(input);
-      const resolver = createRequestResolver(settings.client, plan.query, settings.queryConcurrency ?? DEFAULT_QUERY_CONCURRENCY);
+      // Counted from here: the deadline covers the servers' names, every lookup, and TLS inspection.
+      const budget = createRequestBudget(settings.requestLimits ?? { deadlineMs: REQUEST_DEADLINE_MS, maxPackets: MAX_PACKETS_PER_REQUEST });
+      const resolver = createRequestResolver(settings.client, { ...plan.query, budget }, settings.queryConcurrency ?? DEFAULT_QUERY_CONCURRENCY, settings.policy);
       // Caller-chosen servers are judged even when the check is off: a refused server is a 400 either way.
       const chosen = plan.propagationServers === undefined ? undefined : await resolvePropagationServers(plan.propagationServers, { policy: settings.policy, resolver });
       const propagation = plan.checkPropagation ? (chosen ?? settings.propagationDefaults ?? DEFAULT_PROPAGATION_SERVERS) : undefined;
-      const context: RequestContext = { settings, plan, resolver, propagation };
+      const context: RequestContext = { settings, plan, resolver, propagation, budget };
       const outcomes = await mapBounded(plan.targets, settings.domainConcurrency ?? DEFAULT_DOMAIN_CONCURRENCY, (target) => lookupTarget(context, target));
       const failedLookups = outcomes.filter((outcome) => outcome.failed).length;
       return {

@@ -59,10 +59,32 @@ export type DnsRecord = AddressRecord | MxRecord | TxtRecord | NameRecord | SoaR
 
 /**
  * Why a query produced no answer, as shown in `lookupResult.errors` (`{ "MX": "NXDOMAIN" }`).
- * Response codes are the server's; TIMEOUT, UNREACHABLE (socket error, e.g. ICMP port unreachable),
- * BAD_RESPONSE (undecodable or mismatched) and CNAME_LOOP are ours.
+ * Response codes are the server's; TIMEOUT (also: the request deadline passed), UNREACHABLE (socket
+ * error, e.g. ICMP port unreachable), BAD_RESPONSE (undecodable or mismatched), CNAME_LOOP,
+ * PACKET_LIMIT (the request spent its packets) and NON_PUBLIC_ADDRESS (a reverse name of an address
+ * outside public space, not asked) are ours.
  */
-export type QueryFailure = 'NXDOMAIN' | 'SERVFAIL' | 'REFUSED' | 'FORMERR' | 'NOTIMP' | 'TIMEOUT' | 'UNREACHABLE' | 'BAD_RESPONSE' | 'CNAME_LOOP' | 'OTHER';
+export type QueryFailure =
+  | 'NXDOMAIN'
+  | 'SERVFAIL'
+  | 'REFUSED'
+  | 'FORMERR'
+  | 'NOTIMP'
+  | 'TIMEOUT'
+  | 'UNREACHABLE'
+  | 'BAD_RESPONSE'
+  | 'CNAME_LOOP'
+  | 'PACKET_LIMIT'
+  | 'NON_PUBLIC_ADDRESS'
+  | 'OTHER';
+
+/** The request-wide limits every query of one request shares (request-budget.ts). */
+export interface QueryBudget {
+  /** Milliseconds left before the request deadline; 0 once it passed. */
+  remainingMs(): number;
+  /** Counts one packet (a UDP or TCP query, a TLS probe); false once the request has spent them all. */
+  takePacket(): boolean;
+}
 
 /** Per-query limits of the request (SPEC "Limits": timeout, maxRetries, retryDelay). */
 export interface QueryOptions {
@@ -72,6 +94,8 @@ export interface QueryOptions {
   readonly maxRetries: number;
   /** Milliseconds between two tries. */
   readonly retryDelayMs: number;
+  /** The request's overall deadline and packet cap; absent: only the limits above. */
+  readonly budget?: QueryBudget;
 }
 
 /** A resolver to ask: an IP literal and a port. */

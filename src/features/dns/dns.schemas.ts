@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { ISODate, Nullable } from '../../http/schemas.js';
 import { RECORD_TYPES } from './dns-types.js';
+import { REQUEST_DEADLINE_MS } from './request-budget.js';
 
 /**
  * Request and response schemas of POST /dns-lookup (SPEC "DNS lookup result", DECISIONS "DNS").
@@ -42,13 +43,13 @@ export const DnsLookupBody = Type.Object(
       Type.Array(Type.String({ minLength: 1, maxLength: 261, 'x-error': 'must be an IP address or host name, optionally with :port' }), {
         maxItems: MAX_PROPAGATION_SERVERS,
         'x-error': `must list at most ${MAX_PROPAGATION_SERVERS} servers`,
-        description: 'Replaces the default resolvers; public addresses only (private, loopback, link-local are refused)',
+        description: 'Replaces the default resolvers; public addresses on port 53 only (private, loopback, link-local addresses and other ports are refused)',
       }),
     ),
     performReverseLookup: Type.Optional(Type.Boolean({ default: true, description: 'PTR lookups for returned addresses' })),
     enableEnrichment: Type.Optional(Type.Boolean({ default: true, description: 'MX provider, SPF, DMARC, DKIM and an e-mail security score' })),
     enableSslInspection: Type.Optional(Type.Boolean({ default: true, description: 'TLS certificate of port 443' })),
-    timeout: Type.Optional(range(TIMEOUT_RANGE, 'Milliseconds per query try')),
+    timeout: Type.Optional(range(TIMEOUT_RANGE, `Milliseconds per query try (the whole request ends after ${REQUEST_DEADLINE_MS / 1000} s)`)),
     maxRetries: Type.Optional(range(RETRIES_RANGE, 'Tries after the first one')),
     retryDelay: Type.Optional(range(RETRY_DELAY_RANGE, 'Milliseconds between tries')),
     includeMetadata: Type.Optional(Type.Boolean({ default: false, description: 'Add queryTime and totalRecords' })),
@@ -93,7 +94,7 @@ const LookupResult = Type.Object({
   domain: Type.String({ description: 'The name queried (punycode), or the IP address' }),
   timestamp: ISODate,
   records: Records,
-  errors: Type.Optional(StringMap('Per record type, why the query failed: NXDOMAIN, SERVFAIL, REFUSED, TIMEOUT, UNREACHABLE, …')),
+  errors: Type.Optional(StringMap(`Per record type, why the query failed: NXDOMAIN, SERVFAIL, REFUSED, TIMEOUT (also at the ${REQUEST_DEADLINE_MS / 1000} s request deadline), UNREACHABLE, PACKET_LIMIT, NON_PUBLIC_ADDRESS, …`)),
   reverseLookup: Type.Optional(Type.Object({ hostnames: Type.Array(Type.String()), responseTime: Type.Integer({ description: 'Milliseconds spent in PTR lookups' }) })),
   mx_provider: Type.Optional(Nullable(Type.String({ description: 'Mail provider recognised from the MX hosts' }))),
   spf_valid: Type.Optional(Type.Boolean()),

@@ -31,10 +31,14 @@ export const DEFAULT_PROPAGATION_SERVERS: readonly PropagationServer[] = [
 
 export const CUSTOM_LOCATION = 'custom';
 
+const PORT_RULE = `port must be ${DNS_PORT}`;
+
 /**
  * The caller's `propagationServers`, each an IP or a name resolved through the main resolvers.
- * Every address must be public (or inside OUTBOUND_ALLOW_CIDRS): a 400 otherwise, so the service
- * never becomes a way to probe private networks.
+ * Every address must be public (or inside OUTBOUND_ALLOW_CIDRS), and the port 53 unless the
+ * address is inside OUTBOUND_ALLOW_CIDRS: a 400 otherwise, so the service never becomes a way to
+ * probe private networks or to aim packets at arbitrary public ports. A name's addresses are not
+ * echoed: they may come from an internal zone.
  */
 export async function resolvePropagationServers(
   list: readonly string[],
@@ -47,13 +51,14 @@ export async function resolvePropagationServers(
       if (spec === null) throw errors.invalidField(field, 'must be an IP address or host name, optionally with :port');
       if (spec.isIp) {
         if (!context.policy.isAllowed(spec.host)) throw errors.invalidField(field, `${spec.host} is not a public address`);
+        if (spec.port !== DNS_PORT && !context.policy.isExempt(spec.host)) throw errors.invalidField(field, PORT_RULE);
         return { name: entry, address: { host: spec.host, port: spec.port }, location: CUSTOM_LOCATION };
       }
       const [v4, v6] = await Promise.all([context.resolver.query(spec.host, 'A'), context.resolver.query(spec.host, 'AAAA')]);
       const addresses = [v4, v6].flatMap((result) => (result.ok ? result.records : [])).flatMap((record) => (record.type === 'A' || record.type === 'AAAA' ? [record.address] : []));
       if (addresses.length === 0) throw errors.invalidField(field, `${spec.host} does not resolve`);
-      const refused = addresses.find((address) => !context.policy.isAllowed(address));
-      if (refused !== undefined) throw errors.invalidField(field, `${spec.host} resolves to ${refused}, which is not a public address`);
+      if (!addresses.every((address) => context.policy.isAllowed(address))) throw errors.invalidField(field, `${spec.host} resolves to a non-public address`);
+      if (spec.port !== DNS_PORT && !addresses.every((address) => context.policy.isExempt(address))) throw errors.invalidField(field, PORT_RULE);
       return { name: entry, address: { host: addresses[0] as string, port: spec.port }, location: CUSTOM_LOCATION };
     }),
   );
@@ -99,6 +104,8 @@ export async function checkPropagation(input: {
   readonly main: QueryResult;
   readonly servers: readonly PropagationServer[];
   readonly now: () => number;
+  /** What of a server's records may be shown (the comparison uses them all). */
+  readonly show?: (records: DnsRecord[]) => DnsRecord[];
 }): Promise<PropagationResult> {
   const expected = signature(input.main);
   const answers = await Promise.all(input.servers.map((server) => input.resolver.query(input.name, input.recordType, [server.address])));
@@ -110,7 +117,7 @@ export async function checkPropagation(input: {
     const match = expected !== null && own === expected;
     matches.push(match);
     servers[server.name] = {
-      records: result.ok ? result.records : [],
+      records: result.ok ? (input.show?.(result.records) ?? result.records) : [],
       responseTime: result.elapsedMs,
       ...(result.ok ? {} : { error: result.failure }),
       location: server.location,

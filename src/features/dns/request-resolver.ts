@@ -1,18 +1,21 @@
+import type { AddressPolicy } from '../../outbound/address-policy.js';
 import type { QueryOptions, RecordType, ServerAddress } from './dns-types.js';
 import { createLimiter } from '../../lib/limiter.js';
+import { mayAsk, NOT_ASKED, screenOwner } from './public-answers.js';
 import type { DnsClient, QueryResult } from './wire-client.js';
 
 /**
- * The resolver of one request: the request's timeout and retries, a bound on queries in flight,
- * and one answer per (name, type, servers), so the enrichment reuses the main lookup's MX and TXT
- * and shared SPF includes are fetched once.
+ * The resolver of one request: the request's timeout, retries and budget (deadline, packet cap), a
+ * bound on queries in flight, and one answer per (name, type, servers), so the enrichment reuses the
+ * main lookup's MX and TXT and shared SPF includes are fetched once. Reverse names of addresses the
+ * policy refuses are never asked, whoever asks (main lookup, reverse lookup, SPF include, …).
  */
 export interface RequestResolver {
   readonly options: QueryOptions;
   query(name: string, type: RecordType, servers?: readonly ServerAddress[]): Promise<QueryResult>;
 }
 
-export function createRequestResolver(client: DnsClient, options: QueryOptions, concurrency: number): RequestResolver {
+export function createRequestResolver(client: DnsClient, options: QueryOptions, concurrency: number, policy: AddressPolicy): RequestResolver {
   const limit = createLimiter(concurrency);
   const answers = new Map<string, Promise<QueryResult>>();
   return {
@@ -21,7 +24,7 @@ export function createRequestResolver(client: DnsClient, options: QueryOptions, 
       const key = `${name.toLowerCase()}|${type}|${(servers ?? []).map((s) => `${s.host}#${s.port}`).join(',')}`;
       let answer = answers.get(key);
       if (answer === undefined) {
-        answer = limit(() => client.query(name, type, options, servers));
+        answer = mayAsk(name, policy) ? limit(() => client.query(name, type, options, servers)).then((result) => screenOwner(result, policy)) : Promise.resolve(NOT_ASKED);
         answers.set(key, answer);
       }
       return answer;

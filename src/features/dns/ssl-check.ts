@@ -1,6 +1,6 @@
 import type { SecureContext } from 'node:tls';
 import type { AddressPolicy } from '../../outbound/address-policy.js';
-import type { DnsRecord } from './dns-types.js';
+import type { DnsRecord, QueryBudget } from './dns-types.js';
 import { addressesOf } from './reverse.js';
 import type { RequestResolver } from './request-resolver.js';
 import { inspectCertificate, TlsInspectionError } from './tls-inspect.js';
@@ -26,6 +26,8 @@ export interface SslContext {
   readonly port: number;
   readonly secureContext?: SecureContext;
   readonly now: () => number;
+  /** The request's deadline and packet cap: the handshake ends by the deadline and counts as a packet. */
+  readonly budget?: QueryBudget;
 }
 
 const failed = (cause: string): SslFields => ({ ssl_error: cause, warnings: [`SSL inspection failed: ${cause}`], recommendations: [] });
@@ -43,9 +45,13 @@ export async function inspectDomainCertificate(context: SslContext, domain: stri
   if (addresses.length === 0) return failed(`${domain} has no address`);
   const address = addresses.find((candidate) => context.policy.isAllowed(candidate));
   if (address === undefined) return failed(`${domain} resolves to a non-public address`);
+  const remaining = context.budget === undefined ? Infinity : context.budget.remainingMs();
+  if (remaining <= 0) return failed('the request deadline passed before the TLS handshake');
+  if (context.budget !== undefined && !context.budget.takePacket()) return failed('the request packet limit was reached before the TLS handshake');
   let report;
   try {
-    report = await inspectCertificate({ hostname: domain, address, port: context.port, timeoutMs: Math.min(timeoutMs, MAX_TLS_TIMEOUT_MS), secureContext: context.secureContext, now: context.now() });
+    const handshakeMs = Math.min(timeoutMs, MAX_TLS_TIMEOUT_MS, remaining);
+    report = await inspectCertificate({ hostname: domain, address, port: context.port, timeoutMs: handshakeMs, secureContext: context.secureContext, now: context.now() });
   } catch (error) {
     if (error instanceof TlsInspectionError) return failed(error.message);
     throw error;

@@ -3,13 +3,13 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { encode, RECURSION_DESIRED } from 'dns-packet';
 import type { Answer } from 'dns-packet';
-import type { DnsRecord, QueryFailure, QueryOptions, RecordType, ServerAddress } from './dns-types.js';
+import type { DnsRecord, QueryBudget, QueryFailure, QueryOptions, RecordType, ServerAddress } from './dns-types.js';
 import { toRecord } from './records.js';
 import { tcpExchange, TransportError, udpExchange } from './wire-transport.js';
 import type { DnsResponse } from './wire-transport.js';
 
 export type QueryResult =
-  | { readonly ok: true; readonly records: DnsRecord[]; readonly elapsedMs: number }
+  | { readonly ok: true; readonly records: DnsRecord[]; readonly elapsedMs: number; readonly owner?: string }
   | { readonly ok: false; readonly failure: QueryFailure; readonly elapsedMs: number };
 
 /** DNS on the wire: UDP, TCP when the answer is truncated, with the request's timeout and retries. */
@@ -45,8 +45,13 @@ function encodeQuery(id: number, name: string, type: RecordType): Buffer {
   });
 }
 
+/** Counts one packet against the request's cap; past it, the query fails at once. */
+function spendPacket(budget: QueryBudget | undefined): void {
+  if (budget !== undefined && !budget.takePacket()) throw new QueryError('PACKET_LIMIT');
+}
+
 /** One try at one server: UDP, then TCP within the same time budget when the answer says TC. */
-async function exchange(server: ServerAddress, name: string, type: RecordType, timeoutMs: number): Promise<DnsResponse> {
+async function exchange(server: ServerAddress, name: string, type: RecordType, timeoutMs: number, budget: QueryBudget | undefined): Promise<DnsResponse> {
   const id = randomInt(0, 65_536);
   const message = encodeQuery(id, name, type);
   const check = (packet: DnsResponse): boolean => {
@@ -55,21 +60,31 @@ async function exchange(server: ServerAddress, name: string, type: RecordType, t
     return question === undefined || (canonical(question.name) === canonical(name) && question.type === type);
   };
   const deadline = performance.now() + timeoutMs;
+  spendPacket(budget);
   const answer = await udpExchange(server, message, check, timeoutMs);
   if (!answer.flag_tc) return answer;
   const remaining = Math.round(deadline - performance.now());
   if (remaining <= 0) throw new TransportError('TIMEOUT', `no answer within ${timeoutMs} ms`);
+  spendPacket(budget);
   return tcpExchange(server, message, check, remaining);
 }
 
-/** 1 + maxRetries tries, `retryDelayMs` apart, rotating through the servers. */
+/** What is left of the request deadline; Infinity without one. */
+const remainingOf = (budget: QueryBudget | undefined): number => (budget === undefined ? Infinity : budget.remainingMs());
+
+/**
+ * 1 + maxRetries tries, `retryDelayMs` apart, rotating through the servers. No try and no pause
+ * outlasts the request deadline: once it has passed, the query fails as TIMEOUT.
+ */
 async function ask(name: string, type: RecordType, servers: readonly ServerAddress[], options: QueryOptions): Promise<DnsResponse> {
   let last: QueryFailure = 'TIMEOUT';
   for (let attempt = 0; attempt <= options.maxRetries; attempt++) {
-    if (attempt > 0 && options.retryDelayMs > 0) await sleep(options.retryDelayMs);
+    if (attempt > 0 && options.retryDelayMs > 0) await sleep(Math.min(options.retryDelayMs, remainingOf(options.budget)));
+    const timeoutMs = Math.min(options.timeoutMs, remainingOf(options.budget));
+    if (timeoutMs <= 0) throw new QueryError('TIMEOUT');
     const server = servers[attempt % servers.length] as ServerAddress;
     try {
-      const response = await exchange(server, name, type, options.timeoutMs);
+      const response = await exchange(server, name, type, timeoutMs, options.budget);
       const rcode = response.rcode ?? 'NOERROR';
       if (rcode === 'NOERROR' || rcode === 'NXDOMAIN') return response;
       last = KNOWN_RCODES.has(rcode as QueryFailure) ? (rcode as QueryFailure) : 'OTHER';
@@ -96,7 +111,7 @@ function recordsOf(answers: readonly Answer[], name: string, type: RecordType): 
  * The records of `type` at `name`. A recursive resolver answers with the whole CNAME chain;
  * when a server stops at an alias it does not answer for, the alias target is asked next.
  */
-async function resolve(name: string, type: RecordType, servers: readonly ServerAddress[], options: QueryOptions): Promise<DnsRecord[]> {
+async function resolve(name: string, type: RecordType, servers: readonly ServerAddress[], options: QueryOptions): Promise<{ records: DnsRecord[]; owner: string }> {
   let target = canonical(name);
   const seen = new Set([target]);
   for (let hop = 0; hop <= MAX_CNAME_HOPS; hop++) {
@@ -106,14 +121,14 @@ async function resolve(name: string, type: RecordType, servers: readonly ServerA
     let current = target;
     for (;;) {
       const found = recordsOf(answers, current, type);
-      if (found.length > 0 || type === 'CNAME') return found;
+      if (found.length > 0 || type === 'CNAME') return { records: found, owner: current };
       const alias = answers.find((answer) => answer.type === 'CNAME' && canonical(answer.name) === current);
       if (alias === undefined || alias.type !== 'CNAME') break;
       current = canonical(alias.data);
       if (seen.has(current)) throw new QueryError('CNAME_LOOP');
       seen.add(current);
     }
-    if (current === target) return [];
+    if (current === target) return { records: [], owner: current };
     target = current;
   }
   throw new QueryError('CNAME_LOOP');
@@ -128,7 +143,8 @@ export function createDnsClient(servers: readonly ServerAddress[]): DnsClient {
       const targets = override ?? servers;
       if (targets.length === 0) return { ok: false, failure: 'UNREACHABLE', elapsedMs: 0 };
       try {
-        return { ok: true, records: await resolve(name, type, targets, options), elapsedMs: elapsed() };
+        const { records, owner } = await resolve(name, type, targets, options);
+        return { ok: true, records, elapsedMs: elapsed(), owner };
       } catch (error) {
         if (error instanceof QueryError) return { ok: false, failure: error.failure, elapsedMs: elapsed() };
         throw error;

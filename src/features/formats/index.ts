@@ -17,7 +17,18 @@ export {
   type FormatSettings,
   type LowBalanceFormatSettings,
 } from './adapters.js';
-export { TEMPLATE_MAX_BYTES, TEMPLATE_MAX_DEPTH, renderTemplate, validateTemplate } from './template-engine.js';
+export {
+  RENDER_MAX_BYTES,
+  TEMPLATE_MAX_BYTES,
+  TEMPLATE_MAX_DEPTH,
+  TemplateTooLarge,
+  renderTemplate,
+  renderTemplateWithin,
+  validateTemplate,
+  type RenderOptions,
+  type Rendered,
+} from './template-engine.js';
+export { fitJsonString, jsonBytes, jsonStringBytes } from './json-size.js';
 export {
   OPTIONS_MAX_KEYS,
   OPTION_VALUE_MAX_CHARS,

@@ -9,6 +9,9 @@ export const PAGERDUTY_LIMITS = {
   dedupKey: 255,
   /** Ours: the Events API refuses events over 512 KB, and a mail body may be 1 MiB. */
   detailsText: 100_000,
+  /** Ours, like the summary's: header-derived values of any length must not fill the event. */
+  source: 1024,
+  fromName: 1024,
 } as const;
 
 export interface PagerDutyEvent {
@@ -25,8 +28,8 @@ export interface PagerDutyEvent {
 }
 
 export function pagerDutyEmail(payload: InboundEmailPayload, routingKey: string): PagerDutyEvent {
-  const name = singleLine(payload.from.name ?? '');
-  const details: Record<string, string> = { text: truncate(plainBody(payload), PAGERDUTY_LIMITS.detailsText) };
+  const name = truncate(singleLine(payload.from.name ?? ''), PAGERDUTY_LIMITS.fromName);
+  const details: Record<string, string> = { text: truncate(plainBody(payload, PAGERDUTY_LIMITS.detailsText), PAGERDUTY_LIMITS.detailsText) };
   if (name !== '') details.from_name = name;
   return {
     routing_key: routingKey,
@@ -36,7 +39,7 @@ export function pagerDutyEmail(payload: InboundEmailPayload, routingKey: string)
     payload: {
       summary: truncate(subjectOf(payload), PAGERDUTY_LIMITS.summary),
       // `source` is required by PagerDuty; a relay could in theory report no address.
-      source: payload.from.email === '' ? 'unknown sender' : payload.from.email,
+      source: payload.from.email === '' ? 'unknown sender' : truncate(payload.from.email, PAGERDUTY_LIMITS.source),
       severity: 'info',
       timestamp: payload.receivedAt,
       custom_details: details,

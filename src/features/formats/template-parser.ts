@@ -46,7 +46,8 @@ export function parsePlaceholders(source: string): ParsedString {
 
 // Narrow on purpose: payload keys and header names fit it, and anything
 // resembling code (`x()`, `a+b`, `a[b]`) is a parse error, not a silent miss.
-const NAME_CHAR = /[\p{L}\p{N}_$-]/u;
+// Sticky, one character class repeated: linear, and by code point (letters outside the BMP count).
+const NAME = /[\p{L}\p{N}_$-]+/uy;
 const MAX_INDEX_DIGITS = 9;
 
 /** Reads one placeholder body; a method returning a string has found an error. */
@@ -113,15 +114,10 @@ class Cursor {
   }
 
   private name(): string {
-    const start = this.at;
-    for (;;) {
-      const code = this.s.codePointAt(this.at);
-      // By code point, so letters outside the BMP count as letters.
-      const char = code === undefined ? '' : String.fromCodePoint(code);
-      if (char === '' || !NAME_CHAR.test(char)) break;
-      this.at += char.length;
-    }
-    return this.s.slice(start, this.at);
+    NAME.lastIndex = this.at;
+    const name = NAME.exec(this.s)?.[0] ?? '';
+    this.at += name.length;
+    return name;
   }
 
   /** After `[`: an integer, then `]`. */

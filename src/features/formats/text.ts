@@ -53,7 +53,8 @@ export function truncate(text: string, max: number, options: TruncateOptions = {
   const escape = options.escape === true;
   const render = escape ? escapeMarkup : (s: string): string => s;
   if (max <= 0) return '';
-  if (renderedLength(text, escape) <= max) return render(text);
+  // Only a prefix can matter: a text over `max` units is over the limit escaped or not.
+  if (text.length <= max && renderedLength(text, escape) <= max) return render(text);
   const budget = max - ELLIPSIS.length;
   let used = 0;
   let end = 0;
@@ -73,5 +74,27 @@ function renderedLength(text: string, escape: boolean): number {
   return length;
 }
 
-/** Header-like values (subject, display name) must stay on one line in a chat title. */
-export const singleLine = (text: string): string => text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
+/** `text` cut to at most `max` units plus "…" when longer; cheap whatever the length (no scan). */
+export function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, safeCutIndex(text, max))}${ELLIPSIS}`;
+}
+
+/**
+ * Longest header-like value (subject, display name) ever put on one line: above every
+ * cap it is cut to (the largest is PagerDuty's 1024-character summary).
+ */
+export const SINGLE_LINE_MAX = 4096;
+
+/**
+ * Header-like values (subject, display name) must stay on one line in a chat title:
+ * every whitespace run holding a line break becomes one space. A value longer than
+ * SINGLE_LINE_MAX is cut first and ends in "…", so a 1 MiB subject costs no more
+ * than a short one. `\s+` alone cannot backtrack (the old `\s*[\r\n]+\s*` was
+ * quadratic on long whitespace runs).
+ */
+export function singleLine(text: string): string {
+  const long = text.length > SINGLE_LINE_MAX;
+  const head = long ? text.slice(0, safeCutIndex(text, SINGLE_LINE_MAX)) : text;
+  const line = head.replace(/\s+/g, (run) => (run.includes('\n') || run.includes('\r') ? ' ' : run)).trim();
+  return long ? `${line}${ELLIPSIS}` : line;
+}

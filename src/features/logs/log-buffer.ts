@@ -2,7 +2,9 @@ import type { Store } from '../../store/store.js';
 import { WriteBuffer } from '../../lib/write-buffer.js';
 import { logId } from '../../lib/ids.js';
 import type { Clock } from '../../lib/time.js';
+import { cutText } from '../../lib/cut-text.js';
 import type { LogRecord } from './log-entry.js';
+import { MAX_LOG_TEXT } from './log-entry.js';
 import { insertLogs } from './logs.queries.js';
 
 /**
@@ -28,11 +30,12 @@ export class LogBuffer {
       id: logId(),
       walletId: entry.walletId,
       method: entry.method,
-      path: entry.path,
+      // Paths and errors can carry the caller's input (a 15 KB query string): stored bounded, marked when cut.
+      path: cutText(entry.path, MAX_LOG_TEXT),
       endpoint: entry.endpoint,
       statusCode: entry.statusCode,
       responseTimeMs: entry.responseTimeMs,
-      error: entry.error,
+      error: entry.error === undefined ? undefined : cutText(entry.error, MAX_LOG_TEXT),
       createdAt: this.clock.now(),
       cost: entry.cost,
       balance: entry.balance,

@@ -28,3 +28,6 @@ export interface LogRecord {
 
 /** Entries expire seven days after creation (SPEC "Log retention"). */
 export const LOG_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** A log `path` or `error` longer than this (UTF-16 code units) is stored cut, ending with `…`. */
+export const MAX_LOG_TEXT = 512;

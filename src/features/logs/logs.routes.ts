@@ -8,10 +8,14 @@ import { LOG_CATEGORIES, LOG_RETENTION_MS } from './log-entry.js';
 import { recentLogs } from './logs.queries.js';
 import type { LogRow } from './logs.queries.js';
 
-const Query = Type.Object({
-  n: Type.Integer({ minimum: 1, maximum: 100, default: 5, 'x-error': 'must be an integer from 1 to 100' }),
-  type: Type.Optional(Type.String({ enum: [...LOG_CATEGORIES], description: 'Filter on the log endpoint category' })),
-});
+// Closed, as SPEC defines the query: an unknown parameter is 400 (this free call is logged with its path).
+const Query = Type.Object(
+  {
+    n: Type.Integer({ minimum: 1, maximum: 100, default: 5, 'x-error': 'must be an integer from 1 to 100' }),
+    type: Type.Optional(Type.String({ enum: [...LOG_CATEGORIES], description: 'Filter on the log endpoint category' })),
+  },
+  { additionalProperties: false },
+);
 
 export const LogEntry = Type.Object({
   id: Type.String(),

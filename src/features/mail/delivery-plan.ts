@@ -1,12 +1,12 @@
 import { logId } from '../../lib/ids.js';
 import { isoTime } from '../../lib/time.js';
-import { formatEmail } from '../formats/index.js';
+import { TemplateTooLarge, formatEmail, jsonStringBytes } from '../formats/index.js';
 import type { MailboxMode, WebhookRecord } from '../webhooks/webhook-record.js';
 import { attachmentUrl } from './attachment-links.js';
 import { COST_WITH_ATTACHMENTS, COST_WITHOUT_ATTACHMENTS, DOWNLOAD_URL_TTL_MS, PAYLOAD_MAX_BYTES } from './mail-limits.js';
 import type { AttachmentRow } from './mail.queries.js';
 import type { ParsedMessage } from './mime-parse.js';
-import { buildPayload } from './payload.js';
+import { buildPayload, payloadText } from './payload.js';
 import type { DeliveredAttachment, MessageContext } from './payload.js';
 import { applySizeRule } from './size-rule.js';
 
@@ -34,7 +34,54 @@ export interface PlanTarget {
   readonly key?: Buffer;
 }
 
-export function planDelivery(parsed: ParsedMessage, context: MessageContext, target: PlanTarget): DeliveryPlan {
+/** The body of one mailbox cannot be made within its byte budget: that mailbox is skipped, uncharged. */
+export class BodyTooLarge extends Error {
+  constructor(readonly maxBytes: number, options?: { cause?: unknown }) {
+    super(`the delivered body cannot fit in ${maxBytes} bytes`, options);
+    this.name = 'BodyTooLarge';
+  }
+}
+
+/**
+ * What every mailbox of one message shares, made once: the payload text (an HTML-only mail is
+ * converted once, not per mailbox) and the JSON sizes of the big strings.
+ */
+export class MessageWork {
+  readonly text: string;
+  private readonly sizes = new Map<string, number>();
+
+  constructor(readonly parsed: ParsedMessage) {
+    this.text = payloadText(parsed);
+  }
+
+  readonly measure = (s: string): number => {
+    if (s.length < 4096) return jsonStringBytes(s);
+    let bytes = this.sizes.get(s);
+    if (bytes === undefined) {
+      bytes = jsonStringBytes(s);
+      this.sizes.set(s, bytes);
+    }
+    return bytes;
+  };
+}
+
+/** Credits one mailbox is charged for the message; known before any body is made. */
+export const costOf = (parsed: ParsedMessage, mode: MailboxMode): number =>
+  mode.includeAttachments && parsed.attachments.length > 0 ? COST_WITH_ATTACHMENTS : COST_WITHOUT_ATTACHMENTS;
+
+/**
+ * `maxBytes` bounds the body in UTF-8 bytes (default and at most the 1 MiB rule): the payload is
+ * cut to it before any format applies, a custom template is rendered within it, the chat and
+ * PagerDuty formats are far below it by construction. Throws BodyTooLarge when it cannot be met.
+ */
+export function planDelivery(
+  source: ParsedMessage | MessageWork,
+  context: MessageContext,
+  target: PlanTarget,
+  maxBytes = PAYLOAD_MAX_BYTES,
+): DeliveryPlan {
+  const work = source instanceof MessageWork ? source : new MessageWork(source);
+  const { parsed } = work;
   const { mode } = target;
   // includeAttachments false: contents neither stored nor delivered, metadata stripped (as the public service does).
   const withAttachments = mode.includeAttachments && parsed.attachments.length > 0;
@@ -65,19 +112,29 @@ export function planDelivery(parsed: ParsedMessage, context: MessageContext, tar
       metadata.push(meta);
     }
   }
-  const sized = applySizeRule(buildPayload(parsed, context, target.mailbox, metadata), PAYLOAD_MAX_BYTES);
+  const limit = Math.min(maxBytes, PAYLOAD_MAX_BYTES);
+  const sized = applySizeRule(buildPayload(parsed, context, target.mailbox, metadata, work.text), limit, work.measure);
   const kept = sized.payload.attachments.flatMap((meta) => {
     const row = rows.get(meta);
     return row === undefined ? [] : [row];
   });
-  const body = formatEmail(mode.format, sized.payload, { options: mode.options, template: mode.template ?? undefined });
+  let body: unknown;
+  try {
+    body = formatEmail(mode.format, sized.payload, { options: mode.options, template: mode.template ?? undefined, maxBytes: limit });
+  } catch (error) {
+    if (error instanceof TemplateTooLarge) throw new BodyTooLarge(limit, { cause: error });
+    throw error;
+  }
+  // Without a format the body is the measured payload: its JSON is already at hand.
+  const bodyJson = body === sized.payload ? sized.json : (JSON.stringify(body) ?? 'null');
+  // Every format is bounded before it is built; this only keeps a mistake from being stored and sent.
+  if (Buffer.byteLength(bodyJson, 'utf8') > limit) throw new BodyTooLarge(limit);
   return {
     walletId: target.walletId,
     record: target.record,
-    cost: withAttachments ? COST_WITH_ATTACHMENTS : COST_WITHOUT_ATTACHMENTS,
+    cost: costOf(parsed, mode),
     attachments: kept,
-    // Without a format the body is the measured payload: its JSON is already at hand.
-    bodyJson: body === sized.payload ? sized.json : (JSON.stringify(body) ?? 'null'),
+    bodyJson,
     truncated: sized.truncated,
   };
 }

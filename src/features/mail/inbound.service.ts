@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import type { Deps } from '../../deps.js';
 import { logId } from '../../lib/ids.js';
 import { findMailboxWebhooks } from '../webhooks/webhooks.queries.js';
@@ -10,10 +11,12 @@ import { insertAttachment, insertOutbox } from './mail.queries.js';
 import { chargeWalletIn } from '../tokens/wallet.queries.js';
 import type { OutboxEntry } from './mail.queries.js';
 import { MessageParseError, parseMessage } from './mime-parse.js';
+import type { ParsedMessage } from './mime-parse.js';
 import { OutboxDeliverer } from './outbox-deliverer.js';
 import type { ReadyDelivery } from './outbox-deliverer.js';
 import { messageIdOf } from './payload.js';
-import { planDelivery } from './delivery-plan.js';
+import type { MessageContext } from './payload.js';
+import { BodyTooLarge, MessageWork, costOf, planDelivery } from './delivery-plan.js';
 import { logRefusedDelivery } from '../webhooks/delivery.js';
 import type { DeliveryPlan } from './delivery-plan.js';
 import { mailboxOf } from './recipients.js';
@@ -60,6 +63,8 @@ interface Target {
   readonly walletId: number;
   readonly record: WebhookRecord;
   readonly mode: MailboxMode;
+  /** The wallet's balance when the mailboxes were looked up. */
+  readonly balance: number;
 }
 
 class InsufficientCredits extends Error {
@@ -148,9 +153,13 @@ export class InboundMail {
           remoteAddress: envelope.remoteAddress,
           heloName: envelope.heloName,
         };
-        const plans = targets.map((target) =>
-          planDelivery(parsed, context, { mailbox: target.mailbox, walletId: target.walletId, record: target.record, mode: target.mode, key }),
-        );
+        // Nothing is built for a message that some wallet cannot pay: the sender retries it (452).
+        const short = this.walletShort(parsed, targets);
+        if (short !== undefined) {
+          logRefusedDelivery(this.deps, short.walletId, short.record.webhookId, short.balance);
+          return { kind: 'insufficient' } as const;
+        }
+        const plans = await this.plan(new MessageWork(parsed), context, targets, key);
         const recorded = await this.record(plans);
         if (recorded === 'insufficient') return { kind: 'insufficient' } as const;
         for (const ready of recorded) this.deliverer.push(ready);
@@ -184,9 +193,44 @@ export class InboundMail {
       const webhook = found.get(mailbox);
       // Absent: deleted since RCPT.
       if (webhook === undefined || webhook.record.mode.kind !== 'mailbox') continue;
-      targets.push({ mailbox, walletId: webhook.walletId, record: webhook.record, mode: webhook.record.mode });
+      targets.push({ mailbox, walletId: webhook.walletId, record: webhook.record, mode: webhook.record.mode, balance: webhook.balance });
     }
     return targets;
+  }
+
+  /** The first target whose wallet, as last read, cannot pay for all of its mailboxes. */
+  private walletShort(parsed: ParsedMessage, targets: readonly Target[]): Target | undefined {
+    const owed = new Map<number, number>();
+    for (const target of targets) {
+      const total = (owed.get(target.walletId) ?? 0) + costOf(parsed, target.mode);
+      owed.set(target.walletId, total);
+      if (total > target.balance) return target;
+    }
+    return undefined;
+  }
+
+  /**
+   * One body per mailbox, all of them together within MESSAGE_BODIES_MAX_BYTES: each mailbox may
+   * use an equal share of what is left (and at most the 1 MiB rule). A mailbox whose body cannot
+   * fit is skipped, not charged, and logged. Each body may take tens of milliseconds for a large message,
+   * so the event loop gets a turn between mailboxes: a message to 50 mailboxes never holds it for all 50.
+   */
+  private async plan(work: MessageWork, context: MessageContext, targets: readonly Target[], key: Buffer | undefined): Promise<DeliveryPlan[]> {
+    const plans: DeliveryPlan[] = [];
+    let left = limits.MESSAGE_BODIES_MAX_BYTES;
+    for (const [i, target] of targets.entries()) {
+      if (i > 0) await setImmediate();
+      const share = Math.floor(left / (targets.length - i));
+      try {
+        const plan = planDelivery(work, context, { mailbox: target.mailbox, walletId: target.walletId, record: target.record, mode: target.mode, key }, share);
+        left -= Buffer.byteLength(plan.bodyJson, 'utf8');
+        plans.push(plan);
+      } catch (error) {
+        if (!(error instanceof BodyTooLarge)) throw error;
+        logOversizedDelivery(this.deps, target, error);
+      }
+    }
+    return plans;
   }
 
   /**
@@ -226,4 +270,23 @@ export class InboundMail {
       return 'insufficient';
     }
   }
+}
+
+/**
+ * A mailbox skipped because its body cannot fit its byte budget (a template whose own text is too
+ * big for its share): logged like a refused call, 413, so the owner sees why; nothing charged or sent.
+ */
+function logOversizedDelivery(deps: Deps, target: Target, error: BodyTooLarge): void {
+  deps.logger.warn({ mailbox: target.mailbox, webhookId: target.record.webhookId, maxBytes: error.maxBytes }, 'inbound delivery skipped: body over its byte limit');
+  deps.logs.push({
+    walletId: target.walletId,
+    method: 'POST',
+    path: target.record.webhookId,
+    endpoint: 'webhook-delivery',
+    statusCode: 413,
+    responseTimeMs: 0,
+    error: errors.payloadTooLarge().body,
+    cost: 0,
+    balance: target.balance,
+  });
 }

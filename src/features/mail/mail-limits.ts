@@ -9,6 +9,13 @@ export const COST_WITH_ATTACHMENTS = 5;
 /** SPEC "Inbound email payload": 1 MiB after parsing (the JSON body without format, UTF-8 bytes). */
 export const PAYLOAD_MAX_BYTES = 1024 * 1024;
 
+/**
+ * Ours: all delivered bodies of one message together, UTF-8 bytes. Each mailbox's body is at most
+ * PAYLOAD_MAX_BYTES and at most an equal share of what the mailboxes before it left, so one message
+ * to MAX_RECIPIENTS mailboxes builds, stores and signs 16 MiB at most, not 50.
+ */
+export const MESSAGE_BODIES_MAX_BYTES = 16 * 1024 * 1024;
+
 /** DECISIONS: attachments larger than 20 MB each are dropped, `size` kept, no `downloadUrl`. */
 export const ATTACHMENT_MAX_BYTES = 20 * 1000 * 1000;
 

@@ -25,7 +25,9 @@ export type DeliveredAttachment = AttachmentMeta & { contentId?: string };
 
 /** The Message-ID without its angle brackets, or a fresh id when the message has none. */
 export function messageIdOf(parsed: ParsedMessage, fallback: () => string): string {
-  const id = (parsed.messageId ?? '').trim().replace(/^<(.*)>$/, '$1').trim();
+  const given = (parsed.messageId ?? '').trim();
+  // Plain string tests, not a regular expression: the header is the sender's.
+  const id = (given.length >= 2 && given.startsWith('<') && given.endsWith('>') ? given.slice(1, -1) : given).trim();
   return id === '' ? fallback() : id;
 }
 
@@ -41,11 +43,13 @@ export function headerObject(headers: ParsedMessage['headers']): Record<string, 
   return Object.fromEntries([...grouped].map(([name, values]) => [name, values.length === 1 ? (values[0] as string) : values]));
 }
 
+/** `text`: payloadText(parsed), made once per message when many mailboxes receive it. */
 export function buildPayload(
   parsed: ParsedMessage,
   context: MessageContext,
   mailbox: string,
   attachments: DeliveredAttachment[],
+  text: string = payloadText(parsed),
 ): InboundEmailPayload {
   const address = `${mailbox}@${context.mailDomain}`;
   const from: EmailAddress = parsed.from[0] ?? { email: context.envelopeFrom };
@@ -57,7 +61,7 @@ export function buildPayload(
     to: parsed.to.length > 0 ? parsed.to : [{ email: address }],
     cc: parsed.cc,
     subject: parsed.subject,
-    text: textOf(parsed),
+    text,
     ...(parsed.html === undefined ? {} : { html: parsed.html }),
     headers: headerObject(parsed.headers),
     attachments,
@@ -74,7 +78,7 @@ export function buildPayload(
 }
 
 /** The text part; for a message with none (or an empty one), its HTML reduced to text. */
-function textOf(parsed: ParsedMessage): string {
+export function payloadText(parsed: ParsedMessage): string {
   const text = parsed.text ?? '';
   if (text.trim() !== '' || parsed.html === undefined) return text;
   return htmlToText(parsed.html);

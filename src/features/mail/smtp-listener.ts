@@ -8,6 +8,8 @@ import { InboundMail } from './inbound.service.js';
 import type { AcceptOutcome, InboundOptions } from './inbound.service.js';
 import * as limits from './mail-limits.js';
 import { mailboxOf } from './recipients.js';
+import { SpoolBudget } from './spool.js';
+import { ConnectionsPerAddress, MAX_CONNECTIONS_PER_ADDRESS, SPOOL_BUDGET_BYTES, TOO_MANY_CONNECTIONS } from './smtp-connection-limits.js';
 import { errors, INSUFFICIENT_CREDITS } from '../../errors.js';
 
 /**
@@ -22,6 +24,12 @@ export interface SmtpListenerOptions extends InboundOptions {
   /** Overrides SMTP_HOST. */
   readonly host?: string;
   readonly maxRecipients?: number;
+  /** Simultaneous connections per client (IPv4 address, IPv6 /64); default MAX_CONNECTIONS_PER_ADDRESS. */
+  readonly maxConnectionsPerAddress?: number;
+  /** Silence after which the listener hangs up (421), waiting for a command or for DATA bytes; default SOCKET_TIMEOUT_MS. */
+  readonly idleTimeoutMs?: number;
+  /** Bytes all SMTP messages being spooled may hold together; default SPOOL_BUDGET_BYTES. */
+  readonly spoolBudgetBytes?: number;
   /** The process's one inbound pipeline, shared with the relay route (its owner closes it); without it the listener makes and closes its own. */
   readonly inbound?: InboundMail;
 }
@@ -30,6 +38,8 @@ export interface SmtpListener {
   readonly port: number;
   /** Resolves when every accepted message has been delivered (tests, benchmarks). */
   idle(): Promise<void>;
+  /** Bytes held now by the spools of SMTP messages (arriving or waiting to be parsed), counted against the spool budget. */
+  spooledBytes(): number;
   /** Takes over undelivered outbox entries whose instance stopped (also runs every 30 s). */
   recover(): Promise<number>;
   /** Stops accepting, lets open sessions finish (10 s at most), waits for deliveries in flight. */
@@ -40,6 +50,9 @@ const CLOSE_TIMEOUT_MS = 10_000;
 
 const smtpError = (responseCode: number, message: string): Error => Object.assign(new Error(message), { responseCode });
 
+/** RFC 5321 452: temporary, so the sender keeps the message and retries (smtp-server renders it `452 4.2.2`). */
+const NO_STORAGE = 'Insufficient system storage, try again later';
+
 /** Starts the listener, or returns null when SMTP_PORT is 0 and no port is given. */
 export async function startSmtpListener(deps: Deps, options: SmtpListenerOptions = {}): Promise<SmtpListener | null> {
   const { config } = deps;
@@ -49,6 +62,10 @@ export async function startSmtpListener(deps: Deps, options: SmtpListenerOptions
   const inbound = options.inbound ?? (await InboundMail.create(deps, options));
   const ownsInbound = options.inbound === undefined;
   const tls = tlsOptions(config.smtpTlsCert, config.smtpTlsKey);
+  const maxPerAddress = options.maxConnectionsPerAddress ?? MAX_CONNECTIONS_PER_ADDRESS;
+  const budget = new SpoolBudget(options.spoolBudgetBytes ?? SPOOL_BUDGET_BYTES);
+  // Set once the server exists: onConnect runs only for connections it accepted.
+  let perAddress: ConnectionsPerAddress | undefined;
 
   const serverOptions: SMTPServerOptions = {
     name: config.mailDomain,
@@ -63,11 +80,25 @@ export async function startSmtpListener(deps: Deps, options: SmtpListenerOptions
     hideENHANCEDSTATUSCODES: false,
     maxClients: limits.MAX_CLIENTS,
     maxRecipients: options.maxRecipients ?? limits.MAX_RECIPIENTS,
-    socketTimeout: limits.SOCKET_TIMEOUT_MS,
+    socketTimeout: options.idleTimeoutMs ?? limits.SOCKET_TIMEOUT_MS,
     closeTimeout: CLOSE_TIMEOUT_MS,
     // No DNS from the listener: reverse lookups would cost time per connection and leave the machine.
     disableReverseLookup: true,
     logger: false,
+
+    // One client must not take every slot of maxClients (idle sockets cost it nothing).
+    onConnect(session, callback) {
+      if ((perAddress?.countOf(session.remoteAddress) ?? 0) > maxPerAddress) callback(smtpError(421, TOO_MANY_CONNECTIONS));
+      else callback();
+    },
+
+    // A transaction whose message cannot fit in what is left of the budget (its SIZE= when declared) is refused
+    // before its DATA is sent; without SIZE, an over-budget message is refused at the end of DATA.
+    onMailFrom(address, _session, callback) {
+      const declared = Number((address.args as { SIZE?: string }).SIZE ?? 0);
+      if (budget.exhausted || !budget.fits(declared)) callback(smtpError(452, NO_STORAGE));
+      else callback();
+    },
 
     onRcptTo(address, _session, callback) {
       inbound.checkRecipient(address.address).then(
@@ -95,7 +126,7 @@ export async function startSmtpListener(deps: Deps, options: SmtpListenerOptions
   };
 
   async function receive(stream: SMTPServerDataStream, session: SMTPServerSession): Promise<Reply> {
-    const spool = inbound.newSpool();
+    const spool = inbound.newSpool().shareBudget(budget);
     try {
       await pipeline(stream, spool.writable());
     } catch (error) {
@@ -105,6 +136,11 @@ export async function startSmtpListener(deps: Deps, options: SmtpListenerOptions
       return { ok: false, code: 451, message: 'Message not received in full' };
     }
     const receivedAt = deps.clock.now();
+    if (spool.overBudget && !stream.sizeExceeded) {
+      await spool.dispose();
+      logger.warn({ heldBytes: budget.heldBytes, capBytes: budget.capBytes }, 'smtp spool budget exhausted: message refused with 452');
+      return { ok: false, code: 452, message: NO_STORAGE };
+    }
     if (stream.sizeExceeded) {
       await spool.dispose();
       return { ok: false, code: 552, message: 'Message exceeds fixed maximum message size' };
@@ -123,6 +159,7 @@ export async function startSmtpListener(deps: Deps, options: SmtpListenerOptions
   }
 
   const server = new SMTPServer(serverOptions);
+  perAddress = new ConnectionsPerAddress(server.server);
   // Connection-level failures (a client resetting, a TLS handshake gone wrong) must not stop the process.
   server.on('error', (error) => logger.warn({ err: error }, 'smtp connection error'));
   await new Promise<void>((resolve, reject) => {
@@ -139,6 +176,7 @@ export async function startSmtpListener(deps: Deps, options: SmtpListenerOptions
   return {
     port: bound,
     idle: () => inbound.idle(),
+    spooledBytes: () => budget.heldBytes,
     recover: () => inbound.recover(),
     close: () => {
       closing ??= new Promise<void>((resolve) => server.close(() => resolve())).then(() => (ownsInbound ? inbound.close() : undefined));

@@ -48,6 +48,10 @@ const Technical = Open({
   truncated: Type.Boolean({ description: 'The body exceeded the 2 MiB cap and was cut' }),
   redirects: Type.Integer(),
   responseTime: Type.Integer({ description: 'Milliseconds' }),
+  analysisTruncated: Type.Boolean({
+    description: 'The page outgrew a bound of the analysis (1 MiB of markup, 100,000 nodes, nesting 256 deep, 500 ms); the groups describe the part read',
+  }),
+  analysisLimit: Type.Optional(Type.String({ enum: ['bytes', 'nodes', 'depth', 'time'], description: 'The bound reached first, when analysisTruncated' })),
   server: Type.String(),
   lastModified: Type.String(),
 });

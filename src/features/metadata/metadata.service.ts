@@ -3,6 +3,7 @@ import type { Outbound } from '../../outbound/outbound-client.js';
 import type { Summarizer, SummaryLevel, KeyFacts } from './ai/summarizer.js';
 import { analyzeHtml } from './html/analyze-html.js';
 import type { HtmlAnalysis } from './html/analyze-html.js';
+import type { AnalysisLimit } from './html/limits.js';
 import { countWords } from './html/page-text.js';
 import { analyzeNonHtml } from './non-html.js';
 import type { DocumentInfo } from './non-html.js';
@@ -29,6 +30,10 @@ export interface Technical {
   redirects: number;
   /** Milliseconds from the first request to the last byte read. */
   responseTime: number;
+  /** A bound of the analysis (bytes, nodes, depth or time) was reached: the groups describe only part of the page. */
+  analysisTruncated: boolean;
+  /** Which bound, when analysisTruncated. */
+  analysisLimit?: AnalysisLimit;
   server: string;
   lastModified: string;
 }
@@ -41,7 +46,7 @@ export interface AiBlock {
   warning?: string;
 }
 
-export type MetadataData = Partial<Omit<HtmlAnalysis, 'mainText'>> & {
+export type MetadataData = Partial<Omit<HtmlAnalysis, 'mainText' | 'limit'>> & {
   seo: Omit<HtmlAnalysis['seo'], 'wordCount'> & { wordCount: number };
   technical: Technical;
   document?: DocumentInfo;
@@ -56,7 +61,7 @@ export interface MetadataDeps {
   readonly headers: Record<string, string>;
 }
 
-function technicalOf(page: FetchedPage, originalUrl: URL, robotsAllowed: boolean): Technical {
+function technicalOf(page: FetchedPage, originalUrl: URL, robotsAllowed: boolean, limit: AnalysisLimit | undefined): Technical {
   return {
     statusCode: page.status,
     finalUrl: page.finalUrl,
@@ -68,6 +73,8 @@ function technicalOf(page: FetchedPage, originalUrl: URL, robotsAllowed: boolean
     truncated: page.truncated,
     redirects: page.redirects,
     responseTime: page.elapsedMs,
+    analysisTruncated: limit !== undefined,
+    ...(limit === undefined ? {} : { analysisLimit: limit }),
     server: page.headers.server ?? '',
     lastModified: page.headers['last-modified'] ?? '',
   };
@@ -122,10 +129,10 @@ export async function analyzeUrl(deps: MetadataDeps, rawUrl: string, aiSummary: 
   const robotsFirst = deps.robots.isAllowed(url);
   const page = await fetchPage(deps.outbound, url, deps.headers);
   const robotsAllowed = page.finalUrlParsed.origin === url.origin ? await robotsFirst : await deps.robots.isAllowed(page.finalUrlParsed);
-  const technical = technicalOf(page, url, robotsAllowed);
 
   if (!isHtml(page.mimeType)) {
     const other = analyzeNonHtml({ body: page.body, truncated: page.truncated, url: page.finalUrlParsed, mimeType: page.mimeType, charset: page.charset, headers: page.headers });
+    const technical = technicalOf(page, url, robotsAllowed, other.limit);
     const data: MetadataData = {
       seo: {
         title: other.title,
@@ -157,8 +164,8 @@ export async function analyzeUrl(deps: MetadataDeps, rawUrl: string, aiSummary: 
   }
 
   const analysis = analyzeHtml({ body: page.body, url: page.finalUrlParsed, charset: page.charset, contentLanguage: page.headers['content-language'] });
-  const { mainText, ...groups } = analysis;
-  const data: MetadataData = { ...groups, technical };
+  const { mainText, limit, ...groups } = analysis;
+  const data: MetadataData = { ...groups, technical: technicalOf(page, url, robotsAllowed, limit) };
   if (aiSummary !== 'none') {
     data.ai = await summarize(deps.summarizer, aiSummary, {
       text: mainText,

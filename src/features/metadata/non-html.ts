@@ -1,6 +1,8 @@
 import { TextDecoder } from 'node:util';
-import { load } from 'cheerio';
 import { imageSize } from './image-size.js';
+import { AnalysisBudget } from './html/limits.js';
+import type { AnalysisLimit } from './html/limits.js';
+import { parseMarkup, textOf } from './html/markup.js';
 import { clip, squash } from './html/text.js';
 import { countWords } from './html/page-text.js';
 
@@ -28,6 +30,8 @@ export interface NonHtmlAnalysis {
   description: string;
   /** Text content for text-like documents, `''` otherwise. */
   text: string;
+  /** Set when an XML document outgrew a bound of the analysis (html/limits.ts). */
+  limit?: AnalysisLimit;
 }
 
 export interface NonHtmlInput {
@@ -83,19 +87,48 @@ function decodeText(body: Buffer, charset: string | undefined): string {
   return decoder.decode(body.subarray(0, MAX_TEXT_CHARS * 4)).slice(0, MAX_TEXT_CHARS);
 }
 
-/** Literal-string `/Title (…)` of a PDF's info dictionary, when it is in the bytes received. */
+/** PDF title strings are short; a `/Title (` without its `)` this soon is not one. */
+const MAX_PDF_TITLE = 500;
+/** `/Title` occurrences tried: each costs up to MAX_PDF_TITLE steps, so the search stays linear. */
+const MAX_PDF_TITLE_TRIES = 20;
+
+/** Literal-string `/Title (…)` of a PDF's info dictionary, when it is in the bytes received. A scan, not a regex: linear. */
 function pdfTitle(body: Buffer): string {
-  const match = /\/Title\s*\(((?:\\.|[^\\)]){1,500})\)/.exec(body.toString('latin1'));
-  return match?.[1] === undefined ? '' : squash(match[1].replace(/\\(.)/g, '$1'));
+  const source = body.toString('latin1');
+  let from = 0;
+  for (let tries = 0; tries < MAX_PDF_TITLE_TRIES; tries += 1) {
+    const at = source.indexOf('/Title', from);
+    if (at === -1) return '';
+    from = at + '/Title'.length;
+    let i = from;
+    while (i < source.length && /\s/.test(source.charAt(i)) && i - from < 100) i += 1;
+    if (source.charAt(i) !== '(') continue;
+    let title = '';
+    for (let j = i + 1; j < source.length && j - i <= MAX_PDF_TITLE + 1; j += 1) {
+      const char = source.charAt(j);
+      if (char === ')') return title === '' ? '' : squash(title);
+      if (char === '\\' && j + 1 < source.length) {
+        j += 1;
+        title += source.charAt(j);
+      } else title += char;
+    }
+  }
+  return '';
 }
 
-/** Title and description of an RSS/Atom feed or other XML document. */
-function readXml(source: string): { title: string; description: string; text: string } {
-  const $ = load(source, { xml: true });
+/** Title and description of an RSS/Atom feed or other XML document, read within the analysis bounds. */
+function readXml(source: string): { title: string; description: string; text: string; limit?: AnalysisLimit } {
+  const budget = new AnalysisBudget();
+  const xml = parseMarkup(source, budget, { xml: true });
+  const first = (...tags: string[]) => {
+    const element = xml.elementsOf(...tags)[0];
+    return element === undefined ? '' : squash(textOf(element, 4000));
+  };
   return {
-    title: clip(squash($('title').first().text()), 500),
-    description: clip(squash($('description, subtitle, summary').first().text()), 1000),
-    text: squash($.root().text()),
+    title: clip(first('title'), 500),
+    description: clip(first('description', 'subtitle', 'summary'), 1000),
+    text: squash(textOf(xml.root, MAX_TEXT_CHARS, Number.POSITIVE_INFINITY)),
+    ...(budget.limit === undefined ? {} : { limit: budget.limit }),
   };
 }
 
@@ -111,6 +144,7 @@ export function analyzeNonHtml(input: NonHtmlInput): NonHtmlAnalysis {
   let title = '';
   let description = '';
   let text = '';
+  let limit: AnalysisLimit | undefined;
   if (kind === 'image') {
     const size = imageSize(input.body);
     if (size !== undefined) Object.assign(document, size);
@@ -119,9 +153,9 @@ export function analyzeNonHtml(input: NonHtmlInput): NonHtmlAnalysis {
     document.pages = input.body.toString('latin1').match(/\/Type\s*\/Page(?![s\w])/g)?.length ?? 0;
   } else if (kind === 'text' || kind === 'json' || kind === 'xml') {
     text = decodeText(input.body, input.charset);
-    if (kind === 'xml') ({ title, description, text } = readXml(text));
+    if (kind === 'xml') ({ title, description, text, limit } = readXml(text));
     if (kind === 'text') text = text.replace(/\r\n?/g, '\n');
     document.wordCount = countWords(text);
   }
-  return { document, title: title || document.filename, description, text: kind === 'json' ? '' : text };
+  return { document, title: title || document.filename, description, text: kind === 'json' ? '' : text, ...(limit === undefined ? {} : { limit }) };
 }

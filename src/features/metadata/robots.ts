@@ -29,8 +29,33 @@ interface Entry {
 const MAX_ROBOTS_BYTES = 512 * 1024;
 /** robots.txt is a small file: a host that cannot serve it in 5 s is treated like one that failed. */
 const ROBOTS_TIMEOUT_MS = 5000;
+/**
+ * robots-parser matches a rule with wildcards in time proportional to the rule's length after its first `*`
+ * times the URL's length. Wildcard rules beyond this many such characters are ignored, and URLs are matched
+ * on their first MAX_MATCHED_URL characters, so one check stays within a few tens of millions of steps.
+ */
+const MAX_WILDCARD_CHARS = 8 * 1024;
+const MAX_MATCHED_URL = 2048;
 const allowAll: Verdict = () => true;
 const disallowAll: Verdict = () => false;
+
+/** The robots.txt text with wildcard rules past the MAX_WILDCARD_CHARS budget blanked out (lines kept, so numbering holds). */
+export function boundedRules(text: string): string {
+  let spent = 0;
+  return text
+    .split(/\r\n|\r|\n/)
+    .map((line) => {
+      const colon = line.indexOf(':');
+      const field = line.slice(0, Math.max(colon, 0)).trim().toLowerCase();
+      if (field !== 'allow' && field !== 'disallow') return line;
+      const rule = line.slice(colon + 1).split('#')[0] ?? '';
+      const star = rule.indexOf('*');
+      if (star === -1) return line;
+      spent += rule.length - star;
+      return spent > MAX_WILDCARD_CHARS ? '' : line;
+    })
+    .join('\n');
+}
 
 /**
  * robots.txt per origin, fetched through the outbound client and kept for a while (RFC 9309 §2.4 suggests
@@ -94,8 +119,8 @@ export class RobotsCache {
       });
       // RFC 9309 §2.3.1: 2xx is the rules; 4xx means there are none; 5xx means the site is unavailable (disallow all).
       if (res.status >= 200 && res.status < 300) {
-        const robots = robotsParser(robotsUrl, res.body.toString('utf8'));
-        return { verdict: (url) => robots.isAllowed(url, ROBOTS_AGENT) !== false, failed: false };
+        const robots = robotsParser(robotsUrl, boundedRules(res.body.toString('utf8')));
+        return { verdict: (url) => robots.isAllowed(url.slice(0, MAX_MATCHED_URL), ROBOTS_AGENT) !== false, failed: false };
       }
       if (res.status >= 400 && res.status < 500) return { verdict: allowAll, failed: false };
       return { verdict: disallowAll, failed: true };

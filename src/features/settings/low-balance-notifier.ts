@@ -2,10 +2,12 @@
  * Low-balance notifications: the charge that leaves a wallet at or below its threshold raises
  * `lb_pending` in the same statement (the outbox, see wallet.queries.ts); this worker sends one
  * notification per incident, to the configured webhook and/or e-mail address, then clears it.
- * Re-arming is the credit statement's job: a balance back above the threshold arms the next incident.
+ * Re-arming is the credit statement's job: a balance back above the threshold arms the next incident
+ * (a refund does not, see wallet.queries.ts). Whatever re-arms it, a wallet gets at most one
+ * notification per NOTIFICATION_MIN_INTERVAL_MS, enforced by the claim in the store.
  */
 import type { Deps } from '../../deps.js';
-import { isoTime, MINUTE, SECOND } from '../../lib/time.js';
+import { HOUR, isoTime, MINUTE, SECOND } from '../../lib/time.js';
 import { formatLowBalance, isWebhookFormat, lowBalanceSentence } from '../formats/index.js';
 import type { LowBalanceEvent } from '../formats/index.js';
 import { deliver } from '../webhooks/delivery.js';
@@ -22,6 +24,12 @@ const LOW_BALANCE_LOG_PATH = 'low-balance';
  * so a notification is sent twice only when its sender died mid-way.
  */
 export const NOTIFICATION_LEASE_MS = 2 * MINUTE;
+/**
+ * At most one notification per wallet per hour: each one is an e-mail or a POST the operator sends
+ * on the wallet's behalf, so re-arming tricks cannot turn them into a free mailer. An incident held
+ * back is sent when the hour is over, if the balance is still low then.
+ */
+export const NOTIFICATION_MIN_INTERVAL_MS = HOUR;
 /** Sends in flight at once: notifications are rare (one per incident) but each may wait seconds on a slow receiver or SMTP server. */
 const NOTIFIER_CONCURRENCY = 16;
 
@@ -40,9 +48,9 @@ export async function sendPendingLowBalance(deps: Deps, options: { shouldStop?: 
     batchSize: 100,
     shouldStop: options.shouldStop,
     fetch: async (limit) => {
-      const now = deps.clock.now();
-      const candidates = await pendingWallets(deps.store.read, now, limit);
-      const claims = await Promise.all(candidates.map((walletId) => claimNotification(deps.store, walletId, now, NOTIFICATION_LEASE_MS)));
+      const timing = { now: deps.clock.now(), leaseMs: NOTIFICATION_LEASE_MS, minIntervalMs: NOTIFICATION_MIN_INTERVAL_MS };
+      const candidates = await pendingWallets(deps.store.read, timing.now, timing.minIntervalMs, limit);
+      const claims = await Promise.all(candidates.map((walletId) => claimNotification(deps.store, walletId, timing)));
       const items = claims.filter((claim): claim is ClaimedNotification => claim !== undefined);
       // Candidates all taken by another instance: stop here rather than read them again.
       return { items, more: candidates.length === limit && items.length > 0 };

@@ -6,6 +6,9 @@ import type { LowBalanceWebhook } from './settings.schemas.js';
  *   0 nothing to send · 1 an incident to notify (set by the charge that crossed the threshold,
  *   in the same statement) · 2 claimed by a notifier until `lb_pending_until`.
  * A claim whose notifier died is taken over once its lease has run out.
+ * `lb_last_sent_at`: when a claim last meant a send. A pending incident is claimed only once that is
+ * `minIntervalMs` old, so a wallet gets at most one notification per interval whatever re-arms it, on
+ * every instance; one held back waits, pending, and goes out when the interval is over (if still low).
  */
 
 /** A claimed notification: the wallet as it is at claim time. */
@@ -29,9 +32,13 @@ interface ClaimedRow {
   readonly lb_email: string | null;
 }
 
+/** The condition under which a claim sends (the notifier checks the same on the returned row). */
+const WILL_SEND = 'lb_threshold > 0 AND balance <= lb_threshold AND (lb_webhook IS NOT NULL OR lb_email IS NOT NULL)';
+
 const CLAIM = `
-UPDATE wallets SET lb_pending = 2, lb_pending_until = $1
-WHERE id = $2 AND (lb_pending = 1 OR (lb_pending = 2 AND lb_pending_until < $3))
+UPDATE wallets SET lb_pending = 2, lb_pending_until = $1,
+  lb_last_sent_at = CASE WHEN ${WILL_SEND} THEN $3 ELSE lb_last_sent_at END
+WHERE id = $2 AND ((lb_pending = 1 AND lb_last_sent_at <= $4) OR (lb_pending = 2 AND lb_pending_until < $3))
 RETURNING id, hash, balance, lb_threshold, lb_webhook, lb_email`;
 
 /**
@@ -40,9 +47,12 @@ RETURNING id, hash, balance, lb_threshold, lb_webhook, lb_email`;
  */
 const RELEASE = 'UPDATE wallets SET lb_pending = 0, lb_pending_until = 0 WHERE id = $1 AND lb_pending = 2 AND lb_pending_until = $2';
 
-/** Wallets with a notification to send or a claim gone stale; two index lookups. */
-export async function pendingWallets(sql: Sql, now: number, limit: number): Promise<number[]> {
-  const pending = await sql.all<{ id: number }>('SELECT id FROM wallets WHERE lb_pending = 1 ORDER BY id LIMIT $1', [limit]);
+/** Wallets with a notification due (not held back by the interval) or a claim gone stale; two index lookups. */
+export async function pendingWallets(sql: Sql, now: number, minIntervalMs: number, limit: number): Promise<number[]> {
+  const pending = await sql.all<{ id: number }>('SELECT id FROM wallets WHERE lb_pending = 1 AND lb_last_sent_at <= $1 ORDER BY id LIMIT $2', [
+    now - minIntervalMs,
+    limit,
+  ]);
   const room = limit - pending.length;
   const stale =
     room > 0
@@ -51,10 +61,17 @@ export async function pendingWallets(sql: Sql, now: number, limit: number): Prom
   return [...pending, ...stale].map((row) => row.id);
 }
 
-/** The conditional UPDATE that makes one notifier, on one instance, the sender. */
-export async function claimNotification(store: Store, walletId: number, now: number, leaseMs: number): Promise<ClaimedNotification | undefined> {
-  const leaseUntil = now + leaseMs;
-  const [row] = await store.writeOne<ClaimedRow>(CLAIM, [leaseUntil, walletId, now]);
+/** When a claim is made, from the clock, and how long it and the rate limit last. */
+export interface ClaimTiming {
+  readonly now: number;
+  readonly leaseMs: number;
+  readonly minIntervalMs: number;
+}
+
+/** The conditional UPDATE that makes one notifier, on one instance, the sender; it also enforces the rate limit. */
+export async function claimNotification(store: Store, walletId: number, timing: ClaimTiming): Promise<ClaimedNotification | undefined> {
+  const leaseUntil = timing.now + timing.leaseMs;
+  const [row] = await store.writeOne<ClaimedRow>(CLAIM, [leaseUntil, walletId, timing.now, timing.now - timing.minIntervalMs]);
   if (row === undefined) return undefined;
   return {
     walletId: row.id,

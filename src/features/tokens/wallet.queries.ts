@@ -31,11 +31,27 @@ UPDATE wallets SET
 WHERE id = $2 AND balance >= $1
 RETURNING balance`;
 
-/** Credits (refunds, recharges, operator grants) re-arm the incident once the balance is above the threshold. */
+/** Real credits (recharges, operator grants) re-arm the incident once the balance is above the threshold (SPEC States). */
 const CREDIT = `
 UPDATE wallets SET
   balance = balance + $1,
   lb_armed = CASE WHEN balance + $1 > lb_threshold THEN 1 ELSE lb_armed END
+WHERE id = $2
+RETURNING balance`;
+
+/**
+ * A refund (what the final status of a call does not cost) gives the credits back but does not re-arm:
+ * a call that ends free (a 5xx) would otherwise cross the threshold and re-arm on every call, each crossing
+ * a notification. It only takes back its own charge's effect while nobody acted on it: an incident still
+ * waiting for a notifier (lb_pending = 1) whose balance is back above the threshold is withdrawn, and the
+ * wallet is armed as before that charge. Once a notifier has taken (2) or sent (0) it, the wallet stays
+ * notified until a real credit.
+ */
+const REFUND = `
+UPDATE wallets SET
+  balance = balance + $1,
+  lb_armed = CASE WHEN lb_pending = 1 AND balance + $1 > lb_threshold THEN 1 ELSE lb_armed END,
+  lb_pending = CASE WHEN lb_pending = 1 AND balance + $1 > lb_threshold THEN 0 ELSE lb_pending END
 WHERE id = $2
 RETURNING balance`;
 
@@ -75,6 +91,12 @@ export async function chargeWallet(store: Store, walletId: number, cost: number)
 /** Returns the new balance, or undefined when the wallet no longer exists. */
 export async function creditWallet(store: Store, walletId: number, amount: number): Promise<number | undefined> {
   const [row] = await store.writeOne<{ balance: number }>(CREDIT, [amount, walletId]);
+  return row?.balance;
+}
+
+/** Gives back part of a charge in flight (see REFUND); the new balance, or undefined when the wallet no longer exists. */
+export async function refundWallet(store: Store, walletId: number, amount: number): Promise<number | undefined> {
+  const [row] = await store.writeOne<{ balance: number }>(REFUND, [amount, walletId]);
   return row?.balance;
 }
 

@@ -204,6 +204,16 @@ const kvValuesAsBytes = {
   postgres: `ALTER TABLE kv ALTER COLUMN value TYPE BYTEA USING convert_to(value, 'UTF8');`,
 };
 
+/**
+ * Low-balance notifications are rate-limited per wallet (one an hour, across instances): the claim needs
+ * `lb_last_sent_at` an hour old, so an incident held back waits in lb_pending = 1 until then. The pending
+ * index stays as it is (held-back incidents are few: one per wallet at most), so instances not yet
+ * upgraded keep their plan.
+ */
+const lowBalanceRateLimit = `
+ALTER TABLE wallets ADD COLUMN lb_last_sent_at BIGINT NOT NULL DEFAULT 0;
+`;
+
 export const migrations: readonly Migration[] = [
   { id: 1, name: 'core: wallets, kv, logs, rate limits, leases', sqlite: coreTables('sqlite'), postgres: coreTables('postgres') },
   { id: 2, name: 'webhooks', sqlite: webhooks, postgres: webhooks },
@@ -212,4 +222,5 @@ export const migrations: readonly Migration[] = [
   { id: 6, name: 'inbound mail: attachments, outbox, service secrets', sqlite: inboundMail('sqlite'), postgres: inboundMail('postgres') },
   { id: 7, name: 'logs: only the index reads need', ...logsWithOnlyTheReadIndex },
   { id: 8, name: 'kv: values as bytes on PostgreSQL', ...kvValuesAsBytes },
+  { id: 9, name: 'low-balance: one notification per wallet per hour', sqlite: lowBalanceRateLimit, postgres: lowBalanceRateLimit },
 ];

@@ -81,7 +81,8 @@ describe('enrichment and TLS inspection of a lookup, against loopback DNS and TL
     tls = await startTlsServer(ca.issue({ names: ['secure.test'], days: 20 }));
     lookup = createDnsLookup({
       client: createDnsClient([{ host: '127.0.0.1', port: dns.port }]),
-      policy: createAddressPolicy(['127.0.0.0/8']),
+      // Loopback for the TLS server, the documentation ranges for the answers (TLS is inspected only on loopback names).
+      policy: createAddressPolicy(['127.0.0.0/8', '192.0.2.0/24', '2001:db8::/32']),
       clock: systemClock,
       tlsPort: tls.port,
       tlsContext: createSecureContext({ ca: [caPem] }),

@@ -43,7 +43,8 @@ describe('propagation checks and reverse lookups against loopback DNS servers', 
   const build = (extra: Partial<DnsLookupSettings> = {}) => {
     const lookup = createDnsLookup({
       client: createDnsClient([{ host: '127.0.0.1', port: main.port }]),
-      policy: createAddressPolicy(['127.0.0.0/8']),
+      // Loopback for the servers, the documentation ranges for the answers.
+      policy: createAddressPolicy(['127.0.0.0/8', '192.0.2.0/24', '2001:db8::/32']),
       clock: systemClock,
       ...extra,
     });
@@ -126,7 +127,7 @@ describe('propagation checks and reverse lookups against loopback DNS servers', 
     expect(await refusal(['9.9.9.9', '10.0.0.53'])).toBe('400 Invalid propagationServers[1]: 10.0.0.53 is not a public address');
     expect(await refusal(['169.254.169.254'])).toBe('400 Invalid propagationServers[0]: 169.254.169.254 is not a public address');
     expect(await refusal(['[fe80::1]:53'])).toBe('400 Invalid propagationServers[0]: fe80::1 is not a public address');
-    expect(await refusal([`resolver.test:${agrees.port}`])).toBe(`400 Invalid propagationServers[0]: resolver.test resolves to 127.0.0.1, which is not a public address`);
+    expect(await refusal([`resolver.test:${agrees.port}`])).toBe(`400 Invalid propagationServers[0]: resolver.test resolves to a non-public address`);
     expect(await refusal(['nowhere.test'])).toBe('400 Invalid propagationServers[0]: nowhere.test does not resolve');
     expect(await refusal(['not a server'])).toBe('400 Invalid propagationServers[0]: must be an IP address or host name, optionally with :port');
     // The refused servers were never asked anything.

@@ -29,14 +29,29 @@ export const ZONE: ZoneRecord[] = [
   ...['d1.test', 'd2.test', 'd3.test', 'slow.test', 'flaky.test'].map((name) => rr(name, 'A', '192.0.2.40')),
 ];
 
+/**
+ * The documentation ranges ZONE answers with. /dns-lookup shows only public addresses unless
+ * OUTBOUND_ALLOW_CIDRS allows them, so the tests that read these answers allow them; a test that
+ * inspects TLS of such a domain must not (the probe would leave the machine).
+ */
+export const TEST_NETS = ['192.0.2.0/24', '2001:db8::/32'] as const;
+
+export interface DnsAppOptions {
+  /** Add 127.0.0.0/8 to OUTBOUND_ALLOW_CIDRS. */
+  readonly allowLoopback?: boolean;
+  /** Add TEST_NETS to OUTBOUND_ALLOW_CIDRS; default true. */
+  readonly allowTestNets?: boolean;
+}
+
 /** A test app whose DNS_SERVERS is a loopback DNS server serving ZONE (started first, closed last). */
-export function useDnsApp(kind: Parameters<typeof useTestApp>[0], options: { readonly allowLoopback?: boolean } = {}): { app: () => TestApp; dns: () => TestDnsServer } {
+export function useDnsApp(kind: Parameters<typeof useTestApp>[0], options: DnsAppOptions = {}): { app: () => TestApp; dns: () => TestDnsServer } {
   const env: Record<string, string> = {};
   let dns: TestDnsServer | undefined;
   beforeAll(async () => {
     dns = await startDnsServer({ zone: ZONE });
     env.DNS_SERVERS = dns.address;
-    if (options.allowLoopback) env.OUTBOUND_ALLOW_CIDRS = '127.0.0.0/8';
+    const allowed = [...(options.allowTestNets === false ? [] : TEST_NETS), ...(options.allowLoopback ? ['127.0.0.0/8'] : [])];
+    if (allowed.length > 0) env.OUTBOUND_ALLOW_CIDRS = allowed.join(',');
   });
   afterAll(async () => {
     await dns?.close();

@@ -102,7 +102,7 @@ describe('TLS certificate inspection against local TLS servers', () => {
     });
 
     const context = (port: number, allow: string[]): SslContext => ({
-      resolver: createRequestResolver(createDnsClient([{ host: '127.0.0.1', port: dns.port }]), { timeoutMs: 1000, maxRetries: 0, retryDelayMs: 0 }, 4),
+      resolver: createRequestResolver(createDnsClient([{ host: '127.0.0.1', port: dns.port }]), { timeoutMs: 1000, maxRetries: 0, retryDelayMs: 0 }, 4, createAddressPolicy(allow)),
       policy: createAddressPolicy(allow),
       port,
       secureContext: createSecureContext({ ca: [ca.caPem] }),

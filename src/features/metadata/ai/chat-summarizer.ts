@@ -5,6 +5,7 @@ import { requireOnDemand } from '../../../lib/require-on-demand.js';
 const openAiSdk = () => requireOnDemand<{ OpenAI: typeof OpenAI; APIError: typeof OpenAI.APIError }>('openai');
 import type { Logger } from 'pino';
 import type { Outbound } from '../../../outbound/outbound-client.js';
+import { nestsWithin } from '../html/structured-data.js';
 import { createExtractiveSummarizer } from './extractive.js';
 import { outboundFetch } from './outbound-fetch.js';
 import type { KeyFacts, Summarizer, SummaryInput, SummaryOutput } from './summarizer.js';
@@ -21,6 +22,7 @@ export const DEFAULT_AI_MODEL = 'gpt-4o-mini';
 /** A model may take a while on a long page; the page fetch has its own, shorter limit. */
 const AI_TIMEOUT_MS = 60_000;
 const AI_RESPONSE_BYTES = 1024 * 1024;
+const MAX_FACT_DEPTH = 16;
 
 const FACT_KEYS = 'companyName, companyType, industry, services (array), targetAudience, businessModel, headquarters, foundedYear (number), keyFeatures (array), topics (array)';
 
@@ -52,7 +54,9 @@ export function parseModelAnswer(content: string): { summary: string; keyFacts: 
     try {
       const parsed: unknown = JSON.parse(content.slice(start, end + 1));
       if (isObject(parsed) && typeof parsed.summary === 'string') {
-        return { summary: parsed.summary.trim(), keyFacts: isObject(parsed.keyFacts) ? parsed.keyFacts : {} };
+        // Facts nested deeper than any real answer would overflow the reply serializer: left out.
+        const keyFacts = isObject(parsed.keyFacts) && nestsWithin(parsed.keyFacts, MAX_FACT_DEPTH) ? parsed.keyFacts : {};
+        return { summary: parsed.summary.trim(), keyFacts };
       }
     } catch {
       // fall through: not JSON after all

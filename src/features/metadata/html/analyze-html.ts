@@ -1,9 +1,11 @@
-import { loadBuffer } from 'cheerio';
-import type { CheerioAPI } from 'cheerio';
 import { extractContact } from './contact.js';
 import type { ContactData } from './contact.js';
 import { extractLinks } from './links.js';
 import type { LinksData } from './links.js';
+import { AnalysisBudget } from './limits.js';
+import type { AnalysisLimit } from './limits.js';
+import { decodeMarkup, parseMarkup } from './markup.js';
+import type { ParsedMarkup } from './markup.js';
 import { extractMedia } from './media.js';
 import type { MediaData } from './media.js';
 import { countWords, mainText, visibleText } from './page-text.js';
@@ -29,6 +31,8 @@ export interface HtmlAnalysis {
   structuredData: StructuredData;
   /** The main content as text (boilerplate stripped), for summaries. */
   mainText: string;
+  /** Set when a bound of the analysis (limits.ts) was reached: the groups describe only part of the page. */
+  limit?: AnalysisLimit;
 }
 
 export interface HtmlInput {
@@ -42,24 +46,25 @@ export interface HtmlInput {
 }
 
 /** Links resolve against `<base href>` when the page declares a usable one. */
-function documentBase($: CheerioAPI, url: URL): URL {
-  const declared = resolveHttpUrl($('base[href]').first().attr('href'), url);
+function documentBase(page: ParsedMarkup, url: URL): URL {
+  const declared = resolveHttpUrl(page.elements('base').find((element) => element.attribs.href !== undefined)?.attribs.href, url);
   return declared === undefined ? url : new URL(declared);
 }
 
-/** Every metadata group of an HTML page. Pure: no I/O. */
+/** Every metadata group of an HTML page, within the bounds of limits.ts. Pure: no I/O. */
 export function analyzeHtml(input: HtmlInput): HtmlAnalysis {
-  const $ = loadBuffer(input.body, { encoding: { transportLayerEncodingLabel: input.charset, defaultEncoding: 'utf-8' } });
-  const base = documentBase($, input.url);
-  const seo = extractSeo($, base, input.contentLanguage);
-  const openGraph = extractOpenGraph($, base);
-  const twitterCard = extractTwitterCard($, base);
-  const structuredData = extractStructuredData($, base);
-  const links = extractLinks($, base, input.url);
+  const budget = new AnalysisBudget();
+  const page = parseMarkup(decodeMarkup(input.body, input.charset, budget), budget);
+  const base = documentBase(page, input.url);
+  const seo = extractSeo(page, base, input.contentLanguage);
+  const openGraph = extractOpenGraph(page, base);
+  const twitterCard = extractTwitterCard(page, base);
+  const structuredData = extractStructuredData(page, base);
+  const links = extractLinks(page, base, input.url);
   const basics = structuredData.basics;
   const profiles = extractProfiles([...(basics?.sameAs ?? []), ...links.external.urls]);
-  const icons = extractIcons($, base);
-  const text = visibleText($);
+  const icons = extractIcons(page, base);
+  const text = visibleText(page, budget);
   const contact = extractContact({
     mailto: links.mailto,
     tel: links.tel,
@@ -69,11 +74,10 @@ export function analyzeHtml(input: HtmlInput): HtmlAnalysis {
     jsonLdAddress: basics?.address ?? '',
     profiles,
   });
-  const logo = basics?.logo || (resolveHttpUrl(metaContent($, 'og:logo'), base) ?? '');
-  const media = extractMedia($, base, icons, logo);
+  const logo = basics?.logo || (resolveHttpUrl(metaContent(page, 'og:logo'), base) ?? '');
+  const media = extractMedia(page, base, icons, logo);
   const social: SocialData = { ...profiles, favicon: faviconOf(icons, input.url) };
-  // Last: it strips the document down to its content.
-  const content = mainText($);
+  const content = mainText(page, budget, text);
   return {
     seo: { ...seo, wordCount: countWords(text) },
     openGraph,
@@ -84,5 +88,6 @@ export function analyzeHtml(input: HtmlInput): HtmlAnalysis {
     links,
     structuredData,
     mainText: content,
+    ...(budget.limit === undefined ? {} : { limit: budget.limit }),
   };
 }

@@ -1,4 +1,5 @@
-import type { CheerioAPI } from 'cheerio';
+import type { ParsedMarkup } from './markup.js';
+import { hasRel } from './seo.js';
 import { resolveHttpUrl, sameSite, squash, unique } from './text.js';
 
 export interface LinksData {
@@ -15,6 +16,8 @@ export interface LinksData {
 /** Lists are cut here; `total` still counts every distinct URL. */
 const MAX_URLS = 500;
 const MAX_CONTACT_LINKS = 50;
+/** Longer href values are skipped, not parsed: no real link is that long, and parsing stays bounded. */
+const MAX_HREF = 8 * 1024;
 
 function decode(text: string): string {
   try {
@@ -25,30 +28,39 @@ function decode(text: string): string {
 }
 
 /** Every `<a href>` of the page, resolved against the document base and de-duplicated, split by site. */
-export function extractLinks($: CheerioAPI, base: URL, page: URL): LinksData {
+export function extractLinks(markup: ParsedMarkup, base: URL, page: URL): LinksData {
   const internal: string[] = [];
   const external: string[] = [];
   const mailto: string[] = [];
   const tel: string[] = [];
   let nofollow = 0;
-  $('a[href], area[href]').each((_i, element) => {
-    const href = ($(element).attr('href') ?? '').trim();
+  const seen = new Map<string, { url: string; internal: boolean } | null>();
+  for (const element of markup.elementsOf('a', 'area')) {
+    const raw = element.attribs.href;
+    if (raw === undefined || raw.length > MAX_HREF) continue;
+    const href = raw.trim();
     const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(href)?.[1]?.toLowerCase();
     if (scheme === 'mailto') {
       const address = squash(decode(href.slice('mailto:'.length).split('?')[0] ?? ''));
       if (address !== '') mailto.push(address.toLowerCase());
-      return;
+      continue;
     }
     if (scheme === 'tel') {
       const number = squash(decode(href.slice('tel:'.length)));
       if (number !== '') tel.push(number);
-      return;
+      continue;
     }
-    const url = resolveHttpUrl(href, base);
-    if (url === undefined) return;
-    if (/(^|\s)(nofollow|sponsored|ugc)(\s|$)/i.test($(element).attr('rel') ?? '')) nofollow += 1;
-    (sameSite(new URL(url), page) ? internal : external).push(url);
-  });
+    // Pages repeat their links: each distinct href is resolved once.
+    let resolved = seen.get(href);
+    if (resolved === undefined) {
+      const url = resolveHttpUrl(href, base);
+      resolved = url === undefined ? null : { url, internal: sameSite(new URL(url), page) };
+      seen.set(href, resolved);
+    }
+    if (resolved === null) continue;
+    if (hasRel(element, 'nofollow') || hasRel(element, 'sponsored') || hasRel(element, 'ugc')) nofollow += 1;
+    (resolved.internal ? internal : external).push(resolved.url);
+  }
   const internalUrls = unique(internal);
   const externalUrls = unique(external);
   return {

@@ -1,4 +1,5 @@
-import type { CheerioAPI } from 'cheerio';
+import { attr } from './markup.js';
+import type { ParsedMarkup } from './markup.js';
 import { camelKey, clip, resolveHttpUrl, squash } from './text.js';
 
 export interface OgImage {
@@ -17,16 +18,18 @@ export type TwitterCard = Record<string, string>;
 const URL_KEYS = new Set(['url', 'image', 'imageUrl', 'imageSecureUrl', 'video', 'videoUrl', 'videoSecureUrl', 'audio', 'audioUrl', 'audioSecureUrl', 'imageSrc', 'playerStream', 'player']);
 const MAX_VALUE = 1000;
 const MAX_IMAGES = 10;
+const MAX_ICONS = 20;
 
 /** Meta tags whose name or property starts with `prefix`, in document order. */
-function prefixedMeta($: CheerioAPI, prefix: string): Array<[string, string]> {
+function prefixedMeta(page: ParsedMarkup, prefix: string): Array<[string, string]> {
   const out: Array<[string, string]> = [];
-  $('meta[content]').each((_i, element) => {
-    const name = ($(element).attr('property') ?? $(element).attr('name') ?? '').trim().toLowerCase();
-    if (!name.startsWith(prefix)) return;
-    const content = squash($(element).attr('content'));
+  for (const element of page.elements('meta')) {
+    if (element.attribs.content === undefined) continue;
+    const name = (attr(element, 'property', 200) ?? attr(element, 'name', 200) ?? '').trim().toLowerCase();
+    if (!name.startsWith(prefix)) continue;
+    const content = squash(attr(element, 'content'));
     if (content !== '') out.push([name.slice(prefix.length), content]);
-  });
+  }
   return out;
 }
 
@@ -35,10 +38,10 @@ function positiveInt(text: string): number | undefined {
   return Number.isFinite(value) && value > 0 ? value : undefined;
 }
 
-export function extractOpenGraph($: CheerioAPI, base: URL): OpenGraph {
+export function extractOpenGraph(page: ParsedMarkup, base: URL): OpenGraph {
   const og: OpenGraph = {};
   const images: OgImage[] = [];
-  for (const [name, content] of prefixedMeta($, 'og:')) {
+  for (const [name, content] of prefixedMeta(page, 'og:')) {
     // og:image starts a new image; og:image:* describe the latest one (the Open Graph "array" rule).
     if (name === 'image' || name === 'image:url') {
       const url = resolveHttpUrl(content, base);
@@ -65,9 +68,9 @@ export function extractOpenGraph($: CheerioAPI, base: URL): OpenGraph {
   return og;
 }
 
-export function extractTwitterCard($: CheerioAPI, base: URL): TwitterCard {
+export function extractTwitterCard(page: ParsedMarkup, base: URL): TwitterCard {
   const card: TwitterCard = {};
-  for (const [name, content] of prefixedMeta($, 'twitter:')) {
+  for (const [name, content] of prefixedMeta(page, 'twitter:')) {
     const key = camelKey(name === 'image:src' ? 'image' : name);
     if (key === '' || card[key] !== undefined) continue;
     card[key] = URL_KEYS.has(key) ? (resolveHttpUrl(content, base) ?? content) : clip(content, MAX_VALUE);
@@ -111,20 +114,22 @@ export interface Icon {
 }
 
 /** Icons declared with `<link rel=…icon…>` (and the manifest), resolved. */
-export function extractIcons($: CheerioAPI, base: URL): Icon[] {
+export function extractIcons(page: ParsedMarkup, base: URL): Icon[] {
   const icons: Icon[] = [];
-  $('link[rel][href]').each((_i, element) => {
-    const rel = squash($(element).attr('rel')).toLowerCase();
-    if (!/(^|\s)(icon|apple-touch-icon|apple-touch-icon-precomposed|mask-icon|manifest)(\s|$)/.test(rel)) return;
-    const href = resolveHttpUrl($(element).attr('href'), base);
-    if (href === undefined || icons.length >= 20) return;
+  for (const element of page.elements('link')) {
+    if (icons.length >= MAX_ICONS) break;
+    if (element.attribs.rel === undefined || element.attribs.href === undefined) continue;
+    const rel = squash(attr(element, 'rel', 1000)).toLowerCase();
+    if (!/(^|\s)(icon|apple-touch-icon|apple-touch-icon-precomposed|mask-icon|manifest)(\s|$)/.test(rel)) continue;
+    const href = resolveHttpUrl(attr(element, 'href'), base);
+    if (href === undefined) continue;
     const icon: Icon = { rel, href };
-    const sizes = squash($(element).attr('sizes'));
-    const type = squash($(element).attr('type'));
+    const sizes = squash(attr(element, 'sizes', 1000));
+    const type = squash(attr(element, 'type', 1000));
     if (sizes !== '') icon.sizes = sizes;
     if (type !== '') icon.type = type;
     icons.push(icon);
-  });
+  }
   return icons;
 }
 

@@ -1,0 +1,112 @@
+import { beforeEach, expect, it } from 'vitest';
+import { describeEachStore } from '../../helpers/each-store.js';
+import { useTestApp } from '../../helpers/use-test-app.js';
+import { ManualClock } from '../../helpers/app.js';
+import { sha256Hex } from '../../../src/lib/hash.js';
+import { HOUR, MINUTE } from '../../../src/lib/time.js';
+import { sendPendingLowBalance } from '../../../src/features/settings/low-balance-notifier.js';
+import { useOutboundFixture } from '../../helpers/outbound-fixture.js';
+
+const START = Date.parse('2026-06-01T12:00:00.000Z');
+const ADMIN_TOKEN = 'admin-token-for-rate-limit-tests';
+
+describeEachStore('low-balance notifications: at most one per wallet per hour', (kind) => {
+  const clock = new ManualClock(START);
+  const outbound = useOutboundFixture();
+  const testApp = useTestApp(kind, { clock, env: { ...outbound.env, ADMIN_TOKEN } });
+  let token: string;
+  let path: string;
+  let n = 0;
+  beforeEach(async () => {
+    clock.set(START);
+    token = await testApp().createToken(100);
+    path = `/limited/${++n}`;
+  });
+  const wallets = () => outbound.requestsTo(path).map((request) => JSON.parse(request.text).wallet as number);
+  const send = () => sendPendingLowBalance(testApp().deps);
+  const put = async (settings: Record<string, unknown>) => {
+    const res = await testApp().inject({
+      method: 'PUT',
+      url: '/token/settings',
+      headers: { 'x-token': token, 'content-type': 'application/json' },
+      payload: JSON.stringify(settings),
+    });
+    expect(res.body).toBe('OK');
+  };
+  const spend = async (times: number) => {
+    let balance = NaN;
+    for (let i = 0; i < times; i++) balance = (await testApp().inject({ method: 'GET', url: '/token', headers: { 'x-token': token } })).json().wallet;
+    return balance;
+  };
+  const credit = async (amount: number) => {
+    const res = await testApp().inject({
+      method: 'POST',
+      url: `/manage/wallets/${sha256Hex(token)}/credit`,
+      headers: { 'x-admin-token': ADMIN_TOKEN, 'content-type': 'application/json' },
+      payload: JSON.stringify({ amount }),
+    });
+    return res.json().wallet as number;
+  };
+
+  it('holds back a second crossing after a real recharge within the hour, and sends it once the hour has passed', async () => {
+    await put({ low_balance_threshold: 95, low_balance_webhook: { url: outbound.url(path) } }); // 99
+    expect(await spend(4)).toBe(95);
+    await send();
+    expect(wallets()).toEqual([95]);
+
+    expect(await credit(20)).toBe(115); // re-armed
+    expect(await spend(21)).toBe(94); // crosses again, 21 minutes of calls later at most
+    clock.advance(30 * MINUTE);
+    expect((await send()).handled).toBe(0);
+    clock.advance(30 * MINUTE - 1);
+    expect((await send()).handled).toBe(0);
+    expect(wallets()).toEqual([95]);
+    clock.advance(1);
+    expect(await send()).toMatchObject({ handled: 1, webhooks: 1 });
+    expect(wallets()).toEqual([95, 94]);
+  });
+
+  it('drops a held-back incident when the balance is no longer low once the hour has passed', async () => {
+    await put({ low_balance_threshold: 95, low_balance_webhook: { url: outbound.url(path) } });
+    await spend(4);
+    await send();
+    await credit(20);
+    await spend(21); // 94: held back
+    await credit(50); // 144: no longer low
+    clock.advance(HOUR);
+    expect(await send()).toEqual({ handled: 1, webhooks: 0, emails: 0 });
+    expect(wallets()).toEqual([95]);
+  });
+
+  it('sends one notification an hour however often a new threshold re-arms the wallet', async () => {
+    await put({ low_balance_webhook: { url: outbound.url(path) } });
+    for (let i = 0; i < 5; i++) {
+      // Each PUT re-arms; a threshold at the current balance makes the next charge cross it.
+      const balance = await spend(1);
+      await put({ low_balance_threshold: balance - 2 });
+      await spend(1);
+      await send();
+      clock.advance(10 * MINUTE);
+    }
+    expect(wallets()).toHaveLength(1);
+  });
+
+  it('does not let held-back wallets delay a wallet whose notification is due', async () => {
+    await put({ low_balance_threshold: 95, low_balance_webhook: { url: outbound.url(path) } });
+    await spend(4);
+    await send();
+    await credit(20);
+    await spend(21); // this wallet is held back for the hour
+    const other = await testApp().createToken(100);
+    const otherPath = `${path}-other`;
+    await testApp().inject({
+      method: 'PUT',
+      url: '/token/settings',
+      headers: { 'x-token': other, 'content-type': 'application/json' },
+      payload: JSON.stringify({ low_balance_threshold: 98, low_balance_webhook: { url: outbound.url(otherPath) } }),
+    });
+    await testApp().inject({ method: 'GET', url: '/token', headers: { 'x-token': other } });
+    expect(await send()).toMatchObject({ handled: 1, webhooks: 1 });
+    expect(outbound.requestsTo(otherPath)).toHaveLength(1);
+  });
+});

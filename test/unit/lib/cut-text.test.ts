@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { cutText } from '../../../src/lib/cut-text.js';
+
+describe('cutText', () => {
+  it('keeps a text that fits as it is', () => {
+    expect(cutText('abc', 3)).toBe('abc');
+    expect(cutText('', 3)).toBe('');
+  });
+
+  it('cuts a longer text to the limit, the last character being …', () => {
+    expect(cutText('abcdef', 4)).toBe('abc…');
+    expect(cutText('x'.repeat(10_000), 512)).toHaveLength(512);
+  });
+
+  it('never leaves half of a surrogate pair before the mark', () => {
+    // '😀' is two UTF-16 code units; a cut between them drops the lone first half.
+    const cut = cutText(`ab😀cd`, 4);
+    expect(cut).toBe('ab…');
+    expect(Buffer.from(cut, 'utf8').toString('utf8')).toBe(cut); // no lone surrogate (it would become U+FFFD)
+    expect(cutText('a😀cd', 4)).toBe('a😀…');
+  });
+});
