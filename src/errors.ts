@@ -34,6 +34,8 @@ export const errors = {
   rechargeNotConfigured: () => new ApiError(501, 'Recharge is not configured'),
   badGateway: (cause: string) => new ApiError(502, cause),
   unavailable: (cause: string) => new ApiError(503, cause),
+  /** The store is unreachable or not answering in time (README "While the database is away"). */
+  storeUnavailable: () => new ApiError(503, 'Service Unavailable', { 'retry-after': '2' }),
 } as const;
 
 export type ErrorName = keyof typeof errors;

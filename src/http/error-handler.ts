@@ -4,6 +4,7 @@ import { ApiError, errors } from '../errors.js';
 import { chargeFailedRequest } from './metering.js';
 import { errorBody } from './error-body.js';
 import { PLAIN_TEXT } from './schemas.js';
+import { isStoreUnavailable } from '../store/store-errors.js';
 
 /** Framework errors that are the client's fault, mapped to our catalogue. */
 function fromFramework(error: FastifyError): ApiError | undefined {
@@ -40,12 +41,16 @@ async function sendError(deps: Deps, request: FastifyRequest, reply: FastifyRepl
   await reply.code(answered.statusCode).headers(answered.headers).type(body.type).send(body.text);
 }
 
-/** One error handler, three branches: our error, a framework error, anything else (logged, 500). */
+/** One error handler: our error, a framework error, the store being away (503), anything else (logged, 500). */
 export function registerErrorHandling(app: FastifyInstance, deps: Deps): void {
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
     if (error instanceof ApiError) return sendError(deps, request, reply, error);
     const framework = fromFramework(error);
     if (framework !== undefined) return sendError(deps, request, reply, framework);
+    if (isStoreUnavailable(error)) {
+      request.log.warn({ err: error }, 'store unavailable');
+      return sendError(deps, request, reply, errors.storeUnavailable());
+    }
     request.log.error({ err: error }, 'unhandled error');
     return sendError(deps, request, reply, errors.internal());
   });

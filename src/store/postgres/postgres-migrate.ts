@@ -1,29 +1,39 @@
 import type pg from 'pg';
 import { migrations } from '../migrations/migrations.js';
 import type { Migration } from '../migrations/migrations.js';
+import { withPooledClient } from './pooled-client.js';
 
 /** Arbitrary constant: the advisory lock that serialises migrations of instances booting together. */
 const MIGRATION_LOCK = 7_310_421;
+/** How long the client waits for one migration statement (the server's own bound is lifted for them). */
+const MIGRATION_READ_TIMEOUT_MS = 60 * 60 * 1000;
 
 /** Applies missing migrations of `list` (all of them; tests pass a prefix to build an older schema). */
 export async function applyPostgresMigrations(pool: pg.Pool, list: readonly Migration[] = migrations): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
-    await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)');
-    const { rows } = await client.query<{ id: number }>('SELECT id FROM schema_migrations');
-    const applied = new Set(rows.map((row) => Number(row.id)));
-    for (const migration of list) {
-      if (applied.has(migration.id)) continue;
-      await client.query(migration.postgres);
-      await client.query('INSERT INTO schema_migrations (id, name, applied_at) VALUES ($1, $2, $3)', [migration.id, migration.name, Date.now()]);
+  await withPooledClient(pool, async (client) => {
+    try {
+      await migrateWith(client, list);
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
     }
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
+  });
+}
+
+async function migrateWith(client: pg.PoolClient, list: readonly Migration[]): Promise<void> {
+  // A migration may rewrite a large table, or wait for another instance's: the store's statement bounds
+  // are for requests, not for this.
+  const slow = (text: string, values?: unknown[]) => client.query({ text, values, query_timeout: MIGRATION_READ_TIMEOUT_MS } as pg.QueryConfig);
+  await client.query('BEGIN');
+  await client.query('SET LOCAL statement_timeout = 0');
+  await slow('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+  await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)');
+  const { rows } = await client.query<{ id: number }>('SELECT id FROM schema_migrations');
+  const applied = new Set(rows.map((row) => Number(row.id)));
+  for (const migration of list) {
+    if (applied.has(migration.id)) continue;
+    await slow(migration.postgres);
+    await client.query('INSERT INTO schema_migrations (id, name, applied_at) VALUES ($1, $2, $3)', [migration.id, migration.name, Date.now()]);
   }
+  await client.query('COMMIT');
 }

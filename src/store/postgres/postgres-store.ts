@@ -2,6 +2,9 @@ import pg from 'pg';
 import type { RunResult, Sql, Store } from '../store.js';
 import { normaliseParam } from '../params.js';
 import { applyPostgresMigrations } from './postgres-migrate.js';
+import { asStoreError } from '../store-errors.js';
+import { withPooledClient } from './pooled-client.js';
+import { Availability } from '../availability.js';
 
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
@@ -62,29 +65,63 @@ function executor(target: Queryable, names: StatementNames): Sql {
 
 const RETRYABLE = new Set(['40001', '40P01']); // serialization failure, deadlock
 
-export function openPostgresStore(url: string, options: { maxConnections?: number } = {}): Store {
-  const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 20, types });
+/**
+ * Bounds on a database that is away or stuck (README "While the database is away"): a connection, or a
+ * free pooled client, within CONNECT_TIMEOUT_MS; a statement within STATEMENT_TIMEOUT_MS on the server
+ * (it rolls back); and, should the server stop answering altogether, the client gives up a little later.
+ */
+export const CONNECT_TIMEOUT_MS = 5000;
+export const STATEMENT_TIMEOUT_MS = 5000;
+/** How much longer than the server's bound the client waits before it gives up on a silent server. */
+const CLIENT_GRACE_MS = 1000;
+
+export interface PostgresStoreOptions {
+  readonly maxConnections?: number;
+  readonly connectTimeoutMs?: number;
+  readonly statementTimeoutMs?: number;
+}
+
+export function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Store {
+  const statementTimeoutMs = options.statementTimeoutMs ?? STATEMENT_TIMEOUT_MS;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.maxConnections ?? 20,
+    types,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
+    statement_timeout: statementTimeoutMs,
+    query_timeout: statementTimeoutMs + CLIENT_GRACE_MS,
+  });
   // An idle client that errors (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   // Statement names of this store's connections.
   const names: StatementNames = { byText: new Map(), enabled: true };
-  const read = executor(pool, names);
+  const pooled = executor(pool, names);
+  const availability = new Availability();
+  const guarded = <T>(call: () => Promise<T>): Promise<T> => availability.guard(call).catch((error: unknown) => Promise.reject(asStoreError(error)));
+  const read: Sql = {
+    all: (sql, params) => guarded(() => pooled.all(sql, params)),
+    get: (sql, params) => guarded(() => pooled.get(sql, params)),
+    run: (sql, params) => guarded(() => pooled.run(sql, params)),
+  };
 
   async function write<T>(unit: (tx: Sql) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
-      const client = await pool.connect();
       try {
-        await client.query('BEGIN');
-        const result = await unit(executor(client, names));
-        await client.query('COMMIT');
-        return result;
+        return await availability.guard(() => withPooledClient(pool, async (client) => {
+          await client.query('BEGIN');
+          try {
+            const result = await unit(executor(client, names));
+            await client.query('COMMIT');
+            return result;
+          } catch (error) {
+            await client.query('ROLLBACK').catch(() => undefined);
+            throw error;
+          }
+        }));
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => undefined);
         const code = (error as { code?: string }).code;
         if (attempt < 3 && code !== undefined && RETRYABLE.has(code)) continue;
-        throw error;
-      } finally {
-        client.release();
+        throw asStoreError(error);
       }
     }
   }
@@ -95,7 +132,7 @@ export function openPostgresStore(url: string, options: { maxConnections?: numbe
     write,
     writeOne: <T>(sql: string, params?: readonly unknown[]) => read.all<T>(sql, params),
     writeDeferred: async <T>(sql: string, params?: readonly unknown[]) => ({ rows: await read.all<T>(sql, params), durable: Promise.resolve() }),
-    migrate: () => applyPostgresMigrations(pool),
+    migrate: () => applyPostgresMigrations(pool).catch((error: unknown) => Promise.reject(asStoreError(error))),
     close: () => pool.end(),
   };
 }

@@ -1,0 +1,37 @@
+/**
+ * The store could not be reached (connection refused, lost, or not answering in time). Callers cannot
+ * tell whether a write in flight committed; the HTTP layer answers 503 and background work retries later.
+ */
+export class StoreUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super(`store unavailable: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'StoreUnavailableError';
+  }
+}
+
+/**
+ * SQLSTATE classes and codes that mean "the database is not there for us right now", not "this statement
+ * is wrong": connection exceptions (08), operator intervention (57P01-57P03: shutdown, crash, starting),
+ * too many connections (53300), a statement cancelled by its timeout (57014).
+ */
+const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '53300', '57014']);
+/**
+ * Socket-level failures node reports while connecting or talking to the server, and the disk refusing
+ * SQLite's writes or their fsync (full, quota, I/O error).
+ */
+const SYSTEM_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EIO', 'ENOSPC', 'EDQUOT']);
+/** node-postgres reports these without a code. */
+const DRIVER_MESSAGES = ['Connection terminated', 'timeout exceeded when trying to connect', 'Query read timeout', 'Client has encountered a connection error', 'Connection terminated unexpectedly'];
+
+/** True when `error` says the store is away or cannot write (rather than that a statement was wrong). */
+export function isStoreUnavailable(error: unknown): boolean {
+  if (error instanceof StoreUnavailableError) return true;
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && (code.startsWith('08') || UNAVAILABLE_CODES.has(code) || SYSTEM_CODES.has(code))) return true;
+  if (typeof code === 'string' && (code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR'))) return true;
+  return DRIVER_MESSAGES.some((message) => error.message.includes(message));
+}
+
+/** The error as callers should see it: connection failures become StoreUnavailableError, others stay as they are. */
+export const asStoreError = (error: unknown): unknown => (isStoreUnavailable(error) && !(error instanceof StoreUnavailableError) ? new StoreUnavailableError(error) : error);

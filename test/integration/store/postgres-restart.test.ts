@@ -1,0 +1,172 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Agent, request } from 'undici';
+import { startPrivatePostgres } from '../../helpers/private-postgres.js';
+import type { PrivatePostgres } from '../../helpers/private-postgres.js';
+import { startServerProcess } from '../../helpers/server-process.js';
+import type { ServerProcess } from '../../helpers/server-process.js';
+import { sha256Hex } from '../../../src/lib/hash.js';
+
+/**
+ * A service on a PostgreSQL of the test's own, under steady load that includes multi-statement
+ * transactions (webhook creation), while the database is stopped, restarted, and frozen: the process
+ * must live through it, answer 503 (never 500) while the database is away, and serve again by itself.
+ */
+
+const ADMIN_TOKEN = 'admin-token-for-restart-test';
+const database: { pg?: PrivatePostgres } = {};
+let service: ServerProcess;
+/** One wallet for both tests: token creation is limited to one per client address per 10 s. */
+let token: string;
+const agent = new Agent({ connections: 32 });
+
+beforeAll(async () => {
+  database.pg = await startPrivatePostgres();
+  if (database.pg === undefined) return;
+  service = await startServerProcess({ DATABASE_URL: database.pg.url, ADMIN_TOKEN, OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8', LOG_LEVEL: 'error' });
+  token = await fundedToken();
+}, 60_000);
+
+afterAll(async () => {
+  service?.child.kill('SIGKILL');
+  await service?.exited;
+  await agent.close();
+  await database.pg?.destroy();
+});
+
+interface Answer {
+  readonly status: number;
+  readonly ms: number;
+}
+
+async function call(method: 'GET' | 'POST' | 'DELETE', path: string, walletToken: string, body?: string): Promise<Answer & { text: string }> {
+  const started = performance.now();
+  const response = await request(`${service.url}${path}`, {
+    method,
+    headers: { 'x-token': walletToken, ...(body?.startsWith('{') === true ? { 'content-type': 'application/json' } : {}) },
+    body,
+    dispatcher: agent,
+  });
+  return { status: response.statusCode, text: await response.body.text(), ms: performance.now() - started };
+}
+
+async function fundedToken(): Promise<string> {
+  const created = await request(`${service.url}/token`, { method: 'POST', body: 'token=new', headers: { 'content-type': 'application/x-www-form-urlencoded' }, dispatcher: agent });
+  const token = await created.body.text();
+  const credit = await request(`${service.url}/manage/wallets/${sha256Hex(token)}/credit`, {
+    method: 'POST',
+    body: JSON.stringify({ amount: 1_000_000 }),
+    headers: { 'content-type': 'application/json', 'x-admin-token': ADMIN_TOKEN },
+    dispatcher: agent,
+  });
+  expect(credit.statusCode).toBe(200);
+  await credit.body.dump();
+  return token;
+}
+
+/** Lanes of webhook create + delete (transactions) and KV set + get, until `stop`; every answer is kept. */
+function load(lanes: number) {
+  let running = true;
+  const answers: Answer[] = [];
+  const acknowledged = new Map<string, string>();
+  let sequence = 0;
+  const lane = async (id: number) => {
+    while (running) {
+      const n = sequence++;
+      const webhookId = `w${id}-${n}`;
+      try {
+        const created = await call('POST', '/webhook', token, JSON.stringify({ webhookId, url: 'https://127.0.0.1:9/hook' }));
+        answers.push(created);
+        if (created.status === 200) answers.push(await call('DELETE', `/webhook/${webhookId}`, token));
+        const key = `k${id}-${n}`;
+        const set = await call('POST', `/kv/restart/${key}`, token, `v-${key}`);
+        answers.push(set);
+        if (set.status === 200) acknowledged.set(key, `v-${key}`);
+      } catch {
+        answers.push({ status: 0, ms: 0 }); // no answer at all
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+  };
+  const all = Promise.all(Array.from({ length: lanes }, (_, id) => lane(id)));
+  return {
+    answers,
+    acknowledged,
+    stop: async () => {
+      running = false;
+      await all;
+    },
+  };
+}
+
+/** Seconds until a KV set answers 200 again. */
+async function untilServing(limitMs: number): Promise<number> {
+  const started = performance.now();
+  while (performance.now() - started < limitMs) {
+    const answer = await call('POST', '/kv/restart/probe', token, 'probe').catch(() => undefined);
+    if (answer?.status === 200) return performance.now() - started;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return Number.POSITIVE_INFINITY;
+}
+
+/** The server's processes (postmaster and backends): SIGSTOP freezes it with its sockets open. */
+function signalServer(pg: PrivatePostgres, signal: 'STOP' | 'CONT'): void {
+  const postmaster = readFileSync(join(pg.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]?.trim() ?? '';
+  const children = execFileSync('pgrep', ['-P', postmaster], { encoding: 'utf8' }).split('\n').filter((pid) => pid !== '');
+  execFileSync('kill', [`-${signal}`, postmaster, ...children]);
+}
+
+describe('PostgreSQL going away under load', () => {
+  it('keeps the process alive, answers 503 not 500 while it is down, and serves within 10 s of its return', async (context) => {
+    const pg = database.pg;
+    if (pg === undefined) return context.skip();
+    const traffic = load(32);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const beforeOutage = traffic.answers.length;
+    await pg.stop();
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const duringOutage = traffic.answers.slice(beforeOutage);
+    await pg.start();
+    const recoveredMs = await untilServing(20_000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await traffic.stop();
+
+    expect(service.child.exitCode, service.output().slice(-3000)).toBeNull();
+    expect(recoveredMs).toBeLessThan(10_000);
+    const statuses = new Set(traffic.answers.map((answer) => answer.status));
+    expect([...statuses].filter((status) => status !== 200 && status !== 503)).toEqual([]);
+    expect(duringOutage.filter((answer) => answer.status === 503).length).toBeGreaterThan(0);
+    expect(Math.max(...duringOutage.map((answer) => answer.ms))).toBeLessThan(7000);
+
+    const missing: string[] = [];
+    for (const [key, value] of traffic.acknowledged) {
+      const read = await call('GET', `/kv/restart/${key}`, token);
+      if (read.status !== 200 || read.text !== value) missing.push(key);
+    }
+    expect(missing).toEqual([]);
+  }, 90_000);
+
+  it('answers 503 within the statement bound while the database accepts connections but never answers', async (context) => {
+    const pg = database.pg;
+    if (pg === undefined) return context.skip();
+    signalServer(pg, 'STOP');
+    try {
+      const answers = await Promise.all([
+        call('POST', '/kv/frozen/a', token, 'a'),
+        call('GET', '/kv/frozen/a', token),
+        call('POST', '/webhook', token, JSON.stringify({ webhookId: 'frozen', url: 'https://127.0.0.1:9/hook' })),
+      ]);
+      for (const answer of answers) {
+        expect(answer.status, answer.text).toBe(503);
+        expect(answer.ms).toBeLessThan(7000);
+      }
+    } finally {
+      signalServer(pg, 'CONT');
+    }
+    expect(await untilServing(20_000)).toBeLessThan(10_000);
+    expect(service.child.exitCode).toBeNull();
+  }, 60_000);
+});
