@@ -7,7 +7,19 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
-import { cpuSeconds, freePort, fundedToken, pinSelf, pinningNote, spawnPinned, startBuiltService, stopProcess, onEachStore, waitForHttp, withScratchDir } from './lib.js';
+import {
+  cpuSeconds,
+  freePort,
+  fundedToken,
+  pinSelf,
+  pinningNote,
+  spawnPinned,
+  startBuiltService,
+  stopProcess,
+  onEachStore,
+  waitForHttp,
+  withScratchDir,
+} from './lib.js';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
@@ -69,11 +81,17 @@ async function main(): Promise<void> {
   const bare = (before.rps + after.rps) / 2;
   const bareCpu = (before.cpuUs + after.cpuUs) / 2;
   console.log(`\n${CONNECTIONS} connections, ${DURATION_S} s each, servers pinned to core 0${pinningNote}; ratio = req/s ÷ mean of the two bare runs;`);
-  console.log('CPU = the server process\'s user + system time per request (PostgreSQL\'s own processes not included), and bare\'s CPU ÷ it (what the ratio would be if both were CPU-bound)\n');
-  console.log('| run | req/s | ratio to bare | CPU µs/req | bare CPU ÷ CPU | p50 ms | p99 ms | errors | non-2xx |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  console.log(
+    "CPU = the server process's user + system time per request (PostgreSQL's own processes not included), and bare's CPU ÷ it (what the ratio would be if both were CPU-bound)\n",
+  );
+  console.log(
+    '| run | req/s | ratio to bare | CPU µs/req | bare CPU ÷ CPU | p50 ms | p99 ms | errors | non-2xx |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  );
   for (const r of [before, ...coinop, after]) {
     const cpuRatio = `${((bareCpu / r.cpuUs) * 100).toFixed(0)} %`;
-    console.log(`| ${r.name} | ${Math.round(r.rps)} | ${((r.rps / bare) * 100).toFixed(0)} % | ${r.cpuUs.toFixed(1)} | ${cpuRatio} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} |`);
+    console.log(
+      `| ${r.name} | ${Math.round(r.rps)} | ${((r.rps / bare) * 100).toFixed(0)} % | ${r.cpuUs.toFixed(1)} | ${cpuRatio} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.non2xx} |`,
+    );
   }
 }
 

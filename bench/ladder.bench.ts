@@ -10,7 +10,20 @@
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { freePort, fundedToken, newToken, percentiles, pinSelf, pinningNote, spawnPinned, startBuiltService, startFlags, stopProcess, waitForHttp, withScratchDir } from './lib.js';
+import {
+  freePort,
+  fundedToken,
+  newToken,
+  percentiles,
+  pinSelf,
+  pinningNote,
+  spawnPinned,
+  startBuiltService,
+  startFlags,
+  stopProcess,
+  waitForHttp,
+  withScratchDir,
+} from './lib.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -44,7 +57,12 @@ async function startCoinop(dir: string, synchronous: string): Promise<{ child: C
 async function startNoStore(dir: string): Promise<{ child: ChildProcess; url: string; token: string }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawnPinned([...startFlags(), 'bench/no-store-server.mjs'], { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: `sqlite:${join(dir, 'no-store.db')}` });
+  const child = spawnPinned([...startFlags(), 'bench/no-store-server.mjs'], {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: `sqlite:${join(dir, 'no-store.db')}`,
+  });
   await waitForHttp(`${url}/healthz`);
   return { child, url, token: await newToken(url) };
 }

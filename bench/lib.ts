@@ -77,7 +77,14 @@ export async function waitForHttp(url: string, attempts = 300): Promise<void> {
 
 /** The built service (`npm run build` first) as `npm start` runs it (plus `extraFlags`), on core 0, answering on 127.0.0.1:`port`. */
 export async function startBuiltService(port: number, env: Record<string, string>, extraFlags: string[] = []): Promise<ChildProcess> {
-  const child = spawnPinned([...startFlags(), ...extraFlags, 'dist/main.js'], { PORT: String(port), HOST: '127.0.0.1', SMTP_PORT: '0', LOG_LEVEL: 'warn', ADMIN_TOKEN: BENCH_ADMIN_TOKEN, ...env });
+  const child = spawnPinned([...startFlags(), ...extraFlags, 'dist/main.js'], {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    SMTP_PORT: '0',
+    LOG_LEVEL: 'warn',
+    ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
+    ...env,
+  });
   await waitForHttp(`http://127.0.0.1:${port}/healthz`);
   return child;
 }

@@ -17,14 +17,19 @@ const KV_READ = 'SELECT value, expires_at FROM kv WHERE wallet_id = $1 AND bucke
 const read = new Proxy(real.store.read, {
   get(target, property) {
     if (property !== 'get') return Reflect.get(target, property);
-    return (sql, params) => (sql === KV_READ ? Promise.resolve({ value: 'a value of moderate size', expires_at: Number.MAX_SAFE_INTEGER }) : target.get(sql, params));
+    return (sql, params) =>
+      sql === KV_READ ? Promise.resolve({ value: 'a value of moderate size', expires_at: Number.MAX_SAFE_INTEGER }) : target.get(sql, params);
   },
 });
 const deps = {
   ...real,
   store: { ...real.store, read },
-  charger: { charge: () => ({ ok: true, balance: 1_000_000, durable: alreadyDurable }) },
-  logs: { push() {}, flush: async () => {} },
+  // The real ledger (wallet lookups from the SQLite file) with its charge and log taken out.
+  ledger: Object.assign(Object.create(real.ledger), {
+    charge: () => ({ ok: true, balance: 1_000_000, durable: alreadyDurable }),
+    record() {},
+    flush: async () => {},
+  }),
 };
 const app = await buildApp(deps);
 await app.listen({ port: config.port, host: config.host });

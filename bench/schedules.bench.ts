@@ -61,10 +61,11 @@ async function seed(databaseUrl: string, url: string, minute: number): Promise<v
     const walletIds: number[] = [];
     await store.write(async (tx) => {
       for (let w = 0; w < WALLETS; w++) {
-        const [row] = await tx.all<{ id: number }>(
-          'INSERT INTO wallets (hash, balance, created_at, last_used_at) VALUES ($1, $2, $3, $3) RETURNING id',
-          [sha256Hex(`bench-${minute}-${w}`), 1_000_000, now],
-        );
+        const [row] = await tx.all<{ id: number }>('INSERT INTO wallets (hash, balance, created_at, last_used_at) VALUES ($1, $2, $3, $3) RETURNING id', [
+          sha256Hex(`bench-${minute}-${w}`),
+          1_000_000,
+          now,
+        ]);
         if (row !== undefined) walletIds.push(row.id);
       }
     });
@@ -110,7 +111,13 @@ async function benchOnce(label: string, databaseUrl: string, caFile: string, cer
     if (process.env.BENCH_VERBOSE === '1') {
       const perSecond = new Map<number, number>();
       for (const a of ofMinute) perSecond.set(Math.floor((a.arrivedAt - minute) / 1000), (perSecond.get(Math.floor((a.arrivedAt - minute) / 1000)) ?? 0) + 1);
-      console.log('arrivals per second:', [...perSecond].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}s:${n}`).join(' '));
+      console.log(
+        'arrivals per second:',
+        [...perSecond]
+          .sort((a, b) => a[0] - b[0])
+          .map(([s, n]) => `${s}s:${n}`)
+          .join(' '),
+      );
     }
     return {
       label,

@@ -43,15 +43,18 @@ async function serviceMain(): Promise<void> {
   const { loadConfig } = await import('../src/config.js');
   const { createDeps } = await import('../src/deps.js');
   const { startSmtpListener } = await import('../src/features/mail/smtp-listener.js');
+  const { InboundMail } = await import('../src/features/mail/inbound.service.js');
   const deps = createDeps(loadConfig());
   await deps.store.migrate();
-  const listener = await startSmtpListener(deps);
+  const inbound = await InboundMail.create(deps);
+  const listener = await startSmtpListener(deps, { inbound });
   if (listener === null) throw new Error('SMTP_PORT is 0');
   process.stdout.write(`ready ${listener.port}\n`);
   process.on('SIGTERM', () => {
     void (async () => {
       await listener.close();
-      await deps.logs.flush();
+      await inbound.close();
+      await deps.ledger.flush();
       await deps.outbound.close();
       await deps.store.close();
       process.exit(0);
@@ -63,7 +66,16 @@ async function serviceMain(): Promise<void> {
 // The load side.
 // ---------------------------------------------------------------------------------------------
 function message(to: string, id: string): string {
-  const head = [`From: Bench <bench@sender.test>`, `To: ${to}`, `Subject: bench ${id}`, `Message-ID: <${id}@sender.test>`, 'MIME-Version: 1.0', 'Content-Type: text/plain; charset=utf-8', '', ''].join('\r\n');
+  const head = [
+    `From: Bench <bench@sender.test>`,
+    `To: ${to}`,
+    `Subject: bench ${id}`,
+    `Message-ID: <${id}@sender.test>`,
+    'MIME-Version: 1.0',
+    'Content-Type: text/plain; charset=utf-8',
+    '',
+    '',
+  ].join('\r\n');
   const line = 'lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor\r\n';
   return head + line.repeat(Math.max(1, Math.ceil((MESSAGE_BYTES - head.length) / line.length)));
 }

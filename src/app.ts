@@ -27,7 +27,6 @@ import { myIpRoutes } from './features/myip/myip.routes.js';
 import { billingRoutes } from './features/billing/billing.routes.js';
 import { PLAIN_TEXT } from './http/schemas.js';
 
-
 /** Bodies larger than this are refused with 413 before they are read (routes may set lower limits). */
 const BODY_LIMIT = 256 * 1024;
 
@@ -57,7 +56,7 @@ function answerClientError(logger: FastifyBaseLogger): (error: ConnectionError, 
   };
 }
 
-/** `inbound`: the process's one inbound-mail pipeline, shared with the SMTP listener (main.ts); tests leave it out. */
+/** `inbound`: the process's one inbound-mail pipeline, shared with the SMTP listener (service.ts); needed when INBOUND_SECRET is set. */
 export async function buildApp(deps: Deps, inbound?: InboundMail): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,

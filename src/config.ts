@@ -75,7 +75,8 @@ function milliseconds(env: Env, name: string, fallback: number): number {
   const raw = text(env, name);
   if (raw === undefined) return fallback;
   const value = /^\d{1,7}$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(value >= TIMEOUT_MIN_MS && value <= TIMEOUT_MAX_MS)) throw new ConfigError(name, `must be an integer from ${TIMEOUT_MIN_MS} to ${TIMEOUT_MAX_MS} (milliseconds)`);
+  if (!(value >= TIMEOUT_MIN_MS && value <= TIMEOUT_MAX_MS))
+    throw new ConfigError(name, `must be an integer from ${TIMEOUT_MIN_MS} to ${TIMEOUT_MAX_MS} (milliseconds)`);
   return value;
 }
 
@@ -88,7 +89,10 @@ function httpTimeouts(env: Env): { httpHeadersTimeoutMs: number; httpRequestTime
 }
 
 function list(env: Env, name: string): string[] {
-  return (text(env, name) ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return (text(env, name) ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }
 
 function httpUrl(env: Env, name: string, fallback?: string): string | undefined {

@@ -5,9 +5,7 @@ import type { Store } from './store/store.js';
 import { openStore } from './store/open-store.js';
 import type { Clock } from './lib/time.js';
 import { systemClock } from './lib/time.js';
-import { WalletDirectory } from './features/tokens/wallet-directory.js';
-import { WalletCharger } from './features/tokens/wallet-charger.js';
-import { LogBuffer } from './features/logs/log-buffer.js';
+import { Ledger } from './ledger/ledger.js';
 import { readFileSync } from 'node:fs';
 import { createOutbound, trustedRoots } from './outbound/outbound-client.js';
 import type { Outbound } from './outbound/outbound-client.js';
@@ -23,8 +21,8 @@ import type { Summarizer } from './features/metadata/ai/summarizer.js';
 import { createAddressPolicy } from './outbound/address-policy.js';
 import { createDnsLookup } from './features/dns/dns-lookup.js';
 import type { DnsLookup } from './features/dns/dns-lookup.js';
-import { resolverAddresses } from './features/dns/server-address.js';
-import { createDnsClient } from './features/dns/wire-client.js';
+import { resolverAddresses } from './outbound/dns/server-address.js';
+import { createDnsClient } from './outbound/dns/wire-client.js';
 
 export const SERVICE_VERSION = '0.1.0';
 
@@ -34,10 +32,8 @@ export interface Deps {
   readonly logger: Logger;
   readonly clock: Clock;
   readonly store: Store;
-  readonly wallets: WalletDirectory;
-  /** The hot-path charge (batched per wallet on PostgreSQL). */
-  readonly charger: WalletCharger;
-  readonly logs: LogBuffer;
+  /** Wallets and the call log: every charge, refund, credit and log row goes through it (src/ledger/). */
+  readonly ledger: Ledger;
   /** The only way out to the network over HTTP(S). */
   readonly outbound: Outbound;
   /** POST /dns-lookup: queries on the wire to DNS_SERVERS (or the system's), guarded by the same policy and roots as `outbound`. */
@@ -68,15 +64,17 @@ export interface DepsOverrides {
 
 export function createLogger(config: Config): Logger {
   // Tokens travel in x-token: never let a request logger print them.
-  return pino({ level: config.logLevel, redact: { paths: ['req.headers["x-token"]', 'req.headers["x-admin-token"]', 'req.headers.authorization'], censor: '***' } });
+  return pino({
+    level: config.logLevel,
+    redact: { paths: ['req.headers["x-token"]', 'req.headers["x-admin-token"]', 'req.headers.authorization'], censor: '***' },
+  });
 }
 
 export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps {
   const logger = overrides.logger ?? createLogger(config);
   const clock = overrides.clock ?? systemClock;
   const store = overrides.store ?? openStore(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous });
-  const wallets = new WalletDirectory(store, clock, (error) => logger.error({ err: error }, 'recording last use failed'));
-  const logs = new LogBuffer(store, clock, (error, dropped) => logger.error({ err: error, dropped }, 'writing call logs failed'));
+  const ledger = new Ledger(store, clock, logger);
   // One address guard and one set of trusted roots (OUTBOUND_ALLOW_CIDRS, OUTBOUND_CA_FILE) for every way out:
   // HTTP(S) through `outbound`, DNS servers and TLS inspection through `dns`.
   const policy = createAddressPolicy(config.outboundAllowCidrs);
@@ -86,7 +84,6 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     createOutbound({ policy, secureContext, lookup: createNameLookup(config.dnsServers), userAgent: `coinop-webhook/${SERVICE_VERSION}` });
   const dns = overrides.dns ?? createDnsLookup({ client: createDnsClient(resolverAddresses(config.dnsServers)), policy, clock, tlsContext: secureContext });
   const mailer = overrides.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.notifyFrom });
-  const charger = new WalletCharger(store);
   const geo = overrides.geo ?? createGeoLookup({ configuredPath: config.geoipDb, logger });
   const summarizer = overrides.summarizer ?? createSummarizer(config, outbound, logger);
   const stripe =
@@ -94,5 +91,5 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     (config.stripe.secretKey === undefined
       ? undefined
       : new (requireOnDemand<typeof Stripe>('stripe'))(config.stripe.secretKey, { maxNetworkRetries: 1, timeout: 10_000 }));
-  return { config, logger, clock, store, wallets, charger, logs, outbound, dns, mailer, geo, summarizer, stripe };
+  return { config, logger, clock, store, ledger, outbound, dns, mailer, geo, summarizer, stripe };
 }

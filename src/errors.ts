@@ -28,8 +28,7 @@ export const errors = {
   methodNotAllowed: (allow: readonly string[]) => new ApiError(405, 'Method Not Allowed', { allow: allow.join(', ') }),
   webhookExists: () => new ApiError(409, 'Webhook ID already exists'),
   payloadTooLarge: () => new ApiError(413, 'Payload Too Large'),
-  tooManyRequests: (retryAfterSeconds: number) =>
-    new ApiError(429, 'Too Many Requests', { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) }),
+  tooManyRequests: (retryAfterSeconds: number) => new ApiError(429, 'Too Many Requests', { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) }),
   internal: () => new ApiError(500, 'Internal Server Error'),
   rechargeNotConfigured: () => new ApiError(501, 'Recharge is not configured'),
   badGateway: (cause: string) => new ApiError(502, cause),

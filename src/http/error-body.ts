@@ -15,7 +15,6 @@ declare module 'fastify' {
   }
 }
 
-
 const ERROR_BODIES: Readonly<Record<ErrorBodyShape, (message: string) => { readonly type: string; readonly text: string }>> = {
   'plain-text': (message) => ({ type: PLAIN_TEXT, text: message }),
   'json-failure': (message) => ({ type: 'application/json; charset=utf-8', text: JSON.stringify({ success: false, error: message }) }),

@@ -3,11 +3,8 @@ import type { Deps } from '../deps.js';
 import { errors } from '../errors.js';
 import type { ApiError } from '../errors.js';
 import { sha256Hex } from '../lib/hash.js';
-import type { LogCategory } from '../features/logs/log-entry.js';
-import { FreeRowLimit } from '../features/logs/free-row-limit.js';
-import type { WalletRef } from '../features/tokens/wallet-directory.js';
-import { refundWallet } from '../features/tokens/wallet.queries.js';
-import type { ChargeOutcome } from '../features/tokens/wallet.queries.js';
+import { FreeRowLimit } from '../ledger/free-row-limit.js';
+import type { ChargeOutcome, LogCategory, WalletRef } from '../ledger/ledger.js';
 import { errorBody } from './error-body.js';
 
 /**
@@ -64,7 +61,7 @@ export function walletOf(request: FastifyRequest): WalletRef {
 /** Records a charge's outcome on the request: the refusal to answer, or undefined once charged. */
 function applyCharge(deps: Deps, request: FastifyRequest, state: MeterState, cost: number, outcome: ChargeOutcome): ApiError | undefined {
   if (!outcome.ok && outcome.reason === 'gone') {
-    deps.wallets.forget(state.wallet.hash);
+    deps.ledger.forgetWallet(state.wallet.hash);
     request.meter = undefined;
     return errors.unauthorized();
   }
@@ -80,13 +77,13 @@ function applyCharge(deps: Deps, request: FastifyRequest, state: MeterState, cos
 }
 
 /**
- * Charges the request once; `done` gets the refusal, if any. Synchronous when the charger knows the
+ * Charges the request once; `done` gets the refusal, if any. Synchronous when the ledger knows the
  * outcome at once (SQLite's common case), so a request pays for no promise it does not need.
  */
 function charge(deps: Deps, request: FastifyRequest, cost: number, done: (error?: Error) => void): void {
   const state = request.meter;
   if (state === undefined || state.charged !== undefined) return done();
-  const outcome = deps.charger.charge(state.wallet.id, cost);
+  const outcome = deps.ledger.charge(state.wallet.id, cost);
   if (outcome instanceof Promise) {
     outcome.then(
       (settled) => done(applyCharge(deps, request, state, cost, settled)),
@@ -124,7 +121,7 @@ async function settleByStatus(deps: Deps, state: MeterState, settleCost: (status
     final = Math.min(charged, Math.max(0, settleCost(reply.statusCode, charged)));
     if (final < charged) {
       // A refund, not a credit: it must not re-arm the low-balance incident its own charge raised.
-      const balance = await refundWallet(deps.store, state.wallet.id, charged - final);
+      const balance = await deps.ledger.refund(state.wallet.id, charged - final);
       state.charged = final;
       if (balance !== undefined) state.balance = balance;
     }
@@ -147,10 +144,12 @@ export function registerMetering(app: FastifyInstance, deps: Deps): void {
     if (spec === undefined) return;
     const hooks = meterHooks(deps, spec, freeRows);
     // New arrays: Fastify copies a GET route's options for its HEAD twin, which gets its own onRoute call.
+    /* eslint-disable @typescript-eslint/unbound-method, @typescript-eslint/no-misused-promises -- the hooks use no `this` and are callback-style (they call `done`), not async */
     route.onRequest = withHook(route.onRequest, hooks.onRequest);
     route.preValidation = withHook(route.preValidation, hooks.preValidation);
     route.onSend = withHook(route.onSend, hooks.onSend);
     route.onResponse = withHook(route.onResponse, hooks.onResponse);
+    /* eslint-enable @typescript-eslint/unbound-method, @typescript-eslint/no-misused-promises */
   });
 }
 
@@ -173,12 +172,12 @@ function meterHooks(deps: Deps, spec: MeterSpec, freeRows: FreeRowLimit) {
       const token = request.headers['x-token'];
       if (typeof token !== 'string' || token.length < MIN_TOKEN_LENGTH) return done(errors.unauthorized());
       const hash = sha256Hex(token);
-      const cached = deps.wallets.cached(hash);
+      const cached = deps.ledger.cachedWallet(hash);
       if (cached !== undefined) {
         request.meter = { wallet: cached, spec };
         return done();
       }
-      deps.wallets.resolve(hash).then(
+      deps.ledger.findWallet(hash).then(
         (wallet) => {
           if (wallet === undefined) return done(errors.unauthorized());
           request.meter = { wallet, spec };
@@ -224,9 +223,9 @@ function meterHooks(deps: Deps, spec: MeterSpec, freeRows: FreeRowLimit) {
       const state = request.meter;
       if (state === undefined) return done();
       const cost = state.charged ?? 0;
-      // Paid calls are always logged; free and refused ones within a per-wallet budget (free-row-limit.ts).
+      // Paid calls are always logged; free and refused ones within a per-wallet budget (ledger/free-row-limit.ts).
       if (cost === 0 && !freeRows.allow(state.wallet.id)) return done();
-      deps.logs.push({
+      deps.ledger.record({
         walletId: state.wallet.id,
         method: request.method,
         path: spec.logPath?.(request) ?? request.url,

@@ -9,7 +9,8 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
       openapi: '3.0.3',
       info: {
         title: 'coinop',
-        description: 'Credit-metered utility API: key-value store, webhooks, DNS lookups, URL metadata, caller IP. Paid calls answer with `x-cost` and `x-balance`; errors are plain text.',
+        description:
+          'Credit-metered utility API: key-value store, webhooks, DNS lookups, URL metadata, caller IP. Paid calls answer with `x-cost` and `x-balance`; errors are plain text.',
         version,
       },
       components: {

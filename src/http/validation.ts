@@ -64,7 +64,10 @@ export function describeValidationError(error: ErrorObject | undefined, dataVar:
   if (custom !== undefined) return `Invalid ${name}: ${custom}`;
   if (field === '' && dataVar === 'body' && error.keyword === 'type') return `Invalid body: must be a JSON ${String(params.type)}`;
   if (error.keyword === 'enum') {
-    const allowed = (params.allowedValues as unknown[]).filter((value) => value !== '').map(String).join(', ');
+    const allowed = (params.allowedValues as unknown[])
+      .filter((value) => value !== '')
+      .map(String)
+      .join(', ');
     return `Invalid ${name}: must be one of ${allowed}`;
   }
   return `Invalid ${name}: ${error.message ?? 'is not valid'}`;

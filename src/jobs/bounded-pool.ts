@@ -58,5 +58,6 @@ export async function drainBatches<T>(options: DrainOptions<T>): Promise<void> {
   };
 
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+  // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows what was caught, unchanged.
   if (fetchError !== undefined) throw fetchError;
 }

@@ -1,7 +1,7 @@
 import type { Clock } from '../lib/time.js';
 
 /**
- * A background worker started by main.ts: call it to stop (resolves once the pass in progress has
+ * A background worker started by service.ts: call it to stop (resolves once the pass in progress has
  * finished, so its writes land before the store closes), or `wake()` it to run a pass now.
  */
 export interface RunningWorker {

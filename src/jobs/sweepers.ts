@@ -2,7 +2,7 @@ import type { Deps } from '../deps.js';
 import { claimLease } from '../store/leases.js';
 import { startPoller } from './poller.js';
 import { DAY, HOUR, MINUTE } from '../lib/time.js';
-import { LOG_RETENTION_MS } from '../features/logs/log-entry.js';
+import { LOG_RETENTION_MS } from '../ledger/log-entry.js';
 
 export const TOKEN_INACTIVITY_MS = 2 * 365 * DAY + DAY; // two years, leap day included
 const BATCH = 1000;
@@ -35,7 +35,7 @@ async function deleteInBatches(deps: Deps, sql: string, params: readonly unknown
 /** Every log row, window by window in seq order, each window's expired rows deleted in one short statement. */
 async function deleteExpiredLogsAnywhere(deps: Deps, cutoff: number): Promise<number> {
   let total = 0;
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const window = await deps.store.read.get<{ upto: number | string | null }>(
       `SELECT MAX(seq) AS upto FROM (SELECT seq FROM logs WHERE seq > $1 ORDER BY seq LIMIT ${LOG_WALK_WINDOW}) AS w`,
       [after],
@@ -51,8 +51,8 @@ async function deleteExpiredLogsAnywhere(deps: Deps, cutoff: number): Promise<nu
 export async function sweep(deps: Deps, options: { readonly walkAllLogs?: boolean } = {}): Promise<SweepReport> {
   const now = deps.clock.now();
   // The outer condition is checked again on the row as it is when deleted: a key set anew meanwhile (a later
-  // expiry) survives. PostgreSQL skips rows a KV write holds, so the sweep never waits on (or deadlocks with) one.
-  const skipHeld = deps.store.dialect === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : '';
+  // expiry) survives. Rows a KV write holds are skipped, so the sweep never waits on (or deadlocks with) one.
+  const skipHeld = deps.store.locks.skipLocked();
   const expiredKeys = await deleteInBatches(
     deps,
     `DELETE FROM kv WHERE expires_at <= $1 AND (wallet_id, bucket, key) IN (SELECT wallet_id, bucket, key FROM kv WHERE expires_at <= $1 LIMIT ${BATCH}${skipHeld}) RETURNING 1 AS n`,
@@ -87,7 +87,7 @@ export async function sweep(deps: Deps, options: { readonly walkAllLogs?: boolea
         for (const table of WALLET_DATA_TABLES) await tx.run(`DELETE FROM ${table} WHERE wallet_id = $1`, [wallet.id]);
         return true;
       });
-      deps.wallets.forget(wallet.hash);
+      deps.ledger.forgetWallet(wallet.hash);
       if (deleted) deletedWallets++;
     }
     if (stale.length < 100) break;

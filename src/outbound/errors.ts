@@ -62,9 +62,7 @@ export function classifyFailure(err: unknown, context: { timedOut: boolean; time
   if (context.timedOut) return new OutboundError('timeout', timeoutCause(context.timeoutMs));
   const guard = findGuardError(err);
   if (guard !== null) {
-    return guard.code === 'refused_address'
-      ? new OutboundError('refused_address', 'refused address')
-      : new OutboundError('dns_failure', 'DNS lookup failed');
+    return guard.code === 'refused_address' ? new OutboundError('refused_address', 'refused address') : new OutboundError('dns_failure', 'DNS lookup failed');
   }
   const code = errorCode(err);
   if (TIMEOUT_CODES.has(code)) return new OutboundError('timeout', timeoutCause(context.timeoutMs));

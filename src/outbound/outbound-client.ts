@@ -72,9 +72,7 @@ export interface OutboundResponse {
   remoteAddress?: string;
 }
 
-export type DeliveryResult =
-  | { ok: true; status: number; elapsedMs: number }
-  | { ok: false; status?: number; cause: string; elapsedMs: number };
+export type DeliveryResult = { ok: true; status: number; elapsedMs: number } | { ok: false; status?: number; cause: string; elapsedMs: number };
 
 export interface Outbound {
   /** Throws OutboundError. */
@@ -153,7 +151,8 @@ export function createOutbound(options: OutboundOptions | SharedTrustOptions): O
     }, timeoutMs);
     const session = shared ?? openGuardedSession({ policy, resolve, secureContext, connectTimeoutMs: timeoutMs, idleTimeoutMs: timeoutMs });
     if (shared === undefined) sessions.add(session);
-    let gotResponse = false;
+    // Set false at each hop and true once its response head arrived; read when the request fails.
+    let gotResponse: boolean | undefined;
     try {
       for (let redirects = 0; ; redirects += 1) {
         gotResponse = false;
@@ -187,7 +186,7 @@ export function createOutbound(options: OutboundOptions | SharedTrustOptions): O
         assertLiteralAllowed(hop.url, policy);
       }
     } catch (err) {
-      throw classifyFailure(err, { timedOut, timeoutMs, gotResponse });
+      throw classifyFailure(err, { timedOut, timeoutMs, gotResponse: gotResponse === true });
     } finally {
       clearTimeout(timer);
       if (shared === undefined) {

@@ -21,12 +21,7 @@ const BODY_HEADERS = ['content-type', 'content-encoding', 'content-language', 'c
  * no secret. Anything else (authorization, cookies, an API key of the AI provider, …) was meant for the first
  * origin, not for wherever it points us.
  */
-export const REQUEST_PORTABLE_HEADERS: ReadonlySet<string> = new Set([
-  'user-agent',
-  'accept',
-  'accept-language',
-  ...BODY_HEADERS,
-]);
+export const REQUEST_PORTABLE_HEADERS: ReadonlySet<string> = new Set(['user-agent', 'accept', 'accept-language', ...BODY_HEADERS]);
 
 /**
  * Headers of a delivery that cross origins: our content-type and user-agent, and the Standard Webhooks
@@ -35,13 +30,7 @@ export const REQUEST_PORTABLE_HEADERS: ReadonlySet<string> = new Set([
  * secret (an HMAC of the very bytes the new origin receives, useless for any other body, id or timestamp),
  * and a receiver that moved to another host needs it to verify what it gets.
  */
-export const DELIVERY_PORTABLE_HEADERS: ReadonlySet<string> = new Set([
-  'content-type',
-  'user-agent',
-  'webhook-id',
-  'webhook-timestamp',
-  'webhook-signature',
-]);
+export const DELIVERY_PORTABLE_HEADERS: ReadonlySet<string> = new Set(['content-type', 'user-agent', 'webhook-id', 'webhook-timestamp', 'webhook-signature']);
 
 /** The Location to follow, or null when the response is final. */
 export function redirectLocation(status: number, location: string | string[] | undefined): string | null {

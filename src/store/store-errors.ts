@@ -19,9 +19,27 @@ const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '53300', '57014'])
  * Socket-level failures node reports while connecting or talking to the server, and the disk refusing
  * SQLite's writes or their fsync (full, quota, I/O error).
  */
-const SYSTEM_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EIO', 'ENOSPC', 'EDQUOT']);
+const SYSTEM_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EIO',
+  'ENOSPC',
+  'EDQUOT',
+]);
 /** node-postgres reports these without a code. */
-const DRIVER_MESSAGES = ['Connection terminated', 'timeout exceeded when trying to connect', 'Query read timeout', 'Client has encountered a connection error', 'Connection terminated unexpectedly'];
+const DRIVER_MESSAGES = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'Query read timeout',
+  'Client has encountered a connection error',
+  'Connection terminated unexpectedly',
+];
 
 /** True when `error` says the store is away or cannot write (rather than that a statement was wrong). */
 export function isStoreUnavailable(error: unknown): boolean {
@@ -34,4 +52,5 @@ export function isStoreUnavailable(error: unknown): boolean {
 }
 
 /** The error as callers should see it: connection failures become StoreUnavailableError, others stay as they are. */
-export const asStoreError = (error: unknown): unknown => (isStoreUnavailable(error) && !(error instanceof StoreUnavailableError) ? new StoreUnavailableError(error) : error);
+export const asStoreError = (error: unknown): unknown =>
+  isStoreUnavailable(error) && !(error instanceof StoreUnavailableError) ? new StoreUnavailableError(error) : error;

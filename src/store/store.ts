@@ -1,5 +1,7 @@
 /**
- * The store: one interface, two engines (SQLite, PostgreSQL).
+ * The store: one interface, two engines (SQLite, PostgreSQL). Every engine difference lives in
+ * src/store/: features state intentions (lock this row, claim rows nobody else is claiming, run this
+ * statement for many rows, coalesce hot-path calls) and the engine decides how.
  *
  * Glossary
  * - Sql: a dialect-neutral executor. SQL is written once with PostgreSQL-style `$1` placeholders;
@@ -13,6 +15,8 @@
  * - writeDeferred(sql): like writeOne, but the rows come back before the write is durable; the caller
  *   must await `durable` before acknowledging anything. Metering charges this way so the charge and
  *   the handler's own write share one SQLite commit. It sees uncommitted writes of the open group.
+ * - touches: the tables a statement reads or writes, declared by its caller. SQLite applies the held
+ *   writes (see WriterLane) of those tables before the statement, and all of them when undeclared.
  */
 export interface RunResult {
   readonly changes: number;
@@ -24,7 +28,46 @@ export interface Sql {
   run(sql: string, params?: readonly unknown[]): Promise<RunResult>;
 }
 
+/** Which engine a store runs on: for the store's own code and the composition root's log line only. */
 export type Dialect = 'sqlite' | 'postgres';
+
+export interface WriteOptions {
+  /** Every table the statement reads or writes; undeclared means any table (the safe default). */
+  readonly touches?: readonly string[];
+}
+
+/**
+ * One statement for many rows. `sql` takes one row's values as $1..$n. `columns`, when given, is the
+ * same statement over all rows at once, $k bound to the array of every row's kth value: engines that
+ * take arrays (PostgreSQL, through unnest) run it as one statement, the others run `sql` once per row.
+ * Every row answers; a failing row fails the whole call.
+ */
+export interface ManyStatement extends WriteOptions {
+  readonly sql: string;
+  readonly columns?: string;
+}
+
+/** SQL tails that take row locks where the engine has them (table names are the code's own). */
+export interface RowLocks {
+  /** Appended to a SELECT in a unit: the rows read stay locked until the unit ends (PostgreSQL ` FOR UPDATE`). */
+  readonly forUpdate: string;
+  /**
+   * Appended to a SELECT that claims rows: locks them as forUpdate (only `of`'s rows when given) but passes
+   * over rows another transaction holds instead of waiting (PostgreSQL ` FOR UPDATE [OF t] SKIP LOCKED`).
+   */
+  skipLocked(of?: string): string;
+}
+
+/**
+ * What a unit of work runs on. SQLite's one writer runs units one at a time, so its row locks are empty
+ * and lockRow does nothing; PostgreSQL units run concurrently and take real row locks.
+ */
+export interface Unit extends Sql {
+  readonly locks: RowLocks;
+  /** Locks the row of `table` whose columns equal `key` until the unit ends; a unit locking it meanwhile waits. */
+  lockRow(table: string, key: Readonly<Record<string, string | number>>): Promise<void>;
+  executeMany<T>(statement: ManyStatement, rows: readonly (readonly unknown[])[]): Promise<T[]>;
+}
 
 /** Runs one statement synchronously on the SQLite writer connection. */
 export type SyncRun = <T>(sql: string, params?: readonly unknown[]) => T[];
@@ -37,20 +80,32 @@ export type SyncRun = <T>(sql: string, params?: readonly unknown[]) => T[];
 export interface WriterLane {
   /**
    * Runs `sql` now in the open group; undefined while a unit owns the connection (use the async paths then).
-   * `keepHeld`: the caller knows the statement cannot observe any held write (e.g. it touches another row),
-   * so they stay held instead of being applied first.
+   * `touches` as in WriteOptions; `keepHeld` is `touches: []`: the caller knows the statement cannot observe
+   * any held write (e.g. it touches another row), so they stay held instead of being applied first.
    */
-  runNow<T>(sql: string, params?: readonly unknown[], options?: { keepHeld?: boolean }): { rows: T[]; durable: Promise<void> } | undefined;
-  /** `flush` applies a held write; it runs before the next statement naming `table`, before any unit, and before COMMIT. */
+  runNow<T>(sql: string, params?: readonly unknown[], options?: WriteOptions & { keepHeld?: boolean }): { rows: T[]; durable: Promise<void> } | undefined;
+  /** `flush` applies a held write; it runs before the next statement that touches `table`, before any unit, and before COMMIT. */
   hold(table: string, flush: (run: SyncRun) => void): void;
 }
 
 export interface Store {
+  /** For src/store/ and the composition root only: features state intentions instead. */
   readonly dialect: Dialect;
   readonly read: Sql;
-  write<T>(unit: (tx: Sql) => Promise<T>): Promise<T>;
-  writeOne<T>(sql: string, params?: readonly unknown[]): Promise<T[]>;
-  writeDeferred<T>(sql: string, params?: readonly unknown[]): Promise<{ rows: T[]; durable: Promise<void> }>;
+  write<T>(unit: (tx: Unit) => Promise<T>): Promise<T>;
+  writeOne<T>(sql: string, params?: readonly unknown[], options?: WriteOptions): Promise<T[]>;
+  writeDeferred<T>(sql: string, params?: readonly unknown[], options?: WriteOptions): Promise<{ rows: T[]; durable: Promise<void> }>;
+  /** executeMany as one atomic write. */
+  executeMany<T>(statement: ManyStatement, rows: readonly (readonly unknown[])[]): Promise<T[]>;
+  readonly locks: RowLocks;
+  /**
+   * A hot-path call that the engine may coalesce: where every statement is a round trip and every commit a
+   * flush (PostgreSQL), calls arriving while the previous batch runs go together to `many` (which answers
+   * each item in order); where statements are local (SQLite, group commit) each goes to `one` at once.
+   */
+  coalesced<I, O>(one: (item: I) => Promise<O>, many: (items: readonly I[]) => Promise<O[]>): (item: I) => Promise<O>;
+  /** A text value as the engine keeps text that may hold U+0000 (PostgreSQL TEXT cannot: UTF-8 bytes there). */
+  storedText(value: string): string | Buffer;
   /** Present on SQLite only. */
   readonly lane?: WriterLane;
   migrate(): Promise<void>;

@@ -5,10 +5,12 @@ import type { Config } from '../../src/config.js';
 import { createDeps } from '../../src/deps.js';
 import type { Deps, DepsOverrides } from '../../src/deps.js';
 import { buildApp } from '../../src/app.js';
+import { InboundMail } from '../../src/features/mail/inbound.service.js';
+import type { InboundOptions } from '../../src/features/mail/inbound.service.js';
 import type { Clock } from '../../src/lib/time.js';
 import { sha256Hex } from '../../src/lib/hash.js';
 import { newToken } from '../../src/lib/ids.js';
-import { findWalletByHash, insertWallet } from '../../src/features/tokens/wallet.queries.js';
+import { insertWallet } from '../../src/ledger/ledger.js';
 import { scratchDatabase } from './stores.js';
 import type { ScratchDatabase, StoreKind } from './stores.js';
 
@@ -29,6 +31,8 @@ export class ManualClock implements Clock {
 export interface TestApp {
   readonly app: FastifyInstance;
   readonly deps: Deps;
+  /** The app's one inbound-mail pipeline, when it has one (INBOUND_SECRET set, or `inbound` asked for). */
+  readonly inbound: InboundMail | undefined;
   readonly database: ScratchDatabase;
   inject(options: InjectOptions): Promise<LightMyRequestResponse>;
   /** A wallet made directly in the store (POST /token is rate limited per client). */
@@ -43,6 +47,8 @@ export interface TestAppOptions {
   readonly database?: ScratchDatabase;
   /** Dependencies to replace (a fake Stripe client, an outbound client with a short limit, …). */
   readonly overrides?: (config: Config) => DepsOverrides;
+  /** Build the inbound-mail pipeline with these options (as service.ts does when SMTP or the relay is on); also built when INBOUND_SECRET is set. */
+  readonly inbound?: InboundOptions;
 }
 
 export async function startTestApp(kind: StoreKind, options: TestAppOptions = {}): Promise<TestApp> {
@@ -55,10 +61,12 @@ export async function startTestApp(kind: StoreKind, options: TestAppOptions = {}
     ...options.overrides?.(config),
   });
   await deps.store.migrate();
-  const app = await buildApp(deps);
+  const inbound = options.inbound !== undefined || config.inboundSecret !== undefined ? await InboundMail.create(deps, options.inbound) : undefined;
+  const app = await buildApp(deps, inbound);
   return {
     app,
     deps,
+    inbound,
     database,
     inject: (injectOptions) => app.inject(injectOptions),
     async createToken(credits = 100) {
@@ -68,7 +76,8 @@ export async function startTestApp(kind: StoreKind, options: TestAppOptions = {}
     },
     async close() {
       await app.close();
-      await deps.logs.flush();
+      await inbound?.close(); // deliveries in flight log through the buffer: close before flushing
+      await deps.ledger.flush();
       await deps.outbound.close();
       await deps.store.close();
       if (options.database === undefined) await database.drop();
@@ -78,7 +87,7 @@ export async function startTestApp(kind: StoreKind, options: TestAppOptions = {}
 
 /** The id of the wallet a token opens. */
 export async function walletIdOf(deps: Deps, token: string): Promise<number> {
-  const wallet = await findWalletByHash(deps.store.read, sha256Hex(token));
+  const wallet = await deps.ledger.walletByHash(sha256Hex(token));
   if (wallet === undefined) throw new Error('no such wallet');
   return wallet.id;
 }

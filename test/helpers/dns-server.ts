@@ -181,7 +181,9 @@ export async function startDnsServer(options: DnsServerOptions = {}): Promise<Te
     address: `127.0.0.1:${port}`,
     queries,
     queriesFor: (name, type, transport) =>
-      queries.filter((query) => query.name === canonical(name) && (type === undefined || query.type === type) && (transport === undefined || query.transport === transport)),
+      queries.filter(
+        (query) => query.name === canonical(name) && (type === undefined || query.type === type) && (transport === undefined || query.transport === transport),
+      ),
     setZone(next) {
       zone = next;
     },
@@ -197,7 +199,10 @@ export async function startDnsServer(options: DnsServerOptions = {}): Promise<Te
   };
 }
 
-async function bindBoth(tcp: Server, onUdp: (udp: UdpSocket) => (message: Buffer, remote: { port: number; address: string }) => void): Promise<{ udp: UdpSocket; port: number }> {
+async function bindBoth(
+  tcp: Server,
+  onUdp: (udp: UdpSocket) => (message: Buffer, remote: { port: number; address: string }) => void,
+): Promise<{ udp: UdpSocket; port: number }> {
   for (let attempt = 0; ; attempt++) {
     const udp = createSocket('udp4');
     udp.on('message', onUdp(udp));

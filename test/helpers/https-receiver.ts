@@ -87,17 +87,51 @@ export function createTestCertificates(): TestCertificates {
   };
   const ecKey = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
   try {
-    openssl('req', '-x509', ...ecKey, '-keyout', path('ca.key'), '-out', path('ca.pem'), '-days', '2',
-      '-subj', '/CN=coinop test CA', '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
+    openssl(
+      'req',
+      '-x509',
+      ...ecKey,
+      '-keyout',
+      path('ca.key'),
+      '-out',
+      path('ca.pem'),
+      '-days',
+      '2',
+      '-subj',
+      '/CN=coinop test CA',
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign',
+    );
     openssl('req', '-new', ...ecKey, '-keyout', path('leaf.key'), '-out', path('leaf.csr'), '-subj', '/CN=localhost');
-    writeFileSync(path('leaf.ext'), [
-      'subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1',
-      'basicConstraints=critical,CA:FALSE',
-      'keyUsage=critical,digitalSignature',
-      'extendedKeyUsage=serverAuth',
-    ].join('\n'));
-    openssl('x509', '-req', '-in', path('leaf.csr'), '-CA', path('ca.pem'), '-CAkey', path('ca.key'), '-set_serial',
-      `0x${Date.now().toString(16)}`, '-days', '2', '-out', path('leaf.pem'), '-extfile', path('leaf.ext'));
+    writeFileSync(
+      path('leaf.ext'),
+      [
+        'subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1',
+        'basicConstraints=critical,CA:FALSE',
+        'keyUsage=critical,digitalSignature',
+        'extendedKeyUsage=serverAuth',
+      ].join('\n'),
+    );
+    openssl(
+      'x509',
+      '-req',
+      '-in',
+      path('leaf.csr'),
+      '-CA',
+      path('ca.pem'),
+      '-CAkey',
+      path('ca.key'),
+      '-set_serial',
+      `0x${Date.now().toString(16)}`,
+      '-days',
+      '2',
+      '-out',
+      path('leaf.pem'),
+      '-extfile',
+      path('leaf.ext'),
+    );
     return {
       caPem: readFileSync(path('ca.pem'), 'utf8'),
       certPem: readFileSync(path('leaf.pem'), 'utf8'),
@@ -137,9 +171,8 @@ export async function startHttpsReceiver(options: ReceiverOptions = {}): Promise
     });
   };
 
-  const server: Server = certificates === undefined
-    ? createHttpServer(handle)
-    : createHttpsServer({ cert: certificates.certPem, key: certificates.keyPem }, handle);
+  const server: Server =
+    certificates === undefined ? createHttpServer(handle) : createHttpsServer({ cert: certificates.certPem, key: certificates.keyPem }, handle);
   let connections = 0;
   server.on('connection', () => connections++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

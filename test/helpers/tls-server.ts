@@ -50,8 +50,23 @@ const sanLine = (names: readonly string[]) => `subjectAltName=${names.map((name)
 
 export function createCertificateAuthority(commonName = 'coinop test CA'): CertificateAuthority {
   const { caPem, caKey } = inTempDir((path, openssl) => {
-    openssl('req', '-x509', ...EC_KEY, '-keyout', path('ca.key'), '-out', path('ca.pem'), '-days', '30', '-subj', `/CN=${commonName}/O=coinop tests`,
-      '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
+    openssl(
+      'req',
+      '-x509',
+      ...EC_KEY,
+      '-keyout',
+      path('ca.key'),
+      '-out',
+      path('ca.pem'),
+      '-days',
+      '30',
+      '-subj',
+      `/CN=${commonName}/O=coinop tests`,
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign',
+    );
     return { caPem: readFileSync(path('ca.pem'), 'utf8'), caKey: readFileSync(path('ca.key'), 'utf8') };
   });
   return {
@@ -61,9 +76,28 @@ export function createCertificateAuthority(commonName = 'coinop test CA'): Certi
         writeFileSync(path('ca.pem'), caPem);
         writeFileSync(path('ca.key'), caKey);
         openssl('req', '-new', ...EC_KEY, '-keyout', path('leaf.key'), '-out', path('leaf.csr'), '-subj', `/CN=${names[0] ?? 'leaf'}`);
-        writeFileSync(path('leaf.ext'), [sanLine(names), 'basicConstraints=critical,CA:FALSE', 'keyUsage=critical,digitalSignature', 'extendedKeyUsage=serverAuth'].join('\n'));
-        openssl('x509', '-req', '-in', path('leaf.csr'), '-CA', path('ca.pem'), '-CAkey', path('ca.key'), '-set_serial', `0x${Date.now().toString(16)}`,
-          '-days', String(days), '-out', path('leaf.pem'), '-extfile', path('leaf.ext'));
+        writeFileSync(
+          path('leaf.ext'),
+          [sanLine(names), 'basicConstraints=critical,CA:FALSE', 'keyUsage=critical,digitalSignature', 'extendedKeyUsage=serverAuth'].join('\n'),
+        );
+        openssl(
+          'x509',
+          '-req',
+          '-in',
+          path('leaf.csr'),
+          '-CA',
+          path('ca.pem'),
+          '-CAkey',
+          path('ca.key'),
+          '-set_serial',
+          `0x${Date.now().toString(16)}`,
+          '-days',
+          String(days),
+          '-out',
+          path('leaf.pem'),
+          '-extfile',
+          path('leaf.ext'),
+        );
         return { certPem: readFileSync(path('leaf.pem'), 'utf8'), keyPem: readFileSync(path('leaf.key'), 'utf8') };
       }),
   };
@@ -71,8 +105,21 @@ export function createCertificateAuthority(commonName = 'coinop test CA'): Certi
 
 export function selfSignedCertificate(options: { readonly names: readonly string[]; readonly days: number }): KeyPair {
   return inTempDir((path, openssl) => {
-    openssl('req', '-x509', ...EC_KEY, '-keyout', path('self.key'), '-out', path('self.pem'), '-days', String(options.days), '-subj', `/CN=${options.names[0] ?? 'self'}`,
-      '-addext', sanLine(options.names));
+    openssl(
+      'req',
+      '-x509',
+      ...EC_KEY,
+      '-keyout',
+      path('self.key'),
+      '-out',
+      path('self.pem'),
+      '-days',
+      String(options.days),
+      '-subj',
+      `/CN=${options.names[0] ?? 'self'}`,
+      '-addext',
+      sanLine(options.names),
+    );
     return { certPem: readFileSync(path('self.pem'), 'utf8'), keyPem: readFileSync(path('self.key'), 'utf8') };
   });
 }
@@ -105,7 +152,10 @@ export async function startTlsServer(pair: KeyPair): Promise<TestTlsServer> {
 
 /** Accepts TCP connections and never answers the ClientHello. */
 export async function startSilentServer(): Promise<TestTlsServer> {
-  return listen(createNetServer((socket) => socket.on('error', () => undefined)), []);
+  return listen(
+    createNetServer((socket) => socket.on('error', () => undefined)),
+    [],
+  );
 }
 
 async function listen(server: Server, servernames: string[]): Promise<TestTlsServer> {

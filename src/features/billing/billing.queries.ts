@@ -1,5 +1,4 @@
-import type { Store } from '../../store/store.js';
-import { creditWalletIn } from '../tokens/wallet.queries.js';
+import type { Deps } from '../../deps.js';
 
 export interface StripeCredit {
   readonly sessionId: string;
@@ -10,8 +9,7 @@ export interface StripeCredit {
 }
 
 export type CreditOutcome =
-  | { readonly credited: true; readonly balance: number }
-  | { readonly credited: false; readonly reason: 'already-credited' | 'wallet-gone' };
+  { readonly credited: true; readonly balance: number } | { readonly credited: false; readonly reason: 'already-credited' | 'wallet-gone' };
 
 class WalletGone extends Error {}
 
@@ -19,15 +17,15 @@ class WalletGone extends Error {}
  * Records the session and credits the wallet in one transaction: a replayed or concurrent event finds the
  * session already recorded and credits nothing; a wallet deleted meanwhile rolls the record back.
  */
-export async function creditStripeSession(store: Store, credit: StripeCredit): Promise<CreditOutcome> {
+export async function creditStripeSession(deps: Pick<Deps, 'store' | 'ledger'>, credit: StripeCredit): Promise<CreditOutcome> {
   try {
-    return await store.write(async (tx): Promise<CreditOutcome> => {
+    return await deps.store.write(async (tx): Promise<CreditOutcome> => {
       const recorded = await tx.run(
         'INSERT INTO stripe_credits (session_id, event_id, wallet_id, credits, created_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (session_id) DO NOTHING',
         [credit.sessionId, credit.eventId, credit.walletId, credit.credits, credit.at],
       );
       if (recorded.changes === 0) return { credited: false, reason: 'already-credited' };
-      const balance = await creditWalletIn(tx, credit.walletId, credit.credits);
+      const balance = await deps.ledger.creditIn(tx, credit.walletId, credit.credits);
       if (balance === undefined) throw new WalletGone();
       return { credited: true, balance };
     });

@@ -2,7 +2,6 @@ import type Stripe from 'stripe';
 import { requireOnDemand } from '../../lib/require-on-demand.js';
 import type { Deps } from '../../deps.js';
 import { errors } from '../../errors.js';
-import { findWalletByHash } from '../tokens/wallet.queries.js';
 import { creditStripeSession } from './billing.queries.js';
 import { creditsOfMetadata, creditsOfPrice, rechargeRoute } from './recharge-plans.js';
 import type { RechargeAmount } from './recharge-plans.js';
@@ -11,7 +10,7 @@ import type { RechargeAmount } from './recharge-plans.js';
 export const RECHARGE_DONE_PATH = '/recharge/done';
 export const WEBHOOK_PATH = '/billing/stripe/webhook';
 
-type BillingDeps = Pick<Deps, 'config' | 'stripe' | 'store' | 'logs' | 'clock' | 'logger'>;
+type BillingDeps = Pick<Deps, 'config' | 'stripe' | 'store' | 'ledger' | 'clock' | 'logger'>;
 
 /**
  * The payment link for one recharge, with the wallet hash as `client_reference_id` (never the token).
@@ -57,8 +56,7 @@ export function verifyStripeEvent(deps: BillingDeps, rawBody: Buffer, signature:
 }
 
 export type WebhookOutcome =
-  | { readonly credited: true; readonly credits: number; readonly balance: number }
-  | { readonly credited: false; readonly reason: string };
+  { readonly credited: true; readonly credits: number; readonly balance: number } | { readonly credited: false; readonly reason: string };
 
 /** Credits of a completed session: our metadata, else (Checkout with our prices) its line items. */
 async function creditsOf(deps: BillingDeps, session: Stripe.Checkout.Session): Promise<number | undefined> {
@@ -92,7 +90,7 @@ export async function handleStripeEvent(deps: BillingDeps, event: Stripe.Event, 
   const session = event.data.object;
   if (session.payment_status !== PAID) return { credited: false, reason: `payment ${session.payment_status}` };
   const hash = session.client_reference_id ?? '';
-  const wallet = /^[0-9a-f]{64}$/.test(hash) ? await findWalletByHash(deps.store.read, hash) : undefined;
+  const wallet = /^[0-9a-f]{64}$/.test(hash) ? await deps.ledger.walletByHash(hash) : undefined;
   if (wallet === undefined) {
     deps.logger.warn({ session: session.id, event: event.id }, 'Stripe payment for no known wallet');
     return { credited: false, reason: 'unknown wallet' };
@@ -103,9 +101,9 @@ export async function handleStripeEvent(deps: BillingDeps, event: Stripe.Event, 
     return { credited: false, reason: 'unknown product' };
   }
   const now = deps.clock.now();
-  const outcome = await creditStripeSession(deps.store, { sessionId: session.id, eventId: event.id, walletId: wallet.id, credits, at: now });
+  const outcome = await creditStripeSession(deps, { sessionId: session.id, eventId: event.id, walletId: wallet.id, credits, at: now });
   if (!outcome.credited) return outcome;
-  deps.logs.push({
+  deps.ledger.record({
     walletId: wallet.id,
     method: 'POST',
     path: WEBHOOK_PATH,

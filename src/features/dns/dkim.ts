@@ -1,8 +1,20 @@
-import type { QueryResult } from './wire-client.js';
+import type { QueryResult } from '../../outbound/dns/wire-client.js';
 
 /** Selectors many senders use; DKIM keys cannot be listed, only guessed. */
 export const COMMON_DKIM_SELECTORS: readonly string[] = [
-  'default', 'dkim', 'mail', 'selector1', 'selector2', 'google', 'k1', 'k2', 's1', 's2', 'smtp', 'key1', 'email',
+  'default',
+  'dkim',
+  'mail',
+  'selector1',
+  'selector2',
+  'google',
+  'k1',
+  'k2',
+  's1',
+  's2',
+  'smtp',
+  'key1',
+  'email',
 ];
 
 /** Selectors a provider (as named by mx-provider.ts) is known to publish. */

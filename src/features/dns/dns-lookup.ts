@@ -2,7 +2,7 @@ import type { SecureContext } from 'node:tls';
 import { performance } from 'node:perf_hooks';
 import type { Clock } from '../../lib/time.js';
 import type { AddressPolicy } from '../../outbound/address-policy.js';
-import type { DnsRecord, QueryFailure, RecordType } from './dns-types.js';
+import type { DnsRecord, QueryFailure, RecordType } from '../../outbound/dns/dns-types.js';
 import { enrichDomain } from './enrichment.js';
 import type { EmailEnrichment } from './enrichment.js';
 import { mapBounded } from '../../lib/limiter.js';
@@ -20,7 +20,7 @@ import { addressesOf, ptrHostnames, reverseLookup } from './reverse.js';
 import type { ReverseLookup } from './reverse.js';
 import { inspectDomainCertificate } from './ssl-check.js';
 import type { SslFields } from './ssl-check.js';
-import type { DnsClient, QueryResult } from './wire-client.js';
+import type { DnsClient, QueryResult } from '../../outbound/dns/wire-client.js';
 
 export type RecordsByType = Partial<Record<RecordType, DnsRecord[]>>;
 
@@ -115,7 +115,12 @@ function limitWarnings(context: RequestContext, hidden: number, errors: Partial<
   return warnings;
 }
 
-async function reverseOf(context: RequestContext, target: Target, records: RecordsByType, outcomes: readonly QueryResult[]): Promise<ReverseLookup | undefined> {
+async function reverseOf(
+  context: RequestContext,
+  target: Target,
+  records: RecordsByType,
+  outcomes: readonly QueryResult[],
+): Promise<ReverseLookup | undefined> {
   if (target.kind === 'ip') {
     const ptr = outcomes[0] as QueryResult;
     return { hostnames: ptrHostnames(records.PTR ?? []), responseTime: ptr.elapsedMs };
@@ -125,7 +130,9 @@ async function reverseOf(context: RequestContext, target: Target, records: Recor
 }
 
 /** A part's own fields; its warnings and recommendations go into the merged lists. */
-function withoutAdvice<T extends { readonly warnings: string[]; readonly recommendations: string[] }>(part: T | undefined): Omit<T, 'warnings' | 'recommendations'> | undefined {
+function withoutAdvice<T extends { readonly warnings: string[]; readonly recommendations: string[] }>(
+  part: T | undefined,
+): Omit<T, 'warnings' | 'recommendations'> | undefined {
   if (part === undefined) return undefined;
   const { warnings: _warnings, recommendations: _recommendations, ...fields } = part;
   return fields;
@@ -156,7 +163,14 @@ async function lookupTarget(context: RequestContext, target: Target): Promise<{ 
     plan.enableEnrichment && isDomain ? enrichDomain(resolver, target.name) : undefined,
     plan.enableSslInspection && isDomain
       ? inspectDomainCertificate(
-          { resolver, policy: settings.policy, port: settings.tlsPort ?? HTTPS_PORT, secureContext: settings.tlsContext, now: () => settings.clock.now(), budget: context.budget },
+          {
+            resolver,
+            policy: settings.policy,
+            port: settings.tlsPort ?? HTTPS_PORT,
+            secureContext: settings.tlsContext,
+            now: () => settings.clock.now(),
+            budget: context.budget,
+          },
           target.name,
           addressRecords,
           plan.query.timeoutMs,
@@ -204,9 +218,15 @@ export function createDnsLookup(settings: DnsLookupSettings): DnsLookup {
       const plan = planLookup(input);
       // Counted from here: the deadline covers the servers' names, every lookup, and TLS inspection.
       const budget = createRequestBudget(settings.requestLimits ?? { deadlineMs: REQUEST_DEADLINE_MS, maxPackets: MAX_PACKETS_PER_REQUEST });
-      const resolver = createRequestResolver(settings.client, { ...plan.query, budget }, settings.queryConcurrency ?? DEFAULT_QUERY_CONCURRENCY, settings.policy);
+      const resolver = createRequestResolver(
+        settings.client,
+        { ...plan.query, budget },
+        settings.queryConcurrency ?? DEFAULT_QUERY_CONCURRENCY,
+        settings.policy,
+      );
       // Caller-chosen servers are judged even when the check is off: a refused server is a 400 either way.
-      const chosen = plan.propagationServers === undefined ? undefined : await resolvePropagationServers(plan.propagationServers, { policy: settings.policy, resolver });
+      const chosen =
+        plan.propagationServers === undefined ? undefined : await resolvePropagationServers(plan.propagationServers, { policy: settings.policy, resolver });
       const propagation = plan.checkPropagation ? (chosen ?? settings.propagationDefaults ?? DEFAULT_PROPAGATION_SERVERS) : undefined;
       const context: RequestContext = { settings, plan, resolver, propagation, budget };
       const outcomes = await mapBounded(plan.targets, settings.domainConcurrency ?? DEFAULT_DOMAIN_CONCURRENCY, (target) => lookupTarget(context, target));

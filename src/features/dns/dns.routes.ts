@@ -18,7 +18,8 @@ export const dnsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, 
       config: { meter: dnsMeter },
       bodyLimit: DNS_BODY_LIMIT,
       schema: {
-        summary: 'Look up DNS records of up to 10 domains or IPs, with optional propagation check, reverse lookup, e-mail security enrichment and TLS certificate inspection',
+        summary:
+          'Look up DNS records of up to 10 domains or IPs, with optional propagation check, reverse lookup, e-mail security enrichment and TLS certificate inspection',
         tags: ['dns'],
         security: tokenAuth,
         body: DnsLookupBody,

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { ISODate, Nullable } from '../../http/schemas.js';
-import { RECORD_TYPES } from './dns-types.js';
+import { RECORD_TYPES } from '../../outbound/dns/dns-types.js';
 import { REQUEST_DEADLINE_MS } from './request-budget.js';
 
 /**
@@ -36,7 +36,12 @@ export const DnsLookupBody = Type.Object(
       description: `1 to ${MAX_DOMAINS} domain names (international names allowed) or IP addresses (looked up as PTR); duplicates are looked up once`,
     }),
     recordTypes: Type.Optional(
-      Type.Array(RecordTypeName, { minItems: 1, maxItems: 20, 'x-error': 'must list 1 or more record types', description: 'Default A, AAAA, MX, TXT, NS, CNAME' }),
+      Type.Array(RecordTypeName, {
+        minItems: 1,
+        maxItems: 20,
+        'x-error': 'must list 1 or more record types',
+        description: 'Default A, AAAA, MX, TXT, NS, CNAME',
+      }),
     ),
     checkPropagation: Type.Optional(Type.Boolean({ default: false, description: 'Ask several public resolvers and compare their answers' })),
     propagationServers: Type.Optional(
@@ -94,8 +99,14 @@ const LookupResult = Type.Object({
   domain: Type.String({ description: 'The name queried (punycode), or the IP address' }),
   timestamp: ISODate,
   records: Records,
-  errors: Type.Optional(StringMap(`Per record type, why the query failed: NXDOMAIN, SERVFAIL, REFUSED, TIMEOUT (also at the ${REQUEST_DEADLINE_MS / 1000} s request deadline), UNREACHABLE, PACKET_LIMIT, NON_PUBLIC_ADDRESS, …`)),
-  reverseLookup: Type.Optional(Type.Object({ hostnames: Type.Array(Type.String()), responseTime: Type.Integer({ description: 'Milliseconds spent in PTR lookups' }) })),
+  errors: Type.Optional(
+    StringMap(
+      `Per record type, why the query failed: NXDOMAIN, SERVFAIL, REFUSED, TIMEOUT (also at the ${REQUEST_DEADLINE_MS / 1000} s request deadline), UNREACHABLE, PACKET_LIMIT, NON_PUBLIC_ADDRESS, …`,
+    ),
+  ),
+  reverseLookup: Type.Optional(
+    Type.Object({ hostnames: Type.Array(Type.String()), responseTime: Type.Integer({ description: 'Milliseconds spent in PTR lookups' }) }),
+  ),
   mx_provider: Type.Optional(Nullable(Type.String({ description: 'Mail provider recognised from the MX hosts' }))),
   spf_valid: Type.Optional(Type.Boolean()),
   spf_strict: Type.Optional(Type.Boolean()),

@@ -32,7 +32,8 @@ export function assessEmailSecurity(posture: EmailPosture, domain: string): Emai
   } else {
     score += 20;
     if (spf.valid) score += 10;
-    else miss(`SPF record is invalid${spf.error === undefined ? '' : `: ${spf.error}`}`, 'Fix the SPF record so it has one v=spf1 record within 10 DNS lookups');
+    else
+      miss(`SPF record is invalid${spf.error === undefined ? '' : `: ${spf.error}`}`, 'Fix the SPF record so it has one v=spf1 record within 10 DNS lookups');
     if (spf.strict) score += 10;
     else miss('SPF record does not end in -all', 'End the SPF record with -all so unlisted senders are rejected');
   }

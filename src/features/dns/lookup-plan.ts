@@ -1,8 +1,10 @@
 import { errors } from '../../errors.js';
-import type { QueryOptions, RecordType } from './dns-types.js';
-import { DEFAULT_RECORD_TYPES } from './dns-types.js';
+import type { QueryOptions, RecordType } from '../../outbound/dns/dns-types.js';
 import { parseTarget } from './names.js';
 import type { Target } from './names.js';
+
+/** DECISIONS "DNS": the types looked up when the request names none. */
+export const DEFAULT_RECORD_TYPES: readonly RecordType[] = ['A', 'AAAA', 'MX', 'TXT', 'NS', 'CNAME'];
 
 /**
  * The request body after schema validation (dns.schemas.ts): types, list lengths and ranges checked,
@@ -55,7 +57,9 @@ export function planLookup(input: DnsLookupInput): LookupPlan {
     recordTypes,
     checkPropagation: input.checkPropagation,
     // An empty list overrides nothing: the default resolvers are asked.
-    ...(input.propagationServers === undefined || input.propagationServers.length === 0 ? {} : { propagationServers: input.propagationServers.map((s) => s.trim()) }),
+    ...(input.propagationServers === undefined || input.propagationServers.length === 0
+      ? {}
+      : { propagationServers: input.propagationServers.map((s) => s.trim()) }),
     performReverseLookup: input.performReverseLookup,
     enableEnrichment: input.enableEnrichment,
     enableSslInspection: input.enableSslInspection,

@@ -1,4 +1,4 @@
-import type { DnsRecord } from './dns-types.js';
+import type { DnsRecord } from '../../outbound/dns/dns-types.js';
 
 /** Mail providers recognised by their MX host names (suffix match on whole labels). */
 const PROVIDERS: ReadonlyArray<{ readonly name: string; readonly suffixes: readonly string[] }> = [

@@ -17,7 +17,10 @@ const LABEL = /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/;
 export function reverseName(ip: string): string {
   const address = ipaddr.parse(ip);
   if (address.kind() === 'ipv4') return `${address.toByteArray().reverse().join('.')}.in-addr.arpa`;
-  const hex = (address as ipaddr.IPv6).toByteArray().map((byte) => byte.toString(16).padStart(2, '0')).join('');
+  const hex = (address as ipaddr.IPv6)
+    .toByteArray()
+    .map((byte) => byte.toString(16).padStart(2, '0'))
+    .join('');
   return `${hex.split('').reverse().join('.')}.ip6.arpa`;
 }
 

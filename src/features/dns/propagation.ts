@@ -1,10 +1,10 @@
 import { errors } from '../../errors.js';
 import type { AddressPolicy } from '../../outbound/address-policy.js';
-import type { DnsRecord, RecordType, ServerAddress } from './dns-types.js';
+import type { DnsRecord, RecordType, ServerAddress } from '../../outbound/dns/dns-types.js';
 import { answerSignature } from './records.js';
 import type { RequestResolver } from './request-resolver.js';
 import { DNS_PORT, parseServerSpec } from '../../lib/server-spec.js';
-import type { QueryResult } from './wire-client.js';
+import type { QueryResult } from '../../outbound/dns/wire-client.js';
 
 /** A resolver asked during a propagation check. */
 export interface PropagationServer {
@@ -55,7 +55,9 @@ export async function resolvePropagationServers(
         return { name: entry, address: { host: spec.host, port: spec.port }, location: CUSTOM_LOCATION };
       }
       const [v4, v6] = await Promise.all([context.resolver.query(spec.host, 'A'), context.resolver.query(spec.host, 'AAAA')]);
-      const addresses = [v4, v6].flatMap((result) => (result.ok ? result.records : [])).flatMap((record) => (record.type === 'A' || record.type === 'AAAA' ? [record.address] : []));
+      const addresses = [v4, v6]
+        .flatMap((result) => (result.ok ? result.records : []))
+        .flatMap((record) => (record.type === 'A' || record.type === 'AAAA' ? [record.address] : []));
       if (addresses.length === 0) throw errors.invalidField(field, `${spec.host} does not resolve`);
       if (!addresses.every((address) => context.policy.isAllowed(address))) throw errors.invalidField(field, `${spec.host} resolves to a non-public address`);
       if (spec.port !== DNS_PORT && !addresses.every((address) => context.policy.isExempt(address))) throw errors.invalidField(field, PORT_RULE);

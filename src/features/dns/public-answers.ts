@@ -1,6 +1,6 @@
 import type { AddressPolicy } from '../../outbound/address-policy.js';
-import type { DnsRecord } from './dns-types.js';
-import type { QueryResult } from './wire-client.js';
+import type { DnsRecord } from '../../outbound/dns/dns-types.js';
+import type { QueryResult } from '../../outbound/dns/wire-client.js';
 
 /**
  * Security review point 11: the service's own resolver may see internal zones (a cloud's or a
@@ -72,6 +72,5 @@ export function publicRecords(records: readonly DnsRecord[], policy: AddressPoli
   return { records: shown, hidden: records.length - shown.length };
 }
 
-export const hiddenWarning = (count: number): string =>
-  `${count} non-public address${count === 1 ? '' : 'es'} removed from the answers (NON_PUBLIC_ADDRESS)`;
+export const hiddenWarning = (count: number): string => `${count} non-public address${count === 1 ? '' : 'es'} removed from the answers (NON_PUBLIC_ADDRESS)`;
 export const NOT_ASKED_WARNING = 'Names under the reverse zone of a non-public address are not looked up (NON_PUBLIC_ADDRESS)';

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { QueryBudget } from './dns-types.js';
+import type { QueryBudget } from '../../outbound/dns/dns-types.js';
 
 /**
  * SPEC lets one query take 60 s with 10 retries 100 s apart; a request as a whole gets this long,

@@ -1,8 +1,8 @@
 import type { AddressPolicy } from '../../outbound/address-policy.js';
-import type { QueryOptions, RecordType, ServerAddress } from './dns-types.js';
+import type { QueryOptions, RecordType, ServerAddress } from '../../outbound/dns/dns-types.js';
 import { createLimiter } from '../../lib/limiter.js';
 import { mayAsk, NOT_ASKED, screenOwner } from './public-answers.js';
-import type { DnsClient, QueryResult } from './wire-client.js';
+import type { DnsClient, QueryResult } from '../../outbound/dns/wire-client.js';
 
 /**
  * The resolver of one request: the request's timeout, retries and budget (deadline, packet cap), a
@@ -24,7 +24,9 @@ export function createRequestResolver(client: DnsClient, options: QueryOptions, 
       const key = `${name.toLowerCase()}|${type}|${(servers ?? []).map((s) => `${s.host}#${s.port}`).join(',')}`;
       let answer = answers.get(key);
       if (answer === undefined) {
-        answer = mayAsk(name, policy) ? limit(() => client.query(name, type, options, servers)).then((result) => screenOwner(result, policy)) : Promise.resolve(NOT_ASKED);
+        answer = mayAsk(name, policy)
+          ? limit(() => client.query(name, type, options, servers)).then((result) => screenOwner(result, policy))
+          : Promise.resolve(NOT_ASKED);
         answers.set(key, answer);
       }
       return answer;

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { DnsRecord } from './dns-types.js';
+import type { DnsRecord } from '../../outbound/dns/dns-types.js';
 import { reverseName } from './names.js';
 import type { RequestResolver } from './request-resolver.js';
 

@@ -1,9 +1,11 @@
-import type { QueryFailure } from './dns-types.js';
+import type { QueryFailure } from '../../outbound/dns/dns-types.js';
 import { allQualifier, hasMacro, isSpfRecord, LOOKUP_MECHANISMS, MAX_DNS_LOOKUPS, parseSpf } from './spf.js';
 import type { SpfRecord } from './spf.js';
 
 /** The TXT strings at a name (one string per record), or why there are none. */
-export type TxtFetch = (name: string) => Promise<{ readonly ok: true; readonly texts: readonly string[] } | { readonly ok: false; readonly failure: QueryFailure }>;
+export type TxtFetch = (
+  name: string,
+) => Promise<{ readonly ok: true; readonly texts: readonly string[] } | { readonly ok: false; readonly failure: QueryFailure }>;
 
 export interface SpfCheck {
   /** At least one `v=spf1` record at the domain. */
@@ -20,7 +22,11 @@ export interface SpfCheck {
 
 class SpfError extends Error {}
 
-type Fetched = { readonly kind: 'none' } | { readonly kind: 'one'; readonly text: string } | { readonly kind: 'many' } | { readonly kind: 'failed'; readonly failure: QueryFailure };
+type Fetched =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'one'; readonly text: string }
+  | { readonly kind: 'many' }
+  | { readonly kind: 'failed'; readonly failure: QueryFailure };
 
 async function fetchSpf(fetch: TxtFetch, name: string): Promise<Fetched> {
   const answer = await fetch(name);

@@ -1,9 +1,9 @@
 import type { SecureContext } from 'node:tls';
 import type { AddressPolicy } from '../../outbound/address-policy.js';
-import type { DnsRecord, QueryBudget } from './dns-types.js';
+import type { DnsRecord, QueryBudget } from '../../outbound/dns/dns-types.js';
 import { addressesOf } from './reverse.js';
 import type { RequestResolver } from './request-resolver.js';
-import { inspectCertificate, TlsInspectionError } from './tls-inspect.js';
+import { inspectCertificate, TlsInspectionError } from '../../outbound/tls-probe.js';
 
 export const EXPIRY_WARNING_DAYS = 30;
 /** However long the caller lets a DNS query take, a handshake gets at most this long. */
@@ -36,7 +36,12 @@ const failed = (cause: string): SslFields => ({ ssl_error: cause, warnings: [`SS
  * The certificate served on port 443 of a domain: connects to its first address (A before AAAA,
  * from the main lookup when it has them), which must pass the address policy.
  */
-export async function inspectDomainCertificate(context: SslContext, domain: string, known: readonly DnsRecord[] | undefined, timeoutMs: number): Promise<SslFields> {
+export async function inspectDomainCertificate(
+  context: SslContext,
+  domain: string,
+  known: readonly DnsRecord[] | undefined,
+  timeoutMs: number,
+): Promise<SslFields> {
   let addresses = known === undefined ? [] : addressesOf(known);
   if (addresses.length === 0) {
     const [v4, v6] = await Promise.all([context.resolver.query(domain, 'A'), context.resolver.query(domain, 'AAAA')]);
@@ -51,7 +56,14 @@ export async function inspectDomainCertificate(context: SslContext, domain: stri
   let report;
   try {
     const handshakeMs = Math.min(timeoutMs, MAX_TLS_TIMEOUT_MS, remaining);
-    report = await inspectCertificate({ hostname: domain, address, port: context.port, timeoutMs: handshakeMs, secureContext: context.secureContext, now: context.now() });
+    report = await inspectCertificate({
+      hostname: domain,
+      address,
+      port: context.port,
+      timeoutMs: handshakeMs,
+      secureContext: context.secureContext,
+      now: context.now(),
+    });
   } catch (error) {
     if (error instanceof TlsInspectionError) return failed(error.message);
     throw error;

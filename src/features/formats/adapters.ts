@@ -43,11 +43,7 @@ export function lowBalancePayload(event: LowBalanceEvent): LowBalancePayload {
   return { type: 'low_balance', wallet: event.wallet, threshold: event.threshold, token_hash: event.token_hash, timestamp: event.timestamp };
 }
 
-export function formatLowBalance(
-  format: WebhookFormat | null | undefined,
-  event: LowBalanceEvent,
-  settings: LowBalanceFormatSettings = {},
-): unknown {
+export function formatLowBalance(format: WebhookFormat | null | undefined, event: LowBalanceEvent, settings: LowBalanceFormatSettings = {}): unknown {
   const raw = lowBalancePayload(event);
   if (format === 'custom') return hasTemplate(settings) ? renderTemplate(settings.template, raw, renderOptions(settings)) : raw;
   if (format === 'pagerduty') return pagerDutyLowBalance(event, option(settings, 'routing_key'), settings.publicUrl);

@@ -20,8 +20,27 @@ const HIDDEN = new Set(['template', 'noscript', 'svg']);
 
 /** Elements that start or end a line in a rendered page. */
 const LINE = new Set([
-  'address', 'article', 'aside', 'dd', 'div', 'dl', 'dt', 'fieldset', 'figcaption', 'figure', 'footer',
-  'form', 'header', 'li', 'main', 'nav', 'section', 'tbody', 'tfoot', 'thead', 'tr',
+  'address',
+  'article',
+  'aside',
+  'dd',
+  'div',
+  'dl',
+  'dt',
+  'fieldset',
+  'figcaption',
+  'figure',
+  'footer',
+  'form',
+  'header',
+  'li',
+  'main',
+  'nav',
+  'section',
+  'tbody',
+  'tfoot',
+  'thead',
+  'tr',
 ]);
 
 /** Elements set apart by an empty line, as browsers render their margins. */
@@ -139,12 +158,14 @@ function after(html: string, token: string, from: number): number {
 }
 
 /** HTML source whitespace, line breaks included, renders as one space; the marker characters cannot come from the mail. */
+// eslint-disable-next-line no-control-regex -- U+0000 and U+0001 are our own break markers, never from the mail.
 const collapse = (text: string): string => text.replace(/[\u0000\u0001]/g, '').replace(/[ \t\n\r\f]+/g, ' ');
 
 /** A run of breaks becomes the largest break it holds: one newline, or one empty line. */
 function resolveBreaks(text: string): string {
   // Anchored on a break character at both ends so the match never backtracks
   // over long runs of spaces; spaces left around a break are trimmed by tidy().
+  // eslint-disable-next-line no-control-regex -- the break markers again.
   return text.replace(/[\n\u0000\u0001](?:[ \n\u0000\u0001]*[\n\u0000\u0001])?/g, (run) => {
     const hard = run.split('\n').length - 1;
     const wanted = run.includes(SOFT_PARAGRAPH) ? 2 : 1;

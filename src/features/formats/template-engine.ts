@@ -239,11 +239,17 @@ class Cutter {
       return value.slice(0, leadingThatFit(texts, this.cap));
     }
     if (typeof value === 'object' && value !== null) {
-      const entries = Object.entries(value).flatMap(([key, item]) => {
+      const entries = Object.entries(value as Record<string, unknown>).flatMap(([key, item]) => {
         const text = JSON.stringify(item);
         return text === undefined ? [] : [{ key, item, text: `${JSON.stringify(key)}:${text}` }];
       });
-      const kept = entries.slice(0, leadingThatFit(entries.map((entry) => entry.text), this.cap));
+      const kept = entries.slice(
+        0,
+        leadingThatFit(
+          entries.map((entry) => entry.text),
+          this.cap,
+        ),
+      );
       return Object.fromEntries(kept.map((entry) => [entry.key, entry.item]));
     }
     return value; // a number or boolean is never larger than a share
@@ -335,12 +341,11 @@ function inline(value: unknown): string {
   if (value === undefined) return '';
   if (typeof value === 'string') return value;
   if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
+  return String(value as number | boolean);
 }
 
 /** A filled-in object must not alias the payload it came from. */
-const copyJson = (value: unknown): unknown =>
-  typeof value === 'object' && value !== null ? (JSON.parse(JSON.stringify(value)) as unknown) : value;
+const copyJson = (value: unknown): unknown => (typeof value === 'object' && value !== null ? (JSON.parse(JSON.stringify(value)) as unknown) : value);
 
 const isJsonValue = (value: unknown): boolean => typeof value !== 'function' && typeof value !== 'symbol' && typeof value !== 'bigint';
 

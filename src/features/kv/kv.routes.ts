@@ -77,7 +77,13 @@ export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, {
     '/kv/:bucket/:key',
     {
       config: { meter },
-      schema: { summary: 'Get a value', tags: ['kv'], security: tokenAuth, params: Params, response: responses(okText('The stored value'), 400, 401, 402, 404) },
+      schema: {
+        summary: 'Get a value',
+        tags: ['kv'],
+        security: tokenAuth,
+        params: Params,
+        response: responses(okText('The stored value'), 400, 401, 402, 404),
+      },
     },
     async (request, reply) => {
       const { bucket, key } = names(request.params);

@@ -1,57 +1,6 @@
-import type { Sql, Store } from '../../store/store.js';
-import { LOG_CATEGORIES } from './log-entry.js';
-import type { LogRecord } from './log-entry.js';
-
-const COLUMNS = 'id, wallet_id, method, path, endpoint, status_code, response_time_ms, error, created_at, cost, balance';
-const COLUMN_COUNT = 11;
-
-/** The parameters of rows `start`..`end` in one array, in COLUMNS order, without a throwaway array per row (the hot batch). */
-function flatValues(records: readonly LogRecord[], start: number, end: number): unknown[] {
-  const params = new Array<unknown>((end - start) * COLUMN_COUNT);
-  let i = 0;
-  for (let row = start; row < end; row++) {
-    const r = records[row] as LogRecord;
-    params[i++] = r.id;
-    params[i++] = r.walletId;
-    params[i++] = r.method;
-    params[i++] = r.path;
-    params[i++] = r.endpoint;
-    params[i++] = r.statusCode;
-    params[i++] = r.responseTimeMs;
-    params[i++] = r.error ?? null;
-    params[i++] = r.createdAt;
-    params[i++] = r.cost;
-    params[i++] = r.balance;
-  }
-  return params;
-}
-
-/** PostgreSQL takes a whole batch in one fixed statement through column arrays. */
-const PG_BATCH = `INSERT INTO logs (${COLUMNS})
-SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::int[], $7::int[], $8::text[], $9::bigint[], $10::bigint[], $11::bigint[])`;
-/** SQLite: multi-row inserts of up to this many rows; one statement text per size, prepared once. */
-const SQLITE_CHUNK = 50;
-const sqliteInsert = (rows: number): string => {
-  const tuples = Array.from({ length: rows }, (_, r) => `(${Array.from({ length: COLUMN_COUNT }, (_, c) => `$${r * COLUMN_COUNT + c + 1}`).join(', ')})`);
-  return `INSERT INTO logs (${COLUMNS}) VALUES ${tuples.join(', ')}`;
-};
-const SQLITE_STATEMENTS = Array.from({ length: SQLITE_CHUNK + 1 }, (_, rows) => (rows === 0 ? '' : sqliteInsert(rows)));
-
-export async function insertLogs(store: Store, records: readonly LogRecord[]): Promise<void> {
-  if (records.length === 0) return;
-  if (store.dialect === 'postgres') {
-    const columns: unknown[][] = Array.from({ length: COLUMN_COUNT }, () => []);
-    flatValues(records, 0, records.length).forEach((value, i) => columns[i % COLUMN_COUNT]?.push(value));
-    await store.writeOne(PG_BATCH, columns);
-    return;
-  }
-  await store.write(async (tx) => {
-    for (let start = 0; start < records.length; start += SQLITE_CHUNK) {
-      const end = Math.min(records.length, start + SQLITE_CHUNK);
-      await tx.run(SQLITE_STATEMENTS[end - start] as string, flatValues(records, start, end));
-    }
-  });
-}
+import type { Sql } from '../../store/store.js';
+import { LOG_CATEGORIES } from '../../ledger/log-entry.js';
+import { LOG_COLUMNS } from '../../ledger/log-insert.js';
 
 export interface LogRow {
   id: string;
@@ -70,16 +19,16 @@ export interface LogRow {
  * Without a category: the newest of each category's newest `limit` (one index range each, the only
  * index logs have), merged. Categories are our constants, never user input.
  */
-const ALL_CATEGORIES = `SELECT ${COLUMNS} FROM (${LOG_CATEGORIES.map(
+const ALL_CATEGORIES = `SELECT ${LOG_COLUMNS} FROM (${LOG_CATEGORIES.map(
   (category, i) =>
-    `SELECT * FROM (SELECT ${COLUMNS}, seq FROM logs WHERE wallet_id = $1 AND endpoint = '${category}' AND created_at > $2 ORDER BY created_at DESC, seq DESC LIMIT $3) AS c${i}`,
+    `SELECT * FROM (SELECT ${LOG_COLUMNS}, seq FROM logs WHERE wallet_id = $1 AND endpoint = '${category}' AND created_at > $2 ORDER BY created_at DESC, seq DESC LIMIT $3) AS c${i}`,
 ).join(' UNION ALL ')}) AS recent ORDER BY created_at DESC, seq DESC LIMIT $3`;
 
 export function recentLogs(sql: Sql, walletId: number, limit: number, now: number, retentionMs: number, endpoint?: string): Promise<LogRow[]> {
   const since = now - retentionMs;
   if (endpoint === undefined) return sql.all<LogRow>(ALL_CATEGORIES, [walletId, since, limit]);
   return sql.all<LogRow>(
-    `SELECT ${COLUMNS} FROM logs WHERE wallet_id = $1 AND endpoint = $2 AND created_at > $3 ORDER BY created_at DESC, seq DESC LIMIT $4`,
+    `SELECT ${LOG_COLUMNS} FROM logs WHERE wallet_id = $1 AND endpoint = $2 AND created_at > $3 ORDER BY created_at DESC, seq DESC LIMIT $4`,
     [walletId, endpoint, since, limit],
   );
 }

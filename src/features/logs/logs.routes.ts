@@ -4,7 +4,7 @@ import type { Deps } from '../../deps.js';
 import { ISODate, responses, tokenAuth } from '../../http/schemas.js';
 import { walletOf } from '../../http/metering.js';
 import { isoTime } from '../../lib/time.js';
-import { LOG_CATEGORIES, LOG_RETENTION_MS } from './log-entry.js';
+import { LOG_CATEGORIES, LOG_RETENTION_MS } from '../../ledger/log-entry.js';
 import { recentLogs } from './logs.queries.js';
 import type { LogRow } from './logs.queries.js';
 
@@ -54,11 +54,17 @@ export const logRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, 
     '/token/logs',
     {
       config: { meter: { cost: 0, category: 'token' } },
-      schema: { summary: 'Recent calls, newest first (free)', tags: ['token'], security: tokenAuth, querystring: Query, response: responses(LogsResponse, 400, 401) },
+      schema: {
+        summary: 'Recent calls, newest first (free)',
+        tags: ['token'],
+        security: tokenAuth,
+        querystring: Query,
+        response: responses(LogsResponse, 400, 401),
+      },
     },
     async (request) => {
       // This instance's own pending rows are written first, so a caller sees the calls it just made.
-      await deps.logs.flush();
+      await deps.ledger.flush();
       const rows = await recentLogs(deps.store.read, walletOf(request).id, request.query.n, deps.clock.now(), LOG_RETENTION_MS, request.query.type);
       return { logs: rows.map(toEntry), n: rows.length };
     },

@@ -1,7 +1,7 @@
 import { logId } from '../../lib/ids.js';
 import { isoTime } from '../../lib/time.js';
 import { TemplateTooLarge, formatEmail, jsonStringBytes } from '../formats/index.js';
-import type { MailboxMode, WebhookRecord } from '../webhooks/webhook-record.js';
+import type { MailboxMode, WebhookRecord } from '../webhooks/index.js';
 import { attachmentUrl } from './attachment-links.js';
 import { COST_WITH_ATTACHMENTS, COST_WITHOUT_ATTACHMENTS, DOWNLOAD_URL_TTL_MS, PAYLOAD_MAX_BYTES } from './mail-limits.js';
 import type { AttachmentRow } from './mail.queries.js';
@@ -36,7 +36,10 @@ export interface PlanTarget {
 
 /** The body of one mailbox cannot be made within its byte budget: that mailbox is skipped, uncharged. */
 export class BodyTooLarge extends Error {
-  constructor(readonly maxBytes: number, options?: { cause?: unknown }) {
+  constructor(
+    readonly maxBytes: number,
+    options?: { cause?: unknown },
+  ) {
     super(`the delivered body cannot fit in ${maxBytes} bytes`, options);
     this.name = 'BodyTooLarge';
   }
@@ -74,12 +77,7 @@ export const costOf = (parsed: ParsedMessage, mode: MailboxMode): number =>
  * cut to it before any format applies, a custom template is rendered within it, the chat and
  * PagerDuty formats are far below it by construction. Throws BodyTooLarge when it cannot be met.
  */
-export function planDelivery(
-  source: ParsedMessage | MessageWork,
-  context: MessageContext,
-  target: PlanTarget,
-  maxBytes = PAYLOAD_MAX_BYTES,
-): DeliveryPlan {
+export function planDelivery(source: ParsedMessage | MessageWork, context: MessageContext, target: PlanTarget, maxBytes = PAYLOAD_MAX_BYTES): DeliveryPlan {
   const work = source instanceof MessageWork ? source : new MessageWork(source);
   const { parsed } = work;
   const { mode } = target;

@@ -1,14 +1,13 @@
 import { setImmediate } from 'node:timers/promises';
 import type { Deps } from '../../deps.js';
 import { logId } from '../../lib/ids.js';
-import { findMailboxWebhooks } from '../webhooks/webhooks.queries.js';
-import type { MailboxMode, WebhookRecord } from '../webhooks/webhook-record.js';
+import { findMailboxWebhooks } from '../webhooks/index.js';
+import type { MailboxMode, WebhookRecord } from '../webhooks/index.js';
 import { AttachmentKey } from './attachment-links.js';
 import { createLimiter } from '../../lib/limiter.js';
 import type { Limiter } from '../../lib/limiter.js';
 import * as limits from './mail-limits.js';
 import { insertAttachment, insertOutbox } from './mail.queries.js';
-import { chargeWalletIn } from '../tokens/wallet.queries.js';
 import type { OutboxEntry } from './mail.queries.js';
 import { MessageParseError, parseMessage } from './mime-parse.js';
 import type { ParsedMessage } from './mime-parse.js';
@@ -17,7 +16,6 @@ import type { ReadyDelivery } from './outbox-deliverer.js';
 import { messageIdOf } from './payload.js';
 import type { MessageContext } from './payload.js';
 import { BodyTooLarge, MessageWork, costOf, planDelivery } from './delivery-plan.js';
-import { logRefusedDelivery } from '../webhooks/delivery.js';
 import type { DeliveryPlan } from './delivery-plan.js';
 import { mailboxOf } from './recipients.js';
 import { Spool, SpoolFolder } from './spool.js';
@@ -46,10 +44,7 @@ export interface InboundEnvelope {
   readonly heloName?: string;
 }
 
-export type RecipientCheck =
-  | { readonly kind: 'ok'; readonly mailbox: string }
-  | { readonly kind: 'unknown' }
-  | { readonly kind: 'insufficient' };
+export type RecipientCheck = { readonly kind: 'ok'; readonly mailbox: string } | { readonly kind: 'unknown' } | { readonly kind: 'insufficient' };
 
 export type AcceptOutcome =
   | { readonly kind: 'accepted'; readonly externalMessageId: string; readonly deliveries: number }
@@ -75,7 +70,6 @@ class InsufficientCredits extends Error {
     super(INSUFFICIENT_CREDITS);
   }
 }
-
 
 export class InboundMail {
   readonly maxMessageBytes: number;
@@ -111,7 +105,7 @@ export class InboundMail {
     const found = (await findMailboxWebhooks(this.deps.store.read, [mailbox])).get(mailbox);
     if (found === undefined) return { kind: 'unknown' };
     if (found.balance < limits.COST_WITHOUT_ATTACHMENTS) {
-      logRefusedDelivery(this.deps, found.walletId, found.record.webhookId, found.balance);
+      this.deps.ledger.recordRefusal(found.walletId, found.record.webhookId, found.balance);
       return { kind: 'insufficient' };
     }
     return { kind: 'ok', mailbox };
@@ -156,7 +150,7 @@ export class InboundMail {
         // Nothing is built for a message that some wallet cannot pay: the sender retries it (452).
         const short = this.walletShort(parsed, targets);
         if (short !== undefined) {
-          logRefusedDelivery(this.deps, short.walletId, short.record.webhookId, short.balance);
+          this.deps.ledger.recordRefusal(short.walletId, short.record.webhookId, short.balance);
           return { kind: 'insufficient' } as const;
         }
         const plans = await this.plan(new MessageWork(parsed), context, targets, key);
@@ -244,7 +238,7 @@ export class InboundMail {
       return await this.deps.store.write(async (tx) => {
         const ready: ReadyDelivery[] = [];
         for (const plan of plans) {
-          const charged = await chargeWalletIn(tx, plan.walletId, plan.cost);
+          const charged = await this.deps.ledger.chargeIn(tx, plan.walletId, plan.cost);
           if (!charged.ok) {
             if (charged.balance === undefined) continue; // the wallet was deleted: its mailbox with it
             throw new InsufficientCredits(plan, charged.balance);
@@ -266,7 +260,7 @@ export class InboundMail {
       });
     } catch (error) {
       if (!(error instanceof InsufficientCredits)) throw error;
-      logRefusedDelivery(this.deps, error.plan.walletId, error.plan.record.webhookId, error.balance);
+      this.deps.ledger.recordRefusal(error.plan.walletId, error.plan.record.webhookId, error.balance);
       return 'insufficient';
     }
   }
@@ -277,8 +271,11 @@ export class InboundMail {
  * big for its share): logged like a refused call, 413, so the owner sees why; nothing charged or sent.
  */
 function logOversizedDelivery(deps: Deps, target: Target, error: BodyTooLarge): void {
-  deps.logger.warn({ mailbox: target.mailbox, webhookId: target.record.webhookId, maxBytes: error.maxBytes }, 'inbound delivery skipped: body over its byte limit');
-  deps.logs.push({
+  deps.logger.warn(
+    { mailbox: target.mailbox, webhookId: target.record.webhookId, maxBytes: error.maxBytes },
+    'inbound delivery skipped: body over its byte limit',
+  );
+  deps.ledger.record({
     walletId: target.walletId,
     method: 'POST',
     path: target.record.webhookId,

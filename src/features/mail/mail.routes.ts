@@ -7,7 +7,7 @@ import { errors } from '../../errors.js';
 import { sha256Hex } from '../../lib/hash.js';
 import { responses } from '../../http/schemas.js';
 import { AttachmentKey, DOWNLOAD_PATH, verifyAttachmentLink } from './attachment-links.js';
-import { InboundMail } from './inbound.service.js';
+import type { InboundMail } from './inbound.service.js';
 import { readAttachment } from './mail.queries.js';
 import { mailboxOf } from './recipients.js';
 import { Spool, SpoolOverflow } from './spool.js';
@@ -18,7 +18,10 @@ import { Spool, SpoolOverflow } from './spool.js';
  */
 export const mailRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; inbound?: InboundMail }> = async (app, { deps, inbound }) => {
   await app.register(downloadRoute, { deps });
-  if (deps.config.inboundSecret !== undefined) await app.register(relayRoute, { deps, secret: deps.config.inboundSecret, inbound });
+  if (deps.config.inboundSecret === undefined) return;
+  // The composition root builds the pipeline whenever INBOUND_SECRET is set: a missing one is a wiring mistake.
+  if (inbound === undefined) throw new Error('INBOUND_SECRET is set but no inbound-mail pipeline was given');
+  await app.register(relayRoute, { deps, secret: deps.config.inboundSecret, inbound });
 };
 
 const DownloadParams = Type.Object({ attachmentId: Type.String() });
@@ -64,7 +67,11 @@ const downloadRoute: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { d
 const RelayQuery = Type.Object({
   recipient: Type.String({ maxLength: 320, description: 'The mailbox address the message is for (`r_…@MAIL_DOMAIN`)' }),
   provider: Type.Optional(
-    Type.String({ pattern: '^[A-Za-z0-9._-]{1,40}$', description: 'Names the relay in the payload’s `provider` (default `relay`)', 'x-error': 'must be 1 to 40 letters, digits, ".", "_" or "-"' }),
+    Type.String({
+      pattern: '^[A-Za-z0-9._-]{1,40}$',
+      description: 'Names the relay in the payload’s `provider` (default `relay`)',
+      'x-error': 'must be 1 to 40 letters, digits, ".", "_" or "-"',
+    }),
   ),
 });
 const RelayHeaders = Type.Object({
@@ -73,11 +80,8 @@ const RelayHeaders = Type.Object({
 });
 const RelayAccepted = Type.Object({ accepted: Type.Literal(true), externalMessageId: Type.String() });
 
-/** `shared`: the process's one inbound pipeline (its owner closes it); without it the route makes and closes its own. */
-const relayRoute: FastifyPluginAsyncTypebox<{ deps: Deps; secret: string; inbound?: InboundMail }> = async (app, { deps, secret, inbound: shared }) => {
-  const inbound = shared ?? (await InboundMail.create(deps));
-  if (shared === undefined) app.addHook('onClose', async () => inbound.close());
-
+/** `inbound`: the process's one inbound pipeline, shared with the SMTP listener (its owner closes it). */
+const relayRoute: FastifyPluginAsyncTypebox<{ deps: Deps; secret: string; inbound: InboundMail }> = async (app, { deps, secret, inbound }) => {
   // Compare digests so the check takes the same time whatever the guess; before the body is read.
   const expected = Buffer.from(sha256Hex(secret), 'hex');
   app.addHook('onRequest', async (request) => {
@@ -117,7 +121,11 @@ const relayRoute: FastifyPluginAsyncTypebox<{ deps: Deps; secret: string; inboun
         tags: ['mail'],
         querystring: RelayQuery,
         headers: RelayHeaders,
-        response: { 202: RelayAccepted, ...withoutOk(responses(RelayAccepted, 400, 402, 404, 413)), 403: { description: 'Forbidden', content: { 'text/plain': { schema: { type: 'string' } } } } },
+        response: {
+          202: RelayAccepted,
+          ...withoutOk(responses(RelayAccepted, 400, 402, 404, 413)),
+          403: { description: 'Forbidden', content: { 'text/plain': { schema: { type: 'string' } } } },
+        },
       },
     },
     async (request, reply) => {

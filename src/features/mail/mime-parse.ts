@@ -107,7 +107,7 @@ export function parseMessage(source: Readable, options: ParseOptions): Promise<P
       reading = true;
       for (;;) {
         if (settled) return;
-        const data = parser.read() as AttachmentStream | MessageText | null;
+        const data = parser.read();
         if (data === null) {
           reading = false;
           return;

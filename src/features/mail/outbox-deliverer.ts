@@ -1,7 +1,7 @@
 import type { Deps } from '../../deps.js';
-import { JsonText } from '../webhooks/delivery.js';
-import { deliver } from '../webhooks/delivery.js';
-import { findWebhook } from '../webhooks/webhooks.queries.js';
+import { JsonText } from '../webhooks/index.js';
+import { deliver } from '../webhooks/index.js';
+import { findWebhook } from '../webhooks/index.js';
 import { claimOutbox, deleteOutbox, findStaleOutbox } from './mail.queries.js';
 import type { OutboxEntry } from './mail.queries.js';
 

@@ -10,7 +10,10 @@ export function mailboxOf(address: string, mailDomain: string): string | null {
   const at = address.lastIndexOf('@');
   if (at <= 0) return null;
   const local = address.slice(0, at).toLowerCase();
-  const domain = address.slice(at + 1).toLowerCase().replace(/\.$/, '');
+  const domain = address
+    .slice(at + 1)
+    .toLowerCase()
+    .replace(/\.$/, '');
   if (domain !== mailDomain.toLowerCase().replace(/\.$/, '')) return null;
   return MAILBOX.test(local) ? local : null;
 }

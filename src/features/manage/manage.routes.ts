@@ -7,7 +7,6 @@ import { errors } from '../../errors.js';
 import { sha256Hex } from '../../lib/hash.js';
 import { ISODate, responses } from '../../http/schemas.js';
 import { isoTime } from '../../lib/time.js';
-import { creditWallet, findWalletByHash } from '../tokens/wallet.queries.js';
 
 const Params = Type.Object({ hash: Type.String({ pattern: '^[0-9a-f]{64}$', 'x-error': 'must be a SHA-256 hex hash' }) });
 const CreditBody = Type.Object(
@@ -31,7 +30,7 @@ export const manageRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; adminToken: s
   });
 
   function audit(request: FastifyRequest, walletId: number, statusCode: number, balance: number): void {
-    deps.logs.push({
+    deps.ledger.record({
       walletId,
       method: request.method,
       path: request.url,
@@ -47,7 +46,7 @@ export const manageRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; adminToken: s
     '/manage/wallets/:hash',
     { schema: { summary: 'Read a wallet (operator)', tags: ['manage'], security: adminAuth, params: Params, response: responses(WalletView, 400, 404) } },
     async (request) => {
-      const wallet = await findWalletByHash(deps.store.read, request.params.hash);
+      const wallet = await deps.ledger.walletByHash(request.params.hash);
       if (wallet === undefined) throw errors.notFound();
       audit(request, wallet.id, 200, wallet.balance);
       return { hash: wallet.hash, wallet: wallet.balance, created: isoTime(wallet.created_at), lastUsed: isoTime(wallet.last_used_at) };
@@ -56,10 +55,19 @@ export const manageRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; adminToken: s
 
   app.post(
     '/manage/wallets/:hash/credit',
-    { schema: { summary: 'Credit a wallet (operator)', tags: ['manage'], security: adminAuth, params: Params, body: CreditBody, response: responses(CreditView, 400, 404) } },
+    {
+      schema: {
+        summary: 'Credit a wallet (operator)',
+        tags: ['manage'],
+        security: adminAuth,
+        params: Params,
+        body: CreditBody,
+        response: responses(CreditView, 400, 404),
+      },
+    },
     async (request) => {
-      const wallet = await findWalletByHash(deps.store.read, request.params.hash);
-      const balance = wallet === undefined ? undefined : await creditWallet(deps.store, wallet.id, request.body.amount);
+      const wallet = await deps.ledger.walletByHash(request.params.hash);
+      const balance = wallet === undefined ? undefined : await deps.ledger.credit(wallet.id, request.body.amount);
       if (wallet === undefined || balance === undefined) throw errors.notFound();
       audit(request, wallet.id, 200, balance);
       return { hash: wallet.hash, wallet: balance };

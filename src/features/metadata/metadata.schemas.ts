@@ -133,7 +133,9 @@ export const MetadataResult = Type.Object({
     links: Type.Optional(Links),
     openGraph: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'og:* properties, camel-cased; image and images resolved' })),
     twitterCard: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'twitter:* properties, camel-cased' })),
-    social: Type.Optional(Type.Object({ favicon: Type.String() }, { additionalProperties: true, description: 'Profile URLs by network (x, linkedin, github, …) and the favicon' })),
+    social: Type.Optional(
+      Type.Object({ favicon: Type.String() }, { additionalProperties: true, description: 'Profile URLs by network (x, linkedin, github, …) and the favicon' }),
+    ),
     contact: Type.Optional(Contact),
     media: Type.Optional(Media),
     structuredData: Type.Optional(StructuredData),

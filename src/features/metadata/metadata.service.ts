@@ -131,7 +131,14 @@ export async function analyzeUrl(deps: MetadataDeps, rawUrl: string, aiSummary: 
   const robotsAllowed = page.finalUrlParsed.origin === url.origin ? await robotsFirst : await deps.robots.isAllowed(page.finalUrlParsed);
 
   if (!isHtml(page.mimeType)) {
-    const other = analyzeNonHtml({ body: page.body, truncated: page.truncated, url: page.finalUrlParsed, mimeType: page.mimeType, charset: page.charset, headers: page.headers });
+    const other = analyzeNonHtml({
+      body: page.body,
+      truncated: page.truncated,
+      url: page.finalUrlParsed,
+      mimeType: page.mimeType,
+      charset: page.charset,
+      headers: page.headers,
+    });
     const technical = technicalOf(page, url, robotsAllowed, other.limit);
     const data: MetadataData = {
       seo: {

@@ -69,7 +69,11 @@ function filenameOf(url: URL, disposition: string | undefined): string {
       return squash(fromHeader);
     }
   }
-  const segment = url.pathname.split('/').filter((part) => part !== '').pop() ?? '';
+  const segment =
+    url.pathname
+      .split('/')
+      .filter((part) => part !== '')
+      .pop() ?? '';
   try {
     return decodeURIComponent(segment);
   } catch {

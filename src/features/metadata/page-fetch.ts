@@ -43,7 +43,12 @@ function fetchFailure(error: unknown): ApiError {
 }
 
 function sniffMimeType(body: Buffer): string {
-  const head = body.subarray(0, 1024).toString('latin1').replace(/^\uFEFF|^\xEF\xBB\xBF/, '').trimStart().toLowerCase();
+  const head = body
+    .subarray(0, 1024)
+    .toString('latin1')
+    .replace(/^\uFEFF|^\xEF\xBB\xBF/, '')
+    .trimStart()
+    .toLowerCase();
   if (head.startsWith('<!doctype html') || head.startsWith('<html') || /<(head|body)[\s>]/.test(head)) return 'text/html';
   if (head.startsWith('<?xml')) return 'application/xml';
   if (head.startsWith('%pdf-')) return 'application/pdf';

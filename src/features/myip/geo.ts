@@ -26,7 +26,15 @@ export interface GeoLookup {
 }
 
 export const EMPTY_GEO: Readonly<GeoFields> = Object.freeze({
-  city: '', country: '', continent: '', latitude: '', longitude: '', region: '', regionCode: '', timezone: '', postalCode: '',
+  city: '',
+  country: '',
+  continent: '',
+  latitude: '',
+  longitude: '',
+  region: '',
+  regionCode: '',
+  timezone: '',
+  postalCode: '',
 });
 
 /** The database used when GEOIP_DB is unset: DB-IP's IP-to-Country Lite (CC BY 4.0), IPv4 and IPv6 in one file. */

@@ -34,7 +34,7 @@ export const myIpRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
       schema: {
         summary: 'Caller IP and geo metadata',
         description:
-          'The address is the connection\'s, or the X-Forwarded-For entry chosen by TRUST_PROXY when the connection comes from a trusted proxy. ' +
+          "The address is the connection's, or the X-Forwarded-For entry chosen by TRUST_PROXY when the connection comes from a trusted proxy. " +
           'Geo fields come from the configured MaxMind-format database (GEOIP_DB; by default DB-IP IP-to-Country Lite, https://db-ip.com, CC BY 4.0).',
         tags: ['myip'],
         security: tokenAuth,

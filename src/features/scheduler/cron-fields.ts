@@ -36,7 +36,10 @@ const FIELD_SPECS: readonly FieldSpec[] = [
   { name: 'hour', min: 0, max: 23 },
   { name: 'day', min: 1, max: 31 },
   {
-    name: 'month', min: 1, max: 12, namesFrom: 1,
+    name: 'month',
+    min: 1,
+    max: 12,
+    namesFrom: 1,
     names: ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'],
   },
   // 7 is accepted as Sunday, as in Vixie cron, so `fri-sun` and `5-7` work.
@@ -70,7 +73,10 @@ export function parseCronFields(cron: string): ParseFieldsResult {
   return {
     ok: true,
     fields: {
-      minute, hour, day, month,
+      minute,
+      hour,
+      day,
+      month,
       weekday: [...new Set(weekday.map((d) => d % 7))].sort((a, b) => a - b),
       dayStar: dayText.startsWith('*'),
       weekdayStar: weekdayText.startsWith('*'),

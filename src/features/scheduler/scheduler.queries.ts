@@ -1,4 +1,4 @@
-import type { Dialect, Sql, Store } from '../../store/store.js';
+import type { RowLocks, Store, Unit } from '../../store/store.js';
 import type { CronSchedule } from './cron-rules.js';
 import { planRun } from './run-plan.js';
 
@@ -34,28 +34,31 @@ export interface ClaimBatch {
 }
 
 /**
- * PostgreSQL: rows another instance is claiming are skipped, not waited for, and only the webhook
- * rows are locked (`OF w`), never the wallets charges write to.
+ * Rows another instance is claiming are skipped, not waited for, and only the webhook rows are locked
+ * (`OF w`), never the wallets charges write to.
  */
-const selectDue = (dialect: Dialect): string => `
+const selectDue = (locks: RowLocks): string => `
 SELECT w.wallet_id, w.webhook_id, w.cron, w.timezone, w.next_run_at, wa.hash
 FROM webhooks w JOIN wallets wa ON wa.id = w.wallet_id
 WHERE w.active = 1 AND w.next_run_at <= $1
 ORDER BY w.next_run_at
-LIMIT $2${dialect === 'postgres' ? '\nFOR UPDATE OF w SKIP LOCKED' : ''}`;
+LIMIT $2${locks.skipLocked('w')}`;
 
-/** The claim: moves next_run_at on only if it still holds the value read, so a run is claimed once. */
-const CLAIM = `
-UPDATE webhooks SET next_run_at = $1
-WHERE wallet_id = $2 AND webhook_id = $3 AND active = 1 AND next_run_at = $4
-RETURNING wallet_id, webhook_id, url, headers, signing_secret`;
-
-/** The same claim for a whole batch in one statement (PostgreSQL: one round trip instead of one per row). */
-const CLAIM_MANY_PG = `
+/**
+ * The claim: moves next_run_at on only if it still holds the value read, so a run is claimed once. Rows are
+ * (wallet_id, webhook_id, due_at, next_run_at); `columns` claims a whole batch in one statement.
+ */
+const CLAIM = {
+  sql: `
+UPDATE webhooks SET next_run_at = $4
+WHERE wallet_id = $1 AND webhook_id = $2 AND active = 1 AND next_run_at = $3
+RETURNING wallet_id, webhook_id, url, headers, signing_secret`,
+  columns: `
 UPDATE webhooks AS w SET next_run_at = v.next_run_at
 FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::bigint[]) AS v(wallet_id, webhook_id, due_at, next_run_at)
 WHERE w.wallet_id = v.wallet_id AND w.webhook_id = v.webhook_id AND w.active = 1 AND w.next_run_at = v.due_at
-RETURNING w.wallet_id, w.webhook_id, w.url, w.headers, w.signing_secret`;
+RETURNING w.wallet_id, w.webhook_id, w.url, w.headers, w.signing_secret`,
+};
 
 interface ClaimedRow {
   readonly wallet_id: number;
@@ -72,19 +75,11 @@ interface ClaimTarget {
   readonly nextRunAt: number | null;
 }
 
-async function claimAll(tx: Sql, dialect: Dialect, targets: readonly ClaimTarget[]): Promise<ClaimedRow[]> {
-  if (targets.length === 0) return [];
-  if (dialect === 'postgres') {
-    return tx.all<ClaimedRow>(CLAIM_MANY_PG, [
-      targets.map((t) => t.walletId),
-      targets.map((t) => t.webhookId),
-      targets.map((t) => t.dueAt),
-      targets.map((t) => t.nextRunAt),
-    ]);
-  }
-  const claimed: ClaimedRow[] = [];
-  for (const t of targets) claimed.push(...(await tx.all<ClaimedRow>(CLAIM, [t.nextRunAt, t.walletId, t.webhookId, t.dueAt])));
-  return claimed;
+function claimAll(tx: Unit, targets: readonly ClaimTarget[]): Promise<ClaimedRow[]> {
+  return tx.executeMany<ClaimedRow>(
+    CLAIM,
+    targets.map((t) => [t.walletId, t.webhookId, t.dueAt, t.nextRunAt]),
+  );
 }
 
 const key = (walletId: number, webhookId: string): string => `${walletId}\u0000${webhookId}`;
@@ -92,6 +87,17 @@ const key = (walletId: number, webhookId: string): string => `${walletId}\u0000$
 const RECORD = `
 UPDATE webhooks SET last_run_at = $1, last_status = $2, last_error = $3
 WHERE wallet_id = $4 AND webhook_id = $5 AND (last_run_at IS NULL OR last_run_at <= $1)`;
+
+/** RECORD for many rows of (wallet_id, webhook_id, ran_at, status, error); `columns` in one statement. */
+const RECORD_MANY = {
+  sql: `
+UPDATE webhooks SET last_run_at = $3, last_status = $4, last_error = $5
+WHERE wallet_id = $1 AND webhook_id = $2 AND (last_run_at IS NULL OR last_run_at <= $3)`,
+  columns: `
+UPDATE webhooks AS w SET last_run_at = v.ran_at, last_status = v.status, last_error = v.error
+FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::text[]) AS v(wallet_id, webhook_id, ran_at, status, error)
+WHERE w.wallet_id = v.wallet_id AND w.webhook_id = v.webhook_id AND (w.last_run_at IS NULL OR w.last_run_at <= v.ran_at)`,
+};
 
 /**
  * Claims up to `limit` due schedules in one unit of work: each gets its next run computed and
@@ -104,11 +110,12 @@ export async function claimDueRuns(
 ): Promise<ClaimBatch> {
   const { now, limit } = options;
   return store.write(async (tx) => {
-    const due = await tx.all<DueRow>(selectDue(store.dialect), [now, limit]);
-    const plans = new Map(due.map((row) => [key(row.wallet_id, row.webhook_id), { row, plan: planRun(options.schedules(row.cron, row.timezone), row.next_run_at, now) }]));
+    const due = await tx.all<DueRow>(selectDue(tx.locks), [now, limit]);
+    const plans = new Map(
+      due.map((row) => [key(row.wallet_id, row.webhook_id), { row, plan: planRun(options.schedules(row.cron, row.timezone), row.next_run_at, now) }]),
+    );
     const claimed = await claimAll(
       tx,
-      store.dialect,
       [...plans.values()].map(({ row, plan }) => ({
         walletId: row.wallet_id,
         webhookId: row.webhook_id,
@@ -153,11 +160,6 @@ export interface RunRecord {
   readonly error?: string;
 }
 
-const RECORD_MANY_PG = `
-UPDATE webhooks AS w SET last_run_at = v.ran_at, last_status = v.status, last_error = v.error
-FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::text[]) AS v(wallet_id, webhook_id, ran_at, status, error)
-WHERE w.wallet_id = v.wallet_id AND w.webhook_id = v.webhook_id AND (w.last_run_at IS NULL OR w.last_run_at <= v.ran_at)`;
-
 /** Records outcomes in one unit; an older outcome arriving late never overwrites a newer one. */
 export async function recordRuns(store: Store, records: readonly RunRecord[]): Promise<void> {
   // One row per webhook (the latest), so one statement never updates a row twice.
@@ -169,19 +171,10 @@ export async function recordRuns(store: Store, records: readonly RunRecord[]): P
   }
   const rows = [...latest.values()];
   if (rows.length === 0) return;
-  if (store.dialect === 'postgres') {
-    await store.writeOne(RECORD_MANY_PG, [
-      rows.map((r) => r.walletId),
-      rows.map((r) => r.webhookId),
-      rows.map((r) => r.ranAt),
-      rows.map((r) => r.status),
-      rows.map((r) => r.error ?? null),
-    ]);
-    return;
-  }
-  await store.write(async (tx) => {
-    for (const r of rows) await tx.run(RECORD, [r.ranAt, r.status, r.error ?? null, r.walletId, r.webhookId]);
-  });
+  await store.executeMany(
+    RECORD_MANY,
+    rows.map((r) => [r.walletId, r.webhookId, r.ranAt, r.status, r.error ?? null]),
+  );
 }
 
 function parseHeaders(json: string): Record<string, string> {

@@ -9,7 +9,7 @@
 import type { Deps } from '../../deps.js';
 import { isoTime, SECOND } from '../../lib/time.js';
 import type { ScheduledRunPayload } from '../formats/index.js';
-import { deliver, logRefusedDelivery } from '../webhooks/delivery.js';
+import { deliver } from '../webhooks/index.js';
 import { drainBatches } from '../../jobs/bounded-pool.js';
 import { startPoller } from '../../jobs/poller.js';
 import type { RunningWorker } from '../../jobs/poller.js';
@@ -17,7 +17,7 @@ import { scheduleCache } from './run-plan.js';
 import { RunRecorder } from './run-recorder.js';
 import { claimDueRuns } from './scheduler.queries.js';
 import type { ClaimedRun } from './scheduler.queries.js';
-import { errors, INSUFFICIENT_CREDITS } from '../../errors.js';
+import { INSUFFICIENT_CREDITS } from '../../errors.js';
 
 /** SPEC "Limits": each scheduled run costs 2 credits. */
 const SCHEDULED_RUN_COST = 2;
@@ -69,13 +69,13 @@ export async function runDueSchedules(deps: Deps, options: SchedulerOptions = {}
 
 /** Carries out one claimed run; true when the callback answered 2xx. */
 async function fire(deps: Deps, recorder: RunRecorder, run: ClaimedRun): Promise<boolean> {
-  // The same charge as metered requests (chargeWallet; batched per wallet on PostgreSQL).
-  const charge = await deps.charger.charge(run.walletId, SCHEDULED_RUN_COST);
+  // The same charge as metered requests (batched per wallet on PostgreSQL).
+  const charge = await deps.ledger.charge(run.walletId, SCHEDULED_RUN_COST);
   if (!charge.ok) {
     if (charge.reason === 'gone') return false; // the wallet was deleted; its webhooks go with it
     const now = deps.clock.now();
     recorder.add({ walletId: run.walletId, webhookId: run.webhookId, ranAt: now, status: 'failure', error: INSUFFICIENT_CREDITS });
-    logRefusedDelivery(deps, run.walletId, run.webhookId, charge.balance);
+    deps.ledger.recordRefusal(run.walletId, run.webhookId, charge.balance);
     return false;
   }
   // Nothing goes out before its charge is durable.

@@ -1,21 +1,21 @@
 /**
  * Low-balance notifications: the charge that leaves a wallet at or below its threshold raises
- * `lb_pending` in the same statement (the outbox, see wallet.queries.ts); this worker sends one
+ * `lb_pending` in the same statement (the outbox, see ledger/wallet.queries.ts); this worker sends one
  * notification per incident, to the configured webhook and/or e-mail address, then clears it.
  * Re-arming is the credit statement's job: a balance back above the threshold arms the next incident
- * (a refund does not, see wallet.queries.ts). Whatever re-arms it, a wallet gets at most one
- * notification per NOTIFICATION_MIN_INTERVAL_MS, enforced by the claim in the store.
+ * (a refund does not, see ledger/wallet.queries.ts). Whatever re-arms it, a wallet gets at most one
+ * notification per NOTIFICATION_MIN_INTERVAL_MS, enforced by the claim in the store (ledger/low-balance.ts).
  */
 import type { Deps } from '../../deps.js';
 import { HOUR, isoTime, MINUTE, SECOND } from '../../lib/time.js';
 import { formatLowBalance, isWebhookFormat, lowBalanceSentence } from '../formats/index.js';
 import type { LowBalanceEvent } from '../formats/index.js';
-import { deliver } from '../webhooks/delivery.js';
+import { deliver } from '../webhooks/index.js';
 import { drainBatches } from '../../jobs/bounded-pool.js';
 import { startPoller } from '../../jobs/poller.js';
 import type { RunningWorker } from '../../jobs/poller.js';
-import { claimNotification, pendingWallets, releaseNotification } from './low-balance-queries.js';
-import type { ClaimedNotification } from './low-balance-queries.js';
+import type { ClaimedNotification } from '../../ledger/ledger.js';
+import type { LowBalanceWebhook } from './settings.schemas.js';
 
 /** What `path` shows in the wallet's log for a low-balance webhook delivery. */
 const LOW_BALANCE_LOG_PATH = 'low-balance';
@@ -49,8 +49,8 @@ export async function sendPendingLowBalance(deps: Deps, options: { shouldStop?: 
     shouldStop: options.shouldStop,
     fetch: async (limit) => {
       const timing = { now: deps.clock.now(), leaseMs: NOTIFICATION_LEASE_MS, minIntervalMs: NOTIFICATION_MIN_INTERVAL_MS };
-      const candidates = await pendingWallets(deps.store.read, timing.now, timing.minIntervalMs, limit);
-      const claims = await Promise.all(candidates.map((walletId) => claimNotification(deps.store, walletId, timing)));
+      const candidates = await deps.ledger.pendingNotifications(timing.now, timing.minIntervalMs, limit);
+      const claims = await Promise.all(candidates.map((walletId) => deps.ledger.claimNotification(walletId, timing)));
       const items = claims.filter((claim): claim is ClaimedNotification => claim !== undefined);
       // Candidates all taken by another instance: stop here rather than read them again.
       return { items, more: candidates.length === limit && items.length > 0 };
@@ -63,7 +63,7 @@ export async function sendPendingLowBalance(deps: Deps, options: { shouldStop?: 
         if (sent.email) report.emails += 1;
       } finally {
         // No retry (SPEC "Delivery rules"): whatever happened, this incident is done.
-        await releaseNotification(deps.store, claim);
+        await deps.ledger.releaseNotification(claim);
       }
     },
     onError: (error) => deps.logger.error({ err: error }, 'low-balance notification failed'),
@@ -82,8 +82,9 @@ async function notify(deps: Deps, claim: ClaimedNotification): Promise<{ webhook
 
 /** Plain (unsigned: no secret exists for it) delivery through the SSRF-safe client, logged as `webhook-delivery`. */
 async function sendWebhook(deps: Deps, claim: ClaimedNotification, event: LowBalanceEvent): Promise<boolean> {
-  const webhook = claim.webhook;
-  if (webhook === undefined) return false;
+  if (claim.webhookJson === undefined) return false;
+  // Stored by PUT /token/settings from a validated LowBalanceWebhook.
+  const webhook = JSON.parse(claim.webhookJson) as LowBalanceWebhook;
   const format = isWebhookFormat(webhook.format) ? webhook.format : undefined;
   const body = formatLowBalance(format, event, { options: webhook.options, template: webhook.template, publicUrl: deps.config.publicUrl });
   const result = await deliver(deps, {

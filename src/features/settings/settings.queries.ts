@@ -1,4 +1,5 @@
-import type { Sql, Store } from '../../store/store.js';
+import type { Sql } from '../../store/store.js';
+import type { Deps } from '../../deps.js';
 import type { LowBalanceWebhook } from './settings.schemas.js';
 
 export interface LowBalanceSettings {
@@ -27,26 +28,8 @@ export interface SettingsChange {
   readonly email?: string | null;
 }
 
-/**
- * One statement, so concurrent updates of different fields never undo each other.
- * A new threshold re-arms the incident: the next charge at or below it notifies.
- */
-export async function updateSettings(store: Store, walletId: number, change: SettingsChange): Promise<void> {
-  await store.writeOne(
-    `UPDATE wallets SET
-       lb_threshold = CASE WHEN $1 = 1 THEN $2 ELSE lb_threshold END,
-       lb_armed = CASE WHEN $1 = 1 THEN 1 ELSE lb_armed END,
-       lb_webhook = CASE WHEN $3 = 1 THEN $4 ELSE lb_webhook END,
-       lb_email = CASE WHEN $5 = 1 THEN $6 ELSE lb_email END
-     WHERE id = $7`,
-    [
-      change.threshold !== undefined,
-      change.threshold ?? 0,
-      change.webhook !== undefined,
-      change.webhook ? JSON.stringify(change.webhook) : null,
-      change.email !== undefined,
-      change.email ?? null,
-      walletId,
-    ],
-  );
+/** Written by the ledger, which owns every write to the wallet row; the webhook is stored as its JSON. */
+export function updateSettings(deps: Pick<Deps, 'ledger'>, walletId: number, change: SettingsChange): Promise<void> {
+  const webhookJson = change.webhook === undefined ? undefined : change.webhook === null ? null : JSON.stringify(change.webhook);
+  return deps.ledger.updateLowBalanceSettings(walletId, { threshold: change.threshold, webhookJson, email: change.email });
 }

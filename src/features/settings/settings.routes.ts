@@ -4,7 +4,7 @@ import { errors } from '../../errors.js';
 import { OutboundError } from '../../outbound/outbound-client.js';
 import { okText, responses, tokenAuth, PLAIN_TEXT } from '../../http/schemas.js';
 import { walletOf } from '../../http/metering.js';
-import { checkHeaders, redactHeaders } from '../webhooks/webhook-headers.js';
+import { checkHeaders, redactHeaders } from '../webhooks/index.js';
 import { redactOptions, validateFormatConfig } from '../formats/index.js';
 import { SettingsUpdate, SettingsView } from './settings.schemas.js';
 import type { LowBalanceWebhook } from './settings.schemas.js';
@@ -69,7 +69,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
       const body = request.body;
       const problem = body.low_balance_webhook ? await checkWebhook(deps, body.low_balance_webhook) : null;
       if (problem !== null) throw errors.badRequest(problem);
-      await updateSettings(deps.store, walletOf(request).id, {
+      await updateSettings(deps, walletOf(request).id, {
         threshold: body.low_balance_threshold,
         webhook: body.low_balance_webhook,
         email: body.low_balance_email,

@@ -11,7 +11,11 @@ export const StringMap = (options: { maxProperties?: number; maxValueLength?: nu
   });
 
 // additionalProperties: the response serializer would otherwise drop every key of a template.
-export const JsonTemplate = Type.Unsafe<Record<string, unknown>>({ type: 'object', additionalProperties: true, description: 'JSON template, at most 2048 bytes and 5 levels' });
+export const JsonTemplate = Type.Unsafe<Record<string, unknown>>({
+  type: 'object',
+  additionalProperties: true,
+  description: 'JSON template, at most 2048 bytes and 5 levels',
+});
 
 export const FORMATS = ['slack', 'discord', 'teams', 'telegram', 'pagerduty', 'custom'] as const;
 
@@ -31,7 +35,9 @@ export const SettingsUpdate = Type.Object(
   {
     low_balance_threshold: Type.Optional(Type.Integer({ minimum: 0, maximum: 1e12, 'x-error': 'must be an integer from 0 to 1000000000000' })),
     low_balance_webhook: Type.Optional(Nullable(LowBalanceWebhook)),
-    low_balance_email: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: 254, 'x-error': 'must be an e-mail address of at most 254 characters' }))),
+    low_balance_email: Type.Optional(
+      Nullable(Type.String({ format: 'email', maxLength: 254, 'x-error': 'must be an e-mail address of at most 254 characters' })),
+    ),
   },
   { additionalProperties: false },
 );

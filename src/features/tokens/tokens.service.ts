@@ -1,7 +1,7 @@
 import type { Store } from '../../store/store.js';
 import { sha256Hex } from '../../lib/hash.js';
 import { newToken } from '../../lib/ids.js';
-import { insertWallet } from './wallet.queries.js';
+import { insertWallet } from '../../ledger/ledger.js';
 
 export const NEW_WALLET_CREDITS = 100;
 export const TOKEN_CREATION_INTERVAL_MS = 10_000;

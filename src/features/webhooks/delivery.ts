@@ -2,7 +2,6 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { Deps } from '../../deps.js';
 import type { DeliveryResult } from '../../outbound/outbound-client.js';
 import { logId } from '../../lib/ids.js';
-import { errors, INSUFFICIENT_CREDITS } from '../../errors.js';
 
 /** A Standard Webhooks secret: `whsec_` + base64 of 32 random bytes. */
 export const newSigningSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
@@ -35,21 +34,6 @@ export interface Delivery {
   readonly balance: number;
 }
 
-/** A delivery refused for want of credits (mail or a scheduled run) is logged like a 402 call, so the owner sees why; nothing was sent or charged. */
-export function logRefusedDelivery(deps: Pick<Deps, 'logs'>, walletId: number, webhookId: string, balance: number): void {
-  deps.logs.push({
-    walletId,
-    method: 'POST',
-    path: webhookId,
-    endpoint: 'webhook-delivery',
-    statusCode: 402,
-    responseTimeMs: 0,
-    error: INSUFFICIENT_CREDITS,
-    cost: 0,
-    balance,
-  });
-}
-
 /** The status a delivery is logged with: the receiver's answer, or 502 when none came. */
 function deliveryStatus(result: DeliveryResult): number {
   return result.status ?? (result.ok ? 200 : 502);
@@ -64,12 +48,10 @@ export async function deliver(deps: Deps, delivery: Delivery, options: { log?: b
   // Serialised once: the signed text is handed over as is, so the signed bytes are the bytes sent.
   const body = delivery.body instanceof JsonText ? delivery.body : new JsonText(JSON.stringify(delivery.body) ?? 'null');
   const signed =
-    delivery.signingSecret === undefined
-      ? {}
-      : signatureHeaders(delivery.signingSecret, `msg_${logId()}`, Math.floor(deps.clock.now() / 1000), body.text);
+    delivery.signingSecret === undefined ? {} : signatureHeaders(delivery.signingSecret, `msg_${logId()}`, Math.floor(deps.clock.now() / 1000), body.text);
   const result = await deps.outbound.deliverJson(delivery.url, body.text, { ...delivery.headers, ...signed });
   if (options.log !== false) {
-    deps.logs.push({
+    deps.ledger.record({
       walletId: delivery.walletId,
       method: 'POST',
       path: delivery.webhookId,

@@ -4,7 +4,7 @@
  * store are the service's business.
  */
 import { isWebhookFormat, validateFormatConfig } from '../formats/index.js';
-import { checkScheduleWindow, parseSchedule } from '../scheduler/cron-rules.js';
+import { checkScheduleWindow, parseSchedule } from '../scheduler/index.js';
 import { checkHeaders } from './webhook-headers.js';
 import type { MailboxMode, ScheduledMode, WebhookConfig } from './webhook-record.js';
 import { MAILBOX_ONLY_FIELDS } from './webhook-record.js';

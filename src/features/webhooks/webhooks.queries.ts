@@ -1,4 +1,4 @@
-import type { Dialect, Sql, Store } from '../../store/store.js';
+import type { Sql, Store, Unit } from '../../store/store.js';
 import { isWebhookFormat } from '../formats/index.js';
 import type { WebhookRecord } from './webhook-record.js';
 
@@ -78,11 +78,16 @@ function toParams(record: WebhookRecord): unknown[] {
   ];
 }
 
-/** Row lock for a read-modify-write (PostgreSQL); SQLite units already run one at a time. */
-const forUpdate = (dialect: Dialect | undefined): string => (dialect === 'postgres' ? ' FOR UPDATE' : '');
+const SELECT_ONE = `SELECT ${COLUMNS} FROM webhooks WHERE wallet_id = $1 AND webhook_id = $2`;
 
-export async function findWebhook(sql: Sql, walletId: number, webhookId: string, lockFor?: Dialect): Promise<WebhookRecord | undefined> {
-  const row = await sql.get<WebhookRow>(`SELECT ${COLUMNS} FROM webhooks WHERE wallet_id = $1 AND webhook_id = $2${forUpdate(lockFor)}`, [walletId, webhookId]);
+export async function findWebhook(sql: Sql, walletId: number, webhookId: string): Promise<WebhookRecord | undefined> {
+  const row = await sql.get<WebhookRow>(SELECT_ONE, [walletId, webhookId]);
+  return row === undefined ? undefined : fromRow(row);
+}
+
+/** The webhook, locked until the unit ends: for a read-modify-write that must not undo a concurrent change. */
+export async function findWebhookForUpdate(tx: Unit, walletId: number, webhookId: string): Promise<WebhookRecord | undefined> {
+  const row = await tx.get<WebhookRow>(`${SELECT_ONE}${tx.locks.forUpdate}`, [walletId, webhookId]);
   return row === undefined ? undefined : fromRow(row);
 }
 
@@ -126,9 +131,9 @@ export async function countWebhooks(sql: Sql, walletId: number): Promise<number>
   return Number(row?.n ?? 0);
 }
 
-/** Serialises creations of one wallet on PostgreSQL, so the per-wallet limit holds under concurrency. */
-export async function lockWalletWebhooks(sql: Sql, dialect: Dialect, walletId: number): Promise<void> {
-  if (dialect === 'postgres') await sql.get('SELECT id FROM wallets WHERE id = $1 FOR UPDATE', [walletId]);
+/** Serialises creations of one wallet, so the per-wallet limit holds under concurrency. */
+export async function lockWalletWebhooks(tx: Unit, walletId: number): Promise<void> {
+  await tx.lockRow('wallets', { id: walletId });
 }
 
 export async function insertWebhook(sql: Sql, walletId: number, record: WebhookRecord): Promise<boolean> {
@@ -152,6 +157,9 @@ export async function updateWebhook(sql: Sql, walletId: number, record: WebhookR
 }
 
 export async function deleteWebhook(store: Store, walletId: number, webhookId: string): Promise<boolean> {
-  const rows = await store.writeOne<{ webhook_id: string }>('DELETE FROM webhooks WHERE wallet_id = $1 AND webhook_id = $2 RETURNING webhook_id', [walletId, webhookId]);
+  const rows = await store.writeOne<{ webhook_id: string }>('DELETE FROM webhooks WHERE wallet_id = $1 AND webhook_id = $2 RETURNING webhook_id', [
+    walletId,
+    webhookId,
+  ]);
   return rows.length > 0;
 }

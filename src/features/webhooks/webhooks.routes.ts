@@ -142,7 +142,12 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
         const { webhookId } = request.params as { webhookId: string };
         const record = await findWebhook(deps.store.read, wallet.id, webhookId);
         if (record === undefined) throw errors.webhookNotFound();
-        return sendTestDelivery(deps, record, { walletId: wallet.id, walletHash: wallet.hash, cost: request.meter?.charged ?? 0, balance: request.meter?.balance ?? 0 });
+        return sendTestDelivery(deps, record, {
+          walletId: wallet.id,
+          walletHash: wallet.hash,
+          cost: request.meter?.charged ?? 0,
+          balance: request.meter?.balance ?? 0,
+        });
       },
     );
   });

@@ -12,12 +12,15 @@ import { WEBHOOK_FORMATS } from '../formats/index.js';
 export const WEBHOOK_ID_PATTERN = '^[A-Za-z0-9_-]{1,30}$';
 const WEBHOOK_ID_RULE = 'must be 1 to 30 characters from A-Z, a-z, 0-9, _ and -';
 
-export const WebhookId = Type.String({ pattern: WEBHOOK_ID_PATTERN, 'x-error': WEBHOOK_ID_RULE, description: `1 to 30 characters from A-Z, a-z, 0-9, _ and -; \`call\` is reserved` });
+export const WebhookId = Type.String({
+  pattern: WEBHOOK_ID_PATTERN,
+  'x-error': WEBHOOK_ID_RULE,
+  description: `1 to 30 characters from A-Z, a-z, 0-9, _ and -; \`call\` is reserved`,
+});
 
 export const WebhookParams = Type.Object({ webhookId: WebhookId });
 
-const StringMap = (description: string) =>
-  Type.Unsafe<Record<string, string>>({ type: 'object', additionalProperties: { type: 'string' }, description });
+const StringMap = (description: string) => Type.Unsafe<Record<string, string>>({ type: 'object', additionalProperties: { type: 'string' }, description });
 
 const Template = Type.Unsafe<Record<string, unknown>>({
   type: 'object',
@@ -32,7 +35,9 @@ const Format = Type.String({
   'x-error': `must be one of ${WEBHOOK_FORMATS.join(', ')} or ""`,
   description: 'Payload format (mailbox mode only); "" means none: the raw inbound email payload',
 });
-const Options = StringMap('Format options (mailbox mode only): at most 10 keys, string values of at most 500 characters; chat_id for telegram, routing_key for pagerduty');
+const Options = StringMap(
+  'Format options (mailbox mode only): at most 10 keys, string values of at most 500 characters; chat_id for telegram, routing_key for pagerduty',
+);
 const IncludeAttachments = Type.Boolean({ description: 'Mailbox mode only; default true' });
 const Cron = Type.String({ maxLength: 256, description: '5-field cron: minute hour day month weekday' });
 const Timezone = Type.String({ maxLength: 128, description: 'IANA time zone the cron is evaluated in' });

@@ -8,7 +8,7 @@ import { NO_HISTORY } from './webhook-record.js';
 import type { RuleResult } from './webhook-rules.js';
 import { checkWebhookId, configFromInput, configFromPatch, DEFAULT_WEBHOOK_ID, MAX_WEBHOOKS_PER_WALLET } from './webhook-rules.js';
 import type { WebhookInput, WebhookPatch } from './webhooks.schemas.js';
-import { countWebhooks, findWebhook, insertWebhook, lockWalletWebhooks, updateWebhook } from './webhooks.queries.js';
+import { countWebhooks, findWebhook, findWebhookForUpdate, insertWebhook, lockWalletWebhooks, updateWebhook } from './webhooks.queries.js';
 
 /** Mailbox local part: `r_` + 16 lowercase base32 characters (DECISIONS "Webhooks"), 80 random bits. */
 const newMailbox = (): string => `r_${base32Id(16)}`;
@@ -52,7 +52,7 @@ export async function createWebhook(deps: Deps, walletId: number, input: Webhook
     updatedAt: now,
   };
   await deps.store.write(async (tx) => {
-    await lockWalletWebhooks(tx, deps.store.dialect, walletId);
+    await lockWalletWebhooks(tx, walletId);
     if ((await findWebhook(tx, walletId, webhookId)) !== undefined) throw errors.webhookExists();
     if ((await countWebhooks(tx, walletId)) >= MAX_WEBHOOKS_PER_WALLET) {
       throw errors.badRequest(`Too many webhooks: a wallet may hold at most ${MAX_WEBHOOKS_PER_WALLET}`);
@@ -70,7 +70,7 @@ export async function replaceWebhook(deps: Deps, walletId: number, webhookId: st
   const config = valid(configFromInput(input, new Date(now)));
   await checkCallbackUrl(deps, config.url);
   return deps.store.write(async (tx) => {
-    const current = await findWebhook(tx, walletId, webhookId, deps.store.dialect);
+    const current = await findWebhookForUpdate(tx, walletId, webhookId);
     if (current === undefined) throw errors.webhookNotFound();
     const record = changed(current, config, now, current.signingSecret);
     await updateWebhook(tx, walletId, record);
@@ -95,7 +95,7 @@ export async function patchWebhook(deps: Deps, walletId: number, webhookId: stri
   const newSecret = patch.rotateSecret === true ? newSigningSecret() : undefined;
   return deps.store.write(async (tx) => {
     // Applied to the row as it is under the lock, so a concurrent change or scheduler run is not undone.
-    const current = await findWebhook(tx, walletId, webhookId, deps.store.dialect);
+    const current = await findWebhookForUpdate(tx, walletId, webhookId);
     if (current === undefined) throw errors.webhookNotFound();
     const config = valid(configFromPatch(current, patch, new Date(now)));
     const record = changed(current, config, now, newSecret ?? current.signingSecret);

@@ -1,5 +1,7 @@
 import pg from 'pg';
-import type { RunResult, Sql, Store } from '../store.js';
+import type { ManyStatement, RunResult, Sql, Store, Unit } from '../store.js';
+import { columnArrays, eachRow, POSTGRES_LOCKS, selectRow } from '../intentions.js';
+import { Batcher } from '../../lib/batcher.js';
 import { normaliseParam } from '../params.js';
 import { applyPostgresMigrations } from './postgres-migrate.js';
 import { asStoreError } from '../store-errors.js';
@@ -13,7 +15,7 @@ const NUMERIC_OID = 1700;
 const types = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
     if (oid === INT8_OID || oid === NUMERIC_OID) return (value: string) => Number(value);
-    return pg.types.getTypeParser(oid, format);
+    return pg.types.getTypeParser(oid, format) as (value: string) => unknown;
   }) as typeof pg.types.getTypeParser,
 };
 
@@ -63,6 +65,25 @@ function executor(target: Queryable, names: StatementNames): Sql {
   };
 }
 
+/** One statement over column arrays when the caller wrote that form, otherwise one statement per row. */
+function executeMany<T>(sql: Sql, statement: ManyStatement, rows: readonly (readonly unknown[])[]): Promise<T[]> {
+  if (rows.length === 0) return Promise.resolve([]);
+  if (statement.columns === undefined) return eachRow<T>(sql, statement, rows);
+  return sql.all<T>(statement.columns, columnArrays(rows));
+}
+
+function unitOn(sql: Sql): Unit {
+  return {
+    ...sql,
+    locks: POSTGRES_LOCKS,
+    lockRow: async (table, key) => {
+      const { sql: select, params } = selectRow(table, key);
+      await sql.get(`${select}${POSTGRES_LOCKS.forUpdate}`, params);
+    },
+    executeMany: (statement, rows) => executeMany(sql, statement, rows),
+  };
+}
+
 const RETRYABLE = new Set(['40001', '40P01']); // serialization failure, deadlock
 
 /**
@@ -104,20 +125,22 @@ export function openPostgresStore(url: string, options: PostgresStoreOptions = {
     run: (sql, params) => guarded(() => pooled.run(sql, params)),
   };
 
-  async function write<T>(unit: (tx: Sql) => Promise<T>): Promise<T> {
+  async function write<T>(unit: (tx: Unit) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await availability.guard(() => withPooledClient(pool, async (client) => {
-          await client.query('BEGIN');
-          try {
-            const result = await unit(executor(client, names));
-            await client.query('COMMIT');
-            return result;
-          } catch (error) {
-            await client.query('ROLLBACK').catch(() => undefined);
-            throw error;
-          }
-        }));
+        return await availability.guard(() =>
+          withPooledClient(pool, async (client) => {
+            await client.query('BEGIN');
+            try {
+              const result = await unit(unitOn(executor(client, names)));
+              await client.query('COMMIT');
+              return result;
+            } catch (error) {
+              await client.query('ROLLBACK').catch(() => undefined);
+              throw error;
+            }
+          }),
+        );
       } catch (error) {
         const code = (error as { code?: string }).code;
         if (attempt < 3 && code !== undefined && RETRYABLE.has(code)) continue;
@@ -132,6 +155,16 @@ export function openPostgresStore(url: string, options: PostgresStoreOptions = {
     write,
     writeOne: <T>(sql: string, params?: readonly unknown[]) => read.all<T>(sql, params),
     writeDeferred: async <T>(sql: string, params?: readonly unknown[]) => ({ rows: await read.all<T>(sql, params), durable: Promise.resolve() }),
+    // The column form is one statement (atomic by itself); the row form needs a unit to be atomic.
+    executeMany: <T>(statement: ManyStatement, rows: readonly (readonly unknown[])[]) =>
+      statement.columns === undefined ? write((tx) => tx.executeMany<T>(statement, rows)) : executeMany<T>(read, statement, rows),
+    locks: POSTGRES_LOCKS,
+    // Every statement is a round trip and every commit a WAL flush: calls arriving while a batch runs share the next one.
+    coalesced: <I, O>(_one: (item: I) => Promise<O>, many: (items: readonly I[]) => Promise<O[]>) => {
+      const batcher = new Batcher<I, O>((items) => many(items));
+      return (item: I) => batcher.submit(item);
+    },
+    storedText: (value) => Buffer.from(value, 'utf8'),
     migrate: () => applyPostgresMigrations(pool).catch((error: unknown) => Promise.reject(asStoreError(error))),
     close: () => pool.end(),
   };

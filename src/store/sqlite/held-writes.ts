@@ -4,14 +4,12 @@ type Flush = (run: SyncRun) => void;
 
 /**
  * Writes kept in memory by their owner and applied on the writer connection before anything else
- * could observe the table they change: before the next statement whose text names the table, before
- * any multi-statement unit, and before COMMIT. The owner merges many small writes into one (the hot
- * path merges the charges of one wallet in one group commit into one UPDATE).
+ * could observe the table they change: before the next statement declared to touch the table (or not
+ * declared at all), before any multi-statement unit, and before COMMIT. The owner merges many small
+ * writes into one (the hot path merges the charges of one wallet in one group commit into one UPDATE).
  */
 export class HeldWrites {
   private readonly byTable = new Map<string, Flush[]>();
-  /** Whether a statement text names a table, decided once per distinct text. */
-  private readonly naming = new Map<string, Map<string, boolean>>();
 
   get empty(): boolean {
     return this.byTable.size === 0;
@@ -23,11 +21,11 @@ export class HeldWrites {
     else flushes.push(flush);
   }
 
-  /** Applies the writes held for tables `sql` names (all of them without `sql`). Throws the first failure after applying the rest. */
-  flush(run: SyncRun, sql?: string): void {
+  /** Applies the writes held for the tables in `touches` (all of them without it). Throws the first failure after applying the rest. */
+  flush(run: SyncRun, touches?: readonly string[]): void {
     let failure: unknown;
     for (const [table, flushes] of this.byTable) {
-      if (sql !== undefined && !this.names(sql, table)) continue;
+      if (touches !== undefined && !touches.includes(table)) continue;
       this.byTable.delete(table);
       for (const flush of flushes) {
         try {
@@ -37,20 +35,7 @@ export class HeldWrites {
         }
       }
     }
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows what was caught, unchanged.
     if (failure !== undefined) throw failure;
-  }
-
-  private names(sql: string, table: string): boolean {
-    let texts = this.naming.get(table);
-    if (texts === undefined) {
-      texts = new Map();
-      this.naming.set(table, texts);
-    }
-    let named = texts.get(sql);
-    if (named === undefined) {
-      named = new RegExp(`\\b${table}\\b`, 'i').test(sql);
-      texts.set(sql, named);
-    }
-    return named;
   }
 }

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { RunResult, Sql, Store } from '../store.js';
+import { NO_LOCKS } from '../intentions.js';
 import { normaliseParam } from '../params.js';
 import { applySqliteMigrations } from './sqlite-migrate.js';
 import { SqliteWriter } from './sqlite-writer.js';
@@ -45,7 +46,7 @@ export class SqliteConnection implements Sql {
     let prepared = this.statements.get(sql);
     if (prepared === undefined) {
       const { text, positional } = prepareText(sql);
-      prepared = { statement: this.db.prepare(text) as Statement, positional };
+      prepared = { statement: this.db.prepare(text), positional };
       this.statements.set(sql, prepared);
     }
     return prepared;
@@ -113,8 +114,13 @@ export function openSqliteStore(path: string, options: SqliteOptions = {}): Stor
     dialect: 'sqlite',
     read: readConnection,
     write: (unit) => writerLane.write(unit),
-    writeOne: (sql, params) => writerLane.writeOne(sql, params),
-    writeDeferred: (sql, params) => writerLane.deferred(sql, params),
+    writeOne: (sql, params, options) => writerLane.writeOne(sql, params, options),
+    writeDeferred: (sql, params, options) => writerLane.deferred(sql, params, options),
+    executeMany: (statement, rows) => writerLane.write((tx) => tx.executeMany(statement, rows)),
+    locks: NO_LOCKS,
+    // Statements are local and group commit already shares one commit among a turn's writes: nothing to coalesce.
+    coalesced: (one) => one,
+    storedText: (value) => value,
     lane: writerLane,
     migrate: async () => applySqliteMigrations(writer),
     close: async () => {

@@ -1,4 +1,5 @@
-import type { Sql, SyncRun, WriterLane } from '../store.js';
+import type { SyncRun, Unit, WriteOptions, WriterLane } from '../store.js';
+import { eachRow, NO_LOCKS } from '../intentions.js';
 import { HeldWrites } from './held-writes.js';
 import type { SqliteConnection } from './sqlite-store.js';
 import type { WalSync } from './wal-sync.js';
@@ -40,6 +41,8 @@ export class SqliteWriter implements WriterLane {
   private units: Promise<void> = Promise.resolve();
   private readonly held = new HeldWrites();
   private readonly runSync: SyncRun;
+  /** What units run on: the writer connection, with nothing to lock (units already run one at a time). */
+  private readonly unitSql: Unit;
 
   /** @param walSync when set, COMMIT does not fsync and durability comes from it, off the event loop. */
   constructor(
@@ -47,29 +50,38 @@ export class SqliteWriter implements WriterLane {
     private readonly walSync?: WalSync,
   ) {
     this.runSync = (sql, params) => connection.allSync(sql, params);
+    this.unitSql = {
+      all: (sql, params) => connection.all(sql, params),
+      get: (sql, params) => connection.get(sql, params),
+      run: (sql, params) => connection.run(sql, params),
+      locks: NO_LOCKS,
+      lockRow: () => Promise.resolve(),
+      executeMany: (statement, rows) => eachRow(connection, statement, rows),
+    };
   }
 
   /** Runs now (or right after a running unit); the rows come back before the commit. */
-  async deferred<T>(sql: string, params?: readonly unknown[]): Promise<{ rows: T[]; durable: Promise<void> }> {
-    if (this.unitRunning) return this.afterUnits(async () => this.execute<T>(sql, params));
-    return this.execute<T>(sql, params);
+  async deferred<T>(sql: string, params?: readonly unknown[], options?: WriteOptions): Promise<{ rows: T[]; durable: Promise<void> }> {
+    const touches = options?.touches;
+    if (this.unitRunning) return this.afterUnits(async () => this.execute<T>(sql, params, touches));
+    return this.execute<T>(sql, params, touches);
   }
 
-  runNow<T>(sql: string, params?: readonly unknown[], options?: { keepHeld?: boolean }): { rows: T[]; durable: Promise<void> } | undefined {
-    return this.unitRunning ? undefined : this.execute<T>(sql, params, options?.keepHeld === true);
+  runNow<T>(sql: string, params?: readonly unknown[], options?: WriteOptions & { keepHeld?: boolean }): { rows: T[]; durable: Promise<void> } | undefined {
+    return this.unitRunning ? undefined : this.execute<T>(sql, params, options?.keepHeld === true ? [] : options?.touches);
   }
 
   hold(table: string, flush: (run: SyncRun) => void): void {
     this.held.hold(table, flush);
   }
 
-  async writeOne<T>(sql: string, params?: readonly unknown[]): Promise<T[]> {
-    const { rows, durable } = await this.deferred<T>(sql, params);
+  async writeOne<T>(sql: string, params?: readonly unknown[], options?: WriteOptions): Promise<T[]> {
+    const { rows, durable } = await this.deferred<T>(sql, params, options);
     await durable;
     return rows;
   }
 
-  async write<T>(unit: (tx: Sql) => Promise<T>): Promise<T> {
+  async write<T>(unit: (tx: Unit) => Promise<T>): Promise<T> {
     const { value, durable } = await this.afterUnits(() => this.runUnit(unit));
     await durable;
     return value;
@@ -88,9 +100,10 @@ export class SqliteWriter implements WriterLane {
     if (walSync !== undefined) await new Promise<void>((resolve) => walSync.whenDurable(() => walSync.whenIdle(resolve)));
   }
 
-  private execute<T>(sql: string, params?: readonly unknown[], keepHeld = false): { rows: T[]; durable: Promise<void> } {
+  /** `touches`: the tables whose held writes go in first (all of them when undefined). */
+  private execute<T>(sql: string, params: readonly unknown[] | undefined, touches: readonly string[] | undefined): { rows: T[]; durable: Promise<void> } {
     const transaction = this.transaction();
-    if (!keepHeld) this.applyHeld(transaction, sql);
+    if (touches === undefined || touches.length > 0) this.applyHeld(transaction, touches);
     try {
       return { rows: this.connection.allSync<T>(sql, params), durable: transaction.committed }; // a failing statement undoes only itself…
     } catch (error) {
@@ -100,14 +113,14 @@ export class SqliteWriter implements WriterLane {
     }
   }
 
-  private async runUnit<T>(unit: (tx: Sql) => Promise<T>): Promise<{ value: T; durable: Promise<void> }> {
+  private async runUnit<T>(unit: (tx: Unit) => Promise<T>): Promise<{ value: T; durable: Promise<void> }> {
     const transaction = this.transaction();
     this.applyHeld(transaction);
     const db = this.connection.db;
     this.unitRunning = true;
     db.exec('SAVEPOINT unit');
     try {
-      const value = await unit(this.connection);
+      const value = await unit(this.unitSql);
       db.exec('RELEASE unit');
       return { value, durable: transaction.committed };
     } catch (error) {
@@ -120,11 +133,11 @@ export class SqliteWriter implements WriterLane {
     }
   }
 
-  /** Held writes go in before anything that could observe them (all of them when `sql` is absent). */
-  private applyHeld(transaction: OpenTransaction, sql?: string): void {
+  /** Held writes go in before anything that could observe them (all of them when `touches` is absent). */
+  private applyHeld(transaction: OpenTransaction, touches?: readonly string[]): void {
     if (this.held.empty) return;
     try {
-      this.held.flush(this.runSync, sql);
+      this.held.flush(this.runSync, touches);
     } catch (error) {
       transaction.failure ??= error;
     }
@@ -167,6 +180,7 @@ export class SqliteWriter implements WriterLane {
     this.current = undefined;
     const db = this.connection.db;
     try {
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows what was caught, unchanged.
       if (transaction.failure !== undefined) throw transaction.failure;
       db.exec('COMMIT');
     } catch (error) {

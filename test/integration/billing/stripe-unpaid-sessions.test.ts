@@ -10,7 +10,13 @@ describeEachStore('POST /billing/stripe/webhook: only a paid session credits', (
 
   it.each(['no_payment_required', 'unpaid'])('a completed session with payment_status %s credits nothing', async (paymentStatus) => {
     const token = await get().createToken(5);
-    const event = sessionEvent({ eventId: `evt_${paymentStatus}`, sessionId: `cs_${paymentStatus}`, walletHash: sha256Hex(token), credits: 1_000_000, paymentStatus });
+    const event = sessionEvent({
+      eventId: `evt_${paymentStatus}`,
+      sessionId: `cs_${paymentStatus}`,
+      walletHash: sha256Hex(token),
+      credits: 1_000_000,
+      paymentStatus,
+    });
     const res = await deliver(get(), event);
     expect([res.statusCode, res.json()]).toEqual([200, { received: true, credited: false, reason: `payment ${paymentStatus}` }]);
     expect(await balanceOf(get(), token)).toBe(5);

@@ -85,10 +85,19 @@ describeEachStore('POST /billing/stripe/webhook', (kind) => {
       const token = await get().createToken(5);
       const { sessionId } = ids();
       const hash = sha256Hex(token);
-      const pending = await deliver(get(), sessionEvent({ eventId: `${sessionId}_a`, sessionId, walletHash: hash, credits: 1_000_000, paymentStatus: 'unpaid' }));
+      const pending = await deliver(
+        get(),
+        sessionEvent({ eventId: `${sessionId}_a`, sessionId, walletHash: hash, credits: 1_000_000, paymentStatus: 'unpaid' }),
+      );
       expect(pending.json()).toEqual({ received: true, credited: false, reason: 'payment unpaid' });
       expect(await balanceOf(get(), token)).toBe(5);
-      const paid = sessionEvent({ eventId: `${sessionId}_b`, sessionId, walletHash: hash, credits: 1_000_000, type: 'checkout.session.async_payment_succeeded' });
+      const paid = sessionEvent({
+        eventId: `${sessionId}_b`,
+        sessionId,
+        walletHash: hash,
+        credits: 1_000_000,
+        type: 'checkout.session.async_payment_succeeded',
+      });
       expect((await deliver(get(), paid)).json()).toMatchObject({ credited: true });
       const other = sessionEvent({ eventId: `${sessionId}_c`, sessionId, walletHash: hash, credits: 1_000_000 });
       expect((await deliver(get(), other)).json()).toMatchObject({ credited: false, reason: 'already-credited' });
@@ -111,7 +120,10 @@ describeEachStore('POST /billing/stripe/webhook', (kind) => {
 
     it('a session for a product that is not ours', async () => {
       const token = await get().createToken(5);
-      const res = await deliver(get(), sessionEvent({ eventId: 'evt_other_product', sessionId: 'cs_other_product', walletHash: sha256Hex(token), credits: 42 }));
+      const res = await deliver(
+        get(),
+        sessionEvent({ eventId: 'evt_other_product', sessionId: 'cs_other_product', walletHash: sha256Hex(token), credits: 42 }),
+      );
       expect(res.json()).toEqual({ received: true, credited: false, reason: 'unknown product' });
       expect(await balanceOf(get(), token)).toBe(5);
     });

@@ -32,9 +32,21 @@ const BAD_INPUT: ReadonlyArray<readonly [string, unknown, string]> = [
   ['maxRetries above the range', { domains: ['example.test'], maxRetries: 11 }, 'Invalid maxRetries: must be an integer from 0 to 10'],
   ['retryDelay above the range', { domains: ['example.test'], retryDelay: 100001 }, 'Invalid retryDelay: must be an integer from 0 to 100000'],
   ['an unknown field', { domains: ['example.test'], colour: 'red' }, 'Unknown field: colour'],
-  ['11 propagation servers', { domains: ['example.test'], propagationServers: Array.from({ length: 11 }, (_, i) => `9.9.9.${i}`) }, 'Invalid propagationServers: must list at most 10 servers'],
-  ['a malformed propagation server', { domains: ['example.test'], propagationServers: ['9.9.9.9:99999'] }, 'Invalid propagationServers[0]: must be an IP address or host name, optionally with :port'],
-  ['a private propagation server', { domains: ['example.test'], checkPropagation: true, propagationServers: ['10.0.0.53'] }, 'Invalid propagationServers[0]: 10.0.0.53 is not a public address'],
+  [
+    '11 propagation servers',
+    { domains: ['example.test'], propagationServers: Array.from({ length: 11 }, (_, i) => `9.9.9.${i}`) },
+    'Invalid propagationServers: must list at most 10 servers',
+  ],
+  [
+    'a malformed propagation server',
+    { domains: ['example.test'], propagationServers: ['9.9.9.9:99999'] },
+    'Invalid propagationServers[0]: must be an IP address or host name, optionally with :port',
+  ],
+  [
+    'a private propagation server',
+    { domains: ['example.test'], checkPropagation: true, propagationServers: ['10.0.0.53'] },
+    'Invalid propagationServers[0]: 10.0.0.53 is not a public address',
+  ],
 ];
 
 describeEachStore('POST /dns-lookup: bad input', (kind) => {
@@ -75,7 +87,12 @@ describeEachStore('POST /dns-lookup: bad input', (kind) => {
 
   it('answers 401 without a token, before any lookup', async () => {
     const asked = dns().queries.length;
-    const res = await app().inject({ method: 'POST', url: '/dns-lookup', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ domains: ['example.test'] }) });
+    const res = await app().inject({
+      method: 'POST',
+      url: '/dns-lookup',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ domains: ['example.test'] }),
+    });
     expect([res.statusCode, res.body]).toEqual([401, 'Unauthorized']);
     expect(dns().queries.length).toBe(asked);
   });

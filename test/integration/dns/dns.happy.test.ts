@@ -7,7 +7,13 @@ describeEachStore('POST /dns-lookup: lookups on the wire', (kind) => {
 
   it('returns every record type with its TTL, follows CNAMEs, turns IPs into PTR lookups, and charges 5', async () => {
     const token = await app().createToken(100);
-    const res = await lookup(app(), token, { domains: ['example.test', '_sip._tcp.example.test', 'www.example.test', '192.0.2.10'], recordTypes: ALL_TYPES, enableEnrichment: false, performReverseLookup: false, ...FAST });
+    const res = await lookup(app(), token, {
+      domains: ['example.test', '_sip._tcp.example.test', 'www.example.test', '192.0.2.10'],
+      recordTypes: ALL_TYPES,
+      enableEnrichment: false,
+      performReverseLookup: false,
+      ...FAST,
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
     expect([res.headers['x-cost'], res.headers['x-balance']]).toEqual(['5', '95']);
@@ -24,13 +30,31 @@ describeEachStore('POST /dns-lookup: lookups on the wire', (kind) => {
       MX: [{ type: 'MX', exchange: 'aspmx.l.google.com', priority: 10, ttl: 3600 }],
       TXT: [{ type: 'TXT', entries: ['v=spf1 -all'], ttl: 120 }],
       NS: [{ type: 'NS', value: 'ns1.example.test', ttl: 86400 }],
-      SOA: [{ type: 'SOA', nsname: 'ns1.example.test', hostmaster: 'hostmaster.example.test', serial: 7, refresh: 7200, retry: 900, expire: 1209600, minttl: 300, ttl: 900 }],
+      SOA: [
+        {
+          type: 'SOA',
+          nsname: 'ns1.example.test',
+          hostmaster: 'hostmaster.example.test',
+          serial: 7,
+          refresh: 7200,
+          retry: 900,
+          expire: 1209600,
+          minttl: 300,
+          ttl: 900,
+        },
+      ],
       CAA: [{ type: 'CAA', flags: 0, tag: 'issue', value: 'letsencrypt.org', ttl: 3600 }],
     });
     expect(apex.lookupResult).not.toHaveProperty('errors');
     expect(srv.lookupResult.records).toEqual({ SRV: [{ type: 'SRV', priority: 10, weight: 60, port: 5060, target: 'sip.example.test', ttl: 1800 }] });
-    expect(www.lookupResult.records).toEqual({ A: [{ type: 'A', address: '192.0.2.20', ttl: 20 }], CNAME: [{ type: 'CNAME', value: 'edge.example.test', ttl: 60 }] });
-    expect(ip).toMatchObject({ domain: '192.0.2.10', lookupResult: { domain: '192.0.2.10', records: { PTR: [{ type: 'PTR', value: 'host.example.test', ttl: 7200 }] } } });
+    expect(www.lookupResult.records).toEqual({
+      A: [{ type: 'A', address: '192.0.2.20', ttl: 20 }],
+      CNAME: [{ type: 'CNAME', value: 'edge.example.test', ttl: 60 }],
+    });
+    expect(ip).toMatchObject({
+      domain: '192.0.2.10',
+      lookupResult: { domain: '192.0.2.10', records: { PTR: [{ type: 'PTR', value: 'host.example.test', ttl: 7200 }] } },
+    });
     expect(body.results[0]).not.toHaveProperty('propagationResults');
   });
 
@@ -58,11 +82,19 @@ describeEachStore('POST /dns-lookup: lookups on the wire', (kind) => {
   it('queries international names in punycode and collapses duplicate entries', async () => {
     const token = await app().createToken(100);
     const before = dns().queriesFor('xn--bcher-kva.test', 'A').length;
-    const res = await lookup(app(), token, { domains: ['bücher.test', 'xn--bcher-kva.test', 'BÜCHER.test.'], recordTypes: ['A', 'A'], enableEnrichment: false, ...FAST });
+    const res = await lookup(app(), token, {
+      domains: ['bücher.test', 'xn--bcher-kva.test', 'BÜCHER.test.'],
+      recordTypes: ['A', 'A'],
+      enableEnrichment: false,
+      ...FAST,
+    });
     const body = res.json();
     expect(body.summary).toMatchObject({ totalDomains: 1, successfulLookups: 1, recordTypes: ['A'] });
     expect(body.results).toHaveLength(1);
-    expect(body.results[0]).toMatchObject({ domain: 'bücher.test', lookupResult: { domain: 'xn--bcher-kva.test', records: { A: [{ address: '192.0.2.30' }] } } });
+    expect(body.results[0]).toMatchObject({
+      domain: 'bücher.test',
+      lookupResult: { domain: 'xn--bcher-kva.test', records: { A: [{ address: '192.0.2.30' }] } },
+    });
     expect(dns().queriesFor('xn--bcher-kva.test', 'A').length - before).toBe(1);
   });
 
@@ -83,7 +115,13 @@ describeEachStore('POST /dns-lookup: lookups on the wire', (kind) => {
     const token = await app().createToken(100);
     dns().setBehaviour((query) => (query.name === 'example.test' && query.type === 'MX' ? { rcode: 'SERVFAIL' } : undefined));
     try {
-      const res = await lookup(app(), token, { domains: ['example.test'], recordTypes: ['A', 'MX'], enableEnrichment: false, performReverseLookup: false, ...FAST });
+      const res = await lookup(app(), token, {
+        domains: ['example.test'],
+        recordTypes: ['A', 'MX'],
+        enableEnrichment: false,
+        performReverseLookup: false,
+        ...FAST,
+      });
       const body = res.json();
       expect(body.summary).toMatchObject({ successfulLookups: 1, failedLookups: 0 });
       expect(body.results[0].lookupResult).toMatchObject({ records: { A: [{ address: '192.0.2.10' }] }, errors: { MX: 'SERVFAIL' } });
@@ -130,7 +168,13 @@ describeEachStore('POST /dns-lookup: lookups on the wire', (kind) => {
     dns().setBehaviour((query) => (/^d\d\.test$/.test(query.name) ? { delayMs: 400 } : undefined));
     try {
       const started = performance.now();
-      const res = await lookup(app(), token, { domains: ['d1.test', 'd2.test', 'd3.test'], recordTypes: ['A'], enableEnrichment: false, performReverseLookup: false, ...FAST });
+      const res = await lookup(app(), token, {
+        domains: ['d1.test', 'd2.test', 'd3.test'],
+        recordTypes: ['A'],
+        enableEnrichment: false,
+        performReverseLookup: false,
+        ...FAST,
+      });
       expect(res.json().summary.successfulLookups).toBe(3);
       expect(performance.now() - started).toBeLessThan(1000);
     } finally {
@@ -140,7 +184,13 @@ describeEachStore('POST /dns-lookup: lookups on the wire', (kind) => {
 
   it('adds metadata when asked', async () => {
     const token = await app().createToken(100);
-    const res = await lookup(app(), token, { domains: ['example.test'], recordTypes: ['A', 'AAAA', 'MX'], includeMetadata: true, enableEnrichment: false, ...FAST });
+    const res = await lookup(app(), token, {
+      domains: ['example.test'],
+      recordTypes: ['A', 'AAAA', 'MX'],
+      includeMetadata: true,
+      enableEnrichment: false,
+      ...FAST,
+    });
     expect(res.json().results[0].lookupResult.metadata).toEqual({ queryTime: expect.any(Number), totalRecords: 3 });
   });
 
@@ -158,7 +208,14 @@ describeEachStore('POST /dns-lookup: propagation with loopback resolvers allowed
   it('compares the answers of the chosen servers with the main answer', async () => {
     const token = await app().createToken(100);
     const servers = [dns().address, `resolver.test:${dns().port}`];
-    const res = await lookup(app(), token, { domains: ['example.test'], recordTypes: ['A', 'MX'], checkPropagation: true, propagationServers: servers, enableEnrichment: false, ...FAST });
+    const res = await lookup(app(), token, {
+      domains: ['example.test'],
+      recordTypes: ['A', 'MX'],
+      checkPropagation: true,
+      propagationServers: servers,
+      enableEnrichment: false,
+      ...FAST,
+    });
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.summary.propagationCheckEnabled).toBe(true);
@@ -166,7 +223,12 @@ describeEachStore('POST /dns-lookup: propagation with loopback resolvers allowed
     const [a] = body.results[0].propagationResults;
     expect(a).toMatchObject({ domain: 'example.test', recordType: 'A', isPropagated: true, consistencyPercentage: 100 });
     expect(Object.keys(a.servers)).toEqual(servers);
-    expect(a.servers[dns().address]).toEqual({ records: [{ type: 'A', address: '192.0.2.10', ttl: 300 }], responseTime: expect.any(Number), location: 'custom', matches: true });
+    expect(a.servers[dns().address]).toEqual({
+      records: [{ type: 'A', address: '192.0.2.10', ttl: 300 }],
+      responseTime: expect.any(Number),
+      location: 'custom',
+      matches: true,
+    });
   });
 
   it('connects to a loopback address for TLS inspection only because it is allowed (nothing listens on 443)', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDnsLookup } from '../../../src/features/dns/dns-lookup.js';
 import type { DnsLookup } from '../../../src/features/dns/dns-lookup.js';
-import { createDnsClient } from '../../../src/features/dns/wire-client.js';
+import { createDnsClient } from '../../../src/outbound/dns/wire-client.js';
 import { createAddressPolicy } from '../../../src/outbound/address-policy.js';
 import { systemClock } from '../../../src/lib/time.js';
 import { rr, startDnsServer } from '../../helpers/dns-server.js';
@@ -117,7 +117,14 @@ describe('enrichment and TLS inspection of a lookup, against loopback DNS and TL
 
   it('finds SPF past the 10-lookup limit invalid, reads DMARC quarantine, and follows a DKIM CNAME', async () => {
     const result = await one('toomany.test');
-    expect(result).toMatchObject({ mx_provider: 'Microsoft 365', spf_valid: false, spf_strict: true, dmarc_policy: 'quarantine', has_dkim: true, email_security_score: 80 });
+    expect(result).toMatchObject({
+      mx_provider: 'Microsoft 365',
+      spf_valid: false,
+      spf_strict: true,
+      dmarc_policy: 'quarantine',
+      has_dkim: true,
+      email_security_score: 80,
+    });
     expect(result.warnings).toEqual(['SPF record is invalid: more than 10 DNS lookups', 'DMARC policy is quarantine, not reject']);
     expect(result.recommendations).toHaveLength(2);
     expect(result.enrichment?.dkim).toMatchObject({ selectors: ['selector1'] });
@@ -125,7 +132,14 @@ describe('enrichment and TLS inspection of a lookup, against loopback DNS and TL
 
   it('finds an include loop invalid, DMARC none, and a revoked DKIM key absent', async () => {
     const result = await one('loop.test');
-    expect(result).toMatchObject({ mx_provider: 'Zoho Mail', spf_valid: false, spf_strict: false, dmarc_policy: 'none', has_dkim: false, email_security_score: 40 });
+    expect(result).toMatchObject({
+      mx_provider: 'Zoho Mail',
+      spf_valid: false,
+      spf_strict: false,
+      dmarc_policy: 'none',
+      has_dkim: false,
+      email_security_score: 40,
+    });
     expect(result.enrichment?.spf?.error).toBe('loop: include:loop.test is already being evaluated');
     expect(result.warnings).toEqual([
       'SPF record is invalid: loop: include:loop.test is already being evaluated',
@@ -171,7 +185,17 @@ describe('enrichment and TLS inspection of a lookup, against loopback DNS and TL
 
   it('leaves the enrichment out when it is disabled', async () => {
     const result = await one('mail.test', { enableEnrichment: false });
-    for (const field of ['mx_provider', 'spf_valid', 'spf_strict', 'dmarc_policy', 'has_dkim', 'email_security_score', 'warnings', 'recommendations', 'enrichment']) {
+    for (const field of [
+      'mx_provider',
+      'spf_valid',
+      'spf_strict',
+      'dmarc_policy',
+      'has_dkim',
+      'email_security_score',
+      'warnings',
+      'recommendations',
+      'enrichment',
+    ]) {
       expect(result).not.toHaveProperty(field);
     }
   });

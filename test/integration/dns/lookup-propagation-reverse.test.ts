@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDnsLookup } from '../../../src/features/dns/dns-lookup.js';
 import type { DnsLookupSettings } from '../../../src/features/dns/dns-lookup.js';
 import type { DnsLookupBody } from '../../../src/features/dns/dns.schemas.js';
-import { createDnsClient } from '../../../src/features/dns/wire-client.js';
+import { createDnsClient } from '../../../src/outbound/dns/wire-client.js';
 import { createAddressPolicy } from '../../../src/outbound/address-policy.js';
 import { systemClock } from '../../../src/lib/time.js';
 import { ApiError } from '../../../src/errors.js';
@@ -55,7 +55,9 @@ describe('propagation checks and reverse lookups against loopback DNS servers', 
     main = await startDnsServer({ zone: MAIN_ZONE });
     // Same data, other TTLs (a cache counting down): still the same answer.
     agrees = await startDnsServer({ zone: [rr('prop.test', 'A', '192.0.2.1', 17), rr('prop.test', 'MX', { preference: 10, exchange: 'MX.prop.test' }, 5)] });
-    disagrees = await startDnsServer({ zone: [rr('prop.test', 'A', '192.0.2.99', 300), rr('prop.test', 'MX', { preference: 10, exchange: 'mx.prop.test' }, 300)] });
+    disagrees = await startDnsServer({
+      zone: [rr('prop.test', 'A', '192.0.2.99', 300), rr('prop.test', 'MX', { preference: 10, exchange: 'mx.prop.test' }, 300)],
+    });
     empty = await startDnsServer({ zone: [] });
     deadPort = await closedUdpPort();
   });
@@ -81,7 +83,13 @@ describe('propagation checks and reverse lookups against loopback DNS servers', 
   });
 
   it('says a record has propagated when every server gives the main answer', async () => {
-    const response = await build().lookup({ domains: ['prop.test'], recordTypes: ['A'], checkPropagation: true, propagationServers: [agrees.address, main.address], ...FAST });
+    const response = await build().lookup({
+      domains: ['prop.test'],
+      recordTypes: ['A'],
+      checkPropagation: true,
+      propagationServers: [agrees.address, main.address],
+      ...FAST,
+    });
     expect(response.results[0]?.propagationResults).toMatchObject([{ isPropagated: true, consistencyPercentage: 100 }]);
   });
 
@@ -98,10 +106,17 @@ describe('propagation checks and reverse lookups against loopback DNS servers', 
   });
 
   it('asks the default resolvers, with their location labels, when no servers are given', async () => {
-    const lookup = build({ propagationDefaults: [{ name: 'test-resolver', address: { host: '127.0.0.1', port: agrees.port }, location: 'Test resolver (anycast, ZZ)' }] });
+    const lookup = build({
+      propagationDefaults: [{ name: 'test-resolver', address: { host: '127.0.0.1', port: agrees.port }, location: 'Test resolver (anycast, ZZ)' }],
+    });
     const response = await lookup.lookup({ domains: ['prop.test'], recordTypes: ['A'], checkPropagation: true, ...FAST });
     expect(response.results[0]?.propagationResults?.[0]?.servers).toEqual({
-      'test-resolver': { records: [{ type: 'A', address: '192.0.2.1', ttl: 17 }], responseTime: expect.any(Number), location: 'Test resolver (anycast, ZZ)', matches: true },
+      'test-resolver': {
+        records: [{ type: 'A', address: '192.0.2.1', ttl: 17 }],
+        responseTime: expect.any(Number),
+        location: 'Test resolver (anycast, ZZ)',
+        matches: true,
+      },
     });
   });
 

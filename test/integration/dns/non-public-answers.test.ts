@@ -50,14 +50,19 @@ describeEachStore('POST /dns-lookup: non-public answers without OUTBOUND_ALLOW_C
     try {
       const token = await app().createToken(100);
       const before = dns().queries.length;
-      const res = await lookup(app(), token, { domains: ['10.0.0.6', '5.0.0.10.in-addr.arpa', '16.172.in-addr.arpa', 'fd00::1', '127.0.0.1'], recordTypes: ['PTR', 'TXT'], ...QUIET });
+      const res = await lookup(app(), token, {
+        domains: ['10.0.0.6', '5.0.0.10.in-addr.arpa', '16.172.in-addr.arpa', 'fd00::1', '127.0.0.1'],
+        recordTypes: ['PTR', 'TXT'],
+        ...QUIET,
+      });
       expect(res.statusCode).toBe(200);
       const body = res.json();
       expect(dns().queries.length).toBe(before);
       expect(body.summary).toMatchObject({ totalDomains: 5, successfulLookups: 0, failedLookups: 5 });
       const [ip, reverseName, zone, v6, loop] = body.results;
       for (const entry of [ip, v6, loop]) expect(entry.lookupResult).toMatchObject({ records: {}, errors: { PTR: 'NON_PUBLIC_ADDRESS' } });
-      for (const entry of [reverseName, zone]) expect(entry.lookupResult).toMatchObject({ records: {}, errors: { PTR: 'NON_PUBLIC_ADDRESS', TXT: 'NON_PUBLIC_ADDRESS' } });
+      for (const entry of [reverseName, zone])
+        expect(entry.lookupResult).toMatchObject({ records: {}, errors: { PTR: 'NON_PUBLIC_ADDRESS', TXT: 'NON_PUBLIC_ADDRESS' } });
       expect(ip.lookupResult.warnings).toEqual(['Names under the reverse zone of a non-public address are not looked up (NON_PUBLIC_ADDRESS)']);
     } finally {
       dns().setBehaviour(undefined);
@@ -96,7 +101,13 @@ describeEachStore('POST /dns-lookup: non-public answers inside OUTBOUND_ALLOW_CI
     dns().setBehaviour(INTERNAL);
     try {
       const token = await app().createToken(100);
-      const res = await lookup(app(), token, { domains: ['loopback.test', 'mixed.test', '127.0.0.1'], recordTypes: ['A'], checkPropagation: true, propagationServers: [dns().address], ...QUIET });
+      const res = await lookup(app(), token, {
+        domains: ['loopback.test', 'mixed.test', '127.0.0.1'],
+        recordTypes: ['A'],
+        checkPropagation: true,
+        propagationServers: [dns().address],
+        ...QUIET,
+      });
       expect(res.statusCode).toBe(200);
       const [loopback, mixed, ip] = res.json().results;
       expect(loopback.lookupResult.records).toEqual({ A: [{ type: 'A', address: '127.0.0.1', ttl: 300 }] });

@@ -7,8 +7,8 @@ import type { Config } from '../../../src/config.js';
 import type { DepsOverrides } from '../../../src/deps.js';
 import { createDnsLookup } from '../../../src/features/dns/dns-lookup.js';
 import type { DnsLookupSettings } from '../../../src/features/dns/dns-lookup.js';
-import { resolverAddresses } from '../../../src/features/dns/server-address.js';
-import { createDnsClient } from '../../../src/features/dns/wire-client.js';
+import { resolverAddresses } from '../../../src/outbound/dns/server-address.js';
+import { createDnsClient } from '../../../src/outbound/dns/wire-client.js';
 import { systemClock } from '../../../src/lib/time.js';
 import { createAddressPolicy } from '../../../src/outbound/address-policy.js';
 import { describeEachStore } from '../../helpers/each-store.js';
@@ -103,16 +103,24 @@ describe('the default request deadline', () => {
     await silent?.close();
   });
 
-  it(`is ${REQUEST_DEADLINE_MS} ms: a lookup with timeout 60000, maxRetries 10, retryDelay 100000 against a silent server ends then`, { timeout: 40_000 }, async () => {
-    const settings: DnsLookupSettings = { client: createDnsClient([{ host: '127.0.0.1', port: silent.port }]), policy: createAddressPolicy([]), clock: systemClock };
-    const started = performance.now();
-    const response = await createDnsLookup(settings).lookup(validatedBody({ domains: ['example.com'], ...WORST }));
-    const elapsed = performance.now() - started;
-    expect(elapsed).toBeGreaterThanOrEqual(REQUEST_DEADLINE_MS - 50);
-    expect(elapsed).toBeLessThan(REQUEST_DEADLINE_MS + 3000);
-    expect(response.results[0]?.lookupResult.errors).toMatchObject({ A: 'TIMEOUT', TXT: 'TIMEOUT' });
-    expect(silent.packets()).toBeLessThanOrEqual(MAX_PACKETS_PER_REQUEST);
-  });
+  it(
+    `is ${REQUEST_DEADLINE_MS} ms: a lookup with timeout 60000, maxRetries 10, retryDelay 100000 against a silent server ends then`,
+    { timeout: 40_000 },
+    async () => {
+      const settings: DnsLookupSettings = {
+        client: createDnsClient([{ host: '127.0.0.1', port: silent.port }]),
+        policy: createAddressPolicy([]),
+        clock: systemClock,
+      };
+      const started = performance.now();
+      const response = await createDnsLookup(settings).lookup(validatedBody({ domains: ['example.com'], ...WORST }));
+      const elapsed = performance.now() - started;
+      expect(elapsed).toBeGreaterThanOrEqual(REQUEST_DEADLINE_MS - 50);
+      expect(elapsed).toBeLessThan(REQUEST_DEADLINE_MS + 3000);
+      expect(response.results[0]?.lookupResult.errors).toMatchObject({ A: 'TIMEOUT', TXT: 'TIMEOUT' });
+      expect(silent.packets()).toBeLessThanOrEqual(MAX_PACKETS_PER_REQUEST);
+    },
+  );
 });
 
 describeEachStore('POST /dns-lookup: packets per request are capped', (kind) => {
@@ -133,7 +141,9 @@ describeEachStore('POST /dns-lookup: packets per request are capped', (kind) => 
       expect(failures).toContain('PACKET_LIMIT');
       expect(failures.filter((failure) => failure !== 'PACKET_LIMIT' && failure !== 'SERVFAIL')).toEqual([]);
       const capped = results.find((result) => Object.values(result.lookupResult.errors).includes('PACKET_LIMIT'));
-      expect(capped?.lookupResult.warnings).toContain(`Packet limit of ${MAX_PACKETS_PER_REQUEST} per request reached: later queries were not sent (PACKET_LIMIT)`);
+      expect(capped?.lookupResult.warnings).toContain(
+        `Packet limit of ${MAX_PACKETS_PER_REQUEST} per request reached: later queries were not sent (PACKET_LIMIT)`,
+      );
     } finally {
       dns().setBehaviour(undefined);
     }
@@ -150,11 +160,20 @@ describeEachStore('POST /dns-lookup: propagation servers on port 53 only', (kind
   ];
   for (const [what, server] of refusedPorts) {
     it(`refuses ${what} with another port with 400, charging 5`, async () => {
-      dns().setBehaviour((query) => (query.name === 'public-resolver.test' && query.type === 'A' ? { answers: [rr('public-resolver.test', 'A', '9.9.9.9')] } : undefined));
+      dns().setBehaviour((query) =>
+        query.name === 'public-resolver.test' && query.type === 'A' ? { answers: [rr('public-resolver.test', 'A', '9.9.9.9')] } : undefined,
+      );
       try {
         const token = await app().createToken(100);
         // The servers are judged even with the check off, which keeps a run against code without the rule from sending them anything.
-        const res = await lookup(app(), token, { domains: ['example.test'], propagationServers: [server], timeout: 1000, maxRetries: 0, retryDelay: 0, ...QUIET });
+        const res = await lookup(app(), token, {
+          domains: ['example.test'],
+          propagationServers: [server],
+          timeout: 1000,
+          maxRetries: 0,
+          retryDelay: 0,
+          ...QUIET,
+        });
         expect([res.statusCode, res.body]).toEqual([400, 'Invalid propagationServers[0]: port must be 53']);
         expect(res.headers['content-type']).toBe(PLAIN);
         expect([res.headers['x-cost'], res.headers['x-balance']]).toEqual(['5', '95']);
@@ -167,7 +186,14 @@ describeEachStore('POST /dns-lookup: propagation servers on port 53 only', (kind
   it('accepts a public server on port 53, written with or without it', async () => {
     const token = await app().createToken(100);
     // The check is off: the servers are judged, never asked.
-    const res = await lookup(app(), token, { domains: ['example.test'], propagationServers: ['8.8.8.8:53', '9.9.9.9'], timeout: 1000, maxRetries: 0, retryDelay: 0, ...QUIET });
+    const res = await lookup(app(), token, {
+      domains: ['example.test'],
+      propagationServers: ['8.8.8.8:53', '9.9.9.9'],
+      timeout: 1000,
+      maxRetries: 0,
+      retryDelay: 0,
+      ...QUIET,
+    });
     expect(res.statusCode).toBe(200);
   });
 });
@@ -194,7 +220,9 @@ describe('the TLS inspection of a request', () => {
       requestLimits: { deadlineMs, maxPackets: MAX_PACKETS_PER_REQUEST },
     });
     const started = performance.now();
-    const response = await lookupService.lookup(validatedBody({ domains: ['secure.test'], recordTypes: ['A'], enableEnrichment: false, performReverseLookup: false, ...WORST }));
+    const response = await lookupService.lookup(
+      validatedBody({ domains: ['secure.test'], recordTypes: ['A'], enableEnrichment: false, performReverseLookup: false, ...WORST }),
+    );
     const elapsed = performance.now() - started;
     expect(elapsed).toBeLessThan(deadlineMs + 1000);
     expect(response.results[0]?.lookupResult.ssl_error).toMatch(/^no TLS handshake within \d+ ms$/);

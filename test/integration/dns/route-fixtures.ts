@@ -15,7 +15,12 @@ export const ZONE: ZoneRecord[] = [
   rr('example.test', 'MX', { preference: 10, exchange: 'aspmx.l.google.com' }, 3600),
   rr('example.test', 'TXT', ['v=spf1 -all'], 120),
   rr('example.test', 'NS', 'ns1.example.test', 86400),
-  rr('example.test', 'SOA', { mname: 'ns1.example.test', rname: 'hostmaster.example.test', serial: 7, refresh: 7200, retry: 900, expire: 1209600, minimum: 300 }, 900),
+  rr(
+    'example.test',
+    'SOA',
+    { mname: 'ns1.example.test', rname: 'hostmaster.example.test', serial: 7, refresh: 7200, retry: 900, expire: 1209600, minimum: 300 },
+    900,
+  ),
   rr('example.test', 'CAA', { flags: 0, tag: 'issue', value: 'letsencrypt.org' }, 3600),
   rr('_dmarc.example.test', 'TXT', ['v=DMARC1; p=reject'], 300),
   rr('_sip._tcp.example.test', 'SRV', { priority: 10, weight: 60, port: 5060, target: 'sip.example.test' }, 1800),
@@ -67,7 +72,12 @@ export function useDnsApp(kind: Parameters<typeof useTestApp>[0], options: DnsAp
 }
 
 export function lookup(t: TestApp, token: string, body: unknown, contentType = 'application/json') {
-  return t.inject({ method: 'POST', url: '/dns-lookup', headers: { 'x-token': token, 'content-type': contentType }, payload: typeof body === 'string' ? body : JSON.stringify(body) });
+  return t.inject({
+    method: 'POST',
+    url: '/dns-lookup',
+    headers: { 'x-token': token, 'content-type': contentType },
+    payload: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 }
 
 export { balanceOf } from '../../helpers/app.js';

@@ -66,7 +66,9 @@ describe('a route that acts outside the service and the durability of its charge
       cost: '55',
       reached: () => outbound.receiver().requests.length,
       prepare: async (token) => {
-        outbound.receiver().respondWith({ status: 200, body: '<html><head><title>Durable</title></head><body>page</body></html>', headers: { 'content-type': 'text/html' } });
+        outbound
+          .receiver()
+          .respondWith({ status: 200, body: '<html><head><title>Durable</title></head><body>page</body></html>', headers: { 'content-type': 'text/html' } });
         const payload = JSON.stringify({ url: outbound.url('/page') });
         return () => theApp().inject({ method: 'POST', url: '/url-to-metadata', headers: { 'x-token': token, 'content-type': 'application/json' }, payload });
       },
@@ -83,7 +85,7 @@ describe('a route that acts outside the service and the durability of its charge
     const fsyncsBefore = disk.calls;
     const answer = call();
     // The charge's commit asks for its fsync, which is held; then the route is given time it would need to reach out.
-    for (const deadline = Date.now() + 5_000; disk.calls === fsyncsBefore && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (const deadline = Date.now() + 5_000; disk.calls === fsyncsBefore && Date.now() < deadline;) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(disk.calls).toBeGreaterThan(fsyncsBefore);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(route.reached()).toBe(reachedBefore);

@@ -53,7 +53,12 @@ describeEachStore('error bodies declared per route', (kind) => {
   });
 
   const call = (url: string, token: string | undefined, payload: string) => {
-    const options: InjectOptions = { method: 'POST', url, headers: { 'content-type': 'application/json', ...(token === undefined ? {} : { 'x-token': token }) }, payload };
+    const options: InjectOptions = {
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/json', ...(token === undefined ? {} : { 'x-token': token }) },
+      payload,
+    };
     return app.inject(options);
   };
 

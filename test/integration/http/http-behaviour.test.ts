@@ -12,7 +12,6 @@ import { balanceOf } from '../../helpers/app.js';
 const PLAIN = 'text/plain; charset=utf-8';
 const ADMIN_TOKEN = 'operator-secret-0123456789';
 
-
 describeEachStore('HTTP behaviour shared by all routes', (kind) => {
   const get = useTestApp(kind, { env: { ADMIN_TOKEN } });
 
@@ -74,9 +73,20 @@ describeEachStore('HTTP behaviour shared by all routes', (kind) => {
   it('answers 413 Payload Too Large in plain text to a body over the limit', async () => {
     const token = await get().createToken(5);
     const big = JSON.stringify({ low_balance_email: 'x'.repeat(300 * 1024) });
-    const settings = await get().inject({ method: 'PUT', url: '/token/settings', headers: { 'x-token': token, 'content-type': 'application/json' }, payload: big });
+    const settings = await get().inject({
+      method: 'PUT',
+      url: '/token/settings',
+      headers: { 'x-token': token, 'content-type': 'application/json' },
+      payload: big,
+    });
     expect([settings.statusCode, settings.body, settings.headers['content-type']]).toEqual([413, 'Payload Too Large', PLAIN]);
-    const form = await get().inject({ method: 'POST', url: '/token', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `token=new&pad=${'x'.repeat(2048)}`, remoteAddress: '192.0.2.200' });
+    const form = await get().inject({
+      method: 'POST',
+      url: '/token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `token=new&pad=${'x'.repeat(2048)}`,
+      remoteAddress: '192.0.2.200',
+    });
     expect([form.statusCode, form.body, form.headers['content-type']]).toEqual([413, 'Payload Too Large', PLAIN]);
   });
 
@@ -103,7 +113,11 @@ const MANAGE_OPERATIONS = ['get /manage/wallets/{hash}', 'post /manage/wallets/{
 
 function operations(doc: { paths: Record<string, Record<string, unknown>> }): string[] {
   const methods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
-  return Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).filter((m) => methods.includes(m)).map((m) => `${m} ${path}`));
+  return Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.keys(item)
+      .filter((m) => methods.includes(m))
+      .map((m) => `${m} ${path}`),
+  );
 }
 
 /** Follows redirects inside the app, as a browser would. */

@@ -57,7 +57,9 @@ function expectTimedOut(exchange: RawExchange, limitMs: number): void {
 
 describeEachStore('HTTP time limits for slow clients', (kind) => {
   const receiver = useOutboundFixture();
-  const get = useTestApp(kind, { env: { ...receiver.env, HTTP_HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS), HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) } });
+  const get = useTestApp(kind, {
+    env: { ...receiver.env, HTTP_HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS), HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) },
+  });
   let port = 0;
   beforeAll(async () => {
     await get().app.listen({ port: 0, host: '127.0.0.1' });
@@ -103,7 +105,12 @@ describeEachStore('HTTP time limits for slow clients', (kind) => {
 
   it('does not count the time the answer takes: a delivery slower than both limits is answered', async () => {
     const token = await get().createToken(100);
-    const created = await get().inject({ method: 'POST', url: '/webhook', headers: { 'x-token': token, 'content-type': 'application/json' }, payload: JSON.stringify({ url: receiver.url('/slow') }) });
+    const created = await get().inject({
+      method: 'POST',
+      url: '/webhook',
+      headers: { 'x-token': token, 'content-type': 'application/json' },
+      payload: JSON.stringify({ url: receiver.url('/slow') }),
+    });
     receiver.receiver().enqueue({ status: 200, delayMs: REQUEST_TIMEOUT_MS + 500 });
     const res = await fetch(`http://127.0.0.1:${port}/webhook/${String(created.json().webhookId)}/test`, { method: 'POST', headers: { 'x-token': token } });
     expect([res.status, await res.json()]).toEqual([200, { success: true, message: 'test webhook delivered' }]);

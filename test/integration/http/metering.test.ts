@@ -80,13 +80,38 @@ const ROUTES: readonly MeteredRoute[] = [
     ok: { method: 'DELETE', url: '/kv/b/k', status: 404, error: 'Key Not Found' },
     clientError: { method: 'DELETE', url: '/kv/b/k%00', body: 'Invalid key: must not contain control characters or /' },
   },
-  { name: 'POST /dns-lookup', cost: 5, category: 'service', ok: { method: 'POST', url: '/dns-lookup', payload: '{"domains":["example.com"],"recordTypes":["A"],"timeout":1000,"maxRetries":0,"performReverseLookup":false,"enableEnrichment":false,"enableSslInspection":false}', contentType: JSON_TYPE, status: 200 }, clientError: { method: 'POST', url: '/dns-lookup', payload: '{"domains":[]}', contentType: JSON_TYPE, body: 'Invalid domains: must list 1 to 10 domain names or IP addresses' } },
+  {
+    name: 'POST /dns-lookup',
+    cost: 5,
+    category: 'service',
+    ok: {
+      method: 'POST',
+      url: '/dns-lookup',
+      payload:
+        '{"domains":["example.com"],"recordTypes":["A"],"timeout":1000,"maxRetries":0,"performReverseLookup":false,"enableEnrichment":false,"enableSslInspection":false}',
+      contentType: JSON_TYPE,
+      status: 200,
+    },
+    clientError: {
+      method: 'POST',
+      url: '/dns-lookup',
+      payload: '{"domains":[]}',
+      contentType: JSON_TYPE,
+      body: 'Invalid domains: must list 1 to 10 domain names or IP addresses',
+    },
+  },
   {
     name: 'POST /webhook',
     cost: 1,
     category: 'webhook',
     ok: { method: 'POST', url: '/webhook', payload: HOOK_BODY, contentType: JSON_TYPE, status: 200 },
-    clientError: { method: 'POST', url: '/webhook', payload: '{"url":"https://93.184.215.14/hook","colour":"red"}', contentType: JSON_TYPE, body: 'Unknown field: colour' },
+    clientError: {
+      method: 'POST',
+      url: '/webhook',
+      payload: '{"url":"https://93.184.215.14/hook","colour":"red"}',
+      contentType: JSON_TYPE,
+      body: 'Unknown field: colour',
+    },
   },
   { name: 'GET /webhook', cost: 1, category: 'webhook', ok: { method: 'GET', url: '/webhook', status: 200 } },
   {
@@ -101,7 +126,13 @@ const ROUTES: readonly MeteredRoute[] = [
     cost: 1,
     category: 'webhook',
     ok: { method: 'PUT', url: '/webhook/nope', payload: HOOK_BODY, contentType: JSON_TYPE, status: 404, error: 'Webhook not found' },
-    clientError: { method: 'PUT', url: '/webhook/nope', payload: '{"url":"http://93.184.215.14/hook"}', contentType: JSON_TYPE, body: 'Invalid url: must be an https URL' },
+    clientError: {
+      method: 'PUT',
+      url: '/webhook/nope',
+      payload: '{"url":"http://93.184.215.14/hook"}',
+      contentType: JSON_TYPE,
+      body: 'Invalid url: must be an https URL',
+    },
   },
   {
     name: 'PATCH /webhook/{webhookId}',
@@ -130,7 +161,14 @@ const ROUTES: readonly MeteredRoute[] = [
     cost: 1,
     credits: 55,
     category: 'url-to-metadata',
-    ok: { method: 'POST', url: '/url-to-metadata', payload: '{"url":"http://10.1.2.3/"}', contentType: JSON_TYPE, status: 400, error: 'Invalid url: refused address (not a public address)' },
+    ok: {
+      method: 'POST',
+      url: '/url-to-metadata',
+      payload: '{"url":"http://10.1.2.3/"}',
+      contentType: JSON_TYPE,
+      status: 400,
+      error: 'Invalid url: refused address (not a public address)',
+    },
   },
   { name: 'GET /myip', cost: 1, category: 'myip', ok: { method: 'GET', url: '/myip', status: 200 } },
   {
@@ -148,7 +186,6 @@ function send(t: TestApp, call: Call, token?: string) {
   if (call.contentType !== undefined) headers['content-type'] = call.contentType;
   return t.inject({ method: call.method, url: call.url, headers, ...(call.payload === undefined ? {} : { payload: call.payload }) });
 }
-
 
 function expectUnauthorized(res: Awaited<ReturnType<typeof send>>) {
   expect(res.statusCode).toBe(401);
@@ -182,7 +219,9 @@ describeEachStore('auth and metering of every metered route', (kind) => {
 
       it('answers 401 to a token shorter than 10 characters even when its wallet exists', async () => {
         const t = get();
-        await t.deps.store.write((tx) => tx.run('INSERT INTO wallets (hash, balance, created_at, last_used_at) VALUES ($1, 5, 0, 0) ON CONFLICT (hash) DO NOTHING', [sha256Hex('nine-char')]));
+        await t.deps.store.write((tx) =>
+          tx.run('INSERT INTO wallets (hash, balance, created_at, last_used_at) VALUES ($1, 5, 0, 0) ON CONFLICT (hash) DO NOTHING', [sha256Hex('nine-char')]),
+        );
         expectUnauthorized(await send(t, route.ok, 'nine-char'));
       });
 

@@ -25,7 +25,7 @@ function holdingStore(store: Store, holds: (sql: string) => boolean) {
     }
   };
   const wrapped: Store = {
-    dialect: store.dialect,
+    ...store,
     read: {
       all: (sql, params) => track(() => store.read.all(sql, params)),
       get: (sql, params) => track(() => store.read.get(sql, params)),
@@ -64,7 +64,13 @@ describeEachStore('sweepers: stop', (kind) => {
   it('stop() waits for the sweep in progress and resolves once its writes have landed', async () => {
     const app = testApp();
     const walletId = await walletIdOf(app.deps, await app.createToken(100));
-    await app.deps.store.writeOne('INSERT INTO kv (wallet_id, bucket, key, value, expires_at) VALUES ($1, $2, $3, $4, $5)', [walletId, 's', 'gone', 'x', clock.now() - 1]);
+    await app.deps.store.writeOne('INSERT INTO kv (wallet_id, bucket, key, value, expires_at) VALUES ($1, $2, $3, $4, $5)', [
+      walletId,
+      's',
+      'gone',
+      'x',
+      clock.now() - 1,
+    ]);
     // The sweep's first delete (expired keys) is held: the sweep is in progress until the test lets it go.
     const held = holdingStore(app.deps.store, (sql) => sql.startsWith('DELETE FROM kv'));
     const stop = startSweepers({ ...app.deps, store: held.store }, 'test-instance', 50);

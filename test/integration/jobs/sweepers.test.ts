@@ -7,8 +7,8 @@ import { LOG_WALK_INTERVAL_MS, startSweepers, sweep, TOKEN_INACTIVITY_MS, WALLET
 import { claimLease } from '../../../src/store/leases.js';
 import { DAY, HOUR } from '../../../src/lib/time.js';
 import { sha256Hex } from '../../../src/lib/hash.js';
-import { insertLogs } from '../../../src/features/logs/logs.queries.js';
-import type { LogRecord } from '../../../src/features/logs/log-entry.js';
+import { insertLogs } from '../../../src/ledger/log-insert.js';
+import type { LogRecord } from '../../../src/ledger/log-entry.js';
 
 const count = async (app: ReturnType<ReturnType<typeof useTestApp>>, table: string) =>
   Number((await app.deps.store.read.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`))?.n);
@@ -54,7 +54,7 @@ describeEachStore('sweepers', (kind) => {
     const app = testApp();
     const token = await app.createToken(100);
     await app.inject({ method: 'GET', url: '/token', headers: { 'x-token': token } });
-    await app.deps.logs.flush();
+    await app.deps.ledger.flush();
     const before = await count(app, 'logs');
     clock.advance(7 * DAY - HOUR);
     expect((await sweep(app.deps)).expiredLogs).toBe(0);
@@ -66,8 +66,8 @@ describeEachStore('sweepers', (kind) => {
   it('deletes expired log entries past one batch in a single sweep, and keeps the younger ones', async () => {
     const app = testApp();
     const token = await app.createToken(100);
-    const walletId = (await app.deps.wallets.resolve(sha256Hex(token)))?.id as number;
-    await app.deps.logs.flush();
+    const walletId = (await app.deps.ledger.findWallet(sha256Hex(token)))?.id as number;
+    await app.deps.ledger.flush();
     await app.deps.store.writeOne('DELETE FROM logs');
     const start = clock.now();
     const rows = (count: number, createdAt: number): LogRecord[] =>
@@ -103,13 +103,25 @@ describeEachStore('sweepers', (kind) => {
 
   it('running, walks the whole log table at its first pass and then every LOG_WALK_INTERVAL_MS, not every pass nor at every start', async () => {
     const app = testApp();
-    const walletId = (await app.deps.wallets.resolve(sha256Hex(await app.createToken(100))))?.id as number;
-    await app.deps.logs.flush();
+    const walletId = (await app.deps.ledger.findWallet(sha256Hex(await app.createToken(100))))?.id as number;
+    await app.deps.ledger.flush();
     await app.deps.store.writeOne('DELETE FROM logs');
     const rows = (count: number, createdAt: number): LogRecord[] =>
-      Array.from({ length: count }, (_, i) => ({ id: `walk-${createdAt}-${i}`, walletId, method: 'GET', path: '/', endpoint: 'kv', statusCode: 200, responseTimeMs: 1, createdAt, cost: 1, balance: 1 }));
+      Array.from({ length: count }, (_, i) => ({
+        id: `walk-${createdAt}-${i}`,
+        walletId,
+        method: 'GET',
+        path: '/',
+        endpoint: 'kv',
+        statusCode: 200,
+        responseTimeMs: 1,
+        createdAt,
+        cost: 1,
+        balance: 1,
+      }));
     const settlesAt = async (expected: number): Promise<void> => {
-      for (const deadline = Date.now() + 5_000; (await count(app, 'logs')) !== expected && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 20));
+      for (const deadline = Date.now() + 5_000; (await count(app, 'logs')) !== expected && Date.now() < deadline;)
+        await new Promise((resolve) => setTimeout(resolve, 20));
       expect(await count(app, 'logs')).toBe(expected);
     };
     // Late rows, long expired, behind more than a batch of young ones in seq order.
@@ -142,7 +154,13 @@ describeEachStore('sweepers', (kind) => {
     expect((await app.inject({ method: 'POST', url: '/kv/s/k', payload: 'busy', headers: { 'x-token': busy } })).statusCode).toBe(200);
     // A row of the idle wallet that would outlive it (rows normally expire sooner): it must go with the wallet.
     const idleWallet = await app.deps.store.read.get<{ id: number }>('SELECT id FROM wallets ORDER BY id LIMIT 1');
-    await app.deps.store.writeOne('INSERT INTO kv (wallet_id, bucket, key, value, expires_at) VALUES ($1, $2, $3, $4, $5)', [idleWallet?.id, 's', 'k', 'idle', clock.now() + 365 * DAY]);
+    await app.deps.store.writeOne('INSERT INTO kv (wallet_id, bucket, key, value, expires_at) VALUES ($1, $2, $3, $4, $5)', [
+      idleWallet?.id,
+      's',
+      'k',
+      'idle',
+      clock.now() + 365 * DAY,
+    ]);
     clock.advance(2 * DAY);
     const wallets = await count(app, 'wallets');
     const report = await sweep(app.deps);

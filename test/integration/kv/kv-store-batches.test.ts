@@ -49,7 +49,7 @@ describeEachStore('KV sets and reads as the store sees them', (kind) => {
     expect([await read('before'), await read('after')]).toEqual(['1', '2']);
   });
 
-  it('answers concurrent reads each with its own value; missing, expired and other wallets\' keys are absent', async () => {
+  it("answers concurrent reads each with its own value; missing, expired and other wallets' keys are absent", async () => {
     const now = Date.now();
     await Promise.all([
       sets.set(entry('r1', 'one')),

@@ -9,7 +9,7 @@ const PLAIN = 'text/plain; charset=utf-8';
 
 /** The stored log rows of a wallet, oldest first, once this instance has written its buffer. */
 async function storedRows(t: TestApp, token: string): Promise<Array<{ path: string; status_code: number; cost: number; error: string | null }>> {
-  await t.deps.logs.flush();
+  await t.deps.ledger.flush();
   return t.deps.store.read.all('SELECT path, status_code, cost, error FROM logs WHERE wallet_id = $1 ORDER BY seq', [await walletIdOf(t.deps, token)]);
 }
 
@@ -39,7 +39,7 @@ describeEachStore('call logs cost bounded storage', (kind) => {
     ['GET /recharge', 'GET', '/recharge?amount=1&foo=1', '0'],
   ])('answers 400 Unknown query parameter to an unknown parameter on %s, charging its usual cost', async (_name, method, url, cost) => {
     const token = await get().createToken(10);
-    const res = await get().inject({ method: method as 'GET' | 'POST', url, headers: { 'x-token': token }, payload: method === 'POST' ? 'v' : undefined });
+    const res = await get().inject({ method: method, url, headers: { 'x-token': token }, payload: method === 'POST' ? 'v' : undefined });
     expect([res.statusCode, res.body, res.headers['content-type']]).toEqual([400, 'Unknown query parameter: foo', PLAIN]);
     expect(res.headers['x-cost']).toBe(cost);
   });

@@ -130,7 +130,10 @@ describeEachStore('GET /token/logs', (kind) => {
     await t.inject({ method: 'GET', url: '/token', headers: { 'x-token': token } });
     await t.inject({ method: 'GET', url: '/token/settings', headers: { 'x-token': token } });
     const kv = (await logs('?type=kv&n=100')).json() as { logs: Entry[]; n: number };
-    expect(kv.logs.map((entry) => [entry.endpoint, entry.path])).toEqual([['kv', '/kv/f/2'], ['kv', '/kv/f/1']]);
+    expect(kv.logs.map((entry) => [entry.endpoint, entry.path])).toEqual([
+      ['kv', '/kv/f/2'],
+      ['kv', '/kv/f/1'],
+    ]);
     expect(kv.n).toBe(2);
     const settings = (await logs('?type=settings')).json() as { logs: Entry[]; n: number };
     expect(settings.logs.map((entry) => [entry.endpoint, entry.path])).toEqual([['settings', '/token/settings']]);

@@ -10,6 +10,7 @@ import type { StoreKind } from '../../helpers/stores.js';
 import type { HttpsReceiver, ReceivedRequest } from '../../helpers/https-receiver.js';
 import { startSmtpListener } from '../../../src/features/mail/smtp-listener.js';
 import type { SmtpListener, SmtpListenerOptions } from '../../../src/features/mail/smtp-listener.js';
+import type { InboundOptions } from '../../../src/features/mail/inbound.service.js';
 import { MAIL_DOMAIN, ok, useReceiver, webhookApi } from '../webhooks/webhook-fixtures.js';
 
 export { MAIL_DOMAIN };
@@ -26,13 +27,20 @@ export interface MailHarness {
  */
 export function useMailHarness(
   kind: StoreKind,
-  options: { env?: Record<string, string>; app?: Omit<TestAppOptions, 'env'>; smtp?: SmtpListenerOptions } = {},
+  options: { env?: Record<string, string>; app?: Omit<TestAppOptions, 'env' | 'inbound'>; smtp?: Omit<SmtpListenerOptions, 'inbound'> & InboundOptions } = {},
 ): () => MailHarness {
   const { env, receiver } = useReceiver();
   let harness: MailHarness | undefined;
   beforeAll(async () => {
-    const t = await startTestApp(kind, { ...options.app, env: { ...env, PUBLIC_URL: 'https://coinop.test', ...options.env } });
-    const smtp = await startSmtpListener(t.deps, { port: 0, host: '127.0.0.1', recoveryIntervalMs: 0, ...options.smtp });
+    const { maxMessageBytes, recoveryIntervalMs = 0, ...listener } = options.smtp ?? {};
+    // One inbound pipeline for the listener and the relay route, as the service has.
+    const t = await startTestApp(kind, {
+      ...options.app,
+      env: { ...env, PUBLIC_URL: 'https://coinop.test', ...options.env },
+      inbound: { maxMessageBytes, recoveryIntervalMs },
+    });
+    if (t.inbound === undefined) throw new Error('no inbound pipeline');
+    const smtp = await startSmtpListener(t.deps, { port: 0, host: '127.0.0.1', ...listener, inbound: t.inbound });
     if (smtp === null) throw new Error('listener not started');
     harness = { t, smtp, receiver: receiver() };
   });

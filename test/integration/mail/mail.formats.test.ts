@@ -52,7 +52,10 @@ describeEachStore('inbound mail: every format adapter, end to end over SMTP', (k
   it('teams: a message with an Adaptive Card', async () => {
     const { payload, body } = await formattedAndRaw(get(), { format: 'teams' });
     expect(body).toStrictEqual(formatEmail('teams', payload));
-    expect(body).toMatchObject({ type: 'message', attachments: [{ contentType: 'application/vnd.microsoft.card.adaptive', content: { type: 'AdaptiveCard', version: '1.4' } }] });
+    expect(body).toMatchObject({
+      type: 'message',
+      attachments: [{ contentType: 'application/vnd.microsoft.card.adaptive', content: { type: 'AdaptiveCard', version: '1.4' } }],
+    });
   });
 
   it('telegram: chat_id from the options, HTML parse mode, escaped', async () => {
@@ -69,7 +72,13 @@ describeEachStore('inbound mail: every format adapter, end to end over SMTP', (k
       routing_key: 'R0UTINGKEY',
       event_action: 'trigger',
       dedup_key: payload.externalMessageId,
-      payload: { summary: 'Disk <full> & co', source: 'alice@sender.test', severity: 'info', timestamp: payload.receivedAt, custom_details: { from_name: 'Alice Sender' } },
+      payload: {
+        summary: 'Disk <full> & co',
+        source: 'alice@sender.test',
+        severity: 'info',
+        timestamp: payload.receivedAt,
+        custom_details: { from_name: 'Alice Sender' },
+      },
     });
   });
 
@@ -85,7 +94,15 @@ describeEachStore('inbound mail: every format adapter, end to end over SMTP', (k
       id: payload.externalMessageId,
     });
     // A whole-placeholder string takes the value's JSON type: the attachment array, with its own signed link.
-    expect(body.files).toStrictEqual([{ filename: 'df.txt', contentType: 'text/plain', size: 3, downloadUrl: expect.stringContaining('/mail/attachments/'), downloadUrlExpiresAt: expect.any(String) }]);
+    expect(body.files).toStrictEqual([
+      {
+        filename: 'df.txt',
+        contentType: 'text/plain',
+        size: 3,
+        downloadUrl: expect.stringContaining('/mail/attachments/'),
+        downloadUrlExpiresAt: expect.any(String),
+      },
+    ]);
     const link = new URL(String(body.files[0].downloadUrl));
     expect((await h.t.inject({ method: 'GET', url: `${link.pathname}${link.search}` })).body).toBe('98%');
   });

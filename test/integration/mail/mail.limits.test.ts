@@ -94,7 +94,11 @@ describeEachStore('inbound mail: signed attachment URLs expire after an hour', (
 
     const notFound = async (path: string) => {
       const res = await h.t.inject({ method: 'GET', url: path });
-      expect({ status: res.statusCode, body: res.body, type: res.headers['content-type'] }).toStrictEqual({ status: 404, body: 'Not Found', type: 'text/plain; charset=utf-8' });
+      expect({ status: res.statusCode, body: res.body, type: res.headers['content-type'] }).toStrictEqual({
+        status: 404,
+        body: 'Not Found',
+        type: 'text/plain; charset=utf-8',
+      });
     };
     await notFound(url.replace(/signature=./, (m) => `signature=${m.endsWith('A') ? 'B' : 'A'}`));
     await notFound(url.replace(/expires=(\d+)/, (_m, s: string) => `expires=${Number(s) + 3600}`));
@@ -118,12 +122,15 @@ describeEachStore('inbound mail: the outbox survives a crash between 250 and del
   it('delivers entries left behind by a stopped instance once their claim ran out, then deletes them', async () => {
     const h = get();
     const box = await createMailbox(h);
-    const walletId = Number((await h.t.deps.store.read.get<{ wallet_id: number }>('SELECT wallet_id FROM webhooks WHERE webhook_id = $1', [box.webhookId]))?.wallet_id);
+    const walletId = Number(
+      (await h.t.deps.store.read.get<{ wallet_id: number }>('SELECT wallet_id FROM webhooks WHERE webhook_id = $1', [box.webhookId]))?.wallet_id,
+    );
     const now = h.t.deps.clock.now();
     const insert = (id: string, webhookId: string, claimUntil: number) =>
-      h.t.deps.store.writeOne('INSERT INTO inbound_outbox (id, wallet_id, webhook_id, body, cost, balance, created_at, claim_until) VALUES ($1, $2, $3, $4, 2, 50, $5, $6)', [
-        id, walletId, webhookId, JSON.stringify({ subject: id }), now - 60_000, claimUntil,
-      ]);
+      h.t.deps.store.writeOne(
+        'INSERT INTO inbound_outbox (id, wallet_id, webhook_id, body, cost, balance, created_at, claim_until) VALUES ($1, $2, $3, $4, 2, 50, $5, $6)',
+        [id, walletId, webhookId, JSON.stringify({ subject: id }), now - 60_000, claimUntil],
+      );
     await insert('orphan-1', box.webhookId, now - 1);
     await insert('still-claimed', box.webhookId, now + 60_000);
     await insert('webhook-gone', 'no-such-webhook', now - 1);
@@ -147,9 +154,10 @@ describeEachStore('inbound mail: the outbox survives a crash between 250 and del
     const walletId = Number((await storedRow(h.t, box.token, box.webhookId, 'wallet_id'))?.wallet_id);
     // Spacing, a number and an escape as JSON.stringify would not write them: a re-serialised body differs.
     const stored = '{ "subject":"bytes",  "n": 1.50, "a": "\\u00e9" }';
-    await h.t.deps.store.writeOne('INSERT INTO inbound_outbox (id, wallet_id, webhook_id, body, cost, balance, created_at, claim_until) VALUES ($1, $2, $3, $4, 2, 50, $5, $5)', [
-      'verbatim', walletId, box.webhookId, stored, h.t.deps.clock.now() - 1,
-    ]);
+    await h.t.deps.store.writeOne(
+      'INSERT INTO inbound_outbox (id, wallet_id, webhook_id, body, cost, balance, created_at, claim_until) VALUES ($1, $2, $3, $4, 2, 50, $5, $5)',
+      ['verbatim', walletId, box.webhookId, stored, h.t.deps.clock.now() - 1],
+    );
     const before = h.receiver.requests.length;
     expect(await h.smtp.recover()).toBe(1);
     await h.smtp.idle();
@@ -157,7 +165,11 @@ describeEachStore('inbound mail: the outbox survives a crash between 250 and del
     expect(request?.text).toBe(stored);
     const secret = String((await storedRow(h.t, box.token, box.webhookId, 'signing_secret'))?.signing_secret);
     const header = (name: string) => String(request?.headers[name]);
-    const signature = { 'webhook-id': header('webhook-id'), 'webhook-timestamp': header('webhook-timestamp'), 'webhook-signature': header('webhook-signature') };
+    const signature = {
+      'webhook-id': header('webhook-id'),
+      'webhook-timestamp': header('webhook-timestamp'),
+      'webhook-signature': header('webhook-signature'),
+    };
     expect(() => new Webhook(secret).verify(stored, signature)).not.toThrow();
   });
 

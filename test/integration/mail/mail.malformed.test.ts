@@ -6,7 +6,9 @@ import { describeEachStore } from '../../helpers/each-store.js';
 import { RawSmtp, createMailbox, deliveredMail, useMailHarness } from './mail-fixtures.js';
 
 const CORPUS = fileURLToPath(new URL('../../fixtures/mail/', import.meta.url));
-const files = readdirSync(CORPUS).filter((name) => name.endsWith('.eml')).sort();
+const files = readdirSync(CORPUS)
+  .filter((name) => name.endsWith('.eml'))
+  .sort();
 
 /** What every delivered payload must look like, however broken the message was. */
 function expectPayloadShape(body: Record<string, any>): void {

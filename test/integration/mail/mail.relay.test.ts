@@ -37,7 +37,11 @@ function post(h: MailHarness, query: string, options: { secret?: string | null; 
 }
 
 const plain = (status: number, body: string) => ({ status, body, type: 'text/plain; charset=utf-8' });
-const answer = (res: { statusCode: number; body: string; headers: Record<string, unknown> }) => ({ status: res.statusCode, body: res.body, type: res.headers['content-type'] });
+const answer = (res: { statusCode: number; body: string; headers: Record<string, unknown> }) => ({
+  status: res.statusCode,
+  body: res.body,
+  type: res.headers['content-type'],
+});
 
 describeEachStore('POST /inbound/raw: relay ingestion with INBOUND_SECRET', (kind) => {
   const get = useMailHarness(kind, { env: { INBOUND_SECRET: SECRET } });
@@ -87,9 +91,13 @@ describeEachStore('POST /inbound/raw: relay ingestion with INBOUND_SECRET', (kin
     const h = get();
     const box = await createMailbox(h, {}, 4);
     expect(answer(await post(h, ''))).toStrictEqual(plain(400, 'Missing required field: recipient'));
-    expect(answer(await post(h, '?recipient=someone@elsewhere.test'))).toStrictEqual(plain(400, `Invalid recipient: must be a mailbox address r_…@${MAIL_DOMAIN}`));
+    expect(answer(await post(h, '?recipient=someone@elsewhere.test'))).toStrictEqual(
+      plain(400, `Invalid recipient: must be a mailbox address r_…@${MAIL_DOMAIN}`),
+    );
     expect(answer(await post(h, `?recipient=r_cccccccccccccccc@${MAIL_DOMAIN}`))).toStrictEqual(plain(404, 'Webhook not found'));
-    expect(answer(await post(h, `?recipient=${box.email}&provider=bad%20name`))).toStrictEqual(plain(400, 'Invalid provider: must be 1 to 40 letters, digits, ".", "_" or "-"'));
+    expect(answer(await post(h, `?recipient=${box.email}&provider=bad%20name`))).toStrictEqual(
+      plain(400, 'Invalid provider: must be 1 to 40 letters, digits, ".", "_" or "-"'),
+    );
     expect(answer(await post(h, `?recipient=${box.email}`, { body: '' }))).toStrictEqual(plain(400, 'Invalid body: must be a raw RFC 5322 message'));
     // 5 credits for a message with an attachment; the wallet has 4.
     expect(answer(await post(h, `?recipient=${box.email}`))).toStrictEqual(plain(402, 'Insufficient credits'));
@@ -117,7 +125,12 @@ describeEachStore('POST /inbound/raw without INBOUND_SECRET', (kind) => {
   const get = useTestApp(kind);
 
   it('does not exist', async () => {
-    const res = await get().inject({ method: 'POST', url: '/inbound/raw?recipient=x', headers: { 'content-type': 'message/rfc822', 'x-inbound-secret': '' }, payload: MESSAGE });
+    const res = await get().inject({
+      method: 'POST',
+      url: '/inbound/raw?recipient=x',
+      headers: { 'content-type': 'message/rfc822', 'x-inbound-secret': '' },
+      payload: MESSAGE,
+    });
     expect(answer(res)).toStrictEqual(plain(404, 'Not Found'));
   });
 });

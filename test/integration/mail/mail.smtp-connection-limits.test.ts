@@ -9,7 +9,8 @@ const BUDGET = 64 * 1024;
 const NO_STORAGE = '452 4.2.2 Insufficient system storage, try again later';
 
 /** A message of about `bytes` bytes (78-byte body lines). */
-const message = (to: string, bytes: number) => `From: a@sender.test\r\nTo: ${to}\r\nSubject: big\r\n\r\n${`${'x'.repeat(76)}\r\n`.repeat(Math.ceil(bytes / 78))}`;
+const message = (to: string, bytes: number) =>
+  `From: a@sender.test\r\nTo: ${to}\r\nSubject: big\r\n\r\n${`${'x'.repeat(76)}\r\n`.repeat(Math.ceil(bytes / 78))}`;
 
 /** Resolves once the listener holds at least `bytes` of spooled messages. */
 async function spooled(h: MailHarness, bytes: number): Promise<void> {

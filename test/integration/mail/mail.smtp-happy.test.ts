@@ -16,7 +16,7 @@ function signatureHeaders(request: ReceivedRequest): Record<string, string> {
 }
 
 async function logsOf(h: ReturnType<ReturnType<typeof useMailHarness>>, token: string) {
-  await h.t.deps.logs.flush();
+  await h.t.deps.ledger.flush();
   const res = await h.t.inject({ method: 'GET', url: '/token/logs?n=10&type=webhook-delivery', headers: { 'x-token': token } });
   return (res.json() as { logs: Array<Record<string, any>> }).logs;
 }
@@ -163,8 +163,20 @@ describeEachStore('inbound mail over SMTP: messages reach the webhook', (kind) =
         ],
       });
       expect(body.attachments).toStrictEqual([
-        { filename: 'report.csv', contentType: 'text/csv', size: 8, downloadUrl: expect.stringMatching(/^https:\/\/coinop\.test\/mail\/attachments\/[0-9A-Za-z]{20}\?expires=\d+&signature=[\w-]{43}$/), downloadUrlExpiresAt: expect.stringMatching(ISO) },
-        { filename: 'naïve résumé.bin', contentType: 'application/octet-stream', size: 4, downloadUrl: expect.any(String), downloadUrlExpiresAt: expect.any(String) },
+        {
+          filename: 'report.csv',
+          contentType: 'text/csv',
+          size: 8,
+          downloadUrl: expect.stringMatching(/^https:\/\/coinop\.test\/mail\/attachments\/[0-9A-Za-z]{20}\?expires=\d+&signature=[\w-]{43}$/),
+          downloadUrlExpiresAt: expect.stringMatching(ISO),
+        },
+        {
+          filename: 'naïve résumé.bin',
+          contentType: 'application/octet-stream',
+          size: 4,
+          downloadUrl: expect.any(String),
+          downloadUrlExpiresAt: expect.any(String),
+        },
       ]);
       const expiresIn = Date.parse(body.attachments[0].downloadUrlExpiresAt) - Date.parse(body.receivedAt);
       expect(expiresIn).toBeGreaterThan(3_599_000);
@@ -174,7 +186,11 @@ describeEachStore('inbound mail over SMTP: messages reach the webhook', (kind) =
       const csv = await h.t.inject({ method: 'GET', url: new URL(body.attachments[0].downloadUrl).pathname + new URL(body.attachments[0].downloadUrl).search });
       expect(csv.statusCode).toBe(200);
       expect(csv.body).toBe('a,b\n1,2\n');
-      expect(csv.headers).toMatchObject({ 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="report.csv"; filename*=UTF-8\'\'report.csv', 'x-content-type-options': 'nosniff' });
+      expect(csv.headers).toMatchObject({
+        'content-type': 'text/csv',
+        'content-disposition': 'attachment; filename="report.csv"; filename*=UTF-8\'\'report.csv',
+        'x-content-type-options': 'nosniff',
+      });
       const bin = await h.t.inject({ method: 'GET', url: new URL(body.attachments[1].downloadUrl).pathname + new URL(body.attachments[1].downloadUrl).search });
       expect(bin.rawPayload).toStrictEqual(Buffer.from([0, 1, 2, 255]));
       expect(bin.headers['content-disposition']).toBe('attachment; filename="na_ve r_sum_.bin"; filename*=UTF-8\'\'na%C3%AFve%20r%C3%A9sum%C3%A9.bin');
@@ -185,7 +201,12 @@ describeEachStore('inbound mail over SMTP: messages reach the webhook', (kind) =
       const box = await createMailbox(h, { includeAttachments: false });
       const stored = async () => Number((await h.t.deps.store.read.get<{ n: number }>('SELECT COUNT(*) AS n FROM mail_attachments'))?.n);
       const before = await stored();
-      const { body } = await deliveredMail(h, { to: box.email, subject: 'No files please', text: 'x', attachments: [{ filename: 'a.txt', content: 'secret' }] });
+      const { body } = await deliveredMail(h, {
+        to: box.email,
+        subject: 'No files please',
+        text: 'x',
+        attachments: [{ filename: 'a.txt', content: 'secret' }],
+      });
       expect(body.attachments).toStrictEqual([]);
       expect(await stored()).toBe(before);
       expect(await balanceOf(h, box.token)).toBe(998);
@@ -202,14 +223,23 @@ describeEachStore('inbound mail over SMTP: messages reach the webhook', (kind) =
       });
       expect(body.html.trimEnd()).toBe('<p>logo: <img src="cid:logo@test"></p>');
       expect(body.attachments).toStrictEqual([
-        { filename: 'logo.png', contentType: 'image/png', size: PNG.length, contentId: 'logo@test', downloadUrl: expect.any(String), downloadUrlExpiresAt: expect.any(String) },
+        {
+          filename: 'logo.png',
+          contentType: 'image/png',
+          size: PNG.length,
+          contentId: 'logo@test',
+          downloadUrl: expect.any(String),
+          downloadUrlExpiresAt: expect.any(String),
+        },
       ]);
     });
   });
 
   it('is not started when SMTP_PORT is 0 and no port is given', async () => {
-    expect(get().t.deps.config.smtpPort).toBe(0);
-    expect(await startSmtpListener(get().t.deps)).toBeNull();
+    const { t } = get();
+    expect(t.deps.config.smtpPort).toBe(0);
+    if (t.inbound === undefined) throw new Error('no inbound pipeline');
+    expect(await startSmtpListener(t.deps, { inbound: t.inbound })).toBeNull();
   });
 
   it('advertises SIZE and PIPELINING, no AUTH, and no STARTTLS without a certificate', async () => {

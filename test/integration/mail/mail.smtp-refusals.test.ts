@@ -6,7 +6,7 @@ import { MAIL_DOMAIN, RawSmtp, balanceOf, createMailbox, outboxCount, sendMail, 
 const simple = (to: string, subject = 'Hi') => `From: a@sender.test\r\nTo: ${to}\r\nSubject: ${subject}\r\n\r\nbody\r\n`;
 
 async function deliveryLogs(h: ReturnType<ReturnType<typeof useMailHarness>>, token: string) {
-  await h.t.deps.logs.flush();
+  await h.t.deps.ledger.flush();
   const res = await h.t.inject({ method: 'GET', url: '/token/logs?n=10&type=webhook-delivery', headers: { 'x-token': token } });
   return (res.json() as { logs: Array<Record<string, any>> }).logs;
 }
@@ -20,12 +20,11 @@ describeEachStore('inbound mail over SMTP: what is refused, and when', (kind) =>
     const { client } = await RawSmtp.open(h.smtp.port);
     await client.command('EHLO raw.test');
     const before = h.receiver.requests.length;
-    const { rcpt, data } = await client.transaction('a@sender.test', [
-      `r_aaaaaaaaaaaaaaaa@${MAIL_DOMAIN}`,
-      `someone@${MAIL_DOMAIN}`,
-      `${box.email.split('@')[0]}@other.test`,
-      box.email,
-    ], simple(box.email));
+    const { rcpt, data } = await client.transaction(
+      'a@sender.test',
+      [`r_aaaaaaaaaaaaaaaa@${MAIL_DOMAIN}`, `someone@${MAIL_DOMAIN}`, `${box.email.split('@')[0]}@other.test`, box.email],
+      simple(box.email),
+    );
     await client.close();
     expect(rcpt.slice(0, 3)).toStrictEqual(['550 5.1.1 No such mailbox', '550 5.1.1 No such mailbox', '550 5.1.1 No such mailbox']);
     expect(rcpt[3]).toMatch(/^250 /);
@@ -38,7 +37,10 @@ describeEachStore('inbound mail over SMTP: what is refused, and when', (kind) =>
   it('nodemailer sees every recipient rejected and sends nothing when none is a mailbox', async () => {
     const h = get();
     const before = h.receiver.requests.length;
-    await expect(sendMail(h, { to: `r_bbbbbbbbbbbbbbbb@${MAIL_DOMAIN}`, subject: 'x', text: 'x' })).rejects.toMatchObject({ responseCode: 550, code: 'EENVELOPE' });
+    await expect(sendMail(h, { to: `r_bbbbbbbbbbbbbbbb@${MAIL_DOMAIN}`, subject: 'x', text: 'x' })).rejects.toMatchObject({
+      responseCode: 550,
+      code: 'EENVELOPE',
+    });
     expect(h.receiver.requests).toHaveLength(before);
   });
 
@@ -63,7 +65,10 @@ describeEachStore('inbound mail over SMTP: what is refused, and when', (kind) =>
     expect(error).toMatchObject({ responseCode: 452, response: '452 4.2.2 Insufficient credits' });
     expect(await balanceOf(h, box.token)).toBe(4);
     expect(await outboxCount(h)).toBe(0);
-    const stored = await h.t.deps.store.read.get<{ n: number }>('SELECT COUNT(*) AS n FROM mail_attachments WHERE wallet_id = (SELECT wallet_id FROM webhooks WHERE webhook_id = $1)', [box.webhookId]);
+    const stored = await h.t.deps.store.read.get<{ n: number }>(
+      'SELECT COUNT(*) AS n FROM mail_attachments WHERE wallet_id = (SELECT wallet_id FROM webhooks WHERE webhook_id = $1)',
+      [box.webhookId],
+    );
     expect(Number(stored?.n)).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(h.receiver.requests).toHaveLength(before);
@@ -77,7 +82,9 @@ describeEachStore('inbound mail over SMTP: what is refused, and when', (kind) =>
     const h = get();
     const rich = await createMailbox(h, {}, 100);
     const poor = await createMailbox(h, {}, 3);
-    const error = await sendMail(h, { to: [rich.email, poor.email], subject: 'x', text: 'x', attachments: [{ filename: 'a.txt', content: 'a' }] }).catch((e: unknown) => e);
+    const error = await sendMail(h, { to: [rich.email, poor.email], subject: 'x', text: 'x', attachments: [{ filename: 'a.txt', content: 'a' }] }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toMatchObject({ responseCode: 452 });
     expect([await balanceOf(h, rich.token), await balanceOf(h, poor.token)]).toStrictEqual([100, 3]);
   });
@@ -129,7 +136,11 @@ describeEachStore('inbound mail over SMTP: what is refused, and when', (kind) =>
     const boxes = await Promise.all([1, 2, 3, 4].map(() => createMailbox(h)));
     const { client } = await RawSmtp.open(h.smtp.port);
     await client.command('EHLO raw.test');
-    const { rcpt } = await client.transaction('a@sender.test', boxes.map((b) => b.email), simple('x@y.test'));
+    const { rcpt } = await client.transaction(
+      'a@sender.test',
+      boxes.map((b) => b.email),
+      simple('x@y.test'),
+    );
     await client.close();
     expect(rcpt.slice(0, 3).every((reply) => reply.startsWith('250'))).toBe(true);
     expect(rcpt[3]).toMatch(/^452 /);
@@ -155,7 +166,11 @@ describe('STARTTLS', () => {
       const h = get();
       const box = await createMailbox(h);
       const before = h.receiver.requests.length;
-      const info = await sendMail(h, { to: box.email, subject: 'secret', text: 'over tls' }, { ignoreTLS: false, requireTLS: true, tls: { ca: caPem, servername: 'localhost' } });
+      const info = await sendMail(
+        h,
+        { to: box.email, subject: 'secret', text: 'over tls' },
+        { ignoreTLS: false, requireTLS: true, tls: { ca: caPem, servername: 'localhost' } },
+      );
       expect(info.response).toMatch(/^250 /);
       const [request] = (await h.receiver.waitForRequests(before + 1)).slice(before);
       expect(JSON.parse(String(request?.text)).subject).toBe('secret');

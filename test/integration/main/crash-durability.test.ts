@@ -4,7 +4,7 @@ import { describeEachStore } from '../../helpers/each-store.js';
 import { scratchDatabase } from '../../helpers/stores.js';
 import type { ScratchDatabase } from '../../helpers/stores.js';
 import { startServerProcess } from '../../helpers/server-process.js';
-import { sha256Hex } from '../../../src/lib/hash.js';
+import { fundedToken } from '../../helpers/funded-token.js';
 
 const ADMIN_TOKEN = 'admin-token-for-crash-test';
 
@@ -20,16 +20,7 @@ describeEachStore('kill -9 during a stream of KV writes', (kind) => {
     database = await scratchDatabase(kind);
     const env = { DATABASE_URL: database.url, ADMIN_TOKEN };
     const first = await startServerProcess(env);
-    const created = await request(`${first.url}/token`, { method: 'POST', body: 'token=new', headers: { 'content-type': 'application/x-www-form-urlencoded' }, dispatcher: agent });
-    const token = await created.body.text();
-    const credit = await request(`${first.url}/manage/wallets/${sha256Hex(token)}/credit`, {
-      method: 'POST',
-      body: JSON.stringify({ amount: 1_000_000 }),
-      headers: { 'content-type': 'application/json', 'x-admin-token': ADMIN_TOKEN },
-      dispatcher: agent,
-    });
-    expect(credit.statusCode).toBe(200);
-    await credit.body.dump();
+    const token = await fundedToken(first.url, { adminToken: ADMIN_TOKEN, amount: 1_000_000, dispatcher: agent });
 
     const acknowledged = new Map<string, string>();
     let stop = false;

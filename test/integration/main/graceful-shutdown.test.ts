@@ -18,7 +18,12 @@ describeEachStore('SIGTERM', (kind) => {
     database = await scratchDatabase(kind);
     const env = { DATABASE_URL: database.url };
     const first = await startServerProcess(env);
-    const created = await request(`${first.url}/token`, { method: 'POST', body: 'token=new', headers: { 'content-type': 'application/x-www-form-urlencoded' }, dispatcher: agent });
+    const created = await request(`${first.url}/token`, {
+      method: 'POST',
+      body: 'token=new',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      dispatcher: agent,
+    });
     const token = await created.body.text();
 
     const inFlight = Array.from({ length: 20 }, (_, i) =>
@@ -35,12 +40,15 @@ describeEachStore('SIGTERM', (kind) => {
       await bodyFinished;
       yield 'value';
     }
-    const slow = request(`${first.url}/kv/drain/slow`, { method: 'POST', body: Readable.from(slowBody()), headers: { 'x-token': token }, dispatcher: agent }).then(
-      async (r) => {
-        await r.body.dump();
-        return r.statusCode;
-      },
-    );
+    const slow = request(`${first.url}/kv/drain/slow`, {
+      method: 'POST',
+      body: Readable.from(slowBody()),
+      headers: { 'x-token': token },
+      dispatcher: agent,
+    }).then(async (r) => {
+      await r.body.dump();
+      return r.statusCode;
+    });
     await new Promise((resolve) => setTimeout(resolve, 300));
     first.child.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 200));

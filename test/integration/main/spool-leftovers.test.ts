@@ -26,7 +26,11 @@ describe('spool folders after a crash', () => {
 
   // INBOUND_SECRET makes the process open its inbound pipeline, hence its spool folder.
   const start = async (name: string) => {
-    const server = await startServerProcess({ DATABASE_URL: `sqlite:${join(dir, `${name}.db`)}`, TMPDIR: tmpdir(), INBOUND_SECRET: 'inbound-secret-for-spool-test' });
+    const server = await startServerProcess({
+      DATABASE_URL: `sqlite:${join(dir, `${name}.db`)}`,
+      TMPDIR: tmpdir(),
+      INBOUND_SECRET: 'inbound-secret-for-spool-test',
+    });
     running.push(server);
     return server;
   };

@@ -16,7 +16,12 @@ function operator(t: TestApp, adminToken: string | null = ADMIN_TOKEN) {
   return {
     read: (hash: string) => t.inject({ method: 'GET', url: `/manage/wallets/${hash}`, headers: headers() }),
     credit: (hash: string, body: unknown) =>
-      t.inject({ method: 'POST', url: `/manage/wallets/${hash}/credit`, headers: headers({ 'content-type': 'application/json' }), payload: JSON.stringify(body) }),
+      t.inject({
+        method: 'POST',
+        url: `/manage/wallets/${hash}/credit`,
+        headers: headers({ 'content-type': 'application/json' }),
+        payload: JSON.stringify(body),
+      }),
   };
 }
 

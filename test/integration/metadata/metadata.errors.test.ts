@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { describeEachStore } from '../../helpers/each-store.js';
 import { useTestApp } from '../../helpers/use-test-app.js';
-import type { TestApp } from '../../helpers/app.js';
 import { useAppWith } from '../../fixtures/override-app.js';
 import { createOutbound } from '../../../src/outbound/outbound-client.js';
 import { createNameLookup } from '../../../src/outbound/name-resolution.js';
@@ -24,7 +23,6 @@ function expectFailure(res: LightMyRequestResponse, status: number, error: strin
   expect(Object.keys(body).sort()).toEqual(['error', 'success']);
   expect(res.headers['x-cost']).toBe(String(cost));
 }
-
 
 describeEachStore('POST /url-to-metadata: failures', (kind) => {
   const { env, sites } = useSites();
@@ -79,7 +77,12 @@ describeEachStore('POST /url-to-metadata: failures', (kind) => {
 
     it('refuses a body that is not JSON', async () => {
       const token = await get().createToken(100);
-      const res = await get().inject({ method: 'POST', url: '/url-to-metadata', headers: { 'x-token': token, 'content-type': 'text/plain' }, payload: 'https://example.com/' });
+      const res = await get().inject({
+        method: 'POST',
+        url: '/url-to-metadata',
+        headers: { 'x-token': token, 'content-type': 'text/plain' },
+        payload: 'https://example.com/',
+      });
       expectFailure(res, 400, 'Invalid body: must be a JSON object', 1);
     });
 
@@ -127,7 +130,12 @@ describeEachStore('POST /url-to-metadata: failures', (kind) => {
 
   describe('plain-text answers of authentication and metering', () => {
     it('answers 401 Unauthorized without a token', async () => {
-      const res = await get().inject({ method: 'POST', url: '/url-to-metadata', headers: { 'content-type': 'application/json' }, payload: '{"url":"https://example.com"}' });
+      const res = await get().inject({
+        method: 'POST',
+        url: '/url-to-metadata',
+        headers: { 'content-type': 'application/json' },
+        payload: '{"url":"https://example.com"}',
+      });
       expect([res.statusCode, res.body, res.headers['content-type'], res.headers['x-cost']]).toEqual([401, 'Unauthorized', PLAIN, undefined]);
     });
 

@@ -199,7 +199,15 @@ describeEachStore('POST /url-to-metadata: pages it can read', (kind) => {
       const res = await analyze(get(), token, { url: sites().https.url('/image.png') });
       expect(res.statusCode, res.body).toBe(200);
       const { data } = res.json();
-      expect(data.document).toEqual({ kind: 'image', mimeType: 'image/png', filename: 'image.png', size: expect.any(Number), format: 'png', width: 3, height: 2 });
+      expect(data.document).toEqual({
+        kind: 'image',
+        mimeType: 'image/png',
+        filename: 'image.png',
+        size: expect.any(Number),
+        format: 'png',
+        width: 3,
+        height: 2,
+      });
       expect(data.technical).toMatchObject({ contentType: 'image/png', statusCode: 200 });
       expect(data.seo.title).toBe('image.png');
       expect(data.links).toBeUndefined();

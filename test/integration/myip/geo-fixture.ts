@@ -17,7 +17,15 @@ export const GEO_RECORDS = {
     postal: { code: '75001' },
   },
   '198.51.100.0/25': { country: { iso_code: 'DE' } },
-  '2001:db8:1::/48': { country_code: 'JP', city: 'Tokyo', latitude: 35.6762, longitude: 139.6503, timezone: 'Asia/Tokyo', state1: 'Tokyo', postcode: '100-0001' },
+  '2001:db8:1::/48': {
+    country_code: 'JP',
+    city: 'Tokyo',
+    latitude: 35.6762,
+    longitude: 139.6503,
+    timezone: 'Asia/Tokyo',
+    state1: 'Tokyo',
+    postcode: '100-0001',
+  },
 };
 
 /** Writes the test database to a temp file and returns its path (for GEOIP_DB). */

@@ -63,13 +63,14 @@ describeEachStore('GET /myip from the connection (TRUST_PROXY unset)', (kind) =>
     expect(await myip(get(), token, '198.51.100.7')).toMatchObject({ ...NO_GEO, country: 'DE', continent: 'EU' });
   });
 
-  it.each([['an address the database does not know', '192.0.2.44'], ['a private address', '10.0.0.7'], ['loopback', '::1']])(
-    'answers %s with empty geo fields, not an error',
-    async (_name, address) => {
-      const token = await get().createToken(10);
-      expect(await myip(get(), token, address)).toMatchObject(NO_GEO);
-    },
-  );
+  it.each([
+    ['an address the database does not know', '192.0.2.44'],
+    ['a private address', '10.0.0.7'],
+    ['loopback', '::1'],
+  ])('answers %s with empty geo fields, not an error', async (_name, address) => {
+    const token = await get().createToken(10);
+    expect(await myip(get(), token, address)).toMatchObject(NO_GEO);
+  });
 
   it('ignores X-Forwarded-For from a connection no proxy setting trusts', async () => {
     const token = await get().createToken(10);

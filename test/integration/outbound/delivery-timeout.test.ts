@@ -55,7 +55,12 @@ describe.concurrent('the 10-second delivery timeout', () => {
         async ({ expect }) => {
           const [delivery, request] = await Promise.all([
             timed(() => outbound.deliverJson(receiver.url(`${path}/deliver`), '{}')),
-            timed(() => outbound.request({ url: receiver.url(`${path}/request`) }).then(() => null, (e: unknown) => e)),
+            timed(() =>
+              outbound.request({ url: receiver.url(`${path}/request`) }).then(
+                () => null,
+                (e: unknown) => e,
+              ),
+            ),
           ]);
           expect(delivery.value).toStrictEqual({ ok: false, cause: CAUSE, elapsedMs: expect.any(Number) });
           const err = request.value as OutboundError;

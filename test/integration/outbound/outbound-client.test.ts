@@ -1,13 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOutbound, OutboundError, type Outbound, type OutboundOptions } from '../../../src/outbound/outbound-client.js';
-import {
-  createTestCertificates,
-  localhostLookup,
-  startHttpsReceiver,
-  type HttpsReceiver,
-  type TestCertificates,
-} from '../../helpers/https-receiver.js';
+import { createTestCertificates, localhostLookup, startHttpsReceiver, type HttpsReceiver, type TestCertificates } from '../../helpers/https-receiver.js';
 
 // Every peer here listens on 127.0.0.1; loopback is reachable only through the
 // allow list, exactly as OUTBOUND_ALLOW_CIDRS would set it in a test deployment.
@@ -23,7 +17,10 @@ function makeOutbound(overrides: Partial<OutboundOptions> = {}): Outbound {
 }
 
 async function failure(promise: Promise<unknown>): Promise<OutboundError> {
-  const err = await promise.then(() => null, (e: unknown) => e);
+  const err = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(OutboundError);
   return err as OutboundError;
 }

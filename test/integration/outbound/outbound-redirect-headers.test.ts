@@ -60,7 +60,10 @@ describe('outbound client: headers on a redirect to another origin', () => {
 
   it('a request redirected to another origin keeps only accept, accept-language and the user agent', async () => {
     const got = await afterRedirect(second, 302, second.url('/page', '127.0.0.1'), () =>
-      outbound.request({ url: first.url('/page', '127.0.0.1'), headers: { accept: 'text/html', 'accept-language': 'en', 'x-api-key': 'ai-key', authorization: 'Bearer ai' } }),
+      outbound.request({
+        url: first.url('/page', '127.0.0.1'),
+        headers: { accept: 'text/html', 'accept-language': 'en', 'x-api-key': 'ai-key', authorization: 'Bearer ai' },
+      }),
     );
     expect(got?.headers).toMatchObject({ accept: 'text/html', 'accept-language': 'en', 'user-agent': 'coinop-webhook/test' });
     expect(got?.headers['x-api-key']).toBeUndefined();

@@ -27,7 +27,10 @@ function chain(req: ReceivedRequest): ScriptedResponse {
 }
 
 async function failure(promise: Promise<unknown>): Promise<OutboundError> {
-  const err = await promise.then(() => null, (e: unknown) => e);
+  const err = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(OutboundError);
   return err as OutboundError;
 }

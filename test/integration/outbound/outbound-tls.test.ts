@@ -43,8 +43,7 @@ describe('outbound client: TLS trust', () => {
   it('checks the certificate against the host name that was asked for', async () => {
     // The certificate names localhost and 127.0.0.1 only; a name that resolves to
     // the same address must still fail verification.
-    const lookup = async (hostname: string) =>
-      hostname === 'alias.test' ? [{ address: '127.0.0.1', family: 4 as const }] : localhostLookup(hostname);
+    const lookup = async (hostname: string) => (hostname === 'alias.test' ? [{ address: '127.0.0.1', family: 4 as const }] : localhostLookup(hostname));
     const outbound = createOutbound({ allowCidrs: LOOPBACK, extraCaPem: certs.caPem, lookup, userAgent: 'x' });
     expect(await outbound.deliverJson(`https://alias.test:${receiver.port}/hook`, '{}')).toMatchObject({ ok: false, cause: 'TLS error' });
     await outbound.close();

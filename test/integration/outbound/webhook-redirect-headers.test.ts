@@ -31,7 +31,11 @@ describeEachStore('a webhook whose receiver redirects to another origin', (kind)
     expect(moved?.path).toBe(`/moved-${status}`);
     expect([moved?.headers['x-api-key'], moved?.headers.authorization]).toEqual([undefined, undefined]);
     if (status === 307) {
-      const headers = { 'webhook-id': String(moved?.headers['webhook-id']), 'webhook-timestamp': String(moved?.headers['webhook-timestamp']), 'webhook-signature': String(moved?.headers['webhook-signature']) };
+      const headers = {
+        'webhook-id': String(moved?.headers['webhook-id']),
+        'webhook-timestamp': String(moved?.headers['webhook-timestamp']),
+        'webhook-signature': String(moved?.headers['webhook-signature']),
+      };
       expect(() => new Webhook(String(created.signingSecret)).verify(moved?.text ?? '', headers)).not.toThrow();
     }
   });

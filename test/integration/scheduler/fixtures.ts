@@ -48,7 +48,6 @@ export function useSchedulerSuite(kind: StoreKind): SchedulerSuite {
   };
 }
 
-
 export interface ScheduleRow {
   readonly walletId: number;
   readonly webhookId: string;

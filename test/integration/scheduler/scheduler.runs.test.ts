@@ -16,13 +16,15 @@ describeEachStore('scheduled runs', (kind) => {
   let token: string;
   let walletId: number;
   beforeEach(() => ({ token, walletId } = suite.wallet()));
-  const schedule = (webhookId: string, fields: { cron: string; nextRunAt: number; active?: boolean; headers?: Record<string, string>; signingSecret?: string; timezone?: string }) =>
-    insertSchedules(testApp().deps, [{ walletId, webhookId, url: outbound.url(`/run/${webhookId}`), ...fields }]);
+  const schedule = (
+    webhookId: string,
+    fields: { cron: string; nextRunAt: number; active?: boolean; headers?: Record<string, string>; signingSecret?: string; timezone?: string },
+  ) => insertSchedules(testApp().deps, [{ walletId, webhookId, url: outbound.url(`/run/${webhookId}`), ...fields }]);
   const received = (webhookId: string) => outbound.requestsTo(`/run/${webhookId}`);
   const state = (webhookId: string) => scheduleState(testApp().deps, walletId, webhookId);
   const balance = async () => (await testApp().inject({ method: 'GET', url: '/token', headers: { 'x-token': token } })).json().wallet as number;
   async function deliveryLogs() {
-    await testApp().deps.logs.flush();
+    await testApp().deps.ledger.flush();
     const res = await testApp().inject({ method: 'GET', url: '/token/logs?type=webhook-delivery&n=100', headers: { 'x-token': token } });
     return res.json().logs as Array<Record<string, unknown>>;
   }
@@ -126,7 +128,7 @@ describeEachStore('scheduled runs', (kind) => {
     });
     const wallet = await testApp().inject({ method: 'GET', url: '/token', headers: { 'x-token': poor } });
     expect(wallet.json().wallet).toBe(0); // nothing taken by the run; GET /token took the last credit
-    await testApp().deps.logs.flush();
+    await testApp().deps.ledger.flush();
     const logs = (await testApp().inject({ method: 'GET', url: '/token/logs?type=webhook-delivery', headers: { 'x-token': poor } })).json().logs;
     expect(logs).toEqual([expect.objectContaining({ path: 'broke', status_code: 402, error: 'Insufficient credits', cost: 0, balance: 1 })]);
   });
@@ -198,7 +200,13 @@ describeEachStore('scheduled runs', (kind) => {
   it('never fires a run twice when passes overlap on one instance', async () => {
     const rich = await testApp().createToken(1000);
     const richId = await walletIdOf(testApp().deps, rich);
-    const rows = Array.from({ length: 60 }, (_, i) => ({ walletId: richId, webhookId: `overlap-${i}`, url: outbound.url('/run/overlap'), cron: '* * * * *', nextRunAt: START }));
+    const rows = Array.from({ length: 60 }, (_, i) => ({
+      walletId: richId,
+      webhookId: `overlap-${i}`,
+      url: outbound.url('/run/overlap'),
+      cron: '* * * * *',
+      nextRunAt: START,
+    }));
     await insertSchedules(testApp().deps, rows);
     const reports = await Promise.all([1, 2, 3].map(() => runDueSchedules(testApp().deps, { batchSize: 7, concurrency: 5 })));
     expect(reports.reduce((sum, r) => sum + r.fired, 0)).toBe(60);

@@ -4,7 +4,6 @@ import { MINUTE } from '../../../src/lib/time.js';
 import { runDueSchedules, startScheduler } from '../../../src/features/scheduler/scheduler.js';
 import { insertSchedules, scheduleState, SUITE_START as START, useSchedulerSuite } from './fixtures.js';
 
-
 describeEachStore('scheduler worker', (kind) => {
   const suite = useSchedulerSuite(kind);
   const { clock, outbound, testApp } = suite;

@@ -11,7 +11,7 @@ import { startDnsServer } from '../../helpers/dns-server.js';
 import type { TestDnsServer } from '../../helpers/dns-server.js';
 import { freePort, startServerProcess } from '../../helpers/server-process.js';
 import type { ServerProcess } from '../../helpers/server-process.js';
-import { sha256Hex } from '../../../src/lib/hash.js';
+import { fundedToken } from '../../helpers/funded-token.js';
 
 /**
  * The security review's worst inputs (template amplification, backtracking on mail headers, quadratic
@@ -38,7 +38,11 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'coinop-worst-'));
   const caFile = join(dataDir, 'ca.pem');
   writeFileSync(caFile, certificates.caPem);
-  receiver = await startHttpsReceiver({ certificates, responder: (req) => (req.path.startsWith('/page/') ? { status: 200, headers: { 'content-type': 'text/html' }, body: PAGES[req.path] ?? '' } : { status: 200, body: 'ok' }) });
+  receiver = await startHttpsReceiver({
+    certificates,
+    responder: (req) =>
+      req.path.startsWith('/page/') ? { status: 200, headers: { 'content-type': 'text/html' }, body: PAGES[req.path] ?? '' } : { status: 200, body: 'ok' },
+  });
   // Swallows every query: the slowest DNS server a lookup can meet.
   silentDns = await startDnsServer({ behaviour: () => ({ drop: true }) });
   smtpPort = await freePort();
@@ -52,7 +56,6 @@ beforeAll(async () => {
     OUTBOUND_CA_FILE: caFile,
     DNS_SERVERS: silentDns.address,
     LOG_LEVEL: 'warn',
-
   });
 }, 60_000);
 
@@ -81,20 +84,6 @@ async function call(method: 'GET' | 'POST', path: string, token: string, body?: 
     bodyTimeout: 120_000,
   });
   return { status: response.statusCode, text: await response.body.text() };
-}
-
-async function fundedToken(): Promise<string> {
-  const created = await request(`${service.url}/token`, { method: 'POST', body: 'token=new', headers: { 'content-type': 'application/x-www-form-urlencoded' }, dispatcher: agent });
-  const token = await created.body.text();
-  const credit = await request(`${service.url}/manage/wallets/${sha256Hex(token)}/credit`, {
-    method: 'POST',
-    body: JSON.stringify({ amount: 100_000 }),
-    headers: { 'content-type': 'application/json', 'x-admin-token': ADMIN_TOKEN },
-    dispatcher: agent,
-  });
-  expect(credit.statusCode).toBe(200);
-  await credit.body.dump();
-  return token;
 }
 
 async function mailbox(token: string, webhookId: string, config: Record<string, unknown>): Promise<string> {
@@ -164,9 +153,13 @@ function settledWithin<T>(promises: ReadonlyArray<Promise<T>>, ms: number): Prom
 }
 
 it('keeps answering /healthz within 200 ms and under 400 MB while it takes every worst input at once', async () => {
-  const token = await fundedToken();
+  const token = await fundedToken(service.url, { adminToken: ADMIN_TOKEN, amount: 100_000, dispatcher: agent });
   const template = { t: '{{text}}'.repeat(200) };
-  const amplified = [await mailbox(token, 'amp1', { format: 'custom', template }), await mailbox(token, 'amp2', { format: 'custom', template }), await mailbox(token, 'amp3', { format: 'custom', template })];
+  const amplified = [
+    await mailbox(token, 'amp1', { format: 'custom', template }),
+    await mailbox(token, 'amp2', { format: 'custom', template }),
+    await mailbox(token, 'amp3', { format: 'custom', template }),
+  ];
   const chat = await mailbox(token, 'chat1', { format: 'slack' });
   const pid = service.child.pid as number;
 
@@ -176,18 +169,32 @@ it('keeps answering /healthz within 200 ms and under 400 MB while it takes every
   await new Promise((resolve) => setTimeout(resolve, 300));
 
   const mailer = nodemailer.createTransport({ host: '127.0.0.1', port: smtpPort, secure: false, ignoreTLS: true, name: 'client.test' });
-  const attacks = await settledWithin<unknown>([
-    // 1. One ~1 MB message rendered through a template that repeats {{text}} 200 times, for three mailboxes.
-    mailer.sendMail({ from: 'a@sender.test', to: amplified, subject: 'amplify', text: 'x'.repeat(1_000_000) }),
-    // 2. Runs of whitespace in the subject and the sender's name, formatted for chat (together just under
-    //    the parser's 1 MiB limit on a message's header, so they reach the formatting).
-    mailer.sendMail({ from: { name: `a${' '.repeat(200_000)}b`, address: 'b@sender.test' }, to: chat, subject: `a${' '.repeat(700_000)}b`, text: 'hi' }),
-    // 3. Deeply nested and noise-classed HTML.
-    call('POST', '/url-to-metadata', token, JSON.stringify({ url: receiver.url('/page/noise', '127.0.0.1') })),
-    call('POST', '/url-to-metadata', token, JSON.stringify({ url: receiver.url('/page/deep', '127.0.0.1') })),
-    // 4. The longest lookup the request limits allow, against a server that never answers.
-    call('POST', '/dns-lookup', token, JSON.stringify({ domains: ['slow.test', 'slower.test'], recordTypes: ['A', 'AAAA', 'MX', 'TXT'], timeout: 60_000, maxRetries: 10, retryDelay: 100_000 })),
-  ], 60_000);
+  const attacks = await settledWithin<unknown>(
+    [
+      // 1. One ~1 MB message rendered through a template that repeats {{text}} 200 times, for three mailboxes.
+      mailer.sendMail({ from: 'a@sender.test', to: amplified, subject: 'amplify', text: 'x'.repeat(1_000_000) }),
+      // 2. Runs of whitespace in the subject and the sender's name, formatted for chat (together just under
+      //    the parser's 1 MiB limit on a message's header, so they reach the formatting).
+      mailer.sendMail({ from: { name: `a${' '.repeat(200_000)}b`, address: 'b@sender.test' }, to: chat, subject: `a${' '.repeat(700_000)}b`, text: 'hi' }),
+      // 3. Deeply nested and noise-classed HTML.
+      call('POST', '/url-to-metadata', token, JSON.stringify({ url: receiver.url('/page/noise', '127.0.0.1') })),
+      call('POST', '/url-to-metadata', token, JSON.stringify({ url: receiver.url('/page/deep', '127.0.0.1') })),
+      // 4. The longest lookup the request limits allow, against a server that never answers.
+      call(
+        'POST',
+        '/dns-lookup',
+        token,
+        JSON.stringify({
+          domains: ['slow.test', 'slower.test'],
+          recordTypes: ['A', 'AAAA', 'MX', 'TXT'],
+          timeout: 60_000,
+          maxRetries: 10,
+          retryDelay: 100_000,
+        }),
+      ),
+    ],
+    60_000,
+  );
   mailer.close();
   // Let the deliveries of the accepted mail run while the poller watches.
   await new Promise((resolve) => setTimeout(resolve, 3000));

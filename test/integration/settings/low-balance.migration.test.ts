@@ -9,12 +9,12 @@ import { applySqliteMigrations } from '../../../src/store/sqlite/sqlite-migrate.
 import { applyPostgresMigrations } from '../../../src/store/postgres/postgres-migrate.js';
 import { openStore } from '../../../src/store/open-store.js';
 import type { Store } from '../../../src/store/store.js';
-import { claimNotification, pendingWallets } from '../../../src/features/settings/low-balance-queries.js';
+import { claimNotification, pendingWallets } from '../../../src/ledger/low-balance.js';
 import { HOUR, MINUTE } from '../../../src/lib/time.js';
 
 const NOW = Date.parse('2026-06-01T12:00:00.000Z');
 const PENDING_WALLET =
-  "INSERT INTO wallets (hash, balance, created_at, last_used_at, lb_threshold, lb_webhook, lb_armed, lb_pending) VALUES ('h1', 40, 0, 0, 50, '{\"url\":\"https://example.com/\"}', 0, 1)";
+  'INSERT INTO wallets (hash, balance, created_at, last_used_at, lb_threshold, lb_webhook, lb_armed, lb_pending) VALUES (\'h1\', 40, 0, 0, 50, \'{"url":"https://example.com/"}\', 0, 1)';
 
 describeEachStore('upgrading to the low-balance rate limit (migration 9)', (kind) => {
   let database: ScratchDatabase;

@@ -70,9 +70,11 @@ describeEachStore('low-balance notifications', (kind) => {
     expect((await send()).handled).toBe(0);
     expect(received()).toHaveLength(1);
 
-    await testApp().deps.logs.flush();
+    await testApp().deps.ledger.flush();
     const logs = (await testApp().inject({ method: 'GET', url: '/token/logs?type=webhook-delivery', headers: { 'x-token': token } })).json().logs;
-    expect(logs).toEqual([expect.objectContaining({ method: 'POST', path: 'low-balance', endpoint: 'webhook-delivery', status_code: 200, cost: 0, balance: 95 })]);
+    expect(logs).toEqual([
+      expect.objectContaining({ method: 'POST', path: 'low-balance', endpoint: 'webhook-delivery', status_code: 200, cost: 0, balance: 95 }),
+    ]);
   });
 
   it('re-arms when an operator credit lifts the balance above the threshold, and notifies again on the next crossing', async () => {
@@ -127,7 +129,7 @@ describeEachStore('low-balance notifications', (kind) => {
     expect(await send()).toEqual({ handled: 1, webhooks: 0, emails: 0 });
     expect(await send()).toEqual({ handled: 0, webhooks: 0, emails: 0 });
     expect(received()).toHaveLength(1);
-    await testApp().deps.logs.flush();
+    await testApp().deps.ledger.flush();
     const logs = (await testApp().inject({ method: 'GET', url: '/token/logs?type=webhook-delivery', headers: { 'x-token': token } })).json().logs;
     expect(logs).toEqual([expect.objectContaining({ path: 'low-balance', status_code: 500, error: 'webhook call failed: HTTP 500' })]);
   });
@@ -151,7 +153,10 @@ describeEachStore('low-balance notifications', (kind) => {
     await configure({ low_balance_threshold: 95, low_balance_webhook: { url: outbound.url(path) } });
     const walletId = await walletIdOf(testApp().deps, token);
     // Another instance claimed the incident and is (still) sending it.
-    await testApp().deps.store.writeOne('UPDATE wallets SET lb_pending = 2, lb_pending_until = $1, lb_armed = 0 WHERE id = $2', [clock.now() + MINUTE, walletId]);
+    await testApp().deps.store.writeOne('UPDATE wallets SET lb_pending = 2, lb_pending_until = $1, lb_armed = 0 WHERE id = $2', [
+      clock.now() + MINUTE,
+      walletId,
+    ]);
     await spend(4);
     expect((await send()).handled).toBe(0);
     // That instance died: once the lease has run out, this one sends it.

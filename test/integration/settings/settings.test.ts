@@ -81,7 +81,11 @@ describeEachStore('low-balance settings', (kind) => {
   it('merges: omitted fields keep their values, null clears webhook or e-mail, 0 disables the threshold', async () => {
     await expectSaved({ low_balance_threshold: 10, low_balance_webhook: { url: HOOK }, low_balance_email: 'a@example.com' });
     await expectSaved({ low_balance_threshold: 20 });
-    expect((await read()).json()).toStrictEqual({ low_balance_threshold: 20, low_balance_webhook: { url: HOOK, headers: {} }, low_balance_email: 'a@example.com' });
+    expect((await read()).json()).toStrictEqual({
+      low_balance_threshold: 20,
+      low_balance_webhook: { url: HOOK, headers: {} },
+      low_balance_email: 'a@example.com',
+    });
     await expectSaved({});
     expect((await read()).json().low_balance_threshold).toBe(20);
     await expectSaved({ low_balance_email: null });
@@ -119,10 +123,18 @@ describeEachStore('low-balance settings', (kind) => {
     ['no url', { headers: {} }, 'Missing required field: low_balance_webhook.url'],
     ['a host header', { url: HOOK, headers: { host: 'evil.example' } }, 'Invalid low_balance_webhook.headers: "host" cannot be set'],
     ['a Content-Length header', { url: HOOK, headers: { 'Content-Length': '1' } }, 'Invalid low_balance_webhook.headers: "Content-Length" cannot be set'],
-    ['a transfer-encoding header', { url: HOOK, headers: { 'transfer-encoding': 'chunked' } }, 'Invalid low_balance_webhook.headers: "transfer-encoding" cannot be set'],
+    [
+      'a transfer-encoding header',
+      { url: HOOK, headers: { 'transfer-encoding': 'chunked' } },
+      'Invalid low_balance_webhook.headers: "transfer-encoding" cannot be set',
+    ],
     ['a Connection header', { url: HOOK, headers: { Connection: 'close' } }, 'Invalid low_balance_webhook.headers: "Connection" cannot be set'],
     ['a header name with a space', { url: HOOK, headers: { 'bad name': 'v' } }, 'Invalid low_balance_webhook.headers: "bad name" is not a valid header name'],
-    ['pagerduty without routing_key', { url: HOOK, format: 'pagerduty', options: { severity: 'info' } }, 'Invalid format: pagerduty requires options.routing_key'],
+    [
+      'pagerduty without routing_key',
+      { url: HOOK, format: 'pagerduty', options: { severity: 'info' } },
+      'Invalid format: pagerduty requires options.routing_key',
+    ],
     ['telegram without chat_id', { url: HOOK, format: 'telegram' }, 'Invalid format: telegram requires options.chat_id'],
     ['custom without template', { url: HOOK, format: 'custom' }, 'Invalid format: custom requires a template'],
     ['a template over 2048 bytes', { url: HOOK, format: 'custom', template: { text: 'x'.repeat(2038) } }, 'Invalid template: must be at most 2048 bytes'],

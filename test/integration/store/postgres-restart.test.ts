@@ -7,7 +7,7 @@ import { startPrivatePostgres } from '../../helpers/private-postgres.js';
 import type { PrivatePostgres } from '../../helpers/private-postgres.js';
 import { startServerProcess } from '../../helpers/server-process.js';
 import type { ServerProcess } from '../../helpers/server-process.js';
-import { sha256Hex } from '../../../src/lib/hash.js';
+import { fundedToken } from '../../helpers/funded-token.js';
 
 /**
  * A service on a PostgreSQL of the test's own, under steady load that includes multi-statement
@@ -26,7 +26,7 @@ beforeAll(async () => {
   database.pg = await startPrivatePostgres();
   if (database.pg === undefined) return;
   service = await startServerProcess({ DATABASE_URL: database.pg.url, ADMIN_TOKEN, OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8', LOG_LEVEL: 'error' });
-  token = await fundedToken();
+  token = await fundedToken(service.url, { adminToken: ADMIN_TOKEN, amount: 1_000_000, dispatcher: agent });
 }, 60_000);
 
 afterAll(async () => {
@@ -50,20 +50,6 @@ async function call(method: 'GET' | 'POST' | 'DELETE', path: string, walletToken
     dispatcher: agent,
   });
   return { status: response.statusCode, text: await response.body.text(), ms: performance.now() - started };
-}
-
-async function fundedToken(): Promise<string> {
-  const created = await request(`${service.url}/token`, { method: 'POST', body: 'token=new', headers: { 'content-type': 'application/x-www-form-urlencoded' }, dispatcher: agent });
-  const token = await created.body.text();
-  const credit = await request(`${service.url}/manage/wallets/${sha256Hex(token)}/credit`, {
-    method: 'POST',
-    body: JSON.stringify({ amount: 1_000_000 }),
-    headers: { 'content-type': 'application/json', 'x-admin-token': ADMIN_TOKEN },
-    dispatcher: agent,
-  });
-  expect(credit.statusCode).toBe(200);
-  await credit.body.dump();
-  return token;
 }
 
 /** Lanes of webhook create + delete (transactions) and KV set + get, until `stop`; every answer is kept. */
@@ -115,7 +101,9 @@ async function untilServing(limitMs: number): Promise<number> {
 /** The server's processes (postmaster and backends): SIGSTOP freezes it with its sockets open. */
 function signalServer(pg: PrivatePostgres, signal: 'STOP' | 'CONT'): void {
   const postmaster = readFileSync(join(pg.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]?.trim() ?? '';
-  const children = execFileSync('pgrep', ['-P', postmaster], { encoding: 'utf8' }).split('\n').filter((pid) => pid !== '');
+  const children = execFileSync('pgrep', ['-P', postmaster], { encoding: 'utf8' })
+    .split('\n')
+    .filter((pid) => pid !== '');
   execFileSync('kill', [`-${signal}`, postmaster, ...children]);
 }
 

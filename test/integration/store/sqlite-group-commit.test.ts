@@ -68,7 +68,12 @@ describe('SQLite group commit', () => {
   it('runs two fsyncs at once, each on its own descriptor; later commits wait for the next, which covers them all', async () => {
     const disk = heldFsync();
     const sqlite = await open(disk);
-    const [first, second, third, fourth] = (await writesInTurns(sqlite, ['a', 'b', 'c', 'd'])) as [Promise<unknown>, Promise<unknown>, Promise<unknown>, Promise<unknown>];
+    const [first, second, third, fourth] = (await writesInTurns(sqlite, ['a', 'b', 'c', 'd'])) as [
+      Promise<unknown>,
+      Promise<unknown>,
+      Promise<unknown>,
+      Promise<unknown>,
+    ];
     expect(disk.calls).toBe(2); // two fsyncs in flight, the later commits queue behind them
     // Linux reports a write-back error once per open file: two fsyncs sharing one would split it.
     expect(disk.descriptor(0)).not.toBe(disk.descriptor(1));
@@ -140,13 +145,14 @@ describe('SQLite group commit', () => {
       await tx.run('CREATE TABLE filler (n INTEGER PRIMARY KEY, text TEXT NOT NULL)');
       for (let n = 0; n < 400; n++) await tx.run('INSERT INTO filler (n, text) VALUES ($1, $2)', [n, 'x'.repeat(1000)]);
     });
-    const sqliteTempFiles = () => readdirSync('/proc/self/fd').filter((fd) => {
-      try {
-        return readlinkSync(`/proc/self/fd/${fd}`).includes('etilqs_');
-      } catch {
-        return false; // closed meanwhile
-      }
-    });
+    const sqliteTempFiles = () =>
+      readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`).includes('etilqs_');
+        } catch {
+          return false; // closed meanwhile
+        }
+      });
     // Rewriting ~100 committed pages inside the unit's savepoint keeps ~400 KiB of undo pages, past SQLite's 64 KiB spill.
     const during = await sqlite.write(async (tx) => {
       await tx.run('UPDATE filler SET text = $1', ['y'.repeat(1000)]);
@@ -155,19 +161,34 @@ describe('SQLite group commit', () => {
     expect(during).toEqual([]);
   });
 
-  it('applies a held write before a statement naming its table, and not before others', async () => {
+  it('applies a held write before a statement declared to touch its table, and not before one declared to touch others', async () => {
     const sqlite = await open();
     const applied: string[] = [];
     sqlite.lane?.hold('wallets', (run) => {
       applied.push('held');
       run('INSERT INTO wallets (hash, balance, created_at, last_used_at) VALUES ($1, $2, $3, $3)', ['h', 7, 1]);
     });
-    const other = sqlite.writeDeferred(INSERT_SECRET, ['a', 'x', 1]);
+    const other = sqlite.writeDeferred(INSERT_SECRET, ['a', 'x', 1], { touches: ['service_secrets'] });
     expect(applied).toEqual([]);
-    const read = await sqlite.writeDeferred<{ balance: number }>('SELECT balance FROM wallets WHERE hash = $1', ['h']);
+    const read = await sqlite.writeDeferred<{ balance: number }>('SELECT balance FROM wallets WHERE hash = $1', ['h'], { touches: ['wallets'] });
     expect(applied).toEqual(['held']);
     expect(read.rows).toEqual([{ balance: 7 }]);
     await Promise.all([(await other).durable, read.durable]);
+  });
+
+  it('applies every held write before a statement that declares nothing, whatever its text names', async () => {
+    const sqlite = await open();
+    await sqlite.writeOne('CREATE VIEW balances AS SELECT hash, balance FROM wallets');
+    const applied: string[] = [];
+    sqlite.lane?.hold('wallets', (run) => {
+      applied.push('held');
+      run('INSERT INTO wallets (hash, balance, created_at, last_used_at) VALUES ($1, $2, $3, $3)', ['h', 7, 1]);
+    });
+    // The text never says "wallets", yet the view reads it: only a declaration can tell, so undeclared means everything.
+    const read = await sqlite.writeDeferred<{ balance: number }>('SELECT balance FROM balances WHERE hash = $1', ['h']);
+    expect(applied).toEqual(['held']);
+    expect(read.rows).toEqual([{ balance: 7 }]);
+    await read.durable;
   });
 
   it('applies held writes before the commit even when nothing else names their table', async () => {

@@ -46,7 +46,9 @@ describeEachStore('POST /token creates a token', (kind) => {
   it('opens a wallet of 100 credits, which GET /token then shows as 99 after its 1-credit charge', async () => {
     const t = get();
     const token = (await createFrom(t, '198.51.100.2')).body;
-    const row = await t.deps.store.read.get<{ balance: number; created_at: number }>('SELECT balance, created_at FROM wallets WHERE hash = $1', [sha256Hex(token)]);
+    const row = await t.deps.store.read.get<{ balance: number; created_at: number }>('SELECT balance, created_at FROM wallets WHERE hash = $1', [
+      sha256Hex(token),
+    ]);
     expect(row).toEqual({ balance: 100, created_at: clock.now() });
     const info = await t.inject({ method: 'GET', url: '/token', headers: { 'x-token': token } });
     expect(info.statusCode).toBe(200);
@@ -182,4 +184,3 @@ describeEachStore('POST /token behind a trusted proxy', (kind) => {
     expect(again.body).toBe('Too Many Requests');
   });
 });
-

@@ -44,27 +44,59 @@ const CREATE_CASES: ReadonlyArray<readonly [string, Record<string, unknown>, str
   ['custom without template', { format: 'custom' }, 'Invalid format: custom requires a template'],
   ['a template over 2048 bytes', { format: 'custom', template: { text: 'x'.repeat(2038) } }, 'Invalid template: must be at most 2048 bytes'],
   ['a template deeper than 5 levels', { format: 'custom', template: tooDeep }, 'Invalid template: nesting deeper than 5 levels'],
-  ['a template with an unclosed placeholder', { format: 'custom', template: { text: 'Hi {{from.name' } }, 'Invalid template: unterminated placeholder at "{{from.name"'],
+  [
+    'a template with an unclosed placeholder',
+    { format: 'custom', template: { text: 'Hi {{from.name' } },
+    'Invalid template: unterminated placeholder at "{{from.name"',
+  ],
   ['a template that is an array', { format: 'custom', template: ['{{subject}}'] }, 'Invalid template: must be object'],
   ['includeAttachments that is not a boolean', { includeAttachments: 'yes' }, 'Invalid includeAttachments: must be boolean'],
-  ['a schedule and a format', { schedule: SCHEDULE, format: 'slack' }, 'Invalid field combination: format is for mailbox webhooks and cannot be sent with schedule'],
-  ['a schedule and a template', { schedule: SCHEDULE, template: { a: 'b' } }, 'Invalid field combination: template is for mailbox webhooks and cannot be sent with schedule'],
-  ['a schedule and options', { schedule: SCHEDULE, options: {} }, 'Invalid field combination: options is for mailbox webhooks and cannot be sent with schedule'],
-  ['a schedule and includeAttachments', { schedule: SCHEDULE, includeAttachments: true }, 'Invalid field combination: includeAttachments is for mailbox webhooks and cannot be sent with schedule'],
+  [
+    'a schedule and a format',
+    { schedule: SCHEDULE, format: 'slack' },
+    'Invalid field combination: format is for mailbox webhooks and cannot be sent with schedule',
+  ],
+  [
+    'a schedule and a template',
+    { schedule: SCHEDULE, template: { a: 'b' } },
+    'Invalid field combination: template is for mailbox webhooks and cannot be sent with schedule',
+  ],
+  [
+    'a schedule and options',
+    { schedule: SCHEDULE, options: {} },
+    'Invalid field combination: options is for mailbox webhooks and cannot be sent with schedule',
+  ],
+  [
+    'a schedule and includeAttachments',
+    { schedule: SCHEDULE, includeAttachments: true },
+    'Invalid field combination: includeAttachments is for mailbox webhooks and cannot be sent with schedule',
+  ],
   ['a schedule without cron', { schedule: { timezone: 'UTC' } }, 'Missing required field: schedule.cron'],
   ['a schedule without timezone', { schedule: { cron: '0 9 * * *' } }, 'Missing required field: schedule.timezone'],
   ['an unknown schedule field', { schedule: { ...SCHEDULE, start: 'now' } }, 'Unknown field: schedule.start'],
   ['a schedule that is not an object', { schedule: '0 9 * * *' }, 'Invalid schedule: must be object'],
   ['a cron with a bad minute', { schedule: { cron: '61 * * * *', timezone: 'UTC' } }, 'Invalid schedule.cron: minute "61" is out of range 0-59'],
   ['a cron of 6 fields', { schedule: { cron: '0 0 9 * * *', timezone: 'UTC' } }, 'Invalid schedule.cron: must have 5 fields (minute hour day month weekday)'],
-  ['the @daily shortcut', { schedule: { cron: '@daily', timezone: 'UTC' } }, 'Invalid schedule.cron: @ shortcuts are not supported, use 5 fields (minute hour day month weekday)'],
+  [
+    'the @daily shortcut',
+    { schedule: { cron: '@daily', timezone: 'UTC' } },
+    'Invalid schedule.cron: @ shortcuts are not supported, use 5 fields (minute hour day month weekday)',
+  ],
   ['an unknown time zone', { schedule: { cron: '0 9 * * *', timezone: 'Mars/Olympus' } }, 'Invalid schedule.timezone: unknown IANA time zone "Mars/Olympus"'],
   ['0 0 31 * * (first run 60 days away)', { schedule: { cron: '0 0 31 * *', timezone: 'UTC' } }, 'Invalid schedule.cron: first run must fall within 30 days'],
-  ['0 0 29 * * (59 days from Jan 29 to Mar 29)', { schedule: { cron: '0 0 29 * *', timezone: 'UTC' } }, 'Invalid schedule.cron: interval between runs exceeds 31 days'],
+  [
+    '0 0 29 * * (59 days from Jan 29 to Mar 29)',
+    { schedule: { cron: '0 0 29 * *', timezone: 'UTC' } },
+    'Invalid schedule.cron: interval between runs exceeds 31 days',
+  ],
   ['0 0 30 * *', { schedule: { cron: '0 0 30 * *', timezone: 'UTC' } }, 'Invalid schedule.cron: interval between runs exceeds 31 days'],
   ['0 0 1 */2 * (every other month)', { schedule: { cron: '0 0 1 */2 *', timezone: 'UTC' } }, 'Invalid schedule.cron: interval between runs exceeds 31 days'],
   ['a yearly cron', { schedule: { cron: '0 0 1 1 *', timezone: 'UTC' } }, 'Invalid schedule.cron: first run must fall within 30 days'],
-  ['a cron that never fires', { schedule: { cron: '0 0 30 2 *', timezone: 'UTC' } }, 'Invalid schedule.cron: never fires (no date matches its day, month and weekday)'],
+  [
+    'a cron that never fires',
+    { schedule: { cron: '0 0 30 2 *', timezone: 'UTC' } },
+    'Invalid schedule.cron: never fires (no date matches its day, month and weekday)',
+  ],
   ['an active flag that is not a boolean', { schedule: { ...SCHEDULE, active: 'yes' } }, 'Invalid schedule.active: must be boolean'],
 ];
 
@@ -87,12 +119,15 @@ describeEachStore('webhooks: refused requests', (kind) => {
     expect(ok(await api.list()).webhooks).toEqual([]);
   });
 
-  it.each(CREATE_CASES.filter(([name]) => !name.includes('webhookId')))('PUT answers 400 to %s and keeps the webhook as it was', async (_name, fields, message) => {
-    const before = ok(await api.create({ url, headers: { 'X-A': '1' } }));
-    expectError(await api.put('default', { url, ...fields }), 400, message);
-    const { signingSecret: _secret, ...expected } = before;
-    expect(ok(await api.get('default'))).toStrictEqual(expected);
-  });
+  it.each(CREATE_CASES.filter(([name]) => !name.includes('webhookId')))(
+    'PUT answers 400 to %s and keeps the webhook as it was',
+    async (_name, fields, message) => {
+      const before = ok(await api.create({ url, headers: { 'X-A': '1' } }));
+      expectError(await api.put('default', { url, ...fields }), 400, message);
+      const { signingSecret: _secret, ...expected } = before;
+      expect(ok(await api.get('default'))).toStrictEqual(expected);
+    },
+  );
 
   it('accepts the limits exactly: 10 options of 500 characters, a 2048-byte template of 5 levels, 0 0 28 * * and 0 0 1 * *', async () => {
     const template = { text: 'x'.repeat(2048 - '{"text":""}'.length) };
@@ -108,7 +143,11 @@ describeEachStore('webhooks: refused requests', (kind) => {
 
   it('refuses 0 0 31 * * for its gaps even when its first run is near', async () => {
     clock.set(Date.parse('2026-07-15T00:00:00.000Z'));
-    expectError(await api.create({ url, schedule: { cron: '0 0 31 * *', timezone: 'UTC' } }), 400, 'Invalid schedule.cron: interval between runs exceeds 31 days');
+    expectError(
+      await api.create({ url, schedule: { cron: '0 0 31 * *', timezone: 'UTC' } }),
+      400,
+      'Invalid schedule.cron: interval between runs exceeds 31 days',
+    );
   });
 
   it('answers 409 "Webhook ID already exists" to a second create with the same id, and keeps the first', async () => {
@@ -176,7 +215,11 @@ describeEachStore('webhooks: refused requests', (kind) => {
       ['format pagerduty without routing_key', { format: 'pagerduty' }, 'Invalid format: pagerduty requires options.routing_key'],
       ['format custom without template', { format: 'custom' }, 'Invalid format: custom requires a template'],
       ['11 options', { options: options(11) }, 'Invalid options: at most 10 keys'],
-      ['a schedule with a format', { schedule: SCHEDULE, format: 'slack' }, 'Invalid field combination: format is for mailbox webhooks and cannot be sent with schedule'],
+      [
+        'a schedule with a format',
+        { schedule: SCHEDULE, format: 'slack' },
+        'Invalid field combination: format is for mailbox webhooks and cannot be sent with schedule',
+      ],
       ['a schedule without a time zone on a mailbox webhook', { schedule: { cron: '0 9 * * *' } }, 'Missing required field: schedule.timezone'],
       ['a schedule without a cron on a mailbox webhook', { schedule: { timezone: 'UTC' } }, 'Missing required field: schedule.cron'],
       ['rotateSecret that is not a boolean', { rotateSecret: 'yes' }, 'Invalid rotateSecret: must be boolean'],
@@ -188,12 +231,28 @@ describeEachStore('webhooks: refused requests', (kind) => {
     });
 
     it.each([
-      ['a format', { format: 'slack' }, 'Invalid field combination: format is for mailbox webhooks and this webhook is scheduled (send "schedule": null to switch)'],
-      ['includeAttachments', { includeAttachments: false }, 'Invalid field combination: includeAttachments is for mailbox webhooks and this webhook is scheduled (send "schedule": null to switch)'],
-      ['options with a schedule change', { schedule: { active: false }, options: {} }, 'Invalid field combination: options is for mailbox webhooks and cannot be sent with schedule'],
+      [
+        'a format',
+        { format: 'slack' },
+        'Invalid field combination: format is for mailbox webhooks and this webhook is scheduled (send "schedule": null to switch)',
+      ],
+      [
+        'includeAttachments',
+        { includeAttachments: false },
+        'Invalid field combination: includeAttachments is for mailbox webhooks and this webhook is scheduled (send "schedule": null to switch)',
+      ],
+      [
+        'options with a schedule change',
+        { schedule: { active: false }, options: {} },
+        'Invalid field combination: options is for mailbox webhooks and cannot be sent with schedule',
+      ],
       ['a cron with gaps over 31 days', { schedule: { cron: '0 0 29 * *' } }, 'Invalid schedule.cron: interval between runs exceeds 31 days'],
       ['a cron with a bad hour', { schedule: { cron: '0 24 * * *' } }, 'Invalid schedule.cron: hour "24" is out of range 0-23'],
-      ['the @daily shortcut', { schedule: { cron: '@daily' } }, 'Invalid schedule.cron: @ shortcuts are not supported, use 5 fields (minute hour day month weekday)'],
+      [
+        'the @daily shortcut',
+        { schedule: { cron: '@daily' } },
+        'Invalid schedule.cron: @ shortcuts are not supported, use 5 fields (minute hour day month weekday)',
+      ],
       ['a bad time zone', { schedule: { timezone: 'Europe/Atlantis' } }, 'Invalid schedule.timezone: unknown IANA time zone "Europe/Atlantis"'],
     ])('answers 400 to %s on a scheduled webhook and changes nothing', async (_name, patch, message) => {
       const before = ok(await api.create({ url, schedule: SCHEDULE }));
@@ -225,7 +284,12 @@ describeEachStore('webhooks: refused requests', (kind) => {
   });
 
   it('answers 401 without a token and 402 to a wallet with no credits, creating nothing', async () => {
-    const anonymous = await get().inject({ method: 'POST', url: '/webhook', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ url }) });
+    const anonymous = await get().inject({
+      method: 'POST',
+      url: '/webhook',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ url }),
+    });
     expect([anonymous.statusCode, anonymous.body]).toEqual([401, 'Unauthorized']);
     const emptyToken = await get().createToken(0);
     const broke = webhookApi(get(), emptyToken);

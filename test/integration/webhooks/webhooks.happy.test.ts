@@ -56,7 +56,18 @@ describeEachStore('webhooks: create, read, replace, patch, delete', (kind) => {
         includeAttachments: false,
       }),
     );
-    expect(Object.keys(body)).toEqual(['webhookId', 'webhook', 'headers', 'format', 'template', 'options', 'includeAttachments', 'email', 'hash', 'signingSecret']);
+    expect(Object.keys(body)).toEqual([
+      'webhookId',
+      'webhook',
+      'headers',
+      'format',
+      'template',
+      'options',
+      'includeAttachments',
+      'email',
+      'hash',
+      'signingSecret',
+    ]);
     expect(body).toMatchObject({
       webhookId: 'Mail_box-1',
       headers: { Authorization: '***', 'X-Team': '***' },
@@ -135,7 +146,15 @@ describeEachStore('webhooks: create, read, replace, patch, delete', (kind) => {
         [START - 60_000, hash],
       ),
     );
-    const expected = { cron: '*/15 * * * *', timezone: 'UTC', active: true, nextRunAt: '2026-06-01T12:15:00.000Z', lastRunAt: '2026-06-01T11:59:00.000Z', lastStatus: 'failure', lastError: 'HTTP 500' };
+    const expected = {
+      cron: '*/15 * * * *',
+      timezone: 'UTC',
+      active: true,
+      nextRunAt: '2026-06-01T12:15:00.000Z',
+      lastRunAt: '2026-06-01T11:59:00.000Z',
+      lastStatus: 'failure',
+      lastError: 'HTTP 500',
+    };
     expect(ok(await api.get('cron')).schedule).toStrictEqual(expected);
     expect(ok(await api.list()).webhooks[0].schedule).toStrictEqual(expected);
     expect(ok(await api.patch('cron', { url: `${url}?v=2` })).schedule).toStrictEqual(expected);
@@ -259,7 +278,12 @@ describeEachStore('webhooks: create, read, replace, patch, delete', (kind) => {
       hash,
     });
     expect(back.email).not.toBe(created.email);
-    expect(await storedRow(get(), token, 'default', 'cron, timezone, active, next_run_at')).toEqual({ cron: null, timezone: null, active: 0, next_run_at: null });
+    expect(await storedRow(get(), token, 'default', 'cron, timezone, active, next_run_at')).toEqual({
+      cron: null,
+      timezone: null,
+      active: 0,
+      next_run_at: null,
+    });
   });
 
   it('PATCH schedule on a mailbox webhook makes it scheduled when cron and time zone are given', async () => {

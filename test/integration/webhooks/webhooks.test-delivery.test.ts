@@ -217,7 +217,12 @@ describeEachStore('POST /webhook/{webhookId}/test delivers through a real HTTPS 
   it('ignores a request body and answers 404 for an unknown webhook without calling out', async () => {
     ok(await api.create({ webhookId: 'body', url }));
     const request = await received(receiver(), async () => {
-      const res = await get().inject({ method: 'POST', url: '/webhook/body/test', headers: { 'x-token': token, 'content-type': 'application/json' }, payload: '{not json' });
+      const res = await get().inject({
+        method: 'POST',
+        url: '/webhook/body/test',
+        headers: { 'x-token': token, 'content-type': 'application/json' },
+        payload: '{not json',
+      });
       expect(ok(res)).toStrictEqual(DELIVERED);
     });
     expect(JSON.parse(request.text).subject).toBe('Test webhook');

@@ -80,7 +80,10 @@ describe('e-mail security score (DECISIONS formula)', () => {
   });
 
   it('gives 0 with one warning and one recommendation per missing record', () => {
-    const none = assessEmailSecurity({ spf: { present: false, valid: false, strict: false }, dmarc: { present: false }, dkim: { found: false } }, 'example.com');
+    const none = assessEmailSecurity(
+      { spf: { present: false, valid: false, strict: false }, dmarc: { present: false }, dkim: { found: false } },
+      'example.com',
+    );
     expect(none.score).toBe(0);
     expect(none.warnings).toEqual(['No SPF record found', 'No DMARC record found', 'No DKIM records detected']);
     expect(none.recommendations).toHaveLength(3);
@@ -101,10 +104,18 @@ describe('e-mail security score (DECISIONS formula)', () => {
 
   it('explains every missing part', () => {
     const result = assessEmailSecurity(
-      { spf: { present: true, valid: false, strict: false, error: 'more than 10 DNS lookups' }, dmarc: { present: true, policy: 'none' }, dkim: { found: true } },
+      {
+        spf: { present: true, valid: false, strict: false, error: 'more than 10 DNS lookups' },
+        dmarc: { present: true, policy: 'none' },
+        dkim: { found: true },
+      },
       'e.com',
     );
-    expect(result.warnings).toEqual(['SPF record is invalid: more than 10 DNS lookups', 'SPF record does not end in -all', 'DMARC policy is none: spoofed mail is still delivered']);
+    expect(result.warnings).toEqual([
+      'SPF record is invalid: more than 10 DNS lookups',
+      'SPF record does not end in -all',
+      'DMARC policy is none: spoofed mail is still delivered',
+    ]);
     expect(result.recommendations).toHaveLength(3);
     expect(result.score).toBe(60);
   });

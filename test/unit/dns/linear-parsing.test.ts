@@ -5,7 +5,7 @@ import { mxProvider } from '../../../src/features/dns/mx-provider.js';
 import { parseTarget } from '../../../src/features/dns/names.js';
 import { reverseNameRange } from '../../../src/features/dns/public-answers.js';
 import { isSpfRecord, parseSpf } from '../../../src/features/dns/spf.js';
-import { subjectAltNames } from '../../../src/features/dns/tls-inspect.js';
+import { subjectAltNames } from '../../../src/outbound/tls-probe.js';
 import { parseServerSpec } from '../../../src/lib/server-spec.js';
 
 /**

@@ -21,19 +21,44 @@ describe('planning a DNS lookup', () => {
   it('plans with the defaults of DECISIONS "DNS" (the schema fills the fields, the plan the record types)', () => {
     const planned = plan({ domains: ['example.com'] });
     expect(planned.recordTypes).toEqual(['A', 'AAAA', 'MX', 'TXT', 'NS', 'CNAME']);
-    expect(planned).toMatchObject({ checkPropagation: false, performReverseLookup: true, enableEnrichment: true, enableSslInspection: true, includeMetadata: false });
+    expect(planned).toMatchObject({
+      checkPropagation: false,
+      performReverseLookup: true,
+      enableEnrichment: true,
+      enableSslInspection: true,
+      includeMetadata: false,
+    });
     expect(planned.query).toEqual({ timeoutMs: 5000, maxRetries: 3, retryDelayMs: 1000 });
     expect(planned.propagationServers).toBeUndefined();
   });
 
   it('takes the given options', () => {
-    const planned = plan({ domains: ['a.com'], timeout: 60000, maxRetries: 0, retryDelay: 0, checkPropagation: true, performReverseLookup: false, enableEnrichment: false, enableSslInspection: false, includeMetadata: true });
+    const planned = plan({
+      domains: ['a.com'],
+      timeout: 60000,
+      maxRetries: 0,
+      retryDelay: 0,
+      checkPropagation: true,
+      performReverseLookup: false,
+      enableEnrichment: false,
+      enableSslInspection: false,
+      includeMetadata: true,
+    });
     expect(planned.query).toEqual({ timeoutMs: 60000, maxRetries: 0, retryDelayMs: 0 });
-    expect(planned).toMatchObject({ checkPropagation: true, performReverseLookup: false, enableEnrichment: false, enableSslInspection: false, includeMetadata: true });
+    expect(planned).toMatchObject({
+      checkPropagation: true,
+      performReverseLookup: false,
+      enableEnrichment: false,
+      enableSslInspection: false,
+      includeMetadata: true,
+    });
   });
 
   it('collapses duplicate domains (case, trailing dot, IDN spelling, IP spelling) and duplicate types', () => {
-    const planned = plan({ domains: ['example.com', 'EXAMPLE.com.', 'bücher.de', 'xn--bcher-kva.de', '2001:db8::1', '2001:DB8:0:0::1'], recordTypes: ['A', 'MX', 'A'] });
+    const planned = plan({
+      domains: ['example.com', 'EXAMPLE.com.', 'bücher.de', 'xn--bcher-kva.de', '2001:db8::1', '2001:DB8:0:0::1'],
+      recordTypes: ['A', 'MX', 'A'],
+    });
     expect(planned.targets.map((target) => target.input)).toEqual(['example.com', 'bücher.de', '2001:db8::1']);
     expect(planned.recordTypes).toEqual(['A', 'MX']);
   });

@@ -30,7 +30,30 @@ describe('targets of a DNS lookup', () => {
   });
 
   it('refuses what is neither a host name nor an IP address', () => {
-    for (const bad of ['', '   ', 'localhost', 'a..b.com', '-a.com', 'a-.com', 'ex ample.com', 'exa$mple.com', 'http://example.com', 'example.com/x', 'example.com?x', 'example.com#x', 'a%2ecom', 'a.com\\x', 'a.com:80', '1.2.3', '999.1.1.1', '0x7f.1', 'foo.123', `${'a'.repeat(64)}.com`, `${'a.'.repeat(127)}com`, 'user@example.com']) {
+    for (const bad of [
+      '',
+      '   ',
+      'localhost',
+      'a..b.com',
+      '-a.com',
+      'a-.com',
+      'ex ample.com',
+      'exa$mple.com',
+      'http://example.com',
+      'example.com/x',
+      'example.com?x',
+      'example.com#x',
+      'a%2ecom',
+      'a.com\\x',
+      'a.com:80',
+      '1.2.3',
+      '999.1.1.1',
+      '0x7f.1',
+      'foo.123',
+      `${'a'.repeat(64)}.com`,
+      `${'a.'.repeat(127)}com`,
+      'user@example.com',
+    ]) {
       expect(parseTarget(bad), bad).toBeNull();
     }
   });

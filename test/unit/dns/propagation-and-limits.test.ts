@@ -3,11 +3,20 @@ import { createAddressPolicy } from '../../../src/outbound/address-policy.js';
 import { consistency, DEFAULT_PROPAGATION_SERVERS } from '../../../src/features/dns/propagation.js';
 import { createLimiter, mapBounded } from '../../../src/lib/limiter.js';
 import { dnsMeter } from '../../../src/features/dns/dns.routes.js';
-import { daysUntil, subjectAltNames } from '../../../src/features/dns/tls-inspect.js';
+import { daysUntil, subjectAltNames } from '../../../src/outbound/tls-probe.js';
 
 describe('default propagation resolvers', () => {
   it('are the eight public resolvers of DECISIONS, each with a location label, on port 53', () => {
-    expect(DEFAULT_PROPAGATION_SERVERS.map((server) => server.name)).toEqual(['8.8.8.8', '8.8.4.4', '1.1.1.1', '1.0.0.1', '9.9.9.9', '208.67.222.222', '94.140.14.14', '76.76.2.0']);
+    expect(DEFAULT_PROPAGATION_SERVERS.map((server) => server.name)).toEqual([
+      '8.8.8.8',
+      '8.8.4.4',
+      '1.1.1.1',
+      '1.0.0.1',
+      '9.9.9.9',
+      '208.67.222.222',
+      '94.140.14.14',
+      '76.76.2.0',
+    ]);
     const policy = createAddressPolicy([]);
     for (const server of DEFAULT_PROPAGATION_SERVERS) {
       expect(server.address).toEqual({ host: server.name, port: 53 });

@@ -17,9 +17,24 @@ describe('reverse names', () => {
 
   it('may be asked unless the whole range they cover is refused by the policy', () => {
     const strict = createAddressPolicy([]);
-    for (const name of ['5.0.0.10.in-addr.arpa', '10.in-addr.arpa', '16.172.in-addr.arpa', '254.169.in-addr.arpa', '1.0.0.127.in-addr.arpa', 'd.f.ip6.arpa', '1.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.ip6.arpa'])
+    for (const name of [
+      '5.0.0.10.in-addr.arpa',
+      '10.in-addr.arpa',
+      '16.172.in-addr.arpa',
+      '254.169.in-addr.arpa',
+      '1.0.0.127.in-addr.arpa',
+      'd.f.ip6.arpa',
+      '1.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.ip6.arpa',
+    ])
       expect(mayAsk(name, strict), name).toBe(false);
-    for (const name of ['34.216.184.93.in-addr.arpa', '1.in-addr.arpa', '172.in-addr.arpa', '8.4.0.6.8.4.1.0.0.2.ip6.arpa', 'example.com', '_dmarc.example.com'])
+    for (const name of [
+      '34.216.184.93.in-addr.arpa',
+      '1.in-addr.arpa',
+      '172.in-addr.arpa',
+      '8.4.0.6.8.4.1.0.0.2.ip6.arpa',
+      'example.com',
+      '_dmarc.example.com',
+    ])
       expect(mayAsk(name, strict), name).toBe(true);
     expect(mayAsk('5.0.0.10.in-addr.arpa', createAddressPolicy(['10.0.0.0/8']))).toBe(true);
   });

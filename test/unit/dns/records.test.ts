@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Answer } from 'dns-packet';
-import { answerSignature, recordKey, toRecord } from '../../../src/features/dns/records.js';
+import { answerSignature, recordKey } from '../../../src/features/dns/records.js';
+import { toRecord } from '../../../src/outbound/dns/wire-records.js';
 
 const answer = (value: unknown) => value as Answer;
 
@@ -8,12 +9,30 @@ describe('wire answers become SPEC record shapes', () => {
   it('maps each type with its type and ttl', () => {
     expect(toRecord(answer({ type: 'A', name: 'a.test', ttl: 30, data: '192.0.2.1' }))).toEqual({ type: 'A', address: '192.0.2.1', ttl: 30 });
     expect(toRecord(answer({ type: 'AAAA', name: 'a.test', ttl: 31, data: '2001:db8::1' }))).toEqual({ type: 'AAAA', address: '2001:db8::1', ttl: 31 });
-    expect(toRecord(answer({ type: 'MX', name: 'a.test', ttl: 32, data: { preference: 5, exchange: 'mx.a.test' } }))).toEqual({ type: 'MX', exchange: 'mx.a.test', priority: 5, ttl: 32 });
-    expect(toRecord(answer({ type: 'TXT', name: 'a.test', ttl: 33, data: [Buffer.from('v=spf1 '), Buffer.from('-all')] }))).toEqual({ type: 'TXT', entries: ['v=spf1 ', '-all'], ttl: 33 });
+    expect(toRecord(answer({ type: 'MX', name: 'a.test', ttl: 32, data: { preference: 5, exchange: 'mx.a.test' } }))).toEqual({
+      type: 'MX',
+      exchange: 'mx.a.test',
+      priority: 5,
+      ttl: 32,
+    });
+    expect(toRecord(answer({ type: 'TXT', name: 'a.test', ttl: 33, data: [Buffer.from('v=spf1 '), Buffer.from('-all')] }))).toEqual({
+      type: 'TXT',
+      entries: ['v=spf1 ', '-all'],
+      ttl: 33,
+    });
     for (const type of ['CNAME', 'NS', 'PTR'] as const) {
       expect(toRecord(answer({ type, name: 'a.test', ttl: 34, data: 'b.test' }))).toEqual({ type, value: 'b.test', ttl: 34 });
     }
-    expect(toRecord(answer({ type: 'SOA', name: 'a.test', ttl: 35, data: { mname: 'ns.a.test', rname: 'h.a.test', serial: 1, refresh: 2, retry: 3, expire: 4, minimum: 5 } }))).toEqual({
+    expect(
+      toRecord(
+        answer({
+          type: 'SOA',
+          name: 'a.test',
+          ttl: 35,
+          data: { mname: 'ns.a.test', rname: 'h.a.test', serial: 1, refresh: 2, retry: 3, expire: 4, minimum: 5 },
+        }),
+      ),
+    ).toEqual({
       type: 'SOA',
       nsname: 'ns.a.test',
       hostmaster: 'h.a.test',

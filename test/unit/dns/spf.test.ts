@@ -18,7 +18,9 @@ function txtZone(zone: Record<string, string[] | 'SERVFAIL' | 'TIMEOUT'>): TxtFe
 
 describe('SPF syntax', () => {
   it('parses mechanisms with qualifiers, arguments and CIDR lengths', () => {
-    const parsed = parseSpf('v=spf1 ip4:192.0.2.0/24 ip6:2001:db8::/32 a mx:mail.example.com/28//64 include:_spf.example.net exists:%{i}._spf.example.com ptr ~all');
+    const parsed = parseSpf(
+      'v=spf1 ip4:192.0.2.0/24 ip6:2001:db8::/32 a mx:mail.example.com/28//64 include:_spf.example.net exists:%{i}._spf.example.com ptr ~all',
+    );
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
     expect(parsed.record.mechanisms.map((m) => `${m.qualifier}${m.name}${m.value === undefined ? '' : `:${m.value}`}`)).toEqual([
@@ -58,17 +60,31 @@ describe('SPF syntax', () => {
 
 describe('SPF evaluation', () => {
   it('is absent without a v=spf1 record, and with NXDOMAIN', async () => {
-    expect(await checkSpf('a.test', txtZone({ 'a.test': ['google-site-verification=x'] }))).toEqual({ present: false, valid: false, strict: false, lookups: 0 });
+    expect(await checkSpf('a.test', txtZone({ 'a.test': ['google-site-verification=x'] }))).toEqual({
+      present: false,
+      valid: false,
+      strict: false,
+      lookups: 0,
+    });
     expect(await checkSpf('a.test', txtZone({}))).toEqual({ present: false, valid: false, strict: false, lookups: 0 });
   });
 
   it('is valid and strict for a simple -all record, valid but not strict for ~all', async () => {
-    expect(await checkSpf('a.test', txtZone({ 'a.test': ['v=spf1 ip4:192.0.2.1 -all'] }))).toMatchObject({ present: true, valid: true, strict: true, lookups: 0 });
+    expect(await checkSpf('a.test', txtZone({ 'a.test': ['v=spf1 ip4:192.0.2.1 -all'] }))).toMatchObject({
+      present: true,
+      valid: true,
+      strict: true,
+      lookups: 0,
+    });
     expect(await checkSpf('a.test', txtZone({ 'a.test': ['v=spf1 mx ~all'] }))).toMatchObject({ present: true, valid: true, strict: false, lookups: 1 });
   });
 
   it('is invalid with two SPF records', async () => {
-    expect(await checkSpf('a.test', txtZone({ 'a.test': ['v=spf1 -all', 'v=spf1 mx -all'] }))).toMatchObject({ present: true, valid: false, error: 'more than one SPF record' });
+    expect(await checkSpf('a.test', txtZone({ 'a.test': ['v=spf1 -all', 'v=spf1 mx -all'] }))).toMatchObject({
+      present: true,
+      valid: false,
+      error: 'more than one SPF record',
+    });
   });
 
   it('counts lookups through a tree of includes', async () => {
@@ -102,23 +118,37 @@ describe('SPF evaluation', () => {
   });
 
   it('detects include loops, direct and indirect', async () => {
-    expect(await checkSpf('a.test', txtZone({ 'a.test': ['v=spf1 include:a.test -all'] }))).toMatchObject({ valid: false, error: 'loop: include:a.test is already being evaluated' });
+    expect(await checkSpf('a.test', txtZone({ 'a.test': ['v=spf1 include:a.test -all'] }))).toMatchObject({
+      valid: false,
+      error: 'loop: include:a.test is already being evaluated',
+    });
     const zone = txtZone({ 'a.test': ['v=spf1 include:b.test -all'], 'b.test': ['v=spf1 include:c.test -all'], 'c.test': ['v=spf1 include:A.test. -all'] });
     expect(await checkSpf('a.test', zone)).toMatchObject({ valid: false, error: 'loop: include:a.test is already being evaluated' });
   });
 
   it('allows the same include twice in different branches (not a loop)', async () => {
-    const zone = txtZone({ 'a.test': ['v=spf1 include:b.test include:c.test -all'], 'b.test': ['v=spf1 include:s.test -all'], 'c.test': ['v=spf1 include:s.test -all'], 's.test': ['v=spf1 ip4:192.0.2.1 -all'] });
+    const zone = txtZone({
+      'a.test': ['v=spf1 include:b.test include:c.test -all'],
+      'b.test': ['v=spf1 include:s.test -all'],
+      'c.test': ['v=spf1 include:s.test -all'],
+      's.test': ['v=spf1 ip4:192.0.2.1 -all'],
+    });
     expect(await checkSpf('a.test', zone)).toMatchObject({ valid: true, lookups: 4 });
   });
 
   it('refuses an include without SPF, with two SPF records, that fails to resolve, or that is malformed', async () => {
-    expect(await checkSpf('a.test', txtZone({ 'a.test': ['v=spf1 include:none.test -all'] }))).toMatchObject({ valid: false, error: 'include:none.test has no SPF record' });
+    expect(await checkSpf('a.test', txtZone({ 'a.test': ['v=spf1 include:none.test -all'] }))).toMatchObject({
+      valid: false,
+      error: 'include:none.test has no SPF record',
+    });
     expect(await checkSpf('a.test', txtZone({ 'a.test': ['v=spf1 include:b.test -all'], 'b.test': ['v=spf1 -all', 'v=spf1 a -all'] }))).toMatchObject({
       valid: false,
       error: 'include:b.test has more than one SPF record',
     });
-    expect(await checkSpf('a.test', txtZone({ 'a.test': ['v=spf1 include:b.test -all'], 'b.test': 'SERVFAIL' }))).toMatchObject({ valid: false, error: 'include:b.test could not be resolved (SERVFAIL)' });
+    expect(await checkSpf('a.test', txtZone({ 'a.test': ['v=spf1 include:b.test -all'], 'b.test': 'SERVFAIL' }))).toMatchObject({
+      valid: false,
+      error: 'include:b.test could not be resolved (SERVFAIL)',
+    });
     expect(await checkSpf('a.test', txtZone({ 'a.test': ['v=spf1 include:b.test -all'], 'b.test': ['v=spf1 bogus -all'] }))).toMatchObject({
       valid: false,
       error: 'include:b.test unknown mechanism "bogus"',
@@ -126,13 +156,23 @@ describe('SPF evaluation', () => {
   });
 
   it('follows redirect= when there is no all, taking strictness from the target', async () => {
-    expect(await checkSpf('a.test', txtZone({ 'a.test': ['v=spf1 redirect=b.test'], 'b.test': ['v=spf1 mx -all'] }))).toMatchObject({ valid: true, strict: true, lookups: 2 });
-    expect(await checkSpf('a.test', txtZone({ 'a.test': ['v=spf1 redirect=b.test'], 'b.test': ['v=spf1 mx ~all'] }))).toMatchObject({ valid: true, strict: false });
+    expect(await checkSpf('a.test', txtZone({ 'a.test': ['v=spf1 redirect=b.test'], 'b.test': ['v=spf1 mx -all'] }))).toMatchObject({
+      valid: true,
+      strict: true,
+      lookups: 2,
+    });
+    expect(await checkSpf('a.test', txtZone({ 'a.test': ['v=spf1 redirect=b.test'], 'b.test': ['v=spf1 mx ~all'] }))).toMatchObject({
+      valid: true,
+      strict: false,
+    });
     // With an all, redirect= is ignored: not followed, not counted.
     const zone = txtZone({ 'a.test': ['v=spf1 -all redirect=b.test'] });
     expect(await checkSpf('a.test', zone)).toMatchObject({ valid: true, strict: true, lookups: 0 });
     expect(zone.asked).toEqual(['a.test']);
-    expect(await checkSpf('a.test', txtZone({ 'a.test': ['v=spf1 redirect=a.test'] }))).toMatchObject({ valid: false, error: 'loop: redirect:a.test is already being evaluated' });
+    expect(await checkSpf('a.test', txtZone({ 'a.test': ['v=spf1 redirect=a.test'] }))).toMatchObject({
+      valid: false,
+      error: 'loop: redirect:a.test is already being evaluated',
+    });
   });
 
   it('counts but does not follow an include written with a macro', async () => {

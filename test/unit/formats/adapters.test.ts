@@ -40,8 +40,7 @@ const wellFormed = (s: string): boolean => !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|
 
 const slackText = (p: InboundEmailPayload): string => (formatEmail('slack', p) as { text: string }).text;
 const discordContent = (p: InboundEmailPayload): string => (formatEmail('discord', p) as { content: string }).content;
-const telegramText = (p: InboundEmailPayload): string =>
-  (formatEmail('telegram', p, { options: { chat_id: '-100123' } }) as { text: string }).text;
+const telegramText = (p: InboundEmailPayload): string => (formatEmail('telegram', p, { options: { chat_id: '-100123' } }) as { text: string }).text;
 
 describe('formatEmail bodies', () => {
   it('sends the payload itself without a format', () => {
@@ -168,22 +167,20 @@ describe('formatEmail text rules', () => {
 
   it('escapes &, < and > for slack so mail cannot inject mentions or links', () => {
     const text = slackText(mail({ subject: 'Q&A <now>', text: 'ping <!channel> & <https://evil.test|click>' }));
-    expect(text).toBe(
-      '*Q&amp;A &lt;now&gt;*\nFrom: Ada Lovelace &lt;ada@example.com&gt;\nping &lt;!channel&gt; &amp; &lt;https://evil.test|click&gt;',
-    );
+    expect(text).toBe('*Q&amp;A &lt;now&gt;*\nFrom: Ada Lovelace &lt;ada@example.com&gt;\nping &lt;!channel&gt; &amp; &lt;https://evil.test|click&gt;');
   });
 
   it('escapes HTML for telegram so mail cannot inject tags', () => {
     const text = telegramText(mail({ subject: '<b>x</b> & co', text: '<a href="https://evil.test">click</a>' }));
-    expect(text).toBe(
-      '<b>&lt;b&gt;x&lt;/b&gt; &amp; co</b>\nFrom: Ada Lovelace &lt;ada@example.com&gt;\n&lt;a href="https://evil.test"&gt;click&lt;/a&gt;',
-    );
+    expect(text).toBe('<b>&lt;b&gt;x&lt;/b&gt; &amp; co</b>\nFrom: Ada Lovelace &lt;ada@example.com&gt;\n&lt;a href="https://evil.test"&gt;click&lt;/a&gt;');
   });
 });
 
 describe('formatEmail truncation', () => {
   const head = (format: 'slack' | 'telegram'): string =>
-    format === 'slack' ? '*Build #42 failed*\nFrom: Ada Lovelace &lt;ada@example.com&gt;\n' : '<b>Build #42 failed</b>\nFrom: Ada Lovelace &lt;ada@example.com&gt;\n';
+    format === 'slack'
+      ? '*Build #42 failed*\nFrom: Ada Lovelace &lt;ada@example.com&gt;\n'
+      : '<b>Build #42 failed</b>\nFrom: Ada Lovelace &lt;ada@example.com&gt;\n';
 
   it('slack: body cut to 3,000 characters with …, never splitting an emoji', () => {
     expect(slackText(mail({ text: 'a'.repeat(3000) }))).toBe(head('slack') + 'a'.repeat(3000));
@@ -346,16 +343,12 @@ describe('validateFormatConfig', () => {
   });
 
   it('rejects an unknown format', () => {
-    expect(validateFormatConfig({ format: 'SLACK' })).toBe(
-      'Invalid format: must be one of slack, discord, teams, telegram, pagerduty, custom',
-    );
+    expect(validateFormatConfig({ format: 'SLACK' })).toBe('Invalid format: must be one of slack, discord, teams, telegram, pagerduty, custom');
   });
 
   it('requires routing_key for pagerduty, chat_id for telegram, a template for custom', () => {
     expect(validateFormatConfig({ format: 'pagerduty' })).toBe('Invalid format: pagerduty requires options.routing_key');
-    expect(validateFormatConfig({ format: 'pagerduty', options: { routing_key: ' ' } })).toBe(
-      'Invalid format: pagerduty requires options.routing_key',
-    );
+    expect(validateFormatConfig({ format: 'pagerduty', options: { routing_key: ' ' } })).toBe('Invalid format: pagerduty requires options.routing_key');
     expect(validateFormatConfig({ format: 'telegram', options: {} })).toBe('Invalid format: telegram requires options.chat_id');
     expect(validateFormatConfig({ format: 'custom' })).toBe('Invalid format: custom requires a template');
     expect(validateFormatConfig({ format: 'custom', template: null })).toBe('Invalid format: custom requires a template');

@@ -79,7 +79,10 @@ const SUBJECTS: Record<string, (input: string) => unknown> = {
   messageIdOf: (input) => messageIdOf({ headers: [], subject: '', from: [], to: [], cc: [], attachments: [], messageId: `<${input}` }, () => 'id'),
   mailboxOf: (input) => mailboxOf(`${input}@mail.test.`, 'mail.test'),
   verifyAttachmentLink: (input) => verifyAttachmentLink(Buffer.alloc(32), 'id', input, input, 0),
-  'option keys (validateFormatConfig, redactOptions)': (input) => [validateFormatConfig({ format: 'slack', options: { [input]: 'v' } }), redactOptions({ [input]: 'v' })],
+  'option keys (validateFormatConfig, redactOptions)': (input) => [
+    validateFormatConfig({ format: 'slack', options: { [input]: 'v' } }),
+    redactOptions({ [input]: 'v' }),
+  ],
   'webhook header names and values': (input) => [checkHeaders({ [input]: 'v' }), checkHeaders({ a: input })],
   parseServerSpec: (input) => [parseServerSpec(input), parseServerSpec(`[${input}]:53`), parseServerSpec(`${input}:53`)],
 };

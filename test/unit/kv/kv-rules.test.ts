@@ -10,13 +10,27 @@ describe('kv rules: limits', () => {
 });
 
 describe('checkName', () => {
-  it.each(['a', 'user:42', 'a.b', 'x@y', 'with space', 'UPPER', '-', '--', 'reserved', 'a'.repeat(30), 'é'.repeat(30), '😀'.repeat(30), '中文名字', '%41', '\u0080', '\u00a0'])(
-    'accepts %j as bucket and as key',
-    (name) => {
-      expect(checkName('bucket', name)).toBeNull();
-      expect(checkName('key', name)).toBeNull();
-    },
-  );
+  it.each([
+    'a',
+    'user:42',
+    'a.b',
+    'x@y',
+    'with space',
+    'UPPER',
+    '-',
+    '--',
+    'reserved',
+    'a'.repeat(30),
+    'é'.repeat(30),
+    '😀'.repeat(30),
+    '中文名字',
+    '%41',
+    '\u0080',
+    '\u00a0',
+  ])('accepts %j as bucket and as key', (name) => {
+    expect(checkName('bucket', name)).toBeNull();
+    expect(checkName('key', name)).toBeNull();
+  });
 
   it('counts code points, not UTF-16 units: 30 emoji pass, 31 do not', () => {
     expect('😀'.repeat(30)).toHaveLength(60);
@@ -47,9 +61,12 @@ describe('checkName', () => {
     expect(checkName('key', name)).toBeNull();
   });
 
-  it.each(['Reserved-x', 'RESERVED-x', 'x-reserved-', 'reserved_x', ' reserved-x'])('accepts the bucket %j (the prefix rule is exact and case-sensitive)', (name) => {
-    expect(checkName('bucket', name)).toBeNull();
-  });
+  it.each(['Reserved-x', 'RESERVED-x', 'x-reserved-', 'reserved_x', ' reserved-x'])(
+    'accepts the bucket %j (the prefix rule is exact and case-sensitive)',
+    (name) => {
+      expect(checkName('bucket', name)).toBeNull();
+    },
+  );
 
   it.each(['---', 'a---', 'a----', 'reserve---'])('refuses the bucket %j ending with --- but accepts it as a key', (name) => {
     expect(checkName('bucket', name)).toBe('Invalid bucket: must not end with ---');

@@ -11,7 +11,19 @@ describe('server addresses as people write them', () => {
   });
 
   it('refuses anything else', () => {
-    for (const bad of ['', '1.2.3.4:0', '1.2.3.4:65536', '1.2.3.4:x', '[::1', '[1.2.3.4]:53', 'a b', 'dns..example', '1.2.3', 'http://dns.example', '::1:53:']) {
+    for (const bad of [
+      '',
+      '1.2.3.4:0',
+      '1.2.3.4:65536',
+      '1.2.3.4:x',
+      '[::1',
+      '[1.2.3.4]:53',
+      'a b',
+      'dns..example',
+      '1.2.3',
+      'http://dns.example',
+      '::1:53:',
+    ]) {
       expect(parseServerSpec(bad), bad).toBeNull();
     }
   });

@@ -50,7 +50,13 @@ describe('planDelivery', () => {
     expect(plan.cost).toBe(5);
     const body = JSON.parse(plan.bodyJson) as Record<string, any>;
     expect(body.attachments).toStrictEqual([
-      { filename: 'kept.txt', contentType: 'text/plain', size: 2, downloadUrl: expect.stringMatching(/^https:\/\/api\.test\/mail\/attachments\/\w{20}\?expires=1780318800&signature=/), downloadUrlExpiresAt: '2026-06-01T13:00:00.000Z' },
+      {
+        filename: 'kept.txt',
+        contentType: 'text/plain',
+        size: 2,
+        downloadUrl: expect.stringMatching(/^https:\/\/api\.test\/mail\/attachments\/\w{20}\?expires=1780318800&signature=/),
+        downloadUrlExpiresAt: '2026-06-01T13:00:00.000Z',
+      },
       { filename: 'huge.iso', contentType: 'application/octet-stream', size: 25_000_000 },
       { contentType: 'image/png', size: 3, contentId: 'img@x', downloadUrl: expect.any(String), downloadUrlExpiresAt: '2026-06-01T13:00:00.000Z' },
     ]);

@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,12 +47,19 @@ describe('parseMessage', () => {
 
   it('keeps no attachment bytes when nobody wants them', async () => {
     const parsed = await parse(ATTACHED, false);
-    expect(parsed.attachments.map((a) => [a.size, a.content])).toStrictEqual([[10, undefined], [3000, undefined]]);
+    expect(parsed.attachments.map((a) => [a.size, a.content])).toStrictEqual([
+      [10, undefined],
+      [3000, undefined],
+    ]);
   });
 
   it('unfolds header values without decoding them', async () => {
     const parsed = await parse('Subject: =?UTF-8?Q?a?=\r\n  folded\r\nX-Two: 1\r\nX-Two: 2\r\n\r\nbody');
-    expect(parsed.headers).toStrictEqual([['subject', '=?UTF-8?Q?a?=  folded'], ['x-two', '1'], ['x-two', '2']]);
+    expect(parsed.headers).toStrictEqual([
+      ['subject', '=?UTF-8?Q?a?=  folded'],
+      ['x-two', '1'],
+      ['x-two', '2'],
+    ]);
   });
 });
 
@@ -89,6 +95,8 @@ describe('Spool', () => {
     await pipeline(Readable.from([Buffer.alloc(80), Buffer.alloc(80)]), drained.writable());
     expect([drained.received, drained.size, drained.oversized]).toStrictEqual([160, 100, true]);
     const strict = new Spool(folder, 100, 1000);
-    await expect(pipeline(Readable.from([Buffer.alloc(80), Buffer.alloc(80)]), strict.writable({ failWhenOversized: true }))).rejects.toBeInstanceOf(SpoolOverflow);
+    await expect(pipeline(Readable.from([Buffer.alloc(80), Buffer.alloc(80)]), strict.writable({ failWhenOversized: true }))).rejects.toBeInstanceOf(
+      SpoolOverflow,
+    );
   });
 });

@@ -55,7 +55,12 @@ describe('payload pieces', () => {
   const parsed = (overrides: Partial<ParsedMessage>): ParsedMessage => ({ headers: [], subject: '', from: [], to: [], cc: [], attachments: [], ...overrides });
 
   it('keeps every value of a repeated header, in order, and a __proto__ header as a plain key', () => {
-    const headers = headerObject([['received', 'one'], ['subject', 's'], ['received', 'two'], ['__proto__', 'x']]);
+    const headers = headerObject([
+      ['received', 'one'],
+      ['subject', 's'],
+      ['received', 'two'],
+      ['__proto__', 'x'],
+    ]);
     expect(headers.received).toStrictEqual(['one', 'two']);
     expect(headers.subject).toBe('s');
     expect(Object.getPrototypeOf(headers)).toBe(Object.prototype);

@@ -20,7 +20,18 @@ function payload(overrides: Partial<InboundEmailPayload> = {}): InboundEmailPayl
   };
 }
 
-const SAMPLES = ['', 'plain', 'quote " and \\ backslash', 'ctrl \u0000\u0001\b\t\n\f\r\u001f', 'é€😀', 'lone \ud800 high', 'lone \udc00 low', 'pair \ud83d\ude00', '\u2028\u2029', 'a\ud83d'];
+const SAMPLES = [
+  '',
+  'plain',
+  'quote " and \\ backslash',
+  'ctrl \u0000\u0001\b\t\n\f\r\u001f',
+  'é€😀',
+  'lone \ud800 high',
+  'lone \udc00 low',
+  'pair \ud83d\ude00',
+  '\u2028\u2029',
+  'a\ud83d',
+];
 
 describe('JSON string sizes', () => {
   it.each(SAMPLES)('jsonStringBytes(%j) is the UTF-8 length of JSON.stringify', (sample) => {
@@ -51,7 +62,10 @@ describe('JSON string sizes', () => {
         const cut = fitJsonString(sample, budget);
         expect(sample.startsWith(cut)).toBe(true);
         expect(bytes(cut)).toBeLessThanOrEqual(budget);
-        const longer = sample.slice(0, cut.length + (/[\ud800-\udbff]/.test(sample[cut.length] ?? '') && /[\udc00-\udfff]/.test(sample[cut.length + 1] ?? '') ? 2 : 1));
+        const longer = sample.slice(
+          0,
+          cut.length + (/[\ud800-\udbff]/.test(sample[cut.length] ?? '') && /[\udc00-\udfff]/.test(sample[cut.length + 1] ?? '') ? 2 : 1),
+        );
         if (longer.length > cut.length) expect(bytes(longer)).toBeGreaterThan(budget);
       }
     }
@@ -116,7 +130,10 @@ describe('the 1 MiB rule', () => {
 
   it('as a last resort empties headers and raw, then shortens subject and address lists', () => {
     const many = Array.from({ length: 500 }, (_, i) => ({ email: `person${i}@example.test` }));
-    const { payload: out } = applySizeRule(payload({ headers: { received: 'r'.repeat(3000) }, raw: { big: 'x'.repeat(3000) }, to: many, cc: many, subject: 's'.repeat(5000) }), 20_000);
+    const { payload: out } = applySizeRule(
+      payload({ headers: { received: 'r'.repeat(3000) }, raw: { big: 'x'.repeat(3000) }, to: many, cc: many, subject: 's'.repeat(5000) }),
+      20_000,
+    );
     expect(out.headers).toStrictEqual({});
     expect(out).not.toHaveProperty('raw');
     expect(out.to).toHaveLength(100);

@@ -67,8 +67,11 @@ describe('SpoolFolder.removeLeftovers', () => {
     for (const entry of Object.values(entries)) mkdirSync(join(dir, entry));
     const removed = await SpoolFolder.removeLeftovers(dir);
     expect(removed.sort()).toEqual([entries.gone, entries.self].sort());
-    expect(Object.values(entries).filter((entry) => existsSync(join(dir, entry))).map((entry) => basename(entry)).sort()).toEqual(
-      [entries.alive, entries.otherHost, entries.unrelated, entries.noPid].sort(),
-    );
+    expect(
+      Object.values(entries)
+        .filter((entry) => existsSync(join(dir, entry)))
+        .map((entry) => basename(entry))
+        .sort(),
+    ).toEqual([entries.alive, entries.otherHost, entries.unrelated, entries.noPid].sort());
   });
 });

@@ -45,7 +45,9 @@ describe('HTML analysis', () => {
   });
 
   it('reads the JSON-LD entity that best describes the site, through @graph and arrays', () => {
-    const result = page(`<script type="application/ld+json">[{"@type":"BreadcrumbList"},{"@graph":[{"@type":["LocalBusiness"],"name":"Shop","telephone":"+33 1 23 45 67 89","address":"1 rue X, Paris"}]}]</script>`);
+    const result = page(
+      `<script type="application/ld+json">[{"@type":"BreadcrumbList"},{"@graph":[{"@type":["LocalBusiness"],"name":"Shop","telephone":"+33 1 23 45 67 89","address":"1 rue X, Paris"}]}]</script>`,
+    );
     expect(result.structuredData.types).toEqual(['BreadcrumbList', 'LocalBusiness']);
     expect(result.structuredData.basics).toMatchObject({ type: 'LocalBusiness', name: 'Shop', telephone: '+33 1 23 45 67 89', address: '1 rue X, Paris' });
     expect(result.contact.phones).toEqual(['+33 1 23 45 67 89']);

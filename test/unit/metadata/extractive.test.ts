@@ -60,7 +60,13 @@ describe('extractive summary', () => {
 
   it('summarizes title and description when the page has no text', async () => {
     const output = await createExtractiveSummarizer().summarize({
-      level: 'short', text: '', title: 'Acme Rockets', description: 'Reusable rockets for small satellites', url: 'https://acme.test/', language: '', pageFacts: {},
+      level: 'short',
+      text: '',
+      title: 'Acme Rockets',
+      description: 'Reusable rockets for small satellites',
+      url: 'https://acme.test/',
+      language: '',
+      pageFacts: {},
     });
     expect(output.summary).toBe('Acme Rockets. Reusable rockets for small satellites');
   });

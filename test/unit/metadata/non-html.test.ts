@@ -13,7 +13,30 @@ function gif(width: number, height: number): Buffer {
 
 /** SOI, an APP0 segment, then SOF0 with the size. */
 function jpeg(width: number, height: number): Buffer {
-  return Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x04, 0x00, 0x00, 0xff, 0xc0, 0x00, 0x11, 0x08, height >> 8, height & 0xff, width >> 8, width & 0xff, 0x03, 0, 0, 0, 0]);
+  return Buffer.from([
+    0xff,
+    0xd8,
+    0xff,
+    0xe0,
+    0x00,
+    0x04,
+    0x00,
+    0x00,
+    0xff,
+    0xc0,
+    0x00,
+    0x11,
+    0x08,
+    height >> 8,
+    height & 0xff,
+    width >> 8,
+    width & 0xff,
+    0x03,
+    0,
+    0,
+    0,
+    0,
+  ]);
 }
 
 function webpVp8x(width: number, height: number): Buffer {
@@ -52,8 +75,14 @@ describe('documents that are not HTML', () => {
   });
 
   it('takes the filename from content-disposition (RFC 5987 form first), else the path', () => {
-    expect(analyzeNonHtml(input('application/zip', 'x', { 'content-disposition': "attachment; filename=\"a.zip\"; filename*=UTF-8''r%C3%A9sum%C3%A9.zip" })).document.filename).toBe('résumé.zip');
-    expect(analyzeNonHtml(input('application/zip', 'x', {}, 'https://a.test/d/archive%201.zip')).document).toMatchObject({ kind: 'archive', filename: 'archive 1.zip' });
+    expect(
+      analyzeNonHtml(input('application/zip', 'x', { 'content-disposition': 'attachment; filename="a.zip"; filename*=UTF-8\'\'r%C3%A9sum%C3%A9.zip' })).document
+        .filename,
+    ).toBe('résumé.zip');
+    expect(analyzeNonHtml(input('application/zip', 'x', {}, 'https://a.test/d/archive%201.zip')).document).toMatchObject({
+      kind: 'archive',
+      filename: 'archive 1.zip',
+    });
   });
 
   it('reports the declared size, else the bytes received, else null when cut', () => {
@@ -63,7 +92,8 @@ describe('documents that are not HTML', () => {
   });
 
   it('reads the title and description of a feed', () => {
-    const feed = '<?xml version="1.0"?><rss><channel><title>Acme news</title><description>Launch updates</description><item><title>First</title></item></channel></rss>';
+    const feed =
+      '<?xml version="1.0"?><rss><channel><title>Acme news</title><description>Launch updates</description><item><title>First</title></item></channel></rss>';
     const result = analyzeNonHtml(input('application/rss+xml', feed));
     expect([result.document.kind, result.title, result.description]).toEqual(['xml', 'Acme news', 'Launch updates']);
     expect(result.text).toContain('Launch updates');

@@ -52,13 +52,23 @@ describe('patterns on adversarial 1 MB inputs', () => {
     const body = Buffer.from(`%PDF-1.7\n${fill('/Title (')}`, 'latin1');
     const run = () => analyzeNonHtml({ body, truncated: false, url: new URL('https://a.test/x.pdf'), mimeType: 'application/pdf', headers: {} });
     expect(ms(run)).toBeLessThan(BOUND_MS);
-    expect(analyzeNonHtml({ body: Buffer.from('%PDF-1.7 /Title (Annual \\(2025\\) report)', 'latin1'), truncated: false, url: new URL('https://a.test/x.pdf'), mimeType: 'application/pdf', headers: {} }).title).toBe('Annual (2025) report');
+    expect(
+      analyzeNonHtml({
+        body: Buffer.from('%PDF-1.7 /Title (Annual \\(2025\\) report)', 'latin1'),
+        truncated: false,
+        url: new URL('https://a.test/x.pdf'),
+        mimeType: 'application/pdf',
+        headers: {},
+      }).title,
+    ).toBe('Annual (2025) report');
   });
 
   it('reads a deeply nested XML document without overflowing and says the nesting cut it', () => {
     const xml = Buffer.from(`<?xml version="1.0"?><rss><title>Feed</title>${'<a>'.repeat(60_000)}x${'</a>'.repeat(60_000)}</rss>`);
     let result: ReturnType<typeof analyzeNonHtml> | undefined;
-    expect(ms(() => (result = analyzeNonHtml({ body: xml, truncated: false, url: new URL('https://a.test/feed'), mimeType: 'application/xml', headers: {} })))).toBeLessThan(1500);
+    expect(
+      ms(() => (result = analyzeNonHtml({ body: xml, truncated: false, url: new URL('https://a.test/feed'), mimeType: 'application/xml', headers: {} }))),
+    ).toBeLessThan(1500);
     expect(result?.title).toBe('Feed');
     expect(result?.limit).toBe('depth');
   });

@@ -48,9 +48,15 @@ describe('robots.txt cache', () => {
   });
 
   it('allows everything when robots.txt is missing (4xx), and nothing when the site fails (5xx, network)', async () => {
-    const missing = new RobotsCache(scripted(async () => ({ status: 404 })), new ManualClock());
+    const missing = new RobotsCache(
+      scripted(async () => ({ status: 404 })),
+      new ManualClock(),
+    );
     expect(await missing.isAllowed(new URL('https://a.test/x'))).toBe(true);
-    const failing = new RobotsCache(scripted(async () => ({ status: 503 })), new ManualClock());
+    const failing = new RobotsCache(
+      scripted(async () => ({ status: 503 })),
+      new ManualClock(),
+    );
     expect(await failing.isAllowed(new URL('https://a.test/x'))).toBe(false);
     const unreachable = new RobotsCache(
       scripted(async () => {

@@ -36,7 +36,17 @@ describe('geo records', () => {
         subdivisions: [{ iso_code: 'BY', names: { de: 'Bayern' } }],
         postal: { code: '80331' },
       }),
-    ).toEqual({ city: 'Munich', country: 'DE', continent: 'EU', latitude: '48.1', longitude: '11.6', region: 'Bayern', regionCode: 'BY', timezone: 'Europe/Berlin', postalCode: '80331' });
+    ).toEqual({
+      city: 'Munich',
+      country: 'DE',
+      continent: 'EU',
+      latitude: '48.1',
+      longitude: '11.6',
+      region: 'Bayern',
+      regionCode: 'BY',
+      timezone: 'Europe/Berlin',
+      postalCode: '80331',
+    });
   });
 
   it('uses the registered country when the located one is missing', () => {
@@ -53,7 +63,19 @@ describe('geo records', () => {
   });
 
   it('knows the continent of every inhabited region it is asked about', () => {
-    expect(['US', 'MX', 'BR', 'GB', 'RU', 'TR', 'CN', 'ZA', 'NZ', 'AQ', 'xx'].map(continentOf)).toEqual(['NA', 'NA', 'SA', 'EU', 'EU', 'AS', 'AS', 'AF', 'OC', 'AN', '']);
+    expect(['US', 'MX', 'BR', 'GB', 'RU', 'TR', 'CN', 'ZA', 'NZ', 'AQ', 'xx'].map(continentOf)).toEqual([
+      'NA',
+      'NA',
+      'SA',
+      'EU',
+      'EU',
+      'AS',
+      'AS',
+      'AF',
+      'OC',
+      'AN',
+      '',
+    ]);
   });
 });
 

@@ -207,12 +207,18 @@ describe('address policy: host names resolving to non-public addresses', () => {
 describe('address policy: allowed addresses', () => {
   const policy = createAddressPolicy([]);
 
-  it.each(['8.8.8.8', '1.1.1.1', '93.184.216.34', '151.101.1.69', '2606:4700:4700::1111', '2001:4860:4860::8888', '2a00:1450:4001:82b::200e', '::ffff:8.8.8.8'])(
-    'allows public %s (policy only)',
-    (ip) => {
-      expect(policy.isAllowed(ip)).toBe(true);
-    },
-  );
+  it.each([
+    '8.8.8.8',
+    '1.1.1.1',
+    '93.184.216.34',
+    '151.101.1.69',
+    '2606:4700:4700::1111',
+    '2001:4860:4860::8888',
+    '2a00:1450:4001:82b::200e',
+    '::ffff:8.8.8.8',
+  ])('allows public %s (policy only)', (ip) => {
+    expect(policy.isAllowed(ip)).toBe(true);
+  });
 
   it('exempts 127.0.0.0/8 and ::1 through the allow list', () => {
     const loopback = createAddressPolicy(['127.0.0.0/8', '::1/128']);
@@ -257,7 +263,10 @@ describe('URL literals and URL rules', () => {
     ['https://[fe80::1%25eth0]/', 'invalid_url', 'Invalid url: must be a valid URL'],
   ])('checkUrl(%j) fails with %s', async (url, code, message) => {
     const outbound = outboundWith(noDns);
-    const err = await outbound.checkUrl(url).then(() => null, (e: unknown) => e);
+    const err = await outbound.checkUrl(url).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(OutboundError);
     expect((err as OutboundError).code).toBe(code);
     expect((err as OutboundError).message).toBe(message);

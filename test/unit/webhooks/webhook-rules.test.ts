@@ -57,7 +57,10 @@ describe('configFromInput', () => {
   });
 
   it('leaves nextRunAt null for an inactive schedule but still validates it', () => {
-    expect(accepted(configFromInput({ url: URL_A, schedule: { cron: '*/5 * * * *', timezone: 'UTC', active: false } }, NOW)).mode).toMatchObject({ active: false, nextRunAt: null });
+    expect(accepted(configFromInput({ url: URL_A, schedule: { cron: '*/5 * * * *', timezone: 'UTC', active: false } }, NOW)).mode).toMatchObject({
+      active: false,
+      nextRunAt: null,
+    });
     expect(refused(configFromInput({ url: URL_A, schedule: { cron: '0 0 29 * *', timezone: 'UTC', active: false } }, NOW))).toBe(
       'Invalid schedule.cron: interval between runs exceeds 31 days',
     );
@@ -131,7 +134,9 @@ describe('configFromPatch', () => {
       active: true,
       nextRunAt: Date.parse('2026-06-02T09:00:00.000Z'),
     });
-    expect(refused(configFromPatch(scheduled, { schedule: { timezone: 'Nowhere/Land' } }, NOW))).toBe('Invalid schedule.timezone: unknown IANA time zone "Nowhere/Land"');
+    expect(refused(configFromPatch(scheduled, { schedule: { timezone: 'Nowhere/Land' } }, NOW))).toBe(
+      'Invalid schedule.timezone: unknown IANA time zone "Nowhere/Land"',
+    );
   });
 
   it('makes a mailbox webhook scheduled only with both cron and timezone', () => {

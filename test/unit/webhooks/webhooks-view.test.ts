@@ -17,7 +17,13 @@ const base = {
 const mailbox: WebhookRecord = {
   ...base,
   mailbox: 'r_abcdefghijklmnop',
-  mode: { kind: 'mailbox', format: 'custom', template: { a: '{{subject}}' }, options: { routing_key: 'r', chat_id: 'c', Password: 'p' }, includeAttachments: true },
+  mode: {
+    kind: 'mailbox',
+    format: 'custom',
+    template: { a: '{{subject}}' },
+    options: { routing_key: 'r', chat_id: 'c', Password: 'p' },
+    includeAttachments: true,
+  },
 };
 const scheduled: WebhookRecord = {
   ...base,

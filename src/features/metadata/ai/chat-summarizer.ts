@@ -24,7 +24,8 @@ const AI_TIMEOUT_MS = 60_000;
 const AI_RESPONSE_BYTES = 1024 * 1024;
 const MAX_FACT_DEPTH = 16;
 
-const FACT_KEYS = 'companyName, companyType, industry, services (array), targetAudience, businessModel, headquarters, foundedYear (number), keyFeatures (array), topics (array)';
+const FACT_KEYS =
+  'companyName, companyType, industry, services (array), targetAudience, businessModel, headquarters, foundedYear (number), keyFeatures (array), topics (array)';
 
 function prompt(input: SummaryInput): Array<{ role: 'system' | 'user'; content: string }> {
   const words = SUMMARY_WORDS[input.level];

@@ -12,7 +12,7 @@ const STOPWORDS = new Set(
   (
     'a about above after again against all also am an and any are as at be because been before being below between both but by can could did do ' +
     'does doing down during each few for from further get got had has have having he her here hers herself him himself his how i if in into is it ' +
-    "its itself just like may me might more most must my myself no nor not now of off on once one only or other our ours ourselves out over own " +
+    'its itself just like may me might more most must my myself no nor not now of off on once one only or other our ours ourselves out over own ' +
     'same she should so some such than that the their theirs them themselves then there these they this those through to too under until up us ' +
     'use used using very via was we were what when where which while who whom why will with would you your yours yourself yourselves new more ' +
     'make makes made many much every well back even still way ever per within without across among upon'

@@ -71,9 +71,10 @@ function isEmail(candidate: string): boolean {
 
 /** E-mail addresses, phone numbers and profiles a visitor could use to reach the site's owner. */
 export function extractContact(sources: ContactSources): ContactData {
-  const emails = unique(
-    [...sources.mailto, sources.jsonLdEmail, ...emailsIn(sources.text)].map((email) => email.trim().toLowerCase()).filter(isEmail),
-  ).slice(0, MAX_ITEMS);
+  const emails = unique([...sources.mailto, sources.jsonLdEmail, ...emailsIn(sources.text)].map((email) => email.trim().toLowerCase()).filter(isEmail)).slice(
+    0,
+    MAX_ITEMS,
+  );
   const seenDigits = new Set<string>();
   const phones: string[] = [];
   for (const phone of [...sources.tel, sources.jsonLdTelephone, ...(sources.text.match(PHONE) ?? [])]) {

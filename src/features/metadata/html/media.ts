@@ -24,7 +24,8 @@ const MAX_ITEMS = 50;
 const VIDEO_PLAYERS: ReadonlySet<string> = new Set(['video']);
 const AUDIO_PLAYERS: ReadonlySet<string> = new Set(['audio']);
 /** Players whose iframes are videos. */
-const VIDEO_EMBED = /^https?:\/\/(www\.)?(youtube(-nocookie)?\.com\/embed\/|player\.vimeo\.com\/video\/|(www\.)?dailymotion\.com\/embed\/|fast\.wistia\.net\/embed\/|player\.twitch\.tv\/|(www\.)?loom\.com\/embed\/)/i;
+const VIDEO_EMBED =
+  /^https?:\/\/(www\.)?(youtube(-nocookie)?\.com\/embed\/|player\.vimeo\.com\/video\/|(www\.)?dailymotion\.com\/embed\/|fast\.wistia\.net\/embed\/|player\.twitch\.tv\/|(www\.)?loom\.com\/embed\/)/i;
 
 function dimension(value: string | undefined): number | undefined {
   const number = Number.parseInt(value ?? '', 10);
@@ -50,7 +51,10 @@ export function extractMedia(page: ParsedMarkup, base: URL, icons: Icon[], logo:
   const images = new Map<string, MediaImage>();
   let withoutAlt = 0;
   for (const element of page.elements('img')) {
-    const src = resolveHttpUrl(attr(element, 'src') ?? attr(element, 'data-src') ?? attr(element, 'data-lazy-src') ?? firstCandidate(attr(element, 'srcset')), base);
+    const src = resolveHttpUrl(
+      attr(element, 'src') ?? attr(element, 'data-src') ?? attr(element, 'data-lazy-src') ?? firstCandidate(attr(element, 'srcset')),
+      base,
+    );
     if (src === undefined || images.has(src)) continue;
     const alt = squash(attr(element, 'alt'));
     if (element.attribs.alt === undefined) withoutAlt += 1;

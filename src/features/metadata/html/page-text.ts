@@ -4,20 +4,90 @@ import type { AnalysisBudget } from './limits.js';
 import { attr } from './markup.js';
 import type { ParsedMarkup } from './markup.js';
 
-const NOT_TEXT = new Set(['script', 'style', 'noscript', 'template', 'svg', 'canvas', 'iframe', 'object', 'embed', 'head', 'title', 'select', 'option', 'math']);
+const NOT_TEXT = new Set([
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'svg',
+  'canvas',
+  'iframe',
+  'object',
+  'embed',
+  'head',
+  'title',
+  'select',
+  'option',
+  'math',
+]);
 const BLOCK = new Set([
-  'address', 'article', 'aside', 'blockquote', 'br', 'caption', 'dd', 'details', 'dialog', 'div', 'dl', 'dt', 'fieldset', 'figcaption', 'figure',
-  'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'li', 'main', 'nav', 'ol', 'p', 'pre', 'section', 'summary', 'table',
-  'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul',
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'br',
+  'caption',
+  'dd',
+  'details',
+  'dialog',
+  'div',
+  'dl',
+  'dt',
+  'fieldset',
+  'figcaption',
+  'figure',
+  'footer',
+  'form',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'hr',
+  'li',
+  'main',
+  'nav',
+  'ol',
+  'p',
+  'pre',
+  'section',
+  'summary',
+  'table',
+  'tbody',
+  'td',
+  'tfoot',
+  'th',
+  'thead',
+  'tr',
+  'ul',
 ]);
 
 /** Elements that are page furniture, not content: by tag, by ARIA role, or hidden. */
 const BOILERPLATE_TAGS = new Set([
-  'script', 'style', 'noscript', 'template', 'svg', 'canvas', 'iframe', 'object', 'embed', 'form', 'button', 'select', 'dialog', 'nav', 'header', 'footer', 'aside',
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'svg',
+  'canvas',
+  'iframe',
+  'object',
+  'embed',
+  'form',
+  'button',
+  'select',
+  'dialog',
+  'nav',
+  'header',
+  'footer',
+  'aside',
 ]);
 const BOILERPLATE_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'dialog']);
 /** class/id words of navigation, ads, consent banners, share bars, comments… (one fixed word per position: linear). */
-const NOISE = /(^|[\s_-])(cookies?|consent|gdpr|banner|advert|adverts|ads|ad|sponsor|promo|popup|modal|newsletter|subscribe|share|sharing|social|sidebar|breadcrumbs?|menu|navbar|nav|comments?|related|footer|header|skip|toolbar|widget)([\s_-]|$)/i;
+const NOISE =
+  /(^|[\s_-])(cookies?|consent|gdpr|banner|advert|adverts|ads|ad|sponsor|promo|popup|modal|newsletter|subscribe|share|sharing|social|sidebar|breadcrumbs?|menu|navbar|nav|comments?|related|footer|header|skip|toolbar|widget)([\s_-]|$)/i;
 const STRUCTURAL = new Set(['html', 'body', 'main', 'article']);
 /** Where the content of a page usually is, best first: article, main, [role=main], #content, #main, then these classes. */
 const ROOT_CLASSES = ['post-content', 'entry-content', 'article-body', 'content'];
@@ -47,7 +117,10 @@ function rootsOf(element: Element): number {
 
 function isBoilerplate(element: Element): boolean {
   return (
-    BOILERPLATE_TAGS.has(element.name) || BOILERPLATE_ROLES.has(role(element)) || element.attribs['aria-hidden'] === 'true' || element.attribs.hidden !== undefined
+    BOILERPLATE_TAGS.has(element.name) ||
+    BOILERPLATE_ROLES.has(role(element)) ||
+    element.attribs['aria-hidden'] === 'true' ||
+    element.attribs.hidden !== undefined
   );
 }
 

@@ -15,7 +15,21 @@ export type OpenGraph = Record<string, string | OgImage[]>;
 /** `twitter:*` properties by camel-cased name (`twitter:image:alt` → `imageAlt`). */
 export type TwitterCard = Record<string, string>;
 
-const URL_KEYS = new Set(['url', 'image', 'imageUrl', 'imageSecureUrl', 'video', 'videoUrl', 'videoSecureUrl', 'audio', 'audioUrl', 'audioSecureUrl', 'imageSrc', 'playerStream', 'player']);
+const URL_KEYS = new Set([
+  'url',
+  'image',
+  'imageUrl',
+  'imageSecureUrl',
+  'video',
+  'videoUrl',
+  'videoSecureUrl',
+  'audio',
+  'audioUrl',
+  'audioSecureUrl',
+  'imageSrc',
+  'playerStream',
+  'player',
+]);
 const MAX_VALUE = 1000;
 const MAX_IMAGES = 10;
 const MAX_ICONS = 20;

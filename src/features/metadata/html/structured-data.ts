@@ -85,8 +85,7 @@ function scalarOf(value: unknown, keys: readonly string[]): unknown {
     else if (isObject(current)) {
       const object = current;
       current = keys.map((key) => object[key]).find((found) => found !== undefined);
-    }
-    else return current;
+    } else return current;
   }
   return undefined;
 }
@@ -108,7 +107,9 @@ function addressOf(value: unknown): string {
   for (let step = 0; step < MAX_HOPS && Array.isArray(current); step += 1) current = current[0];
   if (!isObject(current)) return text(current);
   const address = current;
-  const parts = ['streetAddress', 'postalCode', 'addressLocality', 'addressRegion', 'addressCountry'].map((key) => text(address[key])).filter((part) => part !== '');
+  const parts = ['streetAddress', 'postalCode', 'addressLocality', 'addressRegion', 'addressCountry']
+    .map((key) => text(address[key]))
+    .filter((part) => part !== '');
   return unique(parts).join(', ');
 }
 
@@ -127,7 +128,7 @@ export function nestsWithin(value: unknown, max: number): boolean {
 
 function basicsOf(entity: JsonObject, base: URL): StructuredBasics {
   const sameAs = (Array.isArray(entity.sameAs) ? entity.sameAs.slice(0, 100) : [entity.sameAs]).map((value) => urlOf(value, base)).filter((url) => url !== '');
-  const contact = Array.isArray(entity.contactPoint) ? entity.contactPoint[0] : entity.contactPoint;
+  const contact: unknown = Array.isArray(entity.contactPoint) ? (entity.contactPoint as unknown[])[0] : entity.contactPoint;
   const contactPoint = isObject(contact) ? contact : {};
   return {
     type: typesOf(entity)[0] ?? '',

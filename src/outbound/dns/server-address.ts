@@ -12,4 +12,3 @@ export function resolverAddresses(configured: readonly string[]): ServerAddress[
   }
   return out;
 }
-

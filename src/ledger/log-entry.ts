@@ -1,14 +1,4 @@
-export const LOG_CATEGORIES = [
-  'kv',
-  'token',
-  'settings',
-  'webhook',
-  'webhook-delivery',
-  'url-to-metadata',
-  'myip',
-  'service',
-  'manage',
-] as const;
+export const LOG_CATEGORIES = ['kv', 'token', 'settings', 'webhook', 'webhook-delivery', 'url-to-metadata', 'myip', 'service', 'manage'] as const;
 export type LogCategory = (typeof LOG_CATEGORIES)[number];
 
 /** A log row as recorded; timestamps are epoch milliseconds. */
@@ -25,6 +15,9 @@ export interface LogRecord {
   readonly cost: number;
   readonly balance: number;
 }
+
+/** What a caller records: the ledger gives each row its id and creation time. */
+export type LogEntry = Omit<LogRecord, 'id' | 'createdAt'>;
 
 /** Entries expire seven days after creation (SPEC "Log retention"). */
 export const LOG_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;

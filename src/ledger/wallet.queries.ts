@@ -1,4 +1,4 @@
-import type { Sql, Store } from '../../store/store.js';
+import type { Sql, Store } from '../store/store.js';
 
 export interface WalletRow {
   readonly id: number;
@@ -62,8 +62,11 @@ export async function readBalance(sql: Sql, walletId: number): Promise<number | 
   return row?.balance;
 }
 
+/** A charge made inside a unit of work: refused with the balance, or without one when the wallet is gone. */
+export type InUnitCharge = { readonly ok: true; readonly balance: number } | { readonly ok: false; readonly balance?: number };
+
 /** The debit of `chargeWallet` inside a larger unit of work; on refusal the balance when the wallet exists. */
-export async function chargeWalletIn(tx: Sql, walletId: number, cost: number): Promise<{ readonly ok: true; readonly balance: number } | { readonly ok: false; readonly balance?: number }> {
+export async function chargeWalletIn(tx: Sql, walletId: number, cost: number): Promise<InUnitCharge> {
   const [row] = await tx.all<{ balance: number }>(CHARGE, [cost, walletId]);
   if (row !== undefined) return { ok: true, balance: row.balance };
   return { ok: false, balance: await readBalance(tx, walletId) };

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { encode, RECURSION_DESIRED } from 'dns-packet';
 import type { Answer } from 'dns-packet';
 import type { DnsRecord, QueryBudget, QueryFailure, QueryOptions, RecordType, ServerAddress } from './dns-types.js';
-import { toRecord } from './records.js';
+import { toRecord } from './wire-records.js';
 import { tcpExchange, TransportError, udpExchange } from './wire-transport.js';
 import type { DnsResponse } from './wire-transport.js';
 
@@ -111,7 +111,12 @@ function recordsOf(answers: readonly Answer[], name: string, type: RecordType): 
  * The records of `type` at `name`. A recursive resolver answers with the whole CNAME chain;
  * when a server stops at an alias it does not answer for, the alias target is asked next.
  */
-async function resolve(name: string, type: RecordType, servers: readonly ServerAddress[], options: QueryOptions): Promise<{ records: DnsRecord[]; owner: string }> {
+async function resolve(
+  name: string,
+  type: RecordType,
+  servers: readonly ServerAddress[],
+  options: QueryOptions,
+): Promise<{ records: DnsRecord[]; owner: string }> {
   let target = canonical(name);
   const seen = new Set([target]);
   for (let hop = 0; hop <= MAX_CNAME_HOPS; hop++) {

@@ -2,11 +2,11 @@ import { createServer } from 'node:net';
 import { createSecureContext } from 'node:tls';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inspectCertificate, TlsInspectionError } from '../../../src/features/dns/tls-inspect.js';
+import { inspectCertificate, TlsInspectionError } from '../../../src/outbound/tls-probe.js';
 import { inspectDomainCertificate } from '../../../src/features/dns/ssl-check.js';
 import type { SslContext } from '../../../src/features/dns/ssl-check.js';
 import { createRequestResolver } from '../../../src/features/dns/request-resolver.js';
-import { createDnsClient } from '../../../src/features/dns/wire-client.js';
+import { createDnsClient } from '../../../src/outbound/dns/wire-client.js';
 import { createAddressPolicy } from '../../../src/outbound/address-policy.js';
 import { createCertificateAuthority, selfSignedCertificate, startSilentServer, startTlsServer } from '../../helpers/tls-server.js';
 import type { CertificateAuthority, TestTlsServer } from '../../helpers/tls-server.js';
@@ -95,14 +95,27 @@ describe('TLS certificate inspection against local TLS servers', () => {
   describe('of a domain, with warnings', () => {
     let dns: TestDnsServer;
     beforeAll(async () => {
-      dns = await startDnsServer({ zone: [rr('secure.test', 'A', '127.0.0.1'), rr('soon.test', 'A', '127.0.0.1'), rr('old.test', 'A', '127.0.0.1'), rr('self.test', 'A', '127.0.0.1'), rr('nowhere.test', 'TXT', ['x'])] });
+      dns = await startDnsServer({
+        zone: [
+          rr('secure.test', 'A', '127.0.0.1'),
+          rr('soon.test', 'A', '127.0.0.1'),
+          rr('old.test', 'A', '127.0.0.1'),
+          rr('self.test', 'A', '127.0.0.1'),
+          rr('nowhere.test', 'TXT', ['x']),
+        ],
+      });
     });
     afterAll(async () => {
       await dns?.close();
     });
 
     const context = (port: number, allow: string[]): SslContext => ({
-      resolver: createRequestResolver(createDnsClient([{ host: '127.0.0.1', port: dns.port }]), { timeoutMs: 1000, maxRetries: 0, retryDelayMs: 0 }, 4, createAddressPolicy(allow)),
+      resolver: createRequestResolver(
+        createDnsClient([{ host: '127.0.0.1', port: dns.port }]),
+        { timeoutMs: 1000, maxRetries: 0, retryDelayMs: 0 },
+        4,
+        createAddressPolicy(allow),
+      ),
       policy: createAddressPolicy(allow),
       port,
       secureContext: createSecureContext({ ca: [ca.caPem] }),
@@ -138,7 +151,11 @@ describe('TLS certificate inspection against local TLS servers', () => {
     it('never connects to a non-public address unless OUTBOUND_ALLOW_CIDRS allows it', async () => {
       const before = valid.servernames.length;
       const fields = await inspectDomainCertificate(context(valid.port, []), 'secure.test', undefined, 1000);
-      expect(fields).toEqual({ ssl_error: 'secure.test resolves to a non-public address', warnings: ['SSL inspection failed: secure.test resolves to a non-public address'], recommendations: [] });
+      expect(fields).toEqual({
+        ssl_error: 'secure.test resolves to a non-public address',
+        warnings: ['SSL inspection failed: secure.test resolves to a non-public address'],
+        recommendations: [],
+      });
       expect(valid.servernames.length).toBe(before);
     });
 

@@ -1,11 +1,11 @@
-import type { Store } from '../../store/store.js';
-import { WriteBuffer } from '../../lib/write-buffer.js';
-import { logId } from '../../lib/ids.js';
-import type { Clock } from '../../lib/time.js';
-import { cutText } from '../../lib/cut-text.js';
-import type { LogRecord } from './log-entry.js';
+import type { Store } from '../store/store.js';
+import { WriteBuffer } from '../lib/write-buffer.js';
+import { logId } from '../lib/ids.js';
+import type { Clock } from '../lib/time.js';
+import { cutText } from '../lib/cut-text.js';
+import type { LogEntry, LogRecord } from './log-entry.js';
 import { MAX_LOG_TEXT } from './log-entry.js';
-import { insertLogs } from './logs.queries.js';
+import { insertLogs } from './log-insert.js';
 
 /**
  * Call-log rows, written off the hot path in batches: at most 500 ms late (SPEC allows entries to appear
@@ -24,7 +24,7 @@ export class LogBuffer {
   }
 
   /** Records a call now; the entry gets its id and creation time here. */
-  push(entry: Omit<LogRecord, 'id' | 'createdAt'>): void {
+  push(entry: LogEntry): void {
     // Field by field rather than a spread: one object of one shape per call (this runs for every request).
     this.buffer.add({
       id: logId(),

@@ -1,6 +1,6 @@
 import { connect } from 'node:tls';
 import type { PeerCertificate, SecureContext } from 'node:tls';
-import { DAY } from '../../lib/time.js';
+import { DAY } from '../lib/time.js';
 
 /** What the handshake showed of the leaf certificate. */
 export interface CertificateReport {
@@ -92,7 +92,7 @@ export function inspectCertificate(options: InspectOptions): Promise<Certificate
         chainValid: socket.authorized,
         ...(socket.authorized || reason === undefined || reason === null
           ? {}
-          : { validationError: reason instanceof Error ? ((reason as NodeJS.ErrnoException).code ?? reason.message) : String(reason) }),
+          : { validationError: reason instanceof Error ? ((reason as NodeJS.ErrnoException).code ?? reason.message) : String(reason as string) }),
       });
     });
   });

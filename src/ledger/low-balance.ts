@@ -1,5 +1,4 @@
-import type { Sql, Store } from '../../store/store.js';
-import type { LowBalanceWebhook } from './settings.schemas.js';
+import type { Sql, Store } from '../store/store.js';
 
 /**
  * The low-balance outbox lives on the wallet row. `lb_pending`:
@@ -17,7 +16,8 @@ export interface ClaimedNotification {
   readonly hash: string;
   readonly balance: number;
   readonly threshold: number;
-  readonly webhook?: LowBalanceWebhook;
+  /** The webhook as the settings stored it (JSON text); its shape is the settings feature's business. */
+  readonly webhookJson?: string;
   readonly email?: string;
   /** The lease end; it also identifies this claim when it is released. */
   readonly leaseUntil: number;
@@ -78,7 +78,7 @@ export async function claimNotification(store: Store, walletId: number, timing: 
     hash: row.hash,
     balance: row.balance,
     threshold: row.lb_threshold,
-    ...(row.lb_webhook === null ? {} : { webhook: JSON.parse(row.lb_webhook) as LowBalanceWebhook }),
+    ...(row.lb_webhook === null ? {} : { webhookJson: row.lb_webhook }),
     ...(row.lb_email === null ? {} : { email: row.lb_email }),
     leaseUntil,
   };
@@ -86,4 +86,36 @@ export async function claimNotification(store: Store, walletId: number, timing: 
 
 export async function releaseNotification(store: Store, claim: ClaimedNotification): Promise<void> {
   await store.writeOne(RELEASE, [claim.walletId, claim.leaseUntil]);
+}
+
+/** A change to a wallet's low-balance settings: `undefined` keeps the stored value, `null` clears it. */
+export interface LowBalanceSettingsChange {
+  readonly threshold?: number;
+  /** The webhook as JSON text (the settings feature owns its shape). */
+  readonly webhookJson?: string | null;
+  readonly email?: string | null;
+}
+
+/**
+ * One statement, so concurrent updates of different fields never undo each other.
+ * A new threshold re-arms the incident: the next charge at or below it notifies.
+ */
+export async function updateLowBalanceSettings(store: Store, walletId: number, change: LowBalanceSettingsChange): Promise<void> {
+  await store.writeOne(
+    `UPDATE wallets SET
+       lb_threshold = CASE WHEN $1 = 1 THEN $2 ELSE lb_threshold END,
+       lb_armed = CASE WHEN $1 = 1 THEN 1 ELSE lb_armed END,
+       lb_webhook = CASE WHEN $3 = 1 THEN $4 ELSE lb_webhook END,
+       lb_email = CASE WHEN $5 = 1 THEN $6 ELSE lb_email END
+     WHERE id = $7`,
+    [
+      change.threshold !== undefined,
+      change.threshold ?? 0,
+      change.webhookJson !== undefined,
+      change.webhookJson ?? null,
+      change.email !== undefined,
+      change.email ?? null,
+      walletId,
+    ],
+  );
 }

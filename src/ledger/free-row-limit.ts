@@ -1,5 +1,5 @@
-import type { Clock } from '../../lib/time.js';
-import { MINUTE } from '../../lib/time.js';
+import type { Clock } from '../lib/time.js';
+import { MINUTE } from '../lib/time.js';
 
 /** Log rows a wallet may add per minute, per instance, for calls that cost nothing (free routes, 402s, refunded 5xx). */
 export const FREE_LOG_ROWS_PER_MINUTE = 60;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FreeRowLimit } from '../../../src/features/logs/free-row-limit.js';
+import { FreeRowLimit } from '../../../src/ledger/free-row-limit.js';
 import { MINUTE } from '../../../src/lib/time.js';
 
 describe('FreeRowLimit', () => {

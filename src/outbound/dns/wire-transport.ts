@@ -26,7 +26,7 @@ const MAX_TCP_MESSAGE = 65_535;
 
 function tryDecode(message: Buffer): DnsResponse | undefined {
   try {
-    return decode(message) as DnsResponse;
+    return decode(message);
   } catch {
     return undefined;
   }

@@ -1,6 +1,6 @@
-import type { Store } from '../../store/store.js';
-import type { Clock } from '../../lib/time.js';
-import { HOUR } from '../../lib/time.js';
+import type { Store } from '../store/store.js';
+import type { Clock } from '../lib/time.js';
+import { HOUR } from '../lib/time.js';
 import { findWalletByHash } from './wallet.queries.js';
 
 /** What authentication knows about a wallet: never the token itself, only its hash. */
@@ -60,8 +60,6 @@ export class WalletDirectory {
     const now = this.clock.now();
     if (now - wallet.lastUsedAt < LAST_USED_GRANULARITY) return;
     wallet.lastUsedAt = now;
-    this.store
-      .writeOne('UPDATE wallets SET last_used_at = $1 WHERE id = $2 AND last_used_at < $1', [now, wallet.id])
-      .catch(this.onError);
+    this.store.writeOne('UPDATE wallets SET last_used_at = $1 WHERE id = $2 AND last_used_at < $1', [now, wallet.id]).catch(this.onError);
   }
 }

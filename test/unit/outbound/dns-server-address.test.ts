@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolverAddresses } from '../../../src/features/dns/server-address.js';
+import { resolverAddresses } from '../../../src/outbound/dns/server-address.js';
 
 describe('resolver addresses', () => {
   it('uses DNS_SERVERS when set', () => {

@@ -3,8 +3,7 @@ import { describeEachStore } from '../../helpers/each-store.js';
 import { startTestApp } from '../../helpers/app.js';
 import type { TestApp } from '../../helpers/app.js';
 import { sha256Hex } from '../../../src/lib/hash.js';
-import { creditWallet } from '../../../src/features/tokens/wallet.queries.js';
-import type { ChargeOutcome } from '../../../src/features/tokens/wallet.queries.js';
+import type { ChargeOutcome } from '../../../src/ledger/ledger.js';
 
 // Many charges of one wallet land in one SQLite group commit and are merged there (one PostgreSQL
 // batch likewise); whatever else happens to the wallet in between, the outcome is that of charging one by one.
@@ -14,7 +13,7 @@ describeEachStore('charges of one wallet in the same moment', (kind) => {
 
   async function wallet(credits: number): Promise<number> {
     const token = await app.createToken(credits);
-    const ref = await app.deps.wallets.resolve(sha256Hex(token));
+    const ref = await app.deps.ledger.findWallet(sha256Hex(token));
     return (ref as { id: number }).id;
   }
 
@@ -28,9 +27,9 @@ describeEachStore('charges of one wallet in the same moment', (kind) => {
   it('a credit between charges of the same turn keeps every charge and the credit', async () => {
     app = await startTestApp(kind);
     const id = await wallet(100);
-    const before = Array.from({ length: 5 }, () => app.deps.charger.charge(id, 1));
-    const credit = creditWallet(app.deps.store, id, 10);
-    const after = Array.from({ length: 5 }, () => app.deps.charger.charge(id, 2));
+    const before = Array.from({ length: 5 }, () => app.deps.ledger.charge(id, 1));
+    const credit = app.deps.ledger.credit(id, 10);
+    const after = Array.from({ length: 5 }, () => app.deps.ledger.charge(id, 2));
     const outcomes = await Promise.all([...before, ...after]);
     await durable(outcomes);
     await credit;
@@ -46,7 +45,7 @@ describeEachStore('charges of one wallet in the same moment', (kind) => {
   it('refuses the charges the balance cannot cover and keeps the ones it can', async () => {
     app = await startTestApp(kind);
     const id = await wallet(5);
-    const outcomes = await Promise.all(Array.from({ length: 8 }, () => app.deps.charger.charge(id, 2)));
+    const outcomes = await Promise.all(Array.from({ length: 8 }, () => app.deps.ledger.charge(id, 2)));
     await durable(outcomes);
     expect(outcomes.filter((outcome) => outcome.ok)).toHaveLength(2);
     expect(outcomes.filter((outcome) => !outcome.ok && outcome.reason === 'insufficient')).toHaveLength(6);
@@ -57,7 +56,7 @@ describeEachStore('charges of one wallet in the same moment', (kind) => {
     app = await startTestApp(kind);
     const a = await wallet(10);
     const b = await wallet(4);
-    const outcomes = await Promise.all(Array.from({ length: 12 }, (_, i) => app.deps.charger.charge(i % 2 === 0 ? a : b, 1)));
+    const outcomes = await Promise.all(Array.from({ length: 12 }, (_, i) => app.deps.ledger.charge(i % 2 === 0 ? a : b, 1)));
     await durable(outcomes);
     const ofWallet = (parity: number) => outcomes.filter((_, i) => i % 2 === parity);
     expect(ofWallet(0).every((outcome) => outcome.ok)).toBe(true);
@@ -70,8 +69,8 @@ describeEachStore('charges of one wallet in the same moment', (kind) => {
   it('crossing the low-balance threshold within merged charges raises the notification flag once', async () => {
     app = await startTestApp(kind);
     const id = await wallet(100);
-    await app.deps.store.writeOne('UPDATE wallets SET lb_threshold = $1 WHERE id = $2', [95, id]);
-    const outcomes = await Promise.all(Array.from({ length: 10 }, () => app.deps.charger.charge(id, 1)));
+    await app.deps.ledger.updateLowBalanceSettings(id, { threshold: 95 });
+    const outcomes = await Promise.all(Array.from({ length: 10 }, () => app.deps.ledger.charge(id, 1)));
     await durable(outcomes);
     expect(await balanceOf(id)).toEqual({ balance: 90, lb_pending: 1, lb_armed: 0 });
   });
@@ -79,7 +78,7 @@ describeEachStore('charges of one wallet in the same moment', (kind) => {
   it('a balance read in the same turn sees every charge before it', async () => {
     app = await startTestApp(kind);
     const id = await wallet(50);
-    const charges = Array.from({ length: 4 }, () => app.deps.charger.charge(id, 3));
+    const charges = Array.from({ length: 4 }, () => app.deps.ledger.charge(id, 3));
     const read = app.deps.store.writeDeferred<{ balance: number }>('SELECT balance FROM wallets WHERE id = $1', [id]);
     await durable(await Promise.all(charges));
     const { rows } = await read;

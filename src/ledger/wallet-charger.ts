@@ -1,4 +1,4 @@
-import type { Store } from '../../store/store.js';
+import type { Store } from '../store/store.js';
 import { BatchedCharges } from './batched-charges.js';
 import { HeldCharges } from './held-charges.js';
 import { chargeWallet } from './wallet.queries.js';

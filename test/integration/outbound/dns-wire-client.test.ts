@@ -1,8 +1,8 @@
 import { createSocket } from 'node:dgram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDnsClient } from '../../../src/features/dns/wire-client.js';
-import type { DnsClient } from '../../../src/features/dns/wire-client.js';
-import type { QueryOptions } from '../../../src/features/dns/dns-types.js';
+import { createDnsClient } from '../../../src/outbound/dns/wire-client.js';
+import type { DnsClient } from '../../../src/outbound/dns/wire-client.js';
+import type { QueryOptions } from '../../../src/outbound/dns/dns-types.js';
 import { rr, startDnsServer } from '../../helpers/dns-server.js';
 import type { TestDnsServer } from '../../helpers/dns-server.js';
 
@@ -17,7 +17,12 @@ const ZONE = [
   rr('example.test', 'MX', { preference: 20, exchange: 'mx2.example.test' }, 3600),
   rr('example.test', 'TXT', ['v=spf1 ', '-all'], 120),
   rr('example.test', 'NS', 'ns1.example.test', 86400),
-  rr('example.test', 'SOA', { mname: 'ns1.example.test', rname: 'hostmaster.example.test', serial: 2026060101, refresh: 7200, retry: 900, expire: 1209600, minimum: 300 }, 900),
+  rr(
+    'example.test',
+    'SOA',
+    { mname: 'ns1.example.test', rname: 'hostmaster.example.test', serial: 2026060101, refresh: 7200, retry: 900, expire: 1209600, minimum: 300 },
+    900,
+  ),
   rr('example.test', 'CAA', { flags: 0, tag: 'issue', value: 'letsencrypt.org' }, 3600),
   rr('example.test', 'CAA', { flags: 128, tag: 'iodef', value: 'mailto:security@example.test' }, 3600),
   rr('_sip._tcp.example.test', 'SRV', { priority: 10, weight: 60, port: 5060, target: 'sip.example.test' }, 1800),
@@ -27,7 +32,12 @@ const ZONE = [
   rr('origin.example.test', 'A', '192.0.2.20', 20),
   rr('loop-a.example.test', 'CNAME', 'loop-b.example.test', 60),
   rr('loop-b.example.test', 'CNAME', 'loop-a.example.test', 60),
-  rr('big.example.test', 'TXT', Array.from({ length: Math.ceil(longText.length / 255) }, (_, i) => longText.slice(i * 255, (i + 1) * 255)), 45),
+  rr(
+    'big.example.test',
+    'TXT',
+    Array.from({ length: Math.ceil(longText.length / 255) }, (_, i) => longText.slice(i * 255, (i + 1) * 255)),
+    45,
+  ),
   rr('down.example.test', 'A', '192.0.2.99', 300),
 ];
 
@@ -52,7 +62,13 @@ describe('DNS wire client against a loopback server', () => {
 
   it('returns every record type in the shapes of SPEC and DECISIONS, each with its type and TTL', async () => {
     const q = (name: string, type: Parameters<DnsClient['query']>[1]) => client.query(name, type, FAST);
-    expect(await q('example.test', 'A')).toMatchObject({ ok: true, records: [{ type: 'A', address: '192.0.2.10', ttl: 300 }, { type: 'A', address: '192.0.2.11', ttl: 300 }] });
+    expect(await q('example.test', 'A')).toMatchObject({
+      ok: true,
+      records: [
+        { type: 'A', address: '192.0.2.10', ttl: 300 },
+        { type: 'A', address: '192.0.2.11', ttl: 300 },
+      ],
+    });
     expect(await q('example.test', 'AAAA')).toMatchObject({ ok: true, records: [{ type: 'AAAA', address: '2001:db8::10', ttl: 600 }] });
     expect(await q('example.test', 'MX')).toMatchObject({
       ok: true,
@@ -65,7 +81,19 @@ describe('DNS wire client against a loopback server', () => {
     expect(await q('example.test', 'NS')).toMatchObject({ ok: true, records: [{ type: 'NS', value: 'ns1.example.test', ttl: 86400 }] });
     expect(await q('example.test', 'SOA')).toMatchObject({
       ok: true,
-      records: [{ type: 'SOA', nsname: 'ns1.example.test', hostmaster: 'hostmaster.example.test', serial: 2026060101, refresh: 7200, retry: 900, expire: 1209600, minttl: 300, ttl: 900 }],
+      records: [
+        {
+          type: 'SOA',
+          nsname: 'ns1.example.test',
+          hostmaster: 'hostmaster.example.test',
+          serial: 2026060101,
+          refresh: 7200,
+          retry: 900,
+          expire: 1209600,
+          minttl: 300,
+          ttl: 900,
+        },
+      ],
     });
     expect(await q('example.test', 'CAA')).toMatchObject({
       ok: true,
@@ -74,7 +102,10 @@ describe('DNS wire client against a loopback server', () => {
         { type: 'CAA', flags: 128, tag: 'iodef', value: 'mailto:security@example.test', ttl: 3600 },
       ],
     });
-    expect(await q('_sip._tcp.example.test', 'SRV')).toMatchObject({ ok: true, records: [{ type: 'SRV', priority: 10, weight: 60, port: 5060, target: 'sip.example.test', ttl: 1800 }] });
+    expect(await q('_sip._tcp.example.test', 'SRV')).toMatchObject({
+      ok: true,
+      records: [{ type: 'SRV', priority: 10, weight: 60, port: 5060, target: 'sip.example.test', ttl: 1800 }],
+    });
     expect(await q('10.2.0.192.in-addr.arpa', 'PTR')).toMatchObject({ ok: true, records: [{ type: 'PTR', value: 'host.example.test', ttl: 7200 }] });
     expect(await q('www.example.test', 'CNAME')).toMatchObject({ ok: true, records: [{ type: 'CNAME', value: 'edge.example.test', ttl: 60 }] });
   });
@@ -148,7 +179,10 @@ describe('DNS wire client against a loopback server', () => {
   it('sends exactly one query when maxRetries is 0', async () => {
     dns.setBehaviour((query) => (query.name === 'once.example.test' ? { drop: true } : undefined));
     try {
-      expect(await client.query('once.example.test', 'A', { timeoutMs: 100, maxRetries: 0, retryDelayMs: 1000 })).toMatchObject({ ok: false, failure: 'TIMEOUT' });
+      expect(await client.query('once.example.test', 'A', { timeoutMs: 100, maxRetries: 0, retryDelayMs: 1000 })).toMatchObject({
+        ok: false,
+        failure: 'TIMEOUT',
+      });
       expect(dns.queriesFor('once.example.test')).toHaveLength(1);
     } finally {
       dns.setBehaviour(undefined);
@@ -158,7 +192,11 @@ describe('DNS wire client against a loopback server', () => {
   it('succeeds on a retry when the first tries go unanswered', async () => {
     const flaky = await startDnsServer({ zone: ZONE, behaviour: (query) => (query.attempt <= 2 ? { drop: true } : undefined) });
     try {
-      const result = await createDnsClient([{ host: '127.0.0.1', port: flaky.port }]).query('example.test', 'NS', { timeoutMs: 100, maxRetries: 3, retryDelayMs: 10 });
+      const result = await createDnsClient([{ host: '127.0.0.1', port: flaky.port }]).query('example.test', 'NS', {
+        timeoutMs: 100,
+        maxRetries: 3,
+        retryDelayMs: 10,
+      });
       expect(result).toMatchObject({ ok: true, records: [{ type: 'NS', value: 'ns1.example.test' }] });
       expect(flaky.queriesFor('example.test', 'NS')).toHaveLength(3);
     } finally {
@@ -212,6 +250,9 @@ describe('DNS wire client against a loopback server', () => {
       { host: '127.0.0.1', port: await closedUdpPort() },
       { host: '127.0.0.1', port: dns.port },
     ]);
-    expect(await rotating.query('example.test', 'AAAA', { timeoutMs: 1000, maxRetries: 1, retryDelayMs: 0 })).toMatchObject({ ok: true, records: [{ address: '2001:db8::10' }] });
+    expect(await rotating.query('example.test', 'AAAA', { timeoutMs: 1000, maxRetries: 1, retryDelayMs: 0 })).toMatchObject({
+      ok: true,
+      records: [{ address: '2001:db8::10' }],
+    });
   });
 });

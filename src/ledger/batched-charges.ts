@@ -1,5 +1,5 @@
-import type { Store } from '../../store/store.js';
-import { Batcher } from '../../lib/batcher.js';
+import type { Store } from '../store/store.js';
+import { Batcher } from '../lib/batcher.js';
 import { ALREADY_DURABLE, CHARGE, refusedCharge } from './wallet.queries.js';
 import type { ChargeOutcome } from './wallet.queries.js';
 

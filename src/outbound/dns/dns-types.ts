@@ -1,12 +1,9 @@
 /**
- * Record types and record shapes of SPEC "DNS lookup result" and DECISIONS "DNS".
+ * What the DNS wire client asks and answers: record types and record shapes of SPEC "DNS lookup result" and DECISIONS "DNS".
  * Every record carries `type` and `ttl` (seconds, as the answering server gave it).
  */
 export const RECORD_TYPES = ['A', 'AAAA', 'MX', 'CNAME', 'TXT', 'NS', 'PTR', 'SOA', 'CAA', 'SRV'] as const;
 export type RecordType = (typeof RECORD_TYPES)[number];
-
-/** DECISIONS "DNS": the types looked up when the request names none. */
-export const DEFAULT_RECORD_TYPES: readonly RecordType[] = ['A', 'AAAA', 'MX', 'TXT', 'NS', 'CNAME'];
 
 export interface AddressRecord {
   readonly type: 'A' | 'AAAA';

@@ -1,4 +1,4 @@
-import type { Store, WriterLane } from '../../store/store.js';
+import type { Store, WriterLane } from '../store/store.js';
 import { BALANCE, CHARGE, chargeWallet, refusedCharge } from './wallet.queries.js';
 import type { ChargeOutcome } from './wallet.queries.js';
 

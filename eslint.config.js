@@ -1,0 +1,65 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import prettier from 'eslint-config-prettier';
+import importX from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+
+/** The core (http, store, outbound, lib, ledger) never reaches into a feature. */
+const CORE = ['src/http/**', 'src/store/**', 'src/outbound/**', 'src/lib/**', 'src/ledger/**'];
+const noFeatureImports = { group: ['**/features/**'], message: 'The core imports no feature: move what it needs into the core, or invert the call.' };
+
+/**
+ * A feature imports another feature only through that feature's index.ts: from src/features/<f>/ a path
+ * that leaves the feature (`up` levels) and enters another one must end at its index.js.
+ */
+const otherFeature = (up) => ({
+  regex: `^${'\\.\\./'.repeat(up)}(?!\\.\\.)[^/]+/(?!index\\.js$)`,
+  message: 'Import another feature through its index.ts (export what it offers there).',
+});
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'data/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    plugins: { 'import-x': importX },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      // Fastify handlers and hooks are async by contract; many return a value without awaiting anything.
+      '@typescript-eslint/require-await': 'off',
+      // Its fixer drops assertions that steer generic inference (Fastify's logger type), breaking the build.
+      '@typescript-eslint/no-unnecessary-type-assertion': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      // A variable set once after the closures that read it are made (a server's own handle) stays `let`.
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
+      // A caught value is rethrown as it came (it is an Error in practice, but typed unknown).
+      '@typescript-eslint/only-throw-error': ['error', { allowThrowingUnknown: true }],
+      '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingUnknown: true }],
+    },
+    settings: { 'import-x/resolver-next': [createTypeScriptImportResolver()], 'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] } },
+  },
+  { files: CORE, rules: { 'no-restricted-imports': ['error', { patterns: [noFeatureImports] }] } },
+  { files: ['src/features/*/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [otherFeature(1)] }] } },
+  { files: ['src/features/*/*/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [otherFeature(2)] }] } },
+  {
+    // Tests and benchmarks poke at JSON answers: `any` from JSON.parse is how they read them.
+    files: ['test/**', 'bench/**'],
+    rules: {
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      // Tests hand the charger's sync-or-async outcomes to Promise.all on purpose, and pass methods as callbacks.
+      '@typescript-eslint/await-thenable': 'off',
+      '@typescript-eslint/unbound-method': 'off',
+    },
+  },
+  { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
+  { files: ['**/*.js', '**/*.mjs'], languageOptions: { globals: { process: 'readonly', console: 'readonly' } } },
+  prettier,
+);

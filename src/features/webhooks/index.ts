@@ -1,0 +1,5 @@
+/** What the webhooks feature offers the others; everything else in this folder is its own. */
+export { findMailboxWebhooks, findWebhook } from './webhooks.queries.js';
+export { type MailboxMode, type WebhookRecord } from './webhook-record.js';
+export { JsonText, deliver } from './delivery.js';
+export { checkHeaders, redactHeaders } from './webhook-headers.js';

@@ -1,0 +1,134 @@
+import type { Logger } from 'pino';
+import type { Sql, Store } from '../store/store.js';
+import type { Clock } from '../lib/time.js';
+import { INSUFFICIENT_CREDITS } from '../errors.js';
+import { WalletDirectory } from './wallet-directory.js';
+import type { WalletRef } from './wallet-directory.js';
+import { WalletCharger } from './wallet-charger.js';
+import { LogBuffer } from './log-buffer.js';
+import type { LogEntry } from './log-entry.js';
+import { chargeWalletIn, creditWallet, creditWalletIn, findWalletByHash, refundWallet } from './wallet.queries.js';
+import type { ChargeOutcome, InUnitCharge, WalletRow } from './wallet.queries.js';
+import { claimNotification, pendingWallets, releaseNotification, updateLowBalanceSettings } from './low-balance.js';
+import type { ClaimedNotification, ClaimTiming, LowBalanceSettingsChange } from './low-balance.js';
+
+export type { ChargeOutcome, InUnitCharge, WalletRow } from './wallet.queries.js';
+export { insertWallet } from './wallet.queries.js';
+export type { WalletRef } from './wallet-directory.js';
+export type { LogCategory, LogEntry } from './log-entry.js';
+export type { ClaimedNotification, ClaimTiming } from './low-balance.js';
+
+/**
+ * The one place where wallets are charged, refunded, credited and logged: HTTP metering, the scheduler,
+ * inbound mail, webhook deliveries, low-balance notifications, the operator API and billing all go
+ * through it, and nothing else writes the wallets table or the call log. The hot path (`charge`,
+ * `cachedWallet`, `record`) keeps its synchronous shape: no promise or allocation of its own.
+ */
+export class Ledger {
+  private readonly wallets: WalletDirectory;
+  private readonly charger: WalletCharger;
+  private readonly logs: LogBuffer;
+
+  constructor(
+    private readonly store: Store,
+    clock: Clock,
+    logger: Pick<Logger, 'error'>,
+  ) {
+    this.wallets = new WalletDirectory(store, clock, (error) => logger.error({ err: error }, 'recording last use failed'));
+    this.charger = new WalletCharger(store);
+    this.logs = new LogBuffer(store, clock, (error, dropped) => logger.error({ err: error, dropped }, 'writing call logs failed'));
+  }
+
+  /** The wallet of a token hash when it is cached (the synchronous fast path), else undefined: then call `findWallet`. */
+  cachedWallet(hash: string): WalletRef | undefined {
+    return this.wallets.cached(hash);
+  }
+
+  /** The wallet of a token hash, cached from here on; undefined when there is none. */
+  findWallet(hash: string): Promise<WalletRef | undefined> {
+    return this.wallets.resolve(hash);
+  }
+
+  /** Drops a wallet found gone (deleted elsewhere) from the cache. */
+  forgetWallet(hash: string): void {
+    this.wallets.forget(hash);
+  }
+
+  /** The wallet row as stored (operator API, billing); undefined when there is none. */
+  walletByHash(hash: string): Promise<WalletRow | undefined> {
+    return findWalletByHash(this.store.read, hash);
+  }
+
+  /**
+   * The hot-path charge: returned as it is when the outcome is known at once (SQLite's common case),
+   * else a promise. The caller awaits `durable` before acting on an accepted charge.
+   */
+  charge(walletId: number, cost: number): ChargeOutcome | Promise<ChargeOutcome> {
+    return this.charger.charge(walletId, cost);
+  }
+
+  /** A charge inside the caller's unit of work (inbound mail: every recipient's charge and outbox entry commit together). */
+  chargeIn(tx: Sql, walletId: number, cost: number): Promise<InUnitCharge> {
+    return chargeWalletIn(tx, walletId, cost);
+  }
+
+  /** Gives back what a call's final status does not cost; never re-arms the low-balance incident. The new balance, or undefined when the wallet is gone. */
+  refund(walletId: number, amount: number): Promise<number | undefined> {
+    return refundWallet(this.store, walletId, amount);
+  }
+
+  /** A real credit (operator grant): re-arms the low-balance incident. The new balance, or undefined when the wallet is gone. */
+  credit(walletId: number, amount: number): Promise<number | undefined> {
+    return creditWallet(this.store, walletId, amount);
+  }
+
+  /** The same credit inside the caller's unit of work (billing: with the payment's idempotency record). */
+  creditIn(tx: Sql, walletId: number, amount: number): Promise<number | undefined> {
+    return creditWalletIn(tx, walletId, amount);
+  }
+
+  /** Adds a row to the wallet's call log (written in batches, off the hot path). */
+  record(entry: LogEntry): void {
+    this.logs.push(entry);
+  }
+
+  /** A delivery refused for want of credits (mail or a scheduled run) is logged like a 402 call, so the owner sees why; nothing was sent or charged. */
+  recordRefusal(walletId: number, webhookId: string, balance: number): void {
+    this.logs.push({
+      walletId,
+      method: 'POST',
+      path: webhookId,
+      endpoint: 'webhook-delivery',
+      statusCode: 402,
+      responseTimeMs: 0,
+      error: INSUFFICIENT_CREDITS,
+      cost: 0,
+      balance,
+    });
+  }
+
+  /** Writes every log row recorded so far; resolves once committed (or reported as failed). */
+  flush(): Promise<void> {
+    return this.logs.flush();
+  }
+
+  /** Threshold, webhook and e-mail of the low-balance notification; a new threshold re-arms the incident. */
+  updateLowBalanceSettings(walletId: number, change: LowBalanceSettingsChange): Promise<void> {
+    return updateLowBalanceSettings(this.store, walletId, change);
+  }
+
+  /** Wallets with a low-balance notification due or a claim gone stale. */
+  pendingNotifications(now: number, minIntervalMs: number, limit: number): Promise<number[]> {
+    return pendingWallets(this.store.read, now, minIntervalMs, limit);
+  }
+
+  /** Makes the caller the one sender of a wallet's notification (and enforces the rate limit); undefined when another has it. */
+  claimNotification(walletId: number, timing: ClaimTiming): Promise<ClaimedNotification | undefined> {
+    return claimNotification(this.store, walletId, timing);
+  }
+
+  /** Ends the incident of a claim, whatever the send did (no retry). */
+  releaseNotification(claim: ClaimedNotification): Promise<void> {
+    return releaseNotification(this.store, claim);
+  }
+}

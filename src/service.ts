@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from './config.js';
+import { createDeps } from './deps.js';
+import type { Deps, DepsOverrides } from './deps.js';
+import { buildApp } from './app.js';
+import { lifecycle, together } from './lib/lifecycle.js';
+import type { Component, StopProblem } from './lib/lifecycle.js';
+import { startSweepers } from './jobs/sweepers.js';
+import { InboundMail } from './features/mail/inbound.service.js';
+import { SpoolFolder } from './features/mail/spool.js';
+import { startSmtpListener } from './features/mail/smtp-listener.js';
+import type { SmtpListener, SmtpListenerOptions } from './features/mail/smtp-listener.js';
+import { startScheduler } from './features/scheduler/scheduler.js';
+import { startLowBalanceNotifier } from './features/settings/low-balance-notifier.js';
+
+/** How long a stop waits for HTTP requests in flight before cutting their connections. */
+export const SHUTDOWN_GRACE_MS = 10_000;
+
+export interface ServiceOptions {
+  /** Dependencies to replace (tests). */
+  readonly deps?: DepsOverrides;
+  /** Listener settings beyond the config; a `port` here (0: ephemeral) turns the listener on even when SMTP_PORT is 0. */
+  readonly smtp?: Omit<SmtpListenerOptions, 'inbound'>;
+}
+
+export interface Service {
+  readonly deps: Deps;
+  /** Opens everything in order: store (migrated), spool clean-up, inbound mail, SMTP, workers, HTTP. */
+  start(): Promise<void>;
+  /** Stops what was started, in reverse order; never throws (each stop's failure is logged). */
+  stop(): Promise<void>;
+  /** The ports listened on, once started (smtp null when the listener is off). */
+  ports(): { readonly http: number; readonly smtp: number | null };
+}
+
+/**
+ * The composition root: builds every component of the process as { start, stop } and runs them
+ * through one lifecycle, so the stop order is the start order reversed rather than a hand-kept list.
+ * Throws ConfigError when a setting can only be judged by opening what it names (GEOIP_DB).
+ */
+export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
+  const deps = createDeps(config, options.deps);
+  await deps.geo.ready();
+  const { logger } = deps;
+  const instanceId = randomUUID();
+  const report: StopProblem = ({ component, error, timedOut }) =>
+    logger.error({ component, err: error }, timedOut === true ? 'stop took too long: moving on' : 'stop failed');
+
+  const smtpPort = options.smtp?.port ?? (config.smtpPort === 0 ? undefined : config.smtpPort);
+  // One inbound-mail pipeline (spool, parse slots, outbox recovery) for the SMTP listener and the relay route.
+  const inboundWanted = smtpPort !== undefined || config.inboundSecret !== undefined;
+  let inbound: InboundMail | undefined;
+  let smtp: SmtpListener | null = null;
+  let app: FastifyInstance | undefined;
+
+  const components: Component[] = [
+    { name: 'store', start: () => deps.store.migrate(), stop: () => deps.store.close() },
+    { name: 'outbound', start: () => undefined, stop: () => deps.outbound.close() },
+    { name: 'mailer', start: () => undefined, stop: () => Promise.resolve(deps.mailer.close()) },
+    // Stopped after everything that logs calls (requests, workers, deliveries), before the store closes.
+    { name: 'call log', start: () => undefined, stop: () => deps.ledger.flush() },
+    {
+      name: 'inbound mail',
+      async start() {
+        // Messages a crashed process was receiving were never answered 250 (their senders retry): their bytes go.
+        const leftovers = await SpoolFolder.removeLeftovers();
+        if (leftovers.length > 0) logger.info({ folders: leftovers }, 'removed spool folders left by a stopped process');
+        if (inboundWanted) inbound = await InboundMail.create(deps);
+      },
+      stop: async () => inbound?.close(),
+    },
+    {
+      name: 'smtp listener',
+      async start() {
+        if (inbound !== undefined && smtpPort !== undefined) smtp = await startSmtpListener(deps, { ...options.smtp, port: smtpPort, inbound });
+      },
+      stop: async () => smtp?.close(),
+    },
+    // Workers claim nothing new once stopping; those in flight finish (deliveries time out after 10 s) while
+    // requests drain, and their writes land before the call log is flushed and the store closes.
+    together(
+      'workers and http',
+      [
+        worker('sweepers', () => startSweepers(deps, instanceId)),
+        worker('scheduler', () => startScheduler(deps, instanceId)),
+        worker('low-balance notifier', () => startLowBalanceNotifier(deps, instanceId)),
+        {
+          name: 'http',
+          async start() {
+            app = await buildApp(deps, inbound);
+            await app.listen({ port: config.port, host: config.host });
+          },
+          stop: async () => (app === undefined ? undefined : drain(app)),
+          stopTimeoutMs: SHUTDOWN_GRACE_MS + 5000,
+        },
+      ],
+      report,
+    ),
+  ];
+  const running = lifecycle(components, report);
+
+  return {
+    deps,
+    async start() {
+      await running.start();
+      logger.info({ store: deps.store.dialect }, 'coinop started');
+    },
+    async stop() {
+      await running.stop();
+      logger.info('stopped');
+    },
+    ports: () => ({ http: (app?.server.address() as AddressInfo | null)?.port ?? 0, smtp: smtp?.port ?? null }),
+  };
+}
+
+/** A background poller as a component: started by `begin`, stopped once its pass in progress has finished. */
+function worker(name: string, begin: () => () => Promise<void>): Component {
+  let stop: (() => Promise<void>) | undefined;
+  return {
+    name,
+    start: () => {
+      stop = begin();
+    },
+    stop: async () => stop?.(),
+  };
+}
+
+/**
+ * Closes the HTTP server: requests in flight are answered (new ones get 503), connections that go idle after
+ * their last answer are closed as they do (keep-alive clients would otherwise hold the close open), and
+ * whatever is still busy after SHUTDOWN_GRACE_MS is cut.
+ */
+async function drain(app: FastifyInstance): Promise<void> {
+  const idleCloser = setInterval(() => app.server.closeIdleConnections(), 50);
+  const hardStop = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+  try {
+    await app.close(); // waits for in-flight requests
+  } finally {
+    clearInterval(idleCloser);
+    clearTimeout(hardStop);
+  }
+}

@@ -1,0 +1,32 @@
+import type { ManyStatement, RowLocks, Sql } from './store.js';
+
+/** SQLite: its one writer runs units one at a time, so nothing needs locking. */
+export const NO_LOCKS: RowLocks = { forUpdate: '', skipLocked: () => '' };
+
+export const POSTGRES_LOCKS: RowLocks = {
+  forUpdate: ' FOR UPDATE',
+  skipLocked: (of) => (of === undefined ? ' FOR UPDATE SKIP LOCKED' : ` FOR UPDATE OF ${of} SKIP LOCKED`),
+};
+
+/** `SELECT 1 FROM table WHERE col = $1 AND …` with the key's values; names are the code's own, values are bound. */
+export function selectRow(table: string, key: Readonly<Record<string, string | number>>): { sql: string; params: unknown[] } {
+  const columns = Object.keys(key);
+  return { sql: `SELECT 1 FROM ${table} WHERE ${columns.map((column, i) => `${column} = $${i + 1}`).join(' AND ')}`, params: Object.values(key) };
+}
+
+/** `statement.sql` once per row, in order. */
+export async function eachRow<T>(sql: Sql, statement: ManyStatement, rows: readonly (readonly unknown[])[]): Promise<T[]> {
+  const out: T[] = [];
+  for (const row of rows) out.push(...(await sql.all<T>(statement.sql, row)));
+  return out;
+}
+
+/** The rows turned into one array per column (what `ManyStatement.columns` binds). */
+export function columnArrays(rows: readonly (readonly unknown[])[]): unknown[][] {
+  const width = rows[0]?.length ?? 0;
+  const columns: unknown[][] = Array.from({ length: width }, () => new Array<unknown>(rows.length));
+  rows.forEach((row, r) => {
+    for (let c = 0; c < width; c++) (columns[c] as unknown[])[r] = row[c];
+  });
+  return columns;
+}

@@ -1,0 +1,49 @@
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { errors } from '../../src/errors.js';
+import type { ErrorName } from '../../src/errors.js';
+
+/**
+ * Every entry of the error catalogue is answered somewhere and documented (in the style of fastify's
+ * test/internals/errors.test.js): an entry nobody uses is dead wording, one missing from the README is a
+ * body clients cannot know.
+ */
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const catalogueTable = README.slice(README.indexOf('| status | body | when |'));
+
+/** Source files, without the probes test/unit/lint-rules.test.ts writes and removes while other suites run. */
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    if (name.startsWith('zz-lint-probe')) return [];
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? sources(path) : path.endsWith('.ts') ? [path] : [];
+  });
+}
+const code = sources(join(ROOT, 'src'))
+  .filter((path) => !path.endsWith(join('src', 'errors.ts')))
+  .map((path) => readFileSync(path, 'utf8'))
+  .join('\n');
+
+/** Entries whose body is the caller's text: the README names them in the table instead. */
+const PARAMETERISED: ReadonlySet<ErrorName> = new Set(['badRequest', 'invalidField', 'badGateway', 'unavailable']);
+const SAMPLE_ARGS: Partial<Record<ErrorName, unknown[]>> = { methodNotAllowed: [['GET']], tooManyRequests: [3] };
+const sample = (name: ErrorName) => (errors[name] as (...args: unknown[]) => { statusCode: number; body: string })(...(SAMPLE_ARGS[name] ?? ['field', 'rule']));
+
+describe('the error catalogue', () => {
+  const names = Object.keys(errors) as ErrorName[];
+
+  it.each(names)('%s is answered somewhere in src', (name) => {
+    expect(code.includes(`errors.${name}(`), `errors.${name}() is never used`).toBe(true);
+  });
+
+  it.each(names)('%s is listed in the README with its status and body', (name) => {
+    const error = sample(name);
+    const row = catalogueTable.split('\n').find((line) => line.trim().startsWith(`| ${error.statusCode} |`));
+    expect(row, `no README row for status ${error.statusCode}`).toBeDefined();
+    if (PARAMETERISED.has(name)) expect(row).toContain(`\`${name}\``);
+    else expect(row).toContain(`\`${error.body}\``);
+  });
+});
