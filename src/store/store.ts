@@ -18,6 +18,8 @@
  * - touches: the tables a statement reads or writes, declared by its caller. SQLite applies the held
  *   writes (see WriterLane) of those tables before the statement, and all of them when undeclared.
  */
+import type { BulkInsert } from './bulk-insert.js';
+
 export interface RunResult {
   readonly changes: number;
 }
@@ -95,6 +97,8 @@ export interface Store {
   write<T>(unit: (tx: Unit) => Promise<T>): Promise<T>;
   writeOne<T>(sql: string, params?: readonly unknown[], options?: WriteOptions): Promise<T[]>;
   writeDeferred<T>(sql: string, params?: readonly unknown[], options?: WriteOptions): Promise<{ rows: T[]; durable: Promise<void> }>;
+  /** Appends rows to a table in bulk, atomically (see bulk-insert.ts); `values` flat, row after row. */
+  insertRows(insert: BulkInsert, values: readonly unknown[]): Promise<void>;
   /** executeMany as one atomic write. */
   executeMany<T>(statement: ManyStatement, rows: readonly (readonly unknown[])[]): Promise<T[]>;
   readonly locks: RowLocks;

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { insertRowsPostgres } from '../bulk-insert.js';
 import type { ManyStatement, RunResult, Sql, Store, Unit } from '../store.js';
 import { columnArrays, eachRow, POSTGRES_LOCKS, selectRow } from '../intentions.js';
 import { Batcher } from '../../lib/batcher.js';
@@ -158,6 +159,7 @@ export function openPostgresStore(url: string, options: PostgresStoreOptions = {
     // The column form is one statement (atomic by itself); the row form needs a unit to be atomic.
     executeMany: <T>(statement: ManyStatement, rows: readonly (readonly unknown[])[]) =>
       statement.columns === undefined ? write((tx) => tx.executeMany<T>(statement, rows)) : executeMany<T>(read, statement, rows),
+    insertRows: (insert, values) => (values.length === 0 ? Promise.resolve() : insertRowsPostgres(read, insert, values)),
     locks: POSTGRES_LOCKS,
     // Every statement is a round trip and every commit a WAL flush: calls arriving while a batch runs share the next one.
     coalesced: <I, O>(_one: (item: I) => Promise<O>, many: (items: readonly I[]) => Promise<O[]>) => {

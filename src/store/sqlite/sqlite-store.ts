@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { insertRowsSqlite } from '../bulk-insert.js';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { RunResult, Sql, Store } from '../store.js';
@@ -117,6 +118,7 @@ export function openSqliteStore(path: string, options: SqliteOptions = {}): Stor
     writeOne: (sql, params, options) => writerLane.writeOne(sql, params, options),
     writeDeferred: (sql, params, options) => writerLane.deferred(sql, params, options),
     executeMany: (statement, rows) => writerLane.write((tx) => tx.executeMany(statement, rows)),
+    insertRows: (insert, values) => (values.length === 0 ? Promise.resolve() : writerLane.write((tx) => insertRowsSqlite(tx, insert, values))),
     locks: NO_LOCKS,
     // Statements are local and group commit already shares one commit among a turn's writes: nothing to coalesce.
     coalesced: (one) => one,

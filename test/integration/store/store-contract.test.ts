@@ -137,6 +137,19 @@ describeEachStore('the store contract', (kind) => {
     expect(deleted).toEqual(kind === 'postgres' ? [2] : [1, 2]);
   });
 
+  it('insertRows appends a batch larger than one chunk, row after row, and writes none of it when one row fails', async () => {
+    const insert = { table: 'items', columns: ['id', 'name'], types: ['int[]', 'text[]'] };
+    const values = Array.from({ length: 120 }, (_, i) => [i + 1, `n${i + 1}`]).flat();
+    await store.insertRows(insert, values);
+    const rows = await store.read.all<{ id: number; name: string }>('SELECT id, name FROM items ORDER BY id');
+    expect(rows).toHaveLength(120);
+    expect(rows[0]).toEqual({ id: 1, name: 'n1' });
+    expect(rows[119]).toEqual({ id: 120, name: 'n120' });
+    // Row 200 is new, row 1 exists: the primary key refuses the batch as a whole.
+    await expect(store.insertRows(insert, [200, 'new', 1, 'again'])).rejects.toThrow();
+    expect(await store.read.get<{ id: number }>('SELECT id FROM items WHERE id = 200')).toBeUndefined();
+  });
+
   it('executeMany runs a statement for every row and returns every row of RETURNING, with or without a column form', async () => {
     const rows = [
       [10, 'x'],

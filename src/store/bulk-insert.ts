@@ -1,0 +1,61 @@
+import type { Sql, Unit } from './store.js';
+
+/**
+ * Rows appended to one table in bulk (the call log's batches). Values come flat, row after row in
+ * `columns` order, so the caller builds no array per row. Each engine takes them its fastest way:
+ * SQLite as multi-row INSERTs of up to SQLITE_ROWS rows (one statement text per size, prepared once),
+ * PostgreSQL as one INSERT … SELECT FROM unnest over a column array each (`types` names their types).
+ */
+export interface BulkInsert {
+  readonly table: string;
+  readonly columns: readonly string[];
+  /** PostgreSQL array types of the columns, e.g. `text[]`, `bigint[]`. */
+  readonly types: readonly string[];
+}
+
+const SQLITE_ROWS = 50;
+
+/** Statement texts per insert and row count, made once. */
+const sqliteTexts = new WeakMap<BulkInsert, string[]>();
+
+function sqliteText(insert: BulkInsert, rows: number): string {
+  let texts = sqliteTexts.get(insert);
+  if (texts === undefined) {
+    texts = [];
+    sqliteTexts.set(insert, texts);
+  }
+  let text = texts[rows];
+  if (text === undefined) {
+    const width = insert.columns.length;
+    const tuples = Array.from({ length: rows }, (_, r) => `(${Array.from({ length: width }, (_, c) => `$${r * width + c + 1}`).join(', ')})`);
+    text = `INSERT INTO ${insert.table} (${insert.columns.join(', ')}) VALUES ${tuples.join(', ')}`;
+    texts[rows] = text;
+  }
+  return text;
+}
+
+/** SQLite: inside one unit, chunks of up to SQLITE_ROWS rows. */
+export async function insertRowsSqlite(tx: Unit, insert: BulkInsert, values: readonly unknown[]): Promise<void> {
+  const width = insert.columns.length;
+  const rows = values.length / width;
+  for (let start = 0; start < rows; start += SQLITE_ROWS) {
+    const end = Math.min(rows, start + SQLITE_ROWS);
+    await tx.run(sqliteText(insert, end - start), values.slice(start * width, end * width));
+  }
+}
+
+const postgresTexts = new WeakMap<BulkInsert, string>();
+
+/** PostgreSQL: one statement for the whole batch. */
+export async function insertRowsPostgres(sql: Sql, insert: BulkInsert, values: readonly unknown[]): Promise<void> {
+  const width = insert.columns.length;
+  const columns: unknown[][] = Array.from({ length: width }, () => []);
+  for (let i = 0; i < values.length; i += 1) columns[i % width]?.push(values[i]);
+  let text = postgresTexts.get(insert);
+  if (text === undefined) {
+    const arrays = insert.types.map((type, c) => `$${c + 1}::${type}`).join(', ');
+    text = `INSERT INTO ${insert.table} (${insert.columns.join(', ')}) SELECT * FROM unnest(${arrays})`;
+    postgresTexts.set(insert, text);
+  }
+  await sql.run(text, columns);
+}
