@@ -84,7 +84,8 @@ export async function buildApp(deps: Deps, inbound?: InboundMail): Promise<Fasti
       connectionsCheckingInterval: timeoutCheckInterval(deps.config.httpHeadersTimeoutMs),
     },
     clientErrorHandler: answerClientError(deps.logger as FastifyBaseLogger),
-    return503OnClosing: true,
+    // A request that reaches a closing instance on a kept-alive connection is still answered (README "Stopping").
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
   }).withTypeProvider<TypeBoxTypeProvider>();
 

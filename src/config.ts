@@ -9,6 +9,8 @@ export interface Config {
   readonly httpHeadersTimeoutMs: number;
   /** HTTP_REQUEST_TIMEOUT_MS: the same for the whole request, body included (not the time the answer takes). */
   readonly httpRequestTimeoutMs: number;
+  /** SHUTDOWN_DELAY_MS: after SIGTERM, how long /readyz says 503 while requests are still served, before the listener closes. */
+  readonly shutdownDelayMs: number;
   readonly dataDir: string;
   /** `sqlite:/path/file.db` or `postgres://…`, normalised. */
   readonly databaseUrl: string;
@@ -88,6 +90,15 @@ function httpTimeouts(env: Env): { httpHeadersTimeoutMs: number; httpRequestTime
   return { httpHeadersTimeoutMs, httpRequestTimeoutMs };
 }
 
+/** Default 3 s: load balancers probing /readyz every second or two notice before the listener goes. */
+function shutdownDelay(env: Env): number {
+  const raw = text(env, 'SHUTDOWN_DELAY_MS');
+  if (raw === undefined) return 3000;
+  const value = /^\d{1,6}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(value >= 0 && value <= 300_000)) throw new ConfigError('SHUTDOWN_DELAY_MS', 'must be an integer from 0 to 300000 (milliseconds)');
+  return value;
+}
+
 function list(env: Env, name: string): string[] {
   return (text(env, name) ?? '')
     .split(',')
@@ -144,6 +155,7 @@ export function loadConfig(env: Env = process.env): Config {
     port: httpPort,
     host: text(env, 'HOST') ?? '0.0.0.0',
     ...httpTimeouts(env),
+    shutdownDelayMs: shutdownDelay(env),
     dataDir,
     databaseUrl: databaseUrl(env, dataDir),
     sqliteSynchronous: sqliteSynchronous(env),

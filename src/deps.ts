@@ -1,4 +1,5 @@
 import pino from 'pino';
+import { Readiness } from './lib/readiness.js';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Store } from './store/store.js';
@@ -46,6 +47,8 @@ export interface Deps {
   readonly summarizer: Summarizer;
   /** Stripe API client; present when STRIPE_SECRET_KEY is set. */
   readonly stripe?: Stripe;
+  /** Started and not draining: what GET /readyz reports (service.ts moves it). */
+  readonly readiness: Readiness;
 }
 
 export interface DepsOverrides {
@@ -91,5 +94,5 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     (config.stripe.secretKey === undefined
       ? undefined
       : new (requireOnDemand<typeof Stripe>('stripe'))(config.stripe.secretKey, { maxNetworkRetries: 1, timeout: 10_000 }));
-  return { config, logger, clock, store, ledger, outbound, dns, mailer, geo, summarizer, stripe };
+  return { config, logger, clock, store, ledger, outbound, dns, mailer, geo, summarizer, stripe, readiness: new Readiness() };
 }

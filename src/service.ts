@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Readiness } from './lib/readiness.js';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
@@ -92,8 +94,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
             app = await buildApp(deps, inbound);
             await app.listen({ port: config.port, host: config.host });
           },
-          stop: async () => (app === undefined ? undefined : drain(app)),
-          stopTimeoutMs: SHUTDOWN_GRACE_MS + 5000,
+          stop: async () => (app === undefined ? undefined : drain(app, deps.readiness, config.shutdownDelayMs)),
+          stopTimeoutMs: config.shutdownDelayMs + SHUTDOWN_GRACE_MS + 5000,
         },
       ],
       report,
@@ -105,6 +107,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     deps,
     async start() {
       await running.start();
+      deps.readiness.markStarted();
       logger.info({ store: deps.store.dialect }, 'coinop started');
     },
     async stop() {
@@ -128,11 +131,19 @@ function worker(name: string, begin: () => () => Promise<void>): Component {
 }
 
 /**
- * Closes the HTTP server: requests in flight are answered (new ones get 503), connections that go idle after
- * their last answer are closed as they do (keep-alive clients would otherwise hold the close open), and
- * whatever is still busy after SHUTDOWN_GRACE_MS is cut.
+ * Leaves the fleet, then closes the HTTP server. First, for `delayMs`: /readyz answers 503 so load balancers
+ * stop sending here, while every request that still arrives is served, each answer with `Connection: close` so
+ * kept-alive clients reconnect (elsewhere). Then the listener closes: requests in flight are answered, as are
+ * any that still arrive on an open connection, connections that go idle are closed as they do, and whatever is
+ * still busy after SHUTDOWN_GRACE_MS is cut.
  */
-async function drain(app: FastifyInstance): Promise<void> {
+async function drain(app: FastifyInstance, readiness: Readiness, delayMs: number): Promise<void> {
+  readiness.startDraining();
+  const closeAfterAnswer = (_request: IncomingMessage, response: ServerResponse): void => {
+    if (!response.headersSent) response.setHeader('connection', 'close');
+  };
+  app.server.on('request', closeAfterAnswer);
+  if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
   const idleCloser = setInterval(() => app.server.closeIdleConnections(), 50);
   const hardStop = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
   try {

@@ -27,6 +27,9 @@ function fromFramework(error: FastifyError): ApiError | undefined {
   return undefined;
 }
 
+/** The one 503 for a store that is away (its headers are constant, so one instance serves every answer). */
+const storeAway = errors.storeUnavailable();
+
 async function sendError(deps: Deps, request: FastifyRequest, reply: FastifyReply, error: ApiError): Promise<void> {
   let answered = error;
   // A request that failed before it was charged (e.g. an unparsable body) still pays, as SPEC says client errors do.
@@ -36,7 +39,11 @@ async function sendError(deps: Deps, request: FastifyRequest, reply: FastifyRepl
     if (!(chargeError instanceof ApiError)) request.log.error({ err: chargeError }, 'charging a failed request failed');
     answered = chargeError instanceof ApiError ? chargeError : errors.internal();
   }
-  if (request.meter !== undefined) request.meter.error = answered.body;
+  if (request.meter !== undefined) {
+    request.meter.error = answered.body;
+    // The store went away before the charge: nothing was charged, and the answer says so (x-cost: 0).
+    if (answered === storeAway && request.meter.charged === undefined) request.meter.charged = 0;
+  }
   const body = errorBody(request, answered.statusCode, answered.body);
   await reply.code(answered.statusCode).headers(answered.headers).type(body.type).send(body.text);
 }
@@ -49,7 +56,7 @@ export function registerErrorHandling(app: FastifyInstance, deps: Deps): void {
     if (framework !== undefined) return sendError(deps, request, reply, framework);
     if (isStoreUnavailable(error)) {
       request.log.warn({ err: error }, 'store unavailable');
-      return sendError(deps, request, reply, errors.storeUnavailable());
+      return sendError(deps, request, reply, storeAway);
     }
     request.log.error({ err: error }, 'unhandled error');
     return sendError(deps, request, reply, errors.internal());

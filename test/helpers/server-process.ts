@@ -26,7 +26,16 @@ export interface ServerProcess {
 function spawnServer(port: number, env: Record<string, string>): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), SMTP_PORT: '0', LOG_LEVEL: 'info', DNS_SERVERS: '127.0.0.1:9', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      SMTP_PORT: '0',
+      SHUTDOWN_DELAY_MS: '0',
+      LOG_LEVEL: 'info',
+      DNS_SERVERS: '127.0.0.1:9',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }

@@ -3,7 +3,7 @@ import type { Deps } from '../../deps.js';
 import { errors } from '../../errors.js';
 import { okText, responses, PLAIN_TEXT } from '../../http/schemas.js';
 
-/** Liveness for load balancers: checks the store answers, touches no wallet. */
+/** Liveness (/healthz: the store answers) and readiness (/readyz: also started and not draining) for load balancers; no token. */
 export const healthRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   app.get('/healthz', { schema: { summary: 'Health check', tags: ['service'], response: responses(okText(), 503) } }, async (_request, reply) => {
     try {
@@ -14,4 +14,20 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
     reply.type(PLAIN_TEXT);
     return 'OK';
   });
+
+  app.get(
+    '/readyz',
+    { schema: { summary: 'Readiness: started, not draining, store answering', tags: ['service'], response: responses(okText(), 503) } },
+    async (_request, reply) => {
+      const notReady = deps.readiness.notReady;
+      if (notReady !== undefined) throw errors.unavailable(notReady === 'draining' ? 'Draining' : 'Starting');
+      try {
+        await deps.store.read.get('SELECT 1 AS one');
+      } catch {
+        throw errors.unavailable('Store unavailable');
+      }
+      reply.type(PLAIN_TEXT);
+      return 'OK';
+    },
+  );
 };

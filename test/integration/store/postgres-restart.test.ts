@@ -39,6 +39,8 @@ afterAll(async () => {
 interface Answer {
   readonly status: number;
   readonly ms: number;
+  /** The x-cost header: every answer to a token holder carries one, 503s included. */
+  readonly cost?: string;
 }
 
 async function call(method: 'GET' | 'POST' | 'DELETE', path: string, walletToken: string, body?: string): Promise<Answer & { text: string }> {
@@ -49,7 +51,8 @@ async function call(method: 'GET' | 'POST' | 'DELETE', path: string, walletToken
     body,
     dispatcher: agent,
   });
-  return { status: response.statusCode, text: await response.body.text(), ms: performance.now() - started };
+  const cost = response.headers['x-cost'];
+  return { status: response.statusCode, text: await response.body.text(), ms: performance.now() - started, ...(typeof cost === 'string' ? { cost } : {}) };
 }
 
 /** Lanes of webhook create + delete (transactions) and KV set + get, until `stop`; every answer is kept. */
@@ -127,6 +130,9 @@ describe('PostgreSQL going away under load', () => {
     const statuses = new Set(traffic.answers.map((answer) => answer.status));
     expect([...statuses].filter((status) => status !== 200 && status !== 503)).toEqual([]);
     expect(duringOutage.filter((answer) => answer.status === 503).length).toBeGreaterThan(0);
+    // A 503 says what it cost: 0 when the store went away before the charge (the usual case), never nothing.
+    expect(traffic.answers.filter((answer) => answer.status === 503 && answer.cost === undefined)).toEqual([]);
+    expect(duringOutage.filter((answer) => answer.status === 503 && answer.cost === '0').length).toBeGreaterThan(0);
     expect(Math.max(...duringOutage.map((answer) => answer.ms))).toBeLessThan(7000);
 
     const missing: string[] = [];
@@ -149,6 +155,7 @@ describe('PostgreSQL going away under load', () => {
       ]);
       for (const answer of answers) {
         expect(answer.status, answer.text).toBe(503);
+        expect(answer.cost).toBe('0');
         expect(answer.ms).toBeLessThan(7000);
       }
     } finally {
