@@ -7,6 +7,7 @@ import { startPrivatePostgres } from '../../helpers/private-postgres.js';
 import type { PrivatePostgres } from '../../helpers/private-postgres.js';
 import { startServerProcess } from '../../helpers/server-process.js';
 import type { ServerProcess } from '../../helpers/server-process.js';
+import { sha256Hex } from '../../../src/lib/hash.js';
 import { fundedToken } from '../../helpers/funded-token.js';
 
 /**
@@ -18,6 +19,15 @@ import { fundedToken } from '../../helpers/funded-token.js';
 const ADMIN_TOKEN = 'admin-token-for-restart-test';
 const database: { pg?: PrivatePostgres } = {};
 let service: ServerProcess;
+/** Credits every answer said it cost (x-cost), summed over every call the tests make. */
+let spent = 0;
+
+/** The wallet's balance, read through the operator API (not a metered call). */
+async function balance(): Promise<number> {
+  const answer = await request(`${service.url}/manage/wallets/${sha256Hex(token)}`, { headers: { 'x-admin-token': ADMIN_TOKEN }, dispatcher: agent });
+  return ((await answer.body.json()) as { wallet: number }).wallet;
+}
+
 /** One wallet for both tests: token creation is limited to one per client address per 10 s. */
 let token: string;
 const agent = new Agent({ connections: 32 });
@@ -52,6 +62,7 @@ async function call(method: 'GET' | 'POST' | 'DELETE', path: string, walletToken
     dispatcher: agent,
   });
   const cost = response.headers['x-cost'];
+  if (typeof cost === 'string') spent += Number(cost);
   return { status: response.statusCode, text: await response.body.text(), ms: performance.now() - started, ...(typeof cost === 'string' ? { cost } : {}) };
 }
 
@@ -114,6 +125,8 @@ describe('PostgreSQL going away under load', () => {
   it('keeps the process alive, answers 503 not 500 while it is down, and serves within 10 s of its return', async (context) => {
     const pg = database.pg;
     if (pg === undefined) return context.skip();
+    const before = await balance();
+    const spentBefore = spent;
     const traffic = load(32);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const beforeOutage = traffic.answers.length;
@@ -141,6 +154,8 @@ describe('PostgreSQL going away under load', () => {
       if (read.status !== 200 || read.text !== value) missing.push(key);
     }
     expect(missing).toEqual([]);
+    // Money is exact: the wallet went down by exactly what the answers said they cost, 503s included.
+    expect(before - (await balance())).toBe(spent - spentBefore);
   }, 90_000);
 
   it('answers 503 within the statement bound while the database accepts connections but never answers', async (context) => {
