@@ -115,6 +115,10 @@ export function openPostgresStore(url: string, options: PostgresStoreOptions = {
   });
   // An idle client that errors (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
+  // And no client's 'error' may ever go unheard, whatever state pg-pool has it in (once in ~25 restarts under load a
+  // connection's error found no listener and ended the process). Errors still reach the queries they fail, the pool
+  // and withPooledClient still retire broken clients; this listener only keeps the event from being fatal.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   // Statement names of this store's connections.
   const names: StatementNames = { byText: new Map(), enabled: true };
   const pooled = executor(pool, names);
