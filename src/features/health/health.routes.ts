@@ -5,12 +5,16 @@ import { okText, responses, PLAIN_TEXT } from '../../http/schemas.js';
 
 /** Liveness (/healthz: the store answers) and readiness (/readyz: also started and not draining) for load balancers; no token. */
 export const healthRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
-  app.get('/healthz', { schema: { summary: 'Health check', tags: ['service'], response: responses(okText(), 503) } }, async (_request, reply) => {
+  const storeAnswers = async (): Promise<void> => {
     try {
       await deps.store.read.get('SELECT 1 AS one');
     } catch {
       throw errors.unavailable('Store unavailable');
     }
+  };
+
+  app.get('/healthz', { schema: { summary: 'Health check', tags: ['service'], response: responses(okText(), 503) } }, async (_request, reply) => {
+    await storeAnswers();
     reply.type(PLAIN_TEXT);
     return 'OK';
   });
@@ -21,11 +25,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
     async (_request, reply) => {
       const notReady = deps.readiness.notReady;
       if (notReady !== undefined) throw errors.unavailable(notReady === 'draining' ? 'Draining' : 'Starting');
-      try {
-        await deps.store.read.get('SELECT 1 AS one');
-      } catch {
-        throw errors.unavailable('Store unavailable');
-      }
+      await storeAnswers();
       reply.type(PLAIN_TEXT);
       return 'OK';
     },
