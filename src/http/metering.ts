@@ -6,6 +6,7 @@ import { sha256Hex } from '../lib/hash.js';
 import { FreeRowLimit } from '../ledger/free-row-limit.js';
 import type { ChargeOutcome, LogCategory, WalletRef } from '../ledger/ledger.js';
 import { errorBody } from './error-body.js';
+import { isStoreUnavailable } from '../store/store-errors.js';
 
 /**
  * How a route is metered: declared once on the route (`config: { meter }`), carried out here.
@@ -155,15 +156,20 @@ export function registerMetering(app: FastifyInstance, deps: Deps): void {
 
 function meterHooks(deps: Deps, spec: MeterSpec, freeRows: FreeRowLimit) {
   const failed = (request: FastifyRequest, reply: FastifyReply, error: unknown): string => {
+    // The disk refused the commit (full, I/O error): the store is away, as a lost database is (503, retry later).
+    const away = isStoreUnavailable(error);
+    const answer = away ? errors.storeUnavailable() : errors.internal();
     request.log.error({ err: error }, 'committing a charge failed');
     const state = request.meter;
     if (state !== undefined) {
-      // Not committed, so not charged: the log must not say otherwise.
+      // Not committed, so not charged: the log and the answer must not say otherwise.
       state.charged = 0;
-      state.error = errors.internal().body;
+      state.error = answer.body;
     }
-    const body = errorBody(request, 500, errors.internal().body);
-    void reply.code(500).type(body.type).removeHeader('x-cost').removeHeader('x-balance');
+    const body = errorBody(request, answer.statusCode, answer.body);
+    void reply.code(answer.statusCode).type(body.type).headers(answer.headers).removeHeader('x-balance');
+    if (away) void reply.header('x-cost', '0');
+    else void reply.removeHeader('x-cost');
     return body.text;
   };
 

@@ -96,7 +96,7 @@ describe('a route that acts outside the service and the durability of its charge
     expect(route.reached()).toBeGreaterThan(reachedBefore);
   });
 
-  it('answers 500 without cost headers when the charge never reaches the disk', async () => {
+  const failedFsync = async (error: Error) => {
     const failing = heldFsync();
     failing.release();
     const kvApp = await startTestApp('sqlite', {
@@ -107,13 +107,23 @@ describe('a route that acts outside the service and the durability of its charge
       failing.hold();
       const answer = kvApp.inject({ method: 'POST', url: '/kv/b/k', payload: 'v', headers: { 'x-token': token } });
       await new Promise((resolve) => setTimeout(resolve, 100));
-      failing.complete(failing.calls - 1, Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' }));
-      const res = await answer;
-      expect([res.statusCode, res.headers['content-type'], res.body]).toEqual([500, 'text/plain; charset=utf-8', 'Internal Server Error']);
-      expect([res.headers['x-cost'], res.headers['x-balance']]).toEqual([undefined, undefined]);
+      failing.complete(failing.calls - 1, error);
+      return await answer;
     } finally {
       failing.release();
       await kvApp.close().catch(() => undefined);
     }
+  };
+
+  it('answers 503 with retry-after and x-cost 0 (no balance) when the disk refuses the charge (I/O error)', async () => {
+    const res = await failedFsync(Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' }));
+    expect([res.statusCode, res.headers['content-type'], res.body]).toEqual([503, 'text/plain; charset=utf-8', 'Service Unavailable']);
+    expect([res.headers['retry-after'], res.headers['x-cost'], res.headers['x-balance']]).toEqual(['2', '0', undefined]);
+  });
+
+  it('answers 500 without cost headers when committing the charge fails for another reason', async () => {
+    const res = await failedFsync(new Error('something else'));
+    expect([res.statusCode, res.headers['content-type'], res.body]).toEqual([500, 'text/plain; charset=utf-8', 'Internal Server Error']);
+    expect([res.headers['x-cost'], res.headers['x-balance']]).toEqual([undefined, undefined]);
   });
 });
