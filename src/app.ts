@@ -1,16 +1,14 @@
-import { STATUS_CODES } from 'node:http';
-import type { ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
-import Fastify, { LogController } from 'fastify';
-import type { ConnectionError, FastifyBaseLogger, FastifyInstance, FastifyReply } from 'fastify';
+import Fastify from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from './deps.js';
 import { SERVICE_VERSION } from './deps.js';
-import { errors } from './errors.js';
 import { registerErrorHandling } from './http/error-handler.js';
-import { registerMetering } from './http/metering.js';
+import { refusalMetering, registerMetering } from './http/metering.js';
 import { methodNotAllowed } from './http/method-not-allowed.js';
-import { registerOpenApi, registerOpenApiDocument } from './http/openapi.js';
+import { registerLandingPage, registerOpenApi, registerOpenApiDocument } from './http/openapi.js';
+import { answerClientError, answerRouterError, answerUnusualRequests, MAX_PARAM_LENGTH, requireHost } from './http/before-routing.js';
+import { corsFor } from './http/cors.js';
 import { registerValidation } from './http/validation.js';
 import { healthRoutes } from './features/health/health.routes.js';
 import { tokenRoutes } from './features/tokens/tokens.routes.js';
@@ -25,7 +23,9 @@ import type { InboundMail } from './features/mail/inbound.service.js';
 import { metadataRoutes } from './features/metadata/metadata.routes.js';
 import { myIpRoutes } from './features/myip/myip.routes.js';
 import { billingRoutes } from './features/billing/billing.routes.js';
-import { PLAIN_TEXT } from './http/schemas.js';
+import { RequestObserver } from './observability/request-observer.js';
+import { requestIds } from './observability/request-id.js';
+import { metricsRoutes } from './observability/metrics.routes.js';
 
 /** Bodies larger than this are refused with 413 before they are read (routes may set lower limits). */
 const BODY_LIMIT = 256 * 1024;
@@ -35,44 +35,31 @@ function timeoutCheckInterval(headersTimeoutMs: number): number {
   return Math.min(1000, Math.max(25, Math.floor(headersTimeoutMs / 4)));
 }
 
-/**
- * Answers what Node refuses before any route runs (a request past its time limit, a malformed or oversized
- * head) in plain text with the status text as body, as every other error; Fastify's default answers JSON.
- */
-function answerClientError(logger: FastifyBaseLogger): (error: ConnectionError, socket: Socket) => void {
-  return (error, socket) => {
-    if (error.code === 'ECONNRESET' || socket.destroyed) return;
-    const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-    const body = STATUS_CODES[status] ?? 'Bad Request';
-    logger.debug({ err: error }, 'client error');
-    // As Node itself does: nothing is written once a response has begun on this socket (it would corrupt it).
-    const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
-    if (socket.writable && (inFlight === undefined || inFlight === null || !inFlight.headersSent)) {
-      socket.write(
-        `HTTP/1.1 ${status} ${body}\r\nConnection: close\r\nContent-Type: ${PLAIN_TEXT}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-      );
-    }
-    socket.destroy(error);
-  };
-}
-
 /** `inbound`: the process's one inbound-mail pipeline, shared with the SMTP listener (service.ts); needed when INBOUND_SECRET is set. */
-export async function buildApp(deps: Deps, inbound?: InboundMail): Promise<FastifyInstance> {
+/** `receivesMail`: whether e-mail can reach this instance (mailbox webhooks are refused otherwise); default: `inbound` exists, as in service.ts. */
+export async function buildApp(deps: Deps, inbound?: InboundMail, options: { readonly receivesMail?: boolean } = {}): Promise<FastifyInstance> {
+  await deps.tracing?.ready;
+  const observer = new RequestObserver(deps.logger, deps.metrics, deps.tracing);
+  // Refusals before routing charge nothing but show the balance to a valid token on a metered path (http/metering.ts).
+  const refusals = refusalMetering(deps);
+  const cors = corsFor(deps.config.corsOrigins);
+  const routerError = answerRouterError(cors.headers, refusals.headers);
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
-    // Per-request lines would be noise at our volume; metering records every call in the wallet's log.
-    logController: new LogController({ disableRequestLogging: true }),
-    // No per-request child logger: nothing logs request ids, and it is an allocation per request.
+    // One access-log line per request, HTTP metrics and the x-request-id header (observability/request-observer.ts).
+    logController: observer,
+    genReqId: requestIds(),
+    // No per-request child logger (an allocation per request): the access-log line carries the request id itself.
     childLoggerFactory: (logger) => logger,
     trustProxy: deps.config.trustProxy ?? false,
     bodyLimit: BODY_LIMIT,
-    // Long percent-encoded keys must reach the handler (and get a 400), not fall through to 404.
-    routerOptions: { maxParamLength: 1000 },
+    // Long keys must reach the handler (and get its 400, as a short bad key does), not a refusal before routing.
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // Errors the router raises before any route runs (e.g. a malformed percent-encoding).
-    frameworkErrors: (error, _request, anyReply) => {
+    frameworkErrors: (error, request, anyReply) => {
       const reply = anyReply as FastifyReply;
-      const answer = error.code === 'FST_ERR_BAD_URL' ? errors.badRequest('Invalid path: malformed percent-encoding') : errors.badRequest(error.message);
-      void reply.code(answer.statusCode).type(PLAIN_TEXT).send(answer.body);
+      observer.follow(request, reply);
+      routerError(error, request, reply);
     },
     // Slow clients must not hold connections (slowloris): the head within HTTP_HEADERS_TIMEOUT_MS, the whole
     // request within HTTP_REQUEST_TIMEOUT_MS, else 408 and the connection is closed. The time a handler takes
@@ -82,6 +69,8 @@ export async function buildApp(deps: Deps, inbound?: InboundMail): Promise<Fasti
       headersTimeout: deps.config.httpHeadersTimeoutMs,
       // Node's default looks every 30 s, which would let a 10 s limit run to 40 s.
       connectionsCheckingInterval: timeoutCheckInterval(deps.config.httpHeadersTimeoutMs),
+      // Node's 400 for a missing Host has no body; requireHost answers it in plain text.
+      requireHostHeader: false,
     },
     clientErrorHandler: answerClientError(deps.logger as FastifyBaseLogger),
     // A request that reaches a closing instance on a kept-alive connection is still answered (README "Stopping").
@@ -89,10 +78,15 @@ export async function buildApp(deps: Deps, inbound?: InboundMail): Promise<Fasti
     forceCloseConnections: 'idle',
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  answerUnusualRequests(app.server);
+  cors.register(app);
+  requireHost(app, refusals.headers);
+  refusals.track(app);
+  deps.tracing?.register(app);
   registerValidation(app);
-  registerErrorHandling(app, deps);
+  registerErrorHandling(app, deps, refusals.headers);
   registerMetering(app, deps);
-  const notAllowed = methodNotAllowed(app);
+  const notAllowed = methodNotAllowed(app, refusals.headers);
   await registerOpenApi(app, SERVICE_VERSION);
 
   // The one explicit list of features.
@@ -101,15 +95,17 @@ export async function buildApp(deps: Deps, inbound?: InboundMail): Promise<Fasti
   await app.register(logRoutes, { deps });
   await app.register(settingsRoutes, { deps });
   await app.register(kvRoutes, { deps });
-  await app.register(webhookRoutes, { deps });
+  await app.register(webhookRoutes, { deps, receivesMail: options.receivesMail ?? inbound !== undefined });
   await app.register(dnsRoutes, { deps });
   await app.register(mailRoutes, { deps, inbound });
   await app.register(metadataRoutes, { deps });
   await app.register(myIpRoutes, { deps });
   await app.register(billingRoutes, { deps });
   if (deps.config.adminToken !== undefined) await app.register(manageRoutes, { deps, adminToken: deps.config.adminToken });
+  await app.register(metricsRoutes, { metrics: deps.metrics, token: deps.config.metricsToken });
 
   registerOpenApiDocument(app);
+  registerLandingPage(app, SERVICE_VERSION);
   notAllowed.register();
   await app.ready();
   return app;

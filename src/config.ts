@@ -1,5 +1,14 @@
 import { join } from 'node:path';
 import { parseServerSpec } from './lib/server-spec.js';
+import {
+  allowedRangeProblem,
+  domainProblem,
+  hostProblem,
+  postgresUrlProblem,
+  senderProblem,
+  smtpUrlProblem,
+  trustedProxyProblem,
+} from './lib/setting-rules.js';
 
 /** Validated, frozen settings. The only module that reads process.env. */
 export interface Config {
@@ -44,11 +53,18 @@ export interface Config {
   readonly adminToken?: string;
   readonly inboundSecret?: string;
   readonly logLevel: string;
+  /** METRICS_TOKEN: GET /metrics wants `Authorization: Bearer <it>`; unset, /metrics is open. */
+  readonly metricsToken?: string;
+  /** OTEL_EXPORTER_OTLP_ENDPOINT / OTEL_SERVICE_NAME: traces go to this OTLP/HTTP collector; unset, no tracing at all. */
+  readonly otel: { readonly endpoint?: string; readonly serviceName: string };
+  /** CORS_ORIGINS: browser origins (`https://app.example`) allowed to call the API cross-origin; empty: no CORS headers at all. */
+  readonly corsOrigins: readonly string[];
 }
 
 export class ConfigError extends Error {
-  constructor(variable: string, rule: string) {
-    super(`Invalid ${variable}: ${rule}`);
+  /** `judgement` Unusable: the value is well-formed but what it names cannot be used (a database that does not answer). */
+  constructor(variable: string, rule: string, judgement: 'Invalid' | 'Unusable' = 'Invalid') {
+    super(`${judgement} ${variable}: ${rule}`);
     this.name = 'ConfigError';
   }
 }
@@ -119,10 +135,51 @@ function httpUrl(env: Env, name: string, fallback?: string): string | undefined 
   return raw.replace(/\/+$/, '');
 }
 
+/** Exact origins only (scheme, host, optional port): a browser sends exactly that, lower-cased, in `Origin`. */
+function corsOrigins(env: Env): string[] {
+  return list(env, 'CORS_ORIGINS').map((raw) => {
+    let url: URL | undefined;
+    try {
+      url = new URL(raw);
+    } catch {
+      url = undefined;
+    }
+    if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:') || raw.replace(/\/$/, '').toLowerCase() !== url.origin) {
+      throw new ConfigError('CORS_ORIGINS', `"${raw}" is not an origin like https://app.example.com (scheme, host, optional port; no path, no wildcard)`);
+    }
+    return url.origin;
+  });
+}
+
+function metricsToken(env: Env): string | undefined {
+  const token = text(env, 'METRICS_TOKEN');
+  if (token !== undefined && token.length < 16) throw new ConfigError('METRICS_TOKEN', 'must be at least 16 characters');
+  return token;
+}
+
+/** A value that breaks its rule (a `problem` function of lib/setting-rules) stops the start, named. */
+function checked(name: string, value: string | undefined, problem: (value: string) => string | undefined): string | undefined {
+  const broken = value === undefined ? undefined : problem(value);
+  if (broken !== undefined) throw new ConfigError(name, broken);
+  return value;
+}
+
+function checkedList(env: Env, name: string, problem: (entry: string) => string | undefined): string[] {
+  const entries = list(env, name);
+  for (const entry of entries) checked(name, entry, problem);
+  return entries;
+}
+
+/** Fastify splits the value at commas itself; blank entries (a trailing comma) would reach it as addresses. */
+function trustProxy(env: Env): string | undefined {
+  const entries = checkedList(env, 'TRUST_PROXY', trustedProxyProblem);
+  return entries.length === 0 ? undefined : entries.join(',');
+}
+
 function databaseUrl(env: Env, dataDir: string): string {
   const raw = text(env, 'DATABASE_URL');
   if (raw === undefined) return `sqlite:${join(dataDir, 'coinop.db')}`;
-  if (/^postgres(ql)?:\/\//.test(raw)) return raw;
+  if (/^postgres(ql)?:\/\//.test(raw)) return checked('DATABASE_URL', raw, postgresUrlProblem) as string;
   if (raw.startsWith('sqlite:') && raw.length > 'sqlite:'.length) return raw;
   throw new ConfigError('DATABASE_URL', 'must start with postgres:// or sqlite:');
 }
@@ -136,7 +193,7 @@ function sqliteSynchronous(env: Env): 'FULL' | 'NORMAL' {
 export function loadConfig(env: Env = process.env): Config {
   const httpPort = port(env, 'PORT', 8080);
   const dataDir = text(env, 'DATA_DIR') ?? './data';
-  const mailDomain = text(env, 'MAIL_DOMAIN') ?? 'localhost';
+  const mailDomain = checked('MAIL_DOMAIN', text(env, 'MAIL_DOMAIN'), domainProblem) ?? 'localhost';
   const logLevel = text(env, 'LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
   const tlsCert = text(env, 'SMTP_TLS_CERT');
@@ -153,7 +210,7 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const config: Config = {
     port: httpPort,
-    host: text(env, 'HOST') ?? '0.0.0.0',
+    host: checked('HOST', text(env, 'HOST'), hostProblem) ?? '0.0.0.0',
     ...httpTimeouts(env),
     shutdownDelayMs: shutdownDelay(env),
     dataDir,
@@ -161,14 +218,14 @@ export function loadConfig(env: Env = process.env): Config {
     sqliteSynchronous: sqliteSynchronous(env),
     publicUrl: httpUrl(env, 'PUBLIC_URL', `http://localhost:${httpPort}`) as string,
     smtpPort: port(env, 'SMTP_PORT', 2525),
-    smtpHost: text(env, 'SMTP_HOST') ?? '0.0.0.0',
+    smtpHost: checked('SMTP_HOST', text(env, 'SMTP_HOST'), hostProblem) ?? '0.0.0.0',
     mailDomain: mailDomain.toLowerCase(),
     smtpTlsCert: tlsCert,
     smtpTlsKey: tlsKey,
-    smtpUrl: text(env, 'SMTP_URL'),
-    notifyFrom: text(env, 'NOTIFY_FROM') ?? `coinop@${mailDomain}`,
-    trustProxy: text(env, 'TRUST_PROXY'),
-    outboundAllowCidrs: list(env, 'OUTBOUND_ALLOW_CIDRS'),
+    smtpUrl: checked('SMTP_URL', text(env, 'SMTP_URL'), smtpUrlProblem),
+    notifyFrom: checked('NOTIFY_FROM', text(env, 'NOTIFY_FROM'), senderProblem) ?? `coinop@${mailDomain}`,
+    trustProxy: trustProxy(env),
+    outboundAllowCidrs: checkedList(env, 'OUTBOUND_ALLOW_CIDRS', allowedRangeProblem),
     outboundCaFile: text(env, 'OUTBOUND_CA_FILE'),
     dnsServers,
     aiBaseUrl: httpUrl(env, 'AI_BASE_URL'),
@@ -186,6 +243,9 @@ export function loadConfig(env: Env = process.env): Config {
     adminToken,
     inboundSecret: text(env, 'INBOUND_SECRET'),
     logLevel,
+    metricsToken: metricsToken(env),
+    otel: Object.freeze({ endpoint: httpUrl(env, 'OTEL_EXPORTER_OTLP_ENDPOINT'), serviceName: text(env, 'OTEL_SERVICE_NAME') ?? 'coinop' }),
+    corsOrigins: corsOrigins(env),
   };
   return Object.freeze(config);
 }

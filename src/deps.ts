@@ -24,6 +24,8 @@ import { createDnsLookup } from './features/dns/dns-lookup.js';
 import type { DnsLookup } from './features/dns/dns-lookup.js';
 import { resolverAddresses } from './outbound/dns/server-address.js';
 import { createDnsClient } from './outbound/dns/wire-client.js';
+import { ServiceMetrics } from './observability/metrics.js';
+import { Tracing } from './observability/tracing.js';
 
 export const SERVICE_VERSION = '0.1.0';
 
@@ -49,6 +51,10 @@ export interface Deps {
   readonly stripe?: Stripe;
   /** Started and not draining: what GET /readyz reports (service.ts moves it). */
   readonly readiness: Readiness;
+  /** This instance's Prometheus metrics (GET /metrics); the parts that count hold what they count into. */
+  readonly metrics: ServiceMetrics;
+  /** OpenTelemetry spans, when OTEL_EXPORTER_OTLP_ENDPOINT is set (store, outbound and dns are then wrapped in it). */
+  readonly tracing?: Tracing;
 }
 
 export interface DepsOverrides {
@@ -67,25 +73,37 @@ export interface DepsOverrides {
 
 export function createLogger(config: Config): Logger {
   // Tokens travel in x-token: never let a request logger print them.
-  return pino({
-    level: config.logLevel,
-    redact: { paths: ['req.headers["x-token"]', 'req.headers["x-admin-token"]', 'req.headers.authorization'], censor: '***' },
-  });
+  return pino(
+    {
+      level: config.logLevel,
+      redact: { paths: ['req.headers["x-token"]', 'req.headers["x-admin-token"]', 'req.headers.authorization'], censor: '***' },
+    },
+    // Written asynchronously (an access-log line per request must not be a blocking write each); pino
+    // flushes what is buffered when the process exits.
+    pino.destination({ dest: 1, sync: false }),
+  );
 }
 
 export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps {
   const logger = overrides.logger ?? createLogger(config);
   const clock = overrides.clock ?? systemClock;
-  const store = overrides.store ?? openStore(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous });
-  const ledger = new Ledger(store, clock, logger);
+  const metrics = new ServiceMetrics();
+  const { endpoint, serviceName } = config.otel;
+  const tracing = endpoint === undefined ? undefined : new Tracing({ endpoint, serviceName, serviceVersion: SERVICE_VERSION });
+  const openedStore = overrides.store ?? openStore(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous, metrics });
+  const store = tracing?.store(openedStore) ?? openedStore;
+  const ledger = new Ledger(store, clock, logger, metrics);
   // One address guard and one set of trusted roots (OUTBOUND_ALLOW_CIDRS, OUTBOUND_CA_FILE) for every way out:
   // HTTP(S) through `outbound`, DNS servers and TLS inspection through `dns`.
   const policy = createAddressPolicy(config.outboundAllowCidrs);
   const secureContext = trustedRoots(config.outboundCaFile === undefined ? undefined : readFileSync(config.outboundCaFile, 'utf8'));
-  const outbound =
+  const openedOutbound =
     overrides.outbound ??
     createOutbound({ policy, secureContext, lookup: createNameLookup(config.dnsServers), userAgent: `coinop-webhook/${SERVICE_VERSION}` });
-  const dns = overrides.dns ?? createDnsLookup({ client: createDnsClient(resolverAddresses(config.dnsServers)), policy, clock, tlsContext: secureContext });
+  const outbound = tracing?.outbound(openedOutbound) ?? openedOutbound;
+  const openedDns =
+    overrides.dns ?? createDnsLookup({ client: createDnsClient(resolverAddresses(config.dnsServers)), policy, clock, tlsContext: secureContext });
+  const dns = tracing?.wrap(openedDns, { lookup: { name: 'dns lookup' } }) ?? openedDns;
   const mailer = overrides.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.notifyFrom });
   const geo = overrides.geo ?? createGeoLookup({ configuredPath: config.geoipDb, logger });
   const summarizer = overrides.summarizer ?? createSummarizer(config, outbound, logger);
@@ -94,5 +112,5 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     (config.stripe.secretKey === undefined
       ? undefined
       : new (requireOnDemand<typeof Stripe>('stripe'))(config.stripe.secretKey, { maxNetworkRetries: 1, timeout: 10_000 }));
-  return { config, logger, clock, store, ledger, outbound, dns, mailer, geo, summarizer, stripe, readiness: new Readiness() };
+  return { config, logger, clock, store, ledger, outbound, dns, mailer, geo, summarizer, stripe, readiness: new Readiness(), metrics, tracing };
 }

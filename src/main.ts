@@ -1,20 +1,35 @@
 import { ConfigError, loadConfig } from './config.js';
 import { createService } from './service.js';
 import type { Service } from './service.js';
+import { checkSettingFiles } from './startup-checks.js';
+
+/**
+ * A start that cannot go on ends with one line on stderr: a setting (or what it names) at fault exits 2,
+ * naming it; a system refusal (a port another process holds) exits 1 with its message; anything else is a
+ * bug and keeps its stack.
+ */
+function refuseStart(error: unknown): never {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`coinop: ${error.message}\n`);
+    process.exit(2);
+  }
+  const systemError = error instanceof Error && typeof (error as { syscall?: unknown }).syscall === 'string';
+  const detail = error instanceof Error ? (systemError ? error.message : (error.stack ?? error.message)) : String(error);
+  process.stderr.write(`coinop: failed to start: ${detail}\n`);
+  process.exit(1);
+}
 
 async function main(): Promise<void> {
   let service: Service;
   try {
-    // Some settings (GEOIP_DB) can only be judged by opening what they name: createService does.
-    service = await createService(loadConfig());
+    const config = loadConfig();
+    checkSettingFiles(config);
+    // Some settings (GEOIP_DB, the database, the listening addresses) can only be judged by opening what they name: createService and start do.
+    service = await createService(config);
+    await service.start();
   } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`coinop: ${error.message}\n`);
-      process.exit(2);
-    }
-    throw error;
+    refuseStart(error);
   }
-  await service.start();
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -28,7 +43,4 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`coinop: failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-  process.exit(1);
-});
+main().catch(refuseStart);

@@ -16,6 +16,8 @@ import { startSmtpListener } from './features/mail/smtp-listener.js';
 import type { SmtpListener, SmtpListenerOptions } from './features/mail/smtp-listener.js';
 import { startScheduler } from './features/scheduler/scheduler.js';
 import { startLowBalanceNotifier } from './features/settings/low-balance-notifier.js';
+import { listenNaming, migrateAtStart } from './startup-checks.js';
+import { startupSummary } from './startup-log.js';
 
 /** How long a stop waits for HTTP requests in flight before cutting their connections. */
 export const SHUTDOWN_GRACE_MS = 10_000;
@@ -58,7 +60,9 @@ export async function createService(config: Config, options: ServiceOptions = {}
   let app: FastifyInstance | undefined;
 
   const components: Component[] = [
-    { name: 'store', start: () => deps.store.migrate(), stop: () => deps.store.close() },
+    // Started first (the SDK loaded before anything makes spans), stopped last: the spans of the stop are sent too.
+    { name: 'tracing', start: async () => deps.tracing?.ready, stop: async () => deps.tracing?.close() },
+    { name: 'store', start: () => migrateAtStart(deps.store, config, logger), stop: () => deps.store.close() },
     { name: 'outbound', start: () => undefined, stop: () => deps.outbound.close() },
     { name: 'mailer', start: () => undefined, stop: () => Promise.resolve(deps.mailer.close()) },
     // Stopped after everything that logs calls (requests, workers, deliveries), before the store closes.
@@ -76,7 +80,15 @@ export async function createService(config: Config, options: ServiceOptions = {}
     {
       name: 'smtp listener',
       async start() {
-        if (inbound !== undefined && smtpPort !== undefined) smtp = await startSmtpListener(deps, { ...options.smtp, port: smtpPort, inbound });
+        if (inbound === undefined || smtpPort === undefined) return;
+        const listener = inbound;
+        smtp = await listenNaming(
+          () => startSmtpListener(deps, { ...options.smtp, port: smtpPort, inbound: listener }),
+          'SMTP_HOST',
+          'SMTP_PORT',
+          options.smtp?.host ?? config.smtpHost,
+          smtpPort,
+        );
       },
       stop: async () => smtp?.close(),
     },
@@ -92,7 +104,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
           name: 'http',
           async start() {
             app = await buildApp(deps, inbound);
-            await app.listen({ port: config.port, host: config.host });
+            const server = app;
+            await listenNaming(() => server.listen({ port: config.port, host: config.host }), 'HOST', 'PORT', config.host, config.port);
           },
           stop: async () => (app === undefined ? undefined : drain(app, deps.readiness, config.shutdownDelayMs)),
           stopTimeoutMs: config.shutdownDelayMs + SHUTDOWN_GRACE_MS + 5000,
@@ -102,19 +115,22 @@ export async function createService(config: Config, options: ServiceOptions = {}
     ),
   ];
   const running = lifecycle(components, report);
+  const ports = () => ({ http: (app?.server.address() as AddressInfo | null)?.port ?? 0, smtp: smtp?.port ?? null });
 
   return {
     deps,
     async start() {
       await running.start();
       deps.readiness.markStarted();
-      logger.info({ store: deps.store.dialect }, 'coinop started');
+      const summary = startupSummary(config, ports(), config.inboundSecret !== undefined);
+      for (const warning of summary.warnings) logger.warn(warning);
+      logger.info({ store: deps.store.dialect, ...summary.fields }, 'coinop started');
     },
     async stop() {
       await running.stop();
       logger.info('stopped');
     },
-    ports: () => ({ http: (app?.server.address() as AddressInfo | null)?.port ?? 0, smtp: smtp?.port ?? null }),
+    ports,
   };
 }
 

@@ -1,7 +1,9 @@
+import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.js';
 import { ApiError, errors } from '../errors.js';
-import { chargeFailedRequest } from './metering.js';
+import { answerStoreAway, chargeFailedRequest } from './metering.js';
+import type { RefusalCostHeaders } from './metering.js';
 import { errorBody } from './error-body.js';
 import { PLAIN_TEXT } from './schemas.js';
 import { isStoreUnavailable } from '../store/store-errors.js';
@@ -23,12 +25,19 @@ function fromFramework(error: FastifyError): ApiError | undefined {
   }
   if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') return errors.badRequest('Invalid JSON body');
   const status = error.statusCode ?? 500;
-  if (status >= 400 && status < 500) return new ApiError(status, error.message);
-  return undefined;
+  if (status < 400 || status >= 500) return undefined;
+  // Never the framework's own text (it may repeat the request): the catalogue's answer for the status, else the status text.
+  if (status === 403) return errors.forbidden();
+  if (status === 404) return errors.notFound();
+  if (status === 413) return errors.payloadTooLarge();
+  return new ApiError(status, STATUS_CODES[status] ?? 'Bad Request');
 }
 
-/** The one 503 for a store that is away (its headers are constant, so one instance serves every answer). */
-const storeAway = errors.storeUnavailable();
+/** The store is away: metering builds that answer (status, body and headers), here it is sent. */
+async function sendStoreAway(request: FastifyRequest, reply: FastifyReply, error: unknown): Promise<void> {
+  request.log.warn({ err: error }, 'store unavailable');
+  await reply.send(answerStoreAway(request, reply));
+}
 
 async function sendError(deps: Deps, request: FastifyRequest, reply: FastifyReply, error: ApiError): Promise<void> {
   let answered = error;
@@ -36,33 +45,28 @@ async function sendError(deps: Deps, request: FastifyRequest, reply: FastifyRepl
   try {
     await chargeFailedRequest(deps, request, answered.statusCode);
   } catch (chargeError) {
+    if (isStoreUnavailable(chargeError)) return sendStoreAway(request, reply, chargeError);
     if (!(chargeError instanceof ApiError)) request.log.error({ err: chargeError }, 'charging a failed request failed');
     answered = chargeError instanceof ApiError ? chargeError : errors.internal();
   }
-  if (request.meter !== undefined) {
-    request.meter.error = answered.body;
-    // The store went away before the charge: nothing was charged, and the answer says so (x-cost: 0).
-    if (answered === storeAway && request.meter.charged === undefined) request.meter.charged = 0;
-  }
+  if (request.meter !== undefined) request.meter.error = answered.body;
   const body = errorBody(request, answered.statusCode, answered.body);
   await reply.code(answered.statusCode).headers(answered.headers).type(body.type).send(body.text);
 }
 
 /** One error handler: our error, a framework error, the store being away (503), anything else (logged, 500). */
-export function registerErrorHandling(app: FastifyInstance, deps: Deps): void {
+export function registerErrorHandling(app: FastifyInstance, deps: Deps, refusalCost?: RefusalCostHeaders): void {
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
     if (error instanceof ApiError) return sendError(deps, request, reply, error);
     const framework = fromFramework(error);
     if (framework !== undefined) return sendError(deps, request, reply, framework);
-    if (isStoreUnavailable(error)) {
-      request.log.warn({ err: error }, 'store unavailable');
-      return sendError(deps, request, reply, storeAway);
-    }
+    if (isStoreUnavailable(error)) return sendStoreAway(request, reply, error);
     request.log.error({ err: error }, 'unhandled error');
     return sendError(deps, request, reply, errors.internal());
   });
 
-  app.setNotFoundHandler(async (_request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
+    await refusalCost?.(request, reply);
     const notFound = errors.notFound();
     await reply.code(404).type(PLAIN_TEXT).send(notFound.body);
   });

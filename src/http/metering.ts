@@ -3,7 +3,6 @@ import type { Deps } from '../deps.js';
 import { errors } from '../errors.js';
 import type { ApiError } from '../errors.js';
 import { sha256Hex } from '../lib/hash.js';
-import { FreeRowLimit } from '../ledger/free-row-limit.js';
 import type { ChargeOutcome, LogCategory, WalletRef } from '../ledger/ledger.js';
 import { errorBody } from './error-body.js';
 import { isStoreUnavailable } from '../store/store-errors.js';
@@ -112,10 +111,14 @@ function setCostHeaders(reply: FastifyReply, state: MeterState, cost: number): v
   if (state.balance !== undefined) void reply.header('x-balance', String(state.balance));
 }
 
-/** For routes that settle by status: waits for the charge to be durable, refunds what the final status does not cost, sets the headers. */
-async function settleByStatus(deps: Deps, state: MeterState, settleCost: (statusCode: number, charged: number) => number, reply: FastifyReply): Promise<void> {
-  // Nothing is acknowledged before its charge is durable.
-  if (state.durable !== undefined) await state.durable;
+/** The cost headers of an answer whose charge is settled (committed, refunded or refused): its balance is the wallet's last known from here on. */
+function answerCost(reply: FastifyReply, state: MeterState, cost: number): void {
+  setCostHeaders(reply, state, cost);
+  if (state.balance !== undefined) state.wallet.lastBalance = state.balance;
+}
+
+/** For routes that settle by status, once the charge is durable: refunds what the final status does not cost, sets the headers. */
+async function refundByStatus(deps: Deps, state: MeterState, settleCost: (statusCode: number, charged: number) => number, reply: FastifyReply): Promise<void> {
   const charged = state.charged ?? 0;
   let final = charged;
   if (charged > 0) {
@@ -127,7 +130,58 @@ async function settleByStatus(deps: Deps, state: MeterState, settleCost: (status
       if (balance !== undefined) state.balance = balance;
     }
   }
-  setCostHeaders(reply, state, final);
+  answerCost(reply, state, final);
+}
+
+/** The answer while the store is away; its headers are constant, so one instance serves every answer. */
+const STORE_AWAY = errors.storeUnavailable();
+
+/**
+ * Makes the reply the one 503 answered while the store is away (the database lost, the disk refusing commits)
+ * and returns its body: plain text (or the route's error shape) with retry-after, and on a metered route
+ * x-cost (0 unless a charge was committed before) and the wallet's last known x-balance, from memory: the
+ * store is not asked. The error handler and metering's failed commits both answer with it.
+ */
+export function answerStoreAway(request: FastifyRequest, reply: FastifyReply): string {
+  const body = errorBody(request, STORE_AWAY.statusCode, STORE_AWAY.body);
+  void reply.code(STORE_AWAY.statusCode).type(body.type).headers(STORE_AWAY.headers).removeHeader('x-balance');
+  const state = request.meter;
+  if (state === undefined) {
+    // A token whose wallet could not be looked up (the store was away already): nothing charged, no balance known.
+    if (request.routeOptions.config.meter !== undefined) void reply.header('x-cost', '0');
+    return body.text;
+  }
+  state.error = STORE_AWAY.body;
+  if (state.charged === undefined) {
+    state.charged = 0;
+    state.balance = state.wallet.lastBalance;
+  }
+  setCostHeaders(reply, state, state.charged);
+  return body.text;
+}
+
+/**
+ * Answers a request whose charge could not be committed (`committed` false: nothing was charged) or whose refund
+ * could not be made (`committed` true: the charge stands, and the answer says so): the store away gets its 503,
+ * anything else a 500 without cost headers. Returns the body.
+ */
+function answerFailedSettlement(request: FastifyRequest, reply: FastifyReply, error: unknown, committed: boolean): string {
+  request.log.error({ err: error }, committed ? 'refunding a charge failed' : 'committing a charge failed');
+  const state = request.meter;
+  if (state !== undefined && !committed) {
+    // Not committed, so not charged: the log and the answer must not say otherwise.
+    state.charged = undefined;
+    state.balance = undefined;
+  }
+  if (isStoreUnavailable(error)) return answerStoreAway(request, reply);
+  const answer = errors.internal();
+  if (state !== undefined) {
+    state.charged ??= 0;
+    state.error = answer.body;
+  }
+  const body = errorBody(request, answer.statusCode, answer.body);
+  void reply.code(answer.statusCode).type(body.type).headers(answer.headers).removeHeader('x-cost').removeHeader('x-balance');
+  return body.text;
 }
 
 const withHook = <H>(existing: H | H[] | undefined, hook: H): H[] => [...(existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]), hook];
@@ -138,12 +192,10 @@ const withHook = <H>(existing: H | H[] | undefined, hook: H): H[] => [...(existi
  * (a cached wallet, the log), so a request pays for no promise it does not need.
  */
 export function registerMetering(app: FastifyInstance, deps: Deps): void {
-  // One budget per app (instance) for the log rows of calls that cost nothing.
-  const freeRows = new FreeRowLimit(deps.clock);
   app.addHook('onRoute', (route) => {
     const spec = route.config?.meter;
     if (spec === undefined) return;
-    const hooks = meterHooks(deps, spec, freeRows);
+    const hooks = meterHooks(deps, spec);
     // New arrays: Fastify copies a GET route's options for its HEAD twin, which gets its own onRoute call.
     /* eslint-disable @typescript-eslint/unbound-method, @typescript-eslint/no-misused-promises -- the hooks use no `this` and are callback-style (they call `done`), not async */
     route.onRequest = withHook(route.onRequest, hooks.onRequest);
@@ -154,23 +206,23 @@ export function registerMetering(app: FastifyInstance, deps: Deps): void {
   });
 }
 
-function meterHooks(deps: Deps, spec: MeterSpec, freeRows: FreeRowLimit) {
-  const failed = (request: FastifyRequest, reply: FastifyReply, error: unknown): string => {
-    // The disk refused the commit (full, I/O error): the store is away, as a lost database is (503, retry later).
-    const away = isStoreUnavailable(error);
-    const answer = away ? errors.storeUnavailable() : errors.internal();
-    request.log.error({ err: error }, 'committing a charge failed');
-    const state = request.meter;
-    if (state !== undefined) {
-      // Not committed, so not charged: the log and the answer must not say otherwise.
-      state.charged = 0;
-      state.error = answer.body;
+function meterHooks(deps: Deps, spec: MeterSpec) {
+  /** Once the charge is durable: refunds by status where the route says so, sets the headers, lets the answer go. */
+  const settle = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    state: MeterState,
+    payload: unknown,
+    done: (error: Error | null, payload?: unknown) => void,
+  ) => {
+    if (spec.settle === undefined) {
+      answerCost(reply, state, state.charged ?? 0);
+      return done(null, payload);
     }
-    const body = errorBody(request, answer.statusCode, answer.body);
-    void reply.code(answer.statusCode).type(body.type).headers(answer.headers).removeHeader('x-balance');
-    if (away) void reply.header('x-cost', '0');
-    else void reply.removeHeader('x-cost');
-    return body.text;
+    refundByStatus(deps, state, spec.settle, reply).then(
+      () => done(null, payload),
+      (error: unknown) => done(null, answerFailedSettlement(request, reply, error, true)),
+    );
   };
 
   return {
@@ -208,29 +260,19 @@ function meterHooks(deps: Deps, spec: MeterSpec, freeRows: FreeRowLimit) {
     onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void): void {
       const state = request.meter;
       if (state === undefined || state.charged === undefined) return done(null, payload);
-      const fail = (error: unknown) => done(null, failed(request, reply, error));
-      if (spec.settle !== undefined) {
-        settleByStatus(deps, state, spec.settle, reply).then(() => done(null, payload), fail);
-        return;
-      }
       // Nothing is acknowledged before its charge is durable.
-      const charged = state.charged;
-      if (state.durable === undefined) {
-        setCostHeaders(reply, state, charged);
-        return done(null, payload);
-      }
-      state.durable.then(() => {
-        setCostHeaders(reply, state, charged);
-        done(null, payload);
-      }, fail);
+      if (state.durable === undefined) return settle(request, reply, state, payload, done);
+      state.durable.then(
+        () => settle(request, reply, state, payload, done),
+        (error: unknown) => done(null, answerFailedSettlement(request, reply, error, false)),
+      );
     },
 
     onResponse(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
       const state = request.meter;
       if (state === undefined) return done();
       const cost = state.charged ?? 0;
-      // Paid calls are always logged; free and refused ones within a per-wallet budget (ledger/free-row-limit.ts).
-      if (cost === 0 && !freeRows.allow(state.wallet.id)) return done();
+      // Paid calls are always logged; free and refused ones within the ledger's per-wallet budget.
       deps.ledger.record({
         walletId: state.wallet.id,
         method: request.method,
@@ -243,6 +285,51 @@ function meterHooks(deps: Deps, spec: MeterSpec, freeRows: FreeRowLimit) {
         balance: state.balance ?? 0,
       });
       done();
+    },
+  };
+}
+
+/** Adds `x-cost: 0` and `x-balance` to a refusal answered before any route ran; never throws, never charges. */
+export type RefusalCostHeaders = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+/**
+ * Refusals given before routing (a path the router cannot decode, 404, 405) ran no route, so they charge nothing;
+ * yet on a metered route's path (`/kv/…`, `/token…`) a valid token's answer still carries `x-cost: 0` and `x-balance`,
+ * as every answer of an authenticated endpoint does (DECISIONS). The work is what a free route does: the wallet
+ * lookup (cached) and a balance read; nothing is written or logged. A missing or unknown token, or a store that does
+ * not answer, leaves the refusal as it is (never a 401 or a 503 in its place). `track` must run before routes are added.
+ */
+export function refusalMetering(deps: Deps): { track(app: FastifyInstance): void; headers: RefusalCostHeaders } {
+  const meteredSegments = new Set<string>();
+  const firstSegment = (url: string): string => {
+    // The absolute form (`GET http://host/kv/…`) is routed by its path.
+    const path = url.startsWith('/') ? url : url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '');
+    const end = path.slice(1).search(/[/?#]/);
+    return end === -1 ? path.slice(1) : path.slice(1, end + 1);
+  };
+  const balanceOf = async (wallet: WalletRef): Promise<number | undefined> => {
+    const outcome = await deps.ledger.charge(wallet.id, 0); // a zero cost only reads the balance
+    return outcome.ok ? outcome.balance : undefined;
+  };
+  return {
+    track(app) {
+      app.addHook('onRoute', (route) => {
+        if (route.config?.meter !== undefined) meteredSegments.add(firstSegment(route.url));
+      });
+    },
+    async headers(request, reply) {
+      const token = request.headers['x-token'];
+      if (typeof token !== 'string' || token.length < MIN_TOKEN_LENGTH || !meteredSegments.has(firstSegment(request.url))) return;
+      try {
+        const hash = sha256Hex(token);
+        const wallet = deps.ledger.cachedWallet(hash) ?? (await deps.ledger.findWallet(hash));
+        if (wallet === undefined) return;
+        const balance = await balanceOf(wallet);
+        if (balance === undefined) return;
+        void reply.header('x-cost', '0').header('x-balance', String(balance));
+      } catch (error) {
+        request.log.debug({ err: error }, 'no balance for a refusal');
+      }
     },
   };
 }

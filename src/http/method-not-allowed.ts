@@ -1,13 +1,15 @@
 import type { FastifyInstance, HTTPMethods } from 'fastify';
 import { errors } from '../errors.js';
+import type { RefusalCostHeaders } from './metering.js';
 
 const METHODS: readonly HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /**
- * Known paths answer other methods with 405 and an `allow` header (unknown paths get 404).
- * Call `track` before any route is registered and `register` after all of them.
+ * Known paths answer other methods with 405 and an `allow` header (unknown paths get 404), charging nothing
+ * (`refusalCost`: a valid token on a metered path still sees `x-cost: 0` and its balance).
+ * Call before any route is registered, and `register` after all of them.
  */
-export function methodNotAllowed(app: FastifyInstance): { register(): void } {
+export function methodNotAllowed(app: FastifyInstance, refusalCost: RefusalCostHeaders): { register(): void } {
   const methodsByPath = new Map<string, Set<string>>();
   let closed = false;
   app.addHook('onRoute', (route) => {
@@ -25,14 +27,16 @@ export function methodNotAllowed(app: FastifyInstance): { register(): void } {
         instance.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
         for (const [url, allowed] of methodsByPath) {
           if (url.includes('*') || url.startsWith('/docs')) continue; // the docs UI keeps its own routing
-          const missing = METHODS.filter((method) => !allowed.has(method));
+          // Every method the router knows (TRACE and QUERY too) is a 405 here; one it does not know is a 404.
+          const missing = app.supportedMethods.filter((method) => !allowed.has(method)) as HTTPMethods[];
           if (missing.length === 0) continue;
           const allow = METHODS.filter((method) => allowed.has(method));
           instance.route({
             method: missing,
             url,
             schema: { hide: true },
-            handler: async () => {
+            handler: async (request, reply) => {
+              await refusalCost(request, reply);
               throw errors.methodNotAllowed(allow);
             },
           });

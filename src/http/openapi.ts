@@ -1,6 +1,26 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import { PLAIN_TEXT } from './schemas.js';
+
+/**
+ * The CSP of `/docs`: its own assets only. Not swagger-ui's default, whose `upgrade-insecure-requests` makes a
+ * browser fetch every asset over https when the page came over plain http from any host but localhost: a blank page.
+ * The style hash is the one `<style>` swagger-ui inserts (test/integration/http/docs-browser.test.ts names a new one).
+ */
+export const DOCS_CSP = [
+  "default-src 'self'",
+  "base-uri 'self'",
+  "connect-src 'self'",
+  "font-src 'self' data:",
+  "form-action 'self'",
+  "frame-ancestors 'self'",
+  "img-src 'self' data:",
+  "object-src 'none'",
+  "script-src 'self'",
+  "script-src-attr 'none'",
+  "style-src 'self' 'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='",
+].join('; ');
 
 /** `/openapi.json` is generated from the same schemas that validate requests; `/docs` renders it from local assets. */
 export async function registerOpenApi(app: FastifyInstance, version: string): Promise<void> {
@@ -21,9 +41,23 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
       },
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: DOCS_CSP });
 }
 
 export function registerOpenApiDocument(app: FastifyInstance): void {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}
+
+/**
+ * `GET /` is not an API route: it tells a visitor (a browser, curl) where the API is described, in plain text
+ * like every other non-JSON answer. Relative paths, so it is right behind any proxy or host name.
+ */
+export function registerLandingPage(app: FastifyInstance, version: string): void {
+  const text = [
+    `coinop ${version}: a credit-metered utility API (key-value store, webhooks, DNS lookups, URL metadata, caller IP).`,
+    'Documentation: /docs (OpenAPI document: /openapi.json)',
+    'A token: POST /token with the form body token=new; then send it as the x-token header.',
+    '',
+  ].join('\n');
+  app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.type(PLAIN_TEXT).send(text));
 }

@@ -1,4 +1,5 @@
 import type { Clock } from '../lib/time.js';
+import type { OutageLog } from './outage-log.js';
 
 /**
  * A background worker started by service.ts: call it to stop (resolves once the pass in progress has
@@ -16,10 +17,21 @@ export interface PollerOptions {
   /** One pass over the due work; `stopping()` turns true once stop was called, so a long pass can end early. */
   readonly pass: (stopping: () => boolean) => Promise<unknown>;
   readonly onError: (error: unknown) => void;
+  /**
+   * The worker's outage log (its onError reports there): a pass that succeeds ends an outage, and while
+   * one lasts the next pass comes within OUTAGE_RETRY_MS.
+   */
+  readonly outage?: OutageLog;
 }
 
 /** Ticks land this long after a whole multiple of the interval, so work due on the second starts right after it. */
 const TICK_OFFSET_MS = 5;
+/**
+ * While the store is away a pass is tried again at least this often, so a worker with a long interval
+ * (the minute sweep) resumes within seconds of the store's return; each try fails at once (the store's
+ * availability gate) unless it is the one call that probes.
+ */
+export const OUTAGE_RETRY_MS = 2000;
 
 /**
  * Runs `pass` at once, then at every whole multiple of `intervalMs` (by the service clock), never
@@ -31,7 +43,10 @@ export function startPoller(options: PollerOptions): RunningWorker {
   let inFlight: Promise<void> | undefined;
   let wakeAgain = false;
 
-  const untilNextTick = (): number => options.intervalMs - (options.clock.now() % options.intervalMs) + TICK_OFFSET_MS;
+  const untilNextTick = (): number => {
+    const delay = options.intervalMs - (options.clock.now() % options.intervalMs) + TICK_OFFSET_MS;
+    return options.outage?.inOutage === true ? Math.min(delay, OUTAGE_RETRY_MS) : delay;
+  };
   const arm = (delayMs: number): void => {
     timer = setTimeout(tick, delayMs);
     timer.unref();
@@ -43,7 +58,7 @@ export function startPoller(options: PollerOptions): RunningWorker {
     inFlight = options
       .pass(() => stopped)
       .then(
-        () => undefined,
+        () => options.outage?.answered(),
         (error: unknown) => options.onError(error),
       )
       .finally(() => {

@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.js';
 import { claimLease } from '../store/leases.js';
 import { startPoller } from './poller.js';
+import { OutageLog } from './outage-log.js';
 import { DAY, HOUR, MINUTE } from '../lib/time.js';
 import { LOG_RETENTION_MS } from '../ledger/log-entry.js';
 
@@ -97,10 +98,14 @@ export async function sweep(deps: Deps, options: { readonly walkAllLogs?: boolea
 
 /**
  * Runs the sweep at start and then every minute, on whichever instance holds the lease; the returned stop
- * waits for a sweep in progress, so the store can close after it.
+ * waits for a sweep in progress, so the store can close after it. A sweep the store's going away cut
+ * short is tried again within seconds of its return (every step is idempotent), a claimed log walk with it.
  */
 export function startSweepers(deps: Deps, holder: string, intervalMs = MINUTE): () => Promise<void> {
   let walkClaims = 0;
+  /** The log walk was claimed by a sweep that did not finish: the next sweep does it without claiming again. */
+  let walkOwed = false;
+  const outage = new OutageLog(deps.logger.child({ worker: 'sweepers', instance: holder }));
   return startPoller({
     intervalMs,
     clock: deps.clock,
@@ -109,9 +114,11 @@ export function startSweepers(deps: Deps, holder: string, intervalMs = MINUTE): 
       if (!(await claimLease(deps.store, 'sweep', holder, now, intervalMs - 5000))) return;
       // Its own lease, claimed under a holder name used once, so it is won only when the last walk's has run out:
       // once per interval across instances and restarts.
-      const walkAllLogs = await claimLease(deps.store, 'log-walk', `${holder}#${++walkClaims}`, now, LOG_WALK_INTERVAL_MS);
-      deps.logger.debug(await sweep(deps, { walkAllLogs }), 'sweep done');
+      walkOwed ||= await claimLease(deps.store, 'log-walk', `${holder}#${++walkClaims}`, now, LOG_WALK_INTERVAL_MS);
+      deps.logger.debug(await sweep(deps, { walkAllLogs: walkOwed }), 'sweep done');
+      walkOwed = false;
     },
-    onError: (error) => deps.logger.error({ err: error }, 'sweep failed'),
+    onError: (error) => outage.report(error, 'sweep failed'),
+    outage,
   });
 }

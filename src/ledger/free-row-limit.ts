@@ -1,15 +1,16 @@
 import type { Clock } from '../lib/time.js';
 import { MINUTE } from '../lib/time.js';
 
-/** Log rows a wallet may add per minute, per instance, for calls that cost nothing (free routes, 402s, refunded 5xx). */
+/** Log rows a wallet may add per minute, per instance, that cost nothing (free routes, 402s, refunded 5xx, refused or skipped deliveries). */
 export const FREE_LOG_ROWS_PER_MINUTE = 60;
 /** Wallets counted at once: beyond it (an attack with that many wallets), free calls of new wallets go unlogged until the minute ends. */
 const MAX_WALLETS = 100_000;
 
 /**
- * Free calls are answered without limit but logged only within a budget: each row is kept 7 days, and a
- * call that pays nothing must not buy storage. Counts live in this instance's memory in fixed one-minute
- * windows (so across N instances a wallet may get N × the budget); paid calls are always logged.
+ * Free calls and refused deliveries happen without limit but are logged only within a budget: each row is
+ * kept 7 days, and what pays nothing must not buy storage. The ledger holds its instance's one budget; counts
+ * live in memory in fixed one-minute windows (so across N instances a wallet may get N × the budget); paid
+ * rows are always logged.
  */
 export class FreeRowLimit {
   private readonly counts = new Map<number, number>();

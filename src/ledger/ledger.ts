@@ -6,7 +6,9 @@ import { WalletDirectory } from './wallet-directory.js';
 import type { WalletRef } from './wallet-directory.js';
 import { WalletCharger } from './wallet-charger.js';
 import { LogBuffer } from './log-buffer.js';
+import { FreeRowLimit } from './free-row-limit.js';
 import type { LogEntry } from './log-entry.js';
+import type { LedgerMetrics } from '../observability/metrics.js';
 import { chargeWalletIn, creditWallet, creditWalletIn, findWalletByHash, refundWallet } from './wallet.queries.js';
 import type { ChargeOutcome, InUnitCharge, WalletRow } from './wallet.queries.js';
 import { claimNotification, pendingWallets, releaseNotification, updateLowBalanceSettings } from './low-balance.js';
@@ -28,15 +30,20 @@ export class Ledger {
   private readonly wallets: WalletDirectory;
   private readonly charger: WalletCharger;
   private readonly logs: LogBuffer;
+  /** One budget for every row that cost nothing, whoever records it (metering, mail, the scheduler, deliveries). */
+  private readonly freeRows: FreeRowLimit;
 
   constructor(
     private readonly store: Store,
     clock: Clock,
     logger: Pick<Logger, 'error'>,
+    private readonly metrics?: LedgerMetrics,
   ) {
     this.wallets = new WalletDirectory(store, clock, (error) => logger.error({ err: error }, 'recording last use failed'));
     this.charger = new WalletCharger(store);
     this.logs = new LogBuffer(store, clock, (error, dropped) => logger.error({ err: error, dropped }, 'writing call logs failed'));
+    this.freeRows = new FreeRowLimit(clock);
+    metrics?.watchLogBuffer(() => this.logs.waiting);
   }
 
   /** The wallet of a token hash when it is cached (the synchronous fast path), else undefined: then call `findWallet`. */
@@ -87,14 +94,28 @@ export class Ledger {
     return creditWalletIn(tx, walletId, amount);
   }
 
-  /** Adds a row to the wallet's call log (written in batches, off the hot path). */
+  /**
+   * Adds a row to the wallet's call log (written in batches, off the hot path). Paid rows are always kept;
+   * a row that cost nothing only within the wallet's free-row budget (free-row-limit.ts): what pays nothing must not buy storage.
+   */
   record(entry: LogEntry): void {
+    this.metrics?.recorded(entry.endpoint, entry.cost, entry.statusCode);
+    if (entry.cost === 0 && !this.freeRows.allow(entry.walletId)) return;
+    this.logs.push(entry);
+  }
+
+  /**
+   * Adds a row outside the free-row budget: an operator's call or a payment. Their number is set by the
+   * operator or the payments, not by the wallet's holder, and each must show in the wallet's log.
+   */
+  recordAlways(entry: LogEntry): void {
+    this.metrics?.recorded(entry.endpoint, entry.cost, entry.statusCode);
     this.logs.push(entry);
   }
 
   /** A delivery refused for want of credits (mail or a scheduled run) is logged like a 402 call, so the owner sees why; nothing was sent or charged. */
   recordRefusal(walletId: number, webhookId: string, balance: number): void {
-    this.logs.push({
+    this.record({
       walletId,
       method: 'POST',
       path: webhookId,

@@ -42,6 +42,11 @@ export class LogBuffer {
     });
   }
 
+  /** Rows not yet written. */
+  get waiting(): number {
+    return this.buffer.size;
+  }
+
   /** Writes everything pushed so far; resolves once it is committed (or reported as failed). */
   flush(): Promise<void> {
     return this.buffer.flush();

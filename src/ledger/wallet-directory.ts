@@ -9,6 +9,11 @@ export interface WalletRef {
   readonly hash: string;
   readonly createdAt: number;
   lastUsedAt: number;
+  /**
+   * The balance this instance last knew committed: read when the wallet was looked up, then the `x-balance` of
+   * each answer to it (metering keeps it). Shown while the store is away, never read from the store for it.
+   */
+  lastBalance: number;
 }
 
 /** Last use is recorded at most once an hour per wallet: precise enough for a two-year expiry, and no write per request. */
@@ -35,7 +40,7 @@ export class WalletDirectory {
     if (cached !== undefined) return cached;
     const row = await findWalletByHash(this.store.read, hash);
     if (row === undefined) return undefined;
-    const wallet: WalletRef = { id: row.id, hash: row.hash, createdAt: row.created_at, lastUsedAt: row.last_used_at };
+    const wallet: WalletRef = { id: row.id, hash: row.hash, createdAt: row.created_at, lastUsedAt: row.last_used_at, lastBalance: row.balance };
     if (this.cache.size >= MAX_CACHED_WALLETS) {
       const oldest = this.cache.keys().next().value;
       if (oldest !== undefined) this.cache.delete(oldest);

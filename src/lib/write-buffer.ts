@@ -28,6 +28,11 @@ export class WriteBuffer<T> {
     private readonly options: WriteBufferOptions,
   ) {}
 
+  /** Items not yet written: waiting for the next flush or for a retry (metrics read it when scraped). */
+  get size(): number {
+    return this.pending.length + this.retry.length;
+  }
+
   add(item: T): void {
     this.pending.push(item);
     if (this.pending.length >= this.options.maxBatch) void this.flush();

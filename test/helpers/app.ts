@@ -62,7 +62,8 @@ export async function startTestApp(kind: StoreKind, options: TestAppOptions = {}
   });
   await deps.store.migrate();
   const inbound = options.inbound !== undefined || config.inboundSecret !== undefined ? await InboundMail.create(deps, options.inbound) : undefined;
-  const app = await buildApp(deps, inbound);
+  // As a deployment with the SMTP listener on (its default), though no listener is started here.
+  const app = await buildApp(deps, inbound, { receivesMail: true });
   return {
     app,
     deps,

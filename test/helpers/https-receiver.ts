@@ -11,15 +11,12 @@
  *   const [req] = await receiver.waitForRequests(1);
  *   await receiver.close();
  *
- * Certificates come from the openssl CLI (node has no X.509 signing API).
+ * Certificates come from certificates.ts.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { createCertificateAuthority } from './certificates.js';
 
 export interface TestCertificates {
   /** PEM of the CA that signed `certPem`; hand it to `extraCaPem`. */
@@ -78,68 +75,10 @@ export interface ReceiverOptions {
   responder?: Responder | ScriptedResponse;
 }
 
-/** A fresh CA and a server certificate it signed, valid for two days. */
+/** A fresh CA and a server certificate it signed for localhost and its loopback addresses, valid for two days. */
 export function createTestCertificates(): TestCertificates {
-  const dir = mkdtempSync(join(tmpdir(), 'coinop-test-ca-'));
-  const path = (name: string): string => join(dir, name);
-  const openssl = (...args: string[]): void => {
-    execFileSync('openssl', args, { stdio: ['ignore', 'ignore', 'pipe'] });
-  };
-  const ecKey = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-  try {
-    openssl(
-      'req',
-      '-x509',
-      ...ecKey,
-      '-keyout',
-      path('ca.key'),
-      '-out',
-      path('ca.pem'),
-      '-days',
-      '2',
-      '-subj',
-      '/CN=coinop test CA',
-      '-addext',
-      'basicConstraints=critical,CA:TRUE',
-      '-addext',
-      'keyUsage=critical,keyCertSign,cRLSign',
-    );
-    openssl('req', '-new', ...ecKey, '-keyout', path('leaf.key'), '-out', path('leaf.csr'), '-subj', '/CN=localhost');
-    writeFileSync(
-      path('leaf.ext'),
-      [
-        'subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1',
-        'basicConstraints=critical,CA:FALSE',
-        'keyUsage=critical,digitalSignature',
-        'extendedKeyUsage=serverAuth',
-      ].join('\n'),
-    );
-    openssl(
-      'x509',
-      '-req',
-      '-in',
-      path('leaf.csr'),
-      '-CA',
-      path('ca.pem'),
-      '-CAkey',
-      path('ca.key'),
-      '-set_serial',
-      `0x${Date.now().toString(16)}`,
-      '-days',
-      '2',
-      '-out',
-      path('leaf.pem'),
-      '-extfile',
-      path('leaf.ext'),
-    );
-    return {
-      caPem: readFileSync(path('ca.pem'), 'utf8'),
-      certPem: readFileSync(path('leaf.pem'), 'utf8'),
-      keyPem: readFileSync(path('leaf.key'), 'utf8'),
-    };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const ca = createCertificateAuthority();
+  return { caPem: ca.caPem, ...ca.issue({ names: ['localhost', '127.0.0.1', '::1'], days: 2 }) };
 }
 
 /** An `OutboundOptions.lookup` that knows only `localhost` (as 127.0.0.1). */

@@ -103,7 +103,7 @@ export async function handleStripeEvent(deps: BillingDeps, event: Stripe.Event, 
   const now = deps.clock.now();
   const outcome = await creditStripeSession(deps, { sessionId: session.id, eventId: event.id, walletId: wallet.id, credits, at: now });
   if (!outcome.credited) return outcome;
-  deps.ledger.record({
+  deps.ledger.recordAlways({
     walletId: wallet.id,
     method: 'POST',
     path: WEBHOOK_PATH,

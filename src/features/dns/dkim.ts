@@ -37,7 +37,10 @@ export function dkimSelectors(provider: string | null): string[] {
   return [...new Set([...COMMON_DKIM_SELECTORS, ...(provider === null ? [] : (PROVIDER_DKIM_SELECTORS[provider] ?? []))])];
 }
 
-/** A DKIM key record: a non-empty `p=` tag (an empty one means the key was revoked). */
+/**
+ * A DKIM key record: a non-empty `p=` tag (an empty one means the key was revoked). Whether a key
+ * exists is all enrichment asks; mailauth's DKIM code verifies signatures of a message.
+ */
 export function isDkimKey(text: string): boolean {
   return /(?:^|;)\s*p\s*=\s*[A-Za-z0-9+/]/.test(text);
 }

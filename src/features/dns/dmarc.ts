@@ -1,4 +1,8 @@
-/** DMARC records (RFC 7489 6.3), parsed without I/O. */
+/**
+ * DMARC records (RFC 7489 6.3), parsed without I/O. Our own rather than mailauth's: its parser is an
+ * internal file, and its policy discovery is the DMARCbis DNS tree walk (up to eight queries, and a
+ * `_dmarc.github.io` record would govern `you.github.io`), not the Public Suffix List of dmarc-discovery.ts.
+ */
 export type DmarcPolicy = 'none' | 'quarantine' | 'reject';
 const POLICIES: readonly string[] = ['none', 'quarantine', 'reject'];
 

@@ -121,7 +121,11 @@ const LookupResult = Type.Object({
   ssl_error: Type.Optional(Type.String({ description: 'Why no certificate could be read' })),
   warnings: Type.Optional(Type.Array(Type.String())),
   recommendations: Type.Optional(Type.Array(Type.String())),
-  enrichment: Type.Optional(OpenObject('Detail behind the enrichment fields: mx, spf, dmarc, dkim')),
+  enrichment: Type.Optional(
+    OpenObject(
+      'Detail behind the enrichment fields: mx, spf, dmarc, dkim; dmarc.organizationalDomain names the domain whose record applies when it is inherited (RFC 7489 6.6.3)',
+    ),
+  ),
   metadata: Type.Optional(Type.Object({ queryTime: Type.Integer(), totalRecords: Type.Integer() })),
 });
 

@@ -41,6 +41,7 @@ function names(params: { bucket: string; key: string }): { bucket: string; key: 
 export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   const sets = new KvSets(deps.store);
   const reads = new KvReads(deps.store);
+  const operations = { set: deps.metrics.kvOperation('set'), get: deps.metrics.kvOperation('get'), delete: deps.metrics.kvOperation('delete') };
   // Values are raw text whatever the content type says.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: KV_BODY_LIMIT }, (_request: FastifyRequest, body, done) => done(null, body));
@@ -68,6 +69,7 @@ export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, {
       const problem = checkValue(value);
       if (problem !== null) throw errors.badRequest(problem);
       await sets.set({ walletId: walletOf(request).id, bucket, key, value, expiresAt: deps.clock.now() + ttl.seconds * 1000 });
+      operations.set.inc();
       reply.type(PLAIN_TEXT);
       return 'OK';
     },
@@ -88,6 +90,7 @@ export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, {
     async (request, reply) => {
       const { bucket, key } = names(request.params);
       const value = await reads.get({ walletId: walletOf(request).id, bucket, key }, deps.clock.now());
+      operations.get.inc();
       if (value === undefined) throw errors.keyNotFound();
       reply.type(PLAIN_TEXT);
       return value;
@@ -102,7 +105,9 @@ export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, {
     },
     async (request, reply) => {
       const { bucket, key } = names(request.params);
-      if (!(await deleteValue(deps.store, walletOf(request).id, bucket, key, deps.clock.now()))) throw errors.keyNotFound();
+      const deleted = await deleteValue(deps.store, walletOf(request).id, bucket, key, deps.clock.now());
+      operations.delete.inc();
+      if (!deleted) throw errors.keyNotFound();
       reply.type(PLAIN_TEXT);
       return 'OK';
     },

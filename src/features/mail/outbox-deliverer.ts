@@ -4,6 +4,9 @@ import { deliver } from '../webhooks/index.js';
 import { findWebhook } from '../webhooks/index.js';
 import { claimOutbox, deleteOutbox, findStaleOutbox } from './mail.queries.js';
 import type { OutboxEntry } from './mail.queries.js';
+import { OutageLog } from '../../jobs/outage-log.js';
+import { PendingWrites } from '../../jobs/pending-writes.js';
+import { isStoreUnavailable } from '../../store/store-errors.js';
 
 /**
  * Carries out recorded deliveries (the inbound outbox): at most `concurrency` at once, each entry
@@ -11,6 +14,10 @@ import type { OutboxEntry } from './mail.queries.js';
  * once with their body in memory; when all slots are busy only their id waits, and the body is read
  * back when a slot frees up (memory stays bounded whatever the receivers' speed). Entries whose
  * claim ran out (their instance died) are taken over by `recover()`, compare-and-set on the claim.
+ *
+ * While the store is away: a delivery made meanwhile has its entry deleted once the store is back
+ * (kept in memory, tried every second), so it is not taken over and sent again; an entry waiting for
+ * a slot is tried again, and failures are one warning per outage.
  */
 export interface DeliveryTarget {
   readonly url: string;
@@ -38,6 +45,8 @@ export interface DelivererOptions {
 
 /** Ids waiting for a slot (only ids, so a few MB at most); beyond, entries are left to recovery once their claim runs out. */
 const MAX_WAITING = 100_000;
+/** An entry whose claim met the store away is tried again after this long. */
+const RETRY_AFTER_OUTAGE_MS = 1000;
 
 export class OutboxDeliverer {
   private running = 0;
@@ -46,11 +55,19 @@ export class OutboxDeliverer {
   private readonly timer: NodeJS.Timeout | undefined;
   private recovering = false;
   private closed = false;
+  private readonly outage: OutageLog;
+  /** Deletions of delivered entries that met the store away. */
+  private readonly deletions: PendingWrites;
+  /** Entries whose claim met the store away, and the timer that queues them again. */
+  private readonly parked: WaitingRef[] = [];
+  private parkTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly deps: Deps,
     private readonly options: DelivererOptions,
   ) {
+    this.outage = new OutageLog(deps.logger.child({ worker: 'inbound outbox' }));
+    this.deletions = new PendingWrites(this.outage);
     if (options.recoveryIntervalMs !== undefined) {
       this.timer = setInterval(() => void this.recover(), options.recoveryIntervalMs);
       this.timer.unref();
@@ -74,10 +91,13 @@ export class OutboxDeliverer {
       const room = this.options.concurrency - this.running - this.waiting.length;
       if (room <= 0) return 0;
       const stale = await findStaleOutbox(this.deps.store.read, this.deps.clock.now(), room);
-      for (const row of stale) this.enqueueRef({ id: row.id, claimUntil: row.claim_until });
-      return stale.length;
+      this.outage.answered();
+      // Entries delivered here whose deletion waits for the store are done: never taken over.
+      const undelivered = stale.filter((row) => !this.deletions.has(row.id));
+      for (const row of undelivered) this.enqueueRef({ id: row.id, claimUntil: row.claim_until });
+      return undelivered.length;
     } catch (error) {
-      this.deps.logger.error({ err: error }, 'inbound outbox recovery failed');
+      this.outage.report(error, 'inbound outbox recovery failed');
       return 0;
     } finally {
       this.recovering = false;
@@ -94,8 +114,11 @@ export class OutboxDeliverer {
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer !== undefined) clearInterval(this.timer);
+    if (this.parkTimer !== undefined) clearTimeout(this.parkTimer);
     this.waiting.length = 0;
+    this.parked.length = 0;
     await this.idle();
+    await this.deletions.close();
   }
 
   private enqueueRef(ref: WaitingRef): void {
@@ -106,7 +129,7 @@ export class OutboxDeliverer {
   private start(work: () => Promise<void>): void {
     this.running += 1;
     work()
-      .catch((error: unknown) => this.deps.logger.error({ err: error }, 'inbound delivery failed'))
+      .catch((error: unknown) => this.outage.report(error, 'inbound delivery failed'))
       .finally(() => {
         this.running -= 1;
         const next = this.closed ? undefined : this.waiting.shift();
@@ -120,9 +143,23 @@ export class OutboxDeliverer {
 
   private async sendRef(ref: WaitingRef): Promise<void> {
     const now = this.deps.clock.now();
-    const entry = await claimOutbox(this.deps.store, ref.id, ref.claimUntil, now + this.options.claimMs);
+    let entry;
+    try {
+      entry = await claimOutbox(this.deps.store, ref.id, ref.claimUntil, now + this.options.claimMs);
+    } catch (error) {
+      if (isStoreUnavailable(error)) this.park(ref);
+      throw error;
+    }
+    this.outage.answered();
     if (entry === undefined) return; // delivered or taken by another instance
-    const webhook = await findWebhook(this.deps.store.read, entry.walletId, entry.webhookId);
+    let webhook;
+    try {
+      webhook = await findWebhook(this.deps.store.read, entry.walletId, entry.webhookId);
+    } catch (error) {
+      // Claimed (by us, until now + claimMs), nothing sent: tried again under that claim.
+      if (isStoreUnavailable(error)) this.park({ id: entry.id, claimUntil: now + this.options.claimMs });
+      throw error;
+    }
     if (webhook === undefined || webhook.mode.kind !== 'mailbox') {
       await deleteOutbox(this.deps.store, entry.id); // the mailbox is gone: nobody to deliver to
       return;
@@ -135,6 +172,7 @@ export class OutboxDeliverer {
     const { entry, target } = ready;
     try {
       await deliver(this.deps, {
+        trigger: 'mail',
         walletId: entry.walletId,
         webhookId: entry.webhookId,
         url: target.url,
@@ -146,7 +184,19 @@ export class OutboxDeliverer {
         balance: entry.balance,
       });
     } finally {
-      await deleteOutbox(this.deps.store, entry.id);
+      // Kept and retried while the store is away: an entry left behind would be taken over and sent again.
+      await this.deletions.run(entry.id, () => deleteOutbox(this.deps.store, entry.id), 'deleting a delivered outbox entry failed');
     }
+  }
+
+  /** Not claimed (the store was away; nothing was sent): queued again shortly, rather than left for recovery once its claim runs out. */
+  private park(ref: WaitingRef): void {
+    if (this.closed) return;
+    this.parked.push(ref);
+    this.parkTimer ??= setTimeout(() => {
+      this.parkTimer = undefined;
+      for (const parked of this.parked.splice(0)) this.enqueueRef(parked);
+    }, RETRY_AFTER_OUTAGE_MS);
+    this.parkTimer.unref();
   }
 }

@@ -59,6 +59,7 @@ export async function startSmtpListener(deps: Deps, options: SmtpListenerOptions
   if (options.port === undefined && config.smtpPort === 0) return null;
   const logger = deps.logger.child({ component: 'smtp' });
   const { inbound } = options;
+  const counted = deps.metrics.smtp;
   const tls = tlsOptions(config.smtpTlsCert, config.smtpTlsKey);
   const maxPerAddress = options.maxConnectionsPerAddress ?? MAX_CONNECTIONS_PER_ADDRESS;
   const budget = new SpoolBudget(options.spoolBudgetBytes ?? SPOOL_BUDGET_BYTES);
@@ -86,7 +87,9 @@ export async function startSmtpListener(deps: Deps, options: SmtpListenerOptions
 
     // One client must not take every slot of maxClients (idle sockets cost it nothing).
     onConnect(session, callback) {
-      if ((perAddress?.countOf(session.remoteAddress) ?? 0) > maxPerAddress) callback(smtpError(421, TOO_MANY_CONNECTIONS));
+      const refused = (perAddress?.countOf(session.remoteAddress) ?? 0) > maxPerAddress;
+      (refused ? counted.sessionRefused : counted.sessionAccepted).inc();
+      if (refused) callback(smtpError(421, TOO_MANY_CONNECTIONS));
       else callback();
     },
 
@@ -114,8 +117,13 @@ export async function startSmtpListener(deps: Deps, options: SmtpListenerOptions
 
     onData(stream, session, callback) {
       receive(stream, session).then(
-        (reply) => (reply.ok ? callback(null, reply.message) : callback(smtpError(reply.code, reply.message))),
+        (reply) => {
+          (reply.ok ? counted.messageAccepted : counted.messageRefused).inc();
+          if (reply.ok) callback(null, reply.message);
+          else callback(smtpError(reply.code, reply.message));
+        },
         (error: unknown) => {
+          counted.messageRefused.inc();
           logger.error({ err: error }, 'inbound message failed');
           callback(smtpError(451, 'Temporary local error, try again later'));
         },

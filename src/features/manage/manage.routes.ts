@@ -30,7 +30,7 @@ export const manageRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; adminToken: s
   });
 
   function audit(request: FastifyRequest, walletId: number, statusCode: number, balance: number): void {
-    deps.ledger.record({
+    deps.ledger.recordAlways({
       walletId,
       method: request.method,
       path: request.url,

@@ -13,7 +13,9 @@ import { deliver } from '../webhooks/index.js';
 import { drainBatches } from '../../jobs/bounded-pool.js';
 import { startPoller } from '../../jobs/poller.js';
 import type { RunningWorker } from '../../jobs/poller.js';
-import { scheduleCache } from './run-plan.js';
+import { OutageLog } from '../../jobs/outage-log.js';
+import { isStoreUnavailable } from '../../store/store-errors.js';
+import { MISSED_RUN_GRACE_MS, scheduleCache } from './run-plan.js';
 import { RunRecorder } from './run-recorder.js';
 import { claimDueRuns } from './scheduler.queries.js';
 import type { ClaimedRun } from './scheduler.queries.js';
@@ -29,6 +31,14 @@ export interface SchedulerOptions {
   readonly batchSize?: number;
   /** Once true, no further schedules are claimed; those already claimed still run. */
   readonly shouldStop?: () => boolean;
+  /**
+   * Runs claimed earlier that could not be charged because the store was away (their claim committed, so
+   * no instance will claim them again): carried out first, before anything new is claimed. Runs that meet
+   * the store away are added here. Without it such a run is lost.
+   */
+  readonly unfinished?: ClaimedRun[];
+  /** Where failures are reported (default: each one logged as an error). */
+  readonly outage?: OutageLog;
 }
 
 export interface SchedulerReport {
@@ -40,47 +50,90 @@ export interface SchedulerReport {
   skipped: number;
 }
 
-/** One pass: every schedule due now is claimed and run; resolves when all of them are done. */
+/**
+ * One pass: every schedule due now is claimed and run; resolves when all of them are done. Rejects when the
+ * store was away for some of it (after the rest is done), leaving the runs it could not charge in `unfinished`.
+ */
 export async function runDueSchedules(deps: Deps, options: SchedulerOptions = {}): Promise<SchedulerReport> {
   const report: SchedulerReport = { fired: 0, succeeded: 0, failed: 0, skipped: 0 };
   const schedules = scheduleCache();
-  const recorder = new RunRecorder(deps.store, (error, lost) => deps.logger.error({ err: error, lost }, 'recording scheduled runs failed'));
+  const outage = options.outage ?? new OutageLog(deps.logger);
+  const unfinished = options.unfinished ?? [];
+  let storeAway: unknown;
+  let heldTaken = false;
+  const recorder = new RunRecorder(deps.store, (error, lost) => {
+    if (!outage.report(error, 'recording scheduled runs failed')) return;
+    // The runs happened; only the display of their outcome (last_status) is lost. The pass still fails: the store is away.
+    storeAway ??= error;
+    deps.logger.debug({ lost }, 'outcomes of scheduled runs not recorded: the store is away');
+  });
   await drainBatches<ClaimedRun>({
     concurrency: options.concurrency ?? 64,
     batchSize: options.batchSize ?? 128,
     shouldStop: options.shouldStop,
     fetch: async (limit) => {
+      // Once per pass: runs that meet the store away again wait for the next pass, not this one's next fetch.
+      const held = heldTaken ? [] : takeUnfinished(deps, unfinished, report);
+      heldTaken = true;
+      if (held.length > 0) return { items: held, more: true };
       const batch = await claimDueRuns(deps.store, { now: deps.clock.now(), limit, schedules });
       report.skipped += batch.skipped;
       if (batch.skipped > 0) deps.logger.info({ skipped: batch.skipped }, 'scheduled runs skipped (missed by an hour or more, or invalid)');
       return { items: batch.runs, more: batch.more };
     },
     handle: async (run) => {
-      const ok = await fire(deps, recorder, run);
+      const outcome = await fire(deps, recorder, run);
+      if (typeof outcome === 'object') {
+        // Not charged (the store was away): kept for a later pass, never lost, never run twice.
+        unfinished.push(run);
+        storeAway ??= outcome.storeAway;
+        return;
+      }
       report.fired += 1;
-      if (ok) report.succeeded += 1;
+      if (outcome === 'success') report.succeeded += 1;
       else report.failed += 1;
     },
-    onError: (error) => deps.logger.error({ err: error }, 'scheduled run failed'),
+    onError: (error) => outage.report(error, 'scheduled run failed'),
   });
   await recorder.flush();
+  // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows what the store met, unchanged.
+  if (storeAway !== undefined) throw storeAway;
   return report;
 }
 
-/** Carries out one claimed run; true when the callback answered 2xx. */
-async function fire(deps: Deps, recorder: RunRecorder, run: ClaimedRun): Promise<boolean> {
-  // The same charge as metered requests (batched per wallet on PostgreSQL).
-  const charge = await deps.ledger.charge(run.walletId, SCHEDULED_RUN_COST);
+/** The runs kept from earlier passes, in due order; those now missed by the grace period are dropped as skipped (DECISIONS "missed runs"). */
+function takeUnfinished(deps: Deps, unfinished: ClaimedRun[], report: SchedulerReport): ClaimedRun[] {
+  const held = unfinished.splice(0).sort((a, b) => a.scheduledFor - b.scheduledFor);
+  const now = deps.clock.now();
+  const due = held.filter((run) => now - run.scheduledFor < MISSED_RUN_GRACE_MS);
+  if (due.length < held.length) {
+    report.skipped += held.length - due.length;
+    deps.logger.info({ skipped: held.length - due.length }, 'scheduled runs skipped: the store was away for an hour or more');
+  }
+  return due;
+}
+
+/** Carries out one claimed run: 'success' when the callback answered 2xx; `storeAway` when it could not be charged (nothing sent). */
+async function fire(deps: Deps, recorder: RunRecorder, run: ClaimedRun): Promise<'success' | 'failure' | { readonly storeAway: unknown }> {
+  let charge;
+  try {
+    // The same charge as metered requests (batched per wallet on PostgreSQL).
+    charge = await deps.ledger.charge(run.walletId, SCHEDULED_RUN_COST);
+    // Nothing goes out before its charge is durable.
+    if (charge.ok) await charge.durable;
+  } catch (error) {
+    if (isStoreUnavailable(error)) return { storeAway: error };
+    throw error;
+  }
   if (!charge.ok) {
-    if (charge.reason === 'gone') return false; // the wallet was deleted; its webhooks go with it
+    if (charge.reason === 'gone') return 'failure'; // the wallet was deleted; its webhooks go with it
     const now = deps.clock.now();
     recorder.add({ walletId: run.walletId, webhookId: run.webhookId, ranAt: now, status: 'failure', error: INSUFFICIENT_CREDITS });
     deps.ledger.recordRefusal(run.walletId, run.webhookId, charge.balance);
-    return false;
+    return 'failure';
   }
-  // Nothing goes out before its charge is durable.
-  await charge.durable;
   const executedAt = deps.clock.now();
+  deps.metrics.schedulerLateness.observe(Math.max(0, executedAt - run.scheduledFor) / 1000);
   const body: ScheduledRunPayload = {
     type: 'scheduled_webhook_run',
     webhookId: run.webhookId,
@@ -89,6 +142,7 @@ async function fire(deps: Deps, recorder: RunRecorder, run: ClaimedRun): Promise
     walletHash: run.walletHash,
   };
   const result = await deliver(deps, {
+    trigger: 'schedule',
     walletId: run.walletId,
     webhookId: run.webhookId,
     url: run.url,
@@ -105,19 +159,28 @@ async function fire(deps: Deps, recorder: RunRecorder, run: ClaimedRun): Promise
     status: result.ok ? 'success' : 'failure',
     ...(result.ok ? {} : { error: result.cause }),
   });
-  return result.ok;
+  return result.ok ? 'success' : 'failure';
 }
 
 /** Polls every second (aligned to the second, so runs due on a minute fire within milliseconds of it). */
 export function startScheduler(deps: Deps, instanceId: string, options: { intervalMs?: number } = {}): RunningWorker {
   const logger = deps.logger.child({ worker: 'scheduler', instance: instanceId });
-  return startPoller({
+  const outage = new OutageLog(logger);
+  /** Claimed by this instance, not yet charged: the store went away. Lost only if the process stops first. */
+  const unfinished: ClaimedRun[] = [];
+  const poller = startPoller({
     intervalMs: options.intervalMs ?? SECOND,
     clock: deps.clock,
     pass: async (stopping) => {
-      const report = await runDueSchedules(deps, { shouldStop: stopping });
+      const report = await runDueSchedules(deps, { shouldStop: stopping, unfinished, outage });
       if (report.fired > 0 || report.skipped > 0) logger.debug(report, 'scheduled runs done');
     },
-    onError: (error) => logger.error({ err: error }, 'scheduler pass failed'),
+    onError: (error) => outage.report(error, 'scheduler pass failed'),
+    outage,
   });
+  const stop = async (): Promise<void> => {
+    await poller();
+    if (unfinished.length > 0) logger.warn({ runs: unfinished.length }, 'stopped with claimed scheduled runs not carried out: the store was away');
+  };
+  return Object.assign(stop, { wake: () => poller.wake() });
 }

@@ -14,6 +14,8 @@ import { deliver } from '../webhooks/index.js';
 import { drainBatches } from '../../jobs/bounded-pool.js';
 import { startPoller } from '../../jobs/poller.js';
 import type { RunningWorker } from '../../jobs/poller.js';
+import { OutageLog } from '../../jobs/outage-log.js';
+import { PendingWrites } from '../../jobs/pending-writes.js';
 import type { ClaimedNotification } from '../../ledger/ledger.js';
 import type { LowBalanceWebhook } from './settings.schemas.js';
 
@@ -40,9 +42,22 @@ export interface NotifierReport {
   emails: number;
 }
 
-/** One pass: every pending notification is claimed and sent; resolves when all are done. */
-export async function sendPendingLowBalance(deps: Deps, options: { shouldStop?: () => boolean } = {}): Promise<NotifierReport> {
+export interface NotifierOptions {
+  readonly shouldStop?: () => boolean;
+  /** Where failures are reported (default: each one logged as an error). */
+  readonly outage?: OutageLog;
+  /**
+   * Releases that met the store away, kept and tried again: an unreleased claim would run out and be taken
+   * over, and its notification sent again. Default: a release that fails is not retried.
+   */
+  readonly releases?: PendingWrites;
+}
+
+/** One pass: every pending notification is claimed and sent; resolves when all are done (rejects after them when some claim met the store away). */
+export async function sendPendingLowBalance(deps: Deps, options: NotifierOptions = {}): Promise<NotifierReport> {
   const report: NotifierReport = { handled: 0, webhooks: 0, emails: 0 };
+  const outage = options.outage ?? new OutageLog(deps.logger);
+  let claimFailure: unknown;
   await drainBatches<ClaimedNotification>({
     concurrency: NOTIFIER_CONCURRENCY,
     batchSize: 100,
@@ -50,8 +65,14 @@ export async function sendPendingLowBalance(deps: Deps, options: { shouldStop?: 
     fetch: async (limit) => {
       const timing = { now: deps.clock.now(), leaseMs: NOTIFICATION_LEASE_MS, minIntervalMs: NOTIFICATION_MIN_INTERVAL_MS };
       const candidates = await deps.ledger.pendingNotifications(timing.now, timing.minIntervalMs, limit);
-      const claims = await Promise.all(candidates.map((walletId) => deps.ledger.claimNotification(walletId, timing)));
-      const items = claims.filter((claim): claim is ClaimedNotification => claim !== undefined);
+      // Settled one by one: the claims that did commit are sent even when others met the store away.
+      const settled = await Promise.allSettled(candidates.map((walletId) => deps.ledger.claimNotification(walletId, timing)));
+      const items = settled.flatMap((claim) => (claim.status === 'fulfilled' && claim.value !== undefined ? [claim.value] : []));
+      const failed = settled.find((claim) => claim.status === 'rejected');
+      if (failed !== undefined) {
+        claimFailure ??= failed.reason;
+        return { items, more: false };
+      }
       // Candidates all taken by another instance: stop here rather than read them again.
       return { items, more: candidates.length === limit && items.length > 0 };
     },
@@ -63,11 +84,15 @@ export async function sendPendingLowBalance(deps: Deps, options: { shouldStop?: 
         if (sent.email) report.emails += 1;
       } finally {
         // No retry (SPEC "Delivery rules"): whatever happened, this incident is done.
-        await deps.ledger.releaseNotification(claim);
+        const release = () => deps.ledger.releaseNotification(claim);
+        if (options.releases === undefined) await release();
+        else await options.releases.run(`${claim.walletId}:${claim.leaseUntil}`, release, 'releasing a low-balance claim failed');
       }
     },
-    onError: (error) => deps.logger.error({ err: error }, 'low-balance notification failed'),
+    onError: (error) => outage.report(error, 'low-balance notification failed'),
   });
+  // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows what a claim met, unchanged.
+  if (claimFailure !== undefined) throw claimFailure;
   return report;
 }
 
@@ -88,6 +113,7 @@ async function sendWebhook(deps: Deps, claim: ClaimedNotification, event: LowBal
   const format = isWebhookFormat(webhook.format) ? webhook.format : undefined;
   const body = formatLowBalance(format, event, { options: webhook.options, template: webhook.template, publicUrl: deps.config.publicUrl });
   const result = await deliver(deps, {
+    trigger: 'low-balance',
     walletId: claim.walletId,
     webhookId: LOW_BALANCE_LOG_PATH,
     url: webhook.url,
@@ -135,13 +161,25 @@ function lowBalanceEmail(event: LowBalanceEvent, publicUrl: string): { subject: 
 /** Polls every second on every instance; the claim makes each notification go out once. */
 export function startLowBalanceNotifier(deps: Deps, instanceId: string, options: { intervalMs?: number } = {}): RunningWorker {
   const logger = deps.logger.child({ worker: 'low-balance', instance: instanceId });
-  return startPoller({
+  const outage = new OutageLog(logger);
+  const releases = new PendingWrites(outage);
+  const poller = startPoller({
     intervalMs: options.intervalMs ?? SECOND,
     clock: deps.clock,
     pass: async (stopping) => {
-      const report = await sendPendingLowBalance(deps, { shouldStop: stopping });
+      // Claims this instance could not release go first, so none of them runs out and is taken over (sent twice).
+      await releases.retry('releasing a low-balance claim failed');
+      const report = await sendPendingLowBalance(deps, { shouldStop: stopping, outage, releases });
       if (report.handled > 0) logger.debug(report, 'low-balance notifications done');
+      // A pass whose releases are still waiting has not seen the store back.
+      await releases.retry('releasing a low-balance claim failed');
     },
-    onError: (error) => logger.error({ err: error }, 'low-balance pass failed'),
+    onError: (error) => outage.report(error, 'low-balance pass failed'),
+    outage,
   });
+  const stop = async (): Promise<void> => {
+    await poller();
+    await releases.close();
+  };
+  return Object.assign(stop, { wake: () => poller.wake() });
 }

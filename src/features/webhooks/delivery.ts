@@ -21,7 +21,11 @@ export class JsonText {
   constructor(readonly text: string) {}
 }
 
+/** What caused a delivery (the metrics' `trigger` label). */
+export type DeliveryTrigger = 'mail' | 'schedule' | 'low-balance' | 'test';
+
 export interface Delivery {
+  readonly trigger: DeliveryTrigger;
   readonly walletId: number;
   readonly webhookId: string;
   readonly url: string;
@@ -50,6 +54,7 @@ export async function deliver(deps: Deps, delivery: Delivery, options: { log?: b
   const signed =
     delivery.signingSecret === undefined ? {} : signatureHeaders(delivery.signingSecret, `msg_${logId()}`, Math.floor(deps.clock.now() / 1000), body.text);
   const result = await deps.outbound.deliverJson(delivery.url, body.text, { ...delivery.headers, ...signed });
+  deps.metrics.delivered(delivery.trigger, result.ok, result.elapsedMs / 1000);
   if (options.log !== false) {
     deps.ledger.record({
       walletId: delivery.walletId,

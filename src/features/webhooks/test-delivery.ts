@@ -36,6 +36,7 @@ export async function sendTestDelivery(deps: Deps, record: WebhookRecord, contex
   const result = await deliver(
     deps,
     {
+      trigger: 'test',
       walletId: context.walletId,
       webhookId: record.webhookId,
       url: record.url,

@@ -23,7 +23,8 @@ const testMeter: MeterSpec = {
 const WEBHOOK_BODY_LIMIT = 64 * 1024;
 const tags = ['webhook'];
 
-export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+/** `receivesMail`: the SMTP listener or the inbound relay is on, so a mailbox address can receive (app.ts). */
+export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; receivesMail: boolean }> = async (app, { deps, receivesMail }) => {
   const contextOf = (request: FastifyRequest) => ({ mailDomain: deps.config.mailDomain, walletHash: walletOf(request).hash });
 
   app.post(
@@ -40,7 +41,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
       },
     },
     async (request) => {
-      const record = await createWebhook(deps, walletOf(request).id, request.body);
+      const record = await createWebhook(deps, walletOf(request).id, request.body, receivesMail);
       return webhookView(record, contextOf(request), record.signingSecret);
     },
   );
@@ -83,7 +84,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
       },
     },
     async (request) => {
-      const record = await replaceWebhook(deps, walletOf(request).id, request.params.webhookId, request.body);
+      const record = await replaceWebhook(deps, walletOf(request).id, request.params.webhookId, request.body, receivesMail);
       return webhookView(record, contextOf(request));
     },
   );
@@ -103,7 +104,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
       },
     },
     async (request) => {
-      const { record, newSecret } = await patchWebhook(deps, walletOf(request).id, request.params.webhookId, request.body);
+      const { record, newSecret } = await patchWebhook(deps, walletOf(request).id, request.params.webhookId, request.body, receivesMail);
       return webhookView(record, contextOf(request), newSecret);
     },
   );

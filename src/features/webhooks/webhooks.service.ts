@@ -13,6 +13,17 @@ import { countWebhooks, findWebhook, findWebhookForUpdate, insertWebhook, lockWa
 /** Mailbox local part: `r_` + 16 lowercase base32 characters (DECISIONS "Webhooks"), 80 random bits. */
 const newMailbox = (): string => `r_${base32Id(16)}`;
 
+/**
+ * Without the SMTP listener (SMTP_PORT=0) and the relay (INBOUND_SECRET), no e-mail can reach this service:
+ * a new mailbox address would never receive anything, so none is handed out (README "Inbound e-mail").
+ */
+export const NO_INBOUND_MAIL = 'Mailbox webhooks are unavailable: this instance receives no e-mail (give a schedule instead)';
+
+function newMailboxIf(receivesMail: boolean): string {
+  if (!receivesMail) throw errors.badRequest(NO_INBOUND_MAIL);
+  return newMailbox();
+}
+
 function valid<T>(result: RuleResult<T>): T {
   if (!result.ok) throw errors.badRequest(result.error);
   return result.value;
@@ -29,23 +40,25 @@ async function checkCallbackUrl(deps: Deps, url: string): Promise<void> {
 }
 
 /** The stored record after a change: the mailbox stays while in mailbox mode, run history while scheduled. */
-function changed(current: WebhookRecord, config: WebhookConfig, now: number, signingSecret: string): WebhookRecord {
-  const mailbox = config.mode.kind === 'mailbox' ? (current.mailbox ?? newMailbox()) : null;
+function changed(current: WebhookRecord, config: WebhookConfig, now: number, signingSecret: string, receivesMail: boolean): WebhookRecord {
+  const mailbox = config.mode.kind === 'mailbox' ? (current.mailbox ?? newMailboxIf(receivesMail)) : null;
   const history = config.mode.kind === 'scheduled' && current.mode.kind === 'scheduled' ? current.history : NO_HISTORY;
   return { ...config, webhookId: current.webhookId, mailbox, signingSecret, history, createdAt: current.createdAt, updatedAt: now };
 }
 
-export async function createWebhook(deps: Deps, walletId: number, input: WebhookInput): Promise<WebhookRecord> {
+/** `receivesMail`: the SMTP listener or the relay is on (app.ts); without, no new mailbox address is handed out. */
+export async function createWebhook(deps: Deps, walletId: number, input: WebhookInput, receivesMail: boolean): Promise<WebhookRecord> {
   const webhookId = input.webhookId ?? DEFAULT_WEBHOOK_ID;
   const idError = checkWebhookId(webhookId);
   if (idError !== null) throw errors.badRequest(idError);
   const now = deps.clock.now();
   const config = valid(configFromInput(input, new Date(now)));
+  const mailbox = config.mode.kind === 'mailbox' ? newMailboxIf(receivesMail) : null;
   await checkCallbackUrl(deps, config.url);
   const record: WebhookRecord = {
     ...config,
     webhookId,
-    mailbox: config.mode.kind === 'mailbox' ? newMailbox() : null,
+    mailbox,
     signingSecret: newSigningSecret(),
     history: NO_HISTORY,
     createdAt: now,
@@ -62,7 +75,7 @@ export async function createWebhook(deps: Deps, walletId: number, input: Webhook
   return record;
 }
 
-export async function replaceWebhook(deps: Deps, walletId: number, webhookId: string, input: WebhookInput): Promise<WebhookRecord> {
+export async function replaceWebhook(deps: Deps, walletId: number, webhookId: string, input: WebhookInput, receivesMail: boolean): Promise<WebhookRecord> {
   if (input.webhookId !== undefined && input.webhookId !== webhookId) {
     throw errors.badRequest('Invalid webhookId: must match the path (a webhook cannot be renamed)');
   }
@@ -72,7 +85,7 @@ export async function replaceWebhook(deps: Deps, walletId: number, webhookId: st
   return deps.store.write(async (tx) => {
     const current = await findWebhookForUpdate(tx, walletId, webhookId);
     if (current === undefined) throw errors.webhookNotFound();
-    const record = changed(current, config, now, current.signingSecret);
+    const record = changed(current, config, now, current.signingSecret, receivesMail);
     await updateWebhook(tx, walletId, record);
     return record;
   });
@@ -84,7 +97,7 @@ export interface PatchOutcome {
   readonly newSecret?: string;
 }
 
-export async function patchWebhook(deps: Deps, walletId: number, webhookId: string, patch: WebhookPatch): Promise<PatchOutcome> {
+export async function patchWebhook(deps: Deps, walletId: number, webhookId: string, patch: WebhookPatch, receivesMail: boolean): Promise<PatchOutcome> {
   const now = deps.clock.now();
   // Validate against what is stored now, and check a new URL before taking the write lane:
   // the check may wait on DNS.
@@ -98,7 +111,7 @@ export async function patchWebhook(deps: Deps, walletId: number, webhookId: stri
     const current = await findWebhookForUpdate(tx, walletId, webhookId);
     if (current === undefined) throw errors.webhookNotFound();
     const config = valid(configFromPatch(current, patch, new Date(now)));
-    const record = changed(current, config, now, newSecret ?? current.signingSecret);
+    const record = changed(current, config, now, newSecret ?? current.signingSecret, receivesMail);
     await updateWebhook(tx, walletId, record);
     return newSecret === undefined ? { record } : { record, newSecret };
   });

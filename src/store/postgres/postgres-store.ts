@@ -8,6 +8,7 @@ import { applyPostgresMigrations } from './postgres-migrate.js';
 import { asStoreError } from '../store-errors.js';
 import { withPooledClient } from './pooled-client.js';
 import { Availability } from '../availability.js';
+import type { PostgresMetrics } from '../../observability/metrics.js';
 
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
@@ -101,6 +102,8 @@ export interface PostgresStoreOptions {
   readonly maxConnections?: number;
   readonly connectTimeoutMs?: number;
   readonly statementTimeoutMs?: number;
+  /** Offered the pool's use, read when /metrics is scraped. */
+  readonly metrics?: PostgresMetrics;
 }
 
 export function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Store {
@@ -119,6 +122,7 @@ export function openPostgresStore(url: string, options: PostgresStoreOptions = {
   // connection's error found no listener and ended the process). Errors still reach the queries they fail, the pool
   // and withPooledClient still retire broken clients; this listener only keeps the event from being fatal.
   pool.on('connect', (client) => client.on('error', () => undefined));
+  options.metrics?.watchPool(() => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }));
   // Statement names of this store's connections.
   const names: StatementNames = { byText: new Map(), enabled: true };
   const pooled = executor(pool, names);

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { insertRowsSqlite } from '../bulk-insert.js';
-import { mkdirSync } from 'node:fs';
+import { fdatasync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { RunResult, Sql, Store } from '../store.js';
 import { NO_LOCKS } from '../intentions.js';
@@ -9,6 +9,7 @@ import { applySqliteMigrations } from './sqlite-migrate.js';
 import { SqliteWriter } from './sqlite-writer.js';
 import { WalSync } from './wal-sync.js';
 import type { FsyncFunction } from './wal-sync.js';
+import type { SqliteMetrics } from '../../observability/metrics.js';
 
 type Statement = Database.Statement<unknown[], unknown>;
 
@@ -88,6 +89,20 @@ export interface SqliteOptions {
   readonly synchronous?: 'FULL' | 'NORMAL';
   /** The OS call that makes the WAL durable (tests replace it to observe what waits for it). */
   readonly fsync?: FsyncFunction;
+  /** Told of each group commit's size and each fsync's duration. */
+  readonly metrics?: SqliteMetrics;
+}
+
+/** The fsync, timed for the metrics. */
+function timedFsync(fsync: FsyncFunction, metrics: SqliteMetrics | undefined): FsyncFunction {
+  if (metrics === undefined) return fsync;
+  return (fd, callback) => {
+    const started = performance.now();
+    fsync(fd, (error) => {
+      metrics.fsynced((performance.now() - started) / 1000);
+      callback(error);
+    });
+  };
 }
 
 export function openSqliteStore(path: string, options: SqliteOptions = {}): Store {
@@ -96,7 +111,10 @@ export function openSqliteStore(path: string, options: SqliteOptions = {}): Stor
   writer.pragma('journal_mode = WAL');
   // FULL durability without SQLite's fsync inside COMMIT, which would stall the event loop: the WAL is
   // fsynced on the thread pool instead and commits are acknowledged after it (see WalSync).
-  const walSync = (options.synchronous ?? 'FULL') === 'FULL' && path !== ':memory:' ? new WalSync(`${path}-wal`, options.fsync) : undefined;
+  const walSync =
+    (options.synchronous ?? 'FULL') === 'FULL' && path !== ':memory:'
+      ? new WalSync(`${path}-wal`, timedFsync(options.fsync ?? fdatasync, options.metrics))
+      : undefined;
   writer.pragma('synchronous = NORMAL');
   writer.pragma('busy_timeout = 5000');
   // Units (savepoints) and statements inside the open group commit keep their undo pages (the sub-journal) in
@@ -109,7 +127,7 @@ export function openSqliteStore(path: string, options: SqliteOptions = {}): Stor
   reader.pragma('query_only = ON');
   const writeConnection = new SqliteConnection(writer);
   const readConnection = new SqliteConnection(reader);
-  const writerLane = new SqliteWriter(writeConnection, walSync);
+  const writerLane = new SqliteWriter(writeConnection, walSync, options.metrics);
 
   return {
     dialect: 'sqlite',

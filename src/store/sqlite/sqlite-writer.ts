@@ -3,6 +3,7 @@ import { eachRow, NO_LOCKS } from '../intentions.js';
 import { HeldWrites } from './held-writes.js';
 import type { SqliteConnection } from './sqlite-store.js';
 import type { WalSync } from './wal-sync.js';
+import type { SqliteMetrics } from '../../observability/metrics.js';
 
 interface OpenTransaction {
   readonly committed: Promise<void>;
@@ -10,6 +11,8 @@ interface OpenTransaction {
   reject(error: unknown): void;
   /** A held write that could not be applied: the group must not commit. */
   failure?: unknown;
+  /** Statements and units in the group (metrics). */
+  writes: number;
 }
 
 function openTransaction(): OpenTransaction {
@@ -20,7 +23,7 @@ function openTransaction(): OpenTransaction {
     reject = rej;
   });
   committed.catch(() => undefined); // observed by whoever awaits it; never an unhandled rejection
-  return { committed, resolve, reject };
+  return { committed, resolve, reject, writes: 0 };
 }
 
 /**
@@ -48,6 +51,7 @@ export class SqliteWriter implements WriterLane {
   constructor(
     private readonly connection: SqliteConnection,
     private readonly walSync?: WalSync,
+    private readonly metrics?: Pick<SqliteMetrics, 'groupCommitted'>,
   ) {
     this.runSync = (sql, params) => connection.allSync(sql, params);
     this.unitSql = {
@@ -158,6 +162,7 @@ export class SqliteWriter implements WriterLane {
       this.current = openTransaction();
       setImmediate(() => this.commit());
     }
+    this.current.writes++;
     return this.current;
   }
 
@@ -183,6 +188,7 @@ export class SqliteWriter implements WriterLane {
       // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows what was caught, unchanged.
       if (transaction.failure !== undefined) throw transaction.failure;
       db.exec('COMMIT');
+      this.metrics?.groupCommitted(transaction.writes);
     } catch (error) {
       if (db.inTransaction) db.exec('ROLLBACK');
       transaction.reject(error);

@@ -2,6 +2,7 @@ import { expect, it } from 'vitest';
 import { describeEachStore } from '../../helpers/each-store.js';
 import { sha256Hex } from '../../../src/lib/hash.js';
 import { sendPendingLowBalance } from '../../../src/features/settings/low-balance-notifier.js';
+import { putSettings } from '../../helpers/low-balance.js';
 import { balanceOf, createMailbox, deliveredMail, useMailHarness } from './mail-fixtures.js';
 
 const LOW_PATH = '/low-balance';
@@ -12,13 +13,7 @@ describeEachStore('inbound mail: a mail charge can raise the low-balance notific
   it('notifies once when the charge for a message leaves the wallet at or below its threshold', async () => {
     const h = get();
     const box = await createMailbox(h, {}, 100);
-    const settings = await h.t.inject({
-      method: 'PUT',
-      url: '/token/settings',
-      headers: { 'x-token': box.token, 'content-type': 'application/json' },
-      payload: JSON.stringify({ low_balance_threshold: 96, low_balance_webhook: { url: h.receiver.url(LOW_PATH, '127.0.0.1') } }),
-    });
-    expect(settings.body).toBe('OK');
+    await putSettings(h.t, box.token, { low_balance_threshold: 96, low_balance_webhook: { url: h.receiver.url(LOW_PATH, '127.0.0.1') } });
     expect(await balanceOf(h, box.token)).toBe(99);
     const notifications = () => h.receiver.requests.filter((request) => request.path === LOW_PATH);
 

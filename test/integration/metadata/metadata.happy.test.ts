@@ -213,6 +213,16 @@ describeEachStore('POST /url-to-metadata: pages it can read', (kind) => {
       expect(data.links).toBeUndefined();
     });
 
+    it.each([
+      ['/image.avif', 'image/avif', { format: 'avif', width: 640, height: 360 }],
+      ['/image.svg', 'image/svg+xml', { format: 'svg', width: 120, height: 80 }],
+    ])('describes %s by its size as well', async (path, mimeType, size) => {
+      const token = await get().createToken(100);
+      const res = await analyze(get(), token, { url: sites().https.url(path) });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().data.document).toEqual({ kind: 'image', mimeType, filename: path.slice(1), size: expect.any(Number), ...size });
+    });
+
     it('describes a PDF: title and page count', async () => {
       const token = await get().createToken(100);
       const { data } = (await analyze(get(), token, { url: sites().https.url('/files/report.pdf') })).json();

@@ -7,6 +7,25 @@ import type { HttpsReceiver, ReceivedRequest, ScriptedResponse } from '../../hel
 import { BARE_PAGE, hugePage, PDF, PNG_3x2, RICH_PAGE, ROBOTS_TXT, TEXT_DOCUMENT } from '../../fixtures/metadata-pages.js';
 
 export const HTML = 'text/html; charset=utf-8';
+
+/** An ISO-BMFF box: 32-bit size, four-letter type, payload. */
+const box = (type: string, ...payload: Buffer[]): Buffer => {
+  const body = Buffer.concat(payload);
+  const header = Buffer.alloc(8);
+  header.writeUInt32BE(8 + body.length, 0);
+  header.write(type, 4, 'latin1');
+  return Buffer.concat([header, body]);
+};
+const u32 = (...values: number[]): Buffer =>
+  Buffer.concat(values.map((value) => Buffer.from([value >>> 24, (value >>> 16) & 255, (value >>> 8) & 255, value & 255])));
+
+/** The header of an AVIF image of 640×360: ftyp, then meta → iprp → ipco → ispe (the image's spatial extent). */
+export const AVIF_640x360 = Buffer.concat([
+  box('ftyp', Buffer.from('avif', 'latin1'), u32(0), Buffer.from('avifmif1', 'latin1')),
+  box('meta', u32(0), box('iprp', box('ipco', box('ispe', u32(0, 640, 360))))),
+]);
+export const SVG_120x80 =
+  '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="120" height="80" viewBox="0 0 12 8"><rect width="12" height="8"/></svg>';
 export const HUGE_BYTES = 3 * 1024 * 1024;
 
 /** The routes both test sites serve; `other` is the origin of the other site (for cross-site redirects). */
@@ -42,6 +61,10 @@ function route(request: ReceivedRequest, other: () => string): ScriptedResponse 
       return html('<title>Oops</title>', 500);
     case '/image.png':
       return { headers: { 'content-type': 'image/png' }, body: PNG_3x2 };
+    case '/image.avif':
+      return { headers: { 'content-type': 'image/avif' }, body: AVIF_640x360 };
+    case '/image.svg':
+      return { headers: { 'content-type': 'image/svg+xml' }, body: SVG_120x80 };
     case '/files/report.pdf':
       return { headers: { 'content-type': 'application/pdf' }, body: PDF };
     case '/notes.txt':

@@ -8,8 +8,10 @@ import type { SslContext } from '../../../src/features/dns/ssl-check.js';
 import { createRequestResolver } from '../../../src/features/dns/request-resolver.js';
 import { createDnsClient } from '../../../src/outbound/dns/wire-client.js';
 import { createAddressPolicy } from '../../../src/outbound/address-policy.js';
-import { createCertificateAuthority, selfSignedCertificate, startSilentServer, startTlsServer } from '../../helpers/tls-server.js';
-import type { CertificateAuthority, TestTlsServer } from '../../helpers/tls-server.js';
+import { createCertificateAuthority, selfSignedCertificate } from '../../helpers/certificates.js';
+import type { CertificateAuthority } from '../../helpers/certificates.js';
+import { startSilentServer, startTlsServer } from '../../helpers/tls-server.js';
+import type { TestTlsServer } from '../../helpers/tls-server.js';
 import { rr, startDnsServer } from '../../helpers/dns-server.js';
 import type { TestDnsServer } from '../../helpers/dns-server.js';
 

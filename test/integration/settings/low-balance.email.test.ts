@@ -11,6 +11,7 @@ import { ManualClock } from '../../helpers/app.js';
 import { sha256Hex } from '../../../src/lib/hash.js';
 import { sendPendingLowBalance } from '../../../src/features/settings/low-balance-notifier.js';
 import { useOutboundFixture } from '../../helpers/outbound-fixture.js';
+import { putSettings, spendCredits } from '../../helpers/low-balance.js';
 
 const PUBLIC_URL = 'https://coinop.example';
 
@@ -64,14 +65,8 @@ describeEachStore('low-balance e-mail', (kind) => {
   });
   async function crossThreshold(app: ReturnType<typeof testApp>, settings: Record<string, unknown>): Promise<string> {
     const token = await app.createToken(100);
-    const put = await app.inject({
-      method: 'PUT',
-      url: '/token/settings',
-      headers: { 'x-token': token, 'content-type': 'application/json' },
-      payload: JSON.stringify({ low_balance_threshold: 42, ...settings }),
-    });
-    expect(put.body).toBe('OK');
-    for (let balance = 99; balance > 42; balance--) await app.inject({ method: 'GET', url: '/token', headers: { 'x-token': token } });
+    await putSettings(app, token, { low_balance_threshold: 42, ...settings }); // 99 left
+    await spendCredits(app, token, 99 - 42);
     return token;
   }
 

@@ -5,6 +5,7 @@ import { ManualClock } from '../../helpers/app.js';
 import { sha256Hex } from '../../../src/lib/hash.js';
 import { sendPendingLowBalance } from '../../../src/features/settings/low-balance-notifier.js';
 import { useOutboundFixture } from '../../helpers/outbound-fixture.js';
+import { putSettings, spendCredits } from '../../helpers/low-balance.js';
 
 const WALLETS = 40;
 
@@ -19,15 +20,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('low-balance notifications, two 
   it('sends one notification per incident when both instances look at once', async () => {
     const tokens = await Promise.all(Array.from({ length: WALLETS }, () => first.createToken(100)));
     for (const token of tokens) {
-      const put = await first.inject({
-        method: 'PUT',
-        url: '/token/settings',
-        headers: { 'x-token': token, 'content-type': 'application/json' },
-        payload: JSON.stringify({ low_balance_threshold: 98, low_balance_webhook: { url: outbound.url('/both') } }),
-      });
-      expect(put.body).toBe('OK');
+      await putSettings(first, token, { low_balance_threshold: 98, low_balance_webhook: { url: outbound.url('/both') } });
       // The crossing charge lands on the second instance: the store, not the instance, holds the incident.
-      await second.inject({ method: 'GET', url: '/token', headers: { 'x-token': token } });
+      await spendCredits(second, token, 1);
     }
     const reports = await Promise.all([
       sendPendingLowBalance(first.deps),

@@ -6,6 +6,7 @@ import { sha256Hex } from '../../../src/lib/hash.js';
 import { HOUR, MINUTE } from '../../../src/lib/time.js';
 import { sendPendingLowBalance, startLowBalanceNotifier } from '../../../src/features/settings/low-balance-notifier.js';
 import { useOutboundFixture } from '../../helpers/outbound-fixture.js';
+import { operatorCredit, putSettings, spendCredits } from '../../helpers/low-balance.js';
 
 const START = Date.parse('2026-06-01T12:00:00.000Z');
 const ADMIN_TOKEN = 'admin-token-for-low-balance-tests';
@@ -25,28 +26,9 @@ describeEachStore('low-balance notifications', (kind) => {
   });
   const received = () => outbound.requestsTo(path);
   const bodies = () => received().map((r) => r.text);
-  const configure = async (settings: Record<string, unknown>) => {
-    const res = await testApp().inject({
-      method: 'PUT',
-      url: '/token/settings',
-      headers: { 'x-token': token, 'content-type': 'application/json' },
-      payload: JSON.stringify(settings),
-    });
-    expect(res.body).toBe('OK');
-  };
-  /** Spends `times` credits with GET /token (1 credit each); returns the balance left. */
-  const spend = async (times: number, who = token) => {
-    let balance = NaN;
-    for (let i = 0; i < times; i++) balance = (await testApp().inject({ method: 'GET', url: '/token', headers: { 'x-token': who } })).json().wallet;
-    return balance;
-  };
-  const credit = (amount: number) =>
-    testApp().inject({
-      method: 'POST',
-      url: `/manage/wallets/${sha256Hex(token)}/credit`,
-      headers: { 'x-admin-token': ADMIN_TOKEN, 'content-type': 'application/json' },
-      payload: JSON.stringify({ amount }),
-    });
+  const configure = (settings: Record<string, unknown>) => putSettings(testApp(), token, settings);
+  const spend = (times: number, who = token) => spendCredits(testApp(), who, times);
+  const credit = (amount: number) => operatorCredit(testApp(), ADMIN_TOKEN, token, amount);
   const send = () => sendPendingLowBalance(testApp().deps);
   const raw = (wallet: number, threshold: number) =>
     JSON.stringify({ type: 'low_balance', wallet, threshold, token_hash: sha256Hex(token), timestamp: new Date(clock.now()).toISOString() });
@@ -86,12 +68,12 @@ describeEachStore('low-balance notifications', (kind) => {
 
     // A credit back to exactly the threshold is not above it: no re-arm.
     expect(await spend(5)).toBe(90);
-    expect((await credit(5)).json().wallet).toBe(95);
+    expect(await credit(5)).toBe(95);
     expect(await spend(1)).toBe(94);
     await send();
     expect(received()).toHaveLength(1);
 
-    expect((await credit(11)).json().wallet).toBe(105);
+    expect(await credit(11)).toBe(105);
     expect((await send()).handled).toBe(0);
     expect(await spend(9)).toBe(96);
     await send();

@@ -2,10 +2,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useTwoPostgresInstances } from '../../helpers/use-test-app.js';
 import type { TestApp } from '../../helpers/app.js';
 import { ManualClock } from '../../helpers/app.js';
-import { sha256Hex } from '../../../src/lib/hash.js';
 import { HOUR } from '../../../src/lib/time.js';
 import { sendPendingLowBalance } from '../../../src/features/settings/low-balance-notifier.js';
 import { useOutboundFixture } from '../../helpers/outbound-fixture.js';
+import { operatorCredit, putSettings, spendCredits } from '../../helpers/low-balance.js';
 
 const ADMIN_TOKEN = 'admin-token-for-two-instances';
 
@@ -19,25 +19,14 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('low-balance rate limit, two ins
 
   it('sends one notification within the hour, whichever instance sees the second crossing', async () => {
     const token = await first.createToken(100);
-    const call = (t: TestApp) => t.inject({ method: 'GET', url: '/token', headers: { 'x-token': token } });
-    const put = await first.inject({
-      method: 'PUT',
-      url: '/token/settings',
-      headers: { 'x-token': token, 'content-type': 'application/json' },
-      payload: JSON.stringify({ low_balance_threshold: 98, low_balance_webhook: { url: outbound.url('/two') } }),
-    });
-    expect(put.body).toBe('OK');
+    const call = (t: TestApp) => spendCredits(t, token, 1);
+    await putSettings(first, token, { low_balance_threshold: 98, low_balance_webhook: { url: outbound.url('/two') } });
     await call(first); // 98: crosses
     await Promise.all([sendPendingLowBalance(first.deps), sendPendingLowBalance(second.deps)]);
     expect(outbound.requestsTo('/two')).toHaveLength(1);
 
     // A real credit re-arms; the next crossing lands on the other instance, whose notifier is held back too.
-    await second.inject({
-      method: 'POST',
-      url: `/manage/wallets/${sha256Hex(token)}/credit`,
-      headers: { 'x-admin-token': ADMIN_TOKEN, 'content-type': 'application/json' },
-      payload: JSON.stringify({ amount: 5 }),
-    });
+    await operatorCredit(second, ADMIN_TOKEN, token, 5);
     for (let i = 0; i < 6; i++) await call(second); // 103 → 97
     await Promise.all([sendPendingLowBalance(first.deps), sendPendingLowBalance(second.deps)]);
     expect(outbound.requestsTo('/two')).toHaveLength(1);

@@ -2,10 +2,10 @@ import { beforeEach, expect, it } from 'vitest';
 import { describeEachStore } from '../../helpers/each-store.js';
 import { useTestApp } from '../../helpers/use-test-app.js';
 import { ManualClock } from '../../helpers/app.js';
-import { sha256Hex } from '../../../src/lib/hash.js';
 import { HOUR, MINUTE } from '../../../src/lib/time.js';
 import { sendPendingLowBalance } from '../../../src/features/settings/low-balance-notifier.js';
 import { useOutboundFixture } from '../../helpers/outbound-fixture.js';
+import { operatorCredit, putSettings, spendCredits } from '../../helpers/low-balance.js';
 
 const START = Date.parse('2026-06-01T12:00:00.000Z');
 const ADMIN_TOKEN = 'admin-token-for-rate-limit-tests';
@@ -24,29 +24,9 @@ describeEachStore('low-balance notifications: at most one per wallet per hour', 
   });
   const wallets = () => outbound.requestsTo(path).map((request) => JSON.parse(request.text).wallet as number);
   const send = () => sendPendingLowBalance(testApp().deps);
-  const put = async (settings: Record<string, unknown>) => {
-    const res = await testApp().inject({
-      method: 'PUT',
-      url: '/token/settings',
-      headers: { 'x-token': token, 'content-type': 'application/json' },
-      payload: JSON.stringify(settings),
-    });
-    expect(res.body).toBe('OK');
-  };
-  const spend = async (times: number) => {
-    let balance = NaN;
-    for (let i = 0; i < times; i++) balance = (await testApp().inject({ method: 'GET', url: '/token', headers: { 'x-token': token } })).json().wallet;
-    return balance;
-  };
-  const credit = async (amount: number) => {
-    const res = await testApp().inject({
-      method: 'POST',
-      url: `/manage/wallets/${sha256Hex(token)}/credit`,
-      headers: { 'x-admin-token': ADMIN_TOKEN, 'content-type': 'application/json' },
-      payload: JSON.stringify({ amount }),
-    });
-    return res.json().wallet as number;
-  };
+  const put = (settings: Record<string, unknown>) => putSettings(testApp(), token, settings);
+  const spend = (times: number) => spendCredits(testApp(), token, times);
+  const credit = (amount: number) => operatorCredit(testApp(), ADMIN_TOKEN, token, amount);
 
   it('holds back a second crossing after a real recharge within the hour, and sends it once the hour has passed', async () => {
     await put({ low_balance_threshold: 95, low_balance_webhook: { url: outbound.url(path) } }); // 99
@@ -99,13 +79,8 @@ describeEachStore('low-balance notifications: at most one per wallet per hour', 
     await spend(21); // this wallet is held back for the hour
     const other = await testApp().createToken(100);
     const otherPath = `${path}-other`;
-    await testApp().inject({
-      method: 'PUT',
-      url: '/token/settings',
-      headers: { 'x-token': other, 'content-type': 'application/json' },
-      payload: JSON.stringify({ low_balance_threshold: 98, low_balance_webhook: { url: outbound.url(otherPath) } }),
-    });
-    await testApp().inject({ method: 'GET', url: '/token', headers: { 'x-token': other } });
+    await putSettings(testApp(), other, { low_balance_threshold: 98, low_balance_webhook: { url: outbound.url(otherPath) } });
+    await spendCredits(testApp(), other, 1);
     expect(await send()).toMatchObject({ handled: 1, webhooks: 1 });
     expect(outbound.requestsTo(otherPath)).toHaveLength(1);
   });

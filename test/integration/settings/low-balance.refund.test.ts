@@ -6,6 +6,7 @@ import { HOUR } from '../../../src/lib/time.js';
 import { sendPendingLowBalance } from '../../../src/features/settings/low-balance-notifier.js';
 import type { NotifierReport } from '../../../src/features/settings/low-balance-notifier.js';
 import { useOutboundFixture } from '../../helpers/outbound-fixture.js';
+import { putSettings, spendCredits } from '../../helpers/low-balance.js';
 import type { ReceivedRequest, ScriptedResponse } from '../../helpers/https-receiver.js';
 
 const START = Date.parse('2026-06-01T12:00:00.000Z');
@@ -44,13 +45,7 @@ describeEachStore('low-balance: refunds of calls that end free', (kind) => {
       }
       return request.path.startsWith('/low/') ? { status: 200 } : { status: 404 };
     });
-    const put = await testApp().inject({
-      method: 'PUT',
-      url: '/token/settings',
-      headers: { 'x-token': token, 'content-type': 'application/json' },
-      payload: JSON.stringify({ low_balance_threshold: 50, low_balance_webhook: { url: outbound.url(lowPath) } }),
-    });
-    expect(put.body).toBe('OK'); // 99 left
+    await putSettings(testApp(), token, { low_balance_threshold: 50, low_balance_webhook: { url: outbound.url(lowPath) } }); // 99 left
   });
 
   const freeCall = async () => {
@@ -80,7 +75,7 @@ describeEachStore('low-balance: refunds of calls that end free', (kind) => {
     expect(notifications()).toHaveLength(0);
 
     // The wallet is still armed: spending down to the threshold notifies.
-    for (let i = 0; i < 49; i++) await testApp().inject({ method: 'GET', url: '/token', headers: { 'x-token': token } });
+    await spendCredits(testApp(), token, 49);
     await send();
     expect(notifications().map((request) => JSON.parse(request.text).wallet)).toEqual([50]);
   });

@@ -35,7 +35,14 @@ const agent = new Agent({ connections: 32 });
 beforeAll(async () => {
   database.pg = await startPrivatePostgres();
   if (database.pg === undefined) return;
-  service = await startServerProcess({ DATABASE_URL: database.pg.url, ADMIN_TOKEN, OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8', LOG_LEVEL: 'error' });
+  // The inbound relay is on so webhook creation (a mailbox) is a multi-statement write, as it always was here.
+  service = await startServerProcess({
+    DATABASE_URL: database.pg.url,
+    ADMIN_TOKEN,
+    INBOUND_SECRET: 'relay-secret-for-restart-test',
+    OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8',
+    LOG_LEVEL: 'error',
+  });
   token = await fundedToken(service.url, { adminToken: ADMIN_TOKEN, amount: 1_000_000, dispatcher: agent });
 }, 60_000);
 

@@ -1,7 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { formatEmail, type InboundEmailPayload, validateFormatConfig, redactOptions } from '../../../src/features/formats/index.js';
-import { decodeEntities } from '../../../src/features/formats/html-entities.js';
 import { htmlToText } from '../../../src/features/formats/html-text.js';
 import { parsePlaceholders } from '../../../src/features/formats/template-parser.js';
 import { TemplateTooLarge, renderTemplate, validateTemplate } from '../../../src/features/formats/template-engine.js';
@@ -63,7 +62,6 @@ const SUBJECTS: Record<string, (input: string) => unknown> = {
   singleLine: (input) => singleLine(input),
   truncate: (input) => truncate(input, 3000, { escape: true }),
   escapeMarkup: (input) => escapeMarkup(input),
-  decodeEntities: (input) => decodeEntities(input),
   htmlToText: (input) => htmlToText(input),
   parsePlaceholders: (input) => parsePlaceholders(input),
   validateTemplate: (input) => validateTemplate({ v: input }),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { decodeEntities } from '../../../src/features/formats/html-entities.js';
-import { htmlToText } from '../../../src/features/formats/html-text.js';
+import { MAX_HTML_CHARS, MAX_TEXT_CHARS, htmlToText } from '../../../src/features/formats/html-text.js';
+import { formatEmail } from '../../../src/features/formats/index.js';
+import type { InboundEmailPayload } from '../../../src/features/formats/index.js';
 
 describe('htmlToText', () => {
   it('turns blocks into lines and paragraphs into empty-line gaps, once per run of tags', () => {
@@ -29,10 +30,11 @@ describe('htmlToText', () => {
     expect(htmlToText('<a title="x>y" data-z=\'>\'>link</a>')).toBe('link');
   });
 
-  it('decodes named, decimal and hex references, leaving unknown names alone', () => {
-    expect(decodeEntities('&lt;&gt;&amp;&quot;&apos;&eacute;&Uuml;&mdash;&hellip;&euro;')).toBe('<>&"\'éÜ—…€');
-    expect(decodeEntities('&#233;&#xE9;&#X1F600;&nbsp;')).toBe('éé😀 ');
-    expect(decodeEntities('&bogus; &amp &#0; &#xD800; &#x110000;')).toBe('&bogus; &amp \uFFFD \uFFFD \uFFFD');
+  it('decodes named, decimal and hex references as browsers do, leaving unknown names alone', () => {
+    expect(htmlToText('&lt;&gt;&amp;&quot;&apos;&eacute;&Uuml;&mdash;&hellip;&euro;')).toBe('<>&"\'éÜ—…€');
+    expect(htmlToText('&#233;&#xE9;&#X1F600;&nbsp;x')).toBe('éé😀 x');
+    // A legacy name without its `;` decodes (as in browsers); invalid code points become U+FFFD.
+    expect(htmlToText('a &bogus; &amp &#0; &#xD800; &#x110000; b')).toBe('a &bogus; & \uFFFD \uFFFD \uFFFD b');
     // Decoded text is never parsed again.
     expect(htmlToText('&lt;script&gt;x&lt;/script&gt;')).toBe('<script>x</script>');
   });
@@ -55,5 +57,40 @@ describe('htmlToText', () => {
     const started = performance.now();
     for (const html of hostile) htmlToText(html);
     expect(performance.now() - started).toBeLessThan(5000);
+  });
+
+  it('renders a mail as a reader expects: references, a table with &nbsp; cells, a nested list, a link', () => {
+    const html = [
+      '<p>Build 42 &rarr; deployed &check;</p>',
+      '<table><tr><th>Service</th><th>Status</th></tr><tr><td>api&nbsp;</td><td>up</td></tr><tr><td>&nbsp;</td><td>3&nbsp;replicas</td></tr></table>',
+      '<ul><li>Backend<ul><li>api</li><li>worker</li></ul></li><li>Frontend</li></ul>',
+      '<p>Details on <a href="https://ci.example.com/42">the build page</a>.</p>',
+    ].join('');
+    const text = 'Build 42 → deployed ✓\n\nService Status\napi up\n3 replicas\n\n- Backend\n  - api\n  - worker\n- Frontend\n\nDetails on the build page.';
+    expect(htmlToText(html)).toBe(text);
+    const mail: InboundEmailPayload = {
+      externalMessageId: 'm1',
+      receivedAt: '2026-01-01T00:00:00.000Z',
+      from: { email: 'ci@example.com' },
+      to: [],
+      cc: [],
+      subject: 'Deployed',
+      text: '',
+      html,
+      headers: {},
+      attachments: [],
+    };
+    const event = formatEmail('pagerduty', mail, { options: { routing_key: 'k' } }) as { payload: { custom_details: { text: string } } };
+    expect(event.payload.custom_details.text).toBe(text);
+  });
+
+  it('converts only the first MAX_HTML_CHARS, stops at deep nesting and bounds the text', () => {
+    expect(htmlToText(`<p>${'a'.repeat(MAX_HTML_CHARS)}</p><p>after</p>`)).not.toContain('after');
+    const deep = htmlToText(`${'<div>'.repeat(500)}deep`);
+    expect(deep).toBe('…');
+    // Nested-list indentation makes text longer than its HTML: cut, ending in "…".
+    const indented = htmlToText(`${'<ul><li>'.repeat(60)}${'x<br>'.repeat(12_000)}`);
+    expect(indented).toHaveLength(MAX_TEXT_CHARS);
+    expect(indented.endsWith('…')).toBe(true);
   });
 });

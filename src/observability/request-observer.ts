@@ -1,0 +1,58 @@
+import { LogController } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import type {} from '../http/metering.js'; // request.meter
+import type { ServiceMetrics } from './metrics.js';
+import { routeLabel } from './route-label.js';
+import type { Tracing } from './tracing.js';
+
+/**
+ * Fastify calls its log controller at the start and at the end of every request, so the request id
+ * header, the HTTP metrics and the access log ride on those two calls: no hook of our own, no child
+ * logger. Fastify's own per-request lines stay off. The access log is one `info` line per request
+ * with the route pattern, never the URL (its query) or a header, so no token can reach it. With tracing
+ * on, the request's span begins and ends on the same two calls.
+ */
+export class RequestObserver extends LogController {
+  constructor(
+    private readonly logger: Logger,
+    private readonly metrics: ServiceMetrics,
+    private readonly tracing?: Tracing,
+  ) {
+    super({ disableRequestLogging: true });
+  }
+
+  /** Every answer carries the request's id (see request-id.ts), errors and 404s included. */
+  override incomingRequest(request: FastifyRequest, reply: FastifyReply): void {
+    void reply.header('x-request-id', request.id);
+    this.tracing?.requestStarted(request);
+  }
+
+  override requestCompleted(_error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    const route = routeLabel(request);
+    const status = reply.statusCode;
+    const ms = reply.elapsedTime;
+    this.tracing?.requestEnded(request, status);
+    this.metrics.http(request.method, route, status).observe(ms / 1000);
+    if (!this.logger.isLevelEnabled('info')) return;
+    const cost = reply.getHeader('x-cost');
+    this.logger.info(
+      {
+        reqId: request.id,
+        method: request.method,
+        route,
+        status,
+        ms: Math.round(ms * 100) / 100,
+        cost: cost === undefined ? undefined : Number(cost),
+        // Enough to tell wallets apart in the log; the token, or its whole hash, never appears.
+        wallet: request.meter?.wallet.hash.slice(0, 8),
+      },
+      'request',
+    );
+  }
+
+  /** Answers given by `frameworkErrors` (refused before routing) get no completion call from Fastify: they are followed here. */
+  follow(request: FastifyRequest, reply: FastifyReply): void {
+    reply.raw.once('finish', () => this.requestCompleted(null, request, reply));
+  }
+}

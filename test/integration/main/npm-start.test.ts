@@ -1,0 +1,124 @@
+import { execFileSync, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../helpers/server-process.js';
+
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+
+/** The newest modification time under `dir`. */
+function newest(dir: string): number {
+  return Math.max(
+    ...readdirSync(dir, { withFileTypes: true }).map((entry) =>
+      entry.isDirectory() ? newest(join(dir, entry.name)) : statSync(join(dir, entry.name)).mtimeMs,
+    ),
+  );
+}
+
+/** As `npm start` judges dist/: `npm ci` builds it (prepare); a tree whose sources changed since is built here. */
+function ensureBuilt(): void {
+  const main = join(ROOT, 'dist', 'main.js');
+  if (existsSync(main) && statSync(main).mtimeMs >= Math.max(newest(join(ROOT, 'src')), statSync(join(ROOT, 'tsconfig.build.json')).mtimeMs)) return;
+  execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore' });
+}
+
+function portOpen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ port, host: '127.0.0.1' });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** True while any process of the group `pgid` is alive. */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// The README's start command, as a supervisor runs it: it signals the one process it started (npm), never the group.
+describe('npm start under a supervisor', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'coinop-npm-start-'));
+  let child: ChildProcess | undefined;
+  beforeAll(() => ensureBuilt(), 180_000);
+  afterAll(() => {
+    // Detached into its own process group: whatever is left of it goes, whatever the test's outcome.
+    if (child?.pid !== undefined && groupAlive(child.pid)) process.kill(-child.pid, 'SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('stops gracefully on SIGTERM to the npm process: the port closes within 12 s and buffered call-log rows are written', async () => {
+    const port = await freePort();
+    const database = join(dir, 'coinop.db');
+    let output = '';
+    child = spawn('npm', ['start'], {
+      cwd: ROOT,
+      detached: true,
+      env: {
+        ...process.env,
+        DATABASE_URL: `sqlite:${database}`,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        SMTP_PORT: '0',
+        DNS_SERVERS: '127.0.0.1:9',
+        LOG_LEVEL: 'info',
+        SHUTDOWN_DELAY_MS: '3000',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child?.once('exit', (code) => resolve(code)));
+    const url = `http://127.0.0.1:${port}`;
+    const deadline = Date.now() + 90_000;
+    while (
+      !(await fetch(`${url}/healthz`)
+        .then((r) => r.ok)
+        .catch(() => false))
+    ) {
+      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`npm start did not serve:\n${output}`);
+      await sleep(100);
+    }
+
+    const token = await (
+      await fetch(`${url}/token`, { method: 'POST', body: 'token=new', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+    ).text();
+    const stored = await fetch(`${url}/kv/start/greeting`, { method: 'POST', body: 'hello', headers: { 'x-token': token } });
+    expect(stored.status).toBe(200);
+
+    const signalled = Date.now();
+    process.kill(child.pid as number, 'SIGTERM');
+    while (await portOpen(port)) {
+      expect(Date.now() - signalled, `port still open:\n${output}`).toBeLessThan(12_000);
+      await sleep(100);
+    }
+    expect(await exited).toBe(0);
+    // The server itself stopped, not only npm: nothing of the group is left serving.
+    for (let i = 0; i < 50 && groupAlive(child.pid as number); i++) await sleep(100);
+    expect(groupAlive(child.pid as number)).toBe(false);
+    expect(output).toContain('"msg":"stopped"');
+
+    // The KV call's log row was buffered in memory at the signal; the stop flushed it.
+    const db = new Database(database, { readonly: true });
+    try {
+      const rows = db.prepare("SELECT method, path, status_code, cost FROM logs WHERE path = '/kv/start/greeting'").all();
+      expect(rows).toEqual([{ method: 'POST', path: '/kv/start/greeting', status_code: 200, cost: 1 }]);
+    } finally {
+      db.close();
+    }
+  }, 240_000);
+});
