@@ -44,11 +44,13 @@ export async function buildApp(deps: Deps, inbound?: InboundMail, options: { rea
   const refusals = refusalMetering(deps);
   const cors = corsFor(deps.config.corsOrigins);
   const routerError = answerRouterError(cors.headers, refusals.headers);
+  // One id generator for every answer, those written before any request exists included.
+  const newRequestId = requestIds();
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     // One access-log line per request, HTTP metrics and the x-request-id header (observability/request-observer.ts).
     logController: observer,
-    genReqId: requestIds(),
+    genReqId: newRequestId,
     // No per-request child logger (an allocation per request): the access-log line carries the request id itself.
     childLoggerFactory: (logger) => logger,
     trustProxy: deps.config.trustProxy ?? false,
@@ -72,13 +74,13 @@ export async function buildApp(deps: Deps, inbound?: InboundMail, options: { rea
       // Node's 400 for a missing Host has no body; requireHost answers it in plain text.
       requireHostHeader: false,
     },
-    clientErrorHandler: answerClientError(deps.logger as FastifyBaseLogger),
+    clientErrorHandler: answerClientError(deps.logger as FastifyBaseLogger, newRequestId),
     // A request that reaches a closing instance on a kept-alive connection is still answered (README "Stopping").
     return503OnClosing: false,
     forceCloseConnections: 'idle',
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  answerUnusualRequests(app.server);
+  answerUnusualRequests(app.server, newRequestId);
   cors.register(app);
   requireHost(app, refusals.headers);
   refusals.track(app);

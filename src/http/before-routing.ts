@@ -21,7 +21,7 @@ export const MAX_PARAM_LENGTH = 16 * 1024;
  * that is too large) in plain text with the status text as body, as every other error; Fastify's default answers JSON.
  * No request means no token read and no CORS: these answers carry neither cost nor CORS headers.
  */
-export function answerClientError(logger: FastifyBaseLogger): (error: ConnectionError, socket: Socket) => void {
+export function answerClientError(logger: FastifyBaseLogger, newRequestId: () => string): (error: ConnectionError, socket: Socket) => void {
   return (error, socket) => {
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
     const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
@@ -31,7 +31,7 @@ export function answerClientError(logger: FastifyBaseLogger): (error: Connection
     const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
     if (socket.writable && (inFlight === undefined || inFlight === null || !inFlight.headersSent)) {
       socket.write(
-        `HTTP/1.1 ${status} ${body}\r\nConnection: close\r\nContent-Type: ${PLAIN_TEXT}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+        `HTTP/1.1 ${status} ${body}\r\nConnection: close\r\nx-request-id: ${newRequestId()}\r\nContent-Type: ${PLAIN_TEXT}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
       );
     }
     socket.destroy(error);
@@ -85,12 +85,12 @@ const CONNECT_ALLOW = 'GET, HEAD, POST, PUT, PATCH, DELETE';
  * - a CONNECT (Node closes the connection without a word when nobody listens) gets 405 in plain text, and the
  *   connection is closed, since it was handed over raw.
  */
-export function answerUnusualRequests(server: Server): void {
+export function answerUnusualRequests(server: Server, requestId: (request: IncomingMessage) => string): void {
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => server.emit('request', request, response));
-  server.on('connect', (_request: IncomingMessage, socket: Duplex) => {
+  server.on('connect', (request: IncomingMessage, socket: Duplex) => {
     const body = errors.methodNotAllowed([]).body;
     socket.end(
-      `HTTP/1.1 405 ${body}\r\nAllow: ${CONNECT_ALLOW}\r\nConnection: close\r\nContent-Type: ${PLAIN_TEXT}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      `HTTP/1.1 405 ${body}\r\nAllow: ${CONNECT_ALLOW}\r\nConnection: close\r\nx-request-id: ${requestId(request)}\r\nContent-Type: ${PLAIN_TEXT}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
     );
   });
 }

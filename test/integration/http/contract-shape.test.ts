@@ -43,6 +43,8 @@ function expectContractShape(answer: RawAnswer, request: string | Buffer, bodyle
   const context = `${JSON.stringify(request.toString('latin1').slice(0, 160))} → ${answer.status} ${JSON.stringify(answer.body.slice(0, 120))}`;
   expect(Number.isInteger(answer.status), context).toBe(true);
   expect(answer.status >= 500 && answer.status !== 501, context).toBe(false);
+  // Every answer can be traced in the access log, those Node's parser refused before any request existed too.
+  expect(answer.headers['x-request-id'], context).toMatch(/^[A-Za-z0-9._-]{1,64}$/);
   if (answer.status < 400) return;
   expect(answer.headers['content-type'], context).toBe(PLAIN);
   if (bodyless) return;
