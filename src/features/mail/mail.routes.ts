@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { pipeline } from 'node:stream/promises';
+import type { Writable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
@@ -94,7 +94,7 @@ const relayRoute: FastifyPluginAsyncTypebox<{ deps: Deps; secret: string; inboun
   app.addContentTypeParser('*', async (_request: unknown, payload: NodeJS.ReadableStream) => {
     const spool = inbound.newSpool();
     try {
-      await pipeline(payload, spool.writable({ failWhenOversized: true }));
+      await spoolBody(payload, spool.writable({ failWhenOversized: true }));
     } catch (error) {
       await spool.dispose();
       if (error instanceof SpoolOverflow) throw errors.payloadTooLarge();
@@ -178,4 +178,25 @@ function contentDisposition(filename: string | null): string {
   const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
   const encoded = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+/**
+ * Pipes the request body into the spool. Unlike `pipeline`, a spool that refuses (oversized) leaves the request
+ * stream alone instead of destroying it: on Node 24 a destroyed request is an aborted one, and its 413 is never sent.
+ */
+function spoolBody(payload: NodeJS.ReadableStream, writable: Writable): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    let ended = false;
+    const fail = (error: Error) => {
+      payload.unpipe(writable);
+      reject(error);
+    };
+    writable.once('error', fail);
+    payload.once('error', fail);
+    payload.once('end', () => (ended = true));
+    // A client gone before the end of its body: nothing more will come.
+    payload.once('close', () => ended || fail(new Error('request body aborted')));
+    writable.once('finish', () => resolve());
+    payload.pipe(writable);
+  });
 }
