@@ -5,8 +5,8 @@ import prettier from 'eslint-config-prettier';
 import importX from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
-/** The core (http, store, outbound, lib, ledger, observability) never reaches into a feature. */
-const CORE = ['src/http/**', 'src/store/**', 'src/outbound/**', 'src/lib/**', 'src/ledger/**', 'src/observability/**'];
+/** The core (http, store, outbound, lib, ledger, observability, deliveries, formats) never reaches into a feature. */
+const CORE = ['src/http/**', 'src/store/**', 'src/outbound/**', 'src/lib/**', 'src/ledger/**', 'src/observability/**', 'src/deliveries/**', 'src/formats/**'];
 const noFeatureImports = { group: ['**/features/**'], message: 'The core imports no feature: move what it needs into the core, or invert the call.' };
 
 /**

@@ -16,6 +16,7 @@ import { logRoutes } from './features/logs/logs.routes.js';
 import { settingsRoutes } from './features/settings/settings.routes.js';
 import { kvRoutes } from './features/kv/kv.routes.js';
 import { webhookRoutes } from './features/webhooks/webhooks.routes.js';
+import { deliveryRoutes } from './features/deliveries/deliveries.routes.js';
 import { manageRoutes } from './features/manage/manage.routes.js';
 import { dnsRoutes } from './features/dns/dns.routes.js';
 import { mailRoutes } from './features/mail/mail.routes.js';
@@ -98,6 +99,7 @@ export async function buildApp(deps: Deps, inbound?: InboundMail, options: { rea
   await app.register(settingsRoutes, { deps });
   await app.register(kvRoutes, { deps });
   await app.register(webhookRoutes, { deps, receivesMail: options.receivesMail ?? inbound !== undefined });
+  await app.register(deliveryRoutes, { deps });
   await app.register(dnsRoutes, { deps });
   await app.register(mailRoutes, { deps, inbound });
   await app.register(metadataRoutes, { deps });

@@ -24,6 +24,7 @@ export const errors = {
   forbidden: () => new ApiError(403, 'Forbidden'),
   keyNotFound: () => new ApiError(404, 'Key Not Found'),
   webhookNotFound: () => new ApiError(404, 'Webhook not found'),
+  deliveryNotFound: () => new ApiError(404, 'Delivery not found'),
   notFound: () => new ApiError(404, 'Not Found'),
   methodNotAllowed: (allow: readonly string[]) => new ApiError(405, 'Method Not Allowed', { allow: allow.join(', ') }),
   webhookExists: () => new ApiError(409, 'Webhook ID already exists'),

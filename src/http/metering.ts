@@ -37,6 +37,8 @@ export interface MeterState {
   balance?: number;
   /** The plain-text error answered, for the log. */
   error?: string;
+  /** The handler recorded this call's log row itself (a test delivery, through src/deliveries): metering records none. */
+  logged?: boolean;
   /** Settles when the charge is committed; the response waits for it. */
   durable?: Promise<void>;
 }
@@ -270,7 +272,7 @@ function meterHooks(deps: Deps, spec: MeterSpec) {
 
     onResponse(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
       const state = request.meter;
-      if (state === undefined) return done();
+      if (state === undefined || state.logged === true) return done();
       const cost = state.charged ?? 0;
       // Paid calls are always logged; free and refused ones within the ledger's per-wallet budget.
       deps.ledger.record({

@@ -4,6 +4,7 @@ import { startPoller } from './poller.js';
 import { OutageLog } from './outage-log.js';
 import { DAY, HOUR, MINUTE } from '../lib/time.js';
 import { LOG_RETENTION_MS } from '../ledger/log-entry.js';
+import { DELIVERY_RETENTION_MS } from '../deliveries/index.js';
 
 export const TOKEN_INACTIVITY_MS = 2 * 365 * DAY + DAY; // two years, leap day included
 const BATCH = 1000;
@@ -15,7 +16,7 @@ const BATCH = 1000;
 export const LOG_WALK_INTERVAL_MS = 12 * HOUR;
 const LOG_WALK_WINDOW = 5000;
 /** Tables holding a wallet's data, all removed with the wallet. Features with wallet data add theirs here. */
-export const WALLET_DATA_TABLES = ['kv', 'logs', 'webhooks', 'mail_attachments', 'inbound_outbox'] as const;
+export const WALLET_DATA_TABLES = ['kv', 'logs', 'webhooks', 'mail_attachments', 'inbound_outbox', 'deliveries'] as const;
 
 export interface SweepReport {
   expiredKeys: number;
@@ -73,6 +74,23 @@ export async function sweep(deps: Deps, options: { readonly walkAllLogs?: boolea
     deps,
     `DELETE FROM mail_attachments WHERE id IN (SELECT id FROM mail_attachments WHERE expires_at <= $1 LIMIT ${BATCH}) RETURNING 1 AS n`,
     [now],
+  );
+  // Message-IDs inbound mail saw: a day old, they no longer make a repeat (features/mail DUPLICATE_WINDOW_MS; the
+  // claim ignores older rows itself, so this only bounds the table). Rows a claim holds are skipped, as for kv.
+  await deleteInBatches(
+    deps,
+    `DELETE FROM inbound_seen_messages WHERE seen_at <= $1 AND (mailbox, message_hash) IN (SELECT mailbox, message_hash FROM inbound_seen_messages WHERE seen_at <= $1 LIMIT ${BATCH}${skipHeld}) RETURNING 1 AS n`,
+    [now - DAY],
+  );
+
+  // Delivery history, kept as long as the call log; attempts by their own time (those of a deleted wallet's deliveries too).
+  await deleteInBatches(deps, `DELETE FROM deliveries WHERE id IN (SELECT id FROM deliveries WHERE created_at <= $1 LIMIT ${BATCH}) RETURNING 1 AS n`, [
+    now - DELIVERY_RETENTION_MS,
+  ]);
+  await deleteInBatches(
+    deps,
+    `DELETE FROM delivery_attempts WHERE (delivery_id, attempt) IN (SELECT delivery_id, attempt FROM delivery_attempts WHERE at <= $1 LIMIT ${BATCH}) RETURNING 1 AS n`,
+    [now - DELIVERY_RETENTION_MS],
   );
 
   let deletedWallets = 0;

@@ -39,6 +39,7 @@ export class LogBuffer {
       createdAt: this.clock.now(),
       cost: entry.cost,
       balance: entry.balance,
+      deliveryId: entry.deliveryId,
     });
   }
 

@@ -14,6 +14,8 @@ export interface LogRecord {
   readonly createdAt: number;
   readonly cost: number;
   readonly balance: number;
+  /** A webhook delivery's id (its `webhook-id`, src/deliveries), on the rows deliveries write. */
+  readonly deliveryId?: string;
 }
 
 /** What a caller records: the ledger gives each row its id and creation time. */

@@ -3,8 +3,8 @@ import type { BulkInsert } from '../store/bulk-insert.js';
 import type { LogRecord } from './log-entry.js';
 
 /** The log table's columns, in the order rows are written (and read back by the logs feature). */
-export const LOG_COLUMNS = 'id, wallet_id, method, path, endpoint, status_code, response_time_ms, error, created_at, cost, balance';
-const COLUMN_COUNT = 11;
+export const LOG_COLUMNS = 'id, wallet_id, method, path, endpoint, status_code, response_time_ms, error, created_at, cost, balance, delivery_id';
+const COLUMN_COUNT = 12;
 
 /** The parameters of every row in one array, in LOG_COLUMNS order, without a throwaway array per row (the hot batch). */
 function flatValues(records: readonly LogRecord[]): unknown[] {
@@ -23,6 +23,7 @@ function flatValues(records: readonly LogRecord[]): unknown[] {
     params[i++] = r.createdAt;
     params[i++] = r.cost;
     params[i++] = r.balance;
+    params[i++] = r.deliveryId ?? null;
   }
   return params;
 }
@@ -31,7 +32,7 @@ function flatValues(records: readonly LogRecord[]): unknown[] {
 const LOG_INSERT: BulkInsert = {
   table: 'logs',
   columns: LOG_COLUMNS.split(', '),
-  types: ['text[]', 'bigint[]', 'text[]', 'text[]', 'text[]', 'int[]', 'int[]', 'text[]', 'bigint[]', 'bigint[]', 'bigint[]'],
+  types: ['text[]', 'bigint[]', 'text[]', 'text[]', 'text[]', 'int[]', 'int[]', 'text[]', 'bigint[]', 'bigint[]', 'bigint[]', 'text[]'],
 };
 
 export async function insertLogs(store: Store, records: readonly LogRecord[]): Promise<void> {

@@ -72,7 +72,10 @@ export interface OutboundResponse {
   remoteAddress?: string;
 }
 
-export type DeliveryResult = { ok: true; status: number; elapsedMs: number } | { ok: false; status?: number; cause: string; elapsedMs: number };
+/** `responseExcerpt`: the start of the receiver's answer (at most DELIVERY_EXCERPT_BYTES of UTF-8), when one came. */
+export type DeliveryResult =
+  | { ok: true; status: number; elapsedMs: number; responseExcerpt?: string }
+  | { ok: false; status?: number; cause: string; elapsedMs: number; responseExcerpt?: string };
 
 export interface Outbound {
   /** Throws OutboundError. */
@@ -89,6 +92,8 @@ const DEFAULT_MAX_REDIRECTS = 10;
 const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
 // A delivery only needs the status; keep little of whatever the receiver says.
 const DELIVERY_RESPONSE_BYTES = 64 * 1024;
+/** How much of a receiver's answer a delivery keeps for its attempt history (out of what it reads anyway). */
+export const DELIVERY_EXCERPT_BYTES = 1024;
 // Bodies of redirect responses are read this far so the connection can be reused.
 const REDIRECT_BODY_BYTES = 64 * 1024;
 const CHECK_LOOKUP_TIMEOUT_MS = 5_000;
@@ -212,8 +217,9 @@ export function createOutbound(options: OutboundOptions | SharedTrustOptions): O
         DELIVERY_PORTABLE_HEADERS,
       );
       const elapsedMs = elapsedSince(started);
-      if (res.status >= 200 && res.status < 300) return { ok: true, status: res.status, elapsedMs };
-      return { ok: false, status: res.status, cause: `HTTP ${res.status}`, elapsedMs };
+      const responseExcerpt = excerptOf(res.body);
+      if (res.status >= 200 && res.status < 300) return { ok: true, status: res.status, elapsedMs, responseExcerpt };
+      return { ok: false, status: res.status, cause: `HTTP ${res.status}`, elapsedMs, responseExcerpt };
     } catch (err) {
       return { ok: false, cause: deliveryCause(err), elapsedMs: elapsedSince(started) };
     }
@@ -269,6 +275,15 @@ function deliveryCause(err: unknown): string {
   if (err.code === 'invalid_url') return 'invalid url';
   if (err.code === 'insecure_url') return 'insecure url';
   return err.message;
+}
+
+/**
+ * The first DELIVERY_EXCERPT_BYTES of an answer as text: a character cut at the end is left out, and U+0000 (which
+ * PostgreSQL text cannot hold) shows as U+FFFD.
+ */
+function excerptOf(body: Buffer): string {
+  const text = new TextDecoder('utf-8').decode(body.subarray(0, DELIVERY_EXCERPT_BYTES), { stream: true });
+  return text.replaceAll('\u0000', '\ufffd');
 }
 
 function elapsedSince(started: number): number {

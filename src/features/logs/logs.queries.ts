@@ -13,6 +13,7 @@ export interface LogRow {
   created_at: number;
   cost: number;
   balance: number;
+  delivery_id: string | null;
 }
 
 /**

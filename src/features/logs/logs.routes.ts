@@ -29,6 +29,7 @@ export const LogEntry = Type.Object({
   expiration: ISODate,
   cost: Type.Integer(),
   balance: Type.Integer(),
+  deliveryId: Type.Optional(Type.String({ description: 'webhook-delivery entries: the delivery (GET /webhook/{id}/deliveries/{deliveryId})' })),
 });
 
 const LogsResponse = Type.Object({ logs: Type.Array(LogEntry), n: Type.Integer() });
@@ -46,6 +47,7 @@ function toEntry(row: LogRow) {
     expiration: isoTime(row.created_at + LOG_RETENTION_MS),
     cost: row.cost,
     balance: row.balance,
+    ...(row.delivery_id === null ? {} : { deliveryId: row.delivery_id }),
   };
 }
 

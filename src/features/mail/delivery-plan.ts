@@ -1,6 +1,6 @@
 import { logId } from '../../lib/ids.js';
 import { isoTime } from '../../lib/time.js';
-import { TemplateTooLarge, formatEmail, jsonStringBytes } from '../formats/index.js';
+import { TemplateTooLarge, formatEmail, jsonStringBytes } from '../../formats/index.js';
 import type { MailboxMode, WebhookRecord } from '../webhooks/index.js';
 import { attachmentUrl } from './attachment-links.js';
 import { COST_WITH_ATTACHMENTS, COST_WITHOUT_ATTACHMENTS, DOWNLOAD_URL_TTL_MS, PAYLOAD_MAX_BYTES } from './mail-limits.js';

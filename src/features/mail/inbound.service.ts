@@ -7,7 +7,8 @@ import { AttachmentKey } from './attachment-links.js';
 import { createLimiter } from '../../lib/limiter.js';
 import type { Limiter } from '../../lib/limiter.js';
 import * as limits from './mail-limits.js';
-import { insertAttachment, insertOutbox } from './mail.queries.js';
+import { insertAttachment, insertOutbox, mailboxesThatSaw } from './mail.queries.js';
+import { DUPLICATE_WINDOW_MS, claimFirstDeliveries, messageHashOf } from './duplicate-mail.js';
 import type { OutboxEntry } from './mail.queries.js';
 import { MessageParseError, parseMessage } from './mime-parse.js';
 import type { ParsedMessage } from './mime-parse.js';
@@ -147,14 +148,18 @@ export class InboundMail {
           remoteAddress: envelope.remoteAddress,
           heloName: envelope.heloName,
         };
+        const messageHash = messageHashOf(parsed);
+        // A mailbox that got this message already is answered as before, and not delivered to or charged again.
+        const fresh = messageHash === undefined ? targets : await this.notYetSeen(targets, messageHash);
+        if (fresh.length === 0) return { kind: 'accepted', externalMessageId: context.externalMessageId, deliveries: 0 } as const;
         // Nothing is built for a message that some wallet cannot pay: the sender retries it (452).
-        const short = this.walletShort(parsed, targets);
+        const short = this.walletShort(parsed, fresh);
         if (short !== undefined) {
           this.deps.ledger.recordRefusal(short.walletId, short.record.webhookId, short.balance);
           return { kind: 'insufficient' } as const;
         }
-        const plans = await this.plan(new MessageWork(parsed), context, targets, key);
-        const recorded = await this.record(plans);
+        const plans = await this.plan(new MessageWork(parsed), context, fresh, key);
+        const recorded = await this.record(plans, messageHash);
         if (recorded === 'insufficient') return { kind: 'insufficient' } as const;
         for (const ready of recorded) this.deliverer.push(ready);
         return { kind: 'accepted', externalMessageId: context.externalMessageId, deliveries: recorded.length } as const;
@@ -190,6 +195,14 @@ export class InboundMail {
       targets.push({ mailbox, walletId: webhook.walletId, record: webhook.record, mode: webhook.record.mode, balance: webhook.balance });
     }
     return targets;
+  }
+
+  /** The targets that have not got this message within DUPLICATE_WINDOW_MS (as last read; `record` claims). */
+  private async notYetSeen(targets: readonly Target[], messageHash: string): Promise<readonly Target[]> {
+    const mailboxes = targets.map((target) => target.mailbox);
+    const seen = await mailboxesThatSaw(this.deps.store.read, mailboxes, messageHash, this.deps.clock.now() - DUPLICATE_WINDOW_MS);
+    if (seen.size > 0) this.deps.logger.info({ mailboxes: [...seen] }, 'inbound message already delivered to these mailboxes: not again');
+    return targets.filter((target) => !seen.has(target.mailbox));
   }
 
   /** The first target whose wallet, as last read, cannot pay for all of its mailboxes. */
@@ -228,16 +241,17 @@ export class InboundMail {
   }
 
   /**
-   * One unit of work for the whole message: every recipient's charge, attachments and outbox entry.
-   * If one wallet cannot pay, nothing is recorded and the sender is told to retry (452).
+   * One unit of work for the whole message: every recipient's duplicate claim, charge, attachments and outbox
+   * entry. If one wallet cannot pay, nothing is recorded and the sender is told to retry (452).
    */
-  private async record(plans: readonly DeliveryPlan[]): Promise<ReadyDelivery[] | 'insufficient'> {
+  private async record(plans: readonly DeliveryPlan[], messageHash: string | undefined): Promise<ReadyDelivery[] | 'insufficient'> {
     const now = this.deps.clock.now();
     const claimUntil = now + limits.OUTBOX_CLAIM_MS;
     try {
       return await this.deps.store.write(async (tx) => {
         const ready: ReadyDelivery[] = [];
-        for (const plan of plans) {
+        const firstSeen = messageHash === undefined ? plans : await claimFirstDeliveries(tx, plans, messageHash, now);
+        for (const plan of firstSeen) {
           const charged = await this.deps.ledger.chargeIn(tx, plan.walletId, plan.cost);
           if (!charged.ok) {
             if (charged.balance === undefined) continue; // the wallet was deleted: its mailbox with it
@@ -253,8 +267,8 @@ export class InboundMail {
             balance: charged.balance,
           };
           await insertOutbox(tx, entry, now, claimUntil);
-          const { record } = plan;
-          ready.push({ entry, target: { url: record.url, headers: record.headers, signingSecret: record.signingSecret }, claimUntil });
+          // The whole record: its previous signing key signs too while a rotation's overlap lasts.
+          ready.push({ entry, target: plan.record, claimUntil });
         }
         return ready;
       });

@@ -1,6 +1,6 @@
 import type { Sql, Store } from '../../store/store.js';
 
-/** Store access of inbound mail: the outbox and stored attachments (migration 6); mailboxes are webhooks' (webhooks.queries). */
+/** Store access of inbound mail: the outbox and stored attachments (migration 6), Message-IDs seen (migration 11); mailboxes are webhooks' (webhooks.queries). */
 
 export interface AttachmentRow {
   readonly id: string;
@@ -83,4 +83,30 @@ export function findStaleOutbox(sql: Sql, now: number, limit: number): Promise<A
 /** Routed content is not retained after delivery (SPEC delivery rule 5). */
 export async function deleteOutbox(store: Store, id: string): Promise<void> {
   await store.writeOne('DELETE FROM inbound_outbox WHERE id = $1', [id]);
+}
+
+/**
+ * Claims the delivery of one message (by its Message-ID hash) to one mailbox (migration 11): true when no
+ * delivery of it was claimed since `staleBefore`. Insert-or-ignore on the primary key, in the unit that charges,
+ * so of two instances racing on one store only one wins; an older row counts as absent whether or not the
+ * sweep has removed it yet.
+ */
+export async function claimMessageForMailbox(tx: Sql, mailbox: string, messageHash: string, now: number, staleBefore: number): Promise<boolean> {
+  const result = await tx.run(
+    `INSERT INTO inbound_seen_messages (mailbox, message_hash, seen_at) VALUES ($1, $2, $3)
+     ON CONFLICT (mailbox, message_hash) DO UPDATE SET seen_at = excluded.seen_at WHERE inbound_seen_messages.seen_at <= $4`,
+    [mailbox, messageHash, now, staleBefore],
+  );
+  return result.changes === 1;
+}
+
+/** Of `mailboxes`, those a delivery of the message was claimed for since `staleBefore` (a read that saves work; the claim decides). */
+export async function mailboxesThatSaw(sql: Sql, mailboxes: readonly string[], messageHash: string, staleBefore: number): Promise<Set<string>> {
+  if (mailboxes.length === 0) return new Set();
+  const placeholders = mailboxes.map((_, i) => `$${i + 3}`).join(', ');
+  const rows = await sql.all<{ mailbox: string }>(
+    `SELECT mailbox FROM inbound_seen_messages WHERE message_hash = $1 AND seen_at > $2 AND mailbox IN (${placeholders})`,
+    [messageHash, staleBefore, ...mailboxes],
+  );
+  return new Set(rows.map((row) => row.mailbox));
 }

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { MailParser } from 'mailparser';
 import type { AddressObject, AttachmentStream, EmailAddress as ParserAddress, MessageText } from 'mailparser';
-import type { EmailAddress } from '../formats/index.js';
+import type { EmailAddress } from '../../formats/index.js';
 
 /**
  * One message read by mailparser's streaming parser, reduced to what a payload needs. Attachment

@@ -1,7 +1,7 @@
 import type { Deps } from '../../deps.js';
-import { JsonText } from '../webhooks/index.js';
-import { deliver } from '../webhooks/index.js';
-import { findWebhook } from '../webhooks/index.js';
+import { deliver, JsonText } from '../../deliveries/index.js';
+import { findWebhook, webhookSigner } from '../webhooks/index.js';
+import type { WebhookRecord } from '../webhooks/index.js';
 import { claimOutbox, deleteOutbox, findStaleOutbox } from './mail.queries.js';
 import type { OutboxEntry } from './mail.queries.js';
 import { OutageLog } from '../../jobs/outage-log.js';
@@ -19,11 +19,8 @@ import { isStoreUnavailable } from '../../store/store-errors.js';
  * (kept in memory, tried every second), so it is not taken over and sent again; an entry waiting for
  * a slot is tried again, and failures are one warning per outage.
  */
-export interface DeliveryTarget {
-  readonly url: string;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly signingSecret: string;
-}
+/** Where a mailbox's deliveries go and how they are signed (a WebhookRecord will do). */
+export type DeliveryTarget = Pick<WebhookRecord, 'url' | 'headers' | 'signingSecret' | 'previousSigningKey'>;
 
 export interface ReadyDelivery {
   readonly entry: OutboxEntry;
@@ -164,20 +161,19 @@ export class OutboxDeliverer {
       await deleteOutbox(this.deps.store, entry.id); // the mailbox is gone: nobody to deliver to
       return;
     }
-    const target = { url: webhook.url, headers: webhook.headers, signingSecret: webhook.signingSecret };
-    await this.send({ entry, target, claimUntil: now + this.options.claimMs });
+    await this.send({ entry, target: webhook, claimUntil: now + this.options.claimMs });
   }
 
   private async send(ready: ReadyDelivery): Promise<void> {
     const { entry, target } = ready;
     try {
       await deliver(this.deps, {
-        trigger: 'mail',
+        trigger: 'email',
         walletId: entry.walletId,
         webhookId: entry.webhookId,
         url: target.url,
         headers: target.headers,
-        signingSecret: target.signingSecret,
+        sign: webhookSigner(target),
         // The stored JSON is signed and sent as is: never parsed and serialised again.
         body: new JsonText(entry.body),
         cost: entry.cost,

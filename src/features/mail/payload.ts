@@ -1,6 +1,6 @@
 import { isoTime } from '../../lib/time.js';
-import { htmlToText } from '../formats/index.js';
-import type { AttachmentMeta, EmailAddress, InboundEmailPayload } from '../formats/index.js';
+import { htmlToText } from '../../formats/index.js';
+import type { AttachmentMeta, EmailAddress, InboundEmailPayload } from '../../formats/index.js';
 import type { ParsedMessage } from './mime-parse.js';
 
 /** Builds SPEC's inbound e-mail payload for one recipient mailbox from a parsed message. */

@@ -1,5 +1,5 @@
-import type { EmailAddress, InboundEmailPayload } from '../formats/index.js';
-import { fitJsonString, jsonBytes, jsonStringBytes } from '../formats/index.js';
+import type { EmailAddress, InboundEmailPayload } from '../../formats/index.js';
+import { fitJsonString, jsonBytes, jsonStringBytes } from '../../formats/index.js';
 
 /**
  * The 1 MiB rule (SPEC "Inbound email payload", DECISIONS "Inbound e-mail"): a payload whose JSON is
@@ -11,7 +11,7 @@ import { fitJsonString, jsonBytes, jsonStringBytes } from '../formats/index.js';
  * lists, so no payload ever exceeds the limit.
  */
 
-export { fitJsonString, jsonBytes, jsonStringBytes } from '../formats/index.js';
+export { fitJsonString, jsonBytes, jsonStringBytes } from '../../formats/index.js';
 
 export interface SizedPayload {
   readonly payload: InboundEmailPayload;

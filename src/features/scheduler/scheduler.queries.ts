@@ -1,6 +1,7 @@
 import type { RowLocks, Store, Unit } from '../../store/store.js';
 import type { CronSchedule } from './cron-rules.js';
 import { planRun } from './run-plan.js';
+import type { WebhookRecord } from '../webhooks/index.js';
 
 /** A due schedule as selected, with its wallet's hash (the payload's walletHash). */
 interface DueRow {
@@ -23,6 +24,8 @@ export interface ClaimedRun {
   readonly headers: Readonly<Record<string, string>>;
   /** Every webhook has one (set at creation, NOT NULL), so every scheduled call is signed. */
   readonly signingSecret: string;
+  /** The secret a rotation replaced: it signs too while the overlap lasts (webhooks/signing-keys.ts). */
+  readonly previousSigningKey?: WebhookRecord['previousSigningKey'];
 }
 
 export interface ClaimBatch {
@@ -52,12 +55,12 @@ const CLAIM = {
   sql: `
 UPDATE webhooks SET next_run_at = $4
 WHERE wallet_id = $1 AND webhook_id = $2 AND active = 1 AND next_run_at = $3
-RETURNING wallet_id, webhook_id, url, headers, signing_secret`,
+RETURNING wallet_id, webhook_id, url, headers, signing_secret, previous_signing_secret, signing_secret_rotated_at`,
   columns: `
 UPDATE webhooks AS w SET next_run_at = v.next_run_at
 FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::bigint[]) AS v(wallet_id, webhook_id, due_at, next_run_at)
 WHERE w.wallet_id = v.wallet_id AND w.webhook_id = v.webhook_id AND w.active = 1 AND w.next_run_at = v.due_at
-RETURNING w.wallet_id, w.webhook_id, w.url, w.headers, w.signing_secret`,
+RETURNING w.wallet_id, w.webhook_id, w.url, w.headers, w.signing_secret, w.previous_signing_secret, w.signing_secret_rotated_at`,
 };
 
 interface ClaimedRow {
@@ -66,6 +69,8 @@ interface ClaimedRow {
   readonly url: string;
   readonly headers: string;
   readonly signing_secret: string;
+  readonly previous_signing_secret: string | null;
+  readonly signing_secret_rotated_at: number | null;
 }
 
 interface ClaimTarget {
@@ -143,6 +148,9 @@ export async function claimDueRuns(
           url: row.url,
           headers: parseHeaders(row.headers),
           signingSecret: row.signing_secret,
+          ...(row.previous_signing_secret === null || row.signing_secret_rotated_at === null
+            ? {}
+            : { previousSigningKey: { secret: row.previous_signing_secret, rotatedAt: row.signing_secret_rotated_at } }),
         });
       }
     }

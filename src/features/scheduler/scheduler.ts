@@ -8,8 +8,9 @@
  */
 import type { Deps } from '../../deps.js';
 import { isoTime, SECOND } from '../../lib/time.js';
-import type { ScheduledRunPayload } from '../formats/index.js';
-import { deliver } from '../webhooks/index.js';
+import type { ScheduledRunPayload } from '../../formats/index.js';
+import { deliver } from '../../deliveries/index.js';
+import { webhookSigner } from '../webhooks/index.js';
 import { drainBatches } from '../../jobs/bounded-pool.js';
 import { startPoller } from '../../jobs/poller.js';
 import type { RunningWorker } from '../../jobs/poller.js';
@@ -147,7 +148,7 @@ async function fire(deps: Deps, recorder: RunRecorder, run: ClaimedRun): Promise
     webhookId: run.webhookId,
     url: run.url,
     headers: run.headers,
-    signingSecret: run.signingSecret,
+    sign: webhookSigner(run),
     body,
     cost: SCHEDULED_RUN_COST,
     balance: charge.balance,

@@ -8,9 +8,9 @@
  */
 import type { Deps } from '../../deps.js';
 import { HOUR, isoTime, MINUTE, SECOND } from '../../lib/time.js';
-import { formatLowBalance, isWebhookFormat, lowBalanceSentence } from '../formats/index.js';
-import type { LowBalanceEvent } from '../formats/index.js';
-import { deliver } from '../webhooks/index.js';
+import { formatLowBalance, isWebhookFormat, lowBalanceSentence } from '../../formats/index.js';
+import type { LowBalanceEvent } from '../../formats/index.js';
+import { deliver } from '../../deliveries/index.js';
 import { drainBatches } from '../../jobs/bounded-pool.js';
 import { startPoller } from '../../jobs/poller.js';
 import type { RunningWorker } from '../../jobs/poller.js';
@@ -113,7 +113,7 @@ async function sendWebhook(deps: Deps, claim: ClaimedNotification, event: LowBal
   const format = isWebhookFormat(webhook.format) ? webhook.format : undefined;
   const body = formatLowBalance(format, event, { options: webhook.options, template: webhook.template, publicUrl: deps.config.publicUrl });
   const result = await deliver(deps, {
-    trigger: 'low-balance',
+    trigger: 'low_balance',
     walletId: claim.walletId,
     webhookId: LOW_BALANCE_LOG_PATH,
     url: webhook.url,

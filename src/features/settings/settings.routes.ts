@@ -5,7 +5,7 @@ import { OutboundError } from '../../outbound/outbound-client.js';
 import { okText, responses, tokenAuth, PLAIN_TEXT } from '../../http/schemas.js';
 import { walletOf } from '../../http/metering.js';
 import { checkHeaders, redactHeaders } from '../webhooks/index.js';
-import { redactOptions, validateFormatConfig } from '../formats/index.js';
+import { redactOptions, validateFormatConfig } from '../../formats/index.js';
 import { SettingsUpdate, SettingsView } from './settings.schemas.js';
 import type { LowBalanceWebhook } from './settings.schemas.js';
 import { readSettings, updateSettings } from './settings.queries.js';

@@ -1,6 +1,7 @@
 import type { Deps } from '../../deps.js';
-import { formatEmail } from '../formats/index.js';
-import { deliver } from './delivery.js';
+import { deliver } from '../../deliveries/index.js';
+import { formatEmail } from '../../formats/index.js';
+import { webhookSigner } from './delivery.js';
 import type { WebhookRecord } from './webhook-record.js';
 import { testInboundEmail, testScheduledRun } from './test-payloads.js';
 import { mailboxAddress } from './webhooks.view.js';
@@ -28,25 +29,21 @@ export function testBody(deps: Deps, record: WebhookRecord, walletHash: string):
 }
 
 /**
- * One signed delivery of the dummy payload (DECISIONS "Deliveries and tests"). Not logged here:
- * the test route itself is logged as `webhook-delivery` by metering. A failed delivery is an
- * outcome, not an error.
+ * One signed delivery of the dummy payload (DECISIONS "Deliveries and tests"), logged by src/deliveries like
+ * every delivery (the receiver's status, the error, the delivery id), so the route's own log row is skipped.
+ * A failed delivery is an outcome, not an error: the answer stays 200 (SPEC).
  */
 export async function sendTestDelivery(deps: Deps, record: WebhookRecord, context: TestDeliveryContext): Promise<TestOutcome> {
-  const result = await deliver(
-    deps,
-    {
-      trigger: 'test',
-      walletId: context.walletId,
-      webhookId: record.webhookId,
-      url: record.url,
-      headers: record.headers,
-      signingSecret: record.signingSecret,
-      body: testBody(deps, record, context.walletHash),
-      cost: context.cost,
-      balance: context.balance,
-    },
-    { log: false },
-  );
+  const result = await deliver(deps, {
+    trigger: 'test',
+    walletId: context.walletId,
+    webhookId: record.webhookId,
+    url: record.url,
+    headers: record.headers,
+    sign: webhookSigner(record),
+    body: testBody(deps, record, context.walletHash),
+    cost: context.cost,
+    balance: context.balance,
+  });
   return result.ok ? { success: true, message: 'test webhook delivered' } : { success: false, message: `webhook call failed: ${result.cause}` };
 }

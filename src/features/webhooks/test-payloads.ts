@@ -1,6 +1,6 @@
 import { base32Id } from '../../lib/ids.js';
 import { isoTime } from '../../lib/time.js';
-import type { InboundEmailPayload, ScheduledRunPayload } from '../formats/index.js';
+import type { InboundEmailPayload, ScheduledRunPayload } from '../../formats/index.js';
 
 /** Dummy payloads of POST /webhook/{webhookId}/test (DECISIONS "Deliveries and tests"). */
 

@@ -1,4 +1,4 @@
-import type { WebhookFormat } from '../formats/index.js';
+import type { WebhookFormat } from '../../formats/index.js';
 
 /**
  * A webhook as the service holds it. A webhook is in exactly one mode (SPEC "Webhook configuration"):
@@ -37,11 +37,18 @@ export interface RunHistory {
   readonly lastError: string | null;
 }
 
+/** The secret a rotation replaced, and when: deliveries carry its signature too for a while (signing-keys.ts). Never shown. */
+export interface PreviousSigningKey {
+  readonly secret: string;
+  readonly rotatedAt: number;
+}
+
 export interface WebhookRecord extends WebhookConfig {
   readonly webhookId: string;
   /** Mailbox mode: the local part of the address, `r_` + 16 base32 characters. Null when scheduled. */
   readonly mailbox: string | null;
   readonly signingSecret: string;
+  readonly previousSigningKey?: PreviousSigningKey;
   /** Kept while the webhook stays scheduled; cleared when it returns to mailbox mode. */
   readonly history: RunHistory;
   readonly createdAt: number;

@@ -3,7 +3,7 @@
  * DECISIONS "Webhooks", "Schedules"). Pure: the caller passes `now`; the URL's network check and the
  * store are the service's business.
  */
-import { isWebhookFormat, validateFormatConfig } from '../formats/index.js';
+import { isWebhookFormat, validateFormatConfig } from '../../formats/index.js';
 import { checkScheduleWindow, parseSchedule } from '../scheduler/index.js';
 import { checkHeaders } from './webhook-headers.js';
 import type { MailboxMode, ScheduledMode, WebhookConfig } from './webhook-record.js';

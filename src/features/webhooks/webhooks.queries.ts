@@ -1,8 +1,8 @@
 import type { Sql, Store, Unit } from '../../store/store.js';
-import { isWebhookFormat } from '../formats/index.js';
+import { isWebhookFormat } from '../../formats/index.js';
 import type { WebhookRecord } from './webhook-record.js';
 
-/** Columns of migration 2's `webhooks` table; JSON columns hold TEXT, booleans 0/1. */
+/** Columns of migration 2's `webhooks` table and migration 10's previous signing secret; JSON columns hold TEXT, booleans 0/1. */
 interface WebhookRow {
   webhook_id: string;
   url: string;
@@ -22,10 +22,13 @@ interface WebhookRow {
   last_error: string | null;
   created_at: number;
   updated_at: number;
+  previous_signing_secret: string | null;
+  signing_secret_rotated_at: number | null;
 }
 
 const COLUMNS = `webhook_id, url, headers, format, template, options, include_attachments, mailbox, signing_secret,
-  cron, timezone, active, next_run_at, last_run_at, last_status, last_error, created_at, updated_at`;
+  cron, timezone, active, next_run_at, last_run_at, last_status, last_error, created_at, updated_at, previous_signing_secret, signing_secret_rotated_at`;
+const COLUMN_COUNT = COLUMNS.split(',').length;
 
 function fromRow(row: WebhookRow): WebhookRecord {
   const mode: WebhookRecord['mode'] =
@@ -45,6 +48,9 @@ function fromRow(row: WebhookRow): WebhookRecord {
     mode,
     mailbox: row.mailbox,
     signingSecret: row.signing_secret,
+    ...(row.previous_signing_secret === null || row.signing_secret_rotated_at === null
+      ? {}
+      : { previousSigningKey: { secret: row.previous_signing_secret, rotatedAt: row.signing_secret_rotated_at } }),
     history: { lastRunAt: row.last_run_at, lastStatus: row.last_status, lastError: row.last_error },
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -75,6 +81,8 @@ function toParams(record: WebhookRecord): unknown[] {
     history.lastError,
     record.createdAt,
     record.updatedAt,
+    record.previousSigningKey?.secret ?? null,
+    record.previousSigningKey?.rotatedAt ?? null,
   ];
 }
 
@@ -137,7 +145,7 @@ export async function lockWalletWebhooks(tx: Unit, walletId: number): Promise<vo
 }
 
 export async function insertWebhook(sql: Sql, walletId: number, record: WebhookRecord): Promise<boolean> {
-  const placeholders = Array.from({ length: 19 }, (_, i) => `$${i + 1}`).join(', ');
+  const placeholders = Array.from({ length: COLUMN_COUNT + 1 }, (_, i) => `$${i + 1}`).join(', ');
   const result = await sql.run(`INSERT INTO webhooks (wallet_id, ${COLUMNS}) VALUES (${placeholders}) ON CONFLICT (wallet_id, webhook_id) DO NOTHING`, [
     walletId,
     ...toParams(record),

@@ -95,7 +95,8 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; receivesMail
       config: { meter },
       bodyLimit: WEBHOOK_BODY_LIMIT,
       schema: {
-        summary: 'Change only the given fields; `schedule: null` returns to mailbox mode; `rotateSecret: true` issues a new signing secret',
+        summary:
+          'Change only the given fields; `schedule: null` returns to mailbox mode; `rotateSecret: true` issues a new signing secret (the old one still signs beside it for 24 h)',
         tags,
         security: tokenAuth,
         params: WebhookParams,
@@ -143,12 +144,15 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; receivesMail
         const { webhookId } = request.params as { webhookId: string };
         const record = await findWebhook(deps.store.read, wallet.id, webhookId);
         if (record === undefined) throw errors.webhookNotFound();
-        return sendTestDelivery(deps, record, {
+        const outcome = await sendTestDelivery(deps, record, {
           walletId: wallet.id,
           walletHash: wallet.hash,
           cost: request.meter?.charged ?? 0,
           balance: request.meter?.balance ?? 0,
         });
+        // The delivery logged this call (its real status and error, its delivery id): metering adds no second row.
+        if (request.meter !== undefined) request.meter.logged = true;
+        return outcome;
       },
     );
   });

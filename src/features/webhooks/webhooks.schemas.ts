@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import { ISODate, Nullable } from '../../http/schemas.js';
-import { WEBHOOK_FORMATS } from '../formats/index.js';
+import { WEBHOOK_FORMATS } from '../../formats/index.js';
 
 /**
  * Request and response schemas of the webhook routes. Bodies are closed (an unknown field is a 400,

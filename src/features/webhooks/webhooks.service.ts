@@ -3,6 +3,7 @@ import { errors } from '../../errors.js';
 import { base32Id } from '../../lib/ids.js';
 import { OutboundError } from '../../outbound/outbound-client.js';
 import { newSigningSecret } from './delivery.js';
+import { SIGNING_KEY_OVERLAP_MS } from './signing-keys.js';
 import type { WebhookConfig, WebhookRecord } from './webhook-record.js';
 import { NO_HISTORY } from './webhook-record.js';
 import type { RuleResult } from './webhook-rules.js';
@@ -39,11 +40,25 @@ async function checkCallbackUrl(deps: Deps, url: string): Promise<void> {
   }
 }
 
+type SigningFields = Pick<WebhookRecord, 'signingSecret' | 'previousSigningKey'>;
+
+/**
+ * The signing keys after a change. A rotation keeps the secret it replaces, so deliveries carry both signatures
+ * for SIGNING_KEY_OVERLAP_MS (signing-keys.ts); rotating again within it drops the older one. Without a rotation
+ * the keys stay, less a previous secret whose overlap is over (no reason to keep it stored).
+ */
+function signingAfter(current: WebhookRecord, newSecret: string | undefined, now: number): SigningFields {
+  if (newSecret !== undefined) return { signingSecret: newSecret, previousSigningKey: { secret: current.signingSecret, rotatedAt: now } };
+  const previous = current.previousSigningKey;
+  const inOverlap = previous !== undefined && now - previous.rotatedAt < SIGNING_KEY_OVERLAP_MS;
+  return inOverlap ? { signingSecret: current.signingSecret, previousSigningKey: previous } : { signingSecret: current.signingSecret };
+}
+
 /** The stored record after a change: the mailbox stays while in mailbox mode, run history while scheduled. */
-function changed(current: WebhookRecord, config: WebhookConfig, now: number, signingSecret: string, receivesMail: boolean): WebhookRecord {
+function changed(current: WebhookRecord, config: WebhookConfig, now: number, signing: SigningFields, receivesMail: boolean): WebhookRecord {
   const mailbox = config.mode.kind === 'mailbox' ? (current.mailbox ?? newMailboxIf(receivesMail)) : null;
   const history = config.mode.kind === 'scheduled' && current.mode.kind === 'scheduled' ? current.history : NO_HISTORY;
-  return { ...config, webhookId: current.webhookId, mailbox, signingSecret, history, createdAt: current.createdAt, updatedAt: now };
+  return { ...config, webhookId: current.webhookId, mailbox, ...signing, history, createdAt: current.createdAt, updatedAt: now };
 }
 
 /** `receivesMail`: the SMTP listener or the relay is on (app.ts); without, no new mailbox address is handed out. */
@@ -85,7 +100,7 @@ export async function replaceWebhook(deps: Deps, walletId: number, webhookId: st
   return deps.store.write(async (tx) => {
     const current = await findWebhookForUpdate(tx, walletId, webhookId);
     if (current === undefined) throw errors.webhookNotFound();
-    const record = changed(current, config, now, current.signingSecret, receivesMail);
+    const record = changed(current, config, now, signingAfter(current, undefined, now), receivesMail);
     await updateWebhook(tx, walletId, record);
     return record;
   });
@@ -111,7 +126,7 @@ export async function patchWebhook(deps: Deps, walletId: number, webhookId: stri
     const current = await findWebhookForUpdate(tx, walletId, webhookId);
     if (current === undefined) throw errors.webhookNotFound();
     const config = valid(configFromPatch(current, patch, new Date(now)));
-    const record = changed(current, config, now, newSecret ?? current.signingSecret, receivesMail);
+    const record = changed(current, config, now, signingAfter(current, newSecret, now), receivesMail);
     await updateWebhook(tx, walletId, record);
     return newSecret === undefined ? { record } : { record, newSecret };
   });

@@ -1,5 +1,5 @@
 import { isoTime } from '../../lib/time.js';
-import { redactOptions } from '../formats/index.js';
+import { redactOptions } from '../../formats/index.js';
 import { redactHeaders } from './webhook-headers.js';
 import type { ScheduledMode, RunHistory, WebhookRecord } from './webhook-record.js';
 

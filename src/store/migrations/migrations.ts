@@ -214,6 +214,73 @@ const lowBalanceRateLimit = `
 ALTER TABLE wallets ADD COLUMN lb_last_sent_at BIGINT NOT NULL DEFAULT 0;
 `;
 
+/**
+ * Signing-key rotation with overlap (issue 16): the secret a rotation replaced and when, so deliveries carry
+ * its signature beside the new one for 24 hours. Never shown in an answer.
+ */
+const previousSigningSecret = `
+ALTER TABLE webhooks ADD COLUMN previous_signing_secret TEXT;
+ALTER TABLE webhooks ADD COLUMN signing_secret_rotated_at BIGINT;
+`;
+
+/**
+ * Inbound mail already routed to a mailbox, by a hash of its Message-ID (issue 16): the primary key is the
+ * claim that keeps a resent message from being delivered and charged again, across instances. Rows older
+ * than 24 h no longer count and are swept.
+ */
+const seenInboundMessages = `
+CREATE TABLE inbound_seen_messages (
+  mailbox TEXT NOT NULL,
+  message_hash TEXT NOT NULL,
+  seen_at BIGINT NOT NULL,
+  PRIMARY KEY (mailbox, message_hash)
+);
+CREATE INDEX inbound_seen_messages_seen ON inbound_seen_messages (seen_at);
+`;
+
+/**
+ * Delivery history (issue 16): one `deliveries` row per outbound webhook call, its id the Standard Webhooks
+ * `webhook-id` (stable across its attempts), with the exact JSON body sent (NULL when over 1 MiB), and one
+ * `delivery_attempts` row per attempt (the first 1 KiB of the receiver's answer). `next_attempt_at` stays NULL
+ * until retries exist. Both kept 7 days like the call log; a log row names its delivery in `logs.delivery_id`.
+ */
+const deliveryHistory = `
+CREATE TABLE deliveries (
+  id TEXT PRIMARY KEY,
+  wallet_id BIGINT NOT NULL,
+  webhook_id TEXT NOT NULL,
+  trigger TEXT NOT NULL,
+  created_at BIGINT NOT NULL,
+  status TEXT NOT NULL,
+  attempts INTEGER NOT NULL,
+  last_attempt_at BIGINT,
+  next_attempt_at BIGINT,
+  last_status_code INTEGER,
+  last_error TEXT,
+  url TEXT NOT NULL,
+  cost BIGINT NOT NULL,
+  body TEXT
+);
+CREATE INDEX deliveries_webhook_time ON deliveries (wallet_id, webhook_id, created_at);
+CREATE INDEX deliveries_created ON deliveries (created_at);
+
+CREATE TABLE delivery_attempts (
+  delivery_id TEXT NOT NULL,
+  attempt INTEGER NOT NULL,
+  at BIGINT NOT NULL,
+  url TEXT NOT NULL,
+  status_code INTEGER,
+  ms INTEGER NOT NULL,
+  error TEXT,
+  response_body TEXT,
+  will_retry INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (delivery_id, attempt)
+);
+CREATE INDEX delivery_attempts_at ON delivery_attempts (at);
+
+ALTER TABLE logs ADD COLUMN delivery_id TEXT;
+`;
+
 export const migrations: readonly Migration[] = [
   { id: 1, name: 'core: wallets, kv, logs, rate limits, leases', sqlite: coreTables('sqlite'), postgres: coreTables('postgres') },
   { id: 2, name: 'webhooks', sqlite: webhooks, postgres: webhooks },
@@ -223,4 +290,7 @@ export const migrations: readonly Migration[] = [
   { id: 7, name: 'logs: only the index reads need', ...logsWithOnlyTheReadIndex },
   { id: 8, name: 'kv: values as bytes on PostgreSQL', ...kvValuesAsBytes },
   { id: 9, name: 'low-balance: one notification per wallet per hour', sqlite: lowBalanceRateLimit, postgres: lowBalanceRateLimit },
+  { id: 10, name: 'webhooks: previous signing secret kept for the rotation overlap', sqlite: previousSigningSecret, postgres: previousSigningSecret },
+  { id: 11, name: 'inbound mail: Message-IDs seen per mailbox', sqlite: seenInboundMessages, postgres: seenInboundMessages },
+  { id: 12, name: 'deliveries: attempt history', sqlite: deliveryHistory, postgres: deliveryHistory },
 ];

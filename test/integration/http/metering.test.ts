@@ -156,6 +156,20 @@ const ROUTES: readonly MeteredRoute[] = [
     ok: { method: 'POST', url: '/webhook/nope/test', status: 404, error: 'Webhook not found' },
   },
   {
+    name: 'GET /webhook/{webhookId}/deliveries',
+    cost: 0,
+    category: 'webhook',
+    ok: { method: 'GET', url: '/webhook/nope/deliveries', status: 404, error: 'Webhook not found' },
+    clientError: { method: 'GET', url: '/webhook/nope/deliveries?n=0', body: 'Invalid n: must be an integer from 1 to 100' },
+  },
+  {
+    name: 'GET /webhook/{webhookId}/deliveries/{deliveryId}',
+    cost: 0,
+    category: 'webhook',
+    ok: { method: 'GET', url: '/webhook/nope/deliveries/msg_1', status: 404, error: 'Webhook not found' },
+    clientError: { method: 'GET', url: '/webhook/a.b/deliveries/msg_1', body: WEBHOOK_ID_RULE },
+  },
+  {
     // Charged 55 up front; a refused address is a client error, settled at 1 (its answer is JSON, tested in test/integration/metadata).
     name: 'POST /url-to-metadata',
     cost: 1,

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { describeEachStore } from '../../helpers/each-store.js';
-import { formatEmail } from '../../../src/features/formats/index.js';
-import type { InboundEmailPayload } from '../../../src/features/formats/index.js';
+import { formatEmail } from '../../../src/formats/index.js';
+import type { InboundEmailPayload } from '../../../src/formats/index.js';
 import { createMailbox, sendMail, useMailHarness } from './mail-fixtures.js';
 import type { MailHarness } from './mail-fixtures.js';
 

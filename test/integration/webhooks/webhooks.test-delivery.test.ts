@@ -172,13 +172,16 @@ describeEachStore('POST /webhook/{webhookId}/test delivers through a real HTTPS 
     expect(() => new Webhook(other.signingSecret).verify(request.text, headers)).toThrow();
   });
 
-  it('after rotateSecret, deliveries verify with the new secret and no longer with the old one', async () => {
+  // From 24 h after the rotation, only the new secret verifies: webhooks.signing-overlap.test.ts.
+  it('after rotateSecret, deliveries verify with the new secret and, for 24 hours, with the old one too', async () => {
     const created = ok(await api.create({ webhookId: 'rot', url }));
     const rotated = ok(await api.patch('rot', { rotateSecret: true }));
     const request = await received(receiver(), async () => expect(ok(await api.test('rot'))).toStrictEqual(DELIVERED));
     const headers = signatureHeaders(request);
-    expect(() => new Webhook(created.signingSecret).verify(request.text, headers)).toThrow();
     expect(new Webhook(rotated.signingSecret).verify(request.text, headers)).toStrictEqual(JSON.parse(request.text));
+    expect(new Webhook(created.signingSecret).verify(request.text, headers)).toStrictEqual(JSON.parse(request.text));
+    const other = ok(await api.create({ webhookId: 'rot-other', url }));
+    expect(() => new Webhook(other.signingSecret).verify(request.text, headers)).toThrow();
   });
 
   it('reports a receiver answering 500 as success false, "webhook call failed: HTTP 500", still a 200 charged 1', async () => {
@@ -208,7 +211,12 @@ describeEachStore('POST /webhook/{webhookId}/test delivers through a real HTTPS 
     ok(await api.test('logged'));
     const logs = ok(await api.logs('webhook-delivery')).logs as Array<Record<string, unknown>>;
     expect(logs).toHaveLength(2);
-    for (const entry of logs) expect(entry).toMatchObject({ method: 'POST', path: 'logged', endpoint: 'webhook-delivery', status_code: 200, cost: 1 });
+    for (const entry of logs) expect(entry).toMatchObject({ method: 'POST', path: 'logged', endpoint: 'webhook-delivery', cost: 1 });
+    // Each row tells how its delivery went (issue 16 item 5): the failed one with the receiver's status and the cause.
+    expect(logs.map((entry) => [entry.status_code, entry.error])).toEqual([
+      [500, 'webhook call failed: HTTP 500'],
+      [200, undefined],
+    ]);
     expect(logs.map((entry) => entry.balance)).toEqual([997, 998]);
     const managed = ok(await api.logs('webhook')).logs as Array<Record<string, unknown>>;
     expect(managed.map((entry) => entry.path)).toEqual(['/webhook']);

@@ -6,7 +6,7 @@ import {
   validateFormatConfig,
   type InboundEmailPayload,
   type LowBalanceEvent,
-} from '../../../src/features/formats/index.js';
+} from '../../../src/formats/index.js';
 
 const payload: InboundEmailPayload = {
   externalMessageId: '<CAF=x1@mail.example.com>',

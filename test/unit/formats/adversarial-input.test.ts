@@ -1,11 +1,11 @@
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
-import { formatEmail, type InboundEmailPayload, validateFormatConfig, redactOptions } from '../../../src/features/formats/index.js';
-import { htmlToText } from '../../../src/features/formats/html-text.js';
-import { parsePlaceholders } from '../../../src/features/formats/template-parser.js';
-import { TemplateTooLarge, renderTemplate, validateTemplate } from '../../../src/features/formats/template-engine.js';
-import { rechargeHint } from '../../../src/features/formats/message.js';
-import { escapeMarkup, singleLine, truncate } from '../../../src/features/formats/text.js';
+import { formatEmail, type InboundEmailPayload, validateFormatConfig, redactOptions } from '../../../src/formats/index.js';
+import { htmlToText } from '../../../src/formats/html-text.js';
+import { parsePlaceholders } from '../../../src/formats/template-parser.js';
+import { TemplateTooLarge, renderTemplate, validateTemplate } from '../../../src/formats/template-engine.js';
+import { rechargeHint } from '../../../src/formats/message.js';
+import { escapeMarkup, singleLine, truncate } from '../../../src/formats/text.js';
 import { messageIdOf } from '../../../src/features/mail/payload.js';
 import { mailboxOf } from '../../../src/features/mail/recipients.js';
 import { verifyAttachmentLink } from '../../../src/features/mail/attachment-links.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_HTML_CHARS, MAX_TEXT_CHARS, htmlToText } from '../../../src/features/formats/html-text.js';
-import { formatEmail } from '../../../src/features/formats/index.js';
-import type { InboundEmailPayload } from '../../../src/features/formats/index.js';
+import { MAX_HTML_CHARS, MAX_TEXT_CHARS, htmlToText } from '../../../src/formats/html-text.js';
+import { formatEmail } from '../../../src/formats/index.js';
+import type { InboundEmailPayload } from '../../../src/formats/index.js';
 
 describe('htmlToText', () => {
   it('turns blocks into lines and paragraphs into empty-line gaps, once per run of tags', () => {

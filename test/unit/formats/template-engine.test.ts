@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderTemplate, validateTemplate } from '../../../src/features/formats/template-engine.js';
+import { renderTemplate, validateTemplate } from '../../../src/formats/template-engine.js';
 
 const mail = {
   externalMessageId: 'msg-1',

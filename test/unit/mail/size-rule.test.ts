@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applySizeRule, fitJsonString, jsonBytes, jsonStringBytes } from '../../../src/features/mail/size-rule.js';
-import type { InboundEmailPayload } from '../../../src/features/formats/index.js';
+import type { InboundEmailPayload } from '../../../src/formats/index.js';
 
 const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
 

@@ -1,0 +1,35 @@
+/** What a delivery is made of, for every trigger (src/deliveries/deliver.ts sends it). */
+
+/** What caused a delivery, as its history stores it. */
+export const DELIVERY_TRIGGERS = ['test', 'email', 'schedule', 'low_balance', 'redelivery'] as const;
+export type DeliveryTrigger = (typeof DELIVERY_TRIGGERS)[number];
+
+/** Where a delivery stands: `pending` while an attempt is still to come (retries, later), else how its last attempt went. */
+export const DELIVERY_STATUSES = ['pending', 'success', 'failure'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** JSON serialised already (the inbound outbox stores it so): delivered as these exact bytes. */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
+/**
+ * Signature headers for one attempt: `messageId` is the delivery id (`webhook-id`), the body the exact text sent.
+ * The webhooks feature makes it from a webhook's signing keys; deliveries without a secret (low-balance) have none.
+ */
+export type Signer = (messageId: string, timestampSeconds: number, body: string, now: number) => Record<string, string>;
+
+export interface Delivery {
+  readonly trigger: DeliveryTrigger;
+  readonly walletId: number;
+  /** The webhook delivered for; for low-balance notifications the log path `low-balance`. */
+  readonly webhookId: string;
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly sign?: Signer;
+  /** The value to POST, or its JSON already serialised (the inbound outbox stores it so). */
+  readonly body: unknown;
+  /** Credits this delivery was charged and the balance after it, for the log. */
+  readonly cost: number;
+  readonly balance: number;
+}

@@ -1,0 +1,179 @@
+import type { Sql, Store } from '../store/store.js';
+import type { DeliveryStatus, DeliveryTrigger } from './delivery.js';
+
+/**
+ * The delivery history (migration 12): a `deliveries` row per delivery, keyed by its `webhook-id`, and a
+ * `delivery_attempts` row per attempt. Written once per attempt, read by GET /webhook/{id}/deliveries.
+ */
+
+export interface DeliveryRecord {
+  readonly id: string;
+  readonly walletId: number;
+  readonly webhookId: string;
+  readonly trigger: DeliveryTrigger;
+  readonly createdAt: number;
+  readonly status: DeliveryStatus;
+  readonly attempts: number;
+  readonly lastAttemptAt: number | null;
+  readonly nextAttemptAt: number | null;
+  readonly lastStatusCode: number | null;
+  readonly lastError: string | null;
+  readonly url: string;
+  readonly cost: number;
+  /** The exact JSON text sent; null when it was over the 1 MiB rule. */
+  readonly body: string | null;
+}
+
+export interface AttemptRecord {
+  readonly deliveryId: string;
+  readonly attempt: number;
+  readonly at: number;
+  readonly url: string;
+  readonly statusCode: number | null;
+  readonly ms: number;
+  readonly error: string | null;
+  /** The first 1 KiB of the receiver's answer. */
+  readonly responseBody: string | null;
+  readonly willRetry: boolean;
+}
+
+const UPSERT_DELIVERY = `INSERT INTO deliveries (id, wallet_id, webhook_id, trigger, created_at, status, attempts, last_attempt_at, next_attempt_at,
+  last_status_code, last_error, url, cost, body) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+ON CONFLICT (id) DO UPDATE SET status = excluded.status, attempts = excluded.attempts, last_attempt_at = excluded.last_attempt_at,
+  next_attempt_at = excluded.next_attempt_at, last_status_code = excluded.last_status_code, last_error = excluded.last_error`;
+const INSERT_ATTEMPT = `INSERT INTO delivery_attempts (delivery_id, attempt, at, url, status_code, ms, error, response_body, will_retry)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`;
+
+/** One attempt and the delivery's state after it, in one unit: the history never shows one without the other. */
+export async function recordAttempt(store: Store, delivery: DeliveryRecord, attempt: AttemptRecord): Promise<void> {
+  const d = delivery;
+  const a = attempt;
+  await store.write(async (tx) => {
+    await tx.run(UPSERT_DELIVERY, [
+      d.id,
+      d.walletId,
+      d.webhookId,
+      d.trigger,
+      d.createdAt,
+      d.status,
+      d.attempts,
+      d.lastAttemptAt,
+      d.nextAttemptAt,
+      d.lastStatusCode,
+      d.lastError,
+      d.url,
+      d.cost,
+      d.body,
+    ]);
+    await tx.run(INSERT_ATTEMPT, [a.deliveryId, a.attempt, a.at, a.url, a.statusCode, a.ms, a.error, a.responseBody, a.willRetry ? 1 : 0]);
+  });
+}
+
+interface DeliveryRow {
+  id: string;
+  wallet_id: number;
+  webhook_id: string;
+  trigger: DeliveryTrigger;
+  created_at: number;
+  status: DeliveryStatus;
+  attempts: number;
+  last_attempt_at: number | null;
+  next_attempt_at: number | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  url: string;
+  cost: number;
+  body: string | null;
+}
+
+interface AttemptRow {
+  delivery_id: string;
+  attempt: number;
+  at: number;
+  url: string;
+  status_code: number | null;
+  ms: number;
+  error: string | null;
+  response_body: string | null;
+  will_retry: number;
+}
+
+const SUMMARY_COLUMNS = `id, wallet_id, webhook_id, trigger, created_at, status, attempts, last_attempt_at, next_attempt_at, last_status_code,
+  last_error, url, cost`;
+
+/**
+ * Low-balance notifications are recorded under their log path `low-balance`, which is also a valid webhook id:
+ * a webhook of that name does not show them.
+ */
+const OF_A_WEBHOOK = `trigger <> 'low_balance'`;
+
+function fromRow(row: DeliveryRow): DeliveryRecord {
+  return {
+    id: row.id,
+    walletId: row.wallet_id,
+    webhookId: row.webhook_id,
+    trigger: row.trigger,
+    createdAt: row.created_at,
+    status: row.status,
+    attempts: row.attempts,
+    lastAttemptAt: row.last_attempt_at,
+    nextAttemptAt: row.next_attempt_at,
+    lastStatusCode: row.last_status_code,
+    lastError: row.last_error,
+    url: row.url,
+    cost: row.cost,
+    body: row.body ?? null,
+  };
+}
+
+export interface DeliveryQuery {
+  readonly walletId: number;
+  readonly webhookId: string;
+  readonly limit: number;
+  readonly status?: DeliveryStatus;
+  /** Rows created at or before this are expired (not yet swept): left out. */
+  readonly expiredAt: number;
+}
+
+/** A webhook's deliveries, newest first, without their bodies. */
+export async function listDeliveries(sql: Sql, query: DeliveryQuery): Promise<DeliveryRecord[]> {
+  const statusFilter = query.status === undefined ? '' : ' AND status = $5';
+  const params: unknown[] = [query.walletId, query.webhookId, query.expiredAt, query.limit];
+  if (query.status !== undefined) params.push(query.status);
+  const rows = await sql.all<DeliveryRow>(
+    `SELECT ${SUMMARY_COLUMNS} FROM deliveries WHERE wallet_id = $1 AND webhook_id = $2 AND created_at > $3 AND ${OF_A_WEBHOOK}${statusFilter}
+     ORDER BY created_at DESC, id DESC LIMIT $4`,
+    params,
+  );
+  return rows.map(fromRow);
+}
+
+/** One delivery of a wallet's webhook with its body and attempts; undefined when there is none (or it expired). */
+export async function findDelivery(
+  sql: Sql,
+  key: { walletId: number; webhookId: string; deliveryId: string; expiredAt: number },
+): Promise<{ delivery: DeliveryRecord; attempts: AttemptRecord[] } | undefined> {
+  const row = await sql.get<DeliveryRow>(
+    `SELECT ${SUMMARY_COLUMNS}, body FROM deliveries WHERE id = $1 AND wallet_id = $2 AND webhook_id = $3 AND created_at > $4 AND ${OF_A_WEBHOOK}`,
+    [key.deliveryId, key.walletId, key.webhookId, key.expiredAt],
+  );
+  if (row === undefined) return undefined;
+  const attempts = await sql.all<AttemptRow>(
+    'SELECT delivery_id, attempt, at, url, status_code, ms, error, response_body, will_retry FROM delivery_attempts WHERE delivery_id = $1 ORDER BY attempt',
+    [key.deliveryId],
+  );
+  return {
+    delivery: fromRow(row),
+    attempts: attempts.map((a) => ({
+      deliveryId: a.delivery_id,
+      attempt: a.attempt,
+      at: a.at,
+      url: a.url,
+      statusCode: a.status_code,
+      ms: a.ms,
+      error: a.error,
+      responseBody: a.response_body,
+      willRetry: a.will_retry === 1,
+    })),
+  };
+}

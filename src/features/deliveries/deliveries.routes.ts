@@ -1,0 +1,72 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Deps } from '../../deps.js';
+import { errors } from '../../errors.js';
+import type { MeterSpec } from '../../http/metering.js';
+import { walletOf } from '../../http/metering.js';
+import { responses, tokenAuth } from '../../http/schemas.js';
+import { DELIVERY_RETENTION_MS, findDelivery, listDeliveries } from '../../deliveries/index.js';
+import type { DeliveryStatus } from '../../deliveries/index.js';
+import { findWebhook, WebhookParams } from '../webhooks/index.js';
+import { attemptView, DeliveriesQuery, DeliveryDetail, DeliveryList, DeliveryParams, summaryView } from './deliveries.schemas.js';
+
+/** Free, metered and logged like GET /token/logs: reading a webhook's history costs nothing. */
+const meter: MeterSpec = { cost: 0, category: 'webhook' };
+const tags = ['webhook'];
+
+/** The delivery history of a wallet's webhook (issue 16); another wallet's webhook is `Webhook not found`. */
+export const deliveryRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  /** The webhook must be the caller's: its history is looked up only then. */
+  const ownWebhook = async (walletId: number, webhookId: string): Promise<void> => {
+    if ((await findWebhook(deps.store.read, walletId, webhookId)) === undefined) throw errors.webhookNotFound();
+  };
+
+  app.get(
+    '/webhook/:webhookId/deliveries',
+    {
+      config: { meter },
+      schema: {
+        summary: 'A webhook’s deliveries of the last 7 days, newest first (free)',
+        tags,
+        security: tokenAuth,
+        params: WebhookParams,
+        querystring: DeliveriesQuery,
+        response: responses(DeliveryList, 400, 401, 404),
+      },
+    },
+    async (request) => {
+      const walletId = walletOf(request).id;
+      const { webhookId } = request.params;
+      await ownWebhook(walletId, webhookId);
+      const deliveries = await listDeliveries(deps.store.read, {
+        walletId,
+        webhookId,
+        limit: request.query.n,
+        status: request.query.status as DeliveryStatus | undefined,
+        expiredAt: deps.clock.now() - DELIVERY_RETENTION_MS,
+      });
+      return { deliveries: deliveries.map(summaryView), n: deliveries.length };
+    },
+  );
+
+  app.get(
+    '/webhook/:webhookId/deliveries/:deliveryId',
+    {
+      config: { meter },
+      schema: {
+        summary: 'One delivery: its attempts and the exact JSON body sent (free)',
+        tags,
+        security: tokenAuth,
+        params: DeliveryParams,
+        response: responses(DeliveryDetail, 400, 401, 404),
+      },
+    },
+    async (request) => {
+      const walletId = walletOf(request).id;
+      const { webhookId, deliveryId } = request.params;
+      await ownWebhook(walletId, webhookId);
+      const found = await findDelivery(deps.store.read, { walletId, webhookId, deliveryId, expiredAt: deps.clock.now() - DELIVERY_RETENTION_MS });
+      if (found === undefined) throw errors.deliveryNotFound();
+      return { ...summaryView(found.delivery), attempts: found.attempts.map(attemptView), body: found.delivery.body };
+    },
+  );
+};
