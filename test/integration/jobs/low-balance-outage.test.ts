@@ -10,6 +10,7 @@ import { putSettings, spendCredits } from '../../helpers/low-balance.js';
 import { useOutboundFixture } from '../../helpers/outbound-fixture.js';
 import { startPrivatePostgres } from '../../helpers/private-postgres.js';
 import type { PrivatePostgres } from '../../helpers/private-postgres.js';
+import { sleep, until, type WorkerLogLine } from '../../helpers/wait.js';
 
 /**
  * Low-balance notifiers on two instances, on a PostgreSQL of the test's own that goes away while a
@@ -17,37 +18,21 @@ import type { PrivatePostgres } from '../../helpers/private-postgres.js';
  * would have run out no notifier takes it over and sends it again.
  */
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const PATH = '/low-outage';
-
-interface LogLine {
-  readonly level: number;
-  readonly msg: string;
-  readonly worker?: string;
-}
-
-async function until(check: () => Promise<boolean>, limitMs: number): Promise<boolean> {
-  const deadline = performance.now() + limitMs;
-  while (performance.now() < deadline) {
-    if (await check().catch(() => false)) return true;
-    await sleep(100);
-  }
-  return false;
-}
 
 describe('low-balance notifications across a PostgreSQL outage, two instances', () => {
   const outbound = useOutboundFixture();
   const clock = new ManualClock();
   const database: { pg?: PrivatePostgres } = {};
-  const instances: Array<{ t: TestApp; notifier: RunningWorker; logs: LogLine[] }> = [];
+  const instances: Array<{ t: TestApp; notifier: RunningWorker; logs: WorkerLogLine[] }> = [];
 
   beforeAll(async () => {
     database.pg = await startPrivatePostgres();
     if (database.pg === undefined) return;
     const shared = { url: database.pg.url, drop: async () => undefined };
     for (let i = 0; i < 2; i++) {
-      const logs: LogLine[] = [];
-      const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as LogLine) });
+      const logs: WorkerLogLine[] = [];
+      const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as WorkerLogLine) });
       const t = await startTestApp('postgres', { database: shared, clock, env: outbound.env, overrides: () => ({ logger }) });
       instances.push({ t, notifier: startLowBalanceNotifier(t.deps, `instance-${i}`, { intervalMs: 200 }), logs });
     }

@@ -8,6 +8,7 @@ import type { PrivatePostgres } from '../../helpers/private-postgres.js';
 import { useReceiver } from '../webhooks/webhook-fixtures.js';
 import { createMailbox, outboxCount, sendMail } from '../mail/mail-fixtures.js';
 import type { MailHarness } from '../mail/mail-fixtures.js';
+import { sleep, until, type WorkerLogLine } from '../../helpers/wait.js';
 
 /**
  * Inbound mail across a PostgreSQL outage, two instances on a PostgreSQL of the test's own: a message
@@ -16,36 +17,19 @@ import type { MailHarness } from '../mail/mail-fixtures.js';
  * offered during the outage is refused with a temporary (4xx) reply, so its sender retries.
  */
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-interface LogLine {
-  readonly level: number;
-  readonly msg: string;
-  readonly worker?: string;
-}
-
-async function until(check: () => Promise<boolean>, limitMs: number): Promise<boolean> {
-  const deadline = performance.now() + limitMs;
-  while (performance.now() < deadline) {
-    if (await check().catch(() => false)) return true;
-    await sleep(100);
-  }
-  return false;
-}
-
 describe('inbound mail across a PostgreSQL outage, two instances', () => {
   const { env, receiver } = useReceiver();
   const clock = new ManualClock();
   const database: { pg?: PrivatePostgres } = {};
-  const instances: Array<{ harness: MailHarness; logs: LogLine[] }> = [];
+  const instances: Array<{ harness: MailHarness; logs: WorkerLogLine[] }> = [];
 
   beforeAll(async () => {
     database.pg = await startPrivatePostgres();
     if (database.pg === undefined) return;
     const shared = { url: database.pg.url, drop: async () => undefined };
     for (let i = 0; i < 2; i++) {
-      const logs: LogLine[] = [];
-      const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as LogLine) });
+      const logs: WorkerLogLine[] = [];
+      const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as WorkerLogLine) });
       const t = await startTestApp('postgres', {
         database: shared,
         clock,

@@ -6,6 +6,7 @@ import { ManualClock, startTestApp } from '../../helpers/app.js';
 import type { TestApp } from '../../helpers/app.js';
 import { startPrivatePostgres } from '../../helpers/private-postgres.js';
 import type { PrivatePostgres } from '../../helpers/private-postgres.js';
+import { sleep, type WorkerLogLine } from '../../helpers/wait.js';
 
 /**
  * The sweeper (a pass a minute) on a PostgreSQL of the test's own that is away when its pass comes: it
@@ -13,24 +14,16 @@ import type { PrivatePostgres } from '../../helpers/private-postgres.js';
  * within seconds of the database's return.
  */
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-interface LogLine {
-  readonly level: number;
-  readonly msg: string;
-  readonly worker?: string;
-}
-
 describe('sweepers across a PostgreSQL outage', () => {
   const clock = new ManualClock(Date.parse('2026-06-01T12:00:10.000Z'));
   const database: { pg?: PrivatePostgres } = {};
-  const logs: LogLine[] = [];
+  const logs: WorkerLogLine[] = [];
   let app: TestApp | undefined;
 
   beforeAll(async () => {
     database.pg = await startPrivatePostgres();
     if (database.pg === undefined) return;
-    const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as LogLine) });
+    const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as WorkerLogLine) });
     app = await startTestApp('postgres', { database: { url: database.pg.url, drop: async () => undefined }, clock, overrides: () => ({ logger }) });
   }, 60_000);
 

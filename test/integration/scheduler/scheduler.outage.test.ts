@@ -13,6 +13,7 @@ import { useOutboundFixture } from '../../helpers/outbound-fixture.js';
 import { startPrivatePostgres } from '../../helpers/private-postgres.js';
 import type { PrivatePostgres } from '../../helpers/private-postgres.js';
 import { insertSchedules } from './fixtures.js';
+import { sleep, until, type WorkerLogLine } from '../../helpers/wait.js';
 
 /**
  * Two whole services (every worker running) on a PostgreSQL of the test's own, which is stopped while
@@ -23,31 +24,15 @@ import { insertSchedules } from './fixtures.js';
 const MINUTE_0 = Date.parse('2026-06-01T12:00:00.000Z');
 const SCHEDULES_PER_WALLET = 10;
 const CREDITS = 1000;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-interface LogLine {
-  readonly level: number;
-  readonly msg: string;
-  readonly worker?: string;
-}
 const WARN = 40;
 const ERROR = 50;
 
 /** Polls `check` every 100 ms until it is true or `limitMs` passed; true when it became true. */
-async function until(check: () => Promise<boolean> | boolean, limitMs: number): Promise<boolean> {
-  const deadline = performance.now() + limitMs;
-  while (performance.now() < deadline) {
-    if (await check()) return true;
-    await sleep(100);
-  }
-  return false;
-}
-
 describe('scheduled runs across a PostgreSQL outage, two instances', () => {
   const outbound = useOutboundFixture();
   const clock = new ManualClock(MINUTE_0 + 50_000);
   const database: { pg?: PrivatePostgres } = {};
-  const services: Array<{ service: Service; logs: LogLine[] }> = [];
+  const services: Array<{ service: Service; logs: WorkerLogLine[] }> = [];
 
   beforeAll(async () => {
     database.pg = await startPrivatePostgres();
@@ -62,8 +47,8 @@ describe('scheduled runs across a PostgreSQL outage, two instances', () => {
       ...outbound.env,
     });
     for (let i = 0; i < 2; i++) {
-      const logs: LogLine[] = [];
-      const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as LogLine) });
+      const logs: WorkerLogLine[] = [];
+      const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as WorkerLogLine) });
       const service = await createService(config, { deps: { clock, logger } });
       await service.start();
       services.push({ service, logs });
