@@ -24,6 +24,7 @@ import type { InboundMail } from './features/mail/inbound.service.js';
 import { metadataRoutes } from './features/metadata/metadata.routes.js';
 import { myIpRoutes } from './features/myip/myip.routes.js';
 import { billingRoutes } from './features/billing/billing.routes.js';
+import { mcpRoutes } from './features/mcp/mcp.routes.js';
 import { RequestObserver } from './observability/request-observer.js';
 import { requestIds } from './observability/request-id.js';
 import { metricsRoutes } from './observability/metrics.routes.js';
@@ -105,6 +106,7 @@ export async function buildApp(deps: Deps, inbound?: InboundMail, options: { rea
   await app.register(metadataRoutes, { deps });
   await app.register(myIpRoutes, { deps });
   await app.register(billingRoutes, { deps });
+  await app.register(mcpRoutes, { deps });
   if (deps.config.adminToken !== undefined) await app.register(manageRoutes, { deps, adminToken: deps.config.adminToken });
   await app.register(metricsRoutes, { metrics: deps.metrics, token: deps.config.metricsToken });
 

@@ -59,6 +59,8 @@ export interface Config {
   readonly otel: { readonly endpoint?: string; readonly serviceName: string };
   /** CORS_ORIGINS: browser origins (`https://app.example`) allowed to call the API cross-origin; empty: no CORS headers at all. */
   readonly corsOrigins: readonly string[];
+  /** DELIVERY_RETRY_BASE_MS: the wait before a webhook's first retry (doubling for each further one, README "Delivery retries"). */
+  readonly deliveryRetryBaseMs: number;
 }
 
 export class ConfigError extends Error {
@@ -112,6 +114,15 @@ function shutdownDelay(env: Env): number {
   if (raw === undefined) return 3000;
   const value = /^\d{1,6}$/.test(raw) ? Number(raw) : Number.NaN;
   if (!(value >= 0 && value <= 300_000)) throw new ConfigError('SHUTDOWN_DELAY_MS', 'must be an integer from 0 to 300000 (milliseconds)');
+  return value;
+}
+
+/** Default 30 s (issue 16); a small base makes retries testable and benchable without waiting minutes. */
+function deliveryRetryBase(env: Env): number {
+  const raw = text(env, 'DELIVERY_RETRY_BASE_MS');
+  if (raw === undefined) return 30_000;
+  const value = /^\d{1,7}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(value >= 1 && value <= 3_600_000)) throw new ConfigError('DELIVERY_RETRY_BASE_MS', 'must be an integer from 1 to 3600000 (milliseconds)');
   return value;
 }
 
@@ -246,6 +257,7 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken: metricsToken(env),
     otel: Object.freeze({ endpoint: httpUrl(env, 'OTEL_EXPORTER_OTLP_ENDPOINT'), serviceName: text(env, 'OTEL_SERVICE_NAME') ?? 'coinop' }),
     corsOrigins: corsOrigins(env),
+    deliveryRetryBaseMs: deliveryRetryBase(env),
   };
   return Object.freeze(config);
 }

@@ -29,6 +29,8 @@ export const errors = {
   methodNotAllowed: (allow: readonly string[]) => new ApiError(405, 'Method Not Allowed', { allow: allow.join(', ') }),
   webhookExists: () => new ApiError(409, 'Webhook ID already exists'),
   payloadTooLarge: () => new ApiError(413, 'Payload Too Large'),
+  /** A delivery whose body is no longer kept (7 days, over 1 MiB, or e-mail content after its delivery ended): no redelivery. */
+  deliveryExpired: () => new ApiError(410, 'Delivery expired'),
   tooManyRequests: (retryAfterSeconds: number) => new ApiError(429, 'Too Many Requests', { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) }),
   internal: () => new ApiError(500, 'Internal Server Error'),
   rechargeNotConfigured: () => new ApiError(501, 'Recharge is not configured'),

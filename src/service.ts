@@ -16,6 +16,8 @@ import { startSmtpListener } from './features/mail/smtp-listener.js';
 import type { SmtpListener, SmtpListenerOptions } from './features/mail/smtp-listener.js';
 import { startScheduler } from './features/scheduler/scheduler.js';
 import { startLowBalanceNotifier } from './features/settings/low-balance-notifier.js';
+import { startRetryWorker } from './deliveries/index.js';
+import { findDeliveryTarget } from './features/webhooks/index.js';
 import { listenNaming, migrateAtStart } from './startup-checks.js';
 import { startupSummary } from './startup-log.js';
 
@@ -100,6 +102,9 @@ export async function createService(config: Config, options: ServiceOptions = {}
         worker('sweepers', () => startSweepers(deps, instanceId)),
         worker('scheduler', () => startScheduler(deps, instanceId)),
         worker('low-balance notifier', () => startLowBalanceNotifier(deps, instanceId)),
+        worker('delivery retries', () =>
+          startRetryWorker(deps, instanceId, { findTarget: (walletId, webhookId) => findDeliveryTarget(deps.store.read, walletId, webhookId) }),
+        ),
         {
           name: 'http',
           async start() {

@@ -4,9 +4,12 @@ import { logId } from '../lib/ids.js';
 import { DAY } from '../lib/time.js';
 import { cutText } from '../lib/cut-text.js';
 import { MAX_LOG_TEXT } from '../ledger/log-entry.js';
-import type { Delivery, DeliveryTrigger } from './delivery.js';
+import type { Delivery, DeliveryTarget, DeliveryTrigger } from './delivery.js';
 import { JsonText } from './delivery.js';
+import type { AttemptRecord, DeliveryRecord } from './history.js';
 import { recordAttempt } from './history.js';
+import { isRetryable, retryDelayMs } from './retry-policy.js';
+import { recordRedelivery, recordRetry } from './retry.queries.js';
 
 /** Deliveries and their attempts are kept as long as the call log (README "Call logs"), then swept. */
 export const DELIVERY_RETENTION_MS = 7 * DAY;
@@ -35,70 +38,127 @@ function storedBody(text: string): string | null {
   return text.length * 3 <= MAX_STORED_BODY_BYTES || Buffer.byteLength(text) <= MAX_STORED_BODY_BYTES ? text : null;
 }
 
-/**
- * Sends one callback, the only way any webhook call leaves the service: signed (when the webhook has keys),
- * through the SSRF-safe outbound client, one attempt (SPEC: no retry, best effort). The attempt is recorded in
- * the delivery history and the call log (`webhook-delivery`, the webhookId as path, the delivery id beside it).
- * Never throws: a failed delivery is an outcome, and a history the store could not take is only logged.
- */
-export async function deliver(deps: Deps, delivery: Delivery): Promise<Delivered> {
-  const deliveryId = `msg_${logId()}`;
+/** One attempt as sent: signed afresh, through the outbound client, counted and logged. */
+interface Sent {
+  readonly result: DeliveryResult;
+  readonly attempt: Omit<AttemptRecord, 'attempt' | 'trigger' | 'willRetry'>;
+}
+
+/** What an attempt's call-log row says besides the outcome: whose, what it cost and the balance after. */
+interface AttemptLog {
+  readonly walletId: number;
+  readonly webhookId: string;
+  readonly cost: number;
+  readonly balance: number;
+}
+
+async function sendAttempt(deps: Deps, target: DeliveryTarget, deliveryId: string, bodyText: string, metric: string, log: AttemptLog): Promise<Sent> {
   const startedAt = deps.clock.now();
-  // Serialised once: the signed text is handed over as is, so the signed bytes are the bytes sent.
-  const body = delivery.body instanceof JsonText ? delivery.body : new JsonText(JSON.stringify(delivery.body) ?? 'null');
-  const signed = delivery.sign?.(deliveryId, Math.floor(startedAt / 1000), body.text, startedAt) ?? {};
-  const result = await deps.outbound.deliverJson(delivery.url, body.text, { ...delivery.headers, ...signed });
-  deps.metrics.delivered(METRIC_TRIGGER[delivery.trigger], result.ok, result.elapsedMs / 1000);
-  const statusCode = deliveryStatus(result);
+  // Each attempt is signed with a fresh timestamp and the same webhook-id: receivers deduplicate on the id.
+  const signed = target.sign?.(deliveryId, Math.floor(startedAt / 1000), bodyText, startedAt) ?? {};
+  const result = await deps.outbound.deliverJson(target.url, bodyText, { ...target.headers, ...signed });
+  deps.metrics.delivered(metric, result.ok, result.elapsedMs / 1000);
   const ms = Math.round(result.elapsedMs);
   deps.ledger.record({
-    walletId: delivery.walletId,
+    walletId: log.walletId,
     method: 'POST',
-    path: delivery.webhookId,
+    path: log.webhookId,
     endpoint: 'webhook-delivery',
-    statusCode,
+    statusCode: deliveryStatus(result),
     responseTimeMs: ms,
     error: result.ok ? undefined : `webhook call failed: ${result.cause}`,
-    cost: delivery.cost,
-    balance: delivery.balance,
+    cost: log.cost,
+    balance: log.balance,
     deliveryId,
   });
   const error = result.ok ? null : cutText(result.cause, MAX_LOG_TEXT);
+  return {
+    result,
+    attempt: { deliveryId, at: startedAt, url: target.url, statusCode: result.status ?? null, ms, error, responseBody: result.responseExcerpt ?? null },
+  };
+}
+
+/** Records an attempt; a history the store could not take is only logged (the call happened and is in the call log). */
+async function keepHistory(deps: Deps, deliveryId: string, write: () => Promise<void>): Promise<void> {
   try {
-    await recordAttempt(
+    await write();
+  } catch (failure) {
+    deps.logger.warn({ err: failure, deliveryId }, 'recording a delivery attempt failed');
+  }
+}
+
+/**
+ * Sends one callback, the only way any webhook call leaves the service: signed (when the webhook has keys),
+ * through the SSRF-safe outbound client. One attempt (SPEC: no retry) unless the webhook opted into retries
+ * (`retryAttempts`): then a failure worth retrying leaves the delivery `pending` for the retry worker, its body
+ * kept until it ends. The attempt is recorded in the delivery history and the call log (`webhook-delivery`, the
+ * webhookId as path, the delivery id beside it). Never throws: a failed delivery is an outcome.
+ */
+export async function deliver(deps: Deps, delivery: Delivery): Promise<Delivered> {
+  const deliveryId = `msg_${logId()}`;
+  // Serialised once: the signed text is handed over as is, so the signed bytes are the bytes sent.
+  const body = delivery.body instanceof JsonText ? delivery.body : new JsonText(JSON.stringify(delivery.body) ?? 'null');
+  const { result, attempt } = await sendAttempt(deps, delivery, deliveryId, body.text, METRIC_TRIGGER[delivery.trigger], delivery);
+  const maxAttempts = 1 + Math.max(0, delivery.retryAttempts ?? 0);
+  const kept = storedBody(body.text);
+  // A body over the 1 MiB rule is not kept, so there is nothing to send again: no retry.
+  const nextAttemptAt = maxAttempts > 1 && kept !== null && isRetryable(result) ? attempt.at + retryDelayMs(deps.config.deliveryRetryBaseMs, 1) : null;
+  const status = result.ok ? 'success' : nextAttemptAt === null ? 'failure' : 'pending';
+  await keepHistory(deps, deliveryId, () =>
+    recordAttempt(
       deps.store,
       {
         id: deliveryId,
         walletId: delivery.walletId,
         webhookId: delivery.webhookId,
         trigger: delivery.trigger,
-        createdAt: startedAt,
-        status: result.ok ? 'success' : 'failure',
+        createdAt: attempt.at,
+        status,
         attempts: 1,
-        lastAttemptAt: startedAt,
-        nextAttemptAt: null,
-        lastStatusCode: result.status ?? null,
-        lastError: error,
+        maxAttempts,
+        lastAttemptAt: attempt.at,
+        nextAttemptAt,
+        lastStatusCode: attempt.statusCode,
+        lastError: attempt.error,
         url: delivery.url,
         cost: delivery.cost,
-        // SPEC (webhook delivery rule 5): routed e-mail content is not retained after delivery.
-        body: delivery.trigger === 'email' ? null : storedBody(body.text),
+        // SPEC (webhook delivery rule 5): routed e-mail content is not retained after delivery; kept only while retries are due.
+        body: delivery.trigger === 'email' && status !== 'pending' ? null : kept,
       },
-      {
-        deliveryId,
-        attempt: 1,
-        at: startedAt,
-        url: delivery.url,
-        statusCode: result.status ?? null,
-        ms,
-        error,
-        responseBody: result.responseExcerpt ?? null,
-        willRetry: false,
-      },
-    );
-  } catch (failure) {
-    // The call happened and is in the call log; only its history row is missing (the store is away).
-    deps.logger.warn({ err: failure, deliveryId }, 'recording a delivery attempt failed');
-  }
+      { ...attempt, attempt: 1, trigger: delivery.trigger, willRetry: status === 'pending' },
+    ),
+  );
   return { ...result, deliveryId };
+}
+
+/** A later attempt of a recorded delivery: a retry (free) or a redelivery (charged like the first attempt). */
+export interface LaterAttempt {
+  readonly kind: 'retry' | 'redelivery';
+  /** The delivery as recorded, with its body. */
+  readonly delivery: DeliveryRecord & { readonly body: string };
+  /** Its number, taken before the send (claimDueRetries, reserveAttempt). */
+  readonly attempt: number;
+  /** Where and how it goes now: the webhook's current URL, headers and signing keys. */
+  readonly target: DeliveryTarget;
+  readonly cost: number;
+  readonly balance: number;
+}
+
+/**
+ * Sends a recorded delivery again with its delivery id and exact body, a fresh signature, and records the
+ * attempt. A retry that fails worth retrying while attempts are left stays `pending`, due after the next backoff.
+ */
+export async function deliverAgain(deps: Deps, later: LaterAttempt): Promise<DeliveryResult & { readonly attempt: number }> {
+  const { delivery } = later;
+  const trigger: DeliveryTrigger = later.kind === 'redelivery' ? 'redelivery' : delivery.trigger;
+  const log = { walletId: delivery.walletId, webhookId: delivery.webhookId, cost: later.cost, balance: later.balance };
+  const { result, attempt } = await sendAttempt(deps, later.target, delivery.id, delivery.body, METRIC_TRIGGER[trigger], log);
+  const retryLeft = later.kind === 'retry' && later.attempt < delivery.maxAttempts && isRetryable(result);
+  const nextAttemptAt = retryLeft ? attempt.at + retryDelayMs(deps.config.deliveryRetryBaseMs, later.attempt) : null;
+  const outcome = { ok: result.ok, at: attempt.at, statusCode: attempt.statusCode, error: attempt.error, nextAttemptAt };
+  const record: AttemptRecord = { ...attempt, attempt: later.attempt, trigger, willRetry: retryLeft };
+  await keepHistory(deps, delivery.id, () =>
+    later.kind === 'retry' ? recordRetry(deps.store, outcome, record) : recordRedelivery(deps.store, outcome, record),
+  );
+  return { ...result, attempt: later.attempt };
 }

@@ -4,7 +4,7 @@
 export const DELIVERY_TRIGGERS = ['test', 'email', 'schedule', 'low_balance', 'redelivery'] as const;
 export type DeliveryTrigger = (typeof DELIVERY_TRIGGERS)[number];
 
-/** Where a delivery stands: `pending` while an attempt is still to come (retries, later), else how its last attempt went. */
+/** Where a delivery stands: `pending` while a retry is still to come, else how its last attempt went. */
 export const DELIVERY_STATUSES = ['pending', 'success', 'failure'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
@@ -19,14 +19,20 @@ export class JsonText {
  */
 export type Signer = (messageId: string, timestampSeconds: number, body: string, now: number) => Record<string, string>;
 
-export interface Delivery {
+/** Where an attempt goes and how it is signed. */
+export interface DeliveryTarget {
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly sign?: Signer;
+}
+
+export interface Delivery extends DeliveryTarget {
   readonly trigger: DeliveryTrigger;
   readonly walletId: number;
   /** The webhook delivered for; for low-balance notifications the log path `low-balance`. */
   readonly webhookId: string;
-  readonly url: string;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly sign?: Signer;
+  /** The webhook's retry policy: attempts allowed after the first (absent or 0: SPEC's single attempt). */
+  readonly retryAttempts?: number;
   /** The value to POST, or its JSON already serialised (the inbound outbox stores it so). */
   readonly body: unknown;
   /** Credits this delivery was charged and the balance after it, for the log. */

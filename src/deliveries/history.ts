@@ -13,20 +13,25 @@ export interface DeliveryRecord {
   readonly trigger: DeliveryTrigger;
   readonly createdAt: number;
   readonly status: DeliveryStatus;
+  /** Attempt numbers handed out so far (a retry or redelivery takes its number before it is sent). */
   readonly attempts: number;
+  /** The first attempt and the retries its webhook's policy allowed when it was made (1: no retry). */
+  readonly maxAttempts: number;
   readonly lastAttemptAt: number | null;
   readonly nextAttemptAt: number | null;
   readonly lastStatusCode: number | null;
   readonly lastError: string | null;
   readonly url: string;
   readonly cost: number;
-  /** The exact JSON text sent; null when it was over the 1 MiB rule. */
+  /** The exact JSON text sent; null when it was over the 1 MiB rule, and e-mail content once its delivery ended (SPEC rule 5). */
   readonly body: string | null;
 }
 
 export interface AttemptRecord {
   readonly deliveryId: string;
   readonly attempt: number;
+  /** The delivery's trigger for its first attempt and its retries; `redelivery` for one asked for by POST …/redeliver. */
+  readonly trigger: DeliveryTrigger;
   readonly at: number;
   readonly url: string;
   readonly statusCode: number | null;
@@ -38,11 +43,25 @@ export interface AttemptRecord {
 }
 
 const UPSERT_DELIVERY = `INSERT INTO deliveries (id, wallet_id, webhook_id, trigger, created_at, status, attempts, last_attempt_at, next_attempt_at,
-  last_status_code, last_error, url, cost, body) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+  last_status_code, last_error, url, cost, body, max_attempts) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
 ON CONFLICT (id) DO UPDATE SET status = excluded.status, attempts = excluded.attempts, last_attempt_at = excluded.last_attempt_at,
   next_attempt_at = excluded.next_attempt_at, last_status_code = excluded.last_status_code, last_error = excluded.last_error`;
-const INSERT_ATTEMPT = `INSERT INTO delivery_attempts (delivery_id, attempt, at, url, status_code, ms, error, response_body, will_retry)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`;
+export const INSERT_ATTEMPT = `INSERT INTO delivery_attempts (delivery_id, attempt, at, url, status_code, ms, error, response_body, will_retry, trigger)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`;
+
+/** INSERT_ATTEMPT's parameters. */
+export const attemptParams = (a: AttemptRecord): unknown[] => [
+  a.deliveryId,
+  a.attempt,
+  a.at,
+  a.url,
+  a.statusCode,
+  a.ms,
+  a.error,
+  a.responseBody,
+  a.willRetry ? 1 : 0,
+  a.trigger,
+];
 
 /** One attempt and the delivery's state after it, in one unit: the history never shows one without the other. */
 export async function recordAttempt(store: Store, delivery: DeliveryRecord, attempt: AttemptRecord): Promise<void> {
@@ -64,12 +83,13 @@ export async function recordAttempt(store: Store, delivery: DeliveryRecord, atte
       d.url,
       d.cost,
       d.body,
+      d.maxAttempts,
     ]);
-    await tx.run(INSERT_ATTEMPT, [a.deliveryId, a.attempt, a.at, a.url, a.statusCode, a.ms, a.error, a.responseBody, a.willRetry ? 1 : 0]);
+    await tx.run(INSERT_ATTEMPT, attemptParams(a));
   });
 }
 
-interface DeliveryRow {
+export interface DeliveryRow {
   id: string;
   wallet_id: number;
   webhook_id: string;
@@ -84,6 +104,7 @@ interface DeliveryRow {
   url: string;
   cost: number;
   body: string | null;
+  max_attempts: number;
 }
 
 interface AttemptRow {
@@ -96,10 +117,11 @@ interface AttemptRow {
   error: string | null;
   response_body: string | null;
   will_retry: number;
+  trigger: DeliveryTrigger | null;
 }
 
-const SUMMARY_COLUMNS = `id, wallet_id, webhook_id, trigger, created_at, status, attempts, last_attempt_at, next_attempt_at, last_status_code,
-  last_error, url, cost`;
+export const SUMMARY_COLUMNS = `id, wallet_id, webhook_id, trigger, created_at, status, attempts, last_attempt_at, next_attempt_at, last_status_code,
+  last_error, url, cost, max_attempts`;
 
 /**
  * Low-balance notifications are recorded under their log path `low-balance`, which is also a valid webhook id:
@@ -107,7 +129,7 @@ const SUMMARY_COLUMNS = `id, wallet_id, webhook_id, trigger, created_at, status,
  */
 const OF_A_WEBHOOK = `trigger <> 'low_balance'`;
 
-function fromRow(row: DeliveryRow): DeliveryRecord {
+export function fromRow(row: DeliveryRow): DeliveryRecord {
   return {
     id: row.id,
     walletId: row.wallet_id,
@@ -122,6 +144,7 @@ function fromRow(row: DeliveryRow): DeliveryRecord {
     lastError: row.last_error,
     url: row.url,
     cost: row.cost,
+    maxAttempts: row.max_attempts,
     body: row.body ?? null,
   };
 }
@@ -159,7 +182,7 @@ export async function findDelivery(
   );
   if (row === undefined) return undefined;
   const attempts = await sql.all<AttemptRow>(
-    'SELECT delivery_id, attempt, at, url, status_code, ms, error, response_body, will_retry FROM delivery_attempts WHERE delivery_id = $1 ORDER BY attempt',
+    'SELECT delivery_id, attempt, at, url, status_code, ms, error, response_body, will_retry, trigger FROM delivery_attempts WHERE delivery_id = $1 ORDER BY attempt',
     [key.deliveryId],
   );
   return {
@@ -167,6 +190,8 @@ export async function findDelivery(
     attempts: attempts.map((a) => ({
       deliveryId: a.delivery_id,
       attempt: a.attempt,
+      // Attempts recorded before migration 13 were all first attempts.
+      trigger: a.trigger ?? row.trigger,
       at: a.at,
       url: a.url,
       statusCode: a.status_code,

@@ -2,6 +2,8 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { PLAIN_TEXT } from './schemas.js';
+import { documentOperations } from './openapi-operations.js';
+import { llmsTxt } from './llms-txt.js';
 
 /**
  * The CSP of `/docs`: its own assets only. Not swagger-ui's default, whose `upgrade-insecure-requests` makes a
@@ -32,7 +34,10 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
         description:
           'Credit-metered utility API: key-value store, webhooks, DNS lookups, URL metadata, caller IP. Paid calls answer with `x-cost` and `x-balance`; errors are plain text.',
         version,
+        license: { name: 'MIT', url: 'https://opensource.org/license/mit' },
       },
+      // Relative: the document is right behind any proxy or host name, as the landing page is.
+      servers: [{ url: '/' }],
       components: {
         securitySchemes: {
           TokenAuth: { type: 'apiKey', in: 'header', name: 'x-token' },
@@ -40,12 +45,19 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
         },
       },
     },
+    ...documentOperations(),
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: DOCS_CSP });
 }
 
 export function registerOpenApiDocument(app: FastifyInstance): void {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  // Built from the document on first request (every route is declared by then), then served from memory.
+  let llms: string | undefined;
+  app.get('/llms.txt', { schema: { hide: true } }, async (_request, reply) => {
+    llms ??= llmsTxt(app.swagger() as Parameters<typeof llmsTxt>[0]);
+    return reply.type(PLAIN_TEXT).send(llms);
+  });
 }
 
 /**
@@ -55,7 +67,7 @@ export function registerOpenApiDocument(app: FastifyInstance): void {
 export function registerLandingPage(app: FastifyInstance, version: string): void {
   const text = [
     `coinop ${version}: a credit-metered utility API (key-value store, webhooks, DNS lookups, URL metadata, caller IP).`,
-    'Documentation: /docs (OpenAPI document: /openapi.json)',
+    'Documentation: /docs (OpenAPI document: /openapi.json; for AI agents: /llms.txt)',
     'A token: POST /token with the form body token=new; then send it as the x-token header.',
     '',
   ].join('\n');

@@ -34,6 +34,7 @@ export const billingRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
     {
       config: { meter: { cost: 0, category: 'service' } },
       schema: {
+        operationId: 'rechargeLink',
         summary: 'Recharge link (free)',
         description:
           'A Stripe payment link for 1 or 3 million credits, as plain text, with the wallet hash as `client_reference_id`. ' +
@@ -42,6 +43,7 @@ export const billingRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
         security: tokenAuth,
         querystring: RechargeQuery,
         response: responses(okText('Payment URL'), 400, 401, 501, 502),
+        example: { query: { amount: '1' }, response: 'https://checkout.stripe.com/c/pay/cs_live_a1B2c3D4e5F6g7H8' },
       },
     },
     async (request, reply) => {
@@ -53,7 +55,16 @@ export const billingRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
 
   app.get(
     RECHARGE_DONE_PATH,
-    { schema: { summary: 'Where Stripe sends the payer back', tags: ['token'], querystring: DoneQuery, response: { 200: okText('A short message') } } },
+    {
+      schema: {
+        operationId: 'rechargeDone',
+        summary: 'Where Stripe sends the payer back',
+        tags: ['token'],
+        querystring: DoneQuery,
+        response: { 200: okText('A short message') },
+        example: { response: 'Thank you: your payment was received. The credits are added to your wallet as soon as Stripe confirms it.' },
+      },
+    },
     async (request, reply) => {
       const text =
         request.query.cancelled === undefined
@@ -69,10 +80,12 @@ export const billingRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
     {
       bodyLimit: WEBHOOK_BODY_LIMIT,
       schema: {
+        operationId: 'stripeWebhook',
         summary: 'Stripe webhook (signed with STRIPE_WEBHOOK_SECRET)',
         description: 'Credits a wallet once per paid Checkout Session (`checkout.session.completed`, `checkout.session.async_payment_succeeded`).',
         tags: ['billing'],
         response: { 200: WebhookAnswer, 400: errorResponses[400], 413: errorResponses[413], 501: errorResponses[501] },
+        example: { response: { received: true, credited: true, credits: 1000000 }, errors: { 400: 'Invalid stripe-signature' } },
       },
     },
     async (request) => {

@@ -8,6 +8,8 @@ import { DELIVERY_RETENTION_MS, findDelivery, listDeliveries } from '../../deliv
 import type { DeliveryStatus } from '../../deliveries/index.js';
 import { findWebhook, WebhookParams } from '../webhooks/index.js';
 import { attemptView, DeliveriesQuery, DeliveryDetail, DeliveryList, DeliveryParams, summaryView } from './deliveries.schemas.js';
+import { deliveryExamples } from './deliveries.examples.js';
+import { redeliverRoutes } from './redeliver.routes.js';
 
 /** Free, metered and logged like GET /token/logs: reading a webhook's history costs nothing. */
 const meter: MeterSpec = { cost: 0, category: 'webhook' };
@@ -25,6 +27,8 @@ export const deliveryRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
     {
       config: { meter },
       schema: {
+        operationId: 'webhookDeliveries',
+        example: deliveryExamples.list,
         summary: 'A webhook’s deliveries of the last 7 days, newest first (free)',
         tags,
         security: tokenAuth,
@@ -53,6 +57,8 @@ export const deliveryRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
     {
       config: { meter },
       schema: {
+        operationId: 'webhookDelivery',
+        example: deliveryExamples.get,
         summary: 'One delivery: its attempts and the exact JSON body sent (free)',
         tags,
         security: tokenAuth,
@@ -69,4 +75,6 @@ export const deliveryRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
       return { ...summaryView(found.delivery), attempts: found.attempts.map(attemptView), body: found.delivery.body };
     },
   );
+
+  await app.register(redeliverRoutes, { deps });
 };

@@ -36,6 +36,7 @@ export const DeliveryList = Type.Object({ deliveries: Type.Array(DeliverySummary
 
 const Attempt = Type.Object({
   attempt: Type.Integer(),
+  trigger: Type.String({ enum: [...DELIVERY_TRIGGERS], description: 'The delivery’s trigger (first attempt and retries), or `redelivery`' }),
   at: ISODate,
   statusCode: Nullable(Type.Integer()),
   ms: Type.Integer(),
@@ -69,6 +70,7 @@ export function summaryView(delivery: DeliveryRecord) {
 export function attemptView(attempt: AttemptRecord) {
   return {
     attempt: attempt.attempt,
+    trigger: attempt.trigger,
     at: isoTime(attempt.at),
     statusCode: attempt.statusCode,
     ms: attempt.ms,
@@ -76,3 +78,11 @@ export function attemptView(attempt: AttemptRecord) {
     responseBody: attempt.responseBody,
   };
 }
+
+/** The answer of POST …/redeliver: how the new attempt went, in the test route's words. */
+export const RedeliveryResult = Type.Object({
+  success: Type.Boolean(),
+  attempt: Type.Integer({ description: 'The attempt’s number in the delivery’s history' }),
+  statusCode: Nullable(Type.Integer({ description: 'The receiver’s status; null when no answer came' })),
+  message: Type.String({ description: '"webhook delivered" or "webhook call failed: <cause>"' }),
+});

@@ -18,12 +18,33 @@ export const dnsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, 
       config: { meter: dnsMeter },
       bodyLimit: DNS_BODY_LIMIT,
       schema: {
+        operationId: 'dnsLookup',
+        'x-cost': `${dnsMeter.cost as number}, also for a client error; 0 for a 5xx answer`,
         summary:
           'Look up DNS records of up to 10 domains or IPs, with optional propagation check, reverse lookup, e-mail security enrichment and TLS certificate inspection',
         tags: ['dns'],
         security: tokenAuth,
         body: DnsLookupBody,
         response: responses(DnsLookupResponse, 400, 401, 402, 413),
+        example: {
+          body: { domains: ['example.com'], recordTypes: ['A', 'MX'], enableEnrichment: false, enableSslInspection: false, performReverseLookup: false },
+          response: {
+            summary: { totalDomains: 1, successfulLookups: 1, failedLookups: 0, recordTypes: ['A', 'MX'], propagationCheckEnabled: false },
+            results: [
+              {
+                domain: 'example.com',
+                lookupResult: {
+                  domain: 'example.com',
+                  timestamp: '2026-06-01T12:00:00.000Z',
+                  records: {
+                    A: [{ type: 'A', address: '93.184.215.14', ttl: 3600 }],
+                    MX: [{ type: 'MX', exchange: 'mail.example.com', priority: 10, ttl: 3600 }],
+                  },
+                },
+              },
+            ],
+          },
+        },
       },
     },
     // Validation (Ajv, useDefaults) has filled every field the schema gives a default; the static type cannot say so.

@@ -13,15 +13,27 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
     }
   };
 
-  app.get('/healthz', { schema: { summary: 'Health check', tags: ['service'], response: responses(okText(), 503) } }, async (_request, reply) => {
-    await storeAnswers();
-    reply.type(PLAIN_TEXT);
-    return 'OK';
-  });
+  app.get(
+    '/healthz',
+    { schema: { operationId: 'healthCheck', summary: 'Health check', tags: ['service'], response: responses(okText(), 503), example: { response: 'OK' } } },
+    async (_request, reply) => {
+      await storeAnswers();
+      reply.type(PLAIN_TEXT);
+      return 'OK';
+    },
+  );
 
   app.get(
     '/readyz',
-    { schema: { summary: 'Readiness: started, not draining, store answering', tags: ['service'], response: responses(okText(), 503) } },
+    {
+      schema: {
+        operationId: 'readinessCheck',
+        summary: 'Readiness: started, not draining, store answering',
+        tags: ['service'],
+        response: responses(okText(), 503),
+        example: { response: 'OK' },
+      },
+    },
     async (_request, reply) => {
       const notReady = deps.readiness.notReady;
       if (notReady !== undefined) throw errors.unavailable(notReady === 'draining' ? 'Draining' : 'Starting');

@@ -8,12 +8,12 @@ import { walletOf } from '../../http/metering.js';
 import { checkName, checkValue, parseTtl, MAX_TTL_SECONDS } from './kv.rules.js';
 import { deleteValue, KvReads, KvSets } from './kv.queries.js';
 
-const Params = Type.Object({
+export const Params = Type.Object({
   bucket: Type.String({ description: '1 to 30 characters; no control characters or /; no reserved- prefix, no --- suffix' }),
   key: Type.String({ description: '1 to 30 characters; no control characters or /' }),
 });
 // Closed, as SPEC defines the query: another parameter is 400 (it would otherwise ride along into the log).
-const SetQuery = Type.Object(
+export const SetQuery = Type.Object(
   {
     ttl: Type.Optional(
       Type.String({
@@ -52,8 +52,10 @@ export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, {
       config: { meter },
       bodyLimit: KV_BODY_LIMIT,
       schema: {
+        operationId: 'kvSet',
         summary: 'Set a value',
         tags: ['kv'],
+        example: { params: { bucket: 'settings', key: 'theme' }, query: { ttl: '3600' }, body: 'dark', response: 'OK' },
         security: tokenAuth,
         params: Params,
         querystring: SetQuery,
@@ -80,8 +82,10 @@ export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, {
     {
       config: { meter },
       schema: {
+        operationId: 'kvGet',
         summary: 'Get a value',
         tags: ['kv'],
+        example: { params: { bucket: 'settings', key: 'theme' }, response: 'dark', errors: { 404: errors.keyNotFound().body } },
         security: tokenAuth,
         params: Params,
         response: responses(okText('The stored value'), 400, 401, 402, 404),
@@ -101,7 +105,15 @@ export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, {
     '/kv/:bucket/:key',
     {
       config: { meter },
-      schema: { summary: 'Delete a value', tags: ['kv'], security: tokenAuth, params: Params, response: responses(okText(), 400, 401, 402, 404) },
+      schema: {
+        operationId: 'kvDelete',
+        summary: 'Delete a value',
+        tags: ['kv'],
+        security: tokenAuth,
+        params: Params,
+        response: responses(okText(), 400, 401, 402, 404),
+        example: { params: { bucket: 'settings', key: 'theme' }, response: 'OK', errors: { 404: errors.keyNotFound().body } },
+      },
     },
     async (request, reply) => {
       const { bucket, key } = names(request.params);

@@ -9,7 +9,7 @@ import { recentLogs } from './logs.queries.js';
 import type { LogRow } from './logs.queries.js';
 
 // Closed, as SPEC defines the query: an unknown parameter is 400 (this free call is logged with its path).
-const Query = Type.Object(
+export const Query = Type.Object(
   {
     n: Type.Integer({ minimum: 1, maximum: 100, default: 5, 'x-error': 'must be an integer from 1 to 100' }),
     type: Type.Optional(Type.String({ enum: [...LOG_CATEGORIES], description: 'Filter on the log endpoint category' })),
@@ -57,8 +57,29 @@ export const logRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, 
     {
       config: { meter: { cost: 0, category: 'token' } },
       schema: {
+        operationId: 'logsList',
         summary: 'Recent calls, newest first (free)',
         tags: ['token'],
+        example: {
+          query: { n: 1, type: 'kv' },
+          response: {
+            logs: [
+              {
+                id: '01JX4Q8Z6T3N5R7V9B2D4F6H8K',
+                method: 'GET',
+                path: '/kv/settings/theme',
+                endpoint: 'kv',
+                status_code: 200,
+                response_time_ms: 2,
+                timestamp: '2026-06-01T12:00:00.000Z',
+                expiration: '2026-06-08T12:00:00.000Z',
+                cost: 1,
+                balance: 98,
+              },
+            ],
+            n: 1,
+          },
+        },
         security: tokenAuth,
         querystring: Query,
         response: responses(LogsResponse, 400, 401),

@@ -35,11 +35,17 @@ const downloadRoute: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { d
     `${DOWNLOAD_PATH}/:attachmentId`,
     {
       schema: {
+        operationId: 'mailAttachmentGet',
         summary: 'Download an inbound e-mail attachment (signed link from a delivery payload, valid 1 hour)',
         tags: ['mail'],
         params: DownloadParams,
         querystring: DownloadQuery,
         response: { ...responses(binary, 404) },
+        example: {
+          params: { attachmentId: 'att_01JX4Q8Z6T3N5R7V' },
+          query: { expires: '1780315200', signature: 'k3Jd9sQ2vX7mN1pL4tR8wY6zB0cF5hG2' },
+          response: '%PDF-1.7 …',
+        },
       },
     },
     async (request, reply) => {
@@ -115,6 +121,8 @@ const relayRoute: FastifyPluginAsyncTypebox<{ deps: Deps; secret: string; inboun
     {
       bodyLimit: inbound.maxMessageBytes,
       schema: {
+        operationId: 'mailInject',
+        'x-cost': '2, or 5 with attachments, charged to the mailbox’s wallet',
         summary: 'Inject a raw RFC 5322 message for a mailbox (relay ingestion; enabled by INBOUND_SECRET)',
         description:
           'The body is the raw message (any content type, e.g. `message/rfc822`), at most 30 MiB. It is processed exactly as mail received over SMTP: charged 2 or 5 credits to the mailbox’s wallet, then delivered to its webhook. 402 means the wallet cannot pay: retry later.',
@@ -125,6 +133,11 @@ const relayRoute: FastifyPluginAsyncTypebox<{ deps: Deps; secret: string; inboun
           202: RelayAccepted,
           ...withoutOk(responses(RelayAccepted, 400, 402, 404, 413)),
           403: { description: 'Forbidden', content: { 'text/plain': { schema: { type: 'string' } } } },
+        },
+        example: {
+          query: { recipient: 'r_7f3k9q2m@mail.example.com' },
+          response: { accepted: true, externalMessageId: '<CAF=abc123@mail.example.org>' },
+          errors: { 404: errors.webhookNotFound().body },
         },
       },
     },

@@ -20,7 +20,7 @@ import { isStoreUnavailable } from '../../store/store-errors.js';
  * a slot is tried again, and failures are one warning per outage.
  */
 /** Where a mailbox's deliveries go and how they are signed (a WebhookRecord will do). */
-export type DeliveryTarget = Pick<WebhookRecord, 'url' | 'headers' | 'signingSecret' | 'previousSigningKey'>;
+export type DeliveryTarget = Pick<WebhookRecord, 'url' | 'headers' | 'signingSecret' | 'previousSigningKey' | 'retryAttempts'>;
 
 export interface ReadyDelivery {
   readonly entry: OutboxEntry;
@@ -174,6 +174,7 @@ export class OutboxDeliverer {
         url: target.url,
         headers: target.headers,
         sign: webhookSigner(target),
+        retryAttempts: target.retryAttempts,
         // The stored JSON is signed and sent as is: never parsed and serialised again.
         body: new JsonText(entry.body),
         cost: entry.cost,

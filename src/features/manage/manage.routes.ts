@@ -19,6 +19,7 @@ const CreditBody = Type.Object(
 const WalletView = Type.Object({ hash: Type.String(), wallet: Type.Integer(), created: ISODate, lastUsed: ISODate });
 const CreditView = Type.Object({ hash: Type.String(), wallet: Type.Integer() });
 const adminAuth = [{ AdminAuth: [] as string[] }];
+const EXAMPLE_HASH = 'a3f1c9d2e4b6a8c0e2f4a6b8c0d2e4f6a8b0c2d4e6f8a0b2c4d6e8f0a2b4c6d8';
 
 /** Operator API: exists only when ADMIN_TOKEN is set (registered by app.ts then). */
 export const manageRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; adminToken: string }> = async (app, { deps, adminToken }) => {
@@ -44,7 +45,20 @@ export const manageRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; adminToken: s
 
   app.get(
     '/manage/wallets/:hash',
-    { schema: { summary: 'Read a wallet (operator)', tags: ['manage'], security: adminAuth, params: Params, response: responses(WalletView, 400, 404) } },
+    {
+      schema: {
+        operationId: 'walletGet',
+        summary: 'Read a wallet (operator)',
+        tags: ['manage'],
+        security: adminAuth,
+        params: Params,
+        response: responses(WalletView, 400, 403, 404),
+        example: {
+          params: { hash: EXAMPLE_HASH },
+          response: { hash: EXAMPLE_HASH, wallet: 99, created: '2026-06-01T12:00:00.000Z', lastUsed: '2026-06-02T08:30:00.000Z' },
+        },
+      },
+    },
     async (request) => {
       const wallet = await deps.ledger.walletByHash(request.params.hash);
       if (wallet === undefined) throw errors.notFound();
@@ -57,12 +71,14 @@ export const manageRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; adminToken: s
     '/manage/wallets/:hash/credit',
     {
       schema: {
+        operationId: 'walletCredit',
         summary: 'Credit a wallet (operator)',
         tags: ['manage'],
         security: adminAuth,
         params: Params,
         body: CreditBody,
-        response: responses(CreditView, 400, 404),
+        response: responses(CreditView, 400, 403, 404),
+        example: { params: { hash: EXAMPLE_HASH }, body: { amount: 500, reason: 'Support ticket 1234' }, response: { hash: EXAMPLE_HASH, wallet: 599 } },
       },
     },
     async (request) => {

@@ -51,11 +51,12 @@ export const metadataRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
       config: { meter: metadataMeter, errorBody: 'json-failure' },
       bodyLimit: BODY_LIMIT,
       schema: {
+        operationId: 'urlMetadata',
+        'x-cost': `${METADATA_COST}, or ${METADATA_AI_COST} with aiSummary short, medium or long; 1 for a malformed request or a 4xx answer, 0 for a 5xx answer`,
         summary: 'Metadata of a URL, with an optional AI summary',
         description:
           'Fetches the URL (public addresses only, http or https, at most 10 redirects, 2 MiB, 10 s) and returns its SEO, technical, ' +
           'link, Open Graph, Twitter card, social, contact, media and structured-data groups; other content types get `document`. ' +
-          'Costs 55 credits, or 800 with `aiSummary` short/medium/long; a malformed request or a 4xx answer costs 1, a 5xx answer 0. ' +
           'Failures answer `{"success": false, "error": "…"}`; 401 and 402 answer in plain text, as on every route.',
         tags: ['url-to-metadata'],
         security: tokenAuth,
@@ -68,6 +69,42 @@ export const metadataRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
           413: failure('Payload Too Large'),
           500: failure('Internal Server Error'),
           502: failure('The URL could not be fetched (DNS, connection, TLS, timeout, redirects, or a non-2xx answer)'),
+        },
+        example: {
+          body: { url: 'https://example.com/', aiSummary: 'none' },
+          response: {
+            success: true,
+            data: {
+              seo: {
+                title: 'Example Domain',
+                description: '',
+                keywords: [],
+                canonical: '',
+                language: 'en',
+                robots: '',
+                author: '',
+                headings: { h1: ['Example Domain'], h2: [], h3: [] },
+                alternates: [],
+                wordCount: 28,
+              },
+              technical: {
+                statusCode: 200,
+                finalUrl: 'https://example.com/',
+                originalUrl: 'https://example.com/',
+                robotsAllowed: true,
+                isSecure: true,
+                contentType: 'text/html; charset=UTF-8',
+                contentLength: 1256,
+                truncated: false,
+                redirects: 0,
+                responseTime: 182,
+                analysisTruncated: false,
+                server: 'ECAcc (nyd/D144)',
+                lastModified: '',
+              },
+            },
+            timestamp: '2026-06-01T12:00:00.000Z',
+          },
         },
       },
     },

@@ -32,6 +32,7 @@ export const myIpRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
     {
       config: { meter: { cost: 1, category: 'myip' } },
       schema: {
+        operationId: 'myIp',
         summary: 'Caller IP and geo metadata',
         description:
           "The address is the connection's, or the X-Forwarded-For entry chosen by TRUST_PROXY when the connection comes from a trusted proxy. " +
@@ -39,6 +40,24 @@ export const myIpRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
         tags: ['myip'],
         security: tokenAuth,
         response: responses(MyIpInfo, 401, 402),
+        example: {
+          response: {
+            ip: '203.0.113.7',
+            ipv6: '',
+            isCurrentIpv6: false,
+            userAgent: 'curl/8.5.0',
+            acceptLanguage: '',
+            city: '',
+            country: 'NL',
+            continent: 'EU',
+            latitude: '',
+            longitude: '',
+            region: '',
+            regionCode: '',
+            timezone: '',
+            postalCode: '',
+          },
+        },
       },
     },
     async (request): Promise<MyIpInfo> => {

@@ -26,6 +26,8 @@ export interface ClaimedRun {
   readonly signingSecret: string;
   /** The secret a rotation replaced: it signs too while the overlap lasts (webhooks/signing-keys.ts). */
   readonly previousSigningKey?: WebhookRecord['previousSigningKey'];
+  /** The webhook's opt-in retries (0: one attempt). */
+  readonly retryAttempts: number;
 }
 
 export interface ClaimBatch {
@@ -55,12 +57,12 @@ const CLAIM = {
   sql: `
 UPDATE webhooks SET next_run_at = $4
 WHERE wallet_id = $1 AND webhook_id = $2 AND active = 1 AND next_run_at = $3
-RETURNING wallet_id, webhook_id, url, headers, signing_secret, previous_signing_secret, signing_secret_rotated_at`,
+RETURNING wallet_id, webhook_id, url, headers, signing_secret, previous_signing_secret, signing_secret_rotated_at, retry_attempts`,
   columns: `
 UPDATE webhooks AS w SET next_run_at = v.next_run_at
 FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::bigint[]) AS v(wallet_id, webhook_id, due_at, next_run_at)
 WHERE w.wallet_id = v.wallet_id AND w.webhook_id = v.webhook_id AND w.active = 1 AND w.next_run_at = v.due_at
-RETURNING w.wallet_id, w.webhook_id, w.url, w.headers, w.signing_secret, w.previous_signing_secret, w.signing_secret_rotated_at`,
+RETURNING w.wallet_id, w.webhook_id, w.url, w.headers, w.signing_secret, w.previous_signing_secret, w.signing_secret_rotated_at, w.retry_attempts`,
 };
 
 interface ClaimedRow {
@@ -71,6 +73,7 @@ interface ClaimedRow {
   readonly signing_secret: string;
   readonly previous_signing_secret: string | null;
   readonly signing_secret_rotated_at: number | null;
+  readonly retry_attempts: number;
 }
 
 interface ClaimTarget {
@@ -148,6 +151,7 @@ export async function claimDueRuns(
           url: row.url,
           headers: parseHeaders(row.headers),
           signingSecret: row.signing_secret,
+          retryAttempts: row.retry_attempts,
           ...(row.previous_signing_secret === null || row.signing_secret_rotated_at === null
             ? {}
             : { previousSigningKey: { secret: row.previous_signing_secret, rotatedAt: row.signing_secret_rotated_at } }),

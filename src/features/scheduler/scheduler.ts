@@ -149,6 +149,7 @@ async function fire(deps: Deps, recorder: RunRecorder, run: ClaimedRun): Promise
     url: run.url,
     headers: run.headers,
     sign: webhookSigner(run),
+    retryAttempts: run.retryAttempts,
     body,
     cost: SCHEDULED_RUN_COST,
     balance: charge.balance,

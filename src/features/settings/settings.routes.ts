@@ -40,7 +40,14 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
     '/token/settings',
     {
       config: { meter },
-      schema: { summary: 'Low-balance notification settings', tags: ['token'], security: tokenAuth, response: responses(SettingsView, 401, 402) },
+      schema: {
+        operationId: 'settingsGet',
+        summary: 'Low-balance notification settings',
+        tags: ['token'],
+        security: tokenAuth,
+        response: responses(SettingsView, 401, 402),
+        example: { response: { low_balance_threshold: 50, low_balance_email: 'ops@example.com' } },
+      },
     },
     async (request) => {
       const settings = await readSettings(deps.store.read, walletOf(request).id);
@@ -58,8 +65,10 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
     {
       config: { meter },
       schema: {
+        operationId: 'settingsUpdate',
         summary: 'Update low-balance notification settings (omitted fields keep their values, null clears)',
         tags: ['token'],
+        example: { body: { low_balance_threshold: 50, low_balance_email: 'ops@example.com', low_balance_webhook: null }, response: 'OK' },
         security: tokenAuth,
         body: SettingsUpdate,
         response: responses(okText(), 400, 401, 402, 413),

@@ -30,8 +30,10 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
     '/token',
     {
       schema: {
+        operationId: 'tokenCreate',
         summary: 'Create a token (a wallet with 100 credits)',
         tags: ['token'],
+        example: { body: { token: 'new' }, response: 'coin_Vq3n8ZkXw1sQe7JtYb2LmR5pHc9GdAf4uTo6KyNi0Ws' },
         consumes: ['application/x-www-form-urlencoded'],
         body: CreateTokenBody,
         response: responses(okText('The new token'), 400, 413, 429),
@@ -50,8 +52,10 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
     {
       config: { meter: { cost: 1, category: 'token' } },
       schema: {
+        operationId: 'tokenGet',
         summary: 'Wallet info',
         tags: ['token'],
+        example: { response: { wallet: 99, created: '2026-06-01T12:00:00.000Z', hash: 'a3f1c9d2e4b6a8c0e2f4a6b8c0d2e4f6a8b0c2d4e6f8a0b2c4d6e8f0a2b4c6d8' } },
         security: tokenAuth,
         response: responses(WalletInfo, 401, 402),
       },

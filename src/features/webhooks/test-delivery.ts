@@ -41,6 +41,7 @@ export async function sendTestDelivery(deps: Deps, record: WebhookRecord, contex
     url: record.url,
     headers: record.headers,
     sign: webhookSigner(record),
+    retryAttempts: record.retryAttempts,
     body: testBody(deps, record, context.walletHash),
     cost: context.cost,
     balance: context.balance,

@@ -28,6 +28,8 @@ export interface WebhookConfig {
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly mode: MailboxMode | ScheduledMode;
+  /** Opt-in retries (issue 16): attempts allowed after a delivery's first one fails; absent (never 0) is SPEC's single attempt. */
+  readonly retryAttempts?: number;
 }
 
 /** The outcome of the last scheduled run, written by the scheduler. */

@@ -63,9 +63,20 @@ const mailboxFieldsIn = (body: object): string[] => MAILBOX_ONLY_FIELDS.filter((
 
 const combinationError = (field: string): string => `Invalid field combination: ${field} is for mailbox webhooks and cannot be sent with schedule`;
 
-function withCommon(url: string, headers: Record<string, string>, mode: RuleResult<MailboxMode | ScheduledMode>): RuleResult<WebhookConfig> {
+interface CommonFields {
+  readonly url: string;
+  readonly headers: Record<string, string>;
+  readonly retryAttempts: number | undefined;
+}
+
+function withCommon(common: CommonFields, mode: RuleResult<MailboxMode | ScheduledMode>): RuleResult<WebhookConfig> {
   if (!mode.ok) return mode;
-  return { ok: true, value: { url, headers, mode: mode.value } };
+  return { ok: true, value: configOf(common, mode.value) };
+}
+
+/** Retries are kept only when on: a webhook without them has no `retryAttempts` at all. */
+function configOf({ url, headers, retryAttempts }: CommonFields, mode: MailboxMode | ScheduledMode): WebhookConfig {
+  return retryAttempts === undefined || retryAttempts === 0 ? { url, headers, mode } : { url, headers, mode, retryAttempts };
 }
 
 /** POST and PUT: the whole configuration; the mode is chosen by the presence of `schedule`. */
@@ -79,7 +90,7 @@ export function configFromInput(input: WebhookInput, now: Date): RuleResult<Webh
     input.schedule === undefined
       ? mailboxMode(input)
       : scheduledMode({ cron: input.schedule.cron, timezone: input.schedule.timezone, active: input.schedule.active ?? true }, now);
-  return withCommon(input.url, headers, mode);
+  return withCommon({ url: input.url, headers, retryAttempts: input.retry?.attempts ?? 0 }, mode);
 }
 
 /**
@@ -100,12 +111,13 @@ export function configFromPatch(current: WebhookConfig, patch: WebhookPatch, now
   const headerError = patch.headers === undefined ? null : checkHeaders(headers);
   if (headerError !== null) return fail(headerError);
   const url = patch.url ?? current.url;
+  // `retry: null` (or attempts 0) returns to SPEC's single attempt.
+  const common = { url, headers, retryAttempts: patch.retry === undefined ? current.retryAttempts : (patch.retry?.attempts ?? 0) };
 
   if (toMailbox) {
     const base = current.mode.kind === 'mailbox' ? current.mode : DEFAULT_MAILBOX;
     return withCommon(
-      url,
-      headers,
+      common,
       mailboxMode({
         format: patch.format !== undefined ? patch.format : base.format,
         template: patch.template !== undefined ? patch.template : base.template,
@@ -116,11 +128,11 @@ export function configFromPatch(current: WebhookConfig, patch: WebhookPatch, now
   }
   // Scheduled, and stays so or becomes so.
   const schedule = patch.schedule;
-  if (schedule === undefined || schedule === null) return { ok: true, value: { url, headers, mode: current.mode } };
+  if (schedule === undefined || schedule === null) return { ok: true, value: configOf(common, current.mode) };
   const base = current.mode.kind === 'scheduled' ? current.mode : undefined;
   const cron = schedule.cron ?? base?.cron;
   const timezone = schedule.timezone ?? base?.timezone;
   if (cron === undefined) return fail('Missing required field: schedule.cron');
   if (timezone === undefined) return fail('Missing required field: schedule.timezone');
-  return withCommon(url, headers, scheduledMode({ cron, timezone, active: schedule.active ?? base?.active ?? true }, now));
+  return withCommon(common, scheduledMode({ cron, timezone, active: schedule.active ?? base?.active ?? true }, now));
 }

@@ -24,10 +24,11 @@ interface WebhookRow {
   updated_at: number;
   previous_signing_secret: string | null;
   signing_secret_rotated_at: number | null;
+  retry_attempts: number;
 }
 
 const COLUMNS = `webhook_id, url, headers, format, template, options, include_attachments, mailbox, signing_secret,
-  cron, timezone, active, next_run_at, last_run_at, last_status, last_error, created_at, updated_at, previous_signing_secret, signing_secret_rotated_at`;
+  cron, timezone, active, next_run_at, last_run_at, last_status, last_error, created_at, updated_at, previous_signing_secret, signing_secret_rotated_at, retry_attempts`;
 const COLUMN_COUNT = COLUMNS.split(',').length;
 
 function fromRow(row: WebhookRow): WebhookRecord {
@@ -52,6 +53,7 @@ function fromRow(row: WebhookRow): WebhookRecord {
       ? {}
       : { previousSigningKey: { secret: row.previous_signing_secret, rotatedAt: row.signing_secret_rotated_at } }),
     history: { lastRunAt: row.last_run_at, lastStatus: row.last_status, lastError: row.last_error },
+    ...(row.retry_attempts > 0 ? { retryAttempts: row.retry_attempts } : {}),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -83,6 +85,7 @@ function toParams(record: WebhookRecord): unknown[] {
     record.updatedAt,
     record.previousSigningKey?.secret ?? null,
     record.previousSigningKey?.rotatedAt ?? null,
+    record.retryAttempts ?? 0,
   ];
 }
 

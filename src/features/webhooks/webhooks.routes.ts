@@ -10,6 +10,7 @@ import { TestResult, WebhookInput, WebhookList, WebhookParams, WebhookPatch, Web
 import { deleteWebhook, findWebhook, listWebhooks } from './webhooks.queries.js';
 import { createWebhook, patchWebhook, replaceWebhook } from './webhooks.service.js';
 import { webhookView } from './webhooks.view.js';
+import { webhookExamples } from './webhooks.examples.js';
 
 const meter: MeterSpec = { cost: 1, category: 'webhook' };
 /** SPEC "Events" rule 4: a delivery, test included, is logged under its webhookId. */
@@ -33,6 +34,8 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; receivesMail
       config: { meter },
       bodyLimit: WEBHOOK_BODY_LIMIT,
       schema: {
+        operationId: 'webhookCreate',
+        example: webhookExamples.create,
         summary: 'Create a webhook: mailbox mode, or scheduled mode when `schedule` is given. The signing secret is shown only here.',
         tags,
         security: tokenAuth,
@@ -48,7 +51,17 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; receivesMail
 
   app.get(
     '/webhook',
-    { config: { meter }, schema: { summary: 'List webhooks', tags, security: tokenAuth, response: responses(WebhookList, 401, 402) } },
+    {
+      config: { meter },
+      schema: {
+        operationId: 'webhookList',
+        example: webhookExamples.list,
+        summary: 'List webhooks',
+        tags,
+        security: tokenAuth,
+        response: responses(WebhookList, 401, 402),
+      },
+    },
     async (request) => {
       const records = await listWebhooks(deps.store.read, walletOf(request).id);
       const context = contextOf(request);
@@ -60,7 +73,15 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; receivesMail
     '/webhook/:webhookId',
     {
       config: { meter },
-      schema: { summary: 'Get a webhook', tags, security: tokenAuth, params: WebhookParams, response: responses(WebhookView, 400, 401, 402, 404) },
+      schema: {
+        operationId: 'webhookGet',
+        example: webhookExamples.get,
+        summary: 'Get a webhook',
+        tags,
+        security: tokenAuth,
+        params: WebhookParams,
+        response: responses(WebhookView, 400, 401, 402, 404),
+      },
     },
     async (request) => {
       const record = await findWebhook(deps.store.read, walletOf(request).id, request.params.webhookId);
@@ -75,6 +96,8 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; receivesMail
       config: { meter },
       bodyLimit: WEBHOOK_BODY_LIMIT,
       schema: {
+        operationId: 'webhookReplace',
+        example: webhookExamples.replace,
         summary: 'Replace a webhook wholesale (mode chosen by `schedule`; the mailbox address is kept while in mailbox mode)',
         tags,
         security: tokenAuth,
@@ -95,6 +118,8 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; receivesMail
       config: { meter },
       bodyLimit: WEBHOOK_BODY_LIMIT,
       schema: {
+        operationId: 'webhookUpdate',
+        example: webhookExamples.update,
         summary:
           'Change only the given fields; `schedule: null` returns to mailbox mode; `rotateSecret: true` issues a new signing secret (the old one still signs beside it for 24 h)',
         tags,
@@ -114,7 +139,15 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; receivesMail
     '/webhook/:webhookId',
     {
       config: { meter },
-      schema: { summary: 'Delete a webhook', tags, security: tokenAuth, params: WebhookParams, response: responses(okText(), 400, 401, 402, 404) },
+      schema: {
+        operationId: 'webhookDelete',
+        example: webhookExamples.delete,
+        summary: 'Delete a webhook',
+        tags,
+        security: tokenAuth,
+        params: WebhookParams,
+        response: responses(okText(), 400, 401, 402, 404),
+      },
     },
     async (request, reply) => {
       if (!(await deleteWebhook(deps.store, walletOf(request).id, request.params.webhookId))) throw errors.webhookNotFound();
@@ -132,6 +165,8 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; receivesMail
       {
         config: { meter: testMeter },
         schema: {
+          operationId: 'webhookTest',
+          example: webhookExamples.test,
           summary: 'Send the dummy payload of the webhook’s mode to its URL; a failed delivery is still a 200 with success false',
           tags,
           security: tokenAuth,

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import { ISODate, Nullable } from '../../http/schemas.js';
 import { WEBHOOK_FORMATS } from '../../formats/index.js';
+import { MAX_RETRY_ATTEMPTS, RETRY_BACKOFFS } from '../../deliveries/index.js';
 
 /**
  * Request and response schemas of the webhook routes. Bodies are closed (an unknown field is a 400,
@@ -43,6 +44,22 @@ const Cron = Type.String({ maxLength: 256, description: '5-field cron: minute ho
 const Timezone = Type.String({ maxLength: 128, description: 'IANA time zone the cron is evaluated in' });
 const Active = Type.Boolean({ description: 'Default true' });
 
+/** Opt-in retries (issue 16; beyond SPEC, whose default of one attempt absent or 0 keeps). */
+export const RetryPolicy = Type.Object(
+  {
+    attempts: Type.Integer({
+      minimum: 0,
+      maximum: MAX_RETRY_ATTEMPTS,
+      'x-error': `must be an integer from 0 to ${MAX_RETRY_ATTEMPTS}`,
+      description: 'Attempts after a failed first one (network error, timeout, 5xx, 408, 429); 0: none',
+    }),
+    backoff: Type.Optional(
+      Type.String({ enum: [...RETRY_BACKOFFS], 'x-error': 'must be exponential', description: 'From 30 s, doubling, at most 10 h, ±20 % jitter' }),
+    ),
+  },
+  { additionalProperties: false, description: 'Delivery retries; absent: one attempt (SPEC)' },
+);
+
 export const ScheduleInput = Type.Object(
   { cron: Cron, timezone: Timezone, active: Type.Optional(Active) },
   { additionalProperties: false, description: 'Scheduled mode: first run within 30 days, at most 31 days between runs' },
@@ -59,6 +76,7 @@ export const WebhookInput = Type.Object(
     options: Type.Optional(Options),
     includeAttachments: Type.Optional(IncludeAttachments),
     schedule: Type.Optional(ScheduleInput),
+    retry: Type.Optional(RetryPolicy),
   },
   { additionalProperties: false },
 );
@@ -79,6 +97,7 @@ export const WebhookPatch = Type.Object(
     options: Type.Optional(Nullable(Options)),
     includeAttachments: Type.Optional(IncludeAttachments),
     schedule: Type.Optional(Nullable(SchedulePatch)),
+    retry: Type.Optional(Nullable(RetryPolicy)),
     rotateSecret: Type.Optional(Type.Boolean({ description: 'true: issue a new signing secret, returned once in this response' })),
   },
   { additionalProperties: false },
@@ -109,6 +128,9 @@ export const WebhookView = Type.Object({
   includeAttachments: Type.Optional(Type.Boolean()),
   email: Type.Optional(Type.String({ description: 'Mailbox mode: the address whose mail is delivered' })),
   schedule: Type.Optional(ScheduleView),
+  retry: Type.Optional(
+    Type.Object({ attempts: Type.Integer(), backoff: Type.String({ enum: [...RETRY_BACKOFFS] }) }, { description: 'Present when retries are on' }),
+  ),
   hash: Type.Optional(Type.String({ description: 'SHA-256 hash of the token; always present' })),
   signingSecret: Type.Optional(Type.String({ description: 'Standard Webhooks secret (whsec_…); only on create and on rotateSecret' })),
 });

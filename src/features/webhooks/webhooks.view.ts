@@ -45,6 +45,8 @@ export function webhookView(record: WebhookRecord, context: ViewContext, signing
     webhook: record.url,
     headers: redactHeaders(record.headers),
     ...modeFields,
+    // Shown only when opted in: without it the answer is SPEC's, field for field.
+    ...(record.retryAttempts !== undefined && record.retryAttempts > 0 ? { retry: { attempts: record.retryAttempts, backoff: 'exponential' as const } } : {}),
     hash: context.walletHash,
     ...(signingSecret === undefined ? {} : { signingSecret }),
   };

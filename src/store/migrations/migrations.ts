@@ -281,6 +281,18 @@ CREATE INDEX delivery_attempts_at ON delivery_attempts (at);
 ALTER TABLE logs ADD COLUMN delivery_id TEXT;
 `;
 
+/**
+ * Opt-in delivery retries (issue 16): a webhook's retry policy (`retry_attempts` retries after the first attempt;
+ * 0 is SPEC's single attempt), each delivery's attempt budget fixed when it is made, which attempts were
+ * redeliveries, and the index the retry worker claims due deliveries by.
+ */
+const deliveryRetries = `
+ALTER TABLE webhooks ADD COLUMN retry_attempts INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE deliveries ADD COLUMN max_attempts INTEGER NOT NULL DEFAULT 1;
+ALTER TABLE delivery_attempts ADD COLUMN trigger TEXT;
+CREATE INDEX deliveries_pending ON deliveries (next_attempt_at) WHERE status = 'pending';
+`;
+
 export const migrations: readonly Migration[] = [
   { id: 1, name: 'core: wallets, kv, logs, rate limits, leases', sqlite: coreTables('sqlite'), postgres: coreTables('postgres') },
   { id: 2, name: 'webhooks', sqlite: webhooks, postgres: webhooks },
@@ -293,4 +305,5 @@ export const migrations: readonly Migration[] = [
   { id: 10, name: 'webhooks: previous signing secret kept for the rotation overlap', sqlite: previousSigningSecret, postgres: previousSigningSecret },
   { id: 11, name: 'inbound mail: Message-IDs seen per mailbox', sqlite: seenInboundMessages, postgres: seenInboundMessages },
   { id: 12, name: 'deliveries: attempt history', sqlite: deliveryHistory, postgres: deliveryHistory },
+  { id: 13, name: 'deliveries: opt-in retries and redeliveries', sqlite: deliveryRetries, postgres: deliveryRetries },
 ];

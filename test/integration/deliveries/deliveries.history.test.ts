@@ -91,7 +91,7 @@ describeEachStore('delivery history: every delivery and its attempts, GET /webho
     expect(one).toMatchObject({ id: deliveryId, trigger: 'test', status: 'success', lastStatusCode: 200 });
     expect(one.body).toBe(request?.text);
     expect(one.attempts).toStrictEqual([
-      { attempt: 1, at: new Date(START).toISOString(), statusCode: 200, ms: expect.any(Number), error: null, responseBody: 'thanks' },
+      { attempt: 1, trigger: 'test', at: new Date(START).toISOString(), statusCode: 200, ms: expect.any(Number), error: null, responseBody: 'thanks' },
     ]);
 
     const [entry] = await deliveryLogs();

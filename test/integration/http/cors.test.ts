@@ -43,7 +43,7 @@ describeEachStore('CORS for the origins in CORS_ORIGINS', (kind) => {
       expect(res.headers['access-control-allow-origin']).toBe(ALLOWED);
       expect(res.headers['access-control-allow-methods']).toBe('GET, HEAD, POST, PUT, PATCH, DELETE');
       const allowedHeaders = String(res.headers['access-control-allow-headers']).toLowerCase().split(/,\s*/);
-      for (const header of ['authorization', 'content-type', 'x-token']) expect(allowedHeaders).toContain(header);
+      for (const header of ['authorization', 'content-type', 'x-token', 'mcp-protocol-version', 'mcp-session-id']) expect(allowedHeaders).toContain(header);
       expect(Number(res.headers['access-control-max-age'])).toBeGreaterThan(0);
       expect(res.headers['x-cost']).toBeUndefined();
     }

@@ -170,6 +170,14 @@ const ROUTES: readonly MeteredRoute[] = [
     clientError: { method: 'GET', url: '/webhook/a.b/deliveries/msg_1', body: WEBHOOK_ID_RULE },
   },
   {
+    // Costs what the delivery cost; a refusal (here: no such webhook) costs 1, like the other webhook routes.
+    name: 'POST /webhook/{webhookId}/deliveries/{deliveryId}/redeliver',
+    cost: 1,
+    category: 'webhook-delivery',
+    logPath: 'nope',
+    ok: { method: 'POST', url: '/webhook/nope/deliveries/msg_1/redeliver', status: 404, error: 'Webhook not found' },
+  },
+  {
     // Charged 55 up front; a refused address is a client error, settled at 1 (its answer is JSON, tested in test/integration/metadata).
     name: 'POST /url-to-metadata',
     cost: 1,

@@ -1,0 +1,42 @@
+import type { Command } from '../command.js';
+import { invocation } from '../command.js';
+import { UsageError } from '../exit-codes.js';
+import { fields } from '../output.js';
+import { configPath, saveConfigFile } from '../settings.js';
+
+export const tokenCommand: Command = {
+  summary: 'create a token (new [--save]) or show the wallet (info)',
+  usage:
+    'coinop token new [--save]   create a token with the starting credits; --save writes it (and the URL) to the config file\ncoinop token info            balance, creation time and hash of the token',
+  async run(args) {
+    const call = invocation(args, { save: { type: 'boolean', default: false } });
+    const [sub] = call.positionals;
+    if (sub === 'new') {
+      const result = await call.client(false).tokenNew();
+      const token = result.data.trim();
+      if (call.values.save === true) {
+        const path = configPath();
+        saveConfigFile(path, { url: call.settings.url, token });
+        call.out.note(`saved to ${path}`);
+      }
+      call.out.result({ token }, undefined, () => token);
+      return;
+    }
+    if (sub === 'info') {
+      const result = await call.client().tokenInfo();
+      call.out.result(result.data, result, () => fields(result.data));
+      return;
+    }
+    throw new UsageError(sub === undefined ? 'missing subcommand' : `unknown subcommand: ${sub}`);
+  },
+};
+
+export const balanceCommand: Command = {
+  summary: "the wallet's balance",
+  usage: 'coinop balance',
+  async run(args) {
+    const call = invocation(args, {});
+    const result = await call.client().tokenInfo();
+    call.out.result(result.data, result, () => String(result.data.wallet));
+  },
+};

@@ -1,0 +1,53 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+export const DEFAULT_URL = 'http://localhost:8080';
+
+/** Where the CLI finds the service and the token: flags, then COINOP_URL/COINOP_TOKEN/ADMIN_TOKEN, then the config file. */
+export interface Settings {
+  readonly url: string;
+  readonly token: string | undefined;
+  readonly adminToken: string | undefined;
+}
+
+interface ConfigFile {
+  url?: string;
+  token?: string;
+}
+
+/** `$XDG_CONFIG_HOME/coinop/config.json`, by default `~/.config/coinop/config.json`. */
+export function configPath(env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.XDG_CONFIG_HOME !== undefined && env.XDG_CONFIG_HOME !== '' ? env.XDG_CONFIG_HOME : join(homedir(), '.config');
+  return join(base, 'coinop', 'config.json');
+}
+
+export function readConfigFile(path: string): ConfigFile {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return {}; // no file: every setting comes from the environment or its default
+  }
+  const parsed: unknown = JSON.parse(text);
+  if (typeof parsed !== 'object' || parsed === null) return {};
+  const { url, token } = parsed as Record<string, unknown>;
+  return { ...(typeof url === 'string' ? { url } : {}), ...(typeof token === 'string' ? { token } : {}) };
+}
+
+/** Keeps the other settings of the file; the file holds a secret, so only its owner may read it. */
+export function saveConfigFile(path: string, changes: ConfigFile): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  writeFileSync(path, `${JSON.stringify({ ...readConfigFile(path), ...changes }, null, 2)}\n`, { mode: 0o600 });
+}
+
+const nonEmpty = (value: string | undefined): string | undefined => (value === undefined || value === '' ? undefined : value);
+
+export function resolveSettings(flags: { url?: string | undefined; token?: string | undefined }, env: NodeJS.ProcessEnv = process.env): Settings {
+  const file = readConfigFile(configPath(env));
+  return {
+    url: nonEmpty(flags.url) ?? nonEmpty(env.COINOP_URL) ?? file.url ?? DEFAULT_URL,
+    token: nonEmpty(flags.token) ?? nonEmpty(env.COINOP_TOKEN) ?? file.token,
+    adminToken: nonEmpty(env.ADMIN_TOKEN),
+  };
+}

@@ -1,0 +1,68 @@
+/** What a call cost and the wallet's balance after it, from the `x-cost` and `x-balance` headers (absent on free, unmetered calls). */
+export interface Charge {
+  readonly cost: number;
+  readonly balance: number | undefined;
+}
+
+export interface CoinopErrorDetails extends Charge {
+  readonly status: number;
+  /** The answer's body as text: the service's errors are plain text (a DNS 400 may be JSON). */
+  readonly body: string;
+  /** Seconds to wait before trying again, from `retry-after` (429, 503). */
+  readonly retryAfter?: number | undefined;
+}
+
+/** Any refused or failed call; the subclass names the cause. `status` is 0 when no answer came (network). */
+export class CoinopError extends Error implements CoinopErrorDetails {
+  readonly status: number;
+  readonly body: string;
+  readonly cost: number;
+  readonly balance: number | undefined;
+  readonly retryAfter: number | undefined;
+
+  constructor(details: CoinopErrorDetails, options?: ErrorOptions) {
+    super(details.status === 0 ? details.body : `${details.status}: ${details.body}`, options);
+    this.name = new.target.name;
+    this.status = details.status;
+    this.body = details.body;
+    this.cost = details.cost;
+    this.balance = details.balance;
+    this.retryAfter = details.retryAfter;
+  }
+}
+
+export class BadRequest extends CoinopError {}
+export class Unauthorized extends CoinopError {}
+export class InsufficientCredits extends CoinopError {}
+export class Forbidden extends CoinopError {}
+export class NotFound extends CoinopError {}
+export class MethodNotAllowed extends CoinopError {}
+export class Conflict extends CoinopError {}
+export class PayloadTooLarge extends CoinopError {}
+export class RateLimited extends CoinopError {}
+/** Any other 4xx answer. */
+export class ClientError extends CoinopError {}
+/** 500, 501, 502 and other 5xx answers but 503. */
+export class ServerError extends CoinopError {}
+export class ServiceUnavailable extends CoinopError {}
+/** No answer: the service could not be reached, or the connection broke. */
+export class ConnectionFailed extends CoinopError {}
+
+const BY_STATUS: Readonly<Record<number, typeof CoinopError>> = {
+  400: BadRequest,
+  401: Unauthorized,
+  402: InsufficientCredits,
+  403: Forbidden,
+  404: NotFound,
+  405: MethodNotAllowed,
+  409: Conflict,
+  413: PayloadTooLarge,
+  429: RateLimited,
+  503: ServiceUnavailable,
+};
+
+/** The typed error for an answer's status. */
+export function errorForStatus(details: CoinopErrorDetails): CoinopError {
+  const ErrorClass = BY_STATUS[details.status] ?? (details.status >= 500 ? ServerError : ClientError);
+  return new ErrorClass(details);
+}

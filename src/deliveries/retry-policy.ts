@@ -1,0 +1,34 @@
+import type { DeliveryResult } from '../outbound/outbound-client.js';
+import { HOUR } from '../lib/time.js';
+
+/**
+ * Opt-in retries (issue 16; beyond SPEC, whose rule 2 is "no retry by the service": absent or 0 keeps that).
+ * A webhook's `retry.attempts` is how many attempts may follow the first one.
+ */
+export const MAX_RETRY_ATTEMPTS = 8;
+export const RETRY_BACKOFFS = ['exponential'] as const;
+/** No gap between two attempts is longer, whatever the base. */
+export const MAX_RETRY_DELAY_MS = 10 * HOUR;
+/** Each gap is moved by up to this share either way, so deliveries failed together do not come back together. */
+export const RETRY_JITTER = 0.2;
+
+/**
+ * Worth another attempt: no answer (refused, reset, timeout) or an answer saying "later" (5xx, 408, 429).
+ * A 2xx ends a delivery as a success, any other 4xx as a failure: the receiver refused this message.
+ */
+export function isRetryable(result: DeliveryResult): boolean {
+  if (result.ok) return false;
+  const status = result.status;
+  return status === undefined || status >= 500 || status === 408 || status === 429;
+}
+
+/**
+ * The wait after attempt `attempt` (1 for the first) failed: `baseMs` doubled for each attempt before it
+ * (30 s, 1 min, 2 min … with the default base), capped at MAX_RETRY_DELAY_MS, then jittered by ±RETRY_JITTER.
+ * `random` in [0, 1) is injectable for tests.
+ */
+export function retryDelayMs(baseMs: number, attempt: number, random: () => number = Math.random): number {
+  const exponential = Math.min(MAX_RETRY_DELAY_MS, baseMs * 2 ** Math.max(0, attempt - 1));
+  const jittered = exponential * (1 - RETRY_JITTER + 2 * RETRY_JITTER * random());
+  return Math.max(1, Math.round(Math.min(MAX_RETRY_DELAY_MS, jittered)));
+}

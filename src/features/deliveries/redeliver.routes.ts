@@ -1,0 +1,97 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import type { Deps } from '../../deps.js';
+import { errors } from '../../errors.js';
+import type { MeterSpec } from '../../http/metering.js';
+import { walletOf } from '../../http/metering.js';
+import { responses, tokenAuth } from '../../http/schemas.js';
+import { deliverAgain, DELIVERY_RETENTION_MS, findDelivery, reserveAttempt } from '../../deliveries/index.js';
+import type { DeliveryRecord } from '../../deliveries/index.js';
+import { deliveryTargetOf, findWebhook } from '../webhooks/index.js';
+import { DeliveryParams, RedeliveryResult } from './deliveries.schemas.js';
+import { deliveryExamples } from './deliveries.examples.js';
+
+/** What a refused redelivery (unknown or expired delivery, unknown webhook) costs: the webhook routes' price. */
+const REFUSAL_COST = 1;
+
+type Params = { webhookId?: unknown; deliveryId?: unknown };
+
+/**
+ * POST /webhook/{id}/deliveries/{deliveryId}/redeliver (issue 16): the recorded body sent again, with the same
+ * delivery id, a fresh signature and a new attempt number, to the webhook as it is now. It costs what the delivery's
+ * first attempt cost (its stored `cost`: 1 for a test, 2 for mail or a scheduled run, 5 for mail with attachments),
+ * charged by metering before the send like the test route; a redelivery is one attempt (no retries of its own).
+ */
+export const redeliverRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  /** The delivery each request looked up to price it (the charge happens before the handler runs). */
+  const priced = new WeakMap<FastifyRequest, DeliveryRecord>();
+
+  const lookUp = async (walletId: number, params: Params) => {
+    if (typeof params.webhookId !== 'string' || typeof params.deliveryId !== 'string') return undefined;
+    // Expired rows not yet swept are found too: they answer 410, not 404.
+    return findDelivery(deps.store.read, { walletId, webhookId: params.webhookId, deliveryId: params.deliveryId, expiredAt: 0 });
+  };
+  const redeliverable = (delivery: DeliveryRecord): boolean => delivery.body !== null && delivery.createdAt > deps.clock.now() - DELIVERY_RETENTION_MS;
+
+  const meter: MeterSpec = {
+    cost: (request) => {
+      const delivery = priced.get(request);
+      return delivery !== undefined && redeliverable(delivery) ? delivery.cost : REFUSAL_COST;
+    },
+    failureCost: REFUSAL_COST,
+    category: 'webhook-delivery',
+    durableBeforeHandler: true,
+    logPath: (request) => (request.params as Params).webhookId?.toString() ?? request.url,
+  };
+
+  app.post(
+    '/webhook/:webhookId/deliveries/:deliveryId/redeliver',
+    {
+      config: { meter },
+      // Runs before metering's charge (route hooks come first): the price is the delivery's.
+      preValidation: async (request) => {
+        if (request.meter === undefined) return;
+        const found = await lookUp(request.meter.wallet.id, request.params as Params);
+        if (found !== undefined) priced.set(request, found.delivery);
+      },
+      schema: {
+        operationId: 'webhookRedeliver',
+        'x-cost': `1, 2 or 5: what the delivery cost (1 for a test, 2 for mail or a scheduled run, 5 for mail with attachments); ${REFUSAL_COST} when refused`,
+        example: deliveryExamples.redeliver,
+        summary: 'Send a recorded delivery again: same delivery id, fresh signature, a new attempt; costs what the delivery cost',
+        tags: ['webhook'],
+        security: tokenAuth,
+        params: DeliveryParams,
+        response: responses(RedeliveryResult, 400, 401, 402, 404, 410),
+      },
+    },
+    async (request) => {
+      const wallet = walletOf(request);
+      const { webhookId, deliveryId } = request.params;
+      const webhook = await findWebhook(deps.store.read, wallet.id, webhookId);
+      if (webhook === undefined) throw errors.webhookNotFound();
+      const delivery = priced.get(request);
+      if (delivery === undefined) throw errors.deliveryNotFound();
+      // Mail content is gone once its delivery ended (SPEC rule 5); every body is gone after 7 days.
+      if (delivery.body === null || !redeliverable(delivery)) throw errors.deliveryExpired();
+      const attempt = await reserveAttempt(deps.store, deliveryId);
+      if (attempt === undefined) throw errors.deliveryNotFound();
+      const result = await deliverAgain(deps, {
+        kind: 'redelivery',
+        delivery: { ...delivery, body: delivery.body },
+        attempt,
+        target: deliveryTargetOf(webhook),
+        cost: request.meter?.charged ?? 0,
+        balance: request.meter?.balance ?? 0,
+      });
+      // The attempt logged this call (its status, error and delivery id): metering adds no second row.
+      if (request.meter !== undefined) request.meter.logged = true;
+      return {
+        success: result.ok,
+        attempt: result.attempt,
+        statusCode: result.status ?? null,
+        message: result.ok ? 'webhook delivered' : `webhook call failed: ${result.cause}`,
+      };
+    },
+  );
+};

@@ -1,0 +1,2 @@
+/** What the DNS feature offers the others; everything else in this folder is its own. */
+export { DnsLookupBody } from './dns.schemas.js';

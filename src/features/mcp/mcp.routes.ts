@@ -1,0 +1,83 @@
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { Deps } from '../../deps.js';
+import { SERVICE_VERSION } from '../../deps.js';
+import { errors } from '../../errors.js';
+import { MIN_TOKEN_LENGTH } from '../../http/metering.js';
+import { sha256Hex } from '../../lib/hash.js';
+import { mcpServer } from './mcp.server.js';
+import type { RouteAnswer, RouteDispatch } from './mcp.server.js';
+
+/** The caller's token: `Authorization: Bearer <token>` (what MCP clients send) or `x-token` (as everywhere else). */
+function tokenOf(request: FastifyRequest): string | undefined {
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
+  const token = bearer ?? request.headers['x-token'];
+  return typeof token === 'string' && token.length >= MIN_TOKEN_LENGTH ? token : undefined;
+}
+
+const numberHeader = (value: string | string[] | number | undefined): number | undefined => {
+  const number = Number(value);
+  return value === undefined || !Number.isFinite(number) ? undefined : number;
+};
+
+/**
+ * Each tool call is the HTTP call it stands for, made in-process with the caller's token and address: metering
+ * (cost, refusal, refunds), validation, errors and the log entry are the route's own, so an MCP call and the same
+ * HTTP call cannot differ in what they charge or log.
+ */
+function dispatchAs(app: FastifyInstance, token: string, remoteAddress: string): RouteDispatch {
+  return async (call): Promise<RouteAnswer> => {
+    const headers: Record<string, string> = { 'x-token': token };
+    if (call.contentType !== undefined) headers['content-type'] = call.contentType;
+    const answer = await app.inject({ method: call.method, url: call.url, headers, payload: call.payload, remoteAddress });
+    const contentType = answer.headers['content-type'];
+    return {
+      statusCode: answer.statusCode,
+      body: answer.body,
+      contentType: typeof contentType === 'string' ? contentType : undefined,
+      cost: numberHeader(answer.headers['x-cost']),
+      balance: numberHeader(answer.headers['x-balance']),
+    };
+  };
+}
+
+function webHeaders(request: FastifyRequest): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  return headers;
+}
+
+/**
+ * MCP over Streamable HTTP, stateless: every POST gets its own server and transport (nothing to share between
+ * instances), answered as JSON rather than an event stream. GET (a server-initiated stream) and DELETE (ending a
+ * session) have nothing to serve without sessions: they get the usual 405, which MCP clients expect.
+ * The route itself charges and logs nothing; each tool call is charged and logged as its HTTP call.
+ */
+export const mcpRoutes: FastifyPluginAsync<{ deps: Deps }> = async (app, { deps }) => {
+  const authenticate = async (request: FastifyRequest): Promise<void> => {
+    const token = tokenOf(request);
+    if (token === undefined) throw errors.unauthorized();
+    const hash = sha256Hex(token);
+    const wallet = deps.ledger.cachedWallet(hash) ?? (await deps.ledger.findWallet(hash));
+    if (wallet === undefined) throw errors.unauthorized();
+  };
+
+  app.post('/mcp', { schema: { hide: true }, onRequest: authenticate }, async (request, reply) => {
+    const token = tokenOf(request) ?? '';
+    const server = mcpServer(SERVICE_VERSION, dispatchAs(app, token, request.ip));
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    try {
+      await server.connect(transport);
+      const answer = await transport.handleRequest(new Request('http://localhost/mcp', { method: 'POST', headers: webHeaders(request) }), {
+        parsedBody: request.body,
+      });
+      void reply.code(answer.status);
+      answer.headers.forEach((value, name) => void reply.header(name, value));
+      return await answer.text();
+    } finally {
+      await server.close();
+    }
+  });
+};

@@ -1,0 +1,175 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { describeEachStore } from '../../helpers/each-store.js';
+import {
+  BadRequest,
+  Coinop,
+  CoinopError,
+  ConnectionFailed,
+  Forbidden,
+  InsufficientCredits,
+  NotFound,
+  RateLimited,
+  ServiceUnavailable,
+  Unauthorized,
+  tokenHash,
+} from '../../../clients/typescript/src/index.js';
+import { ADMIN_TOKEN, useLiveService } from './live-service.js';
+
+/** The rejection of `call`, which must be a CoinopError. */
+async function refusal(call: Promise<unknown>): Promise<CoinopError> {
+  const error = await call.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(CoinopError);
+  return error as CoinopError;
+}
+
+describeEachStore('the TypeScript SDK against a live instance', (kind) => {
+  const service = useLiveService(kind);
+  let client: Coinop;
+  let token: string;
+  beforeAll(async () => {
+    token = await service.app().createToken(1000);
+    client = new Coinop({ baseUrl: service.url(), token, adminToken: ADMIN_TOKEN });
+  });
+
+  it('creates a token over POST /token, then the rate limit refuses the next one as RateLimited with retryAfter', async () => {
+    const anonymous = new Coinop({ baseUrl: service.url() });
+    const created = await anonymous.tokenNew();
+    expect(created.data).toMatch(/^\S{10,}$/);
+    const info = await new Coinop({ baseUrl: service.url(), token: created.data }).tokenInfo();
+    expect(info).toMatchObject({ data: { wallet: 99, hash: tokenHash(created.data) }, cost: 1, balance: 99 });
+
+    const limited = await refusal(anonymous.tokenNew());
+    expect(limited).toBeInstanceOf(RateLimited);
+    expect(limited).toMatchObject({ status: 429, body: 'Too Many Requests' });
+    expect(limited.retryAfter).toBeGreaterThanOrEqual(1);
+  });
+
+  it('sets, reads and deletes a key, each result carrying cost and balance', async () => {
+    const before = (await client.tokenInfo()).balance ?? 0;
+    expect(await client.kvSet('sdk', 'greeting', 'hello\nworld', { ttl: 60 })).toStrictEqual({ data: 'OK', cost: 1, balance: before - 1 });
+    expect(await client.kvGet('sdk', 'greeting')).toStrictEqual({ data: 'hello\nworld', cost: 1, balance: before - 2 });
+    expect(await client.kvDelete('sdk', 'greeting')).toStrictEqual({ data: 'OK', cost: 1, balance: before - 3 });
+
+    const missing = await refusal(client.kvGet('sdk', 'greeting'));
+    expect(missing).toBeInstanceOf(NotFound);
+    expect(missing).toMatchObject({ status: 404, body: 'Key Not Found', cost: 1, balance: before - 4 });
+  });
+
+  it('turns 400, 401 and 402 into BadRequest, Unauthorized and InsufficientCredits', async () => {
+    const bad = await refusal(client.kvSet('reserved-bucket', 'k', 'v'));
+    expect(bad).toBeInstanceOf(BadRequest);
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatch(/bucket/i);
+    expect(bad.cost).toBe(1);
+
+    const stranger = await refusal(new Coinop({ baseUrl: service.url(), token: 'not-a-token-of-this-service' }).kvGet('sdk', 'k'));
+    expect(stranger).toBeInstanceOf(Unauthorized);
+    expect(stranger).toMatchObject({ status: 401, body: 'Unauthorized', balance: undefined });
+
+    const broke = new Coinop({ baseUrl: service.url(), token: await service.app().createToken(0) });
+    const refused = await refusal(broke.kvGet('sdk', 'k'));
+    expect(refused).toBeInstanceOf(InsufficientCredits);
+    expect(refused).toMatchObject({ status: 402, body: 'Insufficient credits', cost: 0, balance: 0 });
+    expect(refused.message).toBe('402: Insufficient credits');
+  });
+
+  it('manages a scheduled webhook: create, list, get, update, test (delivered to a loopback receiver), deliveries, delete', async () => {
+    service.outbound.receiver().respondWith({ status: 200, body: 'ok' });
+    const url = service.outbound.url('/sdk-hook');
+    const created = await client.webhookCreate({ webhookId: 'sdk-nightly', url, schedule: { cron: '0 3 * * *', timezone: 'Europe/Berlin' } });
+    expect(created).toMatchObject({ data: { webhookId: 'sdk-nightly', webhook: url, schedule: { cron: '0 3 * * *', active: true } }, cost: 1 });
+    expect((await client.webhookList()).data.webhooks.map((webhook) => webhook.webhookId)).toContain('sdk-nightly');
+    expect((await client.webhookGet('sdk-nightly')).data).toMatchObject({ webhookId: 'sdk-nightly' });
+    expect((await client.webhookUpdate('sdk-nightly', { schedule: { active: false } })).data).toMatchObject({ schedule: { active: false } });
+    expect((await client.webhookReplace('sdk-nightly', { url, schedule: { cron: '0 4 * * *', timezone: 'UTC' } })).data).toMatchObject({
+      schedule: { cron: '0 4 * * *', timezone: 'UTC' },
+    });
+
+    const tested = await client.webhookTest('sdk-nightly');
+    expect(tested).toMatchObject({ data: { success: true }, cost: 1 });
+    expect(service.outbound.requestsTo('/sdk-hook')).toHaveLength(1);
+    const deliveries = await client.webhookDeliveries('sdk-nightly');
+    expect(deliveries.data.deliveries).toMatchObject([{ trigger: 'test', status: 'success' }]);
+    const delivery = await client.webhookDelivery('sdk-nightly', deliveries.data.deliveries[0]!.id);
+    expect(delivery.data).toMatchObject({ id: deliveries.data.deliveries[0]!.id });
+
+    expect((await client.webhookDelete('sdk-nightly')).data).toBe('OK');
+    const gone = await refusal(client.webhookGet('sdk-nightly'));
+    expect(gone).toBeInstanceOf(NotFound);
+    expect(gone.body).toBe('Webhook not found');
+  });
+
+  it('looks up DNS (5 credits), reads URL metadata (55) and the caller IP (1)', async () => {
+    const lookup = await client.dnsLookup({ domains: ['example.test'], recordTypes: ['A'], timeout: 1000, maxRetries: 0, enableSslInspection: false });
+    expect(lookup.cost).toBe(5);
+    expect(lookup.data.results[0]?.lookupResult).toMatchObject({ records: { A: [{ address: '192.0.2.10' }] } });
+
+    service.outbound
+      .receiver()
+      .respondWith((request) =>
+        request.path === '/page'
+          ? { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: '<html><head><title>SDK page</title></head><body>hi</body></html>' }
+          : { status: 404, body: 'none' },
+      );
+    const metadata = await client.urlMetadata({ url: service.outbound.url('/page') });
+    expect(metadata).toMatchObject({ data: { success: true, data: { seo: { title: 'SDK page' } } }, cost: 55 });
+
+    const ip = await client.myIp();
+    expect(ip.cost).toBe(1);
+    expect(ip.data.ip).toBe('127.0.0.1');
+  });
+
+  it('reads the logs for free, filtered by category', async () => {
+    await client.kvSet('sdk', 'logged', 'v');
+    const logs = await client.logs({ n: 2, type: 'kv' });
+    expect(logs.cost).toBe(0);
+    expect(logs.data.n).toBe(2);
+    expect(logs.data.logs.every((entry) => entry.endpoint === 'kv')).toBe(true);
+    expect(logs.data.logs[0]).toMatchObject({ method: 'POST', path: '/kv/sdk/logged', status_code: 200, cost: 1 });
+  });
+
+  it('reads and credits a wallet through the operator API; a wrong operator token is Forbidden', async () => {
+    const owner = await service.app().createToken(10);
+    expect((await client.adminWallet(owner)).data).toMatchObject({ hash: tokenHash(owner), wallet: 10 });
+    expect((await client.adminCredit(tokenHash(owner), 40, 'support')).data).toStrictEqual({ hash: tokenHash(owner), wallet: 50 });
+    const forbidden = await refusal(new Coinop({ baseUrl: service.url(), adminToken: 'wrong-admin-token-0000' }).adminWallet(owner));
+    expect(forbidden).toBeInstanceOf(Forbidden);
+    expect(forbidden).toMatchObject({ status: 403, body: 'Forbidden' });
+    const unknown = await refusal(client.adminWallet('f'.repeat(64)));
+    expect(unknown).toBeInstanceOf(NotFound);
+  });
+});
+
+describe('the SDK when no service answers, or it is away', () => {
+  it('a 503 with retry-after becomes ServiceUnavailable carrying retryAfter, cost and balance', async () => {
+    // A loopback peer answering as an instance whose database is away does (its exact headers and body).
+    const peer = createServer((_request, response) => {
+      response.writeHead(503, { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '2', 'x-cost': '0', 'x-balance': '41' });
+      response.end('Service Unavailable');
+    });
+    await new Promise<void>((resolve) => peer.listen(0, '127.0.0.1', resolve));
+    try {
+      const client = new Coinop({ baseUrl: `http://127.0.0.1:${(peer.address() as AddressInfo).port}`, token: 'a-token-of-some-length' });
+      const away = await refusal(client.kvGet('b', 'k'));
+      expect(away).toBeInstanceOf(ServiceUnavailable);
+      expect(away).toMatchObject({ status: 503, body: 'Service Unavailable', retryAfter: 2, cost: 0, balance: 41 });
+    } finally {
+      await new Promise((resolve) => peer.close(resolve));
+    }
+  });
+
+  it('a refused connection becomes ConnectionFailed with status 0', async () => {
+    const peer = createServer();
+    await new Promise<void>((resolve) => peer.listen(0, '127.0.0.1', resolve));
+    const port = (peer.address() as AddressInfo).port;
+    await new Promise((resolve) => peer.close(resolve));
+    const failed = await refusal(new Coinop({ baseUrl: `http://127.0.0.1:${port}`, token: 'a-token-of-some-length' }).myIp());
+    expect(failed).toBeInstanceOf(ConnectionFailed);
+    expect(failed.status).toBe(0);
+  });
+});

@@ -1,0 +1,203 @@
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import type { AddressInfo } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { describeEachStore } from '../../helpers/each-store.js';
+import { startTestApp } from '../../helpers/app.js';
+import type { TestApp } from '../../helpers/app.js';
+import { rr, startDnsServer } from '../../helpers/dns-server.js';
+import type { TestDnsServer } from '../../helpers/dns-server.js';
+import { DnsLookupBody } from '../../../src/features/dns/index.js';
+
+const TOOL_NAMES = ['balance', 'dns_lookup', 'kv_delete', 'kv_get', 'kv_set', 'logs', 'my_ip', 'url_metadata', 'webhook_list', 'webhook_test'];
+
+interface LogEntry {
+  method: string;
+  path: string;
+  endpoint: string;
+  status_code: number;
+  cost: number;
+  balance: number;
+  error?: string;
+}
+
+describeEachStore('MCP over Streamable HTTP', (kind) => {
+  let testApp: TestApp | undefined;
+  let dns: TestDnsServer | undefined;
+  let base = '';
+  const clients: Client[] = [];
+  const get = (): TestApp => {
+    if (testApp === undefined) throw new Error('test app not started');
+    return testApp;
+  };
+
+  beforeAll(async () => {
+    // A loopback resolver, so that dns_lookup answers without leaving the machine.
+    dns = await startDnsServer({ zone: [rr('mcp.test', 'A', '93.184.215.14', 300)] });
+    testApp = await startTestApp(kind, { env: { DNS_SERVERS: dns.address } });
+    await testApp.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(testApp.app.server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await testApp?.close();
+    await dns?.close();
+  });
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((client) => client.close()));
+  });
+
+  async function connect(headers: Record<string, string>): Promise<Client> {
+    const client = new Client({ name: 'coinop-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', base), { requestInit: { headers } }));
+    clients.push(client);
+    return client;
+  }
+  const call = async (client: Client, name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const text = (result: CallToolResult, index = 0) => {
+    const item = result.content[index];
+    return item?.type === 'text' ? item.text : '';
+  };
+  async function lastLogs(token: string, n: number): Promise<LogEntry[]> {
+    const answer = await get().inject({ method: 'GET', url: `/token/logs?n=${n}`, headers: { 'x-token': token } });
+    return answer.json<{ logs: LogEntry[] }>().logs;
+  }
+
+  it('lists the tools, each with the input schema of its route', async () => {
+    const client = await connect({ authorization: `Bearer ${await get().createToken()}` });
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(TOOL_NAMES);
+    for (const tool of tools) {
+      expect(tool.inputSchema.type).toBe('object');
+      expect(tool.description).toMatch(/credit|free/);
+    }
+    const schemaOf = (name: string) => tools.find((tool) => tool.name === name)?.inputSchema;
+    expect(schemaOf('dns_lookup')).toEqual(JSON.parse(JSON.stringify(DnsLookupBody)));
+    expect(Object.keys(schemaOf('kv_set')?.properties ?? {}).sort()).toEqual(['bucket', 'key', 'ttl', 'value']);
+    expect(schemaOf('kv_set')?.required).toEqual(expect.arrayContaining(['bucket', 'key', 'value']));
+    expect(Object.keys(schemaOf('logs')?.properties ?? {}).sort()).toEqual(['n', 'type']);
+    expect(schemaOf('webhook_test')?.required).toEqual(['webhookId']);
+  });
+
+  it('runs each tool through its route, saying what it cost and the balance', async () => {
+    const token = await get().createToken(100);
+    const client = await connect({ 'x-token': token });
+
+    const set = await call(client, 'kv_set', { bucket: 'mcp', key: 'greeting', value: 'hello', ttl: 60 });
+    expect(set.isError).toBeUndefined();
+    expect(text(set)).toBe('OK');
+    expect(text(set, 1)).toBe('cost: 1 credit, balance: 99');
+    expect(set._meta).toEqual({ status: 200, cost: 1, balance: 99 });
+
+    const read = await call(client, 'kv_get', { bucket: 'mcp', key: 'greeting' });
+    expect(text(read)).toBe('hello');
+    expect(read.structuredContent).toEqual({ status: 200, result: 'hello', cost: 1, balance: 98 });
+
+    expect(text(await call(client, 'kv_delete', { bucket: 'mcp', key: 'greeting' }))).toBe('OK');
+    const missing = await call(client, 'kv_get', { bucket: 'mcp', key: 'greeting' });
+    expect(missing.isError).toBe(true);
+    expect(text(missing)).toBe('404 Key Not Found');
+    expect(missing._meta).toEqual({ status: 404, cost: 1, balance: 96 });
+
+    const ip = await call(client, 'my_ip');
+    expect((ip.structuredContent?.result as { ip: string }).ip).toBe('127.0.0.1');
+
+    expect((await call(client, 'webhook_list')).structuredContent).toEqual({ status: 200, result: { webhooks: [] }, cost: 1, balance: 94 });
+    const unknownWebhook = await call(client, 'webhook_test', { webhookId: 'nope' });
+    expect([unknownWebhook.isError, text(unknownWebhook)]).toEqual([true, '404 Webhook not found']);
+
+    const balance = await call(client, 'balance');
+    expect((balance.structuredContent?.result as { wallet: number }).wallet).toBe(92);
+
+    const lookup = await call(client, 'dns_lookup', {
+      domains: ['mcp.test'],
+      recordTypes: ['A'],
+      performReverseLookup: false,
+      enableEnrichment: false,
+      enableSslInspection: false,
+    });
+    expect(lookup._meta).toEqual({ status: 200, cost: 5, balance: 87 });
+    expect(JSON.parse(text(lookup))).toMatchObject({ results: [{ domain: 'mcp.test', lookupResult: { records: { A: [{ address: '93.184.215.14' }] } } }] });
+
+    // Refused input still pays, as over HTTP: DNS 5, URL metadata 1 (its failure cost).
+    const badLookup = await call(client, 'dns_lookup', { domains: [] });
+    expect([badLookup.isError, badLookup._meta]).toEqual([true, { status: 400, cost: 5, balance: 82 }]);
+    expect(text(badLookup)).toMatch(/^400 Invalid domains: /);
+    const badPage = await call(client, 'url_metadata', { url: 12 });
+    expect(badPage._meta).toEqual({ status: 400, cost: 1, balance: 81 });
+
+    const logs = await call(client, 'logs', { n: 3, type: 'kv' });
+    expect(text(logs, 1)).toBe('cost: 0 credits, balance: 81');
+    const entries = (logs.structuredContent?.result as { logs: LogEntry[] }).logs;
+    expect(entries.map((entry) => [entry.method, entry.path, entry.status_code])).toEqual([
+      ['GET', '/kv/mcp/greeting', 404],
+      ['DELETE', '/kv/mcp/greeting', 200],
+      ['GET', '/kv/mcp/greeting', 200],
+    ]);
+  });
+
+  it('charges and logs a tool call exactly as the same HTTP call', async () => {
+    const overMcp = await get().createToken(10);
+    const overHttp = await get().createToken(10);
+    const client = await connect({ authorization: `Bearer ${overMcp}` });
+
+    const result = await call(client, 'kv_set', { bucket: 'same', key: 'k', value: 'v', ttl: '30' });
+    const answer = await get().inject({
+      method: 'POST',
+      url: '/kv/same/k?ttl=30',
+      headers: { 'x-token': overHttp, 'content-type': 'text/plain' },
+      payload: 'v',
+    });
+    expect(answer.headers['x-cost']).toBe('1');
+    expect(result._meta).toEqual({ status: 200, cost: Number(answer.headers['x-cost']), balance: Number(answer.headers['x-balance']) });
+
+    const balanceOf = async (token: string) =>
+      (await get().inject({ method: 'GET', url: '/token', headers: { 'x-token': token } })).json<{ wallet: number }>().wallet;
+    expect(await balanceOf(overMcp)).toBe(await balanceOf(overHttp));
+    const [mcpEntries, httpEntries] = [await lastLogs(overMcp, 2), await lastLogs(overHttp, 2)];
+    const kindOf = ({ method, path, endpoint, status_code, cost, balance }: LogEntry) => ({ method, path, endpoint, status_code, cost, balance });
+    // [GET /token, POST /kv/…]: the same entries, category and all, on either path.
+    expect(mcpEntries.map(kindOf)).toEqual(httpEntries.map(kindOf));
+    expect(kindOf(mcpEntries[1] as LogEntry)).toEqual({ method: 'POST', path: '/kv/same/k?ttl=30', endpoint: 'kv', status_code: 200, cost: 1, balance: 9 });
+  });
+
+  it('refuses a call the wallet cannot pay, charging nothing', async () => {
+    const token = await get().createToken(3);
+    const client = await connect({ 'x-token': token });
+    const refused = await call(client, 'url_metadata', { url: 'https://example.com/' });
+    expect([refused.isError, text(refused), refused._meta]).toEqual([true, '402 Insufficient credits', { status: 402, cost: 0, balance: 3 }]);
+    const [entry] = await lastLogs(token, 1);
+    expect(entry).toMatchObject({ method: 'POST', path: '/url-to-metadata', endpoint: 'url-to-metadata', status_code: 402, cost: 0, balance: 3 });
+    expect((await call(client, 'balance'))._meta).toEqual({ status: 200, cost: 1, balance: 2 });
+  });
+
+  it('answers 401 without a known token, and 405 to GET', async () => {
+    const initialize = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
+    const post = (headers: Record<string, string>) =>
+      fetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body: initialize,
+      });
+    const unknownTokens: Record<string, string>[] = [
+      {},
+      { authorization: 'Bearer coin_unknown_token_000000000000000000000000000' },
+      { 'x-token': 'coin_unknown_token_0000000000000000000000' },
+    ];
+    for (const headers of unknownTokens) {
+      const answer = await post(headers);
+      expect([answer.status, answer.headers.get('content-type'), await answer.text()]).toEqual([401, 'text/plain; charset=utf-8', 'Unauthorized']);
+    }
+    await expect(connect({})).rejects.toThrow(/Unauthorized/);
+    const accepted = await post({ authorization: `Bearer ${await get().createToken()}` });
+    expect(accepted.status).toBe(200);
+    expect((await accepted.json()) as unknown).toMatchObject({ result: { serverInfo: { name: 'coinop' } } });
+    const streamAsked = await fetch(`${base}/mcp`, { headers: { accept: 'text/event-stream' } });
+    expect([streamAsked.status, await streamAsked.text()]).toEqual([405, 'Method Not Allowed']);
+  });
+});
