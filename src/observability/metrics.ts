@@ -136,7 +136,7 @@ export class ServiceMetrics implements StoreMetrics, LedgerMetrics {
     return this.httpCells.get(method).get(route).get(status);
   }
 
-  kvOperation(operation: 'get' | 'set' | 'delete'): CountCell {
+  kvOperation(operation: 'get' | 'set' | 'delete' | 'list'): CountCell {
     return this.kv.cell({ operation });
   }
 

@@ -39,6 +39,13 @@ export interface GuardedSession {
   close(): Promise<void>;
 }
 
+/**
+ * undici's headers and body timers are coarse: its "fast timers" tick every half second and may fire up to about
+ * that much early (a 0.8 s timeout was seen to cut at 0.71 s). The outbound client's own timer cuts a request at
+ * exactly its timeout (SPEC: 10 s); undici's stay only as a backstop, a second later.
+ */
+const UNDICI_TIMER_SLACK_MS = 1000;
+
 export function openGuardedSession(options: GuardedSessionOptions): GuardedSession {
   const remotes = new Map<string, string>();
   const base = buildConnector({
@@ -75,8 +82,8 @@ export function openGuardedSession(options: GuardedSessionOptions): GuardedSessi
 
   const agent = new Agent({
     connect,
-    headersTimeout: options.idleTimeoutMs,
-    bodyTimeout: options.idleTimeoutMs,
+    headersTimeout: options.idleTimeoutMs + UNDICI_TIMER_SLACK_MS,
+    bodyTimeout: options.idleTimeoutMs + UNDICI_TIMER_SLACK_MS,
     ...(options.keepIdleMs === undefined ? {} : { keepAliveTimeout: options.keepIdleMs, keepAliveMaxTimeout: options.keepIdleMs }),
   });
 

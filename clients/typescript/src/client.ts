@@ -137,6 +137,11 @@ export class Coinop {
     return settle(this.api.DELETE('/kv/{bucket}/{key}', { headers: this.auth, params: { path: { bucket, key } }, parseAs: 'text' }));
   }
 
+  /** One page of a bucket's live keys in byte order (n: 1 to 1000, default 100); pass `next` as `after` for the following page. */
+  kvList(bucket: string, query: T.KvListQuery = {}): Promise<Result<T.KeyList>> {
+    return settle(this.api.GET('/kv/{bucket}', { headers: this.auth, params: { path: { bucket }, query: { n: 100, ...query } } }));
+  }
+
   webhookList(): Promise<Result<T.WebhookList>> {
     return settle(this.api.GET('/webhook', { headers: this.auth }));
   }

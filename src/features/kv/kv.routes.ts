@@ -3,10 +3,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { errors } from '../../errors.js';
-import { okText, responses, tokenAuth, PLAIN_TEXT } from '../../http/schemas.js';
+import { ISODate, Nullable, okText, responses, tokenAuth, PLAIN_TEXT } from '../../http/schemas.js';
 import { walletOf } from '../../http/metering.js';
-import { checkName, checkValue, parseTtl, MAX_TTL_SECONDS } from './kv.rules.js';
-import { deleteValue, KvReads, KvSets } from './kv.queries.js';
+import { isoTime } from '../../lib/time.js';
+import { checkName, checkPrefix, checkValue, parseTtl, MAX_TTL_SECONDS } from './kv.rules.js';
+import { deleteValue, KvReads, KvSets, listKeys } from './kv.queries.js';
 
 export const Params = Type.Object({
   bucket: Type.String({ description: '1 to 30 characters; no control characters or /; no reserved- prefix, no --- suffix' }),
@@ -26,6 +27,22 @@ export const SetQuery = Type.Object(
   { additionalProperties: false },
 );
 
+export const ListParams = Type.Object({ bucket: Params.properties.bucket });
+/** Listing keys is beyond SPEC (issue #18: `coinop kv ls`, the MCP tool kv_list); closed like SetQuery. */
+export const ListQuery = Type.Object(
+  {
+    prefix: Type.Optional(Type.String({ description: 'Only keys starting with this (at most 30 characters; no control characters or /)' })),
+    n: Type.Integer({ minimum: 1, maximum: 1000, default: 100, 'x-error': 'must be an integer from 1 to 1000', description: 'Keys per page, 1 to 1000' }),
+    after: Type.Optional(Type.String({ description: "Only keys after this one: the previous page's `next`" })),
+  },
+  { additionalProperties: false },
+);
+const KeyList = Type.Object({
+  keys: Type.Array(Type.Object({ key: Type.String(), expiresAt: ISODate })),
+  n: Type.Integer({ description: 'How many keys this page lists' }),
+  next: Nullable(Type.String({ description: 'The last key listed when more remain (send it as `after`), else null' })),
+});
+
 const meter = { cost: 1, category: 'kv' } as const;
 /** A value is at most 1000 characters (up to 4 bytes each in UTF-8); anything far larger is refused unread. */
 const KV_BODY_LIMIT = 16 * 1024;
@@ -41,7 +58,12 @@ function names(params: { bucket: string; key: string }): { bucket: string; key: 
 export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   const sets = new KvSets(deps.store);
   const reads = new KvReads(deps.store);
-  const operations = { set: deps.metrics.kvOperation('set'), get: deps.metrics.kvOperation('get'), delete: deps.metrics.kvOperation('delete') };
+  const operations = {
+    set: deps.metrics.kvOperation('set'),
+    get: deps.metrics.kvOperation('get'),
+    delete: deps.metrics.kvOperation('delete'),
+    list: deps.metrics.kvOperation('list'),
+  };
   // Values are raw text whatever the content type says.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: KV_BODY_LIMIT }, (_request: FastifyRequest, body, done) => done(null, body));
@@ -98,6 +120,45 @@ export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, {
       if (value === undefined) throw errors.keyNotFound();
       reply.type(PLAIN_TEXT);
       return value;
+    },
+  );
+
+  app.get(
+    '/kv/:bucket',
+    {
+      config: { meter },
+      schema: {
+        operationId: 'kvList',
+        summary: "List a bucket's keys",
+        description: "Live keys only, in byte order, a page at a time: pass the answer's `next` as `after` for the next page (null when none remain).",
+        tags: ['kv'],
+        example: {
+          params: { bucket: 'settings' },
+          query: { prefix: 'th', n: 2 },
+          response: {
+            keys: [
+              { key: 'theme', expiresAt: '2026-07-01T12:00:00.000Z' },
+              { key: 'theme-dark', expiresAt: '2026-07-01T12:00:00.000Z' },
+            ],
+            n: 2,
+            next: 'theme-dark',
+          },
+        },
+        security: tokenAuth,
+        params: ListParams,
+        querystring: ListQuery,
+        response: responses(KeyList, 400, 401, 402),
+      },
+    },
+    async (request) => {
+      const { bucket } = request.params;
+      const { prefix = '', n, after } = request.query;
+      const problem = checkName('bucket', bucket) ?? checkPrefix(prefix) ?? (after === undefined ? null : checkName('after', after));
+      if (problem !== null) throw errors.badRequest(problem);
+      const page = await listKeys(deps.store.read, { walletId: walletOf(request).id, bucket, prefix, after, n }, deps.clock.now());
+      operations.list.inc();
+      const keys = page.keys.map((entry) => ({ key: entry.key, expiresAt: isoTime(entry.expiresAt) }));
+      return { keys, n: keys.length, next: page.next };
     },
   );
 

@@ -12,13 +12,38 @@ const codePoints = (value: string): number => {
   return count;
 };
 
-export function checkName(field: 'bucket' | 'key', value: string): string | null {
+/** `after` (listing) names a key, so it follows the key rule. */
+export function checkName(field: 'bucket' | 'key' | 'after', value: string): string | null {
   const length = codePoints(value);
   if (length < 1 || length > MAX_NAME_LENGTH) return `Invalid ${field}: must be 1 to ${MAX_NAME_LENGTH} characters`;
   if (CONTROL_OR_SLASH.test(value)) return `Invalid ${field}: must not contain control characters or /`;
   if (field === 'bucket' && value.startsWith('reserved-')) return 'Invalid bucket: must not start with reserved-';
   if (field === 'bucket' && value.endsWith('---')) return 'Invalid bucket: must not end with ---';
   return null;
+}
+
+/** A listing's `prefix`: empty lists every key; otherwise a beginning of a key, so at most a key's length. */
+export function checkPrefix(value: string): string | null {
+  if (codePoints(value) > MAX_NAME_LENGTH) return `Invalid prefix: must be at most ${MAX_NAME_LENGTH} characters`;
+  if (CONTROL_OR_SLASH.test(value)) return 'Invalid prefix: must not contain control characters or /';
+  return null;
+}
+
+/**
+ * The least string above every string that starts with `prefix`, in code-point order (which is UTF-8 byte order):
+ * the listing's upper bound, so the index range ends where the prefix does. Undefined when nothing is above (empty prefix).
+ */
+export function prefixEnd(prefix: string): string | undefined {
+  const points = Array.from(prefix, (char) => char.codePointAt(0) ?? 0);
+  while (points.length > 0) {
+    const last = points.pop() ?? 0;
+    if (last < 0x10ffff) {
+      // UTF-8 has no surrogates: the code point after U+D7FF is U+E000.
+      points.push(last === 0xd7ff ? 0xe000 : last + 1);
+      return String.fromCodePoint(...points);
+    }
+  }
+  return undefined;
 }
 
 export function checkValue(value: string): string | null {

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { TObject } from '@sinclair/typebox';
 import type { HTTPMethods } from 'fastify';
-import { KvParams, KvSetQuery } from '../kv/index.js';
+import { KvListParams, KvListQuery, KvParams, KvSetQuery } from '../kv/index.js';
 import { LogsQuery } from '../logs/index.js';
 import { DnsLookupBody } from '../dns/index.js';
 import { MetadataRequest } from '../metadata/index.js';
@@ -39,6 +39,11 @@ function query(args: Record<string, unknown>, names: readonly string[]): string 
 }
 
 const NoInput = Type.Object({}, { additionalProperties: false });
+// `n` has a default on the route, so an agent may leave it out.
+const KvListInput = Type.Object(
+  { ...KvListParams.properties, ...KvListQuery.properties, n: Type.Optional(KvListQuery.properties.n) },
+  { additionalProperties: false },
+);
 const KvSetInput = Type.Object(
   {
     ...KvParams.properties,
@@ -48,10 +53,7 @@ const KvSetInput = Type.Object(
   { additionalProperties: false },
 );
 
-/**
- * Each tool and the one HTTP route it calls; costs are the route's (see the descriptions and /openapi.json).
- * No kv_list: SPEC defines no listing of keys, and a tool only ever stands for a route.
- */
+/** Each tool and the one HTTP route it calls; costs are the route's (see the descriptions and /openapi.json). */
 export const MCP_TOOLS: readonly McpTool[] = [
   {
     name: 'kv_get',
@@ -75,6 +77,13 @@ export const MCP_TOOLS: readonly McpTool[] = [
     description: 'Delete a value from the key-value store (DELETE /kv/{bucket}/{key}; 1 credit).',
     inputSchema: KvParams,
     call: (args) => ({ method: 'DELETE', url: kvPath(args) }),
+  },
+  {
+    name: 'kv_list',
+    description:
+      "List a bucket's live keys with their expiry, in byte order, optionally only those starting with prefix; page with after = the previous answer's next (GET /kv/{bucket}; 1 credit).",
+    inputSchema: KvListInput,
+    call: (args) => ({ method: 'GET', url: `/kv/${segment(args.bucket)}${query(args, ['prefix', 'n', 'after'])}` }),
   },
   {
     name: 'dns_lookup',

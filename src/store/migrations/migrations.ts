@@ -293,6 +293,15 @@ ALTER TABLE delivery_attempts ADD COLUMN trigger TEXT;
 CREATE INDEX deliveries_pending ON deliveries (next_attempt_at) WHERE status = 'pending';
 `;
 
+/**
+ * Key listing (GET /kv/{bucket}) pages in byte order through the primary key index: on PostgreSQL the key column
+ * compares by bytes whatever the database's collation (the index is rebuilt); SQLite's BINARY already does.
+ */
+const kvKeysInByteOrder = {
+  sqlite: '-- SQLite compares TEXT by bytes (BINARY) already.',
+  postgres: 'ALTER TABLE kv ALTER COLUMN key TYPE TEXT COLLATE "C";',
+};
+
 export const migrations: readonly Migration[] = [
   { id: 1, name: 'core: wallets, kv, logs, rate limits, leases', sqlite: coreTables('sqlite'), postgres: coreTables('postgres') },
   { id: 2, name: 'webhooks', sqlite: webhooks, postgres: webhooks },
@@ -306,4 +315,5 @@ export const migrations: readonly Migration[] = [
   { id: 11, name: 'inbound mail: Message-IDs seen per mailbox', sqlite: seenInboundMessages, postgres: seenInboundMessages },
   { id: 12, name: 'deliveries: attempt history', sqlite: deliveryHistory, postgres: deliveryHistory },
   { id: 13, name: 'deliveries: opt-in retries and redeliveries', sqlite: deliveryRetries, postgres: deliveryRetries },
+  { id: 14, name: 'kv: keys compared by bytes (listing order)', ...kvKeysInByteOrder },
 ];

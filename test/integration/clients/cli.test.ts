@@ -71,6 +71,32 @@ describeEachStore('the coinop CLI against a live instance', (kind) => {
     expect(json.stderr).toBe('');
   });
 
+  it('kv ls prints a table of keys (where the next page starts on stderr); --json gives keys, n and next', async () => {
+    const token = await service.app().createToken(50);
+    for (const key of ['beta', 'alpha', 'gamma', 'other']) await coinop(['kv', 'set', 'cli-ls', key, 'v', '--ttl', '60'], { COINOP_TOKEN: token });
+    const page = await coinop(['kv', 'ls', 'cli-ls', '--n', '2'], { COINOP_TOKEN: token });
+    expect(page.code).toBe(0);
+    const lines = page.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^KEY\s+EXPIRES$/);
+    expect(lines.slice(1).map((line) => line.split(/\s+/)[0])).toEqual(['alpha', 'beta']);
+    expect(lines[1]).toMatch(/^alpha\s+\d{4}-\d\d-\d\dT/);
+    expect(page.stderr).toBe('(cost 1, balance 45)\nmore keys: add --after "beta"\n');
+    const rest = await coinop(['kv', 'ls', 'cli-ls', '-n', '2', '--after', 'beta'], { COINOP_TOKEN: token });
+    expect(
+      rest.stdout
+        .trimEnd()
+        .split('\n')
+        .slice(1)
+        .map((line) => line.split(/\s+/)[0]),
+    ).toEqual(['gamma', 'other']);
+    const json = await coinop(['kv', 'ls', 'cli-ls', '--prefix', 'o', '--json'], { COINOP_TOKEN: token });
+    expect(json).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(json.stdout)).toMatchObject({ data: { keys: [{ key: 'other' }], n: 1, next: null }, cost: 1, balance: 43 });
+    expect(await coinop(['kv', 'ls', 'cli-ls', '--prefix', 'zz'], { COINOP_TOKEN: token })).toMatchObject({ code: 0, stdout: '(no keys)\n' });
+    expect((await coinop(['kv', 'ls', 'reserved-x'], { COINOP_TOKEN: token })).code).toBe(5);
+    expect((await coinop(['kv', 'ls'], { COINOP_TOKEN: token })).code).toBe(1);
+  });
+
   it('exit codes say what failed: 2 for 401, 3 for 402, 4 for 404, 5 for 400, 1 for usage, 6 when nothing answers', async () => {
     const unauthorized = await coinop(['kv', 'get', 'cli', 'k'], { COINOP_TOKEN: 'not-a-token-of-this-service' });
     expect(unauthorized).toMatchObject({ code: 2, stdout: '' });

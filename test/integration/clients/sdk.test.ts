@@ -60,6 +60,20 @@ describeEachStore('the TypeScript SDK against a live instance', (kind) => {
     expect(missing).toMatchObject({ status: 404, body: 'Key Not Found', cost: 1, balance: before - 4 });
   });
 
+  it("lists a bucket's keys a page at a time with kvList, next leading to the following page", async () => {
+    for (const key of ['b', 'a', 'c']) await client.kvSet('sdk-list', key, 'v', { ttl: 60 });
+    const before = (await client.tokenInfo()).balance ?? 0;
+    const first = await client.kvList('sdk-list', { n: 2 });
+    expect(first).toMatchObject({ data: { keys: [{ key: 'a' }, { key: 'b' }], n: 2, next: 'b' }, cost: 1, balance: before - 1 });
+    expect(Date.parse(first.data.keys[0]?.expiresAt ?? '')).toBeGreaterThan(Date.now());
+    const rest = await client.kvList('sdk-list', { n: 2, after: first.data.next ?? undefined });
+    expect(rest.data).toMatchObject({ keys: [{ key: 'c' }], n: 1, next: null });
+    expect((await client.kvList('sdk-list', { prefix: 'b' })).data.keys.map((entry) => entry.key)).toEqual(['b']);
+    const bad = await refusal(client.kvList('sdk-list', { n: 0 }));
+    expect(bad).toBeInstanceOf(BadRequest);
+    expect(bad).toMatchObject({ status: 400, body: 'Invalid n: must be an integer from 1 to 1000', cost: 1 });
+  });
+
   it('turns 400, 401 and 402 into BadRequest, Unauthorized and InsufficientCredits', async () => {
     const bad = await refusal(client.kvSet('reserved-bucket', 'k', 'v'));
     expect(bad).toBeInstanceOf(BadRequest);

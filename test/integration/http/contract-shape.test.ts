@@ -139,7 +139,7 @@ describeEachStore('raw requests of every malformed family answer in the contract
     for (const [path, status] of [
       ['/nope', 404],
       ['/kv/b/%FF', 400],
-      ['/kv/b', 404],
+      ['/kv/b/k/extra', 404],
     ] as const) {
       const request = `HEAD ${path} HTTP/1.1\r\n${HOST}x-token: ${token}\r\n\r\n`;
       const answer = await exchange(port(), request, { bodyless: true });
@@ -184,7 +184,7 @@ describeEachStore('refusals before routing: x-cost 0 and x-balance for a valid t
   it.each([
     ['a malformed percent-encoding', 'GET /kv/b/%FF', 400, 'Invalid path: malformed percent-encoding'],
     ['a malformed percent-encoding in a DELETE', 'DELETE /kv/%E2%82/k', 400, 'Invalid path: malformed percent-encoding'],
-    ['an unknown path under /kv', 'GET /kv/b', 404, 'Not Found'],
+    ['an unknown path under /kv', 'GET /kv/b/k/extra', 404, 'Not Found'],
     ['an unknown path under /token', 'DELETE /token/logs/1', 404, 'Not Found'],
     ['an unknown path under /webhook', 'GET /webhook/a/b/c', 404, 'Not Found'],
     ['a method a /kv path does not answer', 'PUT /kv/b/k', 405, 'Method Not Allowed'],
@@ -212,7 +212,7 @@ describeEachStore('refusals before routing: x-cost 0 and x-balance for a valid t
       400,
       'Invalid path: malformed percent-encoding',
     ],
-    ['a token too short to be one', () => `GET /kv/b HTTP/1.1\r\n${HOST}x-token: short\r\n\r\n`, 404, 'Not Found'],
+    ['a token too short to be one', () => `GET /kv/b/k/extra HTTP/1.1\r\n${HOST}x-token: short\r\n\r\n`, 404, 'Not Found'],
     ['no token', () => `PUT /kv/b/k HTTP/1.1\r\n${HOST}Content-Length: 0\r\n\r\n`, 405, 'Method Not Allowed'],
   ])('%s: the refusal as it is, without cost headers and never a 401', async (_name, request, status, body) => {
     await expectRefusal(request, status, body, false);
@@ -230,7 +230,7 @@ describeEachStore('refusals before routing: x-cost 0 and x-balance for a valid t
   it('logs no call for a refusal before routing', async () => {
     const token = await expectRefusal((t) => `GET /kv/b/%FF HTTP/1.1\r\n${HOST}x-token: ${t}\r\n\r\n`, 400, 'Invalid path: malformed percent-encoding', true);
     await exchange(port(), `PUT /kv/b/k HTTP/1.1\r\n${HOST}x-token: ${token}\r\nContent-Length: 0\r\n\r\n`);
-    await exchange(port(), `GET /kv/b HTTP/1.1\r\n${HOST}x-token: ${token}\r\n\r\n`);
+    await exchange(port(), `GET /kv/b/k/extra HTTP/1.1\r\n${HOST}x-token: ${token}\r\n\r\n`);
     await exchange(port(), `GET /token HTTP/1.1\r\n${HOST}x-token: ${token}\r\n\r\n`);
     const logs = await get().inject({ method: 'GET', url: '/token/logs?n=100', headers: { 'x-token': token } });
     expect((logs.json() as { logs: Array<{ path: string }> }).logs.map((entry) => entry.path)).toEqual(['/token']);

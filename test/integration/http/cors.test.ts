@@ -80,7 +80,7 @@ describeEachStore('CORS for the origins in CORS_ORIGINS', (kind) => {
 
   it.each([
     ['an unknown path', 'GET', '/nope', 404, 'Not Found'],
-    ['an unknown path under /kv', 'GET', '/kv/b', 404, 'Not Found'],
+    ['an unknown path under /kv', 'GET', '/kv/b/k/extra', 404, 'Not Found'],
     ['a missing token', 'GET', '/kv/b/k', 401, 'Unauthorized'],
     ['a method the path does not answer', 'PUT', '/kv/b/k', 405, 'Method Not Allowed'],
     ['a malformed percent-encoding (answered by the router)', 'GET', '/kv/b/%FF', 400, 'Invalid path: malformed percent-encoding'],

@@ -19,7 +19,7 @@ describeEachStore('HTTP behaviour shared by all routes', (kind) => {
   it.each([
     ['GET', '/nope', false],
     ['POST', '/kv', true],
-    ['GET', '/kv/b', true],
+    ['GET', '/kv', true],
     ['GET', '/kv/b/k/extra', true],
     ['DELETE', '/token/logs/1', true],
   ] as Array<[HTTPMethods, string, boolean]>)('answers %s %s with 404 Not Found in plain text, charging nothing', async (method, url, metered) => {

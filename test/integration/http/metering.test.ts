@@ -81,6 +81,13 @@ const ROUTES: readonly MeteredRoute[] = [
     clientError: { method: 'DELETE', url: '/kv/b/k%00', body: 'Invalid key: must not contain control characters or /' },
   },
   {
+    name: 'GET /kv/{bucket}',
+    cost: 1,
+    category: 'kv',
+    ok: { method: 'GET', url: '/kv/b?prefix=k&n=10', status: 200 },
+    clientError: { method: 'GET', url: '/kv/b?n=0', body: 'Invalid n: must be an integer from 1 to 1000' },
+  },
+  {
     name: 'POST /dns-lookup',
     cost: 5,
     category: 'service',

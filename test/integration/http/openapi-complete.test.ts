@@ -24,6 +24,7 @@ const OPERATION_IDS = [
   'kvSet',
   'kvGet',
   'kvDelete',
+  'kvList',
   'webhookCreate',
   'webhookList',
   'webhookGet',
@@ -176,6 +177,7 @@ describeEachStore('the OpenAPI document, complete', (kind) => {
     ['kvSet', 'POST', '/kv/docs/key', 'value'],
     ['kvGet', 'GET', '/kv/docs/key', undefined],
     ['kvDelete', 'DELETE', '/kv/docs/key', undefined],
+    ['kvList', 'GET', '/kv/docs?prefix=k', undefined],
     ['webhookList', 'GET', '/webhook', undefined],
     ['myIp', 'GET', '/myip', undefined],
   ] as Array<[string, HTTPMethods, string, string | undefined]>)('charges %s what the document states', async (id, method, url, payload) => {

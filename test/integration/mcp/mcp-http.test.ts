@@ -10,7 +10,7 @@ import { rr, startDnsServer } from '../../helpers/dns-server.js';
 import type { TestDnsServer } from '../../helpers/dns-server.js';
 import { DnsLookupBody } from '../../../src/features/dns/index.js';
 
-const TOOL_NAMES = ['balance', 'dns_lookup', 'kv_delete', 'kv_get', 'kv_set', 'logs', 'my_ip', 'url_metadata', 'webhook_list', 'webhook_test'];
+const TOOL_NAMES = ['balance', 'dns_lookup', 'kv_delete', 'kv_get', 'kv_list', 'kv_set', 'logs', 'my_ip', 'url_metadata', 'webhook_list', 'webhook_test'];
 
 interface LogEntry {
   method: string;
@@ -77,6 +77,28 @@ describeEachStore('MCP over Streamable HTTP', (kind) => {
     expect(schemaOf('kv_set')?.required).toEqual(expect.arrayContaining(['bucket', 'key', 'value']));
     expect(Object.keys(schemaOf('logs')?.properties ?? {}).sort()).toEqual(['n', 'type']);
     expect(schemaOf('webhook_test')?.required).toEqual(['webhookId']);
+    expect(Object.keys(schemaOf('kv_list')?.properties ?? {}).sort()).toEqual(['after', 'bucket', 'n', 'prefix']);
+    expect(schemaOf('kv_list')?.required).toEqual(['bucket']);
+  });
+
+  it("lists a bucket's keys through GET /kv/{bucket}, paging and refusing as the route does", async () => {
+    const token = await get().createToken(20);
+    for (const key of ['b', 'a', 'c', 'other'])
+      await get().inject({ method: 'POST', url: `/kv/mcp-list/${key}`, headers: { 'x-token': token, 'content-type': 'text/plain' }, payload: 'v' });
+    const client = await connect({ 'x-token': token });
+    const first = await call(client, 'kv_list', { bucket: 'mcp-list', n: 2 });
+    expect(first._meta).toEqual({ status: 200, cost: 1, balance: 15 });
+    expect(first.structuredContent?.result).toMatchObject({ keys: [{ key: 'a' }, { key: 'b' }], n: 2, next: 'b' });
+    const rest = await call(client, 'kv_list', { bucket: 'mcp-list', n: 2, after: 'b', prefix: 'c' });
+    expect(rest.structuredContent?.result).toMatchObject({ keys: [{ key: 'c' }], n: 1, next: null });
+    const refused = await call(client, 'kv_list', { bucket: 'mcp-list', n: 0 });
+    expect([refused.isError, text(refused), refused._meta]).toEqual([
+      true,
+      '400 Invalid n: must be an integer from 1 to 1000',
+      { status: 400, cost: 1, balance: 13 },
+    ]);
+    const [entry] = await lastLogs(token, 1);
+    expect([entry?.method, entry?.path, entry?.endpoint, entry?.cost]).toEqual(['GET', '/kv/mcp-list?n=0', 'kv', 1]);
   });
 
   it('runs each tool through its route, saying what it cost and the balance', async () => {

@@ -135,6 +135,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/kv/{bucket}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List a bucket's keys
+     * @description Live keys only, in byte order, a page at a time: pass the answer's `next` as `after` for the next page (null when none remain).
+     *
+     *     Costs 1 credit.
+     */
+    get: operations['kvList'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/webhook': {
     parameters: {
       query?: never;
@@ -1140,6 +1162,104 @@ export interface operations {
         };
         content: {
           'text/plain': 'Key Not Found';
+        };
+      };
+    };
+  };
+  kvList: {
+    parameters: {
+      query: {
+        /**
+         * @description Only keys starting with this (at most 30 characters; no control characters or /)
+         * @example th
+         */
+        prefix?: string;
+        /**
+         * @description Keys per page, 1 to 1000
+         * @example 2
+         */
+        n: number;
+        /** @description Only keys after this one: the previous page's `next` */
+        after?: string;
+      };
+      header?: never;
+      path: {
+        /**
+         * @description 1 to 30 characters; no control characters or /; no reserved- prefix, no --- suffix
+         * @example settings
+         */
+        bucket: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'x-cost': components['headers']['XCost'];
+          'x-balance': components['headers']['XBalance'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "keys": [
+           *         {
+           *           "key": "theme",
+           *           "expiresAt": "2026-07-01T12:00:00.000Z"
+           *         },
+           *         {
+           *           "key": "theme-dark",
+           *           "expiresAt": "2026-07-01T12:00:00.000Z"
+           *         }
+           *       ],
+           *       "n": 2,
+           *       "next": "theme-dark"
+           *     }
+           */
+          'application/json': {
+            keys: {
+              key: string;
+              /** Format: date-time */
+              expiresAt: string;
+            }[];
+            /** @description How many keys this page lists */
+            n: number;
+            /** @description The last key listed when more remain (send it as `after`), else null */
+            next: string | null;
+          };
+        };
+      };
+      /** @description Bad request: a short sentence naming the field and the rule */
+      400: {
+        headers: {
+          'x-cost': components['headers']['XCost'];
+          'x-balance': components['headers']['XBalance'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': 'Unauthorized';
+        };
+      };
+      /** @description Insufficient credits */
+      402: {
+        headers: {
+          'x-cost': components['headers']['XCost'];
+          'x-balance': components['headers']['XBalance'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': 'Insufficient credits';
         };
       };
     };

@@ -1,16 +1,18 @@
 import type { Command } from '../command.js';
 import { integer, invocation, required } from '../command.js';
 import { UsageError } from '../exit-codes.js';
+import { table } from '../output.js';
 
 export const kvCommand: Command = {
-  summary: 'key-value store: set, get, del',
+  summary: 'key-value store: set, get, del, ls',
   usage: [
     'coinop kv set <bucket> <key> <value> [--ttl seconds]   (value "-" reads standard input)',
     'coinop kv get <bucket> <key>',
     'coinop kv del <bucket> <key>',
+    'coinop kv ls <bucket> [--prefix p] [-n count] [--after key]   (one page; the next page starts --after the last key shown)',
   ].join('\n'),
   async run(args) {
-    const call = invocation(args, { ttl: { type: 'string' } });
+    const call = invocation(args, { ttl: { type: 'string' }, prefix: { type: 'string' }, n: { type: 'string', short: 'n' }, after: { type: 'string' } });
     const [sub] = call.positionals;
     const bucket = () => required(call.positionals, 1, 'bucket');
     const key = () => required(call.positionals, 2, 'key');
@@ -35,8 +37,27 @@ export const kvCommand: Command = {
         return;
       }
       case 'ls':
-        // SPEC has no listing of keys; the CLI says so rather than guessing.
-        throw new UsageError('the service offers no way to list keys (SPEC: GET, POST and DELETE on /kv/{bucket}/{key} only)');
+      case 'list': {
+        const n = integer(call.values.n, 'n');
+        const { prefix, after } = call.values;
+        const result = await call.client().kvList(bucket(), {
+          ...(prefix === undefined ? {} : { prefix }),
+          ...(n === undefined ? {} : { n }),
+          ...(after === undefined ? {} : { after }),
+        });
+        const { keys, next } = result.data;
+        call.out.result(result.data, result, () =>
+          keys.length === 0
+            ? '(no keys)'
+            : table(
+                ['KEY', 'EXPIRES'],
+                keys.map((entry) => [entry.key, entry.expiresAt]),
+              ),
+        );
+        // Where the next page starts, for people (stderr); scripts read `next` from --json.
+        if (!call.out.json && next !== null) call.out.note(`more keys: add --after ${JSON.stringify(next)}`);
+        return;
+      }
       default:
         throw new UsageError(sub === undefined ? 'missing subcommand' : `unknown subcommand: ${sub}`);
     }
