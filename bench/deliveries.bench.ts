@@ -11,10 +11,9 @@
  *   BENCH_RETRY_BASE_MS=200           DELIVERY_RETRY_BASE_MS of the service
  *   BENCH_DATABASE_URL=postgres://…   run on PostgreSQL too (a scratch schema)
  */
-import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort, pinSelf, pinningNote, onEachStore, withScratchDir, spawnPinned, stopProcess, waitForHttp } from './lib.js';
+import { pinSelf, pinningNote, onEachStore, withScratchDir, startSourceService, stopProcess } from './lib.js';
 import { createTestCertificates, startHttpsReceiver } from '../test/helpers/https-receiver.js';
 import { openStore } from '../src/store/open-store.js';
 import { sha256Hex } from '../src/lib/hash.js';
@@ -36,13 +35,6 @@ interface Result {
   /** Of the half failed once: how many got exactly one retry. */
   retriedOnce: number;
   allDeliveredMs: number;
-}
-
-async function startService(env: Record<string, string>): Promise<ChildProcess> {
-  const port = await freePort();
-  const child = spawnPinned(['--import', 'tsx', 'src/main.ts'], { PORT: String(port), HOST: '127.0.0.1', SMTP_PORT: '0', LOG_LEVEL: 'warn', ...env });
-  await waitForHttp(`http://127.0.0.1:${port}/healthz`);
-  return child;
 }
 
 /** Wallets with plenty of credits and DELIVERIES webhooks (retries on: 3 attempts after the first) due at `minute`. */
@@ -105,7 +97,7 @@ async function benchOnce(label: string, databaseUrl: string, caFile: string, cer
       return { status: 204 };
     },
   });
-  const service = await startService({
+  const service = await startSourceService({
     DATABASE_URL: databaseUrl,
     OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8',
     NODE_EXTRA_CA_CERTS: caFile,

@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { sha256Hex } from '../src/lib/hash.js';
 
-export { freePort } from '../test/helpers/server-process.js';
+import { freePort } from '../test/helpers/server-process.js';
+
+export { freePort };
 
 export const hasTaskset = (() => {
   try {
@@ -85,6 +87,14 @@ export async function startBuiltService(port: number, env: Record<string, string
     ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
     ...env,
   });
+  await waitForHttp(`http://127.0.0.1:${port}/healthz`);
+  return child;
+}
+
+/** The service from its TypeScript sources (as `npm run dev`), on core 0, answering on loopback; `env` adds settings. */
+export async function startSourceService(env: Record<string, string>): Promise<ChildProcess> {
+  const port = await freePort();
+  const child = spawnPinned(['--import', 'tsx', 'src/main.ts'], { PORT: String(port), HOST: '127.0.0.1', SMTP_PORT: '0', LOG_LEVEL: 'warn', ...env });
   await waitForHttp(`http://127.0.0.1:${port}/healthz`);
   return child;
 }

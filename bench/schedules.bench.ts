@@ -13,10 +13,9 @@
  * a production instance runs with (no OUTBOUND_CA_FILE). OUTBOUND_CA_FILE builds a TLS context with
  * every system root per connection, about 18 ms of CPU each, which would measure that instead.
  */
-import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort, percentiles, pinSelf, pinningNote, onEachStore, withScratchDir, spawnPinned, stopProcess, waitForHttp } from './lib.js';
+import { percentiles, pinSelf, pinningNote, onEachStore, withScratchDir, startSourceService, stopProcess } from './lib.js';
 import type { Percentiles } from './lib.js';
 import { createTestCertificates, startHttpsReceiver } from '../test/helpers/https-receiver.js';
 import { openStore } from '../src/store/open-store.js';
@@ -43,13 +42,6 @@ interface Result {
   allFiredMs: number;
   executed: Percentiles;
   arrived: Percentiles;
-}
-
-async function startService(env: Record<string, string>): Promise<ChildProcess> {
-  const port = await freePort();
-  const child = spawnPinned(['--import', 'tsx', 'src/main.ts'], { PORT: String(port), HOST: '127.0.0.1', SMTP_PORT: '0', LOG_LEVEL: 'warn', ...env });
-  await waitForHttp(`http://127.0.0.1:${port}/healthz`);
-  return child;
 }
 
 /** Wallets with plenty of credits and SCHEDULES webhooks due at `minute`, written straight into the store. */
@@ -100,7 +92,7 @@ async function benchOnce(label: string, databaseUrl: string, caFile: string, cer
     },
   });
   const caEnv: Record<string, string> = process.env.BENCH_OUTBOUND_CA_FILE === '1' ? { OUTBOUND_CA_FILE: caFile } : { NODE_EXTRA_CA_CERTS: caFile };
-  const service = await startService({ DATABASE_URL: databaseUrl, OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8', ...caEnv });
+  const service = await startSourceService({ DATABASE_URL: databaseUrl, OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8', ...caEnv });
   try {
     const minute = Math.ceil((Date.now() + LEAD_MS) / MINUTE) * MINUTE;
     await seed(databaseUrl, receiver.url('/run', '127.0.0.1'), minute);
