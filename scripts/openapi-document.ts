@@ -1,44 +1,12 @@
 /**
- * Writes the OpenAPI document the service serves at /openapi.json to a file (default: stdout), for the OpenAPI
- * linter (`npm run lint:openapi`) and for clients generated from it. The app is built in-process on a scratch SQLite
- * database with every optional route family on (ADMIN_TOKEN, INBOUND_SECRET), so the document lists every operation;
- * nothing listens and nothing leaves the machine.
+ * Writes the OpenAPI document the service serves at /openapi.json (scripts/service-document.ts) to a file
+ * (default: stdout), for the OpenAPI linter (`npm run lint:openapi`).
  * Usage: tsx scripts/openapi-document.ts [out.json]
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pino from 'pino';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { createDeps } from '../src/deps.js';
-import { InboundMail } from '../src/features/mail/inbound.service.js';
+import { writeFileSync } from 'node:fs';
+import { serviceDocument } from './service-document.js';
 
 const out = process.argv[2];
-const dir = mkdtempSync(join(tmpdir(), 'coinop-openapi-'));
-try {
-  const config = loadConfig({
-    DATABASE_URL: `sqlite:${join(dir, 'coinop.db')}`,
-    DATA_DIR: dir,
-    LOG_LEVEL: 'silent',
-    SMTP_PORT: '0',
-    DNS_SERVERS: '127.0.0.1:9',
-    ADMIN_TOKEN: 'openapi-document-only-0123456789',
-    INBOUND_SECRET: 'openapi-document-only-0123456789',
-  });
-  const deps = createDeps(config, { logger: pino({ level: 'silent' }) });
-  await deps.store.migrate();
-  const inbound = await InboundMail.create(deps);
-  const app = await buildApp(deps, inbound, { receivesMail: true });
-  // The document /openapi.json serves (the same decorator), with any error in its making thrown here.
-  const document = `${JSON.stringify(app.swagger(), null, 2)}\n`;
-  if (out === undefined) process.stdout.write(document);
-  else writeFileSync(out, document);
-  await app.close();
-  await inbound.close();
-  await deps.ledger.flush();
-  await deps.outbound.close();
-  await deps.store.close();
-} finally {
-  rmSync(dir, { recursive: true, force: true });
-}
+const document = `${JSON.stringify(await serviceDocument(), null, 2)}\n`;
+if (out === undefined) process.stdout.write(document);
+else writeFileSync(out, document);

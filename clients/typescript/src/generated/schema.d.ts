@@ -333,6 +333,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/inbound/raw': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Inject a raw RFC 5322 message for a mailbox (relay ingestion; enabled by INBOUND_SECRET)
+     * @description The body is the raw message (any content type, e.g. `message/rfc822`), at most 30 MiB. It is processed exactly as mail received over SMTP: charged 2 or 5 credits to the mailbox’s wallet, then delivered to its webhook. 402 means the wallet cannot pay: retry later.
+     *
+     *     Cost in credits: 2, or 5 with attachments, charged to the mailbox’s wallet.
+     */
+    post: operations['mailInject'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/url-to-metadata': {
     parameters: {
       query?: never;
@@ -2923,6 +2945,93 @@ export interface operations {
         };
         content: {
           'text/plain': 'Not Found';
+        };
+      };
+    };
+  };
+  mailInject: {
+    parameters: {
+      query: {
+        /**
+         * @description The mailbox address the message is for (`r_…@MAIL_DOMAIN`)
+         * @example r_7f3k9q2m@mail.example.com
+         */
+        recipient: string;
+        /** @description Names the relay in the payload’s `provider` (default `relay`) */
+        provider?: string;
+      };
+      header: {
+        /** @description INBOUND_SECRET */
+        'x-inbound-secret': string;
+        'x-inbound-provider'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "accepted": true,
+           *       "externalMessageId": "<CAF=abc123@mail.example.org>"
+           *     }
+           */
+          'application/json': {
+            /** @enum {boolean} */
+            accepted: true;
+            externalMessageId: string;
+          };
+        };
+      };
+      /** @description Bad request: a short sentence naming the field and the rule */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Insufficient credits */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': 'Insufficient credits';
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': 'Forbidden';
+        };
+      };
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': 'Webhook not found';
+        };
+      };
+      /** @description Payload Too Large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': 'Payload Too Large';
         };
       };
     };
