@@ -5,6 +5,7 @@
  *   const pg = await startPrivatePostgres();        // undefined when no PostgreSQL binaries are installed
  *   env.DATABASE_URL = pg.url;
  *   await pg.stop();                                // pg_ctl stop -m fast
+ *   await pg.stop('immediate');                     // every backend quits at once, no lock released first
  *   await pg.start();
  *   await pg.destroy();
  *
@@ -25,7 +26,11 @@ export interface PrivatePostgres {
   /** The data directory (postmaster.pid names the server's process). */
   readonly dataDir: string;
   start(): Promise<void>;
-  stop(): Promise<void>;
+  /**
+   * 'fast' (default): backends roll back and exit one by one, so a transaction waiting on a lock held by
+   * another may still get it and commit during the stop. 'immediate': all quit without cleanup, nothing commits.
+   */
+  stop(mode?: 'fast' | 'immediate'): Promise<void>;
   destroy(): Promise<void>;
 }
 
@@ -63,8 +68,8 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres | undefine
     port,
     dataDir: data,
     start,
-    stop: async () => {
-      await as('pg_ctl', ['-D', data, '-m', 'fast', '-w', '-t', '30', 'stop']);
+    stop: async (mode: 'fast' | 'immediate' = 'fast') => {
+      await as('pg_ctl', ['-D', data, '-m', mode, '-w', '-t', '30', 'stop']);
     },
     destroy: async () => {
       await as('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
