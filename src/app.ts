@@ -17,6 +17,7 @@ import { settingsRoutes } from './features/settings/settings.routes.js';
 import { kvRoutes } from './features/kv/kv.routes.js';
 import { webhookRoutes } from './features/webhooks/webhooks.routes.js';
 import { deliveryRoutes } from './features/deliveries/deliveries.routes.js';
+import { consoleFiles, registerConsole } from './features/console/index.js';
 import { manageRoutes } from './features/manage/manage.routes.js';
 import { dnsRoutes } from './features/dns/dns.routes.js';
 import { mailRoutes } from './features/mail/mail.routes.js';
@@ -109,6 +110,7 @@ export async function buildApp(deps: Deps, inbound?: InboundMail, options: { rea
   await app.register(mcpRoutes, { deps });
   if (deps.config.adminToken !== undefined) await app.register(manageRoutes, { deps, adminToken: deps.config.adminToken });
   await app.register(metricsRoutes, { metrics: deps.metrics, token: deps.config.metricsToken });
+  registerConsole(app, consoleFiles());
 
   registerOpenApiDocument(app);
   registerLandingPage(app, SERVICE_VERSION);

@@ -61,15 +61,16 @@ export function registerOpenApiDocument(app: FastifyInstance): void {
 }
 
 /**
- * `GET /` is not an API route: it tells a visitor (a browser, curl) where the API is described, in plain text
- * like every other non-JSON answer. Relative paths, so it is right behind any proxy or host name.
+ * `GET /` is not an API route: it sends a browser to the console, and tells a reader of the body (curl) where the
+ * API is described, in plain text like every other non-JSON answer. Relative paths, so it is right behind any proxy
+ * or host name.
  */
 export function registerLandingPage(app: FastifyInstance, version: string): void {
   const text = [
     `coinop ${version}: a credit-metered utility API (key-value store, webhooks, DNS lookups, URL metadata, caller IP).`,
-    'Documentation: /docs (OpenAPI document: /openapi.json; for AI agents: /llms.txt)',
+    'Console: /console/ . Documentation: /docs (OpenAPI document: /openapi.json; for AI agents: /llms.txt)',
     'A token: POST /token with the form body token=new; then send it as the x-token header.',
     '',
   ].join('\n');
-  app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.type(PLAIN_TEXT).send(text));
+  app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.code(302).header('location', 'console/').type(PLAIN_TEXT).send(text));
 }

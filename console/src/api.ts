@@ -1,0 +1,104 @@
+/**
+ * The console's only way to the service: the public API, exactly as curl would call it, so every action is metered
+ * and logged as the same call would be. Paths are relative to the service root (the console lives at <root>/console/),
+ * so it works behind any host name or proxy prefix.
+ */
+import { session } from './session.js';
+
+export interface Answer<T> {
+  readonly status: number;
+  readonly data: T;
+  /** `x-cost`, when the call was metered. */
+  readonly cost: number | undefined;
+  /** `x-balance` after the call, when known. */
+  readonly balance: number | undefined;
+}
+
+/** A 4xx/5xx answer: the service's plain-text message, and what it cost. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly cost: number | undefined,
+    readonly balance: number | undefined,
+  ) {
+    super(message);
+  }
+}
+
+export interface CallOptions {
+  /** A JSON body. */
+  readonly json?: unknown;
+  /** A form body (application/x-www-form-urlencoded). */
+  readonly form?: Record<string, string>;
+  /** A plain-text body (KV values). */
+  readonly text?: string;
+  /** Query parameters; undefined and empty values are left out. */
+  readonly query?: Record<string, string | number | boolean | undefined>;
+  /** Send the operator's x-admin-token instead of the wallet's x-token. */
+  readonly admin?: boolean;
+}
+
+type BalanceListener = (balance: number) => void;
+const balanceListeners = new Set<BalanceListener>();
+let lastBalance: number | undefined;
+
+/** The balance from the last `x-balance` seen, if any. */
+export const knownBalance = (): number | undefined => lastBalance;
+
+/** Called with every `x-balance` the service sends, so the header shows the balance after the last call. */
+export function onBalance(listener: BalanceListener): () => void {
+  balanceListeners.add(listener);
+  return () => balanceListeners.delete(listener);
+}
+
+export const apiRoot = (): URL => new URL('../', document.baseURI);
+
+export function apiUrl(path: string, query?: CallOptions['query']): string {
+  const url = new URL(path.replace(/^\//, ''), apiRoot());
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== '') url.searchParams.set(name, String(value));
+  }
+  return url.toString();
+}
+
+const headerNumber = (response: Response, name: string): number | undefined => {
+  const value = response.headers.get(name);
+  return value === null || value === '' ? undefined : Number(value);
+};
+
+/** Calls the API; resolves with the parsed answer (JSON, or text for text answers), rejects with an ApiError. */
+export async function call<T = unknown>(method: string, path: string, options: CallOptions = {}): Promise<Answer<T>> {
+  const headers: Record<string, string> = {};
+  const credential = options.admin ? session.adminToken() : session.token();
+  if (credential !== null) headers[options.admin ? 'x-admin-token' : 'x-token'] = credential;
+  let body: string | undefined;
+  if (options.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(options.json);
+  } else if (options.form !== undefined) {
+    headers['content-type'] = 'application/x-www-form-urlencoded';
+    body = new URLSearchParams(options.form).toString();
+  } else if (options.text !== undefined) {
+    headers['content-type'] = 'text/plain; charset=utf-8';
+    body = options.text;
+  }
+  const response = await fetch(apiUrl(path, options.query), { method, headers, body, cache: 'no-store', credentials: 'omit' });
+  const cost = headerNumber(response, 'x-cost');
+  const balance = headerNumber(response, 'x-balance');
+  if (balance !== undefined && !options.admin) {
+    lastBalance = balance;
+    for (const listener of balanceListeners) listener(balance);
+  }
+  const text = await response.text();
+  if (!response.ok) throw new ApiError(response.status, text.trim() || response.statusText, cost, balance);
+  const isJson = (response.headers.get('content-type') ?? '').includes('json');
+  const data = (isJson && text !== '' ? JSON.parse(text) : text) as T;
+  return { status: response.status, data, cost, balance };
+}
+
+/** A message for any failure: the service's own words for an ApiError, else the browser's. */
+export function describeError(error: unknown): string {
+  if (error instanceof ApiError) return `${error.status}: ${error.message}`;
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,100 @@
+/** The console's frame: sign-in gate, navigation, balance, and the page the route names. */
+import type { FunctionComponent } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { call, knownBalance, onBalance } from './api.js';
+import { href, navigate, useRoute } from './router.js';
+import { session } from './session.js';
+import { SignIn } from './pages/sign-in.js';
+import { Wallet } from './pages/wallet.js';
+import { Logs } from './pages/logs.js';
+import { KeyValue } from './pages/kv.js';
+import { Webhooks } from './pages/webhooks.js';
+import { Tools } from './pages/tools.js';
+import { Operator } from './pages/operator.js';
+
+export interface PageProps {
+  /** The route's segments after the page's own name: `#/kv/settings` gives KeyValue ['settings']. */
+  readonly route: string[];
+}
+
+interface Section {
+  readonly name: string;
+  readonly label: string;
+  readonly page: FunctionComponent<PageProps>;
+  readonly operator?: boolean;
+}
+
+const SECTIONS: readonly Section[] = [
+  { name: 'wallet', label: 'Wallet', page: Wallet },
+  { name: 'logs', label: 'Call logs', page: Logs },
+  { name: 'kv', label: 'Key-value', page: KeyValue },
+  { name: 'webhooks', label: 'Webhooks', page: Webhooks },
+  { name: 'tools', label: 'Tools', page: Tools },
+  { name: 'operator', label: 'Operator', page: Operator, operator: true },
+];
+
+export function App() {
+  const [signedIn, setSignedIn] = useState(() => session.token() !== null || session.adminToken() !== null);
+  const route = useRoute();
+  if (!signedIn) return <SignIn onSignedIn={() => setSignedIn(true)} />;
+  const hasWallet = session.token() !== null;
+  const hasAdmin = session.adminToken() !== null;
+  const available = SECTIONS.filter((section) => (section.operator ? hasAdmin : hasWallet));
+  const [first] = available;
+  const section = available.find((candidate) => candidate.name === route[0]) ?? first;
+  if (section === undefined) return <SignIn onSignedIn={() => setSignedIn(true)} />;
+  const Page = section.page;
+  const signOut = () => {
+    session.signOut();
+    setSignedIn(false);
+    navigate();
+  };
+  return (
+    <>
+      <a class="skip" href="#main" onClick={skipToMain}>
+        Skip to content
+      </a>
+      <header class="top">
+        <span class="brand">coinop</span>
+        <nav aria-label="Sections">
+          <ul>
+            {available.map((candidate) => (
+              <li key={candidate.name}>
+                <a href={href(candidate.name)} aria-current={candidate === section ? 'page' : undefined}>
+                  {candidate.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        {hasWallet ? <BalanceBadge /> : null}
+        <button type="button" class="link" onClick={signOut}>
+          Sign out
+        </button>
+      </header>
+      <main id="main">
+        <Page key={section.name} route={route.slice(1)} />
+      </main>
+    </>
+  );
+}
+
+/** Hash links jump by setting the hash, which here is the route: focus the content instead. */
+function skipToMain(event: Event): void {
+  event.preventDefault();
+  document.querySelector<HTMLElement>('main h1')?.focus();
+}
+
+/** The balance after the last call any page made (x-balance); read once with GET /token (1 credit) at sign-in. */
+function BalanceBadge() {
+  const [balance, setBalance] = useState(knownBalance);
+  useEffect(() => onBalance(setBalance), []);
+  useEffect(() => {
+    if (balance === undefined) void call('GET', '/token').catch(() => undefined);
+  }, []);
+  return (
+    <span class="balance" aria-live="polite" data-testid="balance">
+      {balance === undefined ? '…' : `${balance.toLocaleString()} credits`}
+    </span>
+  );
+}

@@ -1,0 +1,98 @@
+/** Small pieces every page uses: titles, errors, costs, raw JSON, copying. */
+import type { ComponentChildren } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+
+/** The page's heading; takes focus when the page opens, so keyboard and screen-reader users land on it. */
+export function PageTitle({ children, title }: { children: ComponentChildren; title: string }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    document.title = `${title} · coinop console`;
+    heading.current?.focus();
+  }, [title]);
+  return (
+    <h1 tabIndex={-1} ref={heading}>
+      {children}
+    </h1>
+  );
+}
+
+export function ErrorNote({ error }: { error: string | undefined }) {
+  if (error === undefined) return null;
+  return (
+    <p class="error" role="alert">
+      {error}
+    </p>
+  );
+}
+
+export function Loading({ when }: { when: boolean }) {
+  return when ? (
+    <p class="muted" aria-live="polite">
+      Loading…
+    </p>
+  ) : null;
+}
+
+/** "Costs 5 credits" before a paid action runs. */
+export function CostHint({ credits }: { credits: number }) {
+  return <span class="cost">{credits === 0 ? 'Free' : `Costs ${credits} credit${credits === 1 ? '' : 's'}`}</span>;
+}
+
+/** What the last call cost and the balance after it, from x-cost / x-balance. */
+export function Charged({ cost, balance }: { cost: number | undefined; balance: number | undefined }) {
+  if (cost === undefined) return null;
+  return (
+    <p class="muted" aria-live="polite">
+      Charged {cost} credit{cost === 1 ? '' : 's'}
+      {balance === undefined ? '' : `; balance ${balance.toLocaleString()}`}.
+    </p>
+  );
+}
+
+/** The raw JSON answer, one click away. */
+export function JsonView({ value, summary = 'Raw JSON' }: { value: unknown; summary?: string }) {
+  return (
+    <details class="json">
+      <summary>{summary}</summary>
+      <pre>{JSON.stringify(value, null, 2)}</pre>
+    </details>
+  );
+}
+
+/** Copies `text`; the clipboard API needs a secure context, so on plain HTTP the text is selected for Ctrl+C instead. */
+export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+  const [done, setDone] = useState(false);
+  const field = useRef<HTMLInputElement>(null);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setDone(true);
+      setTimeout(() => setDone(false), 1500);
+    } catch {
+      field.current?.select();
+    }
+  };
+  return (
+    <span class="copy">
+      <input ref={field} readOnly value={text} aria-label={`${label}: value`} onFocus={(event) => event.currentTarget.select()} />
+      <button type="button" onClick={() => void copy()}>
+        {done ? 'Copied' : label}
+      </button>
+    </span>
+  );
+}
+
+/** A relative time for a future or past ISO instant: "in 3 h", "5 min ago". */
+export function relativeTime(iso: string, now = Date.now()): string {
+  const seconds = Math.round((Date.parse(iso) - now) / 1000);
+  const magnitude = Math.abs(seconds);
+  const [value, unit] =
+    magnitude < 60
+      ? [magnitude, 's']
+      : magnitude < 3600
+        ? [Math.round(magnitude / 60), 'min']
+        : magnitude < 172800
+          ? [Math.round(magnitude / 3600), 'h']
+          : [Math.round(magnitude / 86400), 'd'];
+  return seconds >= 0 ? `in ${value} ${unit}` : `${value} ${unit} ago`;
+}

@@ -1,0 +1,50 @@
+/**
+ * The web console at /console/: static files only, never metered (it talks to the public API like any client, and
+ * those calls are metered as always). `GET /` sends browsers there. Strict CSP: the console's own script and style,
+ * calls to this origin only; no upgrade-insecure-requests, so it works over plain HTTP on any host.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { errors } from '../../errors.js';
+import type { ConsoleFile, ConsoleFiles } from './console-files.js';
+
+export const CONSOLE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** Hashed names change with their content, so a browser may keep them for a year; the page itself is always revalidated. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+function send(request: FastifyRequest, reply: FastifyReply, file: ConsoleFile, cacheControl: string) {
+  const accepted = request.headers['accept-encoding'] ?? '';
+  const [encoding, body] = accepted.includes('br') ? ['br', file.brotli] : accepted.includes('gzip') ? ['gzip', file.gzip] : [undefined, file.identity];
+  if (encoding !== undefined) reply.header('content-encoding', encoding);
+  return reply
+    .header('vary', 'accept-encoding')
+    .header('cache-control', cacheControl)
+    .header('x-content-type-options', 'nosniff')
+    .header('referrer-policy', 'no-referrer')
+    .header('content-security-policy', CONSOLE_CSP)
+    .type(file.type)
+    .send(body);
+}
+
+export function registerConsole(app: FastifyInstance, files: ConsoleFiles | undefined): void {
+  // Relative, so it is right behind a proxy that mounts the service under a path.
+  app.get('/console', { schema: { hide: true } }, async (_request, reply) => reply.redirect('console/', 302));
+  app.get('/console/', { schema: { hide: true } }, async (request, reply) => {
+    if (files === undefined) throw errors.notFound();
+    return send(request, reply, files.index, 'no-cache');
+  });
+  app.get<{ Params: { name: string } }>('/console/assets/:name', { schema: { hide: true } }, async (request, reply) => {
+    const file = files?.assets.get(request.params.name);
+    if (file === undefined) throw errors.notFound();
+    return send(request, reply, file, IMMUTABLE);
+  });
+}
