@@ -1,0 +1,44 @@
+import { expect, it } from 'vitest';
+import { describeInBrowser, expectAccessible, screenshot, useConsole } from '../../helpers/console-browser.js';
+
+describeInBrowser('signing in to the console', () => {
+  const harness = useConsole('sqlite', { env: { ADMIN_TOKEN: 'operator-secret-0123456789' } });
+
+  it('creates a new token, shows it once, signs in with it and shows the balance', async () => {
+    const page = await harness.open();
+    await expectAccessible(page);
+    await screenshot(page, 'sign-in');
+    await page.getByRole('button', { name: 'Create a new token' }).click();
+    const shown = await page.getByLabel('Copy token: value').inputValue();
+    expect(shown).toMatch(/^\S{10,}$/);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    // New wallets hold 100 credits; signing in reads the wallet (GET /token, 1 credit).
+    await expect.poll(() => page.getByTestId('balance').textContent()).toBe('99 credits');
+    expect(await page.evaluate(() => sessionStorage.getItem('coinop.token'))).toBe(shown);
+    expect(page.url()).not.toContain(shown);
+  });
+
+  it('refuses a wrong token with the service’s own message and keeps nothing', async () => {
+    const page = await harness.open();
+    await page.getByLabel('API token').fill('not-a-real-token-123');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('401');
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+  });
+
+  it('reaches every section by keyboard alone', async () => {
+    const page = await harness.signedIn(await harness.t.createToken(50));
+    const reached: string[] = [];
+    const focused = () => page.evaluate(() => (document.activeElement?.textContent ?? '').trim());
+    while (reached.length < 12 && reached[reached.length - 1] !== 'Sign out') {
+      await page.keyboard.press('Tab');
+      reached.push(await focused());
+    }
+    expect(reached).toEqual(expect.arrayContaining(['Skip to content', 'Wallet', 'Call logs', 'Key-value', 'Webhooks', 'Tools', 'Sign out']));
+    while ((await focused()) !== 'Key-value') await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate(() => location.hash)).toBe('#/kv');
+    // The new page's heading takes focus, so the next Tab starts in the page.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+  });
+});
