@@ -5,13 +5,15 @@
  */
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const out = join(root, 'dist', 'console');
+const target = join(root, 'dist', 'console');
+// Written beside the live copy and swapped in, so a service or test reading dist/console never sees half a build.
+const out = `${target}.building-${process.pid}`;
 
 const result = await build({
   entryPoints: [join(root, 'console', 'src', 'main.tsx')],
@@ -51,6 +53,15 @@ const html = template.replace('%SCRIPT%', `assets/${names.js}`).replace('%STYLE%
 writeFileSync(join(out, 'index.html'), html);
 writeFileSync(join(out, 'index.html.gz'), gzipSync(html, { level: 9 }));
 writeFileSync(join(out, 'index.html.br'), brotliCompressSync(html));
+const previous = `${target}.previous-${process.pid}`;
+rmSync(previous, { recursive: true, force: true });
+try {
+  renameSync(target, previous);
+} catch {
+  // first build: nothing to set aside
+}
+renameSync(out, target);
+rmSync(previous, { recursive: true, force: true });
 console.log(`console: ${sizes.join(', ')}`);
 
 function writeAsset(name: string, contents: Buffer): void {
