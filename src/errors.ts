@@ -28,6 +28,8 @@ export const errors = {
   notFound: () => new ApiError(404, 'Not Found'),
   methodNotAllowed: (allow: readonly string[]) => new ApiError(405, 'Method Not Allowed', { allow: allow.join(', ') }),
   webhookExists: () => new ApiError(409, 'Webhook ID already exists'),
+  /** Operator API: a debit larger than the wallet's balance; nothing was taken. */
+  balanceTooLow: () => new ApiError(409, 'Balance too low'),
   payloadTooLarge: () => new ApiError(413, 'Payload Too Large'),
   /** A delivery whose body is no longer kept (7 days, over 1 MiB, or e-mail content after its delivery ended): no redelivery. */
   deliveryExpired: () => new ApiError(410, 'Delivery expired'),

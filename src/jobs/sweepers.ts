@@ -5,6 +5,7 @@ import { OutageLog } from './outage-log.js';
 import { DAY, HOUR, MINUTE } from '../lib/time.js';
 import { LOG_RETENTION_MS } from '../ledger/log-entry.js';
 import { DELIVERY_RETENTION_MS } from '../deliveries/index.js';
+import { SPEND_RETENTION_MS } from '../ledger/spend-aggregate.js';
 
 export const TOKEN_INACTIVITY_MS = 2 * 365 * DAY + DAY; // two years, leap day included
 const BATCH = 1000;
@@ -15,8 +16,8 @@ const BATCH = 1000;
  */
 export const LOG_WALK_INTERVAL_MS = 12 * HOUR;
 const LOG_WALK_WINDOW = 5000;
-/** Tables holding a wallet's data, all removed with the wallet. Features with wallet data add theirs here. */
-export const WALLET_DATA_TABLES = ['kv', 'logs', 'webhooks', 'mail_attachments', 'inbound_outbox', 'deliveries'] as const;
+/** Listed beside the one wallet deletion (the operator API's too), in the ledger. */
+export { WALLET_DATA_TABLES } from '../ledger/ledger.js';
 
 export interface SweepReport {
   expiredKeys: number;
@@ -69,6 +70,12 @@ export async function sweep(deps: Deps, options: { readonly walkAllLogs?: boolea
   );
   if (options.walkAllLogs === true) expiredLogs += await deleteExpiredLogsAnywhere(deps, now - LOG_RETENTION_MS);
   await deps.store.writeOne('DELETE FROM token_creations WHERE last_at <= $1', [now - MINUTE]);
+  // Spend per hour (GET /token/spend): a row goes once its hour is older than the 8 days kept.
+  await deleteInBatches(
+    deps,
+    `DELETE FROM spend_hourly WHERE (wallet_id, hour, endpoint) IN (SELECT wallet_id, hour, endpoint FROM spend_hourly WHERE hour < $1 LIMIT ${BATCH}) RETURNING 1 AS n`,
+    [now - SPEND_RETENTION_MS],
+  );
   // Inbound-mail attachments whose download URL expired (DECISIONS: deleted within minutes after).
   await deleteInBatches(
     deps,
@@ -100,14 +107,7 @@ export async function sweep(deps: Deps, options: { readonly walkAllLogs?: boolea
     if (stale.length === 0) break;
     for (const wallet of stale) {
       // Re-checked inside the unit: a wallet used since the SELECT survives.
-      const deleted = await deps.store.write(async (tx) => {
-        const gone = await tx.all<{ id: number }>('DELETE FROM wallets WHERE id = $1 AND last_used_at < $2 RETURNING id', [wallet.id, cutoff]);
-        if (gone.length === 0) return false;
-        for (const table of WALLET_DATA_TABLES) await tx.run(`DELETE FROM ${table} WHERE wallet_id = $1`, [wallet.id]);
-        return true;
-      });
-      deps.ledger.forgetWallet(wallet.hash);
-      if (deleted) deletedWallets++;
+      if (await deps.ledger.deleteWallet(wallet, cutoff)) deletedWallets++;
     }
     if (stale.length < 100) break;
   }

@@ -11,11 +11,13 @@ import type { LogEntry } from './log-entry.js';
 import type { LedgerMetrics } from '../observability/metrics.js';
 import { chargeWalletIn, creditWallet, creditWalletIn, findWalletByHash, refundWallet } from './wallet.queries.js';
 import type { ChargeOutcome, InUnitCharge, WalletRow } from './wallet.queries.js';
+import { deleteWalletIn } from './wallet-deletion.js';
 import { claimNotification, pendingWallets, releaseNotification, updateLowBalanceSettings } from './low-balance.js';
 import type { ClaimedNotification, ClaimTiming, LowBalanceSettingsChange } from './low-balance.js';
 
 export type { ChargeOutcome, InUnitCharge, WalletRow } from './wallet.queries.js';
 export { insertWallet } from './wallet.queries.js';
+export { WALLET_DATA_TABLES } from './wallet-deletion.js';
 export type { WalletRef } from './wallet-directory.js';
 export type { LogCategory, LogEntry } from './log-entry.js';
 export type { ClaimedNotification, ClaimTiming } from './low-balance.js';
@@ -77,6 +79,26 @@ export class Ledger {
   /** A charge inside the caller's unit of work (inbound mail: every recipient's charge and outbox entry commit together). */
   chargeIn(tx: Sql, walletId: number, cost: number): Promise<InUnitCharge> {
     return chargeWalletIn(tx, walletId, cost);
+  }
+
+  /**
+   * Takes credits from a wallet (operator API): one conditional UPDATE, as a charge, so concurrent debits never
+   * overdraw; refused with the balance when it does not cover `amount`, without one when the wallet is gone.
+   */
+  debit(walletId: number, amount: number): Promise<InUnitCharge> {
+    return this.store.write((tx) => chargeWalletIn(tx, walletId, amount));
+  }
+
+  /**
+   * Deletes a wallet with all its data (operator API, idle-wallet sweep) and drops it from the cache, so its token
+   * answers 401 at once on this instance (others notice when their next charge finds no row). Log rows already
+   * recorded are written first, so none lands after the wallet is gone. `unusedBefore`: see deleteWalletIn.
+   */
+  async deleteWallet(wallet: { readonly id: number; readonly hash: string }, unusedBefore?: number): Promise<boolean> {
+    await this.logs.flush();
+    const deleted = await this.store.write((tx) => deleteWalletIn(tx, wallet.id, unusedBefore));
+    this.wallets.forget(wallet.hash);
+    return deleted;
   }
 
   /** Gives back what a call's final status does not cost; never re-arms the low-balance incident. The new balance, or undefined when the wallet is gone. */

@@ -40,6 +40,7 @@ export class LogBuffer {
       cost: entry.cost,
       balance: entry.balance,
       deliveryId: entry.deliveryId,
+      note: entry.note,
     });
   }
 

@@ -16,6 +16,8 @@ export interface LogRecord {
   readonly balance: number;
   /** A webhook delivery's id (its `webhook-id`, src/deliveries), on the rows deliveries write. */
   readonly deliveryId?: string;
+  /** The reason an operator gave for a credit or debit (operator API rows only). */
+  readonly note?: string;
 }
 
 /** What a caller records: the ledger gives each row its id and creation time. */

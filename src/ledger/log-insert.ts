@@ -1,14 +1,18 @@
 import type { Store } from '../store/store.js';
 import type { BulkInsert } from '../store/bulk-insert.js';
 import type { LogRecord } from './log-entry.js';
+import { addHourlySpend } from './spend-aggregate.js';
+import { addDailySpend } from './daily-spend.js';
 
 /** The log table's columns, in the order rows are written (and read back by the logs feature). */
 export const LOG_COLUMNS = 'id, wallet_id, method, path, endpoint, status_code, response_time_ms, error, created_at, cost, balance, delivery_id';
 const COLUMN_COUNT = 12;
+/** Only operator rows carry a note: a batch without one writes the columns above and nothing more. */
+const NOTE_COLUMN = 'note';
 
 /** The parameters of every row in one array, in LOG_COLUMNS order, without a throwaway array per row (the hot batch). */
-function flatValues(records: readonly LogRecord[]): unknown[] {
-  const params = new Array<unknown>(records.length * COLUMN_COUNT);
+function flatValues(records: readonly LogRecord[], withNote: boolean): unknown[] {
+  const params = new Array<unknown>(records.length * (withNote ? COLUMN_COUNT + 1 : COLUMN_COUNT));
   let i = 0;
   for (let row = 0; row < records.length; row++) {
     const r = records[row] as LogRecord;
@@ -24,6 +28,7 @@ function flatValues(records: readonly LogRecord[]): unknown[] {
     params[i++] = r.cost;
     params[i++] = r.balance;
     params[i++] = r.deliveryId ?? null;
+    if (withNote) params[i++] = r.note ?? null;
   }
   return params;
 }
@@ -34,8 +39,14 @@ const LOG_INSERT: BulkInsert = {
   columns: LOG_COLUMNS.split(', '),
   types: ['text[]', 'bigint[]', 'text[]', 'text[]', 'text[]', 'int[]', 'int[]', 'text[]', 'bigint[]', 'bigint[]', 'bigint[]', 'text[]'],
 };
+const LOG_INSERT_WITH_NOTE: BulkInsert = { table: 'logs', columns: [...LOG_INSERT.columns, NOTE_COLUMN], types: [...LOG_INSERT.types, 'text[]'] };
 
+/** Writes a batch and, in the same unit, its hourly spend sums (spend-aggregate.ts) and the service's daily ones (daily-spend.ts). */
 export async function insertLogs(store: Store, records: readonly LogRecord[]): Promise<void> {
   if (records.length === 0) return;
-  await store.insertRows(LOG_INSERT, flatValues(records));
+  const withNote = records.some((record) => record.note !== undefined);
+  await store.insertRows(withNote ? LOG_INSERT_WITH_NOTE : LOG_INSERT, flatValues(records, withNote), async (tx) => {
+    await addHourlySpend(tx, records);
+    await addDailySpend(tx, records);
+  });
 }

@@ -97,8 +97,11 @@ export interface Store {
   write<T>(unit: (tx: Unit) => Promise<T>): Promise<T>;
   writeOne<T>(sql: string, params?: readonly unknown[], options?: WriteOptions): Promise<T[]>;
   writeDeferred<T>(sql: string, params?: readonly unknown[], options?: WriteOptions): Promise<{ rows: T[]; durable: Promise<void> }>;
-  /** Appends rows to a table in bulk, atomically (see bulk-insert.ts); `values` flat, row after row. */
-  insertRows(insert: BulkInsert, values: readonly unknown[]): Promise<void>;
+  /**
+   * Appends rows to a table in bulk, atomically (see bulk-insert.ts); `values` flat, row after row. `alongside`,
+   * when given, runs in the same unit after the insert (a summary of the rows kept up to date with them).
+   */
+  insertRows(insert: BulkInsert, values: readonly unknown[], alongside?: (tx: Unit) => Promise<void>): Promise<void>;
   /** executeMany as one atomic write. */
   executeMany<T>(statement: ManyStatement, rows: readonly (readonly unknown[])[]): Promise<T[]>;
   readonly locks: RowLocks;

@@ -137,9 +137,14 @@ export class Coinop {
     return settle(this.api.DELETE('/kv/{bucket}/{key}', { headers: this.auth, params: { path: { bucket, key } }, parseAs: 'text' }));
   }
 
-  /** One page of a bucket's live keys in byte order (n: 1 to 1000, default 100); pass `next` as `after` for the following page. */
+  /** One page of a bucket's live keys in byte order, with value sizes (limit: 1 to 100, default 20); pass `cursor` back for the following page. */
   kvList(bucket: string, query: T.KvListQuery = {}): Promise<Result<T.KeyList>> {
-    return settle(this.api.GET('/kv/{bucket}', { headers: this.auth, params: { path: { bucket }, query: { n: 100, ...query } } }));
+    return settle(this.api.GET('/kv/{bucket}', { headers: this.auth, params: { path: { bucket }, query: { limit: 20, ...query } } }));
+  }
+
+  /** One page of the wallet's buckets in byte order, with live keys and value bytes (limit: 1 to 100, default 20); pass `cursor` back for the following page. */
+  kvBuckets(query: T.KvBucketsQuery = {}): Promise<Result<T.BucketList>> {
+    return settle(this.api.GET('/kv', { headers: this.auth, params: { query: { limit: 20, ...query } } }));
   }
 
   webhookList(): Promise<Result<T.WebhookList>> {

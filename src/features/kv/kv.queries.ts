@@ -1,5 +1,4 @@
 import type { Sql, Store } from '../../store/store.js';
-import { prefixEnd } from './kv.rules.js';
 
 export interface KvSet {
   readonly walletId: number;
@@ -140,41 +139,4 @@ export async function deleteValue(store: Store, walletId: number, bucket: string
     { touches: ['kv'] },
   );
   return rows.some((row) => row.expires_at > now);
-}
-
-export interface KeyListing {
-  readonly walletId: number;
-  readonly bucket: string;
-  /** Only keys starting with it ('' for all). */
-  readonly prefix: string;
-  /** Only keys after it (the last key of the previous page), or undefined from the start. */
-  readonly after: string | undefined;
-  readonly n: number;
-}
-
-export interface KeyPage {
-  readonly keys: ReadonlyArray<{ key: string; expiresAt: number }>;
-  /** The last key listed when more remain, else null. */
-  readonly next: string | null;
-}
-
-/**
- * One page of a bucket's live keys in byte order: a range of the primary key index (wallet_id, bucket, key) from the
- * prefix or `after` to the prefix's end, LIMIT n + 1 (the extra row says whether more remain). The key column compares
- * by bytes on both engines (SQLite BINARY; PostgreSQL COLLATE "C" since migration 14). Expired rows the sweeper has not
- * reclaimed yet are skipped, as a read would not find them.
- */
-export async function listKeys(sql: Sql, listing: KeyListing, now: number): Promise<KeyPage> {
-  const params: unknown[] = [listing.walletId, listing.bucket, listing.prefix, listing.after ?? '', now, listing.n + 1];
-  const end = listing.prefix === '' ? undefined : prefixEnd(listing.prefix);
-  const upper = end === undefined ? '' : ` AND key < $${params.push(end)}`;
-  const rows = await sql.all<{ key: string; expires_at: number }>(
-    `SELECT key, expires_at FROM kv WHERE wallet_id = $1 AND bucket = $2 AND key >= $3 AND key > $4${upper} AND expires_at > $5 ORDER BY key LIMIT $6`,
-    params,
-  );
-  const page = rows.slice(0, listing.n);
-  return {
-    keys: page.map((row) => ({ key: row.key, expiresAt: row.expires_at })),
-    next: rows.length > listing.n ? (page[page.length - 1]?.key ?? null) : null,
-  };
 }

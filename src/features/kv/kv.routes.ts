@@ -3,14 +3,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { errors } from '../../errors.js';
-import { ISODate, Nullable, okText, responses, tokenAuth, PLAIN_TEXT } from '../../http/schemas.js';
+import { okText, responses, tokenAuth, PLAIN_TEXT } from '../../http/schemas.js';
 import { walletOf } from '../../http/metering.js';
-import { isoTime } from '../../lib/time.js';
-import { checkName, checkPrefix, checkValue, parseTtl, MAX_TTL_SECONDS } from './kv.rules.js';
-import { deleteValue, KvReads, KvSets, listKeys } from './kv.queries.js';
+import { checkName, checkValue, parseTtl, MAX_TTL_SECONDS } from './kv.rules.js';
+import { deleteValue, KvReads, KvSets } from './kv.queries.js';
+import { kvListRoutes, ListParams } from './kv.list-routes.js';
 
 export const Params = Type.Object({
-  bucket: Type.String({ description: '1 to 30 characters; no control characters or /; no reserved- prefix, no --- suffix' }),
+  bucket: ListParams.properties.bucket,
   key: Type.String({ description: '1 to 30 characters; no control characters or /' }),
 });
 // Closed, as SPEC defines the query: another parameter is 400 (it would otherwise ride along into the log).
@@ -26,22 +26,6 @@ export const SetQuery = Type.Object(
   },
   { additionalProperties: false },
 );
-
-export const ListParams = Type.Object({ bucket: Params.properties.bucket });
-/** Listing keys is beyond SPEC (issue #18: `coinop kv ls`, the MCP tool kv_list); closed like SetQuery. */
-export const ListQuery = Type.Object(
-  {
-    prefix: Type.Optional(Type.String({ description: 'Only keys starting with this (at most 30 characters; no control characters or /)' })),
-    n: Type.Integer({ minimum: 1, maximum: 1000, default: 100, 'x-error': 'must be an integer from 1 to 1000', description: 'Keys per page, 1 to 1000' }),
-    after: Type.Optional(Type.String({ description: "Only keys after this one: the previous page's `next`" })),
-  },
-  { additionalProperties: false },
-);
-const KeyList = Type.Object({
-  keys: Type.Array(Type.Object({ key: Type.String(), expiresAt: ISODate })),
-  n: Type.Integer({ description: 'How many keys this page lists' }),
-  next: Nullable(Type.String({ description: 'The last key listed when more remain (send it as `after`), else null' })),
-});
 
 const meter = { cost: 1, category: 'kv' } as const;
 /** A value is at most 1000 characters (up to 4 bytes each in UTF-8); anything far larger is refused unread. */
@@ -62,7 +46,6 @@ export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, {
     set: deps.metrics.kvOperation('set'),
     get: deps.metrics.kvOperation('get'),
     delete: deps.metrics.kvOperation('delete'),
-    list: deps.metrics.kvOperation('list'),
   };
   // Values are raw text whatever the content type says.
   app.removeAllContentTypeParsers();
@@ -123,45 +106,6 @@ export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, {
     },
   );
 
-  app.get(
-    '/kv/:bucket',
-    {
-      config: { meter },
-      schema: {
-        operationId: 'kvList',
-        summary: "List a bucket's keys",
-        description: "Live keys only, in byte order, a page at a time: pass the answer's `next` as `after` for the next page (null when none remain).",
-        tags: ['kv'],
-        example: {
-          params: { bucket: 'settings' },
-          query: { prefix: 'th', n: 2 },
-          response: {
-            keys: [
-              { key: 'theme', expiresAt: '2026-07-01T12:00:00.000Z' },
-              { key: 'theme-dark', expiresAt: '2026-07-01T12:00:00.000Z' },
-            ],
-            n: 2,
-            next: 'theme-dark',
-          },
-        },
-        security: tokenAuth,
-        params: ListParams,
-        querystring: ListQuery,
-        response: responses(KeyList, 400, 401, 402),
-      },
-    },
-    async (request) => {
-      const { bucket } = request.params;
-      const { prefix = '', n, after } = request.query;
-      const problem = checkName('bucket', bucket) ?? checkPrefix(prefix) ?? (after === undefined ? null : checkName('after', after));
-      if (problem !== null) throw errors.badRequest(problem);
-      const page = await listKeys(deps.store.read, { walletId: walletOf(request).id, bucket, prefix, after, n }, deps.clock.now());
-      operations.list.inc();
-      const keys = page.keys.map((entry) => ({ key: entry.key, expiresAt: isoTime(entry.expiresAt) }));
-      return { keys, n: keys.length, next: page.next };
-    },
-  );
-
   app.delete(
     '/kv/:bucket/:key',
     {
@@ -185,4 +129,7 @@ export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, {
       return 'OK';
     },
   );
+
+  // The listings (beyond SPEC, issue #17) in their own file.
+  await app.register(kvListRoutes, { deps });
 };

@@ -2,6 +2,14 @@
 export const MAX_NAME_LENGTH = 30;
 export const MAX_VALUE_LENGTH = 1000;
 export const MAX_TTL_SECONDS = 2_592_000;
+/** Listing pages (keys or buckets): `limit` is 1 to 100, 20 when absent. */
+export const MAX_LIST_LIMIT = 100;
+export const DEFAULT_LIST_LIMIT = 20;
+/**
+ * A bucket listing counts at most this many entries of each bucket (the first, in key order), so that a call's work
+ * stays bounded however many keys a wallet holds: at most MAX_LIST_LIMIT × this many rows.
+ */
+export const BUCKET_COUNT_CAP = 1000;
 
 // eslint-disable-next-line no-control-regex
 const CONTROL_OR_SLASH = /[\u0000-\u001f\u007f/]/;
@@ -12,8 +20,8 @@ const codePoints = (value: string): number => {
   return count;
 };
 
-/** `after` (listing) names a key, so it follows the key rule. */
-export function checkName(field: 'bucket' | 'key' | 'after', value: string): string | null {
+/** A listing's `cursor` is the last key or bucket of the previous page, so it follows the key rule. */
+export function checkName(field: 'bucket' | 'key' | 'cursor', value: string): string | null {
   const length = codePoints(value);
   if (length < 1 || length > MAX_NAME_LENGTH) return `Invalid ${field}: must be 1 to ${MAX_NAME_LENGTH} characters`;
   if (CONTROL_OR_SLASH.test(value)) return `Invalid ${field}: must not contain control characters or /`;

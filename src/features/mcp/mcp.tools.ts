@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { TObject } from '@sinclair/typebox';
 import type { HTTPMethods } from 'fastify';
-import { KvListParams, KvListQuery, KvParams, KvSetQuery } from '../kv/index.js';
+import { KV_BUCKET_COUNT_CAP, KvBucketsQuery, KvListParams, KvListQuery, KvParams, KvSetQuery } from '../kv/index.js';
 import { LogsQuery } from '../logs/index.js';
 import { DnsLookupBody } from '../dns/index.js';
 import { MetadataRequest } from '../metadata/index.js';
@@ -39,11 +39,12 @@ function query(args: Record<string, unknown>, names: readonly string[]): string 
 }
 
 const NoInput = Type.Object({}, { additionalProperties: false });
-// `n` has a default on the route, so an agent may leave it out.
+// `limit` has a default on the routes, so an agent may leave it out.
 const KvListInput = Type.Object(
-  { ...KvListParams.properties, ...KvListQuery.properties, n: Type.Optional(KvListQuery.properties.n) },
+  { ...KvListParams.properties, ...KvListQuery.properties, limit: Type.Optional(KvListQuery.properties.limit) },
   { additionalProperties: false },
 );
+const KvBucketsInput = Type.Object({ ...KvBucketsQuery.properties, limit: Type.Optional(KvBucketsQuery.properties.limit) }, { additionalProperties: false });
 const KvSetInput = Type.Object(
   {
     ...KvParams.properties,
@@ -81,9 +82,15 @@ export const MCP_TOOLS: readonly McpTool[] = [
   {
     name: 'kv_list',
     description:
-      "List a bucket's live keys with their expiry, in byte order, optionally only those starting with prefix; page with after = the previous answer's next (GET /kv/{bucket}; 1 credit).",
+      "List a bucket's live keys with their expiry and value size in bytes, in byte order, optionally only those starting with prefix; page with cursor = the previous answer's cursor (GET /kv/{bucket}; 1 credit).",
     inputSchema: KvListInput,
-    call: (args) => ({ method: 'GET', url: `/kv/${segment(args.bucket)}${query(args, ['prefix', 'n', 'after'])}` }),
+    call: (args) => ({ method: 'GET', url: `/kv/${segment(args.bucket)}${query(args, ['prefix', 'limit', 'cursor'])}` }),
+  },
+  {
+    name: 'kv_buckets',
+    description: `List the wallet's buckets with their live keys and value bytes (each counted up to ${KV_BUCKET_COUNT_CAP} entries, capped beyond), in byte order, optionally only those starting with prefix; page with cursor (GET /kv; 1 credit).`,
+    inputSchema: KvBucketsInput,
+    call: (args) => ({ method: 'GET', url: `/kv${query(args, ['prefix', 'limit', 'cursor'])}` }),
   },
   {
     name: 'dns_lookup',

@@ -302,6 +302,52 @@ const kvKeysInByteOrder = {
   postgres: 'ALTER TABLE kv ALTER COLUMN key TYPE TEXT COLLATE "C";',
 };
 
+/**
+ * The operator API beyond SPEC (issue 17). `logs.note`: the reason an operator gave for a credit or debit, on that
+ * call's log row (NULL on every other row, so the hot path writes no more). `spend_per_day`: credits spent per UTC
+ * day (its start, epoch ms), added up from each committed log batch, so spending over 90 days is read from 90 rows
+ * while the log itself keeps 7. Wallet listing pages newest first by (created_at, id) and (last_used_at, id):
+ * SQLite's indexes end with the rowid (the id) already; PostgreSQL's need the id. Balance gets no index on purpose:
+ * every charge changes it, and on PostgreSQL an indexed balance would cost every charge a write to each index.
+ */
+const operatorApi = (dialect: 'sqlite' | 'postgres'): string => `
+ALTER TABLE logs ADD COLUMN note TEXT;
+CREATE TABLE spend_per_day (
+  day BIGINT PRIMARY KEY,
+  credits BIGINT NOT NULL
+);
+${
+  dialect === 'sqlite'
+    ? 'CREATE INDEX wallets_created ON wallets (created_at);'
+    : `CREATE INDEX wallets_created_id ON wallets (created_at, id);
+CREATE INDEX wallets_last_used_id ON wallets (last_used_at, id);
+DROP INDEX wallets_last_used;`
+}
+`;
+
+/**
+ * Spend per hour (issue 17, GET /token/spend): credits and calls per wallet, UTC hour (its start, epoch ms) and
+ * log category, added up from each log batch in the batch's own unit (src/ledger/spend-aggregate.ts). Rows older
+ * than 8 days are swept by `hour`; a deleted wallet's go with it (WALLET_DATA_TABLES).
+ */
+const spendHourly = `
+CREATE TABLE spend_hourly (
+  wallet_id BIGINT NOT NULL,
+  hour BIGINT NOT NULL,
+  endpoint TEXT NOT NULL,
+  credits BIGINT NOT NULL,
+  calls BIGINT NOT NULL,
+  PRIMARY KEY (wallet_id, hour, endpoint)
+);
+CREATE INDEX spend_hourly_hour ON spend_hourly (hour);
+`;
+
+/** Bucket listing (GET /kv, beyond SPEC) pages in byte order through the primary key index, as key listing does (14). */
+const kvBucketsInByteOrder = {
+  sqlite: '-- SQLite compares TEXT by bytes (BINARY) already.',
+  postgres: 'ALTER TABLE kv ALTER COLUMN bucket TYPE TEXT COLLATE "C";',
+};
+
 export const migrations: readonly Migration[] = [
   { id: 1, name: 'core: wallets, kv, logs, rate limits, leases', sqlite: coreTables('sqlite'), postgres: coreTables('postgres') },
   { id: 2, name: 'webhooks', sqlite: webhooks, postgres: webhooks },
@@ -316,4 +362,7 @@ export const migrations: readonly Migration[] = [
   { id: 12, name: 'deliveries: attempt history', sqlite: deliveryHistory, postgres: deliveryHistory },
   { id: 13, name: 'deliveries: opt-in retries and redeliveries', sqlite: deliveryRetries, postgres: deliveryRetries },
   { id: 14, name: 'kv: keys compared by bytes (listing order)', ...kvKeysInByteOrder },
+  { id: 15, name: 'operator API: credit reasons, spend per day, wallet listing order', sqlite: operatorApi('sqlite'), postgres: operatorApi('postgres') },
+  { id: 16, name: 'logs: spend per wallet, hour and category', sqlite: spendHourly, postgres: spendHourly },
+  { id: 17, name: 'kv: buckets compared by bytes (listing order)', ...kvBucketsInByteOrder },
 ];

@@ -167,7 +167,15 @@ export function openPostgresStore(url: string, options: PostgresStoreOptions = {
     // The column form is one statement (atomic by itself); the row form needs a unit to be atomic.
     executeMany: <T>(statement: ManyStatement, rows: readonly (readonly unknown[])[]) =>
       statement.columns === undefined ? write((tx) => tx.executeMany<T>(statement, rows)) : executeMany<T>(read, statement, rows),
-    insertRows: (insert, values) => (values.length === 0 ? Promise.resolve() : insertRowsPostgres(read, insert, values)),
+    // Alone, one statement (atomic by itself); with a statement alongside, both in one transaction.
+    insertRows: (insert, values, alongside) => {
+      if (values.length === 0) return Promise.resolve();
+      if (alongside === undefined) return insertRowsPostgres(read, insert, values);
+      return write(async (tx) => {
+        await insertRowsPostgres(tx, insert, values);
+        await alongside(tx);
+      });
+    },
     locks: POSTGRES_LOCKS,
     // Every statement is a round trip and every commit a WAL flush: calls arriving while a batch runs share the next one.
     coalesced: <I, O>(_one: (item: I) => Promise<O>, many: (items: readonly I[]) => Promise<O[]>) => {

@@ -71,17 +71,17 @@ describeEachStore('the coinop CLI against a live instance', (kind) => {
     expect(json.stderr).toBe('');
   });
 
-  it('kv ls prints a table of keys (where the next page starts on stderr); --json gives keys, n and next', async () => {
+  it('kv ls prints a table of keys with their bytes (where the next page starts on stderr); --json gives keys and cursor', async () => {
     const token = await service.app().createToken(50);
-    for (const key of ['beta', 'alpha', 'gamma', 'other']) await coinop(['kv', 'set', 'cli-ls', key, 'v', '--ttl', '60'], { COINOP_TOKEN: token });
-    const page = await coinop(['kv', 'ls', 'cli-ls', '--n', '2'], { COINOP_TOKEN: token });
+    for (const key of ['beta', 'alpha', 'gamma', 'other']) await coinop(['kv', 'set', 'cli-ls', key, 'vé', '--ttl', '60'], { COINOP_TOKEN: token });
+    const page = await coinop(['kv', 'ls', 'cli-ls', '--limit', '2'], { COINOP_TOKEN: token });
     expect(page.code).toBe(0);
     const lines = page.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^KEY\s+EXPIRES$/);
+    expect(lines[0]).toMatch(/^KEY\s+EXPIRES\s+BYTES$/);
     expect(lines.slice(1).map((line) => line.split(/\s+/)[0])).toEqual(['alpha', 'beta']);
-    expect(lines[1]).toMatch(/^alpha\s+\d{4}-\d\d-\d\dT/);
-    expect(page.stderr).toBe('(cost 1, balance 45)\nmore keys: add --after "beta"\n');
-    const rest = await coinop(['kv', 'ls', 'cli-ls', '-n', '2', '--after', 'beta'], { COINOP_TOKEN: token });
+    expect(lines[1]).toMatch(/^alpha\s+\d{4}-\d\d-\d\dT\S+\s+3$/);
+    expect(page.stderr).toBe('(cost 1, balance 45)\nmore keys: add --cursor "beta"\n');
+    const rest = await coinop(['kv', 'ls', 'cli-ls', '-n', '2', '--cursor', 'beta'], { COINOP_TOKEN: token });
     expect(
       rest.stdout
         .trimEnd()
@@ -89,12 +89,43 @@ describeEachStore('the coinop CLI against a live instance', (kind) => {
         .slice(1)
         .map((line) => line.split(/\s+/)[0]),
     ).toEqual(['gamma', 'other']);
+    expect(rest.stderr).toBe('(cost 1, balance 44)\n');
     const json = await coinop(['kv', 'ls', 'cli-ls', '--prefix', 'o', '--json'], { COINOP_TOKEN: token });
     expect(json).toMatchObject({ code: 0, stderr: '' });
-    expect(JSON.parse(json.stdout)).toMatchObject({ data: { keys: [{ key: 'other' }], n: 1, next: null }, cost: 1, balance: 43 });
+    expect(JSON.parse(json.stdout)).toMatchObject({ data: { keys: [{ key: 'other', size: 3 }], cursor: null }, cost: 1, balance: 43 });
     expect(await coinop(['kv', 'ls', 'cli-ls', '--prefix', 'zz'], { COINOP_TOKEN: token })).toMatchObject({ code: 0, stdout: '(no keys)\n' });
     expect((await coinop(['kv', 'ls', 'reserved-x'], { COINOP_TOKEN: token })).code).toBe(5);
+    expect((await coinop(['kv', 'ls', 'cli-ls', '--limit', '101'], { COINOP_TOKEN: token })).code).toBe(5);
     expect((await coinop(['kv', 'ls'], { COINOP_TOKEN: token })).code).toBe(1);
+  });
+
+  it('kv buckets prints a table of buckets with their keys and bytes, a page at a time; --json gives buckets and cursor', async () => {
+    const token = await service.app().createToken(50);
+    expect(await coinop(['kv', 'buckets'], { COINOP_TOKEN: token })).toMatchObject({ code: 0, stdout: '(no buckets)\n' });
+    for (const [bucket, key] of [
+      ['photos', 'a'],
+      ['photos', 'b'],
+      ['notes', 'a'],
+      ['zebra', 'a'],
+    ])
+      await coinop(['kv', 'set', bucket ?? '', key ?? '', 'abc'], { COINOP_TOKEN: token });
+    const page = await coinop(['kv', 'buckets', '-n', '2'], { COINOP_TOKEN: token });
+    expect(page.code).toBe(0);
+    expect(page.stdout.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(/^BUCKET\s+KEYS\s+BYTES$/),
+      expect.stringMatching(/^notes\s+1\s+3$/),
+      expect.stringMatching(/^photos\s+2\s+6$/),
+    ]);
+    expect(page.stderr).toBe('(cost 1, balance 44)\nmore buckets: add --cursor "photos"\n');
+    const json = await coinop(['kv', 'buckets', '--cursor', 'photos', '--json'], { COINOP_TOKEN: token });
+    expect(JSON.parse(json.stdout)).toStrictEqual({
+      data: { buckets: [{ bucket: 'zebra', keys: 1, size: 3, capped: false }], cursor: null },
+      cost: 1,
+      balance: 43,
+    });
+    expect((await coinop(['kv', 'buckets', '--prefix', 'p', '--json'], { COINOP_TOKEN: token })).stdout).toContain('"photos"');
+    expect((await coinop(['kv', 'buckets', 'photos'], { COINOP_TOKEN: token })).code).toBe(1);
+    expect((await coinop(['kv', 'buckets', '--limit', '0'], { COINOP_TOKEN: token })).code).toBe(5);
   });
 
   it('exit codes say what failed: 2 for 401, 3 for 402, 4 for 404, 5 for 400, 1 for usage, 6 when nothing answers', async () => {

@@ -60,18 +60,45 @@ describeEachStore('the TypeScript SDK against a live instance', (kind) => {
     expect(missing).toMatchObject({ status: 404, body: 'Key Not Found', cost: 1, balance: before - 4 });
   });
 
-  it("lists a bucket's keys a page at a time with kvList, next leading to the following page", async () => {
-    for (const key of ['b', 'a', 'c']) await client.kvSet('sdk-list', key, 'v', { ttl: 60 });
+  it("lists a bucket's keys a page at a time with kvList, the cursor leading to the following page", async () => {
+    for (const key of ['b', 'a', 'c']) await client.kvSet('sdk-list', key, 'vé', { ttl: 60 });
     const before = (await client.tokenInfo()).balance ?? 0;
-    const first = await client.kvList('sdk-list', { n: 2 });
-    expect(first).toMatchObject({ data: { keys: [{ key: 'a' }, { key: 'b' }], n: 2, next: 'b' }, cost: 1, balance: before - 1 });
+    const first = await client.kvList('sdk-list', { limit: 2 });
+    expect(first).toMatchObject({
+      data: {
+        keys: [
+          { key: 'a', size: 3 },
+          { key: 'b', size: 3 },
+        ],
+        cursor: 'b',
+      },
+      cost: 1,
+      balance: before - 1,
+    });
     expect(Date.parse(first.data.keys[0]?.expiresAt ?? '')).toBeGreaterThan(Date.now());
-    const rest = await client.kvList('sdk-list', { n: 2, after: first.data.next ?? undefined });
-    expect(rest.data).toMatchObject({ keys: [{ key: 'c' }], n: 1, next: null });
+    const rest = await client.kvList('sdk-list', { limit: 2, cursor: first.data.cursor ?? undefined });
+    expect(rest.data).toStrictEqual({ keys: [{ key: 'c', expiresAt: expect.any(String) as unknown, size: 3 }], cursor: null });
     expect((await client.kvList('sdk-list', { prefix: 'b' })).data.keys.map((entry) => entry.key)).toEqual(['b']);
-    const bad = await refusal(client.kvList('sdk-list', { n: 0 }));
+    const bad = await refusal(client.kvList('sdk-list', { limit: 0 }));
     expect(bad).toBeInstanceOf(BadRequest);
-    expect(bad).toMatchObject({ status: 400, body: 'Invalid n: must be an integer from 1 to 1000', cost: 1 });
+    expect(bad).toMatchObject({ status: 400, body: 'Invalid limit: must be an integer from 1 to 100', cost: 1 });
+  });
+
+  it("lists the wallet's buckets a page at a time with kvBuckets, with their live keys and bytes", async () => {
+    const own = new Coinop({ baseUrl: service.url(), token: await service.app().createToken(20) });
+    for (const [bucket, key] of [
+      ['sdk-b2', 'k'],
+      ['sdk-b1', 'k1'],
+      ['sdk-b1', 'k2'],
+    ] as const)
+      await own.kvSet(bucket, key, 'xyz');
+    const first = await own.kvBuckets({ limit: 1 });
+    expect(first).toStrictEqual({ data: { buckets: [{ bucket: 'sdk-b1', keys: 2, size: 6, capped: false }], cursor: 'sdk-b1' }, cost: 1, balance: 16 });
+    const rest = await own.kvBuckets({ cursor: first.data.cursor ?? undefined });
+    expect(rest.data).toStrictEqual({ buckets: [{ bucket: 'sdk-b2', keys: 1, size: 3, capped: false }], cursor: null });
+    expect((await own.kvBuckets({ prefix: 'sdk-b2' })).data.buckets.map((entry) => entry.bucket)).toEqual(['sdk-b2']);
+    const bad = await refusal(own.kvBuckets({ limit: 101 }));
+    expect(bad).toMatchObject({ status: 400, body: 'Invalid limit: must be an integer from 1 to 100', cost: 1 });
   });
 
   it('turns 400, 401 and 402 into BadRequest, Unauthorized and InsufficientCredits', async () => {

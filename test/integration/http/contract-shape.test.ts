@@ -157,9 +157,9 @@ describeEachStore('raw requests of every malformed family answer in the contract
     expect([answer.status, answer.body, answer.headers['x-cost']]).toEqual([200, 'OK', '1']);
   });
 
-  it('answers GET / with a plain-text pointer to the documentation', async () => {
+  it('answers GET / with a redirect to the console and a plain-text pointer to the documentation', async () => {
     const answer = await exchange(port(), `GET / HTTP/1.1\r\n${HOST}\r\n`);
-    expect([answer.status, answer.headers['content-type']]).toEqual([200, PLAIN]);
+    expect([answer.status, answer.headers.location, answer.headers['content-type']]).toEqual([302, 'console/', PLAIN]);
     expect(answer.body).toContain('/docs');
     expect(answer.body).toContain('/openapi.json');
     const post = await exchange(port(), `POST / HTTP/1.1\r\n${HOST}Content-Length: 0\r\n\r\n`);

@@ -18,8 +18,6 @@ describeEachStore('HTTP behaviour shared by all routes', (kind) => {
   // On a metered route's path a valid token sees x-cost: 0 and its balance, as on every refusal before routing (README).
   it.each([
     ['GET', '/nope', false],
-    ['POST', '/kv', true],
-    ['GET', '/kv', true],
     ['GET', '/kv/b/k/extra', true],
     ['DELETE', '/token/logs/1', true],
   ] as Array<[HTTPMethods, string, boolean]>)('answers %s %s with 404 Not Found in plain text, charging nothing', async (method, url, metered) => {
@@ -32,6 +30,7 @@ describeEachStore('HTTP behaviour shared by all routes', (kind) => {
 
   it.each([
     ['PUT', '/kv/b/k', 'GET, HEAD, POST, DELETE', true],
+    ['POST', '/kv', 'GET, HEAD', true],
     ['PATCH', '/kv/b/k', 'GET, HEAD, POST, DELETE', true],
     ['PATCH', '/token', 'GET, HEAD, POST', true],
     ['DELETE', '/token', 'GET, HEAD, POST', true],
@@ -40,7 +39,7 @@ describeEachStore('HTTP behaviour shared by all routes', (kind) => {
     ['DELETE', '/token/settings', 'GET, HEAD, PUT', true],
     ['POST', '/healthz', 'GET, HEAD', false],
     ['GET', `/manage/wallets/${'a'.repeat(64)}/credit`, 'POST', false],
-    ['DELETE', `/manage/wallets/${'a'.repeat(64)}`, 'GET, HEAD', false],
+    ['PUT', `/manage/wallets/${'a'.repeat(64)}`, 'GET, HEAD, DELETE', false],
   ] as Array<[HTTPMethods, string, string, boolean]>)('answers %s %s with 405 and allow: %s, charging nothing', async (method, url, allow, metered) => {
     const token = await get().createToken(5);
     const res = await get().inject({ method, url, headers: { 'x-token': token, 'content-type': 'application/json' }, payload: '{not json' });
@@ -110,7 +109,15 @@ const CORE_OPERATIONS = [
   'get /kv/{bucket}/{key}',
   'delete /kv/{bucket}/{key}',
 ];
-const MANAGE_OPERATIONS = ['get /manage/wallets/{hash}', 'post /manage/wallets/{hash}/credit'];
+const MANAGE_OPERATIONS = [
+  'get /manage/wallets/{hash}',
+  'delete /manage/wallets/{hash}',
+  'post /manage/wallets/{hash}/credit',
+  'post /manage/wallets/{hash}/debit',
+  'get /manage/wallets',
+  'get /manage/wallets/{hash}/logs',
+  'get /manage/stats',
+];
 
 function operations(doc: { paths: Record<string, Record<string, unknown>> }): string[] {
   const methods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];

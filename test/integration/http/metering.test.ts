@@ -51,6 +51,13 @@ const ROUTES: readonly MeteredRoute[] = [
     ok: { method: 'GET', url: '/token/logs?n=3', status: 200 },
     clientError: { method: 'GET', url: '/token/logs?n=0', body: 'Invalid n: must be an integer from 1 to 100' },
   },
+  {
+    name: 'GET /token/spend',
+    cost: 0,
+    category: 'token',
+    ok: { method: 'GET', url: '/token/spend?by=hour', status: 200 },
+    clientError: { method: 'GET', url: '/token/spend?days=8', body: 'Invalid days: must be an integer from 1 to 7' },
+  },
   { name: 'GET /token/settings', cost: 1, category: 'settings', ok: { method: 'GET', url: '/token/settings', status: 200 } },
   {
     name: 'PUT /token/settings',

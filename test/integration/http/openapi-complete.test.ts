@@ -19,12 +19,14 @@ const OPERATION_IDS = [
   'tokenCreate',
   'tokenGet',
   'logsList',
+  'spendSummary',
   'settingsGet',
   'settingsUpdate',
   'kvSet',
   'kvGet',
   'kvDelete',
   'kvList',
+  'kvBuckets',
   'webhookCreate',
   'webhookList',
   'webhookGet',
@@ -45,6 +47,11 @@ const OPERATION_IDS = [
   'stripeWebhook',
   'walletGet',
   'walletCredit',
+  'walletDebit',
+  'walletDelete',
+  'walletList',
+  'walletLogs',
+  'serviceStats',
 ];
 /** Operations that take no input a client could get wrong: no 4xx to document (redocly.yaml says the same). */
 const WITHOUT_CLIENT_ERRORS = new Set(['healthCheck', 'readinessCheck', 'rechargeDone']);
@@ -178,6 +185,7 @@ describeEachStore('the OpenAPI document, complete', (kind) => {
     ['kvGet', 'GET', '/kv/docs/key', undefined],
     ['kvDelete', 'DELETE', '/kv/docs/key', undefined],
     ['kvList', 'GET', '/kv/docs?prefix=k', undefined],
+    ['kvBuckets', 'GET', '/kv?prefix=d', undefined],
     ['webhookList', 'GET', '/webhook', undefined],
     ['myIp', 'GET', '/myip', undefined],
   ] as Array<[string, HTTPMethods, string, string | undefined]>)('charges %s what the document states', async (id, method, url, payload) => {

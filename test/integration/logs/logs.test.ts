@@ -40,8 +40,9 @@ describeEachStore('GET /token/logs', (kind) => {
     const res = await logs('?n=10');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
-    const body = res.json() as { logs: Entry[]; n: number };
-    expect(Object.keys(body).sort()).toEqual(['logs', 'n']);
+    const body = res.json() as { logs: Entry[]; n: number; cursor: string | null };
+    expect(Object.keys(body).sort()).toEqual(['cursor', 'logs', 'n']); // cursor: beyond SPEC, null on the last page
+    expect(body.cursor).toBeNull();
     expect(body.logs.map((entry) => entry.path)).toEqual(['/kv/b/3', '/kv/b/2', '/kv/b/1']);
     expect(body.logs.map((entry) => entry.balance)).toEqual([997, 998, 999]);
     expect(body.n).toBe(3);
@@ -87,7 +88,7 @@ describeEachStore('GET /token/logs', (kind) => {
 
   it('answers an empty list with n 0 to a wallet that made no call', async () => {
     const { logs } = await walletWithCalls(get(), []);
-    expect((await logs()).json()).toStrictEqual({ logs: [], n: 0 });
+    expect((await logs()).json()).toStrictEqual({ logs: [], n: 0, cursor: null });
   });
 
   it.each(['n=0', 'n=101', 'n=1.5', 'n=abc', 'n=-1', 'n='])('answers 400 to %s', async (query) => {
@@ -139,7 +140,7 @@ describeEachStore('GET /token/logs', (kind) => {
     expect(settings.logs.map((entry) => [entry.endpoint, entry.path])).toEqual([['settings', '/token/settings']]);
     const token_ = (await logs('?type=token&n=100')).json() as { logs: Entry[] };
     expect(token_.logs.map((entry) => entry.path)).toEqual(['/token/logs?type=settings', '/token/logs?type=kv&n=100', '/token']);
-    expect((await logs('?type=manage')).json()).toStrictEqual({ logs: [], n: 0 });
+    expect((await logs('?type=manage')).json()).toStrictEqual({ logs: [], n: 0, cursor: null });
   });
 
   it('answers 400 to an unknown type', async () => {
@@ -168,7 +169,7 @@ describeEachStore('GET /token/logs', (kind) => {
     const stillThere = (await logs('?type=kv')).json() as { logs: Entry[] };
     expect(stillThere.logs.map((entry) => entry.path)).toEqual(['/kv/old/1']);
     clock.advance(1);
-    expect((await logs('?type=kv')).json()).toStrictEqual({ logs: [], n: 0 });
+    expect((await logs('?type=kv')).json()).toStrictEqual({ logs: [], n: 0, cursor: null });
   });
 
   it('shows only the calling wallet its entries', async () => {

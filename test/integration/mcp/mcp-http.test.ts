@@ -10,7 +10,20 @@ import { rr, startDnsServer } from '../../helpers/dns-server.js';
 import type { TestDnsServer } from '../../helpers/dns-server.js';
 import { DnsLookupBody } from '../../../src/features/dns/index.js';
 
-const TOOL_NAMES = ['balance', 'dns_lookup', 'kv_delete', 'kv_get', 'kv_list', 'kv_set', 'logs', 'my_ip', 'url_metadata', 'webhook_list', 'webhook_test'];
+const TOOL_NAMES = [
+  'balance',
+  'dns_lookup',
+  'kv_buckets',
+  'kv_delete',
+  'kv_get',
+  'kv_list',
+  'kv_set',
+  'logs',
+  'my_ip',
+  'url_metadata',
+  'webhook_list',
+  'webhook_test',
+];
 
 interface LogEntry {
   method: string;
@@ -77,8 +90,10 @@ describeEachStore('MCP over Streamable HTTP', (kind) => {
     expect(schemaOf('kv_set')?.required).toEqual(expect.arrayContaining(['bucket', 'key', 'value']));
     expect(Object.keys(schemaOf('logs')?.properties ?? {}).sort()).toEqual(['n', 'type']);
     expect(schemaOf('webhook_test')?.required).toEqual(['webhookId']);
-    expect(Object.keys(schemaOf('kv_list')?.properties ?? {}).sort()).toEqual(['after', 'bucket', 'n', 'prefix']);
+    expect(Object.keys(schemaOf('kv_list')?.properties ?? {}).sort()).toEqual(['bucket', 'cursor', 'limit', 'prefix']);
     expect(schemaOf('kv_list')?.required).toEqual(['bucket']);
+    expect(Object.keys(schemaOf('kv_buckets')?.properties ?? {}).sort()).toEqual(['cursor', 'limit', 'prefix']);
+    expect(schemaOf('kv_buckets')?.required ?? []).toEqual([]);
   });
 
   it("lists a bucket's keys through GET /kv/{bucket}, paging and refusing as the route does", async () => {
@@ -86,19 +101,43 @@ describeEachStore('MCP over Streamable HTTP', (kind) => {
     for (const key of ['b', 'a', 'c', 'other'])
       await get().inject({ method: 'POST', url: `/kv/mcp-list/${key}`, headers: { 'x-token': token, 'content-type': 'text/plain' }, payload: 'v' });
     const client = await connect({ 'x-token': token });
-    const first = await call(client, 'kv_list', { bucket: 'mcp-list', n: 2 });
+    const first = await call(client, 'kv_list', { bucket: 'mcp-list', limit: 2 });
     expect(first._meta).toEqual({ status: 200, cost: 1, balance: 15 });
-    expect(first.structuredContent?.result).toMatchObject({ keys: [{ key: 'a' }, { key: 'b' }], n: 2, next: 'b' });
-    const rest = await call(client, 'kv_list', { bucket: 'mcp-list', n: 2, after: 'b', prefix: 'c' });
-    expect(rest.structuredContent?.result).toMatchObject({ keys: [{ key: 'c' }], n: 1, next: null });
-    const refused = await call(client, 'kv_list', { bucket: 'mcp-list', n: 0 });
+    expect(first.structuredContent?.result).toMatchObject({
+      keys: [
+        { key: 'a', size: 1 },
+        { key: 'b', size: 1 },
+      ],
+      cursor: 'b',
+    });
+    const rest = await call(client, 'kv_list', { bucket: 'mcp-list', limit: 2, cursor: 'b', prefix: 'c' });
+    expect(rest.structuredContent?.result).toMatchObject({ keys: [{ key: 'c' }], cursor: null });
+    const refused = await call(client, 'kv_list', { bucket: 'mcp-list', limit: 0 });
     expect([refused.isError, text(refused), refused._meta]).toEqual([
       true,
-      '400 Invalid n: must be an integer from 1 to 1000',
+      '400 Invalid limit: must be an integer from 1 to 100',
       { status: 400, cost: 1, balance: 13 },
     ]);
     const [entry] = await lastLogs(token, 1);
-    expect([entry?.method, entry?.path, entry?.endpoint, entry?.cost]).toEqual(['GET', '/kv/mcp-list?n=0', 'kv', 1]);
+    expect([entry?.method, entry?.path, entry?.endpoint, entry?.cost]).toEqual(['GET', '/kv/mcp-list?limit=0', 'kv', 1]);
+  });
+
+  it("lists the wallet's buckets through GET /kv, paging as the route does", async () => {
+    const token = await get().createToken(20);
+    for (const [bucket, key] of [
+      ['mcp-b', 'k1'],
+      ['mcp-b', 'k2'],
+      ['mcp-a', 'k'],
+    ])
+      await get().inject({ method: 'POST', url: `/kv/${bucket}/${key}`, headers: { 'x-token': token, 'content-type': 'text/plain' }, payload: 'xy' });
+    const client = await connect({ 'x-token': token });
+    const first = await call(client, 'kv_buckets', { limit: 1 });
+    expect(first._meta).toEqual({ status: 200, cost: 1, balance: 16 });
+    expect(first.structuredContent?.result).toEqual({ buckets: [{ bucket: 'mcp-a', keys: 1, size: 2, capped: false }], cursor: 'mcp-a' });
+    const rest = await call(client, 'kv_buckets', { cursor: 'mcp-a', prefix: 'mcp' });
+    expect(rest.structuredContent?.result).toEqual({ buckets: [{ bucket: 'mcp-b', keys: 2, size: 4, capped: false }], cursor: null });
+    const [entry] = await lastLogs(token, 1);
+    expect([entry?.method, entry?.path, entry?.endpoint, entry?.cost]).toEqual(['GET', '/kv?prefix=mcp&cursor=mcp-a', 'kv', 1]);
   });
 
   it('runs each tool through its route, saying what it cost and the balance', async () => {

@@ -72,9 +72,33 @@ export interface paths {
     };
     /**
      * Recent calls, newest first (free)
-     * @description Free: costs 0 credits.
+     * @description SPEC: the newest n entries, optionally of one category. Beyond SPEC: `status` and `path` filter further, and `cursor` (from the previous answer) pages on to older entries; a filtered call looks at no more than 5,000 entries, so a page may hold fewer than n entries while `cursor` is not null.
+     *
+     *     Free: costs 0 credits.
      */
     get: operations['logsList'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/token/spend': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Credits spent per hour or day and category, last 7 days at most (free; beyond SPEC)
+     * @description Sums of the call log per UTC hour or day and log category, for charts. Free, like GET /token/logs, and logged like it (as `token`). Calls counts every logged call, free ones included (credits 0).
+     *
+     *     Free: costs 0 credits.
+     */
+    get: operations['spendSummary'];
     put?: never;
     post?: never;
     delete?: never;
@@ -144,11 +168,33 @@ export interface paths {
     };
     /**
      * List a bucket's keys
-     * @description Live keys only, in byte order, a page at a time: pass the answer's `next` as `after` for the next page (null when none remain).
+     * @description Beyond SPEC. The bucket's live keys in byte order with their expiry and value size (UTF-8 bytes), `limit` a page (default 20): pass the answer's `cursor` back as `cursor` for the next page; it is null when none remain.
      *
      *     Costs 1 credit.
      */
     get: operations['kvList'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/kv': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the wallet's buckets
+     * @description Beyond SPEC. Buckets holding live keys, in byte order, with their live keys and the size of their values (UTF-8 bytes), `limit` a page (default 20), paged with `cursor` as kvList is. Counting is bounded: each bucket's first 1000 entries are counted; `capped` says a bucket holds more (its counts are then a lower bound). A page may hold fewer than `limit` buckets while its cursor is not null (buckets whose keys all expired are left out).
+     *
+     *     Costs 1 credit.
+     */
+    get: operations['kvBuckets'];
     put?: never;
     post?: never;
     delete?: never;
@@ -477,7 +523,13 @@ export interface paths {
     get: operations['walletGet'];
     put?: never;
     post?: never;
-    delete?: never;
+    /**
+     * Delete a wallet and all its data (operator; beyond SPEC)
+     * @description Removes the wallet with its keys, webhooks, schedules, settings, log and delivery history; its token answers 401 from then on. Not logged in the wallet (its log goes with it).
+     *
+     *     Free: costs 0 credits.
+     */
+    delete: operations['walletDelete'];
     options?: never;
     head?: never;
     patch?: never;
@@ -497,6 +549,88 @@ export interface paths {
      * @description Free: costs 0 credits.
      */
     post: operations['walletCredit'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/manage/wallets/{hash}/debit': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Debit a wallet (operator; beyond SPEC)
+     * @description Takes `amount` credits, all or nothing: a balance that does not cover it answers 409 and nothing changes.
+     *
+     *     Free: costs 0 credits.
+     */
+    post: operations['walletDebit'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/manage/wallets': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List wallets, newest or highest first, a page at a time (operator; beyond SPEC)
+     * @description Free: costs 0 credits.
+     */
+    get: operations['walletList'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/manage/wallets/{hash}/logs': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A wallet's log, newest first, a page at a time (operator; beyond SPEC)
+     * @description Free: costs 0 credits.
+     */
+    get: operations['walletLogs'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/manage/stats': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Wallets, credits in circulation and credits spent per day (operator; beyond SPEC)
+     * @description Free: costs 0 credits.
+     */
+    get: operations['serviceStats'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -712,6 +846,15 @@ export interface operations {
          * @example kv
          */
         type?: 'kv' | 'token' | 'settings' | 'webhook' | 'webhook-delivery' | 'url-to-metadata' | 'myip' | 'service' | 'manage';
+        /** @description Beyond SPEC: the previous answer's `cursor`, for the next (older) page */
+        cursor?: string;
+        /**
+         * @description Beyond SPEC: only entries of this status: a class (`2xx`, `3xx`, `4xx`, `5xx`) or an exact code
+         * @example 2xx
+         */
+        status?: string;
+        /** @description Beyond SPEC: only entries whose path starts with this */
+        path?: string;
       };
       header?: never;
       path?: never;
@@ -743,7 +886,8 @@ export interface operations {
            *           "balance": 98
            *         }
            *       ],
-           *       "n": 1
+           *       "n": 1,
+           *       "cursor": "MTc4MDMxNTIwMDAwMC40Mg"
            *     }
            */
           'application/json': {
@@ -765,8 +909,119 @@ export interface operations {
               balance: number;
               /** @description webhook-delivery entries: the delivery (GET /webhook/{id}/deliveries/{deliveryId}) */
               deliveryId?: string;
+              /** @description Beyond SPEC: manage entries, the reason the operator gave for a credit or debit */
+              reason?: string;
             }[];
             n: number;
+            /** @description Beyond SPEC: send as `cursor` for the next (older) page; null when no entry is left. A filtered page may hold fewer than n entries while the cursor is not null (each call looks at a bounded number of entries). */
+            cursor: string | null;
+          };
+        };
+      };
+      /** @description Bad request: a short sentence naming the field and the rule */
+      400: {
+        headers: {
+          'x-cost': components['headers']['XCost'];
+          'x-balance': components['headers']['XBalance'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': 'Unauthorized';
+        };
+      };
+    };
+  };
+  spendSummary: {
+    parameters: {
+      query: {
+        /**
+         * @description How many days back (the log keeps 7)
+         * @example 1
+         */
+        days: number;
+        /**
+         * @description Sum per UTC hour or per UTC day
+         * @example hour
+         */
+        by: 'hour' | 'day';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'x-cost': components['headers']['XCost'];
+          'x-balance': components['headers']['XBalance'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "by": "hour",
+           *       "from": "2026-06-01T13:00:00.000Z",
+           *       "to": "2026-06-02T12:34:56.789Z",
+           *       "series": [
+           *         {
+           *           "start": "2026-06-02T11:00:00.000Z",
+           *           "endpoint": "kv",
+           *           "credits": 42,
+           *           "calls": 42
+           *         },
+           *         {
+           *           "start": "2026-06-02T11:00:00.000Z",
+           *           "endpoint": "token",
+           *           "credits": 1,
+           *           "calls": 3
+           *         },
+           *         {
+           *           "start": "2026-06-02T12:00:00.000Z",
+           *           "endpoint": "service",
+           *           "credits": 10,
+           *           "calls": 2
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': {
+            /** @enum {string} */
+            by: 'hour' | 'day';
+            /**
+             * Format: date-time
+             * @description Start of the first period covered
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description Now: the last period is the current one, so far
+             */
+            to: string;
+            /** @description Periods and categories with at least one logged call, oldest first, then by category */
+            series: {
+              /** Format: date-time */
+              start: string;
+              /**
+               * @description The log category
+               * @enum {string}
+               */
+              endpoint: 'kv' | 'token' | 'settings' | 'webhook' | 'webhook-delivery' | 'url-to-metadata' | 'myip' | 'service' | 'manage';
+              /** @description Credits charged */
+              credits: number;
+              /** @description Calls logged, free ones included */
+              calls: number;
+            }[];
           };
         };
       };
@@ -1196,13 +1451,13 @@ export interface operations {
          * @example th
          */
         prefix?: string;
+        /** @description Opaque: the previous answer's `cursor`, for the next page */
+        cursor?: string;
         /**
-         * @description Keys per page, 1 to 1000
+         * @description How many keys a page lists, 1 to 100
          * @example 2
          */
-        n: number;
-        /** @description Only keys after this one: the previous page's `next` */
-        after?: string;
+        limit: number;
       };
       header?: never;
       path: {
@@ -1229,15 +1484,16 @@ export interface operations {
            *       "keys": [
            *         {
            *           "key": "theme",
-           *           "expiresAt": "2026-07-01T12:00:00.000Z"
+           *           "expiresAt": "2026-07-01T12:00:00.000Z",
+           *           "size": 4
            *         },
            *         {
-           *           "key": "theme-dark",
-           *           "expiresAt": "2026-07-01T12:00:00.000Z"
+           *           "key": "theme-accent",
+           *           "expiresAt": "2026-07-01T12:00:00.000Z",
+           *           "size": 7
            *         }
            *       ],
-           *       "n": 2,
-           *       "next": "theme-dark"
+           *       "cursor": "theme-accent"
            *     }
            */
           'application/json': {
@@ -1245,11 +1501,105 @@ export interface operations {
               key: string;
               /** Format: date-time */
               expiresAt: string;
+              /** @description The value's length in UTF-8 bytes */
+              size: number;
             }[];
-            /** @description How many keys this page lists */
-            n: number;
-            /** @description The last key listed when more remain (send it as `after`), else null */
-            next: string | null;
+            /** @description Pass it as `cursor` for the next page; null when none remain. Opaque. */
+            cursor: string | null;
+          };
+        };
+      };
+      /** @description Bad request: a short sentence naming the field and the rule */
+      400: {
+        headers: {
+          'x-cost': components['headers']['XCost'];
+          'x-balance': components['headers']['XBalance'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Unauthorized */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': 'Unauthorized';
+        };
+      };
+      /** @description Insufficient credits */
+      402: {
+        headers: {
+          'x-cost': components['headers']['XCost'];
+          'x-balance': components['headers']['XBalance'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': 'Insufficient credits';
+        };
+      };
+    };
+  };
+  kvBuckets: {
+    parameters: {
+      query: {
+        /** @description Only buckets starting with this (at most 30 characters; no control characters or /) */
+        prefix?: string;
+        /** @description Opaque: the previous answer's `cursor`, for the next page */
+        cursor?: string;
+        /**
+         * @description How many buckets a page lists, 1 to 100
+         * @example 2
+         */
+        limit: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          'x-cost': components['headers']['XCost'];
+          'x-balance': components['headers']['XBalance'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "buckets": [
+           *         {
+           *           "bucket": "sessions",
+           *           "keys": 1000,
+           *           "size": 48213,
+           *           "capped": true
+           *         },
+           *         {
+           *           "bucket": "settings",
+           *           "keys": 3,
+           *           "size": 18,
+           *           "capped": false
+           *         }
+           *       ],
+           *       "cursor": "settings"
+           *     }
+           */
+          'application/json': {
+            buckets: {
+              bucket: string;
+              /** @description Live keys (counted among the bucket's first 1000 entries) */
+              keys: number;
+              /** @description The live values' length in UTF-8 bytes (of the same entries) */
+              size: number;
+              /** @description The bucket holds more than 1000 entries: keys and size count only its first 1000 (in byte order), a lower bound */
+              capped: boolean;
+            }[];
+            /** @description Pass it as `cursor` for the next page; null when none remain. Opaque. */
+            cursor: string | null;
           };
         };
       };
@@ -3700,6 +4050,57 @@ export interface operations {
       };
     };
   };
+  walletDelete: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @example a3f1c9d2e4b6a8c0e2f4a6b8c0d2e4f6a8b0c2d4e6f8a0b2c4d6e8f0a2b4c6d8 */
+        hash: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /** @example OK */
+          'text/plain': string;
+        };
+      };
+      /** @description Bad request: a short sentence naming the field and the rule */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': 'Forbidden';
+        };
+      };
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': 'Not Found';
+        };
+      };
+    };
+  };
   walletCredit: {
     parameters: {
       query?: never;
@@ -3720,6 +4121,7 @@ export interface operations {
          */
         'application/json': {
           amount: number;
+          /** @description Shown as `reason` on this call's entry in the wallet's log */
           reason?: string;
         };
       };
@@ -3768,6 +4170,336 @@ export interface operations {
         };
         content: {
           'text/plain': 'Not Found';
+        };
+      };
+    };
+  };
+  walletDebit: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @example a3f1c9d2e4b6a8c0e2f4a6b8c0d2e4f6a8b0c2d4e6f8a0b2c4d6e8f0a2b4c6d8 */
+        hash: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "amount": 100,
+         *       "reason": "Refunded payment 5678"
+         *     }
+         */
+        'application/json': {
+          amount: number;
+          /** @description Shown as `reason` on this call's entry in the wallet's log */
+          reason?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "hash": "a3f1c9d2e4b6a8c0e2f4a6b8c0d2e4f6a8b0c2d4e6f8a0b2c4d6e8f0a2b4c6d8",
+           *       "wallet": 499
+           *     }
+           */
+          'application/json': {
+            hash: string;
+            wallet: number;
+          };
+        };
+      };
+      /** @description Bad request: a short sentence naming the field and the rule */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': 'Forbidden';
+        };
+      };
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': 'Not Found';
+        };
+      };
+      /** @description Conflict */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': 'Balance too low';
+        };
+      };
+    };
+  };
+  walletList: {
+    parameters: {
+      query: {
+        /** @description The `cursor` of the previous page; omitted for the first */
+        cursor?: string;
+        /** @example 1 */
+        limit: number;
+        /**
+         * @description Newest or highest first; ties by wallet, newest first
+         * @example balance
+         */
+        sort: 'lastUsed' | 'balance' | 'created';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "wallets": [
+           *         {
+           *           "hash": "a3f1c9d2e4b6a8c0e2f4a6b8c0d2e4f6a8b0c2d4e6f8a0b2c4d6e8f0a2b4c6d8",
+           *           "wallet": 599,
+           *           "created": "2026-06-01T12:00:00.000Z",
+           *           "lastUsed": "2026-06-02T08:30:00.000Z"
+           *         }
+           *       ],
+           *       "cursor": "WzE3ODA0NzUwMDAwMDAsNDJd"
+           *     }
+           */
+          'application/json': {
+            wallets: {
+              hash: string;
+              wallet: number;
+              /** Format: date-time */
+              created: string;
+              /** Format: date-time */
+              lastUsed: string;
+            }[];
+            /** @description Pass as `cursor` for the next page; null on the last */
+            cursor: string | null;
+          };
+        };
+      };
+      /** @description Bad request: a short sentence naming the field and the rule */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': 'Forbidden';
+        };
+      };
+    };
+  };
+  walletLogs: {
+    parameters: {
+      query: {
+        /** @description The `cursor` of the previous page; omitted for the first */
+        cursor?: string;
+        /** @example 1 */
+        limit: number;
+        /**
+         * @description Filter on the log endpoint category
+         * @example manage
+         */
+        type?: 'kv' | 'token' | 'settings' | 'webhook' | 'webhook-delivery' | 'url-to-metadata' | 'myip' | 'service' | 'manage';
+      };
+      header?: never;
+      path: {
+        /** @example a3f1c9d2e4b6a8c0e2f4a6b8c0d2e4f6a8b0c2d4e6f8a0b2c4d6e8f0a2b4c6d8 */
+        hash: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "logs": [
+           *         {
+           *           "id": "01JX4Q8Z6T3N5R7V9B2D",
+           *           "method": "POST",
+           *           "path": "/manage/wallets/a3f1c9d2e4b6a8c0e2f4a6b8c0d2e4f6a8b0c2d4e6f8a0b2c4d6e8f0a2b4c6d8/credit",
+           *           "endpoint": "manage",
+           *           "status_code": 200,
+           *           "response_time_ms": 0,
+           *           "timestamp": "2026-06-01T12:00:00.000Z",
+           *           "expiration": "2026-06-08T12:00:00.000Z",
+           *           "cost": 0,
+           *           "balance": 599,
+           *           "reason": "Support ticket 1234"
+           *         }
+           *       ],
+           *       "cursor": "MTc4MDMxNTIwMDAwMC40Mg"
+           *     }
+           */
+          'application/json': {
+            logs: {
+              id: string;
+              method: string;
+              /** @description Request path with query; the webhookId for webhook-delivery entries */
+              path: string;
+              /** @enum {string} */
+              endpoint: 'kv' | 'token' | 'settings' | 'webhook' | 'webhook-delivery' | 'url-to-metadata' | 'myip' | 'service' | 'manage';
+              status_code: number;
+              response_time_ms: number;
+              error?: string;
+              /** Format: date-time */
+              timestamp: string;
+              /** Format: date-time */
+              expiration: string;
+              cost: number;
+              balance: number;
+              /** @description webhook-delivery entries: the delivery (GET /webhook/{id}/deliveries/{deliveryId}) */
+              deliveryId?: string;
+              /** @description Beyond SPEC: manage entries, the reason the operator gave for a credit or debit */
+              reason?: string;
+            }[];
+            /** @description Pass as `cursor` for the next page; null on the last */
+            cursor: string | null;
+          };
+        };
+      };
+      /** @description Bad request: a short sentence naming the field and the rule */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': 'Forbidden';
+        };
+      };
+      /** @description Not found */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': 'Not Found';
+        };
+      };
+    };
+  };
+  serviceStats: {
+    parameters: {
+      query: {
+        /** @example 2 */
+        days: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "wallets": 1250,
+           *       "credits": 184300,
+           *       "spentPerDay": [
+           *         {
+           *           "day": "2026-06-01",
+           *           "credits": 5120
+           *         },
+           *         {
+           *           "day": "2026-06-02",
+           *           "credits": 4870
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': {
+            /** @description Wallets that exist */
+            wallets: number;
+            /** @description Credits in circulation: the sum of every balance */
+            credits: number;
+            /** @description The last `days` days, oldest first, today included */
+            spentPerDay: {
+              /**
+               * Format: date
+               * @description UTC day
+               */
+              day: string;
+              /** @description Credits spent that day */
+              credits: number;
+            }[];
+          };
+        };
+      };
+      /** @description Bad request: a short sentence naming the field and the rule */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
+      /** @description Forbidden */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': 'Forbidden';
         };
       };
     };

@@ -3,19 +3,34 @@ import { integer, invocation, required } from '../command.js';
 import { UsageError } from '../exit-codes.js';
 import { table } from '../output.js';
 
+/** Listing options shared by `ls` and `buckets`: the query of GET /kv/{bucket} and GET /kv. */
+function paging(values: { prefix?: string; limit?: string; cursor?: string }): { prefix?: string; limit?: number; cursor?: string } {
+  const limit = integer(values.limit, 'limit');
+  return {
+    ...(values.prefix === undefined ? {} : { prefix: values.prefix }),
+    ...(limit === undefined ? {} : { limit }),
+    ...(values.cursor === undefined ? {} : { cursor: values.cursor }),
+  };
+}
+
 export const kvCommand: Command = {
-  summary: 'key-value store: set, get, del, ls',
+  summary: 'key-value store: set, get, del, ls, buckets',
   usage: [
     'coinop kv set <bucket> <key> <value> [--ttl seconds]   (value "-" reads standard input)',
     'coinop kv get <bucket> <key>',
     'coinop kv del <bucket> <key>',
-    'coinop kv ls <bucket> [--prefix p] [-n count] [--after key]   (one page; the next page starts --after the last key shown)',
+    'coinop kv ls <bucket> [--prefix p] [-n|--limit count] [--cursor c]   (one page of keys; the next page is --cursor shown after it)',
+    'coinop kv buckets [--prefix p] [-n|--limit count] [--cursor c]       (one page of buckets, with their keys and bytes)',
   ].join('\n'),
   async run(args) {
-    const call = invocation(args, { ttl: { type: 'string' }, prefix: { type: 'string' }, n: { type: 'string', short: 'n' }, after: { type: 'string' } });
+    const call = invocation(args, { ttl: { type: 'string' }, prefix: { type: 'string' }, limit: { type: 'string', short: 'n' }, cursor: { type: 'string' } });
     const [sub] = call.positionals;
     const bucket = () => required(call.positionals, 1, 'bucket');
     const key = () => required(call.positionals, 2, 'key');
+    // Where the next page starts, for people (stderr); scripts read `cursor` from --json.
+    const nextPage = (what: string, cursor: string | null) => {
+      if (!call.out.json && cursor !== null) call.out.note(`more ${what}: add --cursor ${JSON.stringify(cursor)}`);
+    };
     switch (sub) {
       case 'set': {
         const given = required(call.positionals, 3, 'value');
@@ -38,24 +53,33 @@ export const kvCommand: Command = {
       }
       case 'ls':
       case 'list': {
-        const n = integer(call.values.n, 'n');
-        const { prefix, after } = call.values;
-        const result = await call.client().kvList(bucket(), {
-          ...(prefix === undefined ? {} : { prefix }),
-          ...(n === undefined ? {} : { n }),
-          ...(after === undefined ? {} : { after }),
-        });
-        const { keys, next } = result.data;
+        const result = await call.client().kvList(bucket(), paging(call.values));
+        const { keys, cursor } = result.data;
         call.out.result(result.data, result, () =>
           keys.length === 0
             ? '(no keys)'
             : table(
-                ['KEY', 'EXPIRES'],
-                keys.map((entry) => [entry.key, entry.expiresAt]),
+                ['KEY', 'EXPIRES', 'BYTES'],
+                keys.map((entry) => [entry.key, entry.expiresAt, entry.size]),
               ),
         );
-        // Where the next page starts, for people (stderr); scripts read `next` from --json.
-        if (!call.out.json && next !== null) call.out.note(`more keys: add --after ${JSON.stringify(next)}`);
+        nextPage('keys', cursor);
+        return;
+      }
+      case 'buckets': {
+        if (call.positionals.length > 1) throw new UsageError('kv buckets takes no <bucket>');
+        const result = await call.client().kvBuckets(paging(call.values));
+        const { buckets, cursor } = result.data;
+        call.out.result(result.data, result, () =>
+          buckets.length === 0
+            ? '(no buckets)'
+            : table(
+                ['BUCKET', 'KEYS', 'BYTES'],
+                // A capped count is a lower bound: "1000+".
+                buckets.map((entry) => [entry.bucket, entry.capped ? `${entry.keys}+` : entry.keys, entry.capped ? `${entry.size}+` : entry.size]),
+              ),
+        );
+        nextPage('buckets', cursor);
         return;
       }
       default:

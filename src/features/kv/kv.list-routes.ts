@@ -1,0 +1,147 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Deps } from '../../deps.js';
+import { errors } from '../../errors.js';
+import { ISODate, Nullable, responses, tokenAuth } from '../../http/schemas.js';
+import { walletOf } from '../../http/metering.js';
+import { isoTime } from '../../lib/time.js';
+import { BUCKET_COUNT_CAP, checkName, checkPrefix, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from './kv.rules.js';
+import { listBuckets, listKeys } from './kv.listing.js';
+
+const Bucket = Type.String({ description: '1 to 30 characters; no control characters or /; no reserved- prefix, no --- suffix' });
+export const ListParams = Type.Object({ bucket: Bucket });
+
+/** The listings' query (issue #17, beyond SPEC); closed as SPEC's queries are, so an unknown parameter is 400. */
+const pageQuery = (names: 'keys' | 'buckets') =>
+  Type.Object(
+    {
+      prefix: Type.Optional(Type.String({ description: `Only ${names} starting with this (at most 30 characters; no control characters or /)` })),
+      cursor: Type.Optional(Type.String({ description: "Opaque: the previous answer's `cursor`, for the next page" })),
+      limit: Type.Integer({
+        minimum: 1,
+        maximum: MAX_LIST_LIMIT,
+        default: DEFAULT_LIST_LIMIT,
+        'x-error': `must be an integer from 1 to ${MAX_LIST_LIMIT}`,
+        description: `How many ${names} a page lists, 1 to ${MAX_LIST_LIMIT}`,
+      }),
+    },
+    { additionalProperties: false },
+  );
+export const ListQuery = pageQuery('keys');
+export const BucketsQuery = pageQuery('buckets');
+
+const Cursor = Nullable(Type.String({ description: 'Pass it as `cursor` for the next page; null when none remain. Opaque.' }));
+const KeyList = Type.Object({
+  keys: Type.Array(
+    Type.Object({
+      key: Type.String(),
+      expiresAt: ISODate,
+      size: Type.Integer({ description: "The value's length in UTF-8 bytes" }),
+    }),
+  ),
+  cursor: Cursor,
+});
+const BucketList = Type.Object({
+  buckets: Type.Array(
+    Type.Object({
+      bucket: Type.String(),
+      keys: Type.Integer({ description: `Live keys (counted among the bucket's first ${BUCKET_COUNT_CAP} entries)` }),
+      size: Type.Integer({ description: "The live values' length in UTF-8 bytes (of the same entries)" }),
+      capped: Type.Boolean({
+        description: `The bucket holds more than ${BUCKET_COUNT_CAP} entries: keys and size count only its first ${BUCKET_COUNT_CAP} (in byte order), a lower bound`,
+      }),
+    }),
+  ),
+  cursor: Cursor,
+});
+
+const meter = { cost: 1, category: 'kv' } as const;
+const EXPIRES = '2026-07-01T12:00:00.000Z';
+
+/** `prefix` and `cursor` follow the name rules (plain-text 400 naming the field). */
+function checkPaging(prefix: string, cursor: string | undefined): void {
+  const problem = checkPrefix(prefix) ?? (cursor === undefined ? null : checkName('cursor', cursor));
+  if (problem !== null) throw errors.badRequest(problem);
+}
+
+/** The listings beyond SPEC (issue #17: the web console; also `coinop kv ls|buckets` and the MCP tools kv_list, kv_buckets). */
+export const kvListRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  const listed = deps.metrics.kvOperation('list');
+
+  app.get(
+    '/kv/:bucket',
+    {
+      config: { meter },
+      schema: {
+        operationId: 'kvList',
+        summary: "List a bucket's keys",
+        description:
+          "Beyond SPEC. The bucket's live keys in byte order with their expiry and value size (UTF-8 bytes), `limit` a page " +
+          "(default 20): pass the answer's `cursor` back as `cursor` for the next page; it is null when none remain.",
+        tags: ['kv'],
+        example: {
+          params: { bucket: 'settings' },
+          query: { prefix: 'th', limit: 2 },
+          response: {
+            keys: [
+              { key: 'theme', expiresAt: EXPIRES, size: 4 },
+              { key: 'theme-accent', expiresAt: EXPIRES, size: 7 },
+            ],
+            cursor: 'theme-accent',
+          },
+        },
+        security: tokenAuth,
+        params: ListParams,
+        querystring: ListQuery,
+        response: responses(KeyList, 400, 401, 402),
+      },
+    },
+    async (request) => {
+      const { bucket } = request.params;
+      const { prefix = '', cursor, limit } = request.query;
+      const problem = checkName('bucket', bucket);
+      if (problem !== null) throw errors.badRequest(problem);
+      checkPaging(prefix, cursor);
+      const page = await listKeys(deps.store.read, { walletId: walletOf(request).id, bucket, prefix, cursor, limit }, deps.clock.now());
+      listed.inc();
+      return { keys: page.keys.map((entry) => ({ key: entry.key, expiresAt: isoTime(entry.expiresAt), size: entry.size })), cursor: page.cursor };
+    },
+  );
+
+  app.get(
+    '/kv',
+    {
+      config: { meter },
+      schema: {
+        operationId: 'kvBuckets',
+        summary: "List the wallet's buckets",
+        description:
+          'Beyond SPEC. Buckets holding live keys, in byte order, with their live keys and the size of their values (UTF-8 bytes), ' +
+          `\`limit\` a page (default 20), paged with \`cursor\` as kvList is. Counting is bounded: each bucket's first ${BUCKET_COUNT_CAP} ` +
+          'entries are counted; `capped` says a bucket holds more (its counts are then a lower bound). A page may hold fewer ' +
+          'than `limit` buckets while its cursor is not null (buckets whose keys all expired are left out).',
+        tags: ['kv'],
+        example: {
+          query: { limit: 2 },
+          response: {
+            buckets: [
+              { bucket: 'sessions', keys: 1000, size: 48213, capped: true },
+              { bucket: 'settings', keys: 3, size: 18, capped: false },
+            ],
+            cursor: 'settings',
+          },
+        },
+        security: tokenAuth,
+        querystring: BucketsQuery,
+        response: responses(BucketList, 400, 401, 402),
+      },
+    },
+    async (request) => {
+      const { prefix = '', cursor, limit } = request.query;
+      checkPaging(prefix, cursor);
+      const page = await listBuckets(deps.store.read, { walletId: walletOf(request).id, prefix, cursor, limit }, deps.clock.now());
+      listed.inc();
+      return page;
+    },
+  );
+};

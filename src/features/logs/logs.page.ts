@@ -1,0 +1,111 @@
+import type { Sql } from '../../store/store.js';
+import { LOG_CATEGORIES } from '../../ledger/log-entry.js';
+import type { LogCategory } from '../../ledger/log-entry.js';
+import { LOG_COLUMNS } from '../../ledger/log-insert.js';
+import type { LogRow } from './logs.queries.js';
+import type { LogPosition } from './logs.cursor.js';
+
+/**
+ * Paging through a wallet's log (beyond SPEC: GET /token/logs with `cursor`, `status`, `path`). Logs have one
+ * index, (wallet, category, time), so a page is read as one index range per category (one when `type` is given),
+ * merged newest first. `status` and `path` are not indexed: a filtered page looks at most SCAN_ROWS entries
+ * past the cursor, and when those hold fewer than n matches it answers them with a cursor to go on from, so
+ * a rare match over millions of rows costs many short calls instead of one long one.
+ */
+export const SCAN_ROWS = 5000;
+
+/** Status codes from `from` (inclusive) to `to` (exclusive): `4xx` is 400..500, `404` is 404..405. */
+export interface StatusRange {
+  readonly from: number;
+  readonly to: number;
+}
+
+export interface PageRequest {
+  readonly walletId: number;
+  readonly n: number;
+  /** Entries strictly older than this. */
+  readonly before: LogPosition;
+  /** Entries created after this (the retention cut). */
+  readonly since: number;
+  readonly category?: LogCategory;
+  readonly status?: StatusRange;
+  readonly pathPrefix?: string;
+}
+
+export interface LogPage {
+  readonly rows: readonly LogRow[];
+  /** Where the next page starts, or undefined when no entry is left. */
+  readonly next: LogPosition | undefined;
+}
+
+/** What an entry shows, and its place (seq) for the cursor. */
+const ROW_COLUMNS = `${LOG_COLUMNS}, note, seq`;
+
+/** Builds one statement's text and parameters; $1..$4 are fixed: wallet, since, and the `before` position. */
+class Statement {
+  readonly params: unknown[];
+
+  constructor(request: PageRequest) {
+    this.params = [request.walletId, request.since, request.before.createdAt, request.before.seq];
+  }
+
+  /** A parameter reference for `value`. */
+  ref(value: unknown): string {
+    this.params.push(value);
+    return `$${this.params.length}`;
+  }
+}
+
+/**
+ * Newest first from `columns` of the request's range, `conditions` appended, at most `limit` (a reference):
+ * one index range per category, merged. Category names are our constants, never user input.
+ */
+function rangeText(statement: Statement, request: PageRequest, columns: string, conditions: string, limit: string): string {
+  const branch = (category: string) =>
+    `SELECT ${columns} FROM logs WHERE wallet_id = $1 AND endpoint = ${category} AND created_at > $2 AND created_at <= $3 AND (created_at < $3 OR seq < $4)${conditions} ORDER BY created_at DESC, seq DESC LIMIT ${limit}`;
+  if (request.category !== undefined) return branch(statement.ref(request.category));
+  const branches = LOG_CATEGORIES.map((category, i) => `SELECT * FROM (${branch(`'${category}'`)}) AS c${i}`);
+  return `SELECT * FROM (${branches.join(' UNION ALL ')}) AS merged ORDER BY created_at DESC, seq DESC LIMIT ${limit}`;
+}
+
+/** The SQL conditions of the filters that have no index. */
+function filterText(statement: Statement, request: PageRequest): string {
+  let text = '';
+  if (request.status !== undefined) text += ` AND status_code >= ${statement.ref(request.status.from)} AND status_code < ${statement.ref(request.status.to)}`;
+  // Both engines count substr in characters (code points), as the prefix's length is given here.
+  if (request.pathPrefix !== undefined) text += ` AND substr(path, 1, ${statement.ref([...request.pathPrefix].length)}) = ${statement.ref(request.pathPrefix)}`;
+  return text;
+}
+
+/**
+ * The first entry past the scan (the SCAN_ROWS + 1st of the range), or undefined when the range holds no more
+ * than SCAN_ROWS. Reads positions only: SQLite answers from the index (its entries end with the rowid, seq).
+ */
+async function scanEnd(sql: Sql, request: PageRequest): Promise<LogPosition | undefined> {
+  const statement = new Statement(request);
+  const limit = statement.ref(SCAN_ROWS + 1);
+  const range = rangeText(statement, request, 'created_at, seq', '', limit);
+  const text = `SELECT created_at, seq FROM (${range}) AS scanned ORDER BY created_at DESC, seq DESC LIMIT 1 OFFSET ${statement.ref(SCAN_ROWS)}`;
+  const row = await sql.get<{ created_at: number; seq: number }>(text, statement.params);
+  return row === undefined ? undefined : { createdAt: row.created_at, seq: row.seq };
+}
+
+export async function logPage(sql: Sql, request: PageRequest): Promise<LogPage> {
+  const filtered = request.status !== undefined || request.pathPrefix !== undefined;
+  // Unfiltered, every row of the range matches: n + 1 rows are all the work. Filtered, the scan is bounded.
+  const end = filtered ? await scanEnd(sql, request) : undefined;
+  const statement = new Statement(request);
+  let conditions = filterText(statement, request);
+  if (end !== undefined) {
+    const t = statement.ref(end.createdAt);
+    conditions += ` AND created_at >= ${t} AND (created_at > ${t} OR seq > ${statement.ref(end.seq)})`;
+  }
+  const rows = await sql.all<LogRow>(rangeText(statement, request, ROW_COLUMNS, conditions, statement.ref(request.n + 1)), statement.params);
+  if (rows.length > request.n) {
+    rows.length = request.n;
+    const last = rows[request.n - 1] as LogRow;
+    return { rows, next: { createdAt: last.created_at, seq: last.seq } };
+  }
+  // The scan ended before n matches: go on from the first entry it did not look at (inclusive: seq + 1).
+  return { rows, next: end === undefined ? undefined : { createdAt: end.createdAt, seq: end.seq + 1 } };
+}

@@ -1,0 +1,197 @@
+import { expect, it } from 'vitest';
+import { describeEachStore } from '../../helpers/each-store.js';
+import { ManualClock, walletIdOf } from '../../helpers/app.js';
+import type { TestApp } from '../../helpers/app.js';
+import { useTestApp } from '../../helpers/use-test-app.js';
+import { insertLogs } from '../../../src/ledger/log-insert.js';
+import { LOG_CATEGORIES } from '../../../src/ledger/log-entry.js';
+import type { LogCategory, LogRecord } from '../../../src/ledger/log-entry.js';
+import { SCAN_ROWS } from '../../../src/features/logs/logs.page.js';
+import { HOUR, MINUTE } from '../../../src/lib/time.js';
+
+/** GET /token/logs beyond SPEC: cursor paging and the status and path filters (issue 17). */
+
+const PLAIN = 'text/plain; charset=utf-8';
+
+interface Entry {
+  id: string;
+  path: string;
+  endpoint: string;
+  status_code: number;
+  timestamp: string;
+}
+interface Page {
+  logs: Entry[];
+  n: number;
+  cursor: string | null;
+}
+
+function record(walletId: number, i: number, createdAt: number, fields: Partial<LogRecord> = {}): LogRecord {
+  return {
+    id: `row-${walletId}-${i}`,
+    walletId,
+    method: 'GET',
+    path: `/kv/paged/${i}`,
+    endpoint: 'kv',
+    statusCode: 200,
+    responseTimeMs: 1,
+    createdAt,
+    cost: 1,
+    balance: 100,
+    ...fields,
+  };
+}
+
+/** Every page of a query, following cursors until null; the answers as they came. */
+async function allPages(t: TestApp, token: string, query: string, maxCalls = 100): Promise<Page[]> {
+  const pages: Page[] = [];
+  let cursor: string | null = null;
+  do {
+    const url: string = `/token/logs?${query}${cursor === null ? '' : `&cursor=${cursor}`}`;
+    const res = await t.inject({ method: 'GET', url, headers: { 'x-token': token } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['x-cost']).toBe('0');
+    const page = res.json() as Page;
+    pages.push(page);
+    cursor = page.cursor;
+  } while (cursor !== null && pages.length < maxCalls);
+  expect(cursor).toBeNull();
+  return pages;
+}
+
+describeEachStore('GET /token/logs paging and filters (beyond SPEC)', (kind) => {
+  const clock = new ManualClock();
+  const get = useTestApp(kind, { clock });
+
+  /** A wallet whose log holds `records(walletId)`, all older than now (so the paging calls' own entries come after them). */
+  async function walletWithRows(records: (walletId: number) => LogRecord[]) {
+    const t = get();
+    const token = await t.createToken(1000);
+    const walletId = await walletIdOf(t.deps, token);
+    const rows = records(walletId);
+    await insertLogs(t.deps.store, rows);
+    return { t, token, walletId, rows };
+  }
+
+  it('pages through every entry once, newest first, ties on time in order of writing, cursor null at the end', async () => {
+    const base = clock.now() - HOUR;
+    // 25 entries over every category; several share a millisecond, so order within a time is the tie-break's.
+    const { t, token, rows } = await walletWithRows((walletId) =>
+      Array.from({ length: 25 }, (_, i) =>
+        record(walletId, i, base + Math.floor(i / 3) * 1000, { endpoint: LOG_CATEGORIES[i % LOG_CATEGORIES.length] as LogCategory }),
+      ),
+    );
+    const pages = await allPages(t, token, 'n=2');
+    expect(pages).toHaveLength(13);
+    expect(pages.slice(0, -1).every((page) => page.n === 2 && page.cursor !== null)).toBe(true);
+    expect(pages.at(-1)?.n).toBe(1);
+    // Written in time order: newest first is the reverse of writing, ties included.
+    expect(pages.flatMap((page) => page.logs.map((entry) => entry.id))).toEqual(rows.map((row) => row.id).reverse());
+  });
+
+  it('pages one category with type, every entry once', async () => {
+    const base = clock.now() - HOUR;
+    const { t, token, rows } = await walletWithRows((walletId) =>
+      Array.from({ length: 9 }, (_, i) => record(walletId, i, base + i * 10, { endpoint: i % 3 === 0 ? 'myip' : 'kv' })),
+    );
+    const pages = await allPages(t, token, 'n=2&type=kv');
+    const expected = rows.filter((row) => row.endpoint === 'kv').map((row) => row.id);
+    expect(pages.flatMap((page) => page.logs.map((entry) => entry.id))).toEqual(expected.reverse());
+    expect(pages).toHaveLength(3);
+  });
+
+  it('filters on a status class or an exact status, and on a path prefix', async () => {
+    const t = get();
+    const token = await t.createToken(100);
+    const call = async (method: 'GET' | 'POST' | 'DELETE', url: string) => {
+      clock.advance(10);
+      await t.inject({ method, url, headers: { 'x-token': token }, ...(method === 'POST' ? { payload: 'v' } : {}) });
+    };
+    await call('POST', '/kv/shop/cart');
+    await call('GET', '/kv/shop/missing');
+    await call('GET', '/kv/shopping/list');
+    await call('GET', '/token');
+    await call('DELETE', '/kv/shop/gone');
+    await call('GET', '/kv/other/thing');
+    const paths = async (query: string) =>
+      ((await t.inject({ method: 'GET', url: `/token/logs?n=100&${query}`, headers: { 'x-token': token } })).json() as Page).logs.map(
+        (entry) => `${entry.status_code} ${entry.path}`,
+      );
+    expect(await paths('status=4xx')).toEqual(['404 /kv/other/thing', '404 /kv/shop/gone', '404 /kv/shopping/list', '404 /kv/shop/missing']);
+    expect(await paths('status=404&path=/kv/shop/')).toEqual(['404 /kv/shop/gone', '404 /kv/shop/missing']);
+    expect(await paths('path=/kv/shop')).toEqual(['404 /kv/shop/gone', '404 /kv/shopping/list', '404 /kv/shop/missing', '200 /kv/shop/cart']);
+    expect(await paths('status=200&type=token&path=/token')).toEqual(
+      // The filtered reads above are logged too, as token calls answered 200.
+      ['200 /token/logs?n=100&path=/kv/shop', '200 /token/logs?n=100&status=404&path=/kv/shop/', '200 /token/logs?n=100&status=4xx', '200 /token'],
+    );
+    expect(await paths('status=5xx')).toEqual([]);
+    expect(await paths('status=201')).toEqual([]);
+  });
+
+  it('pages a filtered list with a cursor, every match once', async () => {
+    const base = clock.now() - HOUR;
+    const { t, token, rows } = await walletWithRows((walletId) =>
+      Array.from({ length: 30 }, (_, i) =>
+        record(walletId, i, base + i, { statusCode: i % 4 === 0 ? 404 : 200, path: i % 2 === 0 ? `/kv/even/${i}` : `/kv/odd/${i}` }),
+      ),
+    );
+    const pages = await allPages(t, token, 'n=3&status=4xx&path=/kv/even/');
+    const expected = rows.filter((row) => row.statusCode === 404 && row.path.startsWith('/kv/even/')).map((row) => row.id);
+    expect(expected).toHaveLength(8);
+    expect(pages.flatMap((page) => page.logs.map((entry) => entry.id))).toEqual(expected.reverse());
+  });
+
+  it('looks at a bounded number of entries per call: a rare match far back takes several short pages', async () => {
+    const base = clock.now() - 2 * HOUR;
+    const total = 2 * SCAN_ROWS + 500;
+    const { t, token, rows } = await walletWithRows((walletId) =>
+      Array.from({ length: total }, (_, i) => record(walletId, i, base + Math.floor(i / 7), i === 3 ? { statusCode: 503, path: '/kv/rare/one' } : {})),
+    );
+    const pages = await allPages(t, token, 'n=5&status=503');
+    // Each call looks at SCAN_ROWS entries at most: the match, the 4th oldest, is reached by the third call.
+    expect(pages.length).toBe(3);
+    expect(pages.slice(0, 2).map((page) => [page.n, page.cursor !== null])).toEqual([
+      [0, true],
+      [0, true],
+    ]);
+    expect(pages.flatMap((page) => page.logs.map((entry) => entry.id))).toEqual([rows[3]?.id]);
+    // A page that fills up before the scan ends needs no more than n matches.
+    const twoOfMany = (await t.inject({ method: 'GET', url: '/token/logs?n=2&path=/kv/paged/', headers: { 'x-token': token } })).json() as Page;
+    expect(twoOfMany.logs.map((entry) => entry.id)).toEqual([rows[total - 1]?.id, rows[total - 2]?.id]);
+    expect(twoOfMany.cursor).not.toBeNull();
+  });
+
+  it("shows a cursor only its own wallet's entries", async () => {
+    const base = clock.now() - MINUTE;
+    const mine = await walletWithRows((walletId) => [record(walletId, 1, base), record(walletId, 2, base + 1)]);
+    const theirs = await walletWithRows((walletId) => [record(walletId, 1, base), record(walletId, 2, base + 1)]);
+    const first = (await mine.t.inject({ method: 'GET', url: '/token/logs?n=1', headers: { 'x-token': mine.token } })).json() as Page;
+    const res = await theirs.t.inject({ method: 'GET', url: `/token/logs?n=5&cursor=${first.cursor ?? ''}`, headers: { 'x-token': theirs.token } });
+    expect((res.json() as Page).logs.map((entry) => entry.id)).toEqual([theirs.rows[0]?.id]);
+  });
+
+  it.each([
+    ['status=6xx', 'Invalid status: must be 2xx, 3xx, 4xx, 5xx or a status code from 100 to 599'],
+    ['status=20', 'Invalid status: must be 2xx, 3xx, 4xx, 5xx or a status code from 100 to 599'],
+    ['status=2XX', 'Invalid status: must be 2xx, 3xx, 4xx, 5xx or a status code from 100 to 599'],
+    ['status=', 'Invalid status: must be 2xx, 3xx, 4xx, 5xx or a status code from 100 to 599'],
+    ['path=', 'Invalid path: must be 1 to 200 characters'],
+    [`path=/${'p'.repeat(200)}`, 'Invalid path: must be 1 to 200 characters'],
+    ['cursor=bogus', 'Invalid cursor: must be the cursor of a previous answer'],
+    ['cursor=', 'Invalid cursor: must be the cursor of a previous answer'],
+    [`cursor=${Buffer.from('1.2.3').toString('base64url')}`, 'Invalid cursor: must be the cursor of a previous answer'],
+    [`cursor=${'A'.repeat(65)}`, 'Invalid cursor: must be the cursor of a previous answer'],
+  ])('answers 400 to %s, free', async (query, body) => {
+    const t = get();
+    const token = await t.createToken(10);
+    const res = await t.inject({ method: 'GET', url: `/token/logs?${query}`, headers: { 'x-token': token } });
+    expect([res.statusCode, res.body, res.headers['content-type'], res.headers['x-cost']]).toEqual([400, body, PLAIN, '0']);
+  });
+
+  it('accepts a path of 200 characters', async () => {
+    const t = get();
+    const token = await t.createToken(10);
+    const res = await t.inject({ method: 'GET', url: `/token/logs?path=/${'p'.repeat(199)}`, headers: { 'x-token': token } });
+    expect([res.statusCode, res.json()]).toEqual([200, { logs: [], n: 0, cursor: null }]);
+  });
+});
