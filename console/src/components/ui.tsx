@@ -54,7 +54,7 @@ export function JsonView({ value, summary = 'Raw JSON' }: { value: unknown; summ
   return (
     <details class="json">
       <summary>{summary}</summary>
-      <pre>{JSON.stringify(value, null, 2)}</pre>
+      <pre tabIndex={0}>{JSON.stringify(value, null, 2)}</pre>
     </details>
   );
 }

@@ -1,6 +1,10 @@
+/** The operator's section (admin token only): `#/operator` the overview, `#/operator/<hash>` one wallet. */
 import type { PageProps } from '../app.js';
-import { PageTitle } from '../components/ui.js';
+import { Overview } from './operator/overview.js';
+import { WalletDetail } from './operator/wallet-detail.js';
+import './operator/operator.css';
 
-export function Operator(_props: PageProps) {
-  return <PageTitle title="Operator">Operator</PageTitle>;
+export function Operator({ route }: PageProps) {
+  const [hash] = route;
+  return <div class="operator">{hash === undefined ? <Overview /> : <WalletDetail key={hash} hash={hash} />}</div>;
 }

@@ -1,0 +1,126 @@
+/** Low-balance settings (GET /token/settings and PUT, 1 credit each) with a live preview of the webhook's body. */
+import { useState } from 'preact/hooks';
+import { call, describeError } from '../api.js';
+import type { Answer } from '../api.js';
+import { useLoad } from '../use-load.js';
+import { Charged, CostHint, ErrorNote, Loading } from './ui.js';
+import { DEFAULT_TEMPLATE, draftOf, updateOf, webhookOf } from './low-balance-draft.js';
+import type { Draft, SettingsView } from './low-balance-draft.js';
+import { LowBalancePreview } from './low-balance-preview.js';
+
+const FORMATS: ReadonlyArray<{ value: string; label: string }> = [
+  { value: '', label: 'None (the plain JSON event)' },
+  { value: 'slack', label: 'Slack' },
+  { value: 'discord', label: 'Discord' },
+  { value: 'teams', label: 'Microsoft Teams' },
+  { value: 'telegram', label: 'Telegram' },
+  { value: 'pagerduty', label: 'PagerDuty' },
+  { value: 'custom', label: 'Custom template' },
+];
+
+export function LowBalanceSettings({ tokenHash }: { tokenHash: string }) {
+  const settings = useLoad(async () => (await call<SettingsView>('GET', '/token/settings')).data, []);
+  return (
+    <section class="panel" aria-labelledby="low-balance-heading">
+      <h2 id="low-balance-heading">Low-balance notifications</h2>
+      <ErrorNote error={settings.error} />
+      <Loading when={settings.data === undefined && settings.loading} />
+      {settings.data === undefined ? null : <SettingsForm saved={settings.data} tokenHash={tokenHash} onSaved={settings.reload} />}
+    </section>
+  );
+}
+
+function SettingsForm({ saved, tokenHash, onSaved }: { saved: SettingsView; tokenHash: string; onSaved: () => void }) {
+  const [draft, setDraft] = useState<Draft>(() => draftOf(saved));
+  const [result, setResult] = useState<{ error?: string; answer?: Answer<unknown> }>({});
+  const [busy, setBusy] = useState(false);
+  const set = (field: keyof Draft) => (event: { currentTarget: { value: string } }) => {
+    const value = event.currentTarget.value;
+    setDraft((previous) => ({
+      ...previous,
+      [field]: value,
+      // A custom format starts from a working template rather than an error.
+      ...(field === 'format' && value === 'custom' && previous.template.trim() === '' ? { template: DEFAULT_TEMPLATE } : {}),
+    }));
+  };
+  const webhook = webhookOf(draft, saved.low_balance_webhook);
+  const threshold = Number(draft.threshold);
+
+  const save = async (event: Event) => {
+    event.preventDefault();
+    const update = updateOf(draft, saved);
+    if (!update.ok) return setResult({ error: update.error });
+    setBusy(true);
+    try {
+      setResult({ answer: await call('PUT', '/token/settings', { json: update.value }) });
+      onSaved();
+    } catch (failure) {
+      setResult({ error: describeError(failure) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form class="low-balance" onSubmit={(event) => void save(event)}>
+      <div class="lb-fields">
+        <label for="lb-threshold">Threshold (credits)</label>
+        <input id="lb-threshold" type="number" min={0} step={1} inputMode="numeric" value={draft.threshold} onInput={set('threshold')} />
+        <p class="muted small">Notify once when the balance falls to this or below; 0 turns notifications off.</p>
+        <label for="lb-email">E-mail</label>
+        <input id="lb-email" type="email" autoComplete="email" value={draft.email} onInput={set('email')} placeholder="ops@example.com" />
+        <label for="lb-url">Webhook URL (HTTPS)</label>
+        <input id="lb-url" type="url" value={draft.url} onInput={set('url')} placeholder="https://hooks.slack.com/services/…" />
+        <label for="lb-format">Format</label>
+        <select id="lb-format" value={draft.format} onChange={set('format')}>
+          {FORMATS.map((format) => (
+            <option key={format.value} value={format.value}>
+              {format.label}
+            </option>
+          ))}
+        </select>
+        {draft.format === 'telegram' ? <Field id="lb-chat-id" label="Telegram chat_id" value={draft.chatId} onInput={set('chatId')} /> : null}
+        {draft.format === 'pagerduty' ? <Field id="lb-routing-key" label="PagerDuty routing_key" value={draft.routingKey} onInput={set('routingKey')} /> : null}
+        {draft.format === 'custom' ? (
+          <>
+            <label for="lb-template">
+              Template (JSON; placeholders {'{{wallet}}'}, {'{{threshold}}'}, {'{{token_hash}}'})
+            </label>
+            <textarea id="lb-template" value={draft.template} onInput={set('template')} spellcheck={false} rows={6} />
+          </>
+        ) : null}
+        <label for="lb-headers">Extra headers (one “Name: value” per line)</label>
+        <textarea id="lb-headers" value={draft.headers} onInput={set('headers')} spellcheck={false} rows={2} placeholder="Authorization: Bearer …" />
+        <p class="muted small">Saved header values and secret options read back as ***; type them again when you change the webhook.</p>
+      </div>
+      <LowBalancePreview
+        webhook={webhook.ok ? webhook.value : undefined}
+        draftError={webhook.ok ? undefined : webhook.error}
+        threshold={Number.isFinite(threshold) ? threshold : 0}
+        tokenHash={tokenHash}
+      />
+      <div class="actions lb-actions">
+        <button type="submit" class="primary" disabled={busy}>
+          Save settings
+        </button>
+        <CostHint credits={1} />
+        {result.answer === undefined ? null : (
+          <span class="ok" role="status">
+            Saved.
+          </span>
+        )}
+      </div>
+      <ErrorNote error={result.error} />
+      {result.answer === undefined ? null : <Charged cost={result.answer.cost} balance={result.answer.balance} />}
+    </form>
+  );
+}
+
+function Field({ id, label, value, onInput }: { id: string; label: string; value: string; onInput: (event: { currentTarget: { value: string } }) => void }) {
+  return (
+    <>
+      <label for={id}>{label}</label>
+      <input id={id} value={value} onInput={onInput} autoComplete="off" spellcheck={false} />
+    </>
+  );
+}

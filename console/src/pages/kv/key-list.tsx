@@ -1,0 +1,85 @@
+/** `#/kv/<bucket>[/<key>]`: a bucket's live keys with their remaining time to live and size, one value open beside. */
+import { useState } from 'preact/hooks';
+import { Charged, ErrorNote, Loading, PageTitle } from '../../components/ui.js';
+import { href } from '../../router.js';
+import { listKeys } from './kv-api.js';
+import type { KeySummary } from './kv-api.js';
+import { exactTime, expiresLabel, formatBytes } from './kv-format.js';
+import { MoreButton } from './more-button.js';
+import { PrefixFilter } from './prefix-filter.js';
+import { SetValueForm } from './set-value-form.js';
+import { usePagedList } from './use-paged-list.js';
+import { ValuePanel } from './value-panel.js';
+
+export function KeyList({ bucket, selected }: { bucket: string; selected: string | undefined }) {
+  // A new object on every Filter, so pressing it again with the same prefix reads the list afresh.
+  const [filter, setFilter] = useState({ prefix: '' });
+  const { prefix } = filter;
+  const list = usePagedList((cursor) => listKeys(bucket, { prefix, cursor }), [bucket, filter]);
+  return (
+    <>
+      <p class="kv-crumbs">
+        <a href={href('kv')}>All buckets</a>
+      </p>
+      <PageTitle title={`${bucket} · Key-value`}>
+        <span class="muted">Bucket</span> {bucket}
+      </PageTitle>
+      <div class={selected === undefined ? 'kv-browse' : 'kv-browse kv-browse-open'}>
+        <section class="panel kv-panel" aria-labelledby="kv-keys-heading">
+          <h2 id="kv-keys-heading">Keys</h2>
+          <PrefixFilter id="kv-key-prefix" label="Keys starting with" onApply={(applied) => setFilter({ prefix: applied })} />
+          <ErrorNote error={list.error} />
+          {list.items === undefined ? (
+            <Loading when={list.loading} />
+          ) : list.items.length === 0 ? (
+            <p class="muted">{prefix === '' ? 'No live keys in this bucket.' : `No key starts with “${prefix}”.`}</p>
+          ) : (
+            <KeyTable bucket={bucket} keys={list.items} selected={selected} />
+          )}
+          <MoreButton list={list} noun="keys" />
+          <Charged cost={list.cost} balance={list.balance} />
+          <p class="muted kv-small">Open a key to read its value (1 credit).</p>
+        </section>
+        {selected === undefined ? null : <ValuePanel key={selected} bucket={bucket} entryKey={selected} onChanged={list.reload} />}
+      </div>
+      <section class="panel kv-panel" aria-labelledby="kv-set-heading">
+        <h2 id="kv-set-heading">Set a value</h2>
+        <SetValueForm id="kv-new" bucket={bucket} onSaved={list.reload} />
+      </section>
+    </>
+  );
+}
+
+function KeyTable({ bucket, keys, selected }: { bucket: string; keys: readonly KeySummary[]; selected: string | undefined }) {
+  const now = Date.now();
+  return (
+    <table class="kv-table" aria-labelledby="kv-keys-heading">
+      <thead>
+        <tr>
+          <th scope="col">Key</th>
+          <th scope="col">Time to live</th>
+          <th scope="col" class="num">
+            Size
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {keys.map((entry) => (
+          <tr key={entry.key} class={entry.key === selected ? 'kv-selected' : undefined}>
+            <td class="kv-name">
+              <a href={href('kv', bucket, entry.key)} aria-current={entry.key === selected ? 'true' : undefined}>
+                {entry.key}
+              </a>
+            </td>
+            <td>
+              <time dateTime={entry.expiresAt} title={exactTime(entry.expiresAt)}>
+                {expiresLabel(entry.expiresAt, now)}
+              </time>
+            </td>
+            <td class="num">{formatBytes(entry.size)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

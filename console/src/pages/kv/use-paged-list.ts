@@ -1,0 +1,66 @@
+/**
+ * A list read a page at a time with the service's opaque cursor: the first page when `keys` change, "More" appends
+ * the next. Every page is a paid call (1 credit), so nothing reloads on a timer.
+ */
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError, describeError } from '../../api.js';
+import type { Answer } from '../../api.js';
+import type { Page } from './kv-api.js';
+
+export interface PagedList<T> {
+  readonly items: readonly T[] | undefined;
+  /** More remain: the next page's cursor. */
+  readonly more: boolean;
+  readonly loading: boolean;
+  readonly error: string | undefined;
+  readonly cost: number | undefined;
+  readonly balance: number | undefined;
+  readonly loadMore: () => void;
+  readonly reload: () => void;
+}
+
+interface State<T> {
+  readonly items?: readonly T[];
+  readonly cursor: string | null;
+  readonly loading: boolean;
+  readonly error?: string;
+  readonly cost?: number;
+  readonly balance?: number;
+}
+
+export function usePagedList<T>(fetchPage: (cursor: string | null) => Promise<Answer<Page<T>>>, keys: readonly unknown[]): PagedList<T> {
+  const [state, setState] = useState<State<T>>({ cursor: null, loading: true });
+  const generation = useRef(0);
+  const load = useCallback(
+    (cursor: string | null, before: readonly T[]) => {
+      const mine = ++generation.current;
+      setState((previous) => ({ ...previous, loading: true, error: undefined }));
+      fetchPage(cursor).then(
+        (answer) =>
+          mine === generation.current &&
+          setState({ items: [...before, ...answer.data.items], cursor: answer.data.cursor, loading: false, cost: answer.cost, balance: answer.balance }),
+        (failure: unknown) =>
+          mine === generation.current &&
+          setState((previous) => ({
+            ...previous,
+            loading: false,
+            error: describeError(failure),
+            ...(failure instanceof ApiError ? { cost: failure.cost, balance: failure.balance } : {}),
+          })),
+      );
+    },
+    // The caller's keys say when fetchPage means another list.
+    keys,
+  );
+  useEffect(() => load(null, []), [load]);
+  return {
+    items: state.items,
+    more: state.cursor !== null,
+    loading: state.loading,
+    error: state.error,
+    cost: state.cost,
+    balance: state.balance,
+    loadMore: () => load(state.cursor, state.items ?? []),
+    reload: () => load(null, []),
+  };
+}

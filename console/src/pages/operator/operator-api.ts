@@ -1,0 +1,88 @@
+/** The operator API (x-admin-token) as the console uses it: the answers' shapes and one function per call. */
+import { call } from '../../api.js';
+
+export interface WalletSummary {
+  readonly hash: string;
+  /** The balance, in credits. */
+  readonly wallet: number;
+  readonly created: string;
+  readonly lastUsed: string;
+}
+
+export interface DaySpend {
+  /** UTC day, YYYY-MM-DD. */
+  readonly day: string;
+  readonly credits: number;
+}
+
+export interface ServiceStats {
+  readonly wallets: number;
+  readonly credits: number;
+  readonly spentPerDay: readonly DaySpend[];
+}
+
+/** An entry of a wallet's log: GET /token/logs's shape, plus the operator's reason on manage rows. */
+export interface LogEntry {
+  readonly id: string;
+  readonly method: string;
+  readonly path: string;
+  readonly endpoint: string;
+  readonly status_code: number;
+  readonly timestamp: string;
+  readonly cost: number;
+  readonly balance: number;
+  readonly error?: string;
+  readonly reason?: string;
+}
+
+/** One page of a list, and the cursor of the next (null on the last). */
+export interface Page<T> {
+  readonly items: readonly T[];
+  readonly cursor: string | null;
+}
+
+export const WALLET_SORTS = [
+  { value: 'lastUsed', label: 'Last used' },
+  { value: 'balance', label: 'Balance' },
+  { value: 'created', label: 'Created' },
+] as const;
+export type WalletSort = (typeof WALLET_SORTS)[number]['value'];
+
+/** The service's log categories (src/ledger/log-entry.ts), for the log filter; the console does not import server code. */
+export const LOG_CATEGORIES = ['kv', 'token', 'settings', 'webhook', 'webhook-delivery', 'url-to-metadata', 'myip', 'service', 'manage'] as const;
+
+export type Adjustment = 'credit' | 'debit';
+
+const wallet = (hash: string) => `/manage/wallets/${encodeURIComponent(hash)}`;
+const admin = { admin: true } as const;
+
+export const operatorApi = {
+  stats: async (days: number) => (await call<ServiceStats>('GET', '/manage/stats', { ...admin, query: { days } })).data,
+
+  async wallets(sort: WalletSort, cursor: string | undefined, limit: number): Promise<Page<WalletSummary>> {
+    const answer = await call<{ wallets: WalletSummary[]; cursor: string | null }>('GET', '/manage/wallets', { ...admin, query: { sort, cursor, limit } });
+    return { items: answer.data.wallets, cursor: answer.data.cursor };
+  },
+
+  wallet: async (hash: string) => (await call<WalletSummary>('GET', wallet(hash), admin)).data,
+
+  async logs(hash: string, cursor: string | undefined, type: string): Promise<Page<LogEntry>> {
+    const answer = await call<{ logs: LogEntry[]; cursor: string | null }>('GET', `${wallet(hash)}/logs`, { ...admin, query: { cursor, type, limit: 20 } });
+    return { items: answer.data.logs, cursor: answer.data.cursor };
+  },
+
+  /** Credits or debits `amount`; resolves with the balance after it. A debit the balance does not cover is refused (409). */
+  async adjust(hash: string, kind: Adjustment, amount: number, reason: string): Promise<number> {
+    const json = reason === '' ? { amount } : { amount, reason };
+    return (await call<{ hash: string; wallet: number }>('POST', `${wallet(hash)}/${kind}`, { ...admin, json })).data.wallet;
+  },
+
+  remove: async (hash: string): Promise<void> => {
+    await call('DELETE', wallet(hash), admin);
+  },
+};
+
+/** The short form people recognise a wallet by: the first 8 characters of its hash. */
+export const shortHash = (hash: string): string => hash.slice(0, 8);
+
+export const isWalletHash = (text: string): boolean => /^[0-9a-f]{64}$/.test(text);

@@ -1,0 +1,80 @@
+/** Every wallet, a page at a time, sorted by last use, balance or creation (newest or highest first). */
+import { useState } from 'preact/hooks';
+import { href } from '../../router.js';
+import { ErrorNote, Loading } from '../../components/ui.js';
+import { operatorApi, shortHash, WALLET_SORTS } from './operator-api.js';
+import type { WalletSort } from './operator-api.js';
+import { usePages } from './use-pages.js';
+import { When } from './when.js';
+
+const PER_PAGE = 20;
+
+export function WalletList() {
+  const [sort, setSort] = useState<WalletSort>('lastUsed');
+  const wallets = usePages((cursor) => operatorApi.wallets(sort, cursor, PER_PAGE), [sort]);
+  return (
+    <section class="panel" aria-labelledby="wallets-title">
+      <h2 id="wallets-title">Wallets</h2>
+      <div class="row operator-sort">
+        <div>
+          <label for="wallet-sort">Sort by</label>
+          <select id="wallet-sort" value={sort} onChange={(event) => setSort(event.currentTarget.value as WalletSort)}>
+            {WALLET_SORTS.map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label} (newest or highest first)
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      <ErrorNote error={wallets.error} />
+      <table>
+        <caption class="op-sr-only">Wallets, sorted by {WALLET_SORTS.find((option) => option.value === sort)?.label.toLowerCase()}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Wallet</th>
+            <th scope="col" class="num">
+              Balance
+            </th>
+            <th scope="col">Last used</th>
+            <th scope="col">Created</th>
+          </tr>
+        </thead>
+        <tbody>
+          {wallets.items.map((wallet) => (
+            <tr key={wallet.hash}>
+              <td>
+                <a href={href('operator', wallet.hash)} title={wallet.hash}>
+                  <code>{shortHash(wallet.hash)}…</code>
+                </a>
+              </td>
+              <td class="num" data-testid="wallet-balance">
+                {wallet.wallet.toLocaleString()}
+              </td>
+              <td>
+                <When iso={wallet.lastUsed} />
+              </td>
+              <td>
+                <When iso={wallet.created} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {!wallets.loading && wallets.error === undefined && wallets.items.length === 0 ? <p class="muted">No wallets yet.</p> : null}
+      <Loading when={wallets.loading} />
+      <div class="actions">
+        {wallets.hasMore ? (
+          <button type="button" disabled={wallets.loading} onClick={wallets.more}>
+            More
+          </button>
+        ) : null}
+        <span class="muted" role="status">
+          {wallets.items.length === 0
+            ? ''
+            : `${wallets.items.length} wallet${wallets.items.length === 1 ? '' : 's'} shown${wallets.hasMore ? '' : ', all of them'}.`}
+        </span>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,100 @@
+/** A DNS lookup's answer as panels: per domain its records by type, failures, reverse names and findings; raw JSON. */
+import { JsonView } from '../../components/ui.js';
+import { EmailSecurity, Propagation, TlsCertificate } from './dns-findings.js';
+import { fieldText, RECORD_COLUMNS, RECORD_TYPES } from './dns-types.js';
+import type { DnsAnswer, DnsRecord, DomainResult } from './dns-types.js';
+
+export function DnsResult({ answer }: { answer: DnsAnswer }) {
+  const { summary } = answer;
+  return (
+    <section class="tools-result" aria-labelledby="dns-result-heading">
+      <h3 id="dns-result-heading">Result</h3>
+      <p role="status" data-testid="dns-summary">
+        {summary.successfulLookups} of {summary.totalDomains} lookup{summary.totalDomains === 1 ? '' : 's'} succeeded
+        {summary.failedLookups > 0 ? `, ${summary.failedLookups} failed` : ''}; types {summary.recordTypes.join(', ')}
+        {summary.propagationCheckEnabled ? '; propagation checked' : ''}.
+      </p>
+      {answer.results.map((result) => (
+        <DomainPanel key={result.domain} result={result} />
+      ))}
+      <JsonView value={answer} />
+    </section>
+  );
+}
+
+function DomainPanel({ result }: { result: DomainResult }) {
+  const lookup = result.lookupResult;
+  const headingId = `dns-domain-${result.domain.replace(/[^A-Za-z0-9]/g, '-')}`;
+  const types = [...RECORD_TYPES, ...Object.keys(lookup.records).filter((type) => !(RECORD_TYPES as readonly string[]).includes(type))];
+  const present = types.filter((type) => (lookup.records[type]?.length ?? 0) > 0);
+  const failures = Object.entries(lookup.errors ?? {});
+  return (
+    <article class="panel tools-domain" aria-labelledby={headingId}>
+      <h4 id={headingId} class="tools-domain-name">
+        {result.domain}
+        {lookup.domain !== result.domain ? <span class="muted"> ({lookup.domain})</span> : null}
+      </h4>
+      {present.length === 0 ? <p class="muted">No records found.</p> : null}
+      <div class="tools-record-grid">
+        {present.map((type) => (
+          <RecordTable key={type} domain={result.domain} type={type} records={lookup.records[type] ?? []} />
+        ))}
+      </div>
+      {failures.length === 0 ? null : (
+        <p class="tools-failures">
+          <strong>Not answered:</strong> {failures.map(([type, cause]) => `${type} ${cause}`).join(' · ')}
+        </p>
+      )}
+      {lookup.reverseLookup === undefined ? null : (
+        <p>
+          <strong>Reverse names:</strong>{' '}
+          {lookup.reverseLookup.hostnames.length === 0 ? <span class="muted">none</span> : lookup.reverseLookup.hostnames.join(', ')}
+          <span class="muted"> ({lookup.reverseLookup.responseTime} ms)</span>
+        </p>
+      )}
+      <EmailSecurity lookup={lookup} />
+      <TlsCertificate lookup={lookup} />
+      {(result.propagationResults ?? []).map((propagation) => (
+        <Propagation key={propagation.recordType} result={propagation} />
+      ))}
+      {lookup.metadata === undefined ? null : (
+        <p class="muted">
+          {lookup.metadata.totalRecords} records in {lookup.metadata.queryTime} ms.
+        </p>
+      )}
+    </article>
+  );
+}
+
+function RecordTable({ domain, type, records }: { domain: string; type: string; records: readonly DnsRecord[] }) {
+  const columns = RECORD_COLUMNS[type] ?? [{ label: 'Record', field: '' }];
+  return (
+    <div class={columns.length > 4 ? 'tools-scroll tools-record-wide' : 'tools-scroll'}>
+      <table class="tools-records" aria-label={`${type} records of ${domain}`}>
+        <caption>
+          {type} <span class="muted">({records.length})</span>
+        </caption>
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th key={column.label} scope="col" class={column.numeric ? 'num' : undefined}>
+                {column.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {records.map((record, index) => (
+            <tr key={index}>
+              {columns.map((column) => (
+                <td key={column.label} class={column.numeric ? 'num' : 'tools-value'}>
+                  {column.field === '' ? JSON.stringify(record) : fieldText(record[column.field])}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,50 @@
+/** A button that asks first: the question and Yes/Cancel appear in place, and focus moves to them and back. */
+import type { ComponentChildren } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+
+export interface ConfirmButtonProps {
+  readonly label: string;
+  readonly question: ComponentChildren;
+  readonly confirmLabel: string;
+  readonly danger?: boolean;
+  readonly disabled?: boolean;
+  readonly onConfirm: () => void;
+}
+
+export function ConfirmButton({ label, question, confirmLabel, danger, disabled, onConfirm }: ConfirmButtonProps) {
+  const [asking, setAsking] = useState(false);
+  const yes = useRef<HTMLButtonElement>(null);
+  const opener = useRef<HTMLButtonElement>(null);
+  const wasAsking = useRef(false);
+  useEffect(() => {
+    if (asking) yes.current?.focus();
+    else if (wasAsking.current) opener.current?.focus();
+    wasAsking.current = asking;
+  }, [asking]);
+  if (!asking) {
+    return (
+      <button type="button" ref={opener} class={danger ? 'danger' : undefined} disabled={disabled} onClick={() => setAsking(true)}>
+        {label}
+      </button>
+    );
+  }
+  return (
+    <span class="confirm" role="group" aria-label={label}>
+      <span>{question}</span>
+      <button
+        type="button"
+        ref={yes}
+        class={danger ? 'danger' : 'primary'}
+        onClick={() => {
+          setAsking(false);
+          onConfirm();
+        }}
+      >
+        {confirmLabel}
+      </button>
+      <button type="button" onClick={() => setAsking(false)}>
+        Cancel
+      </button>
+    </span>
+  );
+}

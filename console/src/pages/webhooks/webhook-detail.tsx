@@ -1,0 +1,223 @@
+/**
+ * `#/webhooks/<id>`: one webhook (GET, 1 credit): its address, a test delivery, secret rotation, deletion, and the
+ * edit form, saved as a PATCH of what changed.
+ */
+import { useEffect, useState } from 'preact/hooks';
+import { call } from '../../api.js';
+import type { Answer } from '../../api.js';
+import { Charged, CopyButton, CostHint, ErrorNote, Loading, PageTitle } from '../../components/ui.js';
+import { href, navigate } from '../../router.js';
+import { useLoad } from '../../use-load.js';
+import { ConfirmButton } from './confirm-button.js';
+import { draftOf, patchBody, type Draft } from './form-state.js';
+import { viewerZone } from './new-webhook.js';
+import { WEBHOOK_CALL_COST, type TestResult, type WebhookView } from './types.js';
+import { useAction } from './use-action.js';
+import { WebhookForm } from './webhook-form.js';
+import { LastRun, NextRun, WhatItSends, modeOf } from './webhook-status.js';
+
+const pathOf = (webhookId: string): string => `/webhook/${encodeURIComponent(webhookId)}`;
+
+export function WebhookDetail({ webhookId }: { webhookId: string }) {
+  const loaded = useLoad<Answer<WebhookView>>(() => call<WebhookView>('GET', pathOf(webhookId)), [webhookId]);
+  const [view, setView] = useState<WebhookView | undefined>(undefined);
+  useEffect(() => setView(loaded.data?.data), [loaded.data]);
+  return (
+    <>
+      <PageTitle title={`Webhook ${webhookId}`}>Webhook {webhookId}</PageTitle>
+      <p>
+        <a href={href('webhooks')}>← All webhooks</a>
+      </p>
+      <ErrorNote error={loaded.error} />
+      <Loading when={loaded.loading && view === undefined} />
+      {loaded.data === undefined ? null : <Charged cost={loaded.data.cost} balance={loaded.data.balance} />}
+      {view === undefined ? null : <Loaded view={view} onChange={setView} />}
+    </>
+  );
+}
+
+function Loaded({ view, onChange }: { view: WebhookView; onChange: (view: WebhookView) => void }) {
+  // Bumped after a test delivery, so the summary's last delivery shows it.
+  const [tested, setTested] = useState(0);
+  return (
+    <>
+      <Summary view={view} tested={tested} />
+      <section class="panel" aria-labelledby="actions-heading">
+        <h2 id="actions-heading">Actions</h2>
+        <SendTest view={view} onSent={() => setTested((count) => count + 1)} />
+        <RotateSecret view={view} onChange={onChange} />
+        <DeleteWebhook view={view} />
+      </section>
+      <section aria-labelledby="edit-heading">
+        <h2 id="edit-heading">Edit</h2>
+        <EditWebhook view={view} onChange={onChange} />
+      </section>
+    </>
+  );
+}
+
+function Summary({ view, tested }: { view: WebhookView; tested: number }) {
+  return (
+    <section class="panel" aria-labelledby="summary-heading">
+      <h2 id="summary-heading" class="sr-only">
+        Summary
+      </h2>
+      <dl class="facts">
+        <dt>Mode</dt>
+        <dd>{modeOf(view)}</dd>
+        <dt>URL</dt>
+        <dd class="url">{view.webhook}</dd>
+        {view.email === undefined ? null : (
+          <>
+            <dt>Mailbox address</dt>
+            <dd>
+              <CopyButton text={view.email} label="Copy address" />
+            </dd>
+          </>
+        )}
+        <dt>{view.schedule === undefined ? 'Format' : 'Schedule'}</dt>
+        <dd>
+          <WhatItSends view={view} />
+        </dd>
+        <dt>Last {view.schedule === undefined ? 'delivery' : 'run'}</dt>
+        <dd>
+          <LastRun view={view} loadedAt={`${tested}`} />
+        </dd>
+        <dt>Next run</dt>
+        <dd>
+          <NextRun view={view} />
+        </dd>
+        <dt>Retries</dt>
+        <dd>{view.retry === undefined ? 'none (one attempt)' : `${view.retry.attempts}, ${view.retry.backoff}`}</dd>
+        <dt>Headers</dt>
+        <dd>{Object.keys(view.headers).length === 0 ? <span class="muted">none</span> : Object.keys(view.headers).join(', ')}</dd>
+      </dl>
+      <p>
+        <a href={href('webhooks', view.webhookId, 'deliveries')}>Deliveries and attempts →</a>
+      </p>
+    </section>
+  );
+}
+
+function SendTest({ view, onSent }: { view: WebhookView; onSent: () => void }) {
+  const test = useAction<TestResult>();
+  const result = test.result;
+  const send = async () => {
+    if ((await test.run(() => call<TestResult>('POST', `${pathOf(view.webhookId)}/test`))) !== undefined) onSent();
+  };
+  return (
+    <div class="action">
+      <div class="actions">
+        <button type="button" disabled={test.busy} onClick={() => void send()}>
+          {test.busy ? 'Sending…' : 'Send a test delivery'}
+        </button>
+        <CostHint credits={WEBHOOK_CALL_COST} />
+      </div>
+      <div role="status" aria-live="polite" data-testid="test-result">
+        {result === undefined ? null : (
+          <p class={result.success ? 'ok' : 'error'}>
+            {result.success ? '✓ ' : '✗ '}
+            {result.message}. <a href={href('webhooks', view.webhookId, 'deliveries')}>See the attempt</a>
+          </p>
+        )}
+      </div>
+      <ErrorNote error={test.error} />
+      <Charged cost={test.cost} balance={test.balance} />
+    </div>
+  );
+}
+
+function RotateSecret({ view, onChange }: { view: WebhookView; onChange: (view: WebhookView) => void }) {
+  const rotate = useAction<WebhookView>();
+  const secret = rotate.result?.signingSecret;
+  const run = async () => {
+    const answer = await rotate.run(() => call<WebhookView>('PATCH', pathOf(view.webhookId), { json: { rotateSecret: true } }));
+    if (answer !== undefined) onChange(answer);
+  };
+  return (
+    <div class="action">
+      <div class="actions">
+        <ConfirmButton
+          label="Rotate signing secret"
+          question="Issue a new signing secret? The old one keeps signing beside it for 24 hours."
+          confirmLabel="Rotate"
+          disabled={rotate.busy}
+          onConfirm={() => void run()}
+        />
+        <CostHint credits={WEBHOOK_CALL_COST} />
+      </div>
+      {secret === undefined ? null : (
+        <div class="notice" role="status">
+          <p>New signing secret, shown only now. Deliveries carry both signatures for 24 hours.</p>
+          <CopyButton text={secret} label="Copy new secret" />
+        </div>
+      )}
+      <ErrorNote error={rotate.error} />
+      <Charged cost={rotate.cost} balance={rotate.balance} />
+    </div>
+  );
+}
+
+function DeleteWebhook({ view }: { view: WebhookView }) {
+  const remove = useAction<string>();
+  const run = async () => {
+    const answer = await remove.run(() => call<string>('DELETE', pathOf(view.webhookId)));
+    if (answer !== undefined) navigate('webhooks');
+  };
+  return (
+    <div class="action">
+      <div class="actions">
+        <ConfirmButton
+          label="Delete webhook"
+          question={`Delete ${view.webhookId}? ${view.email === undefined ? '' : 'Its address stops receiving mail. '}This cannot be undone.`}
+          confirmLabel="Delete"
+          danger
+          disabled={remove.busy}
+          onConfirm={() => void run()}
+        />
+        <CostHint credits={WEBHOOK_CALL_COST} />
+      </div>
+      <ErrorNote error={remove.error} />
+    </div>
+  );
+}
+
+function EditWebhook({ view, onChange }: { view: WebhookView; onChange: (view: WebhookView) => void }) {
+  const save = useAction<WebhookView>();
+  const [note, setNote] = useState<string | undefined>(undefined);
+  const [invalid, setInvalid] = useState<string | undefined>(undefined);
+  // The form restarts from each saved version (its key), so a save shows what the service stored.
+  const [version, setVersion] = useState(0);
+  const saved = draftOf(view, viewerZone());
+  const submit = async (draft: Draft) => {
+    const body = patchBody(saved, draft);
+    setNote(undefined);
+    setInvalid(body.ok ? undefined : body.error);
+    if (!body.ok) return;
+    if (Object.keys(body.value).length === 0) return setNote('Nothing changed: nothing sent.');
+    const answer = await save.run(() => call<WebhookView>('PATCH', pathOf(view.webhookId), { json: body.value }));
+    if (answer === undefined) return;
+    onChange(answer);
+    setVersion((current) => current + 1);
+    setNote('Saved.');
+  };
+  return (
+    <WebhookForm
+      key={version}
+      initial={saved}
+      editing
+      busy={save.busy}
+      submitLabel="Save changes"
+      context={{ mailbox: view.email, walletHash: view.hash }}
+      onSave={(draft) => void submit(draft)}
+    >
+      <ErrorNote error={invalid ?? save.error} />
+      {note === undefined ? null : (
+        <p class="ok" role="status">
+          {note}
+        </p>
+      )}
+      <Charged cost={save.cost} balance={save.balance} />
+    </WebhookForm>
+  );
+}
