@@ -20,8 +20,9 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
     setError(undefined);
     try {
       session.signIn(wallet || null, admin || null);
-      // GET /token (1 credit) proves the token and shows the balance; the operator token is checked on a free call.
-      if (wallet !== '') await call('GET', '/token');
+      // Both tokens are proven on free calls: reading the last log entry answers 401 for an unknown token and
+      // carries the balance (x-balance) for the header.
+      if (wallet !== '') await call('GET', '/token/logs', { query: { n: 1 } });
       if (admin !== '') await call('GET', '/manage/stats', { admin: true, query: { days: 1 } });
       onSignedIn();
     } catch (failure) {
@@ -53,7 +54,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
       <form onSubmit={(event) => void submit(event)}>
         <label for="token">API token</label>
         <input id="token" name="token" type="password" autoComplete="off" value={token} onInput={(event) => setToken(event.currentTarget.value)} />
-        <p class="muted">Kept in this tab only (sessionStorage) and sent as the x-token header. Signing in reads the wallet: 1 credit.</p>
+        <p class="muted">Kept in this tab only (sessionStorage) and sent as the x-token header. Signing in is free.</p>
         {created === undefined ? (
           <p>
             No token yet?{' '}

@@ -12,8 +12,8 @@ describeInBrowser('signing in to the console', () => {
     const shown = await page.getByLabel('Copy token: value').inputValue();
     expect(shown).toMatch(/^\S{10,}$/);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    // New wallets hold 100 credits; signing in reads the wallet (GET /token, 1 credit).
-    await expect.poll(() => page.getByTestId('balance').textContent()).toBe('99 credits');
+    // New wallets hold 100 credits; signing in is free, the wallet page it opens reads the wallet and its settings (2).
+    await expect.poll(() => page.getByTestId('balance').textContent()).toBe('98 credits');
     expect(await page.evaluate(() => sessionStorage.getItem('coinop.token'))).toBe(shown);
     expect(page.url()).not.toContain(shown);
   });
@@ -28,8 +28,10 @@ describeInBrowser('signing in to the console', () => {
 
   it('reaches every section by keyboard alone', async () => {
     const page = await harness.signedIn(await harness.t.createToken(50));
-    const reached: string[] = [];
+    // From the first stop of the document (the page's heading holds the focus after sign-in).
     const focused = () => page.evaluate(() => (document.activeElement?.textContent ?? '').trim());
+    await page.getByRole('link', { name: 'Skip to content' }).focus();
+    const reached: string[] = [await focused()];
     while (reached.length < 12 && reached[reached.length - 1] !== 'Sign out') {
       await page.keyboard.press('Tab');
       reached.push(await focused());
