@@ -91,8 +91,15 @@ const ROUTES: readonly MeteredRoute[] = [
     name: 'GET /kv/{bucket}',
     cost: 1,
     category: 'kv',
-    ok: { method: 'GET', url: '/kv/b?prefix=k&n=10', status: 200 },
-    clientError: { method: 'GET', url: '/kv/b?n=0', body: 'Invalid n: must be an integer from 1 to 1000' },
+    ok: { method: 'GET', url: '/kv/b?prefix=k&limit=10', status: 200 },
+    clientError: { method: 'GET', url: '/kv/b?limit=0', body: 'Invalid limit: must be an integer from 1 to 100' },
+  },
+  {
+    name: 'GET /kv',
+    cost: 1,
+    category: 'kv',
+    ok: { method: 'GET', url: '/kv?prefix=b&limit=10', status: 200 },
+    clientError: { method: 'GET', url: '/kv?limit=101', body: 'Invalid limit: must be an integer from 1 to 100' },
   },
   {
     name: 'POST /dns-lookup',
