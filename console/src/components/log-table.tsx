@@ -1,6 +1,12 @@
-/** Log entries as a table: one row per call, the error (or an operator's reason) last. */
+/**
+ * Log entries as a table, newest first: one row per call, the error (or an operator's reason) last. The wallet's call
+ * log and the operator's view of a wallet's log both show it.
+ */
+import type { ComponentChildren } from 'preact';
 import { relativeTime } from './ui.js';
+import './log-table.css';
 
+/** An entry of GET /token/logs (and of the operator's GET /manage/wallets/{hash}/logs, which adds manage rows' reason). */
 export interface LogEntry {
   readonly id: string;
   readonly method: string;
@@ -15,17 +21,24 @@ export interface LogEntry {
   readonly reason?: string;
 }
 
+interface LogTableProps {
+  readonly entries: readonly LogEntry[];
+  /** What the rows are, for the scrolling region's name and the caption. */
+  readonly label?: string;
+  /** Shortens a long path for display (the operator's carry a whole wallet hash); the tooltip keeps the whole path. */
+  readonly shortenPath?: (path: string) => string;
+  /** Shown under the table, inside its scrolling region. */
+  readonly children?: ComponentChildren;
+}
+
 const time = (iso: string): string =>
   new Date(iso).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' });
 
-export function LogTable({ entries, more }: { entries: readonly LogEntry[]; more: boolean }) {
-  if (entries.length === 0) {
-    return <p class="panel muted">{more ? 'No matching entries among these; press Older to keep looking.' : 'No calls match these filters.'}</p>;
-  }
+export function LogTable({ entries, label = 'Calls', shortenPath, children }: LogTableProps) {
   return (
-    <div class="table-scroll" tabIndex={0} role="region" aria-label="Calls">
+    <div class="table-scroll" tabIndex={0} role="region" aria-label={label}>
       <table class="log-table" data-testid="log-table">
-        <caption class="visually-hidden">Calls, newest first</caption>
+        <caption class="visually-hidden">{label}, newest first</caption>
         <thead>
           <tr>
             <th scope="col">Time</th>
@@ -49,32 +62,43 @@ export function LogTable({ entries, more }: { entries: readonly LogEntry[]; more
         </thead>
         <tbody>
           {entries.map((entry) => (
-            <tr key={entry.id}>
-              <td class="nowrap">
-                <time dateTime={entry.timestamp} title={`${entry.timestamp} (${relativeTime(entry.timestamp)})`}>
-                  {time(entry.timestamp)}
-                </time>
-              </td>
-              <td>{entry.method}</td>
-              <td class="log-path-cell">
-                <code>{entry.path}</code>
-              </td>
-              <td class="nowrap">{entry.endpoint}</td>
-              <td class="num">
-                <span class={`badge ${entry.status_code < 400 ? 'ok' : 'error'}`}>{entry.status_code}</span>
-              </td>
-              <td class="num">{entry.response_time_ms.toLocaleString()}</td>
-              <td class="num">{entry.cost.toLocaleString()}</td>
-              <td class="num">{entry.balance.toLocaleString()}</td>
-              <td class="log-note">
-                {entry.error === undefined ? null : <span class="error-text">{entry.error}</span>}
-                {entry.reason === undefined ? null : <span class="reason">Reason: {entry.reason}</span>}
-              </td>
-            </tr>
+            <LogRow key={entry.id} entry={entry} shortenPath={shortenPath} />
           ))}
         </tbody>
       </table>
-      {more && entries.length > 0 ? <p class="muted small">Older entries remain: press Older.</p> : null}
+      {children}
     </div>
+  );
+}
+
+function LogRow({ entry, shortenPath }: { entry: LogEntry; shortenPath: ((path: string) => string) | undefined }) {
+  const path = shortenPath === undefined ? entry.path : shortenPath(entry.path);
+  return (
+    <tr>
+      <td class="nowrap">
+        <time dateTime={entry.timestamp} title={`${entry.timestamp} (${relativeTime(entry.timestamp)})`}>
+          {time(entry.timestamp)}
+        </time>
+      </td>
+      <td>{entry.method}</td>
+      <td class="log-path-cell" title={path === entry.path ? undefined : entry.path}>
+        <code>{path}</code>
+      </td>
+      <td class="nowrap">{entry.endpoint}</td>
+      <td class="num">
+        <span class={`badge ${entry.status_code < 400 ? 'ok' : 'error'}`}>{entry.status_code}</span>
+      </td>
+      <td class="num">{entry.response_time_ms.toLocaleString()}</td>
+      <td class="num">{entry.cost.toLocaleString()}</td>
+      <td class="num">{entry.balance.toLocaleString()}</td>
+      <td class="log-note">
+        {entry.error === undefined ? null : <span class="error-text">{entry.error}</span>}
+        {entry.reason === undefined ? null : (
+          <span class="reason">
+            Reason: <span data-testid="log-reason">{entry.reason}</span>
+          </span>
+        )}
+      </td>
+    </tr>
   );
 }

@@ -14,7 +14,11 @@ export interface PaidCall<T> {
   readonly run: (work: () => Promise<Answer<T>>) => Promise<T | undefined>;
 }
 
-export function usePaidCall<T>(): PaidCall<T> {
+/**
+ * `clearWhileBusy` hides the last answer as soon as the call starts (an action whose old answer would mislead, such
+ * as a rotated secret); by default it stays on screen until the new one replaces it.
+ */
+export function usePaidCall<T>({ clearWhileBusy = false }: { clearWhileBusy?: boolean } = {}): PaidCall<T> {
   const [state, setState] = useState<{ busy: boolean; error?: string; result?: T; cost?: number; balance?: number }>({ busy: false });
   return {
     busy: state.busy,
@@ -23,7 +27,7 @@ export function usePaidCall<T>(): PaidCall<T> {
     cost: state.cost,
     balance: state.balance,
     run: async (work) => {
-      setState((previous) => ({ busy: true, result: previous.result }));
+      setState((previous) => (clearWhileBusy ? { busy: true } : { busy: true, result: previous.result }));
       try {
         const answer = await work();
         setState({ busy: false, result: answer.data, cost: answer.cost, balance: answer.balance });

@@ -12,7 +12,6 @@ import { LogFilters } from '../components/log-filters.js';
 import type { LogFilter } from '../components/log-filters.js';
 import { LogTable } from '../components/log-table.js';
 import type { LogEntry } from '../components/log-table.js';
-import '../components/utility.css';
 import './logs.css';
 
 interface LogsAnswer {
@@ -75,8 +74,16 @@ export function Logs(_props: PageProps) {
       <ErrorNote error={logs.error} />
       <Loading when={logs.data === undefined && logs.loading} />
       <div aria-busy={logs.loading ? 'true' : 'false'} data-testid="log-results">
-        {logs.data === undefined ? null : <LogTable entries={logs.data.logs} more={next !== null} />}
+        {logs.data === undefined ? null : <Entries entries={logs.data.logs} more={next !== null} />}
       </div>
     </>
   );
+}
+
+/** `more`: older entries remain, so an empty or short filtered page is not the end. */
+function Entries({ entries, more }: { entries: readonly LogEntry[]; more: boolean }) {
+  if (entries.length === 0) {
+    return <p class="panel muted">{more ? 'No matching entries among these; press Older to keep looking.' : 'No calls match these filters.'}</p>;
+  }
+  return <LogTable entries={entries}>{more ? <p class="muted small">Older entries remain: press Older.</p> : null}</LogTable>;
 }

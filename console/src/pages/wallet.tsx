@@ -7,7 +7,6 @@ import { CopyButton, CostHint, ErrorNote, Loading, PageTitle } from '../componen
 import { SpendPanel } from '../components/spend-panel.js';
 import { LowBalanceSettings } from '../components/low-balance-form.js';
 import { Recharge } from '../components/recharge.js';
-import '../components/utility.css';
 import './wallet.css';
 
 interface WalletInfo {

@@ -87,8 +87,12 @@ for (const kind of STORE_KINDS) {
       await page.getByRole('button', { name: 'Credit', exact: true }).click();
       await page.getByRole('status').filter({ hasText: 'Credited' }).waitFor();
       await expect.poll(() => page.getByTestId('log-reason').allTextContents(), patiently).toContain('Invoice 2026-118 paid by bank transfer');
-      // The refused debit is in the log too, with the service's status.
-      expect(await page.locator('tr', { hasText: '/debit' }).locator('td').nth(3).textContent()).toBe('409');
+      // The refused debit is in the log too, with the service's status; its path shows the hash shortened, whole in the tooltip.
+      const debitCells = page.locator('tr', { hasText: '/debit' }).locator('td');
+      expect(await debitCells.nth(4).textContent()).toBe('409');
+      const debitPath = `/manage/wallets/${sha256Hex(richest)}/debit`;
+      expect(await debitCells.nth(2).textContent()).toBe(`/manage/wallets/${sha256Hex(richest).slice(0, 8)}…/debit`);
+      expect(await debitCells.nth(2).getAttribute('title')).toBe(debitPath);
       await expectAccessible(page);
       await page.locator('h1').focus();
       await screenshot(page, 'operator-wallet');

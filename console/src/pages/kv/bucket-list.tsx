@@ -1,14 +1,14 @@
 /** `#/kv`: the wallet's buckets with their key counts and sizes (GET /kv, 1 credit a page), and a form to set a value. */
 import { useState } from 'preact/hooks';
-import { Charged, ErrorNote, Loading, PageTitle } from '../../components/ui.js';
+import { PageTitle } from '../../components/ui.js';
 import { href } from '../../router.js';
 import { listBuckets } from './kv-api.js';
 import type { BucketSummary } from './kv-api.js';
 import { formatBytes, formatCount } from './kv-format.js';
 import { PrefixFilter } from './prefix-filter.js';
 import { SetValueForm } from './set-value-form.js';
-import { usePagedList } from './use-paged-list.js';
-import { MoreButton } from './more-button.js';
+import { usePagedList } from '../../components/use-paged-list.js';
+import { PagedListing } from './paged-listing.js';
 
 export function BucketList() {
   // A new object on every Filter, so pressing it again with the same prefix reads the list afresh.
@@ -19,21 +19,18 @@ export function BucketList() {
     <>
       <PageTitle title="Key-value">Key-value</PageTitle>
       <p class="muted">Each page of a listing, and each read, set or delete of a value, costs 1 credit, exactly as the same API call.</p>
-      <section class="panel kv-panel" aria-labelledby="kv-buckets-heading">
+      <section class="panel" aria-labelledby="kv-buckets-heading">
         <h2 id="kv-buckets-heading">Buckets</h2>
         <PrefixFilter id="kv-bucket-prefix" label="Buckets starting with" onApply={(applied) => setFilter({ prefix: applied })} />
-        <ErrorNote error={list.error} />
-        {list.items === undefined ? (
-          <Loading when={list.loading} />
-        ) : list.items.length === 0 ? (
-          <p class="muted">{prefix === '' ? 'No buckets yet: set a value below and its bucket appears here.' : `No bucket starts with “${prefix}”.`}</p>
-        ) : (
-          <BucketTable buckets={list.items} />
-        )}
-        <MoreButton list={list} noun="buckets" />
-        <Charged cost={list.cost} balance={list.balance} />
+        <PagedListing
+          list={list}
+          noun="buckets"
+          empty={prefix === '' ? 'No buckets yet: set a value below and its bucket appears here.' : `No bucket starts with “${prefix}”.`}
+        >
+          {(buckets) => <BucketTable buckets={buckets} />}
+        </PagedListing>
       </section>
-      <section class="panel kv-panel" aria-labelledby="kv-set-heading">
+      <section class="panel" aria-labelledby="kv-set-heading">
         <h2 id="kv-set-heading">Set a value</h2>
         <SetValueForm id="kv-new" onSaved={list.reload} />
       </section>

@@ -1,14 +1,14 @@
 /** `#/kv/<bucket>[/<key>]`: a bucket's live keys with their remaining time to live and size, one value open beside. */
 import { useState } from 'preact/hooks';
-import { Charged, ErrorNote, Loading, PageTitle } from '../../components/ui.js';
+import { PageTitle } from '../../components/ui.js';
 import { href } from '../../router.js';
 import { listKeys } from './kv-api.js';
 import type { KeySummary } from './kv-api.js';
 import { exactTime, expiresLabel, formatBytes } from './kv-format.js';
-import { MoreButton } from './more-button.js';
+import { PagedListing } from './paged-listing.js';
 import { PrefixFilter } from './prefix-filter.js';
 import { SetValueForm } from './set-value-form.js';
-import { usePagedList } from './use-paged-list.js';
+import { usePagedList } from '../../components/use-paged-list.js';
 import { ValuePanel } from './value-panel.js';
 
 export function KeyList({ bucket, selected }: { bucket: string; selected: string | undefined }) {
@@ -25,24 +25,17 @@ export function KeyList({ bucket, selected }: { bucket: string; selected: string
         <span class="muted">Bucket</span> {bucket}
       </PageTitle>
       <div class={selected === undefined ? 'kv-browse' : 'kv-browse kv-browse-open'}>
-        <section class="panel kv-panel" aria-labelledby="kv-keys-heading">
+        <section class="panel" aria-labelledby="kv-keys-heading">
           <h2 id="kv-keys-heading">Keys</h2>
           <PrefixFilter id="kv-key-prefix" label="Keys starting with" onApply={(applied) => setFilter({ prefix: applied })} />
-          <ErrorNote error={list.error} />
-          {list.items === undefined ? (
-            <Loading when={list.loading} />
-          ) : list.items.length === 0 ? (
-            <p class="muted">{prefix === '' ? 'No live keys in this bucket.' : `No key starts with “${prefix}”.`}</p>
-          ) : (
-            <KeyTable bucket={bucket} keys={list.items} selected={selected} />
-          )}
-          <MoreButton list={list} noun="keys" />
-          <Charged cost={list.cost} balance={list.balance} />
-          <p class="muted kv-small">Open a key to read its value (1 credit).</p>
+          <PagedListing list={list} noun="keys" empty={prefix === '' ? 'No live keys in this bucket.' : `No key starts with “${prefix}”.`}>
+            {(keys) => <KeyTable bucket={bucket} keys={keys} selected={selected} />}
+          </PagedListing>
+          <p class="muted small">Open a key to read its value (1 credit).</p>
         </section>
         {selected === undefined ? null : <ValuePanel key={selected} bucket={bucket} entryKey={selected} onChanged={list.reload} />}
       </div>
-      <section class="panel kv-panel" aria-labelledby="kv-set-heading">
+      <section class="panel" aria-labelledby="kv-set-heading">
         <h2 id="kv-set-heading">Set a value</h2>
         <SetValueForm id="kv-new" bucket={bucket} onSaved={list.reload} />
       </section>

@@ -1,6 +1,7 @@
 /** The key-value calls the browser makes, each 1 credit: the listings (beyond SPEC, issue #17) and get/set/delete. */
 import { call } from '../../api.js';
 import type { Answer } from '../../api.js';
+import type { Page } from '../../components/use-paged-list.js';
 
 export interface BucketSummary {
   readonly bucket: string;
@@ -15,11 +16,6 @@ export interface KeySummary {
   readonly key: string;
   readonly expiresAt: string;
   readonly size: number;
-}
-
-export interface Page<T> {
-  readonly items: readonly T[];
-  readonly cursor: string | null;
 }
 
 export interface PageRequest {

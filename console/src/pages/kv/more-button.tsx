@@ -1,6 +1,6 @@
 /** "More" under a paged listing: the next page (1 credit), appended. */
 import { CostHint } from '../../components/ui.js';
-import type { PagedList } from './use-paged-list.js';
+import type { PagedList } from '../../components/use-paged-list.js';
 
 export function MoreButton({ list, noun }: { list: PagedList<unknown>; noun: string }) {
   if (list.items === undefined) return null;
@@ -14,7 +14,7 @@ export function MoreButton({ list, noun }: { list: PagedList<unknown>; noun: str
           <CostHint credits={1} />
         </>
       ) : null}
-      <span class="muted kv-small" aria-live="polite">
+      <span class="muted small" aria-live="polite">
         {list.items.length.toLocaleString()} {noun} shown{list.more ? '' : list.items.length === 0 ? '' : ', all of them'}
       </span>
     </div>

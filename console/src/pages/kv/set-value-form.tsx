@@ -57,7 +57,7 @@ export function SetValueForm(props: SetValueFormProps) {
         aria-describedby={id('value-hint')}
         onInput={(event) => setValueText(event.currentTarget.value)}
       />
-      <p class="muted kv-small" id={id('value-hint')}>
+      <p class="muted small" id={id('value-hint')}>
         Plain text, at most 1000 characters ({[...value].length} now).
       </p>
       <div class="row kv-ttl">
@@ -83,7 +83,7 @@ export function SetValueForm(props: SetValueFormProps) {
           </select>
         </div>
       </div>
-      <p class="muted kv-small" id={id('ttl-hint')}>
+      <p class="muted small" id={id('ttl-hint')}>
         Up to 30 days; 0 or empty means 30 days.{props.fixedName ? ' Saving starts the time to live again.' : ''}
       </p>
       <ErrorNote error={saving.error} />

@@ -1,5 +1,6 @@
 /** One entry's value (GET, 1 credit when opened) with Edit (POST, 1) and Delete after a confirmation (DELETE, 1). */
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { ConfirmButton } from '../../components/confirm-button.js';
 import { Charged, CostHint, ErrorNote, Loading } from '../../components/ui.js';
 import { usePaidCall } from '../../components/use-paid-call.js';
 import { href } from '../../router.js';
@@ -17,7 +18,6 @@ export function ValuePanel({ bucket, entryKey, onChanged }: ValuePanelProps) {
   const reading = usePaidCall<string>();
   const removing = usePaidCall<string>();
   const [editing, setEditing] = useState(false);
-  const [confirming, setConfirming] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
   const read = () => void reading.run(() => getValue(bucket, entryKey));
   useEffect(() => {
@@ -26,7 +26,6 @@ export function ValuePanel({ bucket, entryKey, onChanged }: ValuePanelProps) {
   }, [bucket, entryKey]);
 
   const remove = async () => {
-    setConfirming(false);
     if ((await removing.run(() => deleteValue(bucket, entryKey))) !== undefined) onChanged();
   };
 
@@ -73,19 +72,15 @@ export function ValuePanel({ bucket, entryKey, onChanged }: ValuePanelProps) {
               <button type="button" onClick={() => setEditing(true)}>
                 Edit
               </button>
-              {confirming ? (
-                <span class="kv-confirm" role="group" aria-label="Confirm delete">
-                  <span>Delete {entryKey}?</span>
-                  <ConfirmYes label="Yes, delete" onClick={() => void remove()} />
-                  <button type="button" onClick={() => setConfirming(false)}>
-                    Cancel
-                  </button>
-                </span>
-              ) : (
-                <button type="button" class="danger" disabled={removing.busy} onClick={() => setConfirming(true)}>
-                  Delete
-                </button>
-              )}
+              <ConfirmButton
+                label="Delete"
+                groupLabel="Confirm delete"
+                question={`Delete ${entryKey}?`}
+                confirmLabel="Yes, delete"
+                danger
+                disabled={removing.busy}
+                onConfirm={() => void remove()}
+              />
               <CostHint credits={1} />
             </div>
           )}
@@ -94,16 +89,5 @@ export function ValuePanel({ bucket, entryKey, onChanged }: ValuePanelProps) {
       <ErrorNote error={removing.error} />
       <Charged cost={removing.cost} balance={removing.balance} />
     </section>
-  );
-}
-
-/** The confirming button takes focus when it appears, so the keyboard lands on the question. */
-function ConfirmYes({ label, onClick }: { label: string; onClick: () => void }) {
-  const button = useRef<HTMLButtonElement>(null);
-  useEffect(() => button.current?.focus(), []);
-  return (
-    <button type="button" class="danger" ref={button} onClick={onClick}>
-      {label}
-    </button>
   );
 }

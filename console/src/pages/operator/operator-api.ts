@@ -1,5 +1,8 @@
 /** The operator API (x-admin-token) as the console uses it: the answers' shapes and one function per call. */
 import { call } from '../../api.js';
+import type { Answer } from '../../api.js';
+import type { Page } from '../../components/use-paged-list.js';
+import type { LogEntry } from '../../components/log-table.js';
 
 export interface WalletSummary {
   readonly hash: string;
@@ -21,26 +24,6 @@ export interface ServiceStats {
   readonly spentPerDay: readonly DaySpend[];
 }
 
-/** An entry of a wallet's log: GET /token/logs's shape, plus the operator's reason on manage rows. */
-export interface LogEntry {
-  readonly id: string;
-  readonly method: string;
-  readonly path: string;
-  readonly endpoint: string;
-  readonly status_code: number;
-  readonly timestamp: string;
-  readonly cost: number;
-  readonly balance: number;
-  readonly error?: string;
-  readonly reason?: string;
-}
-
-/** One page of a list, and the cursor of the next (null on the last). */
-export interface Page<T> {
-  readonly items: readonly T[];
-  readonly cursor: string | null;
-}
-
 export const WALLET_SORTS = [
   { value: 'lastUsed', label: 'Last used' },
   { value: 'balance', label: 'Balance' },
@@ -59,16 +42,18 @@ const admin = { admin: true } as const;
 export const operatorApi = {
   stats: async (days: number) => (await call<ServiceStats>('GET', '/manage/stats', { ...admin, query: { days } })).data,
 
-  async wallets(sort: WalletSort, cursor: string | undefined, limit: number): Promise<Page<WalletSummary>> {
-    const answer = await call<{ wallets: WalletSummary[]; cursor: string | null }>('GET', '/manage/wallets', { ...admin, query: { sort, cursor, limit } });
-    return { items: answer.data.wallets, cursor: answer.data.cursor };
+  async wallets(sort: WalletSort, cursor: string | null, limit: number): Promise<Answer<Page<WalletSummary>>> {
+    const query = { sort, cursor: cursor ?? undefined, limit };
+    const answer = await call<{ wallets: WalletSummary[]; cursor: string | null }>('GET', '/manage/wallets', { ...admin, query });
+    return { ...answer, data: { items: answer.data.wallets, cursor: answer.data.cursor } };
   },
 
   wallet: async (hash: string) => (await call<WalletSummary>('GET', wallet(hash), admin)).data,
 
-  async logs(hash: string, cursor: string | undefined, type: string): Promise<Page<LogEntry>> {
-    const answer = await call<{ logs: LogEntry[]; cursor: string | null }>('GET', `${wallet(hash)}/logs`, { ...admin, query: { cursor, type, limit: 20 } });
-    return { items: answer.data.logs, cursor: answer.data.cursor };
+  async logs(hash: string, cursor: string | null, type: string): Promise<Answer<Page<LogEntry>>> {
+    const query = { cursor: cursor ?? undefined, type, limit: 20 };
+    const answer = await call<{ logs: LogEntry[]; cursor: string | null }>('GET', `${wallet(hash)}/logs`, { ...admin, query });
+    return { ...answer, data: { items: answer.data.logs, cursor: answer.data.cursor } };
   },
 
   /** Credits or debits `amount`; resolves with the balance after it. A debit the balance does not cover is refused (409). */

@@ -2,16 +2,17 @@
 import { useState } from 'preact/hooks';
 import { href } from '../../router.js';
 import { ErrorNote, Loading } from '../../components/ui.js';
+import { usePagedList } from '../../components/use-paged-list.js';
 import { operatorApi, shortHash, WALLET_SORTS } from './operator-api.js';
 import type { WalletSort } from './operator-api.js';
-import { usePages } from './use-pages.js';
 import { When } from './when.js';
 
 const PER_PAGE = 20;
 
 export function WalletList() {
   const [sort, setSort] = useState<WalletSort>('lastUsed');
-  const wallets = usePages((cursor) => operatorApi.wallets(sort, cursor, PER_PAGE), [sort]);
+  const list = usePagedList((cursor) => operatorApi.wallets(sort, cursor, PER_PAGE), [sort]);
+  const wallets = { ...list, items: list.items ?? [] };
   return (
     <section class="panel" aria-labelledby="wallets-title">
       <h2 id="wallets-title">Wallets</h2>
@@ -29,7 +30,7 @@ export function WalletList() {
       </div>
       <ErrorNote error={wallets.error} />
       <table>
-        <caption class="op-sr-only">Wallets, sorted by {WALLET_SORTS.find((option) => option.value === sort)?.label.toLowerCase()}</caption>
+        <caption class="visually-hidden">Wallets, sorted by {WALLET_SORTS.find((option) => option.value === sort)?.label.toLowerCase()}</caption>
         <thead>
           <tr>
             <th scope="col">Wallet</th>
@@ -64,15 +65,15 @@ export function WalletList() {
       {!wallets.loading && wallets.error === undefined && wallets.items.length === 0 ? <p class="muted">No wallets yet.</p> : null}
       <Loading when={wallets.loading} />
       <div class="actions">
-        {wallets.hasMore ? (
-          <button type="button" disabled={wallets.loading} onClick={wallets.more}>
+        {wallets.more ? (
+          <button type="button" disabled={wallets.loading} onClick={wallets.loadMore}>
             More
           </button>
         ) : null}
         <span class="muted" role="status">
           {wallets.items.length === 0
             ? ''
-            : `${wallets.items.length} wallet${wallets.items.length === 1 ? '' : 's'} shown${wallets.hasMore ? '' : ', all of them'}.`}
+            : `${wallets.items.length} wallet${wallets.items.length === 1 ? '' : 's'} shown${wallets.more ? '' : ', all of them'}.`}
         </span>
       </div>
     </section>

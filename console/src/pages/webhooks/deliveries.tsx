@@ -8,7 +8,7 @@ import { Charged, CostHint, ErrorNote, JsonView, Loading, PageTitle, relativeTim
 import { href } from '../../router.js';
 import { useLoad } from '../../use-load.js';
 import { redeliveryCost, type Attempt, type DeliveryDetail as Detail, type DeliveryList, type DeliveryStatus, type RedeliveryResult } from './types.js';
-import { useAction } from './use-action.js';
+import { usePaidCall } from '../../components/use-paid-call.js';
 
 const base = (webhookId: string): string => `/webhook/${encodeURIComponent(webhookId)}/deliveries`;
 const STATUSES: readonly DeliveryStatus[] = ['success', 'failure', 'pending'];
@@ -62,7 +62,7 @@ export function Deliveries({ webhookId }: { webhookId: string }) {
       ) : (
         <div class="table-scroll">
           <table data-testid="delivery-list">
-            <caption class="sr-only">Deliveries, newest first</caption>
+            <caption class="visually-hidden">Deliveries, newest first</caption>
             <thead>
               <tr>
                 <th scope="col">Delivery</th>
@@ -126,7 +126,7 @@ export function DeliveryDetail({ webhookId, deliveryId }: { webhookId: string; d
       {delivery === undefined ? null : (
         <>
           <section class="panel" aria-labelledby="delivery-heading">
-            <h2 id="delivery-heading" class="sr-only">
+            <h2 id="delivery-heading" class="visually-hidden">
               Summary
             </h2>
             <dl class="facts">
@@ -178,7 +178,7 @@ function Attempts({ attempts }: { attempts: readonly Attempt[] }) {
   return (
     <div class="table-scroll">
       <table data-testid="attempts">
-        <caption class="sr-only">Attempts, oldest first</caption>
+        <caption class="visually-hidden">Attempts, oldest first</caption>
         <thead>
           <tr>
             <th scope="col" class="num">
@@ -227,7 +227,7 @@ function Attempts({ attempts }: { attempts: readonly Attempt[] }) {
 }
 
 function Redeliver({ path, trigger, hasBody, onDone }: { path: string; trigger: string; hasBody: boolean; onDone: () => void }) {
-  const redeliver = useAction<RedeliveryResult>();
+  const redeliver = usePaidCall<RedeliveryResult>({ clearWhileBusy: true });
   const cost = redeliveryCost(trigger);
   const result = redeliver.result;
   const run = async () => {

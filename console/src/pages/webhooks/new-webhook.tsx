@@ -4,14 +4,14 @@ import { call } from '../../api.js';
 import { Charged, CopyButton, ErrorNote, PageTitle } from '../../components/ui.js';
 import { href } from '../../router.js';
 import { createBody, emptyDraft, type Draft } from './form-state.js';
-import { useAction } from './use-action.js';
+import { usePaidCall } from '../../components/use-paid-call.js';
 import { WebhookForm } from './webhook-form.js';
 import type { WebhookView } from './types.js';
 
 export const viewerZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 export function NewWebhook() {
-  const save = useAction<WebhookView>();
+  const save = usePaidCall<WebhookView>({ clearWhileBusy: true });
   const [invalid, setInvalid] = useState<string | undefined>(undefined);
   const created = save.result;
   const submit = (draft: Draft) => {

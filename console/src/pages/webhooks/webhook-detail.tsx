@@ -8,11 +8,11 @@ import type { Answer } from '../../api.js';
 import { Charged, CopyButton, CostHint, ErrorNote, Loading, PageTitle } from '../../components/ui.js';
 import { href, navigate } from '../../router.js';
 import { useLoad } from '../../use-load.js';
-import { ConfirmButton } from './confirm-button.js';
+import { ConfirmButton } from '../../components/confirm-button.js';
 import { draftOf, patchBody, type Draft } from './form-state.js';
 import { viewerZone } from './new-webhook.js';
 import { WEBHOOK_CALL_COST, type TestResult, type WebhookView } from './types.js';
-import { useAction } from './use-action.js';
+import { usePaidCall } from '../../components/use-paid-call.js';
 import { WebhookForm } from './webhook-form.js';
 import { LastRun, NextRun, WhatItSends, modeOf } from './webhook-status.js';
 
@@ -59,7 +59,7 @@ function Loaded({ view, onChange }: { view: WebhookView; onChange: (view: Webhoo
 function Summary({ view, tested }: { view: WebhookView; tested: number }) {
   return (
     <section class="panel" aria-labelledby="summary-heading">
-      <h2 id="summary-heading" class="sr-only">
+      <h2 id="summary-heading" class="visually-hidden">
         Summary
       </h2>
       <dl class="facts">
@@ -100,7 +100,7 @@ function Summary({ view, tested }: { view: WebhookView; tested: number }) {
 }
 
 function SendTest({ view, onSent }: { view: WebhookView; onSent: () => void }) {
-  const test = useAction<TestResult>();
+  const test = usePaidCall<TestResult>({ clearWhileBusy: true });
   const result = test.result;
   const send = async () => {
     if ((await test.run(() => call<TestResult>('POST', `${pathOf(view.webhookId)}/test`))) !== undefined) onSent();
@@ -128,7 +128,7 @@ function SendTest({ view, onSent }: { view: WebhookView; onSent: () => void }) {
 }
 
 function RotateSecret({ view, onChange }: { view: WebhookView; onChange: (view: WebhookView) => void }) {
-  const rotate = useAction<WebhookView>();
+  const rotate = usePaidCall<WebhookView>({ clearWhileBusy: true });
   const secret = rotate.result?.signingSecret;
   const run = async () => {
     const answer = await rotate.run(() => call<WebhookView>('PATCH', pathOf(view.webhookId), { json: { rotateSecret: true } }));
@@ -159,7 +159,7 @@ function RotateSecret({ view, onChange }: { view: WebhookView; onChange: (view: 
 }
 
 function DeleteWebhook({ view }: { view: WebhookView }) {
-  const remove = useAction<string>();
+  const remove = usePaidCall<string>({ clearWhileBusy: true });
   const run = async () => {
     const answer = await remove.run(() => call<string>('DELETE', pathOf(view.webhookId)));
     if (answer !== undefined) navigate('webhooks');
@@ -183,7 +183,7 @@ function DeleteWebhook({ view }: { view: WebhookView }) {
 }
 
 function EditWebhook({ view, onChange }: { view: WebhookView; onChange: (view: WebhookView) => void }) {
-  const save = useAction<WebhookView>();
+  const save = usePaidCall<WebhookView>({ clearWhileBusy: true });
   const [note, setNote] = useState<string | undefined>(undefined);
   const [invalid, setInvalid] = useState<string | undefined>(undefined);
   // The form restarts from each saved version (its key), so a save shows what the service stored.

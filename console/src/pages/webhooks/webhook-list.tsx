@@ -35,7 +35,7 @@ export function WebhookList() {
       ) : (
         <div class="table-scroll">
           <table data-testid="webhook-list">
-            <caption class="sr-only">Your webhooks</caption>
+            <caption class="visually-hidden">Your webhooks</caption>
             <thead>
               <tr>
                 <th scope="col">ID</th>

@@ -4,6 +4,8 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 
 export interface ConfirmButtonProps {
   readonly label: string;
+  /** The accessible name of the question with its buttons; the label by default. */
+  readonly groupLabel?: string;
   readonly question: ComponentChildren;
   readonly confirmLabel: string;
   readonly danger?: boolean;
@@ -11,7 +13,7 @@ export interface ConfirmButtonProps {
   readonly onConfirm: () => void;
 }
 
-export function ConfirmButton({ label, question, confirmLabel, danger, disabled, onConfirm }: ConfirmButtonProps) {
+export function ConfirmButton({ label, groupLabel = label, question, confirmLabel, danger, disabled, onConfirm }: ConfirmButtonProps) {
   const [asking, setAsking] = useState(false);
   const yes = useRef<HTMLButtonElement>(null);
   const opener = useRef<HTMLButtonElement>(null);
@@ -29,7 +31,7 @@ export function ConfirmButton({ label, question, confirmLabel, danger, disabled,
     );
   }
   return (
-    <span class="confirm" role="group" aria-label={label}>
+    <span class="confirm" role="group" aria-label={groupLabel}>
       <span>{question}</span>
       <button
         type="button"

@@ -1,13 +1,19 @@
 /**
  * A list read a page at a time with the service's opaque cursor: the first page when `keys` change, "More" appends
- * the next. Every page is a paid call (1 credit), so nothing reloads on a timer.
+ * the next; a newer load wins over an older one. Nothing reloads on a timer (the wallet's listings cost a credit a page).
  */
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, describeError } from '../../api.js';
-import type { Answer } from '../../api.js';
-import type { Page } from './kv-api.js';
+import { ApiError, describeError } from '../api.js';
+import type { Answer } from '../api.js';
+
+/** One page of a list, and the cursor of the next (null on the last). */
+export interface Page<T> {
+  readonly items: readonly T[];
+  readonly cursor: string | null;
+}
 
 export interface PagedList<T> {
+  /** Undefined until the first page arrives. */
   readonly items: readonly T[] | undefined;
   /** More remain: the next page's cursor. */
   readonly more: boolean;
@@ -60,7 +66,7 @@ export function usePagedList<T>(fetchPage: (cursor: string | null) => Promise<An
     error: state.error,
     cost: state.cost,
     balance: state.balance,
-    loadMore: () => load(state.cursor, state.items ?? []),
+    loadMore: () => state.cursor !== null && load(state.cursor, state.items ?? []),
     reload: () => load(null, []),
   };
 }
