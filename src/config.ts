@@ -25,6 +25,10 @@ export interface Config {
   readonly databaseUrl: string;
   /** SQLite only: FULL fsyncs every group commit (survives power loss), NORMAL survives a process crash. */
   readonly sqliteSynchronous: 'FULL' | 'NORMAL';
+  /** READ_CHARGES: `deferred` answers read-only calls once their charge is committed (durable within READ_CHARGE_SYNC_MS); `durable` once on disk. */
+  readonly readCharges: 'deferred' | 'durable';
+  /** READ_CHARGE_SYNC_MS: SQLite, the longest a committed read charge waits for the fsync that makes it durable. */
+  readonly readChargeSyncMs: number;
   readonly publicUrl: string;
   readonly smtpPort: number;
   readonly smtpHost: string;
@@ -201,6 +205,21 @@ function sqliteSynchronous(env: Env): 'FULL' | 'NORMAL' {
   return raw;
 }
 
+function readCharges(env: Env): 'deferred' | 'durable' {
+  const raw = (text(env, 'READ_CHARGES') ?? 'deferred').toLowerCase();
+  if (raw !== 'deferred' && raw !== 'durable') throw new ConfigError('READ_CHARGES', 'must be deferred or durable');
+  return raw;
+}
+
+/** Default 10 ms: what a power cut can cost is that much of read charges; 1 s at most keeps it a few credits. */
+function readChargeSyncMs(env: Env): number {
+  const raw = text(env, 'READ_CHARGE_SYNC_MS');
+  if (raw === undefined) return 10;
+  const value = /^\d{1,4}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(value >= 1 && value <= 1000)) throw new ConfigError('READ_CHARGE_SYNC_MS', 'must be an integer from 1 to 1000 (milliseconds)');
+  return value;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const httpPort = port(env, 'PORT', 8080);
   const dataDir = text(env, 'DATA_DIR') ?? './data';
@@ -227,6 +246,8 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir,
     databaseUrl: databaseUrl(env, dataDir),
     sqliteSynchronous: sqliteSynchronous(env),
+    readCharges: readCharges(env),
+    readChargeSyncMs: readChargeSyncMs(env),
     publicUrl: httpUrl(env, 'PUBLIC_URL', `http://localhost:${httpPort}`) as string,
     smtpPort: port(env, 'SMTP_PORT', 2525),
     smtpHost: checked('SMTP_HOST', text(env, 'SMTP_HOST'), hostProblem) ?? '0.0.0.0',

@@ -90,9 +90,10 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
   const metrics = new ServiceMetrics();
   const { endpoint, serviceName } = config.otel;
   const tracing = endpoint === undefined ? undefined : new Tracing({ endpoint, serviceName, serviceVersion: SERVICE_VERSION });
-  const openedStore = overrides.store ?? openStore(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous, metrics });
+  const openedStore =
+    overrides.store ?? openStore(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous, readChargeSyncMs: config.readChargeSyncMs, metrics });
   const store = tracing?.store(openedStore) ?? openedStore;
-  const ledger = new Ledger(store, clock, logger, metrics);
+  const ledger = new Ledger(store, clock, logger, metrics, config.readCharges);
   // One address guard and one set of trusted roots (OUTBOUND_ALLOW_CIDRS, OUTBOUND_CA_FILE) for every way out:
   // HTTP(S) through `outbound`, DNS servers and TLS inspection through `dns`.
   const policy = createAddressPolicy(config.outboundAllowCidrs);

@@ -27,6 +27,11 @@ export interface MeterSpec {
    * durable before it runs, as for scheduled runs. Otherwise the charge shares the commit of the handler's own writes.
    */
   readonly durableBeforeHandler?: boolean;
+  /**
+   * The call writes nothing of the user's (a read): under READ_CHARGES=deferred its charge is answered, and
+   * `durableBeforeHandler` satisfied, once committed; the fsync follows within READ_CHARGE_SYNC_MS.
+   */
+  readonly readOnly?: boolean;
 }
 
 export interface MeterState {
@@ -39,7 +44,7 @@ export interface MeterState {
   error?: string;
   /** The handler recorded this call's log row itself (a test delivery, through src/deliveries): metering records none. */
   logged?: boolean;
-  /** Settles when the charge is committed; the response waits for it. */
+  /** Settles when the charge is durable (a read-only call's: committed); the response waits for it. */
   durable?: Promise<void>;
 }
 
@@ -85,7 +90,7 @@ function applyCharge(deps: Deps, request: FastifyRequest, state: MeterState, cos
 function charge(deps: Deps, request: FastifyRequest, cost: number, done: (error?: Error) => void): void {
   const state = request.meter;
   if (state === undefined || state.charged !== undefined) return done();
-  const outcome = deps.ledger.charge(state.wallet.id, cost);
+  const outcome = deps.ledger.charge(state.wallet.id, cost, state.spec.readOnly === true);
   if (outcome instanceof Promise) {
     outcome.then(
       (settled) => done(applyCharge(deps, request, state, cost, settled)),

@@ -4,32 +4,51 @@ import { ALREADY_DURABLE, CHARGE, refusedCharge } from './wallet.queries.js';
 import type { ChargeOutcome } from './wallet.queries.js';
 
 /**
+ * CHARGE with the server told not to wait for the WAL flush at its commit (`synchronous_commit = off` for this
+ * transaction only): set by the statement itself, in its own implicit transaction, so it costs no round trip. The
+ * commit is flushed by the WAL writer within `wal_writer_delay` (README "Durability of read charges").
+ */
+export const CHARGE_SYNC_LATER = CHARGE.replace(
+  '\nWHERE id = $2',
+  () => "\nFROM (SELECT set_config('synchronous_commit', 'off', true)) AS sync_later\nWHERE id = $2",
+);
+
+interface Charge {
+  readonly cost: number;
+  /** A read-only call's charge (see WriteOptions.syncLater). */
+  readonly syncLater: boolean;
+}
+
+/**
  * PostgreSQL: every charge of one wallet is a row lock held until its commit, so one busy wallet would
  * be limited to one commit per charge; instead the charges of a wallet that arrive while its previous
  * batch commits are settled together: one row lock, one UPDATE, one commit, each charge accepted in
  * arrival order while the balance covers it. Several instances stay exact because the batch's UPDATE holds the row lock.
  */
 export class BatchedCharges {
-  private readonly batchers = new Map<number, Batcher<number, ChargeOutcome>>();
+  private readonly batchers = new Map<number, Batcher<Charge, ChargeOutcome>>();
 
   constructor(private readonly store: Store) {}
 
-  charge(walletId: number, cost: number): Promise<ChargeOutcome> {
+  charge(walletId: number, cost: number, syncLater: boolean): Promise<ChargeOutcome> {
     let batcher = this.batchers.get(walletId);
     if (batcher === undefined) {
       batcher = new Batcher(
-        (costs) => this.settle(walletId, costs),
+        (charges) => this.settle(walletId, charges),
         () => this.batchers.delete(walletId),
       );
       this.batchers.set(walletId, batcher);
     }
-    return batcher.submit(cost);
+    return batcher.submit({ cost, syncLater });
   }
 
-  private async settle(walletId: number, costs: readonly number[]): Promise<ChargeOutcome[]> {
-    // The common case, the balance covers the whole batch: one statement, one round trip.
+  private async settle(walletId: number, charges: readonly Charge[]): Promise<ChargeOutcome[]> {
+    const costs = charges.map((charge) => charge.cost);
+    // The common case, the balance covers the whole batch: one statement, one round trip. Its commit waits for the
+    // WAL flush unless every charge in it is a read's: one charge of user data or money makes the batch durable.
     const total = costs.reduce((sum, cost) => sum + cost, 0);
-    const [row] = await this.store.writeOne<{ balance: number }>(CHARGE, [total, walletId]);
+    const statement = charges.every((charge) => charge.syncLater) ? CHARGE_SYNC_LATER : CHARGE;
+    const [row] = await this.store.writeOne<{ balance: number }>(statement, [total, walletId]);
     if (row === undefined) return this.settleOneByOne(walletId, costs);
     let balance = row.balance + total;
     return costs.map((cost): ChargeOutcome => {

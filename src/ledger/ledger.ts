@@ -5,6 +5,7 @@ import { INSUFFICIENT_CREDITS } from '../errors.js';
 import { WalletDirectory } from './wallet-directory.js';
 import type { WalletRef } from './wallet-directory.js';
 import { WalletCharger } from './wallet-charger.js';
+import type { ReadCharges } from './wallet-charger.js';
 import { LogBuffer } from './log-buffer.js';
 import { FreeRowLimit } from './free-row-limit.js';
 import type { LogEntry } from './log-entry.js';
@@ -19,6 +20,7 @@ export type { ChargeOutcome, InUnitCharge, WalletRow } from './wallet.queries.js
 export { insertWallet } from './wallet.queries.js';
 export { WALLET_DATA_TABLES } from './wallet-deletion.js';
 export type { WalletRef } from './wallet-directory.js';
+export type { ReadCharges } from './wallet-charger.js';
 export type { LogCategory, LogEntry } from './log-entry.js';
 export type { ClaimedNotification, ClaimTiming } from './low-balance.js';
 
@@ -40,9 +42,10 @@ export class Ledger {
     clock: Clock,
     logger: Pick<Logger, 'error'>,
     private readonly metrics?: LedgerMetrics,
+    readCharges: ReadCharges = 'deferred',
   ) {
     this.wallets = new WalletDirectory(store, clock, (error) => logger.error({ err: error }, 'recording last use failed'));
-    this.charger = new WalletCharger(store);
+    this.charger = new WalletCharger(store, readCharges);
     this.logs = new LogBuffer(store, clock, (error, dropped) => logger.error({ err: error, dropped }, 'writing call logs failed'));
     this.freeRows = new FreeRowLimit(clock);
     metrics?.watchLogBuffer(() => this.logs.waiting);
@@ -70,10 +73,11 @@ export class Ledger {
 
   /**
    * The hot-path charge: returned as it is when the outcome is known at once (SQLite's common case),
-   * else a promise. The caller awaits `durable` before acting on an accepted charge.
+   * else a promise. The caller awaits `durable` before acting on an accepted charge. `readOnly`: the call writes
+   * nothing of the user's; under READ_CHARGES=deferred its `durable` settles once the charge is committed.
    */
-  charge(walletId: number, cost: number): ChargeOutcome | Promise<ChargeOutcome> {
-    return this.charger.charge(walletId, cost);
+  charge(walletId: number, cost: number, readOnly = false): ChargeOutcome | Promise<ChargeOutcome> {
+    return this.charger.charge(walletId, cost, readOnly);
   }
 
   /** A charge inside the caller's unit of work (inbound mail: every recipient's charge and outbox entry commit together). */

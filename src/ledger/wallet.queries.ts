@@ -75,18 +75,20 @@ export async function chargeWalletIn(tx: Sql, walletId: number, cost: number): P
 /** The `durable` of a charge that is already committed (or wrote nothing). */
 export const ALREADY_DURABLE: Promise<void> = Promise.resolve();
 
+const SYNC_LATER = { syncLater: true } as const;
+
 /**
- * Charges at once; the caller must await `durable` before answering. The fallback read goes through
+ * Charges at once; the caller must await `durable` before answering (`syncLater`: see WriteOptions). The fallback read goes through
  * the write path too, so a 402 reports the balance including charges not yet committed.
  */
-export async function chargeWallet(store: Store, walletId: number, cost: number): Promise<ChargeOutcome> {
+export async function chargeWallet(store: Store, walletId: number, cost: number, syncLater = false): Promise<ChargeOutcome> {
   if (cost > 0) {
-    const { rows, durable } = await store.writeDeferred<{ balance: number }>(CHARGE, [cost, walletId]);
+    const { rows, durable } = await store.writeDeferred<{ balance: number }>(CHARGE, [cost, walletId], syncLater ? SYNC_LATER : undefined);
     const [row] = rows;
     if (row) return { ok: true, balance: row.balance, durable };
   }
-  // Read through the write path so it includes charges not yet committed; a zero cost writes nothing, so it waits for no commit.
-  const { rows } = await store.writeDeferred<{ balance: number }>(BALANCE, [walletId]);
+  // Read through the write path so it includes charges not yet committed; a zero cost writes nothing, so it waits for no commit (nor fsync).
+  const { rows } = await store.writeDeferred<{ balance: number }>(BALANCE, [walletId], SYNC_LATER);
   const [row] = rows;
   return row !== undefined && cost <= 0 ? { ok: true, balance: row.balance, durable: ALREADY_DURABLE } : refusedCharge(row?.balance);
 }

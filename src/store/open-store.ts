@@ -4,8 +4,15 @@ import { openPostgresStore } from './postgres/postgres-store.js';
 import type { StoreMetrics } from '../observability/metrics.js';
 
 /** `sqlite:/path/file.db` or `postgres://…` (see DATABASE_URL in the README). */
-export function openStore(databaseUrl: string, options: { sqliteSynchronous?: 'FULL' | 'NORMAL'; metrics?: StoreMetrics } = {}): Store {
+export function openStore(
+  databaseUrl: string,
+  options: { sqliteSynchronous?: 'FULL' | 'NORMAL'; readChargeSyncMs?: number; metrics?: StoreMetrics } = {},
+): Store {
   if (databaseUrl.startsWith('sqlite:'))
-    return openSqliteStore(databaseUrl.slice('sqlite:'.length), { synchronous: options.sqliteSynchronous, metrics: options.metrics });
+    return openSqliteStore(databaseUrl.slice('sqlite:'.length), {
+      synchronous: options.sqliteSynchronous,
+      lateSyncMs: options.readChargeSyncMs,
+      metrics: options.metrics,
+    });
   return openPostgresStore(databaseUrl, { metrics: options.metrics });
 }

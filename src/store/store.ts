@@ -13,7 +13,7 @@
  *   inside its own savepoint; PostgreSQL runs each unit in its own transaction.
  * - writeOne(sql): a single-statement write, the cheap path for the hot path on both engines.
  * - writeDeferred(sql): like writeOne, but the rows come back before the write is durable; the caller
- *   must await `durable` before acknowledging anything. Metering charges this way so the charge and
+ *   must await `durable` before acknowledging anything (with `syncLater`: once committed, see WriteOptions). Metering charges this way so the charge and
  *   the handler's own write share one SQLite commit. It sees uncommitted writes of the open group.
  * - touches: the tables a statement reads or writes, declared by its caller. SQLite applies the held
  *   writes (see WriterLane) of those tables before the statement, and all of them when undeclared.
@@ -36,6 +36,12 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface WriteOptions {
   /** Every table the statement reads or writes; undeclared means any table (the safe default). */
   readonly touches?: readonly string[];
+  /**
+   * writeDeferred only: `durable` settles once the write is committed (it survives a crash of the process), and
+   * the engine makes it durable shortly after (SQLite: within READ_CHARGE_SYNC_MS). For writes whose loss in a
+   * power cut costs no user anything (the charges of read-only calls); never for user data or money.
+   */
+  readonly syncLater?: boolean;
 }
 
 /**
@@ -86,6 +92,11 @@ export interface WriterLane {
    * any held write (e.g. it touches another row), so they stay held instead of being applied first.
    */
   runNow<T>(sql: string, params?: readonly unknown[], options?: WriteOptions & { keepHeld?: boolean }): { rows: T[]; durable: Promise<void> } | undefined;
+  /**
+   * What a write joining the open group (a held one) waits for: its COMMIT with `syncLater`, else its fsync,
+   * which the group then wants (see WriteOptions.syncLater).
+   */
+  groupSettled(syncLater: boolean): Promise<void>;
   /** `flush` applies a held write; it runs before the next statement that touches `table`, before any unit, and before COMMIT. */
   hold(table: string, flush: (run: SyncRun) => void): void;
 }

@@ -32,7 +32,7 @@ export const billingRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
   app.get(
     '/recharge',
     {
-      config: { meter: { cost: 0, category: 'service' } },
+      config: { meter: { cost: 0, category: 'service', readOnly: true } },
       schema: {
         operationId: 'rechargeLink',
         summary: 'Recharge link (free)',

@@ -12,7 +12,7 @@ import { deliveryExamples } from './deliveries.examples.js';
 import { redeliverRoutes } from './redeliver.routes.js';
 
 /** Free, metered and logged like GET /token/logs: reading a webhook's history costs nothing. */
-const meter: MeterSpec = { cost: 0, category: 'webhook' };
+const meter: MeterSpec = { cost: 0, category: 'webhook', readOnly: true };
 const tags = ['webhook'];
 
 /** The delivery history of a wallet's webhook (issue 16); another wallet's webhook is `Webhook not found`. */

@@ -6,7 +6,13 @@ import { DnsLookupBody, DnsLookupResponse } from './dns.schemas.js';
 import type { DnsLookupInput } from './lookup-plan.js';
 
 /** SPEC: 5 credits, client errors included; 5xx answers cost 0 (refunded by the metering, not here). */
-export const dnsMeter: MeterSpec = { cost: 5, category: 'service', settle: (status, charged) => (status >= 500 ? 0 : charged), durableBeforeHandler: true };
+export const dnsMeter: MeterSpec = {
+  cost: 5,
+  category: 'service',
+  settle: (status, charged) => (status >= 500 ? 0 : charged),
+  durableBeforeHandler: true,
+  readOnly: true,
+};
 
 /** Ten names and ten servers fit many times over. */
 const DNS_BODY_LIMIT = 16 * 1024;

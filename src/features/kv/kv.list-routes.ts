@@ -55,7 +55,7 @@ const BucketList = Type.Object({
   cursor: Cursor,
 });
 
-const meter = { cost: 1, category: 'kv' } as const;
+const meter = { cost: 1, category: 'kv', readOnly: true } as const;
 const EXPIRES = '2026-07-01T12:00:00.000Z';
 
 /** `prefix` and `cursor` follow the name rules (plain-text 400 naming the field). */

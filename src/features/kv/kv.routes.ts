@@ -28,6 +28,8 @@ export const SetQuery = Type.Object(
 );
 
 const meter = { cost: 1, category: 'kv' } as const;
+/** A GET writes nothing of the user's: its charge may be answered once committed (README "Durability of read charges"). */
+const readMeter = { ...meter, readOnly: true } as const;
 /** A value is at most 1000 characters (up to 4 bytes each in UTF-8); anything far larger is refused unread. */
 const KV_BODY_LIMIT = 16 * 1024;
 
@@ -85,7 +87,7 @@ export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, {
   app.get(
     '/kv/:bucket/:key',
     {
-      config: { meter },
+      config: { meter: readMeter },
       schema: {
         operationId: 'kvGet',
         summary: 'Get a value',

@@ -105,7 +105,7 @@ export const logRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, 
   app.get(
     '/token/logs',
     {
-      config: { meter: { cost: 0, category: 'token' } },
+      config: { meter: { cost: 0, category: 'token', readOnly: true } },
       schema: {
         operationId: 'logsList',
         summary: 'Recent calls, newest first (free)',

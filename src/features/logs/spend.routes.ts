@@ -51,7 +51,7 @@ export const spendRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
   app.get(
     '/token/spend',
     {
-      config: { meter: { cost: 0, category: 'token' } },
+      config: { meter: { cost: 0, category: 'token', readOnly: true } },
       schema: {
         operationId: 'spendSummary',
         summary: 'Credits spent per hour or day and category, last 7 days at most (free; beyond SPEC)',

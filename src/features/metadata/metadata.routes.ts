@@ -28,6 +28,7 @@ export const metadataMeter: MeterSpec = {
   failureCost: 1,
   settle: (status, charged) => (status >= 500 ? 0 : status >= 400 ? 1 : charged),
   durableBeforeHandler: true,
+  readOnly: true,
 };
 
 const BODY_LIMIT = 16 * 1024;

@@ -30,7 +30,7 @@ export const myIpRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
   app.get(
     '/myip',
     {
-      config: { meter: { cost: 1, category: 'myip' } },
+      config: { meter: { cost: 1, category: 'myip', readOnly: true } },
       schema: {
         operationId: 'myIp',
         summary: 'Caller IP and geo metadata',

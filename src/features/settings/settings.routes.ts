@@ -11,6 +11,8 @@ import type { LowBalanceWebhook } from './settings.schemas.js';
 import { readSettings, updateSettings } from './settings.queries.js';
 
 const meter = { cost: 1, category: 'settings' } as const;
+/** Reading the settings writes nothing of the user's (README "Durability of read charges"). */
+const readMeter = { ...meter, readOnly: true } as const;
 
 /** Save-time checks: the URL must be public HTTPS (the same check webhooks get), headers and format sane. */
 async function checkWebhook(deps: Deps, webhook: LowBalanceWebhook): Promise<string | null> {
@@ -39,7 +41,7 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
   app.get(
     '/token/settings',
     {
-      config: { meter },
+      config: { meter: readMeter },
       schema: {
         operationId: 'settingsGet',
         summary: 'Low-balance notification settings',

@@ -50,7 +50,7 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
   app.get(
     '/token',
     {
-      config: { meter: { cost: 1, category: 'token' } },
+      config: { meter: { cost: 1, category: 'token', readOnly: true } },
       schema: {
         operationId: 'tokenGet',
         summary: 'Wallet info',

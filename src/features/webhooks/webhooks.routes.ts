@@ -13,6 +13,8 @@ import { webhookView } from './webhooks.view.js';
 import { webhookExamples } from './webhooks.examples.js';
 
 const meter: MeterSpec = { cost: 1, category: 'webhook' };
+/** Reading webhooks writes nothing of the user's (README "Durability of read charges"). */
+const readMeter: MeterSpec = { ...meter, readOnly: true };
 /** SPEC "Events" rule 4: a delivery, test included, is logged under its webhookId. */
 const testMeter: MeterSpec = {
   cost: 1,
@@ -52,7 +54,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; receivesMail
   app.get(
     '/webhook',
     {
-      config: { meter },
+      config: { meter: readMeter },
       schema: {
         operationId: 'webhookList',
         example: webhookExamples.list,
@@ -72,7 +74,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; receivesMail
   app.get(
     '/webhook/:webhookId',
     {
-      config: { meter },
+      config: { meter: readMeter },
       schema: {
         operationId: 'webhookGet',
         example: webhookExamples.get,

@@ -91,6 +91,8 @@ export interface SqliteOptions {
   readonly fsync?: FsyncFunction;
   /** Told of each group commit's size and each fsync's duration. */
   readonly metrics?: SqliteMetrics;
+  /** READ_CHARGE_SYNC_MS: the longest a commit of `syncLater` writes only waits for its fsync (default 10). */
+  readonly lateSyncMs?: number;
 }
 
 /** The fsync, timed for the metrics. */
@@ -127,7 +129,7 @@ export function openSqliteStore(path: string, options: SqliteOptions = {}): Stor
   reader.pragma('query_only = ON');
   const writeConnection = new SqliteConnection(writer);
   const readConnection = new SqliteConnection(reader);
-  const writerLane = new SqliteWriter(writeConnection, walSync, options.metrics);
+  const writerLane = new SqliteWriter(writeConnection, walSync, options.metrics, options.lateSyncMs);
 
   return {
     dialect: 'sqlite',

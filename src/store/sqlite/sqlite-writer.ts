@@ -5,10 +5,37 @@ import type { SqliteConnection } from './sqlite-store.js';
 import type { WalSync } from './wal-sync.js';
 import type { SqliteMetrics } from '../../observability/metrics.js';
 
+/** READ_CHARGE_SYNC_MS's default. */
+export const DEFAULT_LATE_SYNC_MS = 10;
+
+const ignoreSyncOutcome = (): void => undefined;
+
+interface Settlement {
+  readonly promise: Promise<void>;
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+}
+
+function settlement(): Settlement {
+  let resolve!: () => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  promise.catch(() => undefined); // observed by whoever awaits it; never an unhandled rejection
+  return { promise, resolve, reject };
+}
+
 interface OpenTransaction {
+  /** Settles once the group is committed and durable (or, when no write of it wants its fsync, committed). */
   readonly committed: Promise<void>;
   resolve(): void;
   reject(error: unknown): void;
+  /** A write of the group waits for its fsync: every one but `syncLater` writes. */
+  syncWanted: boolean;
+  /** Settles at COMMIT, for the group's `syncLater` writes; made by the first of them. */
+  visible?: Settlement;
   /** A held write that could not be applied: the group must not commit. */
   failure?: unknown;
   /** Statements and units in the group (metrics). */
@@ -16,14 +43,8 @@ interface OpenTransaction {
 }
 
 function openTransaction(): OpenTransaction {
-  let resolve!: () => void;
-  let reject!: (error: unknown) => void;
-  const committed = new Promise<void>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  committed.catch(() => undefined); // observed by whoever awaits it; never an unhandled rejection
-  return { committed, resolve, reject, writes: 0 };
+  const { promise, resolve, reject } = settlement();
+  return { committed: promise, resolve, reject, syncWanted: false, writes: 0 };
 }
 
 /**
@@ -33,6 +54,11 @@ function openTransaction(): OpenTransaction {
  * Callers are answered only after that, so an acknowledged write is never lost; a charge can run at
  * once and its request waits for durability later (`deferred`), which lets the charge and the
  * handler's own write share one commit.
+ *
+ * A `syncLater` write (a read-only call's charge) is answered at COMMIT instead: the WAL is fsynced within
+ * `lateSyncMs` by one timer per window, or sooner by the fsync of the next group that wants one (an fsync
+ * covers every commit before it). A group that has any other write still waits for its fsync, whatever
+ * `syncLater` writes share it.
  *
  * Multi-statement units run inside a savepoint and nothing else touches the connection while one
  * is running (statements arriving meanwhile wait their turn), so a failing unit rolls back only itself.
@@ -46,12 +72,23 @@ export class SqliteWriter implements WriterLane {
   private readonly runSync: SyncRun;
   /** What units run on: the writer connection, with nothing to lock (units already run one at a time). */
   private readonly unitSql: Unit;
+  /** Armed by the first commit of `syncLater` writes only that no fsync has covered yet; one per window. */
+  private lateSync: NodeJS.Timeout | undefined;
+  private readonly syncLate = (): void => {
+    this.lateSync = undefined;
+    // A failure needs no one told here: WalSync keeps it, and every later commit that waits for an fsync is refused with it.
+    this.walSync?.whenDurable(ignoreSyncOutcome);
+  };
 
-  /** @param walSync when set, COMMIT does not fsync and durability comes from it, off the event loop. */
+  /**
+   * @param walSync when set, COMMIT does not fsync and durability comes from it, off the event loop.
+   * @param lateSyncMs the longest a commit of `syncLater` writes only waits for the fsync that makes it durable.
+   */
   constructor(
     private readonly connection: SqliteConnection,
     private readonly walSync?: WalSync,
     private readonly metrics?: Pick<SqliteMetrics, 'groupCommitted'>,
+    private readonly lateSyncMs = DEFAULT_LATE_SYNC_MS,
   ) {
     this.runSync = (sql, params) => connection.allSync(sql, params);
     this.unitSql = {
@@ -67,12 +104,28 @@ export class SqliteWriter implements WriterLane {
   /** Runs now (or right after a running unit); the rows come back before the commit. */
   async deferred<T>(sql: string, params?: readonly unknown[], options?: WriteOptions): Promise<{ rows: T[]; durable: Promise<void> }> {
     const touches = options?.touches;
-    if (this.unitRunning) return this.afterUnits(async () => this.execute<T>(sql, params, touches));
-    return this.execute<T>(sql, params, touches);
+    const syncLater = options?.syncLater === true;
+    if (this.unitRunning) return this.afterUnits(async () => this.execute<T>(sql, params, touches, syncLater));
+    return this.execute<T>(sql, params, touches, syncLater);
   }
 
   runNow<T>(sql: string, params?: readonly unknown[], options?: WriteOptions & { keepHeld?: boolean }): { rows: T[]; durable: Promise<void> } | undefined {
-    return this.unitRunning ? undefined : this.execute<T>(sql, params, options?.keepHeld === true ? [] : options?.touches);
+    return this.unitRunning ? undefined : this.execute<T>(sql, params, options?.keepHeld === true ? [] : options?.touches, options?.syncLater === true);
+  }
+
+  groupSettled(syncLater: boolean): Promise<void> {
+    const transaction = this.current ?? this.transaction();
+    return this.settledFor(transaction, syncLater);
+  }
+
+  /** What a write of `transaction` waits for: its COMMIT (`syncLater`), or its fsync, which the group then wants. */
+  private settledFor(transaction: OpenTransaction, syncLater: boolean): Promise<void> {
+    if (!syncLater) {
+      transaction.syncWanted = true;
+      return transaction.committed;
+    }
+    transaction.visible ??= settlement();
+    return transaction.visible.promise;
   }
 
   hold(table: string, flush: (run: SyncRun) => void): void {
@@ -93,6 +146,7 @@ export class SqliteWriter implements WriterLane {
 
   /** Commits whatever is open; resolves when nothing is pending. */
   async drain(): Promise<void> {
+    this.cancelLateSync(); // the fsync below covers what it would have
     await this.units;
     if (this.current !== undefined) {
       const { committed } = this.current;
@@ -102,14 +156,27 @@ export class SqliteWriter implements WriterLane {
     const walSync = this.walSync;
     // Durable, and no other fsync still running: the store closes the WAL descriptors next.
     if (walSync !== undefined) await new Promise<void>((resolve) => walSync.whenDurable(() => walSync.whenIdle(resolve)));
+    this.cancelLateSync();
+  }
+
+  private cancelLateSync(): void {
+    if (this.lateSync === undefined) return;
+    clearTimeout(this.lateSync);
+    this.lateSync = undefined;
   }
 
   /** `touches`: the tables whose held writes go in first (all of them when undefined). */
-  private execute<T>(sql: string, params: readonly unknown[] | undefined, touches: readonly string[] | undefined): { rows: T[]; durable: Promise<void> } {
+  private execute<T>(
+    sql: string,
+    params: readonly unknown[] | undefined,
+    touches: readonly string[] | undefined,
+    syncLater: boolean,
+  ): { rows: T[]; durable: Promise<void> } {
     const transaction = this.transaction();
     if (touches === undefined || touches.length > 0) this.applyHeld(transaction, touches);
     try {
-      return { rows: this.connection.allSync<T>(sql, params), durable: transaction.committed }; // a failing statement undoes only itself…
+      const rows = this.connection.allSync<T>(sql, params); // a failing statement undoes only itself…
+      return { rows, durable: this.settledFor(transaction, syncLater) };
     } catch (error) {
       // …unless SQLite rolled the whole transaction back (disk full, I/O error): then the group is lost, and must not commit.
       if (!this.connection.db.inTransaction) this.abandon(transaction, error);
@@ -119,6 +186,7 @@ export class SqliteWriter implements WriterLane {
 
   private async runUnit<T>(unit: (tx: Unit) => Promise<T>): Promise<{ value: T; durable: Promise<void> }> {
     const transaction = this.transaction();
+    transaction.syncWanted = true;
     this.applyHeld(transaction);
     const db = this.connection.db;
     this.unitRunning = true;
@@ -171,6 +239,7 @@ export class SqliteWriter implements WriterLane {
     transaction.failure ??= error;
     if (this.current === transaction) this.current = undefined;
     transaction.reject(error);
+    transaction.visible?.reject(error);
   }
 
   private commit(): void {
@@ -192,9 +261,19 @@ export class SqliteWriter implements WriterLane {
     } catch (error) {
       if (db.inTransaction) db.exec('ROLLBACK');
       transaction.reject(error);
+      transaction.visible?.reject(error);
       return;
     }
-    if (this.walSync === undefined) transaction.resolve();
-    else this.walSync.whenDurable((error) => (error === null ? transaction.resolve() : transaction.reject(error)));
+    transaction.visible?.resolve();
+    const walSync = this.walSync;
+    if (walSync === undefined) return transaction.resolve();
+    if (!transaction.syncWanted) {
+      // Only `syncLater` writes: nobody waits for an fsync; the timer brings one, or the next group that wants one does.
+      transaction.resolve();
+      this.lateSync ??= setTimeout(this.syncLate, this.lateSyncMs).unref();
+      return;
+    }
+    this.cancelLateSync(); // this fsync covers the commits the timer was armed for
+    walSync.whenDurable((error) => (error === null ? transaction.resolve() : transaction.reject(error)));
   }
 }

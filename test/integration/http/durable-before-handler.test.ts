@@ -1,5 +1,7 @@
 // SQLite only: there a charge and the handler's own writes share a group commit that becomes durable
 // later; on PostgreSQL a charge is committed before the handler runs, so the question does not arise.
+// Under both READ_CHARGES settings: with `deferred` a read-only route (DNS, metadata) may reach out once its
+// charge is committed, before its fsync; a route that sends (a test delivery) never does.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp } from '../../helpers/app.js';
 import type { TestApp } from '../../helpers/app.js';
@@ -12,13 +14,15 @@ import { openSqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 interface OutwardRoute {
   readonly name: string;
   readonly cost: string;
+  /** Declared `readOnly` (a read): under READ_CHARGES=deferred it waits for its commit, not its fsync. */
+  readonly readOnly: boolean;
   /** What reached the peer this route calls, counted. */
   reached(): number;
   /** Sets up what the call needs (with fsyncs released) and returns the call. */
   prepare(token: string): Promise<() => ReturnType<TestApp['inject']>>;
 }
 
-describe('a route that acts outside the service and the durability of its charge', () => {
+describe.each(['durable', 'deferred'] as const)('a route that acts outside the service and the durability of its charge (READ_CHARGES=%s)', (readCharges) => {
   const outbound = useOutboundFixture();
   const disk = heldFsync();
   let dns: TestDnsServer | undefined;
@@ -28,8 +32,10 @@ describe('a route that acts outside the service and the durability of its charge
     dns = await startDnsServer({ zone: [rr('durable.test', 'A', '192.0.2.7', 300)] });
     disk.release();
     app = await startTestApp('sqlite', {
-      env: { ...outbound.env, DNS_SERVERS: dns.address },
-      overrides: (config) => ({ store: openSqliteStore(config.databaseUrl.slice('sqlite:'.length), { fsync: disk.fsync }) }),
+      env: { ...outbound.env, DNS_SERVERS: dns.address, READ_CHARGES: readCharges },
+      overrides: (config) => ({
+        store: openSqliteStore(config.databaseUrl.slice('sqlite:'.length), { fsync: disk.fsync, lateSyncMs: config.readChargeSyncMs }),
+      }),
     });
   });
   afterAll(async () => {
@@ -42,6 +48,7 @@ describe('a route that acts outside the service and the durability of its charge
     {
       name: 'the test delivery of a webhook',
       cost: '1',
+      readOnly: false,
       reached: () => outbound.requestsTo('/durable').length,
       prepare: async (token) => {
         const headers = { 'x-token': token, 'content-type': 'application/json' };
@@ -55,6 +62,7 @@ describe('a route that acts outside the service and the durability of its charge
     {
       name: 'a DNS lookup',
       cost: '5',
+      readOnly: true,
       reached: () => dns?.queriesFor('durable.test').length ?? 0,
       prepare: async (token) => {
         const payload = JSON.stringify({ domains: ['durable.test'], recordTypes: ['A'], enableSslInspection: false });
@@ -64,6 +72,7 @@ describe('a route that acts outside the service and the durability of its charge
     {
       name: 'a URL metadata fetch',
       cost: '55',
+      readOnly: true,
       reached: () => outbound.receiver().requests.length,
       prepare: async (token) => {
         outbound
@@ -75,7 +84,10 @@ describe('a route that acts outside the service and the durability of its charge
     },
   ];
 
-  it.each(routes)('reaches nothing outside before its charge is on disk: $name', async (route) => {
+  const waitsForDisk = routes.filter((route) => readCharges === 'durable' || !route.readOnly);
+  const waitsForCommit = routes.filter((route) => readCharges === 'deferred' && route.readOnly);
+
+  it.skipIf(waitsForDisk.length === 0).each(waitsForDisk)('reaches nothing outside before its charge is on disk: $name', async (route) => {
     disk.release();
     const token = await theApp().createToken(100);
     const call = await route.prepare(token);
@@ -96,6 +108,29 @@ describe('a route that acts outside the service and the durability of its charge
     expect(route.reached()).toBeGreaterThan(reachedBefore);
   });
 
+  it.skipIf(waitsForCommit.length === 0).each(waitsForCommit)(
+    'reaches out and answers once its charge is committed, its fsync still held: $name',
+    async (route) => {
+      disk.release();
+      const token = await theApp().createToken(100);
+      const call = await route.prepare(token);
+      const reachedBefore = route.reached();
+
+      disk.hold();
+      const fsyncsBefore = disk.calls;
+      const res = await call();
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.headers['x-cost']).toBe(route.cost);
+      expect(route.reached()).toBeGreaterThan(reachedBefore);
+      // Answered while the fsync that makes its charge durable, asked for within READ_CHARGE_SYNC_MS, is still held.
+      for (const deadline = Date.now() + 5_000; disk.calls === fsyncsBefore && Date.now() < deadline;) await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(disk.calls).toBeGreaterThan(fsyncsBefore);
+      disk.release();
+    },
+  );
+});
+
+describe('a charge the disk refuses', () => {
   const failedFsync = async (error: Error) => {
     const failing = heldFsync();
     failing.release();

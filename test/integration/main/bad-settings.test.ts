@@ -66,6 +66,8 @@ describe.concurrent('a bad setting ends the start with one line naming it, exit 
     ['DATABASE_URL', { DATABASE_URL: 'postgres://u@127.0.0.1:notaport/x' }, /is not a valid postgres:\/\/ URL/],
     ['DATABASE_URL', { DATABASE_URL: `sqlite:${plainFile}` }, /plain\.txt is not an SQLite database/],
     ['DATA_DIR', { DATA_DIR: plainFile }, /cannot create the directory .*plain\.txt/],
+    ['READ_CHARGES', { READ_CHARGES: 'sometimes' }, /must be deferred or durable/],
+    ['READ_CHARGE_SYNC_MS', { READ_CHARGE_SYNC_MS: '0' }, /must be an integer from 1 to 1000/],
   ])(
     '%s (case %#)',
     async (variable, env, rule) => {
