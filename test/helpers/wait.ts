@@ -21,3 +21,18 @@ export interface WorkerLogLine {
   readonly msg: string;
   readonly worker?: string;
 }
+
+/** One turn of the event loop (after the I/O callbacks queued before it). */
+export const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** Where a promise stands after two turns of the event loop: what was ready by then has settled. */
+export async function settled(promise: Promise<unknown>): Promise<'pending' | 'resolved' | 'rejected'> {
+  let state: 'pending' | 'resolved' | 'rejected' = 'pending';
+  promise.then(
+    () => (state = 'resolved'),
+    () => (state = 'rejected'),
+  );
+  await turn();
+  await turn();
+  return state;
+}

@@ -12,19 +12,7 @@ import { CHARGE, insertWallet } from '../../../src/ledger/wallet.queries.js';
 import { openSqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { openPostgresStore } from '../../../src/store/postgres/postgres-store.js';
 import type { Store } from '../../../src/store/store.js';
-
-const turn = () => new Promise((resolve) => setImmediate(resolve));
-
-async function settled(promise: Promise<unknown>): Promise<'pending' | 'resolved' | 'rejected'> {
-  let state: 'pending' | 'resolved' | 'rejected' = 'pending';
-  promise.then(
-    () => (state = 'resolved'),
-    () => (state = 'rejected'),
-  );
-  await turn();
-  await turn();
-  return state;
-}
+import { settled } from '../../helpers/wait.js';
 
 function durableOf(outcome: ChargeOutcome): Promise<void> {
   if (!outcome.ok) throw new Error(`charge refused: ${outcome.reason}`);

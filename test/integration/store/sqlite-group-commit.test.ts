@@ -7,21 +7,9 @@ import { join } from 'node:path';
 import { openSqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { heldFsync } from '../../helpers/held-fsync.js';
 import type { Store } from '../../../src/store/store.js';
+import { settled, turn } from '../../helpers/wait.js';
 
 const INSERT_SECRET = 'INSERT INTO service_secrets (name, value, created_at) VALUES ($1, $2, $3)';
-
-const turn = () => new Promise((resolve) => setImmediate(resolve));
-
-async function settled(promise: Promise<unknown>): Promise<'pending' | 'resolved' | 'rejected'> {
-  let state: 'pending' | 'resolved' | 'rejected' = 'pending';
-  promise.then(
-    () => (state = 'resolved'),
-    () => (state = 'rejected'),
-  );
-  await turn();
-  await turn();
-  return state;
-}
 
 describe('SQLite group commit', () => {
   let dir: string;

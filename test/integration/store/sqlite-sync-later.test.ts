@@ -7,25 +7,12 @@ import { join } from 'node:path';
 import { openSqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { heldFsync } from '../../helpers/held-fsync.js';
 import type { Store } from '../../../src/store/store.js';
+import { settled, sleep } from '../../helpers/wait.js';
 
 const INSERT_SECRET = 'INSERT INTO service_secrets (name, value, created_at) VALUES ($1, $2, $3)';
 const SYNC_LATER = { syncLater: true } as const;
 /** The window under test: long enough to tell "before it" from "within it" on a loaded machine. */
 const WINDOW_MS = 150;
-
-const turn = () => new Promise((resolve) => setImmediate(resolve));
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function settled(promise: Promise<unknown>): Promise<'pending' | 'resolved' | 'rejected'> {
-  let state: 'pending' | 'resolved' | 'rejected' = 'pending';
-  promise.then(
-    () => (state = 'resolved'),
-    () => (state = 'rejected'),
-  );
-  await turn();
-  await turn();
-  return state;
-}
 
 /** Polls until `done` holds or `ms` pass; returns how long it took. */
 async function within(ms: number, done: () => boolean): Promise<number> {
