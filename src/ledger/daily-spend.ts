@@ -6,6 +6,11 @@ const ADD_SPEND = `
 INSERT INTO spend_per_day (day, credits) VALUES ($1, $2)
 ON CONFLICT (day) DO UPDATE SET credits = spend_per_day.credits + excluded.credits`;
 
+/** The same sums in SQL, for PostgreSQL's one-statement log batch (BulkInsert.postgresAlso): 86400000 ms is a day. */
+export const ADD_DAILY_SPEND_FROM_BATCH = `INSERT INTO spend_per_day (day, credits)
+SELECT created_at - created_at % 86400000, SUM(cost) FROM batch WHERE cost > 0 GROUP BY 1 ORDER BY 1
+ON CONFLICT (day) DO UPDATE SET credits = spend_per_day.credits + excluded.credits`;
+
 /**
  * Credits the whole service spent per UTC day (the operator's stats, GET /manage/stats), added up from each log
  * batch in the batch's own unit, so a batch tried again is counted once: one statement per day the batch spans

@@ -1,8 +1,8 @@
 import type { Store } from '../store/store.js';
 import type { BulkInsert } from '../store/bulk-insert.js';
 import type { LogRecord } from './log-entry.js';
-import { addHourlySpend } from './spend-aggregate.js';
-import { addDailySpend } from './daily-spend.js';
+import { ADD_HOURLY_SPEND_FROM_BATCH, addHourlySpend } from './spend-aggregate.js';
+import { ADD_DAILY_SPEND_FROM_BATCH, addDailySpend } from './daily-spend.js';
 
 /** The log table's columns, in the order rows are written (and read back by the logs feature). */
 export const LOG_COLUMNS = 'id, wallet_id, method, path, endpoint, status_code, response_time_ms, error, created_at, cost, balance, delivery_id';
@@ -33,13 +33,17 @@ function flatValues(records: readonly LogRecord[], withNote: boolean): unknown[]
   return params;
 }
 
-/** The log table as a bulk insert: the store writes a batch its fastest way on each engine. */
+/**
+ * The log table as a bulk insert: the store writes a batch its fastest way on each engine, with its spend totals
+ * (on PostgreSQL in the same statement; on SQLite by `insertLogs`'s unit below).
+ */
 const LOG_INSERT: BulkInsert = {
   table: 'logs',
   columns: LOG_COLUMNS.split(', '),
   types: ['text[]', 'bigint[]', 'text[]', 'text[]', 'text[]', 'int[]', 'int[]', 'text[]', 'bigint[]', 'bigint[]', 'bigint[]', 'text[]'],
+  postgresAlso: [ADD_HOURLY_SPEND_FROM_BATCH, ADD_DAILY_SPEND_FROM_BATCH],
 };
-const LOG_INSERT_WITH_NOTE: BulkInsert = { table: 'logs', columns: [...LOG_INSERT.columns, NOTE_COLUMN], types: [...LOG_INSERT.types, 'text[]'] };
+const LOG_INSERT_WITH_NOTE: BulkInsert = { ...LOG_INSERT, columns: [...LOG_INSERT.columns, NOTE_COLUMN], types: [...LOG_INSERT.types, 'text[]'] };
 
 /** Writes a batch and, in the same unit, its hourly spend sums (spend-aggregate.ts) and the service's daily ones (daily-spend.ts). */
 export async function insertLogs(store: Store, records: readonly LogRecord[]): Promise<void> {

@@ -16,6 +16,11 @@ ON CONFLICT (wallet_id, hour, endpoint) DO UPDATE SET credits = spend_hourly.cre
   touches: ['spend_hourly'],
 } as const;
 
+/** The same sums in SQL, for PostgreSQL's one-statement log batch (BulkInsert.postgresAlso): 3600000 ms is an hour. */
+export const ADD_HOURLY_SPEND_FROM_BATCH = `INSERT INTO spend_hourly (wallet_id, hour, endpoint, credits, calls)
+SELECT wallet_id, created_at - created_at % 3600000, endpoint, SUM(GREATEST(cost, 0)), COUNT(*) FROM batch GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+ON CONFLICT (wallet_id, hour, endpoint) DO UPDATE SET credits = spend_hourly.credits + excluded.credits, calls = spend_hourly.calls + excluded.calls`;
+
 /** Rows are kept 8 days (the sweeper's cut): the 7 days GET /token/spend reads, and a day's margin. */
 export const SPEND_RETENTION_MS = 8 * DAY;
 

@@ -11,6 +11,13 @@ export interface BulkInsert {
   readonly columns: readonly string[];
   /** PostgreSQL array types of the columns, e.g. `text[]`, `bigint[]`. */
   readonly types: readonly string[];
+  /**
+   * PostgreSQL: statements that add what the batch implies (totals), each an `INSERT … SELECT … FROM batch`, where
+   * `batch` holds the rows being inserted under the insert's column names. They run in the insert's own statement as
+   * data-modifying CTEs: one round trip and one implicit transaction, so the rows and what they imply commit together
+   * and no row lock is held across round trips. SQLite runs the caller's `alongside` unit instead.
+   */
+  readonly postgresAlso?: readonly string[];
 }
 
 const SQLITE_ROWS = 50;
@@ -54,7 +61,16 @@ export async function insertRowsPostgres(sql: Sql, insert: BulkInsert, values: r
   let text = postgresTexts.get(insert);
   if (text === undefined) {
     const arrays = insert.types.map((type, c) => `$${c + 1}::${type}`).join(', ');
-    text = `INSERT INTO ${insert.table} (${insert.columns.join(', ')}) SELECT * FROM unnest(${arrays})`;
+    const names = insert.columns.join(', ');
+    text =
+      insert.postgresAlso === undefined
+        ? `INSERT INTO ${insert.table} (${names}) SELECT * FROM unnest(${arrays})`
+        : [
+            `WITH batch (${names}) AS (SELECT * FROM unnest(${arrays}))`,
+            `, inserted AS (INSERT INTO ${insert.table} (${names}) SELECT * FROM batch)`,
+            ...insert.postgresAlso.map((statement, i) => `, also${i} AS (${statement})`),
+            'SELECT 1',
+          ].join('\n');
     postgresTexts.set(insert, text);
   }
   await sql.run(text, columns);

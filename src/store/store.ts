@@ -110,7 +110,8 @@ export interface Store {
   writeDeferred<T>(sql: string, params?: readonly unknown[], options?: WriteOptions): Promise<{ rows: T[]; durable: Promise<void> }>;
   /**
    * Appends rows to a table in bulk, atomically (see bulk-insert.ts); `values` flat, row after row. `alongside`,
-   * when given, runs in the same unit after the insert (a summary of the rows kept up to date with them).
+   * when given, runs in the same unit after the insert (a summary of the rows kept up to date with them); on
+   * PostgreSQL an insert with `postgresAlso` does that work in its own statement and `alongside` is not run.
    */
   insertRows(insert: BulkInsert, values: readonly unknown[], alongside?: (tx: Unit) => Promise<void>): Promise<void>;
   /** executeMany as one atomic write. */

@@ -170,7 +170,8 @@ export function openPostgresStore(url: string, options: PostgresStoreOptions = {
     // Alone, one statement (atomic by itself); with a statement alongside, both in one transaction.
     insertRows: (insert, values, alongside) => {
       if (values.length === 0) return Promise.resolve();
-      if (alongside === undefined) return insertRowsPostgres(read, insert, values);
+      // One statement (its totals as CTEs, see BulkInsert.postgresAlso) needs no transaction of its own.
+      if (alongside === undefined || insert.postgresAlso !== undefined) return insertRowsPostgres(read, insert, values);
       return write(async (tx) => {
         await insertRowsPostgres(tx, insert, values);
         await alongside(tx);
