@@ -15,16 +15,20 @@ async function chartTotal(page: Page): Promise<number> {
   return match === null ? 0 : Number((match[1] ?? '0').replace(/,/g, ''));
 }
 
-/** Spent so far = what the wallet started with minus its balance, once every charge is logged. */
+/**
+ * Spent so far = what the wallet started with minus its balance, once every charge is logged and the chart shows it.
+ * Read again on every try: the wallet page's own reads (GET /token, GET /token/settings) may still be landing.
+ */
 async function settledTotal(harness: ConsoleHarness, page: Page, token: string, initial: number): Promise<number> {
-  await harness.t.deps.ledger.flush();
-  const spent = initial - ((await balanceOf(harness.t, token)) ?? initial);
+  let spent = -1;
   await expect
     .poll(async () => {
+      await harness.t.deps.ledger.flush();
+      spent = initial - ((await balanceOf(harness.t, token)) ?? initial);
       await page.getByRole('button', { name: 'Refresh' }).click();
-      return chartTotal(page);
+      return (await chartTotal(page)) === spent && spent > 0;
     })
-    .toBe(spent);
+    .toBe(true);
   return spent;
 }
 
