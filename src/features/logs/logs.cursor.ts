@@ -1,3 +1,5 @@
+import { decodePairCursor, encodePairCursor } from '../../lib/pair-cursor.js';
+
 /** A place in a wallet's log, newest first: a page holds the entries strictly older than it. */
 export interface LogPosition {
   readonly createdAt: number;
@@ -9,20 +11,12 @@ export const NEWEST: LogPosition = { createdAt: Number.MAX_SAFE_INTEGER, seq: Nu
 
 /**
  * A GET /token/logs cursor: a place in a wallet's log, newest first; the next page holds the entries strictly
- * older than (createdAt, seq). Opaque to callers (base64url); seq breaks ties on time, so paging is stable.
+ * older than (createdAt, seq). Opaque to callers; seq breaks ties on time, so paging is stable.
  */
-export function encodeCursor(position: LogPosition): string {
-  return Buffer.from(`${position.createdAt}.${position.seq}`, 'utf8').toString('base64url');
-}
+export const encodeCursor = (position: LogPosition): string => encodePairCursor(position.createdAt, position.seq);
 
 /** The position a cursor names, or undefined when it is not one this service made. */
 export function decodeCursor(cursor: string): LogPosition | undefined {
-  const match = /^(\d{1,16})\.(\d{1,16})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (match === null) return undefined;
-  const createdAt = Number(match[1]);
-  const seq = Number(match[2]);
-  if (!Number.isSafeInteger(createdAt) || !Number.isSafeInteger(seq)) return undefined;
-  const position = { createdAt, seq };
-  // Base64url decoding skips what it cannot read: only the exact text this service makes is a cursor.
-  return encodeCursor(position) === cursor ? position : undefined;
+  const pair = decodePairCursor(cursor);
+  return pair === undefined ? undefined : { createdAt: pair[0], seq: pair[1] };
 }

@@ -6,7 +6,7 @@ import { isoTime } from '../../lib/time.js';
 import { LOG_RETENTION_MS } from '../../ledger/log-entry.js';
 import { decodeLogCursor, encodeLogCursor, logEntryOf, logPage, NEWEST_LOG_POSITION } from '../logs/index.js';
 import type { Audit } from './manage.audit.js';
-import { decodeCursor, encodeCursor } from './manage.cursor.js';
+import { decodePairCursor, encodePairCursor } from '../../lib/pair-cursor.js';
 import { SORT_COLUMNS, spentPerDay, walletsPage, walletTotals } from './manage.queries.js';
 import {
   adminAuth,
@@ -27,9 +27,9 @@ const CURSOR_RULE = 'must be the cursor of a previous page';
 
 function positionOf(cursor: string | undefined): { value: number; id: number } | undefined {
   if (cursor === undefined) return undefined;
-  const position = decodeCursor(cursor);
-  if (position === undefined) throw errors.invalidField('cursor', CURSOR_RULE);
-  return position;
+  const pair = decodePairCursor(cursor);
+  if (pair === undefined) throw errors.invalidField('cursor', CURSOR_RULE);
+  return { value: pair[0], id: pair[1] };
 }
 
 /** Beyond SPEC: every wallet page by page, one wallet's log page by page, and totals. Lists and totals are not audited (no one wallet). */
@@ -61,7 +61,7 @@ export const listingRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; audit: Audit
       const last = page.at(-1);
       return {
         wallets: page.map((row) => ({ hash: row.hash, wallet: row.balance, created: isoTime(row.created_at), lastUsed: isoTime(row.last_used_at) })),
-        cursor: rows.length > limit && last !== undefined ? encodeCursor(last[SORT_COLUMNS[sort]], last.id) : null,
+        cursor: rows.length > limit && last !== undefined ? encodePairCursor(last[SORT_COLUMNS[sort]], last.id) : null,
       };
     },
   );
