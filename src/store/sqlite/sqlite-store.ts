@@ -8,6 +8,7 @@ import { normaliseParam } from '../params.js';
 import { applySqliteMigrations } from './sqlite-migrate.js';
 import { SqliteWriter } from './sqlite-writer.js';
 import { WalSync } from './wal-sync.js';
+import { ReadSnapshot } from './read-snapshot.js';
 import type { FsyncFunction } from './wal-sync.js';
 import type { SqliteMetrics } from '../../observability/metrics.js';
 
@@ -42,9 +43,14 @@ function bindings(params: readonly unknown[] | undefined, positional: boolean): 
 export class SqliteConnection implements Sql {
   private readonly statements = new Map<string, Prepared>();
 
-  constructor(readonly db: Database.Database) {}
+  /** `snapshot`: the reader's shared read transaction (read-snapshot.ts), entered before each statement. */
+  constructor(
+    readonly db: Database.Database,
+    private readonly snapshot?: ReadSnapshot,
+  ) {}
 
   private prepare(sql: string): Prepared {
+    this.snapshot?.enter();
     let prepared = this.statements.get(sql);
     if (prepared === undefined) {
       const { text, positional } = prepareText(sql);
@@ -128,8 +134,10 @@ export function openSqliteStore(path: string, options: SqliteOptions = {}): Stor
   reader.pragma('busy_timeout = 5000');
   reader.pragma('query_only = ON');
   const writeConnection = new SqliteConnection(writer);
-  const readConnection = new SqliteConnection(reader);
-  const writerLane = new SqliteWriter(writeConnection, walSync, options.metrics, options.lateSyncMs);
+  const snapshot = new ReadSnapshot(reader);
+  const readConnection = new SqliteConnection(reader, snapshot);
+  // The reader's snapshot ends before each commit: reads after it see it (read-snapshot.ts).
+  const writerLane = new SqliteWriter(writeConnection, walSync, options.metrics, options.lateSyncMs, () => snapshot.release());
 
   return {
     dialect: 'sqlite',

@@ -83,12 +83,14 @@ export class SqliteWriter implements WriterLane {
   /**
    * @param walSync when set, COMMIT does not fsync and durability comes from it, off the event loop.
    * @param lateSyncMs the longest a commit of `syncLater` writes only waits for the fsync that makes it durable.
+   * @param beforeCommit runs right before each COMMIT (the reader's snapshot ends there, see read-snapshot.ts).
    */
   constructor(
     private readonly connection: SqliteConnection,
     private readonly walSync?: WalSync,
     private readonly metrics?: Pick<SqliteMetrics, 'groupCommitted'>,
     private readonly lateSyncMs = DEFAULT_LATE_SYNC_MS,
+    private readonly beforeCommit?: () => void,
   ) {
     this.runSync = (sql, params) => connection.allSync(sql, params);
     this.unitSql = {
@@ -256,6 +258,7 @@ export class SqliteWriter implements WriterLane {
     try {
       // eslint-disable-next-line @typescript-eslint/only-throw-error -- rethrows what was caught, unchanged.
       if (transaction.failure !== undefined) throw transaction.failure;
+      this.beforeCommit?.();
       db.exec('COMMIT');
       this.metrics?.groupCommitted(transaction.writes);
     } catch (error) {
