@@ -169,3 +169,68 @@ export async function onEachStore<R>(dir: string, bench: (label: 'SQLite' | 'Pos
   if (pgUrl) results.push(await withPostgresSchema(pgUrl, (url) => bench('PostgreSQL', url)));
   return results;
 }
+
+/** The pids of the processes `pgrep` finds for `pattern` (`-x`: the whole name), [] when none or pgrep is missing. */
+export function pidsOf(pattern: string, exact = false): number[] {
+  try {
+    const found = execFileSync('pgrep', exact ? ['-x', pattern] : [pattern], { encoding: 'utf8' });
+    return found.split('\n').filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** CPU seconds each of `pids` has used so far (those that are gone are left out). */
+export function cpuByPid(pids: readonly number[]): Map<number, number> {
+  return new Map(pids.map((pid) => [pid, cpuSeconds(pid)] as const).filter(([, seconds]) => !Number.isNaN(seconds)));
+}
+
+/** CPU seconds spent between two cpuByPid readings: a pid started meanwhile counts whole, one gone meanwhile is lost. */
+export function cpuSpent(before: ReadonlyMap<number, number>, after: ReadonlyMap<number, number>): number {
+  let spent = 0;
+  for (const [pid, seconds] of after) spent += seconds - (before.get(pid) ?? 0);
+  return spent;
+}
+
+export interface Pinned {
+  /** What was pinned, or why nothing was, for a benchmark's header. */
+  readonly note: string;
+  /** Sets every process `select` finds back to its mask from before (one started meanwhile, which inherited the pin, gets the first one's). */
+  restore(): void;
+}
+
+/**
+ * Pins every thread of every process `select` finds to `core` (taskset -a), remembering each one's mask. Best effort: with
+ * taskset missing or refused, nothing is pinned and the note says why.
+ */
+export function pinProcesses(label: string, select: () => number[], core: number): Pinned {
+  const saved = new Map<number, string>();
+  const restore = (): void => {
+    const fallback = saved.values().next().value;
+    for (const pid of select()) {
+      const mask = saved.get(pid) ?? fallback;
+      if (mask === undefined) continue;
+      try {
+        execFileSync('taskset', ['-a', '-p', mask, String(pid)], { stdio: 'ignore' });
+      } catch {
+        // Gone meanwhile.
+      }
+    }
+  };
+  if (!hasTaskset) return { note: `${label} not pinned (taskset missing)`, restore };
+  const pids = select();
+  if (pids.length === 0) return { note: `${label}: no process found, not pinned`, restore };
+  try {
+    for (const pid of pids) {
+      const shown = execFileSync('taskset', ['-p', String(pid)], { encoding: 'utf8' });
+      const mask = /mask:\s*([0-9a-f,]+)\s*$/i.exec(shown)?.[1];
+      if (mask === undefined) throw new Error(`unreadable affinity: ${shown}`);
+      saved.set(pid, mask);
+      execFileSync('taskset', ['-a', '-p', '-c', String(core), String(pid)], { stdio: 'ignore' });
+    }
+  } catch (error) {
+    restore();
+    return { note: `${label} not pinned (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`, restore: () => {} };
+  }
+  return { note: `${label} (${pids.length} process${pids.length === 1 ? '' : 'es'}) pinned to core ${core}`, restore };
+}
