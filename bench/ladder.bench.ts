@@ -1,20 +1,29 @@
 /**
- * Where the ratio to bare node:http goes: the same load (50 connections) against, in turn,
- * a bare node:http server, a Fastify hello world, coinop's unmetered GET /healthz, coinop's metered
- * GET /kv/{bucket}/{key} with the store's work taken out (bench/no-store-server.mjs), and the real
- * GET /kv/{bucket}/{key} on SQLite with SQLITE_SYNCHRONOUS=NORMAL and FULL (the default).
- * The servers stay up and are loaded in interleaved rounds (each for BENCH_SECONDS, default 4),
- * so the machine's drift hits every rung alike; medians of the rounds are printed.
- * Usage: npm run bench:ladder  (BENCH_ROUNDS, default 5; BENCH_SECONDS, default 4)
+ * Where the ratio to bare node:http goes, and which µs of CPU stand where: the same load (50 connections) against, in
+ * turn, a bare node:http server, a Fastify hello world, coinop's unmetered GET /healthz, coinop's metered GET
+ * /kv/{bucket}/{key} with the store's work taken out (bench/no-store-server.mjs), then with the real charge, the real
+ * KV read and the real call log put back one after the other (the last is the whole GET on SQLite with
+ * SQLITE_SYNCHRONOUS=NORMAL), and the real service on SQLite FULL (the default). With BENCH_DATABASE_URL set, also
+ * GET /kv on PostgreSQL (a scratch schema) with the call log taken out, and the real service there.
+ * The servers stay up and are loaded in interleaved rounds (each for BENCH_SECONDS, default 4), so the machine's
+ * drift hits every rung alike; medians of the rounds are printed. Req/s swings between runs on a shared VM; the
+ * server's CPU time per request swings far less, so the Δ column (the µs each step adds) is what to read.
+ * Usage: npm run bench:ladder  (BENCH_ROUNDS, default 5; BENCH_SECONDS, default 4; BENCH_DATABASE_URL, e.g.
+ * postgres://postgres@127.0.0.1:5432/postgres)
  */
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import {
+  BENCH_ADMIN_TOKEN,
+  cpuByPid,
+  cpuSeconds,
+  cpuSpent,
   freePort,
   fundedToken,
-  newToken,
   percentiles,
+  pidsOf,
+  pinProcesses,
   pinSelf,
   pinningNote,
   spawnPinned,
@@ -22,90 +31,210 @@ import {
   startFlags,
   stopProcess,
   waitForHttp,
+  withPostgresSchema,
   withScratchDir,
 } from './lib.js';
+import type { Pinned } from './lib.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const WARM_UP_SECONDS = 2;
 const CONNECTIONS = 50;
+const CREDITS = 1_000_000_000;
+const postgresPids = (): number[] => pidsOf('postgres');
+
+interface Sample {
+  rps: number;
+  /** The server process's user + system CPU time per request. */
+  cpuUs: number;
+  /** That of every postgres process per request (PostgreSQL rungs only, else NaN). */
+  databaseCpuUs: number;
+  p99: number;
+}
 
 interface Rung {
-  name: string;
-  options: autocannon.Options;
-  samples: { rps: number; p99: number }[];
+  readonly name: string;
+  readonly server: ChildProcess;
+  readonly options: autocannon.Options;
+  readonly onPostgres?: boolean;
+  readonly samples: Sample[];
 }
 
-async function startScript(script: string): Promise<{ child: ChildProcess; url: string }> {
-  const port = await freePort();
-  const child = spawnPinned([script], { PORT: String(port) });
-  const url = `http://127.0.0.1:${port}/`;
-  await waitForHttp(url);
-  return { child, url };
+interface Server {
+  readonly child: ChildProcess;
+  readonly url: string;
 }
 
-/** A coinop on its own SQLite file, with a funded token and one key set. */
-async function startCoinop(dir: string, synchronous: string): Promise<{ child: ChildProcess; url: string; token: string }> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const child = await startBuiltService(port, { DATABASE_URL: `sqlite:${join(dir, `${synchronous}.db`)}`, SQLITE_SYNCHRONOUS: synchronous });
-  const token = await fundedToken(url, 1_000_000_000);
-  await fetch(`${url}/kv/bench/key`, { method: 'POST', body: 'a value of moderate size', headers: { 'x-token': token } });
-  return { child, url, token };
+/** Every server of the ladder, started and stopped together. */
+class Servers {
+  private readonly children: ChildProcess[] = [];
+
+  private track(child: ChildProcess): ChildProcess {
+    this.children.push(child);
+    return child;
+  }
+
+  async script(script: string): Promise<Server> {
+    const port = await freePort();
+    const child = this.track(spawnPinned([script], { PORT: String(port) }));
+    const url = `http://127.0.0.1:${port}`;
+    await waitForHttp(`${url}/`);
+    return { child, url };
+  }
+
+  /** The real service on `databaseUrl`, with `env` added. */
+  async coinop(databaseUrl: string, env: Record<string, string> = {}): Promise<Server> {
+    const port = await freePort();
+    const child = this.track(await startBuiltService(port, { DATABASE_URL: databaseUrl, ...env }));
+    return { child, url: `http://127.0.0.1:${port}` };
+  }
+
+  /** The metered app with the store's work taken out but for the `keep` parts (bench/no-store-server.mjs). */
+  async noStore(databaseUrl: string, keep: string, env: Record<string, string> = {}): Promise<Server> {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const child = this.track(
+      spawnPinned([...startFlags(), 'bench/no-store-server.mjs'], {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
+        DATABASE_URL: databaseUrl,
+        KEEP: keep,
+        ...env,
+      }),
+    );
+    await waitForHttp(`${url}/healthz`);
+    return { child, url };
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.children.map((child) => stopProcess(child)));
+  }
 }
 
-/** The metered app with the store's work taken out, on its own SQLite file for tokens, with a new token. */
-async function startNoStore(dir: string): Promise<{ child: ChildProcess; url: string; token: string }> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const child = spawnPinned([...startFlags(), 'bench/no-store-server.mjs'], {
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    DATABASE_URL: `sqlite:${join(dir, 'no-store.db')}`,
-  });
-  await waitForHttp(`${url}/healthz`);
-  return { child, url, token: await newToken(url) };
+/** A funded token of the store behind `server`, with the key set (the real read must find it). */
+async function fundedKey(server: Server): Promise<string> {
+  const token = await fundedToken(server.url, CREDITS);
+  const set = await fetch(`${server.url}/kv/bench/key`, { method: 'POST', body: 'a value of moderate size', headers: { 'x-token': token } });
+  if (!set.ok) throw new Error(`seeding ${server.url}: ${set.status} ${await set.text()}`);
+  return token;
+}
+
+/** GET /kv/bench/key on `server` with `token` (by default its own, from fundedKey). */
+async function kvRung(name: string, server: Server, options: { token?: string; onPostgres?: boolean } = {}): Promise<Rung> {
+  const headers = { 'x-token': options.token ?? (await fundedKey(server)) };
+  return { name, server: server.child, options: { url: `${server.url}/kv/bench/key`, headers }, onPostgres: options.onPostgres, samples: [] };
+}
+
+const plainRung = (name: string, server: Server, path = '/'): Rung => ({ name, server: server.child, options: { url: `${server.url}${path}` }, samples: [] });
+
+async function startRungs(servers: Servers, dir: string, postgresUrl: string | undefined): Promise<Rung[]> {
+  const sqlite = (name: string): string => `sqlite:${join(dir, `${name}.db`)}`;
+  // The no-store servers run SQLITE_SYNCHRONOUS=NORMAL (their config's default would be FULL), so that the last
+  // SQLite step, to the real service on FULL, is the fsync alone.
+  const normal = { SQLITE_SYNCHRONOUS: 'NORMAL' };
+  const full = await servers.coinop(sqlite('full'), { SQLITE_SYNCHRONOUS: 'FULL' });
+  const rungs = [
+    plainRung('bare node:http', await servers.script('bench/bare-server.mjs')),
+    plainRung('Fastify hello world', await servers.script('bench/fastify-hello.mjs')),
+    plainRung('coinop GET /healthz (no metering)', full, '/healthz'),
+    await kvRung('coinop GET /kv, store work taken out (SQLite NORMAL)', await servers.noStore(sqlite('none'), '', normal)),
+    await kvRung('+ real charge', await servers.noStore(sqlite('charge'), 'charge', normal)),
+    await kvRung('+ real KV read', await servers.noStore(sqlite('read'), 'charge,read', normal)),
+    await kvRung('+ real call log: the whole GET, SQLite NORMAL', await servers.noStore(sqlite('log'), 'charge,read,log', normal)),
+    await kvRung('coinop GET /kv, SQLite FULL (the default: the real service)', full),
+  ];
+  if (postgresUrl !== undefined) {
+    // Both on one schema: one token for both, as the store limits new tokens per address.
+    const withoutLog = await servers.noStore(postgresUrl, 'charge,read');
+    const token = await fundedKey(withoutLog);
+    rungs.push(await kvRung('coinop GET /kv, PostgreSQL, call log taken out', withoutLog, { token, onPostgres: true }));
+    rungs.push(await kvRung('coinop GET /kv, PostgreSQL (the real service)', await servers.coinop(postgresUrl), { token, onPostgres: true }));
+  }
+  return rungs;
+}
+
+/** One load of `rung` for `seconds`; refuses a run with errors or non-2xx answers (it would not measure the path it names). */
+async function measure(rung: Rung, seconds: number): Promise<Sample> {
+  const databaseBefore = cpuByPid(rung.onPostgres ? postgresPids() : []);
+  const cpuBefore = cpuSeconds(rung.server.pid);
+  const result = await autocannon({ ...rung.options, connections: CONNECTIONS, duration: seconds });
+  const perRequest = (cpu: number): number => (cpu * 1e6) / result.requests.total;
+  const cpuUs = perRequest(cpuSeconds(rung.server.pid) - cpuBefore);
+  const databaseCpuUs = rung.onPostgres ? perRequest(cpuSpent(databaseBefore, cpuByPid(postgresPids()))) : NaN;
+  if (result.errors || result.non2xx) throw new Error(`${rung.name}: ${result.errors} errors, ${result.non2xx} non-2xx`);
+  return { rps: result.requests.average, cpuUs, databaseCpuUs, p99: result.latency.p99 };
 }
 
 const median = (values: readonly number[]): number => percentiles(values).p50;
+const fixed = (value: number): string => (Number.isNaN(value) ? '–' : value.toFixed(1));
+const signed = (value: number): string => (Number.isNaN(value) ? '–' : `${value >= 0 ? '+' : '−'}${Math.abs(value).toFixed(1)}`);
+/** The median over the rounds of `pick(rung) − pick(above)`, each round against itself (the drift cancels). */
+const delta = (rung: Rung, above: Rung | undefined, pick: (s: Sample) => number): number =>
+  above === undefined ? NaN : median(rung.samples.map((s, i) => pick(s) - pick(above.samples[i] ?? s)));
+
+function report(rungs: readonly Rung[], notes: readonly string[]): void {
+  const bareRps = median(rungs[0]?.samples.map((s) => s.rps) ?? []);
+  console.log(
+    `\n${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s, servers pinned to core 0${pinningNote}${notes.map((note) => `; ${note}`).join('')};`,
+  );
+  console.log("medians over the rounds; ratio = req/s ÷ that of bare node:http; server CPU = the server process's user + system time per request;");
+  console.log('Δ = server CPU minus that of the rung above, the median of the per-round differences ("db" the same for the database CPU);');
+  console.log("database CPU = that of every postgres process per request (a shared server: other clients' work included).\n");
+  console.log('| rung | req/s | ratio to bare | server CPU µs/req | Δ µs vs the rung above | database CPU µs/req | p99 ms |');
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  rungs.forEach((rung, i) => {
+    const of = (pick: (s: Sample) => number): number => median(rung.samples.map(pick));
+    const above = rungs[i - 1];
+    const rps = of((s) => s.rps);
+    const databaseDelta = rung.onPostgres && above?.onPostgres ? ` (db ${signed(delta(rung, above, (s) => s.databaseCpuUs))})` : '';
+    console.log(
+      `| ${rung.name} | ${Math.round(rps)} | ${((rps / bareRps) * 100).toFixed(0)} % | ${fixed(of((s) => s.cpuUs))} | ` +
+        `${signed(delta(rung, above, (s) => s.cpuUs))}${databaseDelta} | ${fixed(of((s) => s.databaseCpuUs))} | ${of((s) => s.p99)} |`,
+    );
+  });
+  const header = `| rung | ${Array.from({ length: ROUNDS }, (_, i) => `round ${i + 1}`).join(' | ')} |\n| --- |${' ---: |'.repeat(ROUNDS)}`;
+  console.log(`\nreq/s in each round\n\n${header}`);
+  for (const rung of rungs) console.log(`| ${rung.name} | ${rung.samples.map((s) => Math.round(s.rps)).join(' | ')} |`);
+  console.log(`\nserver CPU µs/req in each round\n\n${header}`);
+  for (const rung of rungs) console.log(`| ${rung.name} | ${rung.samples.map((s) => fixed(s.cpuUs)).join(' | ')} |`);
+}
+
+async function ladder(dir: string, postgresUrl: string | undefined): Promise<void> {
+  // PostgreSQL goes to the load generator's core for the run (see kv.bench.ts: woken on the measured service's core,
+  // its backends would make the numbers swing); its affinity is restored afterwards (it is shared).
+  const pinned: Pinned[] = postgresUrl === undefined ? [] : [pinProcesses('postgres', postgresPids, 1)];
+  const restore = (): void => pinned.forEach((pin) => pin.restore());
+  const servers = new Servers();
+  // Interrupted (Ctrl-C), the finally below would not run: the shared database server must not stay pinned.
+  const interrupted = (): void => {
+    restore();
+    void servers.stop().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', interrupted);
+  let rungs: Rung[];
+  try {
+    rungs = await startRungs(servers, dir, postgresUrl);
+    for (const rung of rungs) await measure(rung, WARM_UP_SECONDS);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const rung of rungs) rung.samples.push(await measure(rung, SECONDS));
+    }
+  } finally {
+    process.off('SIGINT', interrupted);
+    await servers.stop();
+    restore();
+  }
+  report(
+    rungs,
+    pinned.map((pin) => pin.note),
+  );
+}
 
 async function main(): Promise<void> {
   pinSelf(1);
-  await withScratchDir('coinop-ladder-', async (dir) => {
-    const bare = await startScript('bench/bare-server.mjs');
-    const fastify = await startScript('bench/fastify-hello.mjs');
-    const noStore = await startNoStore(dir);
-    const full = await startCoinop(dir, 'FULL');
-    const normal = await startCoinop(dir, 'NORMAL');
-    const rungs: Rung[] = [
-      { name: 'bare node:http', options: { url: bare.url }, samples: [] },
-      { name: 'Fastify hello world', options: { url: fastify.url }, samples: [] },
-      { name: 'coinop GET /healthz (no metering)', options: { url: `${full.url}/healthz` }, samples: [] },
-      { name: 'coinop GET /kv, store work taken out', options: { url: `${noStore.url}/kv/bench/key`, headers: { 'x-token': noStore.token } }, samples: [] },
-      { name: 'coinop GET /kv, SQLite NORMAL', options: { url: `${normal.url}/kv/bench/key`, headers: { 'x-token': normal.token } }, samples: [] },
-      { name: 'coinop GET /kv, SQLite FULL', options: { url: `${full.url}/kv/bench/key`, headers: { 'x-token': full.token } }, samples: [] },
-    ];
-    try {
-      for (const rung of rungs) await autocannon({ ...rung.options, connections: CONNECTIONS, duration: 2 });
-      for (let round = 0; round < ROUNDS; round++) {
-        for (const rung of rungs) {
-          const result = await autocannon({ ...rung.options, connections: CONNECTIONS, duration: SECONDS });
-          if (result.errors || result.non2xx) throw new Error(`${rung.name}: ${result.errors} errors, ${result.non2xx} non-2xx`);
-          rung.samples.push({ rps: result.requests.average, p99: result.latency.p99 });
-        }
-      }
-    } finally {
-      await Promise.all([bare, fastify, noStore, full, normal].map(({ child }) => stopProcess(child)));
-    }
-    const bareRps = median(rungs[0]?.samples.map((s) => s.rps) ?? []);
-    console.log(`\n${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s, servers pinned to core 0${pinningNote}; medians\n`);
-    console.log('| rung | req/s | ratio to bare | p99 ms | req/s per round |\n| --- | ---: | ---: | ---: | --- |');
-    for (const rung of rungs) {
-      const rps = median(rung.samples.map((s) => s.rps));
-      const rounds = rung.samples.map((s) => Math.round(s.rps)).join(', ');
-      console.log(`| ${rung.name} | ${Math.round(rps)} | ${((rps / bareRps) * 100).toFixed(0)} % | ${median(rung.samples.map((s) => s.p99))} | ${rounds} |`);
-    }
-  });
+  const postgresUrl = process.env.BENCH_DATABASE_URL;
+  await withScratchDir('coinop-ladder-', (dir) => (postgresUrl ? withPostgresSchema(postgresUrl, (url) => ladder(dir, url)) : ladder(dir, undefined)));
 }
 
 await main();

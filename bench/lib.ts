@@ -234,3 +234,6 @@ export function pinProcesses(label: string, select: () => number[], core: number
   }
   return { note: `${label} (${pids.length} process${pids.length === 1 ? '' : 'es'}) pinned to core ${core}`, restore };
 }
+
+/** The ADMIN_TOKEN startBuiltService gives the service, for a benchmark server started otherwise (bench/no-store-server.mjs) to be funded too. */
+export { BENCH_ADMIN_TOKEN };

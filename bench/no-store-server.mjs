@@ -1,35 +1,53 @@
 // A benchmark instrument, never the service: coinop's app (routes, metering hooks, token hash, wallet
-// cache, validation, headers) with the store's work on the KV GET path taken out: the charge answers
-// from memory, the KV read returns a constant, log rows are dropped, so no commit and no fsync. Tokens
-// and wallets still come from a real SQLite file (DATABASE_URL). The ladder loads it to show what the
-// metered path costs before any store work (bench/RESULTS.md, fifth session). Needs `npm run build`.
+// cache, validation, headers) with the store's work on the KV GET path taken out, part by part. Env KEEP
+// (a comma list of `charge`, `read`, `log`; default empty) names the parts that stay real:
+// - charge: the ledger's charge (a write to the wallet row, committed in the group commit); taken out, it
+//   answers from memory with a balance of 1,000,000 and an outcome already durable;
+// - read: the KV read; taken out, it returns a constant value;
+// - log: the call log (record and flush); taken out, its rows are dropped.
+// With all three kept this is the whole GET on the store DATABASE_URL names (SQLite with SQLITE_SYNCHRONOUS as
+// set, FULL by default); with none, no commit and no fsync. Tokens and wallets always come from the real store,
+// and the admin API works with ADMIN_TOKEN (the ladder funds its wallet there, for the real charge). The ladder
+// loads it to show what each part of the metered path costs (bench/ladder.bench.ts). Needs `npm run build`.
 import { loadConfig } from '../dist/config.js';
 import { createDeps } from '../dist/deps.js';
 import { buildApp } from '../dist/app.js';
+
+const PARTS = ['charge', 'read', 'log'];
+const keep = new Set(
+  (process.env.KEEP ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean),
+);
+for (const part of keep) if (!PARTS.includes(part)) throw new Error(`KEEP: unknown part "${part}" (known: ${PARTS.join(', ')})`);
 
 const config = loadConfig();
 const real = createDeps(config);
 await real.store.migrate();
 const alreadyDurable = Promise.resolve();
 // The KV route's read, by its text: should that text change, the read misses this stub, finds no key on this
-// server and answers 404, which stops the ladder (it refuses non-2xx) instead of measuring a real read.
+// server and answers 404, which stops the ladder (it refuses non-2xx) instead of measuring a real read. On
+// PostgreSQL the route reads in batches (another text), so there the stub always misses: keep `read` there.
 const KV_READ = 'SELECT value, expires_at FROM kv WHERE wallet_id = $1 AND bucket = $2 AND key = $3';
-const read = new Proxy(real.store.read, {
+const stubbedRead = new Proxy(real.store.read, {
   get(target, property) {
     if (property !== 'get') return Reflect.get(target, property);
     return (sql, params) =>
       sql === KV_READ ? Promise.resolve({ value: 'a value of moderate size', expires_at: Number.MAX_SAFE_INTEGER }) : target.get(sql, params);
   },
 });
+// The real ledger (wallet lookups from the store), each part either its own (bound) or taken out.
+const kept = (part, method, stub) => (keep.has(part) ? real.ledger[method].bind(real.ledger) : stub);
+const ledger = Object.assign(Object.create(real.ledger), {
+  charge: kept('charge', 'charge', () => ({ ok: true, balance: 1_000_000, durable: alreadyDurable })),
+  record: kept('log', 'record', () => {}),
+  flush: kept('log', 'flush', async () => {}),
+});
 const deps = {
   ...real,
-  store: { ...real.store, read },
-  // The real ledger (wallet lookups from the SQLite file) with its charge and log taken out.
-  ledger: Object.assign(Object.create(real.ledger), {
-    charge: () => ({ ok: true, balance: 1_000_000, durable: alreadyDurable }),
-    record() {},
-    flush: async () => {},
-  }),
+  store: keep.has('read') ? real.store : { ...real.store, read: stubbedRead },
+  ledger,
 };
 const app = await buildApp(deps);
 await app.listen({ port: config.port, host: config.host });
