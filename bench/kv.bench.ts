@@ -20,6 +20,7 @@ import {
   percentiles,
   pidsOf,
   pinProcesses,
+  whilePinned,
   pinSelf,
   pinningNote,
   spawnPinned,
@@ -168,32 +169,22 @@ async function bench(dir: string, postgresUrl: string | undefined): Promise<void
   // and make its numbers swing by 2x between runs. Their affinity is restored afterwards (they are shared).
   const pinned: Pinned[] = [pinProcesses('redis-server', REDIS.pids, 1)];
   if (postgresUrl !== undefined) pinned.push(pinProcesses('postgres', POSTGRES.pids, 1));
-  const restore = (): void => pinned.forEach((pin) => pin.restore());
   const servers = new Servers();
-  // Interrupted (Ctrl-C), the finally below would not run: the shared database servers must not stay pinned.
-  const interrupted = (): void => {
-    restore();
-    void servers.stop().finally(() => process.exit(130));
-  };
-  process.once('SIGINT', interrupted);
-  try {
-    await servers.bare();
-    await servers.redis();
-    await servers.coinop('SQLite', `sqlite:${dir}/bench.db`);
-    if (postgresUrl !== undefined) await servers.coinop('PostgreSQL', postgresUrl, POSTGRES);
-    for (const run of servers.runs) await measure(run, WARM_UP_SECONDS);
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const run of servers.runs) run.samples.push(await measure(run, SECONDS));
-    }
-  } finally {
-    process.off('SIGINT', interrupted);
-    await servers.stop();
-    restore();
-  }
-  report(
-    servers.runs,
-    pinned.map((pin) => pin.note),
+  const notes = await whilePinned(
+    pinned,
+    () => servers.stop(),
+    async () => {
+      await servers.bare();
+      await servers.redis();
+      await servers.coinop('SQLite', `sqlite:${dir}/bench.db`);
+      if (postgresUrl !== undefined) await servers.coinop('PostgreSQL', postgresUrl, POSTGRES);
+      for (const run of servers.runs) await measure(run, WARM_UP_SECONDS);
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const run of servers.runs) run.samples.push(await measure(run, SECONDS));
+      }
+    },
   );
+  report(servers.runs, notes);
 }
 
 async function main(): Promise<void> {

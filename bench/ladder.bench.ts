@@ -24,6 +24,7 @@ import {
   percentiles,
   pidsOf,
   pinProcesses,
+  whilePinned,
   pinSelf,
   pinningNote,
   spawnPinned,
@@ -205,30 +206,20 @@ async function ladder(dir: string, postgresUrl: string | undefined): Promise<voi
   // PostgreSQL goes to the load generator's core for the run (see kv.bench.ts: woken on the measured service's core,
   // its backends would make the numbers swing); its affinity is restored afterwards (it is shared).
   const pinned: Pinned[] = postgresUrl === undefined ? [] : [pinProcesses('postgres', postgresPids, 1)];
-  const restore = (): void => pinned.forEach((pin) => pin.restore());
   const servers = new Servers();
-  // Interrupted (Ctrl-C), the finally below would not run: the shared database server must not stay pinned.
-  const interrupted = (): void => {
-    restore();
-    void servers.stop().finally(() => process.exit(130));
-  };
-  process.once('SIGINT', interrupted);
-  let rungs: Rung[];
-  try {
-    rungs = await startRungs(servers, dir, postgresUrl);
-    for (const rung of rungs) await measure(rung, WARM_UP_SECONDS);
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const rung of rungs) rung.samples.push(await measure(rung, SECONDS));
-    }
-  } finally {
-    process.off('SIGINT', interrupted);
-    await servers.stop();
-    restore();
-  }
-  report(
-    rungs,
-    pinned.map((pin) => pin.note),
+  let rungs: Rung[] = [];
+  const notes = await whilePinned(
+    pinned,
+    () => servers.stop(),
+    async () => {
+      rungs = await startRungs(servers, dir, postgresUrl);
+      for (const rung of rungs) await measure(rung, WARM_UP_SECONDS);
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const rung of rungs) rung.samples.push(await measure(rung, SECONDS));
+      }
+    },
   );
+  report(rungs, notes);
 }
 
 async function main(): Promise<void> {

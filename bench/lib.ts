@@ -237,3 +237,25 @@ export function pinProcesses(label: string, select: () => number[], core: number
 
 /** The ADMIN_TOKEN startBuiltService gives the service, for a benchmark server started otherwise (bench/no-store-server.mjs) to be funded too. */
 export { BENCH_ADMIN_TOKEN };
+
+/**
+ * Runs `measure` with the database servers `pinned` (pinProcesses) and stops the benchmark's own servers after; the
+ * databases' affinity is restored whatever happens, Ctrl-C included (the finally would not run then: the servers are
+ * stopped and the process exits 130). Returns the pins' notes, for the header.
+ */
+export async function whilePinned(pinned: readonly Pinned[], stopServers: () => Promise<void>, measure: () => Promise<void>): Promise<string[]> {
+  const restore = (): void => pinned.forEach((pin) => pin.restore());
+  const interrupted = (): void => {
+    restore();
+    void stopServers().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', interrupted);
+  try {
+    await measure();
+  } finally {
+    process.off('SIGINT', interrupted);
+    await stopServers();
+    restore();
+  }
+  return pinned.map((pin) => pin.note);
+}
