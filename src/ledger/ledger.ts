@@ -46,7 +46,8 @@ export class Ledger {
   ) {
     this.wallets = new WalletDirectory(store, clock, (error) => logger.error({ err: error }, 'recording last use failed'));
     this.charger = new WalletCharger(store, readCharges);
-    this.logs = new LogBuffer(store, clock, (error, dropped) => logger.error({ err: error, dropped }, 'writing call logs failed'));
+    // Under READ_CHARGES=deferred the log's batches do not wait for the disk either (log-insert.ts).
+    this.logs = new LogBuffer(store, clock, (error, dropped) => logger.error({ err: error, dropped }, 'writing call logs failed'), readCharges === 'deferred');
     this.freeRows = new FreeRowLimit(clock);
     metrics?.watchLogBuffer(() => this.logs.waiting);
   }

@@ -15,12 +15,14 @@ import { insertLogs } from './log-insert.js';
 export class LogBuffer {
   private readonly buffer: WriteBuffer<LogRecord>;
 
+  /** `syncLater`: batches commit without waiting for the disk (READ_CHARGES=deferred, see insertLogs). */
   constructor(
     store: Store,
     private readonly clock: Clock,
     onError: (error: unknown, dropped: number) => void,
+    syncLater = false,
   ) {
-    this.buffer = new WriteBuffer((batch) => insertLogs(store, batch), onError, { maxBatch: 100, maxDelayMs: 500, keepOnFailure: 50_000 });
+    this.buffer = new WriteBuffer((batch) => insertLogs(store, batch, syncLater), onError, { maxBatch: 100, maxDelayMs: 500, keepOnFailure: 50_000 });
   }
 
   /** Records a call now; the entry gets its id and creation time here. */

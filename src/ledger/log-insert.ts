@@ -1,4 +1,4 @@
-import type { Store } from '../store/store.js';
+import type { Store, Unit } from '../store/store.js';
 import type { BulkInsert } from '../store/bulk-insert.js';
 import type { LogRecord } from './log-entry.js';
 import { ADD_HOURLY_SPEND_FROM_BATCH, addHourlySpend } from './spend-aggregate.js';
@@ -37,7 +37,7 @@ function flatValues(records: readonly LogRecord[], withNote: boolean): unknown[]
  * The log table as a bulk insert: the store writes a batch its fastest way on each engine, with its spend totals
  * (on PostgreSQL in the same statement; on SQLite by `insertLogs`'s unit below).
  */
-const LOG_INSERT: BulkInsert = {
+export const LOG_INSERT: BulkInsert = {
   table: 'logs',
   columns: LOG_COLUMNS.split(', '),
   types: ['text[]', 'bigint[]', 'text[]', 'text[]', 'text[]', 'int[]', 'int[]', 'text[]', 'bigint[]', 'bigint[]', 'bigint[]', 'text[]'],
@@ -45,12 +45,23 @@ const LOG_INSERT: BulkInsert = {
 };
 const LOG_INSERT_WITH_NOTE: BulkInsert = { ...LOG_INSERT, columns: [...LOG_INSERT.columns, NOTE_COLUMN], types: [...LOG_INSERT.types, 'text[]'] };
 
-/** Writes a batch and, in the same unit, its hourly spend sums (spend-aggregate.ts) and the service's daily ones (daily-spend.ts). */
-export async function insertLogs(store: Store, records: readonly LogRecord[]): Promise<void> {
+/** The spend sums of a batch on SQLite, in the batch's unit (PostgreSQL computes them in the insert itself). */
+async function addSpend(tx: Unit, records: readonly LogRecord[]): Promise<void> {
+  await addHourlySpend(tx, records);
+  await addDailySpend(tx, records);
+}
+
+/**
+ * Writes a batch and, in the same unit, its hourly spend sums (spend-aggregate.ts) and the service's daily ones (daily-spend.ts).
+ * `syncLater`: the batch's commit does not wait for the disk (READ_CHARGES=deferred): log rows are written after the
+ * answers they record and acknowledged to no one, so a power cut in the window costs what a crash already costs
+ * (the rows still in memory), and the batch no longer brings an fsync of its own.
+ */
+export async function insertLogs(store: Store, records: readonly LogRecord[], syncLater = false): Promise<void> {
   if (records.length === 0) return;
   const withNote = records.some((record) => record.note !== undefined);
-  await store.insertRows(withNote ? LOG_INSERT_WITH_NOTE : LOG_INSERT, flatValues(records, withNote), async (tx) => {
-    await addHourlySpend(tx, records);
-    await addDailySpend(tx, records);
+  await store.insertRows(withNote ? LOG_INSERT_WITH_NOTE : LOG_INSERT, flatValues(records, withNote), {
+    alongside: (tx) => addSpend(tx, records),
+    syncLater,
   });
 }

@@ -51,27 +51,36 @@ export async function insertRowsSqlite(tx: Unit, insert: BulkInsert, values: rea
   }
 }
 
-const postgresTexts = new WeakMap<BulkInsert, string>();
+/** Tells PostgreSQL not to wait for the WAL flush at this statement's commit (its own implicit transaction only). */
+const SYNC_LATER = "set_config('synchronous_commit', 'off', true)";
 
-/** PostgreSQL: one statement for the whole batch. */
-export async function insertRowsPostgres(sql: Sql, insert: BulkInsert, values: readonly unknown[]): Promise<void> {
+/** Statement texts per insert: [0] waits for the WAL flush at commit, [1] does not (`syncLater`). */
+const postgresTexts = new WeakMap<BulkInsert, [string, string]>();
+
+function postgresText(insert: BulkInsert, syncLater: boolean): string {
+  let texts = postgresTexts.get(insert);
+  if (texts === undefined) {
+    const arrays = insert.types.map((type, c) => `$${c + 1}::${type}`).join(', ');
+    const names = insert.columns.join(', ');
+    const statement = (last: string): string =>
+      [
+        `WITH batch (${names}) AS (SELECT * FROM unnest(${arrays}))`,
+        `, inserted AS (INSERT INTO ${insert.table} (${names}) SELECT * FROM batch)`,
+        ...(insert.postgresAlso ?? []).map((also, i) => `, also${i} AS (${also})`),
+        last,
+      ].join('\n');
+    const plain = insert.postgresAlso === undefined ? `INSERT INTO ${insert.table} (${names}) SELECT * FROM unnest(${arrays})` : statement('SELECT 1');
+    // The data-modifying CTEs run whatever the last SELECT is; that SELECT sets the commit's mode, as CHARGE_SYNC_LATER does.
+    texts = [plain, statement(`SELECT ${SYNC_LATER}`)];
+    postgresTexts.set(insert, texts);
+  }
+  return texts[syncLater ? 1 : 0];
+}
+
+/** PostgreSQL: one statement for the whole batch; `syncLater`: its commit does not wait for the WAL flush. */
+export async function insertRowsPostgres(sql: Sql, insert: BulkInsert, values: readonly unknown[], syncLater = false): Promise<void> {
   const width = insert.columns.length;
   const columns: unknown[][] = Array.from({ length: width }, () => []);
   for (let i = 0; i < values.length; i += 1) columns[i % width]?.push(values[i]);
-  let text = postgresTexts.get(insert);
-  if (text === undefined) {
-    const arrays = insert.types.map((type, c) => `$${c + 1}::${type}`).join(', ');
-    const names = insert.columns.join(', ');
-    text =
-      insert.postgresAlso === undefined
-        ? `INSERT INTO ${insert.table} (${names}) SELECT * FROM unnest(${arrays})`
-        : [
-            `WITH batch (${names}) AS (SELECT * FROM unnest(${arrays}))`,
-            `, inserted AS (INSERT INTO ${insert.table} (${names}) SELECT * FROM batch)`,
-            ...insert.postgresAlso.map((statement, i) => `, also${i} AS (${statement})`),
-            'SELECT 1',
-          ].join('\n');
-    postgresTexts.set(insert, text);
-  }
-  await sql.run(text, columns);
+  await sql.run(postgresText(insert, syncLater), columns);
 }

@@ -39,8 +39,13 @@ export interface WriteOptions {
   /**
    * writeDeferred only: `durable` settles once the write is committed (it survives a crash of the process), and
    * the engine makes it durable shortly after (SQLite: within READ_CHARGE_SYNC_MS). For writes whose loss in a
-   * power cut costs no user anything (the charges of read-only calls); never for user data or money.
+   * power cut costs no user anything (the charges of read-only calls, call-log rows); never for user data or money.
    */
+  readonly syncLater?: boolean;
+}
+
+export interface InsertOptions {
+  readonly alongside?: (tx: Unit) => Promise<void>;
   readonly syncLater?: boolean;
 }
 
@@ -112,8 +117,9 @@ export interface Store {
    * Appends rows to a table in bulk, atomically (see bulk-insert.ts); `values` flat, row after row. `alongside`,
    * when given, runs in the same unit after the insert (a summary of the rows kept up to date with them); on
    * PostgreSQL an insert with `postgresAlso` does that work in its own statement and `alongside` is not run.
+   * `syncLater` as in WriteOptions: resolves once committed, made durable shortly after.
    */
-  insertRows(insert: BulkInsert, values: readonly unknown[], alongside?: (tx: Unit) => Promise<void>): Promise<void>;
+  insertRows(insert: BulkInsert, values: readonly unknown[], options?: InsertOptions): Promise<void>;
   /** executeMany as one atomic write. */
   executeMany<T>(statement: ManyStatement, rows: readonly (readonly unknown[])[]): Promise<T[]>;
   readonly locks: RowLocks;

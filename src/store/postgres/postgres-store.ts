@@ -168,12 +168,14 @@ export function openPostgresStore(url: string, options: PostgresStoreOptions = {
     executeMany: <T>(statement: ManyStatement, rows: readonly (readonly unknown[])[]) =>
       statement.columns === undefined ? write((tx) => tx.executeMany<T>(statement, rows)) : executeMany<T>(read, statement, rows),
     // Alone, one statement (atomic by itself); with a statement alongside, both in one transaction.
-    insertRows: (insert, values, alongside) => {
+    insertRows: (insert, values, options) => {
       if (values.length === 0) return Promise.resolve();
+      const alongside = options?.alongside;
+      const syncLater = options?.syncLater === true;
       // One statement (its totals as CTEs, see BulkInsert.postgresAlso) needs no transaction of its own.
-      if (alongside === undefined || insert.postgresAlso !== undefined) return insertRowsPostgres(read, insert, values);
+      if (alongside === undefined || insert.postgresAlso !== undefined) return insertRowsPostgres(read, insert, values, syncLater);
       return write(async (tx) => {
-        await insertRowsPostgres(tx, insert, values);
+        await insertRowsPostgres(tx, insert, values, syncLater);
         await alongside(tx);
       });
     },

@@ -146,13 +146,13 @@ export function openSqliteStore(path: string, options: SqliteOptions = {}): Stor
     writeOne: (sql, params, options) => writerLane.writeOne(sql, params, options),
     writeDeferred: (sql, params, options) => writerLane.deferred(sql, params, options),
     executeMany: (statement, rows) => writerLane.write((tx) => tx.executeMany(statement, rows)),
-    insertRows: (insert, values, alongside) =>
+    insertRows: (insert, values, options) =>
       values.length === 0
         ? Promise.resolve()
         : writerLane.write(async (tx) => {
             await insertRowsSqlite(tx, insert, values);
-            await alongside?.(tx);
-          }),
+            await options?.alongside?.(tx);
+          }, options?.syncLater),
     locks: NO_LOCKS,
     // Statements are local and group commit already shares one commit among a turn's writes: nothing to coalesce.
     coalesced: (one) => one,

@@ -140,8 +140,9 @@ export class SqliteWriter implements WriterLane {
     return rows;
   }
 
-  async write<T>(unit: (tx: Unit) => Promise<T>): Promise<T> {
-    const { value, durable } = await this.afterUnits(() => this.runUnit(unit));
+  /** `syncLater`: resolves at the group's COMMIT and asks for no fsync of its own (see WriteOptions.syncLater). */
+  async write<T>(unit: (tx: Unit) => Promise<T>, syncLater = false): Promise<T> {
+    const { value, durable } = await this.afterUnits(() => this.runUnit(unit, syncLater));
     await durable;
     return value;
   }
@@ -186,9 +187,8 @@ export class SqliteWriter implements WriterLane {
     }
   }
 
-  private async runUnit<T>(unit: (tx: Unit) => Promise<T>): Promise<{ value: T; durable: Promise<void> }> {
+  private async runUnit<T>(unit: (tx: Unit) => Promise<T>, syncLater: boolean): Promise<{ value: T; durable: Promise<void> }> {
     const transaction = this.transaction();
-    transaction.syncWanted = true;
     this.applyHeld(transaction);
     const db = this.connection.db;
     this.unitRunning = true;
@@ -196,7 +196,7 @@ export class SqliteWriter implements WriterLane {
     try {
       const value = await unit(this.unitSql);
       db.exec('RELEASE unit');
-      return { value, durable: transaction.committed };
+      return { value, durable: this.settledFor(transaction, syncLater) };
     } catch (error) {
       db.exec('ROLLBACK TO unit');
       db.exec('RELEASE unit');

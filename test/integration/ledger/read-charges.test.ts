@@ -12,6 +12,8 @@ import { CHARGE, insertWallet } from '../../../src/ledger/wallet.queries.js';
 import { openSqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { openPostgresStore } from '../../../src/store/postgres/postgres-store.js';
 import type { Store } from '../../../src/store/store.js';
+import { insertRowsPostgres } from '../../../src/store/bulk-insert.js';
+import { insertLogs, LOG_INSERT } from '../../../src/ledger/log-insert.js';
 import { settled } from '../../helpers/wait.js';
 
 function durableOf(outcome: ChargeOutcome): Promise<void> {
@@ -115,6 +117,39 @@ describe('SQLite: what a charge waits for when reads and writes share a group co
     disk.complete(fsyncsBefore);
     expect(await settled(durableOf(read as ChargeOutcome))).toBe('resolved');
   });
+
+  /** A paid call's log row, recorded and flushed: `flushed` settles once the batch's unit does (wrapped: an async function would wait for it). */
+  async function flushedLogRow(walletId: number): Promise<{ flushed: Promise<void> }> {
+    const ledger = (app as TestApp).deps.ledger;
+    ledger.record({ walletId, method: 'GET', path: '/kv/b/k', endpoint: 'kv', statusCode: 200, responseTimeMs: 1, cost: 1, balance: 99 });
+    const flushed = ledger.flush();
+    // The batch's unit runs after the microtasks of this turn; its COMMIT comes at the end of the turn.
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    return { flushed };
+  }
+
+  it('a call-log batch is answered at COMMIT, brings no fsync of its own, and is on disk within READ_CHARGE_SYNC_MS', async () => {
+    const { a } = await start('deferred');
+    const fsyncsBefore = disk.calls;
+    const started = Date.now();
+    const { flushed } = await flushedLogRow(a);
+    expect(await settled(flushed)).toBe('resolved');
+    expect(await app?.deps.store.read.get('SELECT path FROM logs WHERE wallet_id = $1', [a])).toEqual({ path: '/kv/b/k' });
+    while (disk.calls === fsyncsBefore && Date.now() - started < 2_000) await new Promise((resolve) => setTimeout(resolve, 1));
+    expect(disk.calls).toBe(fsyncsBefore + 1); // the window's one fsync, not one for the batch and one for the window
+    expect(Date.now() - started).toBeLessThan(10 + 100);
+  });
+
+  it('with READ_CHARGES=durable a call-log batch waits for its fsync', async () => {
+    const { a } = await start('durable');
+    const fsyncsBefore = disk.calls;
+    const { flushed } = await flushedLogRow(a);
+    expect(await settled(flushed)).toBe('pending');
+    expect(disk.calls).toBe(fsyncsBefore + 1);
+    disk.complete(fsyncsBefore);
+    expect(await settled(flushed)).toBe('resolved');
+  });
 });
 
 // PostgreSQL: a batch of read charges only commits with synchronous_commit off, in the same single statement.
@@ -173,5 +208,33 @@ describe.runIf(process.env.TEST_DATABASE_URL !== undefined)('PostgreSQL: read ch
     expect(mixed.map((outcome) => outcome.ok && outcome.balance)).toEqual([97, 96]);
     expect(sent).toEqual([CHARGE]);
     expect(await store.read.get('SELECT balance FROM wallets WHERE id = $1', [walletId])).toEqual({ balance: 96 });
+  });
+
+  it('a call-log batch (READ_CHARGES=deferred) turns synchronous_commit off for its own transaction only, and writes its rows and totals', async () => {
+    await open();
+    const record = {
+      walletId,
+      method: 'GET',
+      path: '/kv/b/k',
+      endpoint: 'kv' as const,
+      statusCode: 200,
+      responseTimeMs: 1,
+      createdAt: Date.now(),
+      cost: 1,
+      balance: 99,
+    };
+    const inside = await store.write(async (tx) => {
+      // One row in LOG_COLUMNS order.
+      await insertRowsPostgres(tx, LOG_INSERT, ['log-1', walletId, 'GET', '/kv/b/k', 'kv', 200, 1, null, record.createdAt, 1, 99, null], true);
+      return tx.get<{ value: string }>("SELECT current_setting('synchronous_commit') AS value");
+    });
+    expect(inside).toEqual({ value: 'off' });
+    await insertLogs(store, [{ ...record, id: 'log-2' }], true);
+    expect(await store.read.get("SELECT current_setting('synchronous_commit') AS value")).toEqual({ value: 'on' });
+    expect(await store.read.all('SELECT id FROM logs ORDER BY id')).toEqual([{ id: 'log-1' }, { id: 'log-2' }]);
+    expect(await store.read.get('SELECT SUM(credits)::int AS credits, SUM(calls)::int AS calls FROM spend_hourly WHERE wallet_id = $1', [walletId])).toEqual({
+      credits: 2,
+      calls: 2,
+    });
   });
 });
