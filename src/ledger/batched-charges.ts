@@ -1,5 +1,6 @@
 import type { Store } from '../store/store.js';
 import { Batcher } from '../lib/batcher.js';
+import { POSTGRES_SYNC_LATER } from '../store/intentions.js';
 import { ALREADY_DURABLE, CHARGE, refusedCharge } from './wallet.queries.js';
 import type { ChargeOutcome } from './wallet.queries.js';
 
@@ -8,10 +9,7 @@ import type { ChargeOutcome } from './wallet.queries.js';
  * transaction only): set by the statement itself, in its own implicit transaction, so it costs no round trip. The
  * commit is flushed by the WAL writer within `wal_writer_delay` (README "Durability of read charges").
  */
-export const CHARGE_SYNC_LATER = CHARGE.replace(
-  '\nWHERE id = $2',
-  () => "\nFROM (SELECT set_config('synchronous_commit', 'off', true)) AS sync_later\nWHERE id = $2",
-);
+export const CHARGE_SYNC_LATER = CHARGE.replace('\nWHERE id = $2', () => `\nFROM (SELECT ${POSTGRES_SYNC_LATER}) AS sync_later\nWHERE id = $2`);
 
 interface Charge {
   readonly cost: number;

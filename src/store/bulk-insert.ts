@@ -1,4 +1,5 @@
 import type { Sql, Unit } from './store.js';
+import { POSTGRES_SYNC_LATER } from './intentions.js';
 
 /**
  * Rows appended to one table in bulk (the call log's batches). Values come flat, row after row in
@@ -51,9 +52,6 @@ export async function insertRowsSqlite(tx: Unit, insert: BulkInsert, values: rea
   }
 }
 
-/** Tells PostgreSQL not to wait for the WAL flush at this statement's commit (its own implicit transaction only). */
-const SYNC_LATER = "set_config('synchronous_commit', 'off', true)";
-
 /** Statement texts per insert: [0] waits for the WAL flush at commit, [1] does not (`syncLater`). */
 const postgresTexts = new WeakMap<BulkInsert, [string, string]>();
 
@@ -71,7 +69,7 @@ function postgresText(insert: BulkInsert, syncLater: boolean): string {
       ].join('\n');
     const plain = insert.postgresAlso === undefined ? `INSERT INTO ${insert.table} (${names}) SELECT * FROM unnest(${arrays})` : statement('SELECT 1');
     // The data-modifying CTEs run whatever the last SELECT is; that SELECT sets the commit's mode, as CHARGE_SYNC_LATER does.
-    texts = [plain, statement(`SELECT ${SYNC_LATER}`)];
+    texts = [plain, statement(`SELECT ${POSTGRES_SYNC_LATER}`)];
     postgresTexts.set(insert, texts);
   }
   return texts[syncLater ? 1 : 0];
