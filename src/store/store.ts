@@ -133,6 +133,11 @@ export interface Store {
   storedText(value: string): string | Buffer;
   /** Present on SQLite only. */
   readonly lane?: WriterLane;
+  /**
+   * This process is the database's only writer (SQLite: one instance per database), so a row it read stays as read
+   * until it writes it itself: a feature may keep what it read in memory, forgetting it on its own writes.
+   */
+  readonly soleWriter: boolean;
   migrate(): Promise<void>;
   close(): Promise<void>;
 }

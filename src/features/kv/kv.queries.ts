@@ -1,4 +1,5 @@
 import type { Sql, Store } from '../../store/store.js';
+import { KvValueCache } from './kv.value-cache.js';
 
 export interface KvSet {
   readonly walletId: number;
@@ -22,6 +23,11 @@ ON CONFLICT (wallet_id, bucket, key) DO UPDATE SET value = excluded.value, expir
 const liveValue = (row: { value: string | Buffer; expires_at: number } | undefined, now: number): string | undefined =>
   row === undefined || row.expires_at <= now ? undefined : typeof row.value === 'string' ? row.value : row.value.toString('utf8');
 
+/** The cache of read values where the store allows one (see KvValueCache), for KvSets, KvReads and deleteValue to share. */
+export function kvValueCacheFor(store: Store): KvValueCache | undefined {
+  return store.soleWriter ? new KvValueCache() : undefined;
+}
+
 type Outcome = { ok: true } | { ok: false; error: unknown };
 const OK: Outcome = { ok: true };
 
@@ -33,7 +39,10 @@ const OK: Outcome = { ok: true };
 export class KvSets {
   private readonly submit: (entry: KvSet) => Promise<Outcome>;
 
-  constructor(private readonly store: Store) {
+  constructor(
+    private readonly store: Store,
+    private readonly cache?: KvValueCache,
+  ) {
     this.submit = store.coalesced(
       (entry) => this.writeOne(entry).then(() => OK),
       (sets) => this.writeBatch(sets),
@@ -41,7 +50,13 @@ export class KvSets {
   }
 
   async set(entry: KvSet): Promise<void> {
-    const outcome = await this.submit(entry);
+    let outcome: Outcome;
+    try {
+      outcome = await this.submit(entry);
+    } finally {
+      // Before the set is acknowledged (or refused): a read from now on asks the store.
+      this.cache?.forget(KvValueCache.key(entry.walletId, entry.bucket, entry.key));
+    }
     if (!outcome.ok) throw outcome.error;
   }
 
@@ -96,7 +111,10 @@ JOIN kv ON kv.wallet_id = wanted.wallet_id AND kv.bucket = wanted.bucket AND kv.
 export class KvReads {
   private readonly submit: (wanted: KvKey) => Promise<StoredValue>;
 
-  constructor(private readonly store: Store) {
+  constructor(
+    private readonly store: Store,
+    private readonly cache?: KvValueCache,
+  ) {
     this.submit = store.coalesced(
       (wanted) => readValue(store.read, wanted.walletId, wanted.bucket, wanted.key),
       (keys) => this.readBatch(keys),
@@ -104,7 +122,16 @@ export class KvReads {
   }
 
   async get(wanted: KvKey, now: number): Promise<string | undefined> {
-    return liveValue(await this.submit(wanted), now);
+    const cache = this.cache;
+    if (cache === undefined) return liveValue(await this.submit(wanted), now);
+    const name = KvValueCache.key(wanted.walletId, wanted.bucket, wanted.key);
+    const cached = cache.get(name);
+    // An entry past its expiry: the row is too (a set since would have removed the entry), so nothing is there.
+    if (cached !== undefined) return cached.expiresAt > now ? cached.value : undefined;
+    const generation = cache.begin();
+    const row = await this.submit(wanted);
+    if (row !== undefined && typeof row.value === 'string') cache.fill(name, { value: row.value, expiresAt: row.expires_at }, generation);
+    return liveValue(row, now);
   }
 
   private async readBatch(keys: readonly KvKey[]): Promise<StoredValue[]> {
@@ -131,12 +158,16 @@ export async function getValue(sql: Sql, walletId: number, bucket: string, key: 
   return liveValue(await readValue(sql, walletId, bucket, key), now);
 }
 
-/** True when a live entry was deleted; an expired one is removed too but reported as absent. */
-export async function deleteValue(store: Store, walletId: number, bucket: string, key: string, now: number): Promise<boolean> {
-  const rows = await store.writeOne<{ expires_at: number }>(
-    'DELETE FROM kv WHERE wallet_id = $1 AND bucket = $2 AND key = $3 RETURNING expires_at',
-    [walletId, bucket, key],
-    { touches: ['kv'] },
-  );
-  return rows.some((row) => row.expires_at > now);
+/** True when a live entry was deleted; an expired one is removed too but reported as absent. `cache`: kvValueCacheFor's, forgotten before the answer. */
+export async function deleteValue(store: Store, walletId: number, bucket: string, key: string, now: number, cache?: KvValueCache): Promise<boolean> {
+  try {
+    const rows = await store.writeOne<{ expires_at: number }>(
+      'DELETE FROM kv WHERE wallet_id = $1 AND bucket = $2 AND key = $3 RETURNING expires_at',
+      [walletId, bucket, key],
+      { touches: ['kv'] },
+    );
+    return rows.some((row) => row.expires_at > now);
+  } finally {
+    cache?.forget(KvValueCache.key(walletId, bucket, key));
+  }
 }

@@ -6,7 +6,7 @@ import { errors } from '../../errors.js';
 import { okText, responses, tokenAuth, PLAIN_TEXT } from '../../http/schemas.js';
 import { walletOf } from '../../http/metering.js';
 import { checkName, checkValue, parseTtl, MAX_TTL_SECONDS } from './kv.rules.js';
-import { deleteValue, KvReads, KvSets } from './kv.queries.js';
+import { deleteValue, KvReads, KvSets, kvValueCacheFor } from './kv.queries.js';
 import { kvListRoutes, ListParams } from './kv.list-routes.js';
 
 export const Params = Type.Object({
@@ -42,8 +42,10 @@ function names(params: { bucket: string; key: string }): { bucket: string; key: 
 // Handlers return the body rather than `reply.send(…)`: an async handler resolving to the reply makes the
 // promise adopt it as a thenable, which costs an end-of-stream listener and ticks per request.
 export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
-  const sets = new KvSets(deps.store);
-  const reads = new KvReads(deps.store);
+  // Every set and delete of the service goes through these three, so the cache they share stays true.
+  const cache = kvValueCacheFor(deps.store);
+  const sets = new KvSets(deps.store, cache);
+  const reads = new KvReads(deps.store, cache);
   const operations = {
     set: deps.metrics.kvOperation('set'),
     get: deps.metrics.kvOperation('get'),
@@ -124,7 +126,7 @@ export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, {
     },
     async (request, reply) => {
       const { bucket, key } = names(request.params);
-      const deleted = await deleteValue(deps.store, walletOf(request).id, bucket, key, deps.clock.now());
+      const deleted = await deleteValue(deps.store, walletOf(request).id, bucket, key, deps.clock.now(), cache);
       operations.delete.inc();
       if (!deleted) throw errors.keyNotFound();
       reply.type(PLAIN_TEXT);

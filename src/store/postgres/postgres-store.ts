@@ -186,6 +186,8 @@ export function openPostgresStore(url: string, options: PostgresStoreOptions = {
       return (item: I) => batcher.submit(item);
     },
     storedText: (value) => Buffer.from(value, 'utf8'),
+    // Other instances write the same database.
+    soleWriter: false,
     migrate: () => applyPostgresMigrations(pool).catch((error: unknown) => Promise.reject(asStoreError(error))),
     close: () => pool.end(),
   };

@@ -158,6 +158,7 @@ export function openSqliteStore(path: string, options: SqliteOptions = {}): Stor
     coalesced: (one) => one,
     storedText: (value) => value,
     lane: writerLane,
+    soleWriter: true,
     migrate: async () => applySqliteMigrations(writer),
     close: async () => {
       await writerLane.drain();
