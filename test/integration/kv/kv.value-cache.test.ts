@@ -1,7 +1,12 @@
-import { beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachStore } from '../../helpers/each-store.js';
 import { ManualClock, walletIdOf } from '../../helpers/app.js';
 import { useTestApp } from '../../helpers/use-test-app.js';
+import { scratchDatabase } from '../../helpers/stores.js';
+import type { ScratchDatabase } from '../../helpers/stores.js';
+import { openStore } from '../../../src/store/open-store.js';
+import type { Store } from '../../../src/store/store.js';
+import { KvReads, KvSets, kvValueCacheFor } from '../../../src/features/kv/kv.queries.js';
 
 /**
  * On SQLite (one instance, the database's only writer) repeated reads of a key are answered from memory
@@ -64,6 +69,37 @@ describeEachStore('key-value reads after writes (the read cache)', (kind) => {
     expect(await value('cache/race')).toBe('after');
   });
 
+  it('reads every writer its own last acknowledged write while other calls keep reading the same keys', async () => {
+    const writers = Array.from({ length: 8 }, (_, w) => `cache/stress-${w}`);
+    let writing = true;
+    // Readers keep every key in the cache, so each write has an entry to forget at any moment.
+    const readers = Array.from({ length: 4 }, async () => {
+      while (writing) await Promise.all(writers.map((path) => value(path)));
+    });
+    const mismatches: string[] = [];
+    await Promise.all(
+      writers.map(async (path, w) => {
+        for (let round = 0; round < 25; round++) {
+          if (round % 5 === 4) {
+            await call('DELETE', path);
+            const seen = await value(path);
+            if (seen !== 404) mismatches.push(`${path} after delete: ${String(seen)}`);
+            continue;
+          }
+          const written = `w${w}-r${round}`;
+          // Reads of the key sent with the set: some run while it is written, before its commit.
+          const [set] = await Promise.all([call('POST', path, written), value(path), value(path), value(path)]);
+          expect(set.statusCode).toBe(200);
+          const seen = await value(path);
+          if (seen !== written) mismatches.push(`${path}: ${String(seen)} instead of ${written}`);
+        }
+      }),
+    );
+    writing = false;
+    await Promise.all(readers);
+    expect(mismatches).toEqual([]);
+  });
+
   it(
     kind === 'sqlite'
       ? 'answers a repeated read from memory: a change made behind the service is not seen (SQLite: no other writer)'
@@ -77,4 +113,36 @@ describeEachStore('key-value reads after writes (the read cache)', (kind) => {
       expect(await value('cache/behind')).toBe(kind === 'sqlite' ? 'as set' : 'changed elsewhere');
     },
   );
+});
+
+describeEachStore('KV read cache, as the store commits', (kind) => {
+  let database: ScratchDatabase;
+  let store: Store;
+  let sets: KvSets;
+  let reads: KvReads;
+  beforeAll(async () => {
+    database = await scratchDatabase(kind);
+    store = openStore(database.url);
+    await store.migrate();
+    const cache = kvValueCacheFor(store);
+    sets = new KvSets(store, cache);
+    reads = new KvReads(store, cache);
+  });
+  afterAll(async () => {
+    await store.close();
+    await database.drop();
+  });
+  const far = Date.now() + 3_600_000;
+  const read = (key: string) => reads.get({ walletId: 1, bucket: 'b', key }, Date.now());
+
+  it('does not keep a value read while a set of its key was written but not yet committed', async () => {
+    await sets.set({ walletId: 1, bucket: 'b', key: 'window', value: 'old', expiresAt: far });
+    expect(await read('window')).toBe('old');
+    // On SQLite the set's statement runs now and commits at the end of the turn: this read sees the old value.
+    const writing = sets.set({ walletId: 1, bucket: 'b', key: 'window', value: 'new', expiresAt: far });
+    const during = await read('window');
+    if (kind === 'sqlite') expect(during).toBe('old');
+    await writing;
+    expect(await read('window')).toBe('new');
+  });
 });
