@@ -90,17 +90,23 @@ async function scanEnd(sql: Sql, request: PageRequest): Promise<LogPosition | un
   return row === undefined ? undefined : { createdAt: row.created_at, seq: row.seq };
 }
 
-export async function logPage(sql: Sql, request: PageRequest): Promise<LogPage> {
-  const filtered = request.status !== undefined || request.pathPrefix !== undefined;
-  // Unfiltered, every row of the range matches: n + 1 rows are all the work. Filtered, the scan is bounded.
-  const end = filtered ? await scanEnd(sql, request) : undefined;
+/** The statement of a page: the request's range newer than `end` (the scan's end, when filtered), n + 1 rows at most. */
+export function pageStatement(request: PageRequest, end?: LogPosition): { readonly sql: string; readonly params: readonly unknown[] } {
   const statement = new Statement(request);
   let conditions = filterText(statement, request);
   if (end !== undefined) {
     const t = statement.ref(end.createdAt);
     conditions += ` AND created_at >= ${t} AND (created_at > ${t} OR seq > ${statement.ref(end.seq)})`;
   }
-  const rows = await sql.all<LogRow>(rangeText(statement, request, ROW_COLUMNS, conditions, statement.ref(request.n + 1)), statement.params);
+  return { sql: rangeText(statement, request, ROW_COLUMNS, conditions, statement.ref(request.n + 1)), params: statement.params };
+}
+
+export async function logPage(sql: Sql, request: PageRequest): Promise<LogPage> {
+  const filtered = request.status !== undefined || request.pathPrefix !== undefined;
+  // Unfiltered, every row of the range matches: n + 1 rows are all the work. Filtered, the scan is bounded.
+  const end = filtered ? await scanEnd(sql, request) : undefined;
+  const page = pageStatement(request, end);
+  const rows = await sql.all<LogRow>(page.sql, page.params);
   if (rows.length > request.n) {
     rows.length = request.n;
     const last = rows[request.n - 1] as LogRow;

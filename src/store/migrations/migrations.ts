@@ -348,6 +348,22 @@ const kvBucketsInByteOrder = {
   postgres: 'ALTER TABLE kv ALTER COLUMN bucket TYPE TEXT COLLATE "C";',
 };
 
+/**
+ * A page of the call log reads each category's range newest first, ties on time in order of writing (seq): the read
+ * index must end with seq so that its order is the page's and a page stops after its n + 1 rows. SQLite's indexes
+ * end with the rowid (seq) already. On PostgreSQL, without seq the planner sorts each category's whole range
+ * whenever its statistics are stale (after a burst of writes): measured, 20 ms for a 100-entry page of a
+ * 54,000-entry log. The rebuild holds the log table locked while it runs (seconds per million entries).
+ */
+const logsReadIndexWithSeq = {
+  sqlite: '-- SQLite indexes end with the rowid (seq) already.',
+  postgres: `
+CREATE INDEX logs_wallet_endpoint_time_seq ON logs (wallet_id, endpoint, created_at, seq);
+DROP INDEX logs_wallet_endpoint_time;
+ALTER INDEX logs_wallet_endpoint_time_seq RENAME TO logs_wallet_endpoint_time;
+`,
+};
+
 export const migrations: readonly Migration[] = [
   { id: 1, name: 'core: wallets, kv, logs, rate limits, leases', sqlite: coreTables('sqlite'), postgres: coreTables('postgres') },
   { id: 2, name: 'webhooks', sqlite: webhooks, postgres: webhooks },
@@ -365,4 +381,5 @@ export const migrations: readonly Migration[] = [
   { id: 15, name: 'operator API: credit reasons, spend per day, wallet listing order', sqlite: operatorApi('sqlite'), postgres: operatorApi('postgres') },
   { id: 16, name: 'logs: spend per wallet, hour and category', sqlite: spendHourly, postgres: spendHourly },
   { id: 17, name: 'kv: buckets compared by bytes (listing order)', ...kvBucketsInByteOrder },
+  { id: 18, name: 'logs: the read index ends with the order of writing', ...logsReadIndexWithSeq },
 ];
