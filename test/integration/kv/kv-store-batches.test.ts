@@ -4,7 +4,7 @@ import { scratchDatabase } from '../../helpers/stores.js';
 import type { ScratchDatabase } from '../../helpers/stores.js';
 import { openStore } from '../../../src/store/open-store.js';
 import type { Store } from '../../../src/store/store.js';
-import { getValue, KvReads, KvSets } from '../../../src/features/kv/kv.queries.js';
+import { getValue, KvReads, KvSets, kvValueCacheFor } from '../../../src/features/kv/kv.queries.js';
 import type { KvSet } from '../../../src/features/kv/kv.queries.js';
 
 const FAR = Date.now() + 3_600_000;
@@ -15,12 +15,18 @@ describeEachStore('KV sets and reads as the store sees them', (kind) => {
   let store: Store;
   let sets: KvSets;
   let reads: KvReads;
+  /** As the service has them: sharing the read cache where the store allows one (SQLite). */
+  let cachedSets: KvSets;
+  let cachedReads: KvReads;
   beforeAll(async () => {
     database = await scratchDatabase(kind);
     store = openStore(database.url);
     await store.migrate();
     sets = new KvSets(store);
     reads = new KvReads(store);
+    const cache = kvValueCacheFor(store);
+    cachedSets = new KvSets(store, cache);
+    cachedReads = new KvReads(store, cache);
   });
   afterAll(async () => {
     await store.close();
@@ -67,5 +73,17 @@ describeEachStore('KV sets and reads as the store sees them', (kind) => {
     expect(await reads.get({ walletId: 1, bucket: 'b', key: 'fresh' }, Date.now())).toBe('v1');
     await sets.set(entry('fresh', 'v2'));
     expect(await reads.get({ walletId: 1, bucket: 'b', key: 'fresh' }, Date.now())).toBe('v2');
+  });
+
+  it('does not keep in the read cache a value read while a set of its key was written but not yet committed', async () => {
+    const cachedRead = () => cachedReads.get({ walletId: 1, bucket: 'b', key: 'window' }, Date.now());
+    await cachedSets.set(entry('window', 'old'));
+    expect(await cachedRead()).toBe('old');
+    // On SQLite the set's statement runs now and commits at the end of the turn: this read sees the old value.
+    const writing = cachedSets.set(entry('window', 'new'));
+    const during = await cachedRead();
+    if (kind === 'sqlite') expect(during).toBe('old');
+    await writing;
+    expect(await cachedRead()).toBe('new');
   });
 });

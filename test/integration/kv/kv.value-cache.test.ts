@@ -1,12 +1,7 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { describeEachStore } from '../../helpers/each-store.js';
 import { ManualClock, walletIdOf } from '../../helpers/app.js';
 import { useTestApp } from '../../helpers/use-test-app.js';
-import { scratchDatabase } from '../../helpers/stores.js';
-import type { ScratchDatabase } from '../../helpers/stores.js';
-import { openStore } from '../../../src/store/open-store.js';
-import type { Store } from '../../../src/store/store.js';
-import { KvReads, KvSets, kvValueCacheFor } from '../../../src/features/kv/kv.queries.js';
 
 /**
  * On SQLite (one instance, the database's only writer) repeated reads of a key are answered from memory
@@ -113,36 +108,4 @@ describeEachStore('key-value reads after writes (the read cache)', (kind) => {
       expect(await value('cache/behind')).toBe(kind === 'sqlite' ? 'as set' : 'changed elsewhere');
     },
   );
-});
-
-describeEachStore('KV read cache, as the store commits', (kind) => {
-  let database: ScratchDatabase;
-  let store: Store;
-  let sets: KvSets;
-  let reads: KvReads;
-  beforeAll(async () => {
-    database = await scratchDatabase(kind);
-    store = openStore(database.url);
-    await store.migrate();
-    const cache = kvValueCacheFor(store);
-    sets = new KvSets(store, cache);
-    reads = new KvReads(store, cache);
-  });
-  afterAll(async () => {
-    await store.close();
-    await database.drop();
-  });
-  const far = Date.now() + 3_600_000;
-  const read = (key: string) => reads.get({ walletId: 1, bucket: 'b', key }, Date.now());
-
-  it('does not keep a value read while a set of its key was written but not yet committed', async () => {
-    await sets.set({ walletId: 1, bucket: 'b', key: 'window', value: 'old', expiresAt: far });
-    expect(await read('window')).toBe('old');
-    // On SQLite the set's statement runs now and commits at the end of the turn: this read sees the old value.
-    const writing = sets.set({ walletId: 1, bucket: 'b', key: 'window', value: 'new', expiresAt: far });
-    const during = await read('window');
-    if (kind === 'sqlite') expect(during).toBe('old');
-    await writing;
-    expect(await read('window')).toBe('new');
-  });
 });
