@@ -14,6 +14,29 @@ export const POSTGRES_LOCKS: RowLocks = {
   skipLocked: (of) => (of === undefined ? ' FOR UPDATE SKIP LOCKED' : ` FOR UPDATE OF ${of} SKIP LOCKED`),
 };
 
+/**
+ * One statement that merges index walks (SELECTs whose index yields their rows in `order`) in that order as it goes,
+ * so that `limit` rows after `offset` cost about that many rows read, whatever each walk holds (Store.mergeWalks).
+ * `limit` and `offset` are the code's own numbers.
+ */
+export type MergeWalks = (walks: readonly string[], order: string, window: { readonly limit: number; readonly offset?: number }) => string;
+
+const windowText = (window: { readonly limit: number; readonly offset?: number }): string =>
+  `LIMIT ${window.limit}${window.offset === undefined ? '' : ` OFFSET ${window.offset}`}`;
+
+/** SQLite merges a compound's ORDER BY over its arms as they go; an arm wrapped in a subquery of its own would be sorted first. */
+export const SQLITE_MERGE_WALKS: MergeWalks = (walks, order, window) => `${walks.join(' UNION ALL ')} ORDER BY ${order} ${windowText(window)}`;
+
+/**
+ * PostgreSQL plans a lazy Merge Append when each walk is ordered and limited; unlimited walks on a table without fresh
+ * statistics (each estimated at a row) are planned as one sort of everything they hold.
+ */
+export const POSTGRES_MERGE_WALKS: MergeWalks = (walks, order, window) => {
+  if (walks.length === 1) return `${walks[0] ?? ''} ORDER BY ${order} ${windowText(window)}`; // one walk is already in order
+  const perWalk = window.limit + (window.offset ?? 0);
+  return `${walks.map((walk) => `(${walk} ORDER BY ${order} LIMIT ${perWalk})`).join(' UNION ALL ')} ORDER BY ${order} ${windowText(window)}`;
+};
+
 /** `SELECT 1 FROM table WHERE col = $1 AND …` with the key's values; names are the code's own, values are bound. */
 export function selectRow(table: string, key: Readonly<Record<string, string | number>>): { sql: string; params: unknown[] } {
   const columns = Object.keys(key);

@@ -19,6 +19,7 @@
  *   writes (see WriterLane) of those tables before the statement, and all of them when undeclared.
  */
 import type { BulkInsert } from './bulk-insert.js';
+import type { MergeWalks } from './intentions.js';
 
 export interface RunResult {
   readonly changes: number;
@@ -123,6 +124,8 @@ export interface Store {
   /** executeMany as one atomic write. */
   executeMany<T>(statement: ManyStatement, rows: readonly (readonly unknown[])[]): Promise<T[]>;
   readonly locks: RowLocks;
+  /** Index walks merged in one order as they go (see MergeWalks). */
+  readonly mergeWalks: MergeWalks;
   /**
    * A hot-path call that the engine may coalesce: where every statement is a round trip and every commit a
    * flush (PostgreSQL), calls arriving while the previous batch runs go together to `many` (which answers

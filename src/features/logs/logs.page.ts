@@ -1,4 +1,4 @@
-import type { Sql } from '../../store/store.js';
+import type { Store } from '../../store/store.js';
 import { LOG_CATEGORIES } from '../../ledger/log-entry.js';
 import type { LogCategory } from '../../ledger/log-entry.js';
 import { LOG_COLUMNS } from '../../ledger/log-insert.js';
@@ -56,15 +56,24 @@ class Statement {
   }
 }
 
+/** The conditions that select one category's part of the request's range. Category names are our constants, never user input. */
+function rangeConditions(statement: Statement, request: PageRequest, category: string): string {
+  const endpoint = request.category === undefined ? `'${category}'` : statement.ref(category);
+  return `wallet_id = $1 AND endpoint = ${endpoint} AND created_at > $2 AND created_at <= $3 AND (created_at < $3 OR seq < $4)`;
+}
+
+/** The categories a request reads: its `type`, or every one. */
+const categoriesOf = (request: PageRequest): readonly string[] => (request.category === undefined ? LOG_CATEGORIES : [request.category]);
+
 /**
  * Newest first from `columns` of the request's range, `conditions` appended, at most `limit` (a reference):
- * one index range per category, merged. Category names are our constants, never user input.
+ * one index range per category, merged.
  */
 function rangeText(statement: Statement, request: PageRequest, columns: string, conditions: string, limit: string): string {
   const branch = (category: string) =>
-    `SELECT ${columns} FROM logs WHERE wallet_id = $1 AND endpoint = ${category} AND created_at > $2 AND created_at <= $3 AND (created_at < $3 OR seq < $4)${conditions} ORDER BY created_at DESC, seq DESC LIMIT ${limit}`;
-  if (request.category !== undefined) return branch(statement.ref(request.category));
-  const branches = LOG_CATEGORIES.map((category, i) => `SELECT * FROM (${branch(`'${category}'`)}) AS c${i}`);
+    `SELECT ${columns} FROM logs WHERE ${rangeConditions(statement, request, category)}${conditions} ORDER BY created_at DESC, seq DESC LIMIT ${limit}`;
+  if (request.category !== undefined) return branch(request.category);
+  const branches = LOG_CATEGORIES.map((category, i) => `SELECT * FROM (${branch(category)}) AS c${i}`);
   return `SELECT * FROM (${branches.join(' UNION ALL ')}) AS merged ORDER BY created_at DESC, seq DESC LIMIT ${limit}`;
 }
 
@@ -79,14 +88,15 @@ function filterText(statement: Statement, request: PageRequest): string {
 
 /**
  * The first entry past the scan (the SCAN_ROWS + 1st of the range), or undefined when the range holds no more
- * than SCAN_ROWS. Reads positions only: SQLite answers from the index (its entries end with the rowid, seq).
+ * than SCAN_ROWS. Reads positions only (SQLite answers from the index, whose entries end with the rowid, seq), and
+ * about SCAN_ROWS of them: the categories' index walks are merged as they go (each walk sorted on its own first
+ * made SQLite read SCAN_ROWS + 1 positions of every category).
  */
-async function scanEnd(sql: Sql, request: PageRequest): Promise<LogPosition | undefined> {
+async function scanEnd(store: LogSource, request: PageRequest): Promise<LogPosition | undefined> {
   const statement = new Statement(request);
-  const limit = statement.ref(SCAN_ROWS + 1);
-  const range = rangeText(statement, request, 'created_at, seq', '', limit);
-  const text = `SELECT created_at, seq FROM (${range}) AS scanned ORDER BY created_at DESC, seq DESC LIMIT 1 OFFSET ${statement.ref(SCAN_ROWS)}`;
-  const row = await sql.get<{ created_at: number; seq: number }>(text, statement.params);
+  const walks = categoriesOf(request).map((category) => `SELECT created_at, seq FROM logs WHERE ${rangeConditions(statement, request, category)}`);
+  const text = store.mergeWalks(walks, 'created_at DESC, seq DESC', { limit: 1, offset: SCAN_ROWS });
+  const row = await store.read.get<{ created_at: number; seq: number }>(text, statement.params);
   return row === undefined ? undefined : { createdAt: row.created_at, seq: row.seq };
 }
 
@@ -101,12 +111,15 @@ export function pageStatement(request: PageRequest, end?: LogPosition): { readon
   return { sql: rangeText(statement, request, ROW_COLUMNS, conditions, statement.ref(request.n + 1)), params: statement.params };
 }
 
-export async function logPage(sql: Sql, request: PageRequest): Promise<LogPage> {
+/** What a page is read from: the store's reads, and how it merges index walks. */
+export type LogSource = Pick<Store, 'read' | 'mergeWalks'>;
+
+export async function logPage(store: LogSource, request: PageRequest): Promise<LogPage> {
   const filtered = request.status !== undefined || request.pathPrefix !== undefined;
   // Unfiltered, every row of the range matches: n + 1 rows are all the work. Filtered, the scan is bounded.
-  const end = filtered ? await scanEnd(sql, request) : undefined;
+  const end = filtered ? await scanEnd(store, request) : undefined;
   const page = pageStatement(request, end);
-  const rows = await sql.all<LogRow>(page.sql, page.params);
+  const rows = await store.read.all<LogRow>(page.sql, page.params);
   if (rows.length > request.n) {
     rows.length = request.n;
     const last = rows[request.n - 1] as LogRow;

@@ -144,7 +144,7 @@ export const logRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, 
       if (before === undefined) throw errors.invalidField('cursor', CURSOR_RULE);
       // This instance's own pending rows are written first, so a caller sees the calls it just made.
       await deps.ledger.flush();
-      const page = await logPage(deps.store.read, {
+      const page = await logPage(deps.store, {
         walletId: walletOf(request).id,
         n,
         before,

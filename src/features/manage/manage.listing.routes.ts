@@ -109,7 +109,7 @@ export const listingRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; audit: Audit
       const wallet = await deps.ledger.walletByHash(request.params.hash);
       if (wallet === undefined) throw errors.notFound();
       await deps.ledger.flush(); // rows this instance recorded but has not written yet
-      const page = await logPage(deps.store.read, { walletId: wallet.id, n: limit, before, since: deps.clock.now() - LOG_RETENTION_MS, category: type });
+      const page = await logPage(deps.store, { walletId: wallet.id, n: limit, before, since: deps.clock.now() - LOG_RETENTION_MS, category: type });
       audit(request, wallet.id, 200, wallet.balance);
       return { logs: page.rows.map(logEntryOf), cursor: page.next === undefined ? null : encodeLogCursor(page.next) };
     },

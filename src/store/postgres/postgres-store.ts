@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { insertRowsPostgres } from '../bulk-insert.js';
 import type { ManyStatement, RunResult, Sql, Store, Unit } from '../store.js';
-import { columnArrays, eachRow, POSTGRES_LOCKS, selectRow } from '../intentions.js';
+import { columnArrays, eachRow, POSTGRES_LOCKS, POSTGRES_MERGE_WALKS, selectRow } from '../intentions.js';
 import { Batcher } from '../../lib/batcher.js';
 import { normaliseParam } from '../params.js';
 import { applyPostgresMigrations } from './postgres-migrate.js';
@@ -180,6 +180,7 @@ export function openPostgresStore(url: string, options: PostgresStoreOptions = {
       });
     },
     locks: POSTGRES_LOCKS,
+    mergeWalks: POSTGRES_MERGE_WALKS,
     // Every statement is a round trip and every commit a WAL flush: calls arriving while a batch runs share the next one.
     coalesced: <I, O>(_one: (item: I) => Promise<O>, many: (items: readonly I[]) => Promise<O[]>) => {
       const batcher = new Batcher<I, O>((items) => many(items));

@@ -3,7 +3,7 @@ import { insertRowsSqlite } from '../bulk-insert.js';
 import { fdatasync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { RunResult, Sql, Store } from '../store.js';
-import { NO_LOCKS } from '../intentions.js';
+import { NO_LOCKS, SQLITE_MERGE_WALKS } from '../intentions.js';
 import { normaliseParam } from '../params.js';
 import { applySqliteMigrations } from './sqlite-migrate.js';
 import { SqliteWriter } from './sqlite-writer.js';
@@ -154,6 +154,7 @@ export function openSqliteStore(path: string, options: SqliteOptions = {}): Stor
             await options?.alongside?.(tx);
           }, options?.syncLater),
     locks: NO_LOCKS,
+    mergeWalks: SQLITE_MERGE_WALKS,
     // Statements are local and group commit already shares one commit among a turn's writes: nothing to coalesce.
     coalesced: (one) => one,
     storedText: (value) => value,

@@ -3,8 +3,10 @@ import { describeEachStore } from '../../helpers/each-store.js';
 import { useTestApp } from '../../helpers/use-test-app.js';
 import { insertLogs } from '../../../src/ledger/log-insert.js';
 import type { LogRecord } from '../../../src/ledger/log-entry.js';
-import { pageStatement } from '../../../src/features/logs/logs.page.js';
+import { logPage, pageStatement, SCAN_ROWS } from '../../../src/features/logs/logs.page.js';
 import type { PageRequest } from '../../../src/features/logs/logs.page.js';
+import { LOG_CATEGORIES } from '../../../src/ledger/log-entry.js';
+import type { Sql } from '../../../src/store/store.js';
 
 const NOW = Date.parse('2026-06-01T00:00:00Z');
 
@@ -67,5 +69,105 @@ describeEachStore('GET /token/logs: a page reads its rows from the index in orde
       if (kind === 'sqlite') expect(lines[i + 1] ?? '', shown).not.toMatch(/TEMP B-TREE/);
       else expect(lines[i - 1], shown).toMatch(/^\s*(->\s+)?Limit\b/);
     }
+  });
+});
+
+/** A plan node of PostgreSQL's `EXPLAIN (ANALYZE, FORMAT JSON)`, as far as read here. */
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Actual Rows': number;
+  'Actual Loops': number;
+  'Rows Removed by Filter'?: number;
+  Plans?: PlanNode[];
+}
+
+/** Index entries a plan read from the log's index: the rows its index scans produced, and those their filters dropped. */
+function indexEntriesRead(node: PlanNode): number {
+  const own = /Index (Only )?Scan/.test(node['Node Type']) ? (node['Actual Rows'] + (node['Rows Removed by Filter'] ?? 0)) * node['Actual Loops'] : 0;
+  return own + (node.Plans ?? []).reduce((sum, child) => sum + indexEntriesRead(child), 0);
+}
+
+/**
+ * A filtered call without `type` finds where its scan ends from about SCAN_ROWS positions, however many entries
+ * each category holds: the categories' index walks are merged as they go (on SQLite each walk was once sorted on
+ * its own first: SCAN_ROWS + 1 positions of every category, nine times the scan), and its page then reads what lies
+ * before that end. Counted from PostgreSQL's executed plans; read from SQLite's plans: index walks only, no sort.
+ */
+describeEachStore('GET /token/logs: a filtered page reads a bounded part of the log', (kind) => {
+  const get = useTestApp(kind);
+  const PER_CATEGORY = SCAN_ROWS; // every category could fill the scan alone
+  const WALLET = 2;
+
+  beforeAll(async () => {
+    const rows: LogRecord[] = [];
+    for (let i = 0; i < PER_CATEGORY * LOG_CATEGORIES.length; i++)
+      rows.push({
+        id: `bounded-${i}`,
+        walletId: WALLET,
+        method: 'GET',
+        path: `/kv/b/${i}`,
+        endpoint: LOG_CATEGORIES[i % LOG_CATEGORIES.length] as (typeof LOG_CATEGORIES)[number],
+        statusCode: 200,
+        responseTimeMs: 1,
+        createdAt: NOW - 100_000 + i,
+        cost: 1,
+        balance: 1,
+      });
+    await insertLogs(get().deps.store, rows);
+  }, 120_000);
+
+  /** The statements `logPage` runs for a filtered call that matches nothing, with what it answered. */
+  async function statementsOfAFilteredPage(): Promise<{ statements: { sql: string; params: readonly unknown[] }[]; rows: number }> {
+    const { store } = get().deps;
+    const statements: { sql: string; params: readonly unknown[] }[] = [];
+    const recording: Sql = {
+      all: (sql, params) => (statements.push({ sql, params: params ?? [] }), store.read.all(sql, params)),
+      get: (sql, params) => (statements.push({ sql, params: params ?? [] }), store.read.get(sql, params)),
+      run: (sql, params) => (statements.push({ sql, params: params ?? [] }), store.read.run(sql, params)),
+    };
+    const page = await logPage(
+      { read: recording, mergeWalks: store.mergeWalks },
+      {
+        walletId: WALLET,
+        n: 10,
+        before: { createdAt: NOW, seq: Number.MAX_SAFE_INTEGER },
+        since: 0,
+        status: { from: 500, to: 600 },
+      },
+    );
+    expect(page.next).toBeDefined(); // the scan ended before the log did
+    return { statements, rows: page.rows.length };
+  }
+
+  it('finds the end of its scan from about SCAN_ROWS index entries, and reads no more than SCAN_ROWS rows before it', async () => {
+    const { statements, rows } = await statementsOfAFilteredPage();
+    expect(rows).toBe(0);
+    const { store } = get().deps;
+    const scanStatements = statements.slice(0, -1);
+    const pageStatementRun = statements.at(-1) as { sql: string; params: readonly unknown[] };
+    if (kind === 'sqlite') {
+      for (const { sql, params } of scanStatements) {
+        const details = (await store.read.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, params)).map((row) => row.detail);
+        const walks = details.filter((detail) => /SEARCH logs USING COVERING INDEX logs_wallet_endpoint_time/.test(detail));
+        expect(walks.length, details.join('\n')).toBeGreaterThan(0);
+        expect(
+          details.filter((detail) => /SEARCH logs USING INDEX|SCAN logs|TEMP B-TREE/.test(detail)),
+          details.join('\n'),
+        ).toEqual([]);
+      }
+      return;
+    }
+    const read = async ({ sql, params }: { sql: string; params: readonly unknown[] }): Promise<number> => {
+      const [row] = await store.read.all<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params);
+      return indexEntriesRead((row as { 'QUERY PLAN': { Plan: PlanNode }[] })['QUERY PLAN'][0]?.Plan as PlanNode);
+    };
+    let scanned = 0;
+    for (const statement of scanStatements) scanned += await read(statement);
+    expect(scanned).toBeGreaterThan(SCAN_ROWS);
+    expect(scanned).toBeLessThanOrEqual(SCAN_ROWS + 2 * LOG_CATEGORIES.length);
+    const paged = await read(pageStatementRun);
+    expect(paged).toBeGreaterThan(SCAN_ROWS / 2);
+    expect(paged).toBeLessThanOrEqual(SCAN_ROWS + LOG_CATEGORIES.length);
   });
 });

@@ -7,6 +7,7 @@ import { insertLogs } from '../../../src/ledger/log-insert.js';
 import { LOG_CATEGORIES } from '../../../src/ledger/log-entry.js';
 import type { LogCategory, LogRecord } from '../../../src/ledger/log-entry.js';
 import { SCAN_ROWS } from '../../../src/features/logs/logs.page.js';
+import { decodeCursor } from '../../../src/features/logs/logs.cursor.js';
 import { HOUR, MINUTE } from '../../../src/lib/time.js';
 
 /** GET /token/logs beyond SPEC: cursor paging and the status and path filters (issue 17). */
@@ -159,6 +160,28 @@ describeEachStore('GET /token/logs paging and filters (beyond SPEC)', (kind) => 
     const twoOfMany = (await t.inject({ method: 'GET', url: '/token/logs?n=2&path=/kv/paged/', headers: { 'x-token': token } })).json() as Page;
     expect(twoOfMany.logs.map((entry) => entry.id)).toEqual([rows[total - 1]?.id, rows[total - 2]?.id]);
     expect(twoOfMany.cursor).not.toBeNull();
+  });
+
+  it.each([
+    ['spread evenly over every category', (i: number) => LOG_CATEGORIES[i % LOG_CATEGORIES.length] as LogCategory],
+    ['mostly in one category', (i: number): LogCategory => (i % 50 < LOG_CATEGORIES.length ? (LOG_CATEGORIES[i % 50] as LogCategory) : 'kv')],
+  ])('a filtered call without type looks at no more than SCAN_ROWS entries of a log %s, and at more than half as many', async (_case, categoryOf) => {
+    const base = clock.now() - 2 * HOUR;
+    const total = 2 * SCAN_ROWS + 500;
+    // One entry per millisecond, so a cursor's time tells which entry it names.
+    const { t, token, rows } = await walletWithRows((walletId) =>
+      Array.from({ length: total }, (_, i) => record(walletId, i, base + i, { endpoint: categoryOf(i), ...(i === 3 ? { statusCode: 503 } : {}) })),
+    );
+    const pages = await allPages(t, token, 'n=5&status=503');
+    expect(pages.flatMap((page) => page.logs.map((entry) => entry.id))).toEqual([rows[3]?.id]);
+    // A page holds what lies from its start down to its cursor's entry, exclusive; the next page starts there.
+    let start = total - 1;
+    for (const page of pages.slice(0, -1)) {
+      const end = (decodeCursor(page.cursor as string)?.createdAt ?? Number.NaN) - base;
+      expect(start - end).toBeLessThanOrEqual(SCAN_ROWS);
+      expect(start - end).toBeGreaterThan(SCAN_ROWS / 2);
+      start = end;
+    }
   });
 
   it("shows a cursor only its own wallet's entries", async () => {
