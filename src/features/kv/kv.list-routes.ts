@@ -5,7 +5,7 @@ import { errors } from '../../errors.js';
 import { ISODate, Nullable, responses, tokenAuth } from '../../http/schemas.js';
 import { walletOf } from '../../http/metering.js';
 import { isoTime } from '../../lib/time.js';
-import { BUCKET_COUNT_CAP, checkName, checkPrefix, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from './kv.rules.js';
+import { BUCKET_COUNT_CAP, BUCKET_PAGE_COUNT_BUDGET, checkName, checkPrefix, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from './kv.rules.js';
 import { listBuckets, listKeys } from './kv.listing.js';
 
 const Bucket = Type.String({ description: '1 to 30 characters; no control characters or /; no reserved- prefix, no --- suffix' });
@@ -45,10 +45,10 @@ const BucketList = Type.Object({
   buckets: Type.Array(
     Type.Object({
       bucket: Type.String(),
-      keys: Type.Integer({ description: `Live keys (counted among the bucket's first ${BUCKET_COUNT_CAP} entries)` }),
+      keys: Type.Integer({ description: "Live keys (counted among the bucket's first entries: see `capped`)" }),
       size: Type.Integer({ description: "The live values' length in UTF-8 bytes (of the same entries)" }),
       capped: Type.Boolean({
-        description: `The bucket holds more than ${BUCKET_COUNT_CAP} entries: keys and size count only its first ${BUCKET_COUNT_CAP} (in byte order), a lower bound`,
+        description: `The bucket holds more entries than the page counts of each (${BUCKET_COUNT_CAP}, or ${BUCKET_PAGE_COUNT_BUDGET} ÷ limit when less): keys and size count only its first ones (in byte order), a lower bound`,
       }),
     }),
   ),
@@ -117,8 +117,9 @@ export const kvListRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
         summary: "List the wallet's buckets",
         description:
           'Beyond SPEC. Buckets holding live keys, in byte order, with their live keys and the size of their values (UTF-8 bytes), ' +
-          `\`limit\` a page (default 20), paged with \`cursor\` as kvList is. Counting is bounded: each bucket's first ${BUCKET_COUNT_CAP} ` +
-          'entries are counted; `capped` says a bucket holds more (its counts are then a lower bound). A page may hold fewer ' +
+          `\`limit\` a page (default 20), paged with \`cursor\` as kvList is. Counting is bounded: a page counts ${BUCKET_PAGE_COUNT_BUDGET} entries at ` +
+          `most, each bucket's first ${BUCKET_COUNT_CAP} or, above 10 buckets a page, its first ${BUCKET_PAGE_COUNT_BUDGET} ÷ limit (500 at the default 20); ` +
+          '`capped` says a bucket holds more (its counts are then a lower bound). A page may hold fewer ' +
           'than `limit` buckets while its cursor is not null (buckets whose keys all expired are left out).',
         tags: ['kv'],
         example: {

@@ -1,5 +1,5 @@
 import type { Sql } from '../../store/store.js';
-import { BUCKET_COUNT_CAP, prefixEnd } from './kv.rules.js';
+import { bucketCountCap, prefixEnd } from './kv.rules.js';
 
 /**
  * Listings beyond SPEC (issue #17): a bucket's keys and a wallet's buckets, a page at a time, in byte order. Both
@@ -61,11 +61,11 @@ export async function listKeys(sql: Sql, listing: Listing & { readonly bucket: s
 
 export interface BucketSummary {
   readonly bucket: string;
-  /** Live keys among the bucket's first BUCKET_COUNT_CAP entries (all of them unless `capped`). */
+  /** Live keys among the bucket's first bucketCountCap(limit) entries (all of them unless `capped`). */
   readonly keys: number;
   /** Their values' length in UTF-8 bytes. */
   readonly size: number;
-  /** The bucket holds more than BUCKET_COUNT_CAP entries: `keys` and `size` count only the first ones, a lower bound. */
+  /** The bucket holds more than bucketCountCap(limit) entries: `keys` and `size` count only the first ones, a lower bound. */
   readonly capped: boolean;
 }
 
@@ -79,13 +79,15 @@ export interface BucketPage {
  * One page of a wallet's buckets, in one statement whose work is bounded whatever the wallet holds:
  * - the buckets: a loose index scan (a recursive step per bucket, each one index seek to the next bucket name) for
  *   limit + 1 of them, rather than a DISTINCT or GROUP BY that would read every key;
- * - per bucket, its first BUCKET_COUNT_CAP entries in key order (index range, LIMIT) are counted and summed, and one
- *   index-only probe at that offset says whether there are more.
+ * - per bucket, its first bucketCountCap(limit) entries in key order (index range, LIMIT) are counted and summed, and
+ *   one index-only probe at that offset says whether there are more; a page counts BUCKET_PAGE_COUNT_BUDGET entries at
+ *   most (100 buckets of 1000 entries each took 0.3 s on SQLite, on the event loop, for one credit); the extra bucket
+ *   that tells whether more remain is not counted.
  * A bucket whose examined entries are all expired (not swept yet) is left out, so a page may hold fewer than `limit`
  * buckets while its cursor is not null.
  */
 export function bucketPageStatement(listing: Listing, now: number): Statement {
-  const params: unknown[] = [listing.walletId, listing.cursor ?? '', listing.limit, now, BUCKET_COUNT_CAP];
+  const params: unknown[] = [listing.walletId, listing.cursor ?? '', listing.limit, now, bucketCountCap(listing.limit)];
   const range = prefixRange('kv.bucket', listing.prefix, params);
   const next = (after: string): string => `(SELECT kv.bucket FROM kv WHERE kv.wallet_id = $1 AND kv.bucket > ${after} AND ${range} ORDER BY kv.bucket LIMIT 1)`;
   const examined = `SELECT value, expires_at FROM kv WHERE kv.wallet_id = $1 AND kv.bucket = found.bucket ORDER BY kv.key LIMIT $5`;
@@ -96,8 +98,8 @@ export function bucketPageStatement(listing: Listing, now: number): Statement {
   SELECT ${next('found.bucket')}, found.depth + 1 FROM found WHERE found.bucket IS NOT NULL AND found.depth <= $3
 )
 SELECT found.bucket,
-  (SELECT count(*) FROM (${examined}) AS entries WHERE entries.expires_at > $4) AS keys,
-  (SELECT sum(octet_length(entries.value)) FROM (${examined}) AS entries WHERE entries.expires_at > $4) AS size,
+  CASE WHEN found.depth <= $3 THEN (SELECT count(*) FROM (${examined}) AS entries WHERE entries.expires_at > $4) END AS keys,
+  CASE WHEN found.depth <= $3 THEN (SELECT sum(octet_length(entries.value)) FROM (${examined}) AS entries WHERE entries.expires_at > $4) END AS size,
   EXISTS (SELECT 1 FROM kv WHERE kv.wallet_id = $1 AND kv.bucket = found.bucket ORDER BY kv.key LIMIT 1 OFFSET $5) AS capped
 FROM found WHERE found.bucket IS NOT NULL ORDER BY found.depth`,
     params,

@@ -6,10 +6,15 @@ export const MAX_TTL_SECONDS = 2_592_000;
 export const MAX_LIST_LIMIT = 100;
 export const DEFAULT_LIST_LIMIT = 20;
 /**
- * A bucket listing counts at most this many entries of each bucket (the first, in key order), so that a call's work
- * stays bounded however many keys a wallet holds: at most MAX_LIST_LIMIT × this many rows.
+ * A bucket listing counts at most this many entries of each bucket (the first, in key order), and a page at most
+ * BUCKET_PAGE_COUNT_BUDGET in all, so that a call's work stays bounded however many keys a wallet holds.
  */
 export const BUCKET_COUNT_CAP = 1000;
+/** Entries a page of the bucket listing counts in all: a page of more than 10 buckets counts fewer of each. */
+export const BUCKET_PAGE_COUNT_BUDGET = 10_000;
+
+/** How many entries of each bucket a page of `limit` buckets counts: 1000 up to 10 buckets a page, 500 at 20, 100 at 100. */
+export const bucketCountCap = (limit: number): number => Math.min(BUCKET_COUNT_CAP, Math.floor(BUCKET_PAGE_COUNT_BUDGET / limit));
 
 // eslint-disable-next-line no-control-regex
 const CONTROL_OR_SLASH = /[\u0000-\u001f\u007f/]/;

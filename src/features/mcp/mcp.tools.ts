@@ -88,7 +88,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
   },
   {
     name: 'kv_buckets',
-    description: `List the wallet's buckets with their live keys and value bytes (each counted up to ${KV_BUCKET_COUNT_CAP} entries, capped beyond), in byte order, optionally only those starting with prefix; page with cursor (GET /kv; 1 credit).`,
+    description: `List the wallet's buckets with their live keys and value bytes (each counted up to ${KV_BUCKET_COUNT_CAP} entries, fewer on pages of more than 10 buckets; capped beyond), in byte order, optionally only those starting with prefix; page with cursor (GET /kv; 1 credit).`,
     inputSchema: KvBucketsInput,
     call: (args) => ({ method: 'GET', url: `/kv${query(args, ['prefix', 'limit', 'cursor'])}` }),
   },

@@ -154,8 +154,8 @@ describeInBrowser('the key-value browser', () => {
   });
 
   it('marks the counts of a bucket too large to count in full as lower bounds', async () => {
-    // The service counts each bucket's first 1,000 entries and says `capped` beyond; seeding that many through the API
-    // would take longer than this whole file, so the page gets an answer of that shape.
+    // The service counts each bucket's first 500 entries on the console's pages of 20 and says `capped` beyond; seeding
+    // that many through the API would take longer than this whole file, so the page gets an answer of that shape.
     const page = await openKeyValue(harness, await harness.t.createToken(10));
     await page.route(
       (url) => url.pathname === '/kv',
@@ -164,12 +164,12 @@ describeInBrowser('the key-value browser', () => {
           status: 200,
           contentType: 'application/json',
           headers: { 'x-cost': '1', 'x-balance': '7' },
-          body: JSON.stringify({ buckets: [{ bucket: 'events', keys: 1000, size: 2_400_000, capped: true }], cursor: null }),
+          body: JSON.stringify({ buckets: [{ bucket: 'events', keys: 500, size: 2_400_000, capped: true }], cursor: null }),
         }),
     );
     await page.getByRole('button', { name: 'Filter' }).click();
     const cells = page.getByRole('table', { name: 'Buckets' }).locator('tbody tr').first().locator('td');
-    await expect.poll(() => cells.allTextContents()).toEqual(['events', '1,000+', '2.3 MB+']);
+    await expect.poll(() => cells.allTextContents()).toEqual(['events', '500+', '2.3 MB+']);
     expect(await cells.nth(1).getAttribute('title')).toBe('Counted up to a limit: at least this many');
   });
 

@@ -135,7 +135,8 @@ describeEachStore("key-value store: listing a wallet's buckets (GET /kv, beyond 
     const keys = Array.from({ length: 1001 }, (_, i) => `k${String(i).padStart(4, '0')}`);
     for (let i = 0; i < keys.length; i += 50) await Promise.all(keys.slice(i, i + 50).map((key) => mine.set('big', key, 'ab', key === 'k0000' ? 1 : 3600)));
     await mine.set('small', 'k', 'x');
-    const all = (await mine.buckets()).json() as BucketList;
+    // A page of up to 10 buckets counts 1000 entries of each (larger pages fewer: the next test).
+    const all = (await mine.buckets('?limit=10')).json() as BucketList;
     expect(all.buckets).toEqual([
       { bucket: 'big', keys: 1000, size: 2000, capped: true },
       { bucket: 'small', keys: 1, size: 1, capped: false },
@@ -146,6 +147,20 @@ describeEachStore("key-value store: listing a wallet's buckets (GET /kv, beyond 
     // Exactly 1000 entries: counted in full.
     expect((await get().inject({ method: 'DELETE', url: '/kv/big/k1000', headers: { 'x-token': mine.token } })).statusCode).toBe(200);
     expect((await mine.buckets('?limit=1')).json()).toEqual({ buckets: [{ bucket: 'big', keys: 999, size: 1998, capped: false }], cursor: 'big' });
+  });
+
+  it('counts at most 10,000 entries a page: a page of more than 10 buckets counts fewer of each, saying so with capped', async () => {
+    const mine = await wallet();
+    const keys = Array.from({ length: 501 }, (_, i) => `k${String(i).padStart(3, '0')}`);
+    for (let i = 0; i < keys.length; i += 50) await Promise.all(keys.slice(i, i + 50).map((key) => mine.set('big', key, 'ab')));
+    await mine.set('small', 'k', 'x');
+    const big = async (query: string) => ((await mine.buckets(query)).json() as BucketList).buckets[0];
+    // Up to 10 buckets a page: 1000 of each, so all 501.
+    expect(await big('?limit=10')).toEqual({ bucket: 'big', keys: 501, size: 1002, capped: false });
+    // 20 (the default): 10,000 ÷ 20 = 500 of each.
+    expect(await big('')).toEqual({ bucket: 'big', keys: 500, size: 1000, capped: true });
+    expect(await big('?limit=100')).toEqual({ bucket: 'big', keys: 100, size: 200, capped: true });
+    expect((await mine.buckets('?limit=100')).json()).toMatchObject({ buckets: [{}, { bucket: 'small', keys: 1, size: 1, capped: false }], cursor: null });
   });
 
   it.each([

@@ -190,7 +190,7 @@ export interface paths {
     };
     /**
      * List the wallet's buckets
-     * @description Beyond SPEC. Buckets holding live keys, in byte order, with their live keys and the size of their values (UTF-8 bytes), `limit` a page (default 20), paged with `cursor` as kvList is. Counting is bounded: each bucket's first 1000 entries are counted; `capped` says a bucket holds more (its counts are then a lower bound). A page may hold fewer than `limit` buckets while its cursor is not null (buckets whose keys all expired are left out).
+     * @description Beyond SPEC. Buckets holding live keys, in byte order, with their live keys and the size of their values (UTF-8 bytes), `limit` a page (default 20), paged with `cursor` as kvList is. Counting is bounded: a page counts 10000 entries at most, each bucket's first 1000 or, above 10 buckets a page, its first 10000 ÷ limit (500 at the default 20); `capped` says a bucket holds more (its counts are then a lower bound). A page may hold fewer than `limit` buckets while its cursor is not null (buckets whose keys all expired are left out).
      *
      *     Costs 1 credit.
      */
@@ -1591,11 +1591,11 @@ export interface operations {
           'application/json': {
             buckets: {
               bucket: string;
-              /** @description Live keys (counted among the bucket's first 1000 entries) */
+              /** @description Live keys (counted among the bucket's first entries: see `capped`) */
               keys: number;
               /** @description The live values' length in UTF-8 bytes (of the same entries) */
               size: number;
-              /** @description The bucket holds more than 1000 entries: keys and size count only its first 1000 (in byte order), a lower bound */
+              /** @description The bucket holds more entries than the page counts of each (1000, or 10000 ÷ limit when less): keys and size count only its first ones (in byte order), a lower bound */
               capped: boolean;
             }[];
             /** @description Pass it as `cursor` for the next page; null when none remain. Opaque. */
