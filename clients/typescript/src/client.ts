@@ -107,6 +107,16 @@ export class Coinop {
     return settle(this.api.GET('/token/logs', { headers: this.auth, params: { query: { n: 5, ...query } } }));
   }
 
+  /** Credits spent per UTC hour or day and log category, the last 7 days at most (GET /token/spend, free). */
+  spend(query: T.SpendQuery = {}): Promise<Result<T.Spend>> {
+    return settle(this.api.GET('/token/spend', { headers: this.auth, params: { query: { days: 7, by: 'day', ...query } } }));
+  }
+
+  /** A Stripe payment link for `amount` million credits, as text (GET /recharge, free); `ServerError` 501 when recharge is not configured. */
+  rechargeLink(amount: T.RechargeAmount): Promise<Result<string>> {
+    return settle(this.api.GET('/recharge', { headers: this.auth, params: { query: { amount } }, parseAs: 'text' }));
+  }
+
   settingsGet(): Promise<Result<T.Settings>> {
     return settle(this.api.GET('/token/settings', { headers: this.auth }));
   }
@@ -203,6 +213,26 @@ export class Coinop {
     return settle(this.api.GET('/manage/wallets/{hash}', { headers: this.adminAuth, params: { path: { hash: walletHash(wallet) } } }));
   }
 
+  /** One page of every wallet, newest used, highest balance or newest created first (GET /manage/wallets; limit 1 to 100, default 20); pass `cursor` back for the following page. */
+  adminWallets(query: T.AdminWalletsQuery = {}): Promise<Result<T.AdminWallets>> {
+    return settle(this.api.GET('/manage/wallets', { headers: this.adminAuth, params: { query: { limit: 20, sort: 'lastUsed', ...query } } }));
+  }
+
+  /** One page of a wallet's log (a token or its hash), newest first (GET /manage/wallets/{hash}/logs; limit 1 to 100, default 20); pass `cursor` back for the following page. */
+  adminWalletLogs(wallet: string, query: T.AdminWalletLogsQuery = {}): Promise<Result<T.AdminWalletLogs>> {
+    return settle(
+      this.api.GET('/manage/wallets/{hash}/logs', {
+        headers: this.adminAuth,
+        params: { path: { hash: walletHash(wallet) }, query: { limit: 20, ...query } },
+      }),
+    );
+  }
+
+  /** Wallets, credits in circulation and credits spent on each of the last `days` UTC days (GET /manage/stats; days 1 to 90, default 7). */
+  adminStats(query: T.AdminStatsQuery = {}): Promise<Result<T.AdminStats>> {
+    return settle(this.api.GET('/manage/stats', { headers: this.adminAuth, params: { query: { days: 7, ...query } } }));
+  }
+
   /** Adds `amount` credits to a wallet (a token or its hash). */
   adminCredit(wallet: string, amount: number, reason?: string): Promise<Result<T.AdminCredit>> {
     return settle(
@@ -212,6 +242,22 @@ export class Coinop {
         body: { amount, ...(reason === undefined ? {} : { reason }) },
       }),
     );
+  }
+
+  /** Takes `amount` credits from a wallet (a token or its hash), all or nothing (POST /manage/wallets/{hash}/debit); `Conflict` when the balance does not cover it. */
+  adminDebit(wallet: string, amount: number, reason?: string): Promise<Result<T.AdminDebit>> {
+    return settle(
+      this.api.POST('/manage/wallets/{hash}/debit', {
+        headers: this.adminAuth,
+        params: { path: { hash: walletHash(wallet) } },
+        body: { amount, ...(reason === undefined ? {} : { reason }) },
+      }),
+    );
+  }
+
+  /** Deletes a wallet (a token or its hash) and all its data; its token answers 401 from then on (DELETE /manage/wallets/{hash}). */
+  adminDelete(wallet: string): Promise<Result<string>> {
+    return settle(this.api.DELETE('/manage/wallets/{hash}', { headers: this.adminAuth, params: { path: { hash: walletHash(wallet) } }, parseAs: 'text' }));
   }
 }
 

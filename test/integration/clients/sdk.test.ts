@@ -2,15 +2,18 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeEachStore } from '../../helpers/each-store.js';
+import { useTestApp } from '../../helpers/use-test-app.js';
 import {
   BadRequest,
   Coinop,
   CoinopError,
+  Conflict,
   ConnectionFailed,
   Forbidden,
   InsufficientCredits,
   NotFound,
   RateLimited,
+  ServerError,
   ServiceUnavailable,
   Unauthorized,
   tokenHash,
@@ -183,6 +186,172 @@ describeEachStore('the TypeScript SDK against a live instance', (kind) => {
     expect(forbidden).toMatchObject({ status: 403, body: 'Forbidden' });
     const unknown = await refusal(client.adminWallet('f'.repeat(64)));
     expect(unknown).toBeInstanceOf(NotFound);
+  });
+
+  it("sums the wallet's spending per day and category with spend, for free; days beyond the log's 7 are BadRequest", async () => {
+    const own = new Coinop({ baseUrl: service.url(), token: await service.app().createToken(20) });
+    await own.kvSet('sdk-spend', 'a', 'v');
+    await own.kvSet('sdk-spend', 'b', 'v');
+    await own.myIp();
+    const spent = await own.spend({ days: 1 });
+    const today = new Date(Date.parse(spent.data.to) - (Date.parse(spent.data.to) % 86_400_000)).toISOString();
+    expect(spent).toStrictEqual({
+      data: {
+        by: 'day',
+        from: today,
+        to: spent.data.to,
+        series: [
+          { start: today, endpoint: 'kv', credits: 2, calls: 2 },
+          { start: today, endpoint: 'myip', credits: 1, calls: 1 },
+        ],
+      },
+      cost: 0,
+      balance: 17,
+    });
+    const hourly = await own.spend({ by: 'hour' });
+    expect(hourly.data.by).toBe('hour');
+    const kvCredits = hourly.data.series.filter((period) => period.endpoint === 'kv').reduce((sum, period) => sum + period.credits, 0);
+    expect(kvCredits).toBe(2);
+
+    const bad = await refusal(own.spend({ days: 8 }));
+    expect(bad).toBeInstanceOf(BadRequest);
+    expect(bad).toMatchObject({ status: 400, body: 'Invalid days: must be an integer from 1 to 7', cost: 0, balance: 17 });
+  });
+
+  it('asks for a recharge link; without Stripe configured the 501 is a ServerError, for free', async () => {
+    const own = new Coinop({ baseUrl: service.url(), token: await service.app().createToken(5) });
+    const unconfigured = await refusal(own.rechargeLink('1'));
+    expect(unconfigured).toBeInstanceOf(ServerError);
+    expect(unconfigured).toMatchObject({ status: 501, body: 'Recharge is not configured', cost: 0, balance: 5 });
+  });
+
+  it('lists every wallet a page at a time with adminWallets, the cursor leading to the following page; a wrong operator token is Forbidden', async () => {
+    // Balances above any other wallet of this suite: the first two of the balance order.
+    const richest = await service.app().createToken(500_000_002);
+    const second = await service.app().createToken(500_000_001);
+    const first = await client.adminWallets({ sort: 'balance', limit: 1 });
+    expect(first).toStrictEqual({
+      data: {
+        wallets: [{ hash: tokenHash(richest), wallet: 500_000_002, created: expect.any(String) as unknown, lastUsed: expect.any(String) as unknown }],
+        cursor: expect.any(String) as unknown,
+      },
+      cost: 0,
+      balance: undefined,
+    });
+    const next = await client.adminWallets({ sort: 'balance', limit: 1, cursor: first.data.cursor ?? undefined });
+    expect(next.data.wallets.map((wallet) => [wallet.hash, wallet.wallet])).toStrictEqual([[tokenHash(second), 500_000_001]]);
+    const all = await client.adminWallets({ limit: 100 });
+    expect(all.data.wallets.map((wallet) => wallet.hash)).toEqual(expect.arrayContaining([tokenHash(richest), tokenHash(second), tokenHash(token)]));
+    expect(all.data.cursor).toBeNull();
+
+    const forbidden = await refusal(new Coinop({ baseUrl: service.url(), adminToken: 'wrong-admin-token-0000' }).adminWallets());
+    expect(forbidden).toBeInstanceOf(Forbidden);
+    expect(forbidden).toMatchObject({ status: 403, body: 'Forbidden', cost: 0, balance: undefined });
+    const bad = await refusal(client.adminWallets({ limit: 0 }));
+    expect(bad).toBeInstanceOf(BadRequest);
+    expect(bad.body).toBe('Invalid limit: must be an integer from 1 to 100');
+  });
+
+  it("reads a wallet's log a page at a time with adminWalletLogs, filtered by category; an unknown wallet is NotFound", async () => {
+    const owner = await service.app().createToken(10);
+    await new Coinop({ baseUrl: service.url(), token: owner }).kvSet('sdk-audit', 'k', 'v');
+    await client.adminCredit(owner, 5, 'goodwill');
+    const newest = await client.adminWalletLogs(owner, { limit: 1 });
+    expect(newest).toMatchObject({
+      data: {
+        logs: [
+          {
+            method: 'POST',
+            path: `/manage/wallets/${tokenHash(owner)}/credit`,
+            endpoint: 'manage',
+            status_code: 200,
+            cost: 0,
+            balance: 14,
+            reason: 'goodwill',
+          },
+        ],
+        cursor: expect.any(String) as unknown,
+      },
+      cost: 0,
+      balance: undefined,
+    });
+    const older = await client.adminWalletLogs(tokenHash(owner), { limit: 1, cursor: newest.data.cursor ?? undefined });
+    expect(older.data.logs).toMatchObject([{ method: 'POST', path: '/kv/sdk-audit/k', endpoint: 'kv', cost: 1, balance: 9 }]);
+    const kv = await client.adminWalletLogs(owner, { type: 'kv' });
+    expect(kv.data.logs.map((entry) => entry.path)).toStrictEqual(['/kv/sdk-audit/k']);
+    expect(kv.data.cursor).toBeNull();
+
+    const unknown = await refusal(client.adminWalletLogs('f'.repeat(64)));
+    expect(unknown).toBeInstanceOf(NotFound);
+    expect(unknown).toMatchObject({ status: 404, body: 'Not Found' });
+  });
+
+  it('counts wallets, credits in circulation and credits spent per day with adminStats; days beyond 90 are BadRequest', async () => {
+    const before = await client.adminStats({ days: 2 });
+    expect(before).toMatchObject({ cost: 0, balance: undefined });
+    expect(before.data.spentPerDay).toHaveLength(2);
+    const own = new Coinop({ baseUrl: service.url(), token: await service.app().createToken(100) });
+    for (const key of ['a', 'b', 'c']) await own.kvSet('sdk-stats', key, 'v');
+    const after = await client.adminStats({ days: 2 });
+    const spentIn = (stats: typeof after.data): number => stats.spentPerDay.reduce((sum, day) => sum + day.credits, 0);
+    expect(after.data.wallets).toBe(before.data.wallets + 1);
+    expect(after.data.credits).toBe(before.data.credits + 97);
+    expect(spentIn(after.data) - spentIn(before.data)).toBe(3);
+    expect(after.data.spentPerDay.at(-1)?.day).toBe(new Date().toISOString().slice(0, 10));
+    expect((await client.adminStats()).data.spentPerDay).toHaveLength(7);
+
+    const bad = await refusal(client.adminStats({ days: 91 }));
+    expect(bad).toBeInstanceOf(BadRequest);
+    expect(bad).toMatchObject({ status: 400, body: 'Invalid days: must be an integer from 1 to 90' });
+  });
+
+  it('debits a wallet with adminDebit, the reason kept in its log; a debit beyond the balance is a Conflict that changes nothing', async () => {
+    const owner = await service.app().createToken(10);
+    expect(await client.adminDebit(owner, 4, 'refund')).toStrictEqual({ data: { hash: tokenHash(owner), wallet: 6 }, cost: 0, balance: undefined });
+    expect((await client.adminWallet(owner)).data.wallet).toBe(6);
+    expect((await client.adminWalletLogs(owner, { type: 'manage', limit: 2 })).data.logs[1]).toMatchObject({
+      path: `/manage/wallets/${tokenHash(owner)}/debit`,
+      balance: 6,
+      reason: 'refund',
+    });
+
+    const tooMuch = await refusal(client.adminDebit(tokenHash(owner), 7));
+    expect(tooMuch).toBeInstanceOf(Conflict);
+    expect(tooMuch).toMatchObject({ status: 409, body: 'Balance too low', cost: 0, balance: undefined });
+    expect((await client.adminWallet(owner)).data.wallet).toBe(6);
+  });
+
+  it('deletes a wallet with adminDelete: its token is Unauthorized from then on, and deleting it again is NotFound', async () => {
+    const owner = await service.app().createToken(10);
+    expect(await client.adminDelete(owner)).toStrictEqual({ data: 'OK', cost: 0, balance: undefined });
+    expect(await refusal(new Coinop({ baseUrl: service.url(), token: owner }).tokenInfo())).toBeInstanceOf(Unauthorized);
+    expect(await refusal(client.adminWallet(owner))).toBeInstanceOf(NotFound);
+
+    const again = await refusal(client.adminDelete(tokenHash(owner)));
+    expect(again).toBeInstanceOf(NotFound);
+    expect(again).toMatchObject({ status: 404, body: 'Not Found' });
+  });
+});
+
+describeEachStore('the SDK asking for a recharge link from an instance selling through Stripe Payment Links', (kind) => {
+  const links = { '1': 'https://buy.stripe.com/test_sdk_1m', '3': 'https://buy.stripe.com/test_sdk_3m' };
+  const get = useTestApp(kind, { env: { STRIPE_WEBHOOK_SECRET: 'whsec_sdk_test', STRIPE_PAYMENT_LINK_1M: links['1'], STRIPE_PAYMENT_LINK_3M: links['3'] } });
+  let url: string;
+  beforeAll(async () => {
+    await get().app.listen({ port: 0, host: '127.0.0.1' });
+    url = `http://127.0.0.1:${(get().app.server.address() as AddressInfo).port}`;
+  });
+
+  it.each(['1', '3'] as const)('answers the link for %s million credits as text with the wallet hash, for free', async (amount) => {
+    const token = await get().createToken(5);
+    const link = await new Coinop({ baseUrl: url, token }).rechargeLink(amount);
+    expect(link).toStrictEqual({ data: `${links[amount]}?client_reference_id=${tokenHash(token)}`, cost: 0, balance: 5 });
+  });
+
+  it('refuses a stranger as Unauthorized', async () => {
+    const stranger = await refusal(new Coinop({ baseUrl: url, token: 'not-a-token-of-this-service' }).rechargeLink('1'));
+    expect(stranger).toBeInstanceOf(Unauthorized);
+    expect(stranger).toMatchObject({ status: 401, body: 'Unauthorized' });
   });
 });
 
