@@ -70,5 +70,15 @@ export function describeValidationError(error: ErrorObject | undefined, dataVar:
       .join(', ');
     return `Invalid ${name}: must be one of ${allowed}`;
   }
-  return `Invalid ${name}: ${error.message ?? 'is not valid'}`;
+  const rule = RULE_WORDING[error.keyword]?.(params);
+  return `Invalid ${name}: ${rule ?? error.message ?? 'is not valid'}`;
 }
+
+/** Our wording of the size rules, as the handlers' own checks word them (Ajv's is `must NOT have more than 10 properties`). */
+const RULE_WORDING: Readonly<Record<string, (params: Record<string, unknown>) => string>> = {
+  maxLength: (params) => `must be at most ${String(params.limit)} characters`,
+  minLength: (params) => `must be at least ${String(params.limit)} characters`,
+  maxProperties: (params) => `at most ${String(params.limit)} keys`,
+  maxItems: (params) => `at most ${String(params.limit)} items`,
+  minItems: (params) => `at least ${String(params.limit)} items`,
+};

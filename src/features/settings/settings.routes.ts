@@ -23,7 +23,12 @@ async function checkWebhook(deps: Deps, webhook: LowBalanceWebhook): Promise<str
   }
   return (
     checkHeaders(webhook.headers ?? {}, 'low_balance_webhook.headers') ??
-    validateFormatConfig({ format: webhook.format, options: webhook.options, template: webhook.template })
+    // Its messages name the webhook's own fields (`Invalid format: …`): here they sit under low_balance_webhook.
+    validateFormatConfig({ format: webhook.format, options: webhook.options, template: webhook.template })?.replace(
+      /^Invalid /,
+      'Invalid low_balance_webhook.',
+    ) ??
+    null
   );
 }
 

@@ -97,7 +97,7 @@ describeEachStore('operator API: debit, delete, reasons', (kind) => {
     ['above 1e9', { amount: 1e9 + 1 }, AMOUNT_RULE],
     ['fractional', { amount: 2.5 }, AMOUNT_RULE],
     ['missing', {}, 'Missing required field: amount'],
-    ['a reason over 200 characters', { amount: 1, reason: 'r'.repeat(201) }, 'Invalid reason: must NOT have more than 200 characters'],
+    ['a reason over 200 characters', { amount: 1, reason: 'r'.repeat(201) }, 'Invalid reason: must be at most 200 characters'],
     ['beside an unknown field', { amount: 1, note: 'x' }, 'Unknown field: note'],
   ])('answers 400 to a debit whose body is %s, and takes nothing', async (_name, body, message) => {
     const t = get();

@@ -133,13 +133,24 @@ describeEachStore('low-balance settings', (kind) => {
     [
       'pagerduty without routing_key',
       { url: HOOK, format: 'pagerduty', options: { severity: 'info' } },
-      'Invalid format: pagerduty requires options.routing_key',
+      'Invalid low_balance_webhook.format: pagerduty requires options.routing_key',
     ],
-    ['telegram without chat_id', { url: HOOK, format: 'telegram' }, 'Invalid format: telegram requires options.chat_id'],
-    ['custom without template', { url: HOOK, format: 'custom' }, 'Invalid format: custom requires a template'],
-    ['a template over 2048 bytes', { url: HOOK, format: 'custom', template: { text: 'x'.repeat(2038) } }, 'Invalid template: must be at most 2048 bytes'],
+    ['telegram without chat_id', { url: HOOK, format: 'telegram' }, 'Invalid low_balance_webhook.format: telegram requires options.chat_id'],
+    ['custom without template', { url: HOOK, format: 'custom' }, 'Invalid low_balance_webhook.format: custom requires a template'],
+    [
+      'a template over 2048 bytes',
+      { url: HOOK, format: 'custom', template: { text: 'x'.repeat(2038) } },
+      'Invalid low_balance_webhook.template: must be at most 2048 bytes',
+    ],
     ['an option that is not a string', { url: HOOK, options: { chat_id: 42 } }, 'Invalid low_balance_webhook.options.chat_id: must be string'],
     ['an unknown webhook field', { url: HOOK, method: 'GET' }, 'Unknown field: low_balance_webhook.method'],
+    // Worded as the webhook routes word the same rules (format-config.ts), not as the schema validator would.
+    [
+      'more than 10 options',
+      { url: HOOK, options: Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`k${i}`, 'v'])) },
+      'Invalid low_balance_webhook.options: at most 10 keys',
+    ],
+    ['an option over 500 characters', { url: HOOK, options: { k: 'x'.repeat(501) } }, 'Invalid low_balance_webhook.options.k: must be at most 500 characters'],
   ])('answers 400 to a webhook with %s, and keeps the earlier settings', async (_name, webhook, message) => {
     await expectSaved({ low_balance_webhook: { url: HOOK }, low_balance_threshold: 7 });
     await expectRefused({ low_balance_webhook: webhook }, message);
