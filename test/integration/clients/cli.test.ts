@@ -1,10 +1,12 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachStore } from '../../helpers/each-store.js';
+import { useTestApp } from '../../helpers/use-test-app.js';
 import { sha256Hex } from '../../../src/lib/hash.js';
 import { ADMIN_TOKEN, useLiveService } from './live-service.js';
 
@@ -223,5 +225,256 @@ describeEachStore('the coinop CLI against a live instance', (kind) => {
     expect(wallet.stdout).toMatch(/^wallet\s+25$/m);
     expect((await coinop(['admin', 'wallets', token], { ADMIN_TOKEN: 'wrong-admin-token-0000' })).code).toBe(2);
     expect((await coinop(['admin', 'wallets', token])).code).toBe(1);
+  });
+
+  /** A call made with `token` straight to the instance: setting up a wallet's log without a CLI process each. */
+  const call = async (method: 'GET' | 'POST', url: string, headers: Record<string, string>, payload?: string) => {
+    const answer = await service.app().inject({ method, url, headers, ...(payload === undefined ? {} : { payload }) });
+    expect(answer.statusCode, answer.body).toBe(200);
+    return answer;
+  };
+  const rows = (stdout: string) =>
+    stdout
+      .trimEnd()
+      .split('\n')
+      .slice(1)
+      .map((line) => line.split(/\s+/));
+
+  it('help lists spend and recharge, and admin --help a usage line for each operator subcommand', async () => {
+    const help = await coinop(['help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^ {2}spend\s+credits spent per day or hour/m);
+    expect(help.stdout).toMatch(/^ {2}recharge\s+a payment link for 1 or 3 million credits/m);
+    const admin = await coinop(['admin', '--help']);
+    expect(admin.stdout.split('\n').map((line) => line.split(' ').slice(0, 3).join(' '))).toEqual(
+      ['list', 'wallets', 'logs', 'stats', 'credit', 'debit', 'delete', ''].map((sub) => (sub === '' ? '' : `coinop admin ${sub}`)),
+    );
+  });
+
+  it('spend prints credits and calls per period and category as a table, (no spending) before any call; --json gives the series', async () => {
+    const token = await service.app().createToken(20);
+    expect(await coinop(['spend'], { COINOP_TOKEN: token })).toStrictEqual({ code: 0, stdout: '(no spending)\n', stderr: '(cost 0, balance 20)\n' });
+    for (const key of ['a', 'b']) await call('POST', `/kv/cli-spend/${key}`, { 'x-token': token }, 'v');
+
+    const json = await coinop(['spend', '--days', '1', '--json'], { COINOP_TOKEN: token });
+    expect(json).toMatchObject({ code: 0, stderr: '' });
+    const { data } = JSON.parse(json.stdout);
+    const today = `${String(data.to).slice(0, 10)}T00:00:00.000Z`;
+    // The first spend call is logged (free) as a `token` call: it shows in the sums after it.
+    expect(JSON.parse(json.stdout)).toStrictEqual({
+      data: {
+        by: 'day',
+        from: today,
+        to: data.to,
+        series: [
+          { start: today, endpoint: 'kv', credits: 2, calls: 2 },
+          { start: today, endpoint: 'token', credits: 0, calls: 1 },
+        ],
+      },
+      cost: 0,
+      balance: 18,
+    });
+    const table = await coinop(['spend', '--days', '1', '--by', 'day'], { COINOP_TOKEN: token });
+    expect(table).toMatchObject({ code: 0, stderr: '(cost 0, balance 18)\n' });
+    expect(table.stdout).toMatch(/^START\s+CATEGORY\s+CREDITS\s+CALLS\n/);
+    expect(rows(table.stdout)).toStrictEqual([
+      [today, 'kv', '2', '2'],
+      [today, 'token', '0', '2'],
+    ]);
+    const hourly = JSON.parse((await coinop(['spend', '--by', 'hour', '--json'], { COINOP_TOKEN: token })).stdout);
+    expect(hourly.data.by).toBe('hour');
+    expect(
+      hourly.data.series
+        .filter((period: { endpoint: string }) => period.endpoint === 'kv')
+        .reduce((sum: number, period: { credits: number }) => sum + period.credits, 0),
+    ).toBe(2);
+
+    const week = await coinop(['spend', '--by', 'week'], { COINOP_TOKEN: token });
+    expect(week).toMatchObject({ code: 1, stdout: '' });
+    expect(week.stderr).toContain('--by is one of day, hour');
+    expect((await coinop(['spend', '--days', 'two'], { COINOP_TOKEN: token })).code).toBe(1);
+    const tooLong = await coinop(['spend', '--days', '8'], { COINOP_TOKEN: token });
+    expect(tooLong).toMatchObject({ code: 5, stderr: 'coinop spend: BadRequest: 400: Invalid days: must be an integer from 1 to 7\n' });
+  });
+
+  it('recharge on an instance without Stripe exits 6 as other server errors do; an amount other than 1 or 3 is a usage error', async () => {
+    const token = await service.app().createToken(5);
+    expect(await coinop(['recharge', '1'], { COINOP_TOKEN: token })).toStrictEqual({
+      code: 6,
+      stdout: '',
+      stderr: 'coinop recharge: ServerError: 501: Recharge is not configured\n',
+    });
+    const two = await coinop(['recharge', '2'], { COINOP_TOKEN: token });
+    expect(two).toMatchObject({ code: 1, stdout: '' });
+    expect(two.stderr).toContain('<amount> is 1 or 3');
+    expect((await coinop(['recharge'], { COINOP_TOKEN: token })).code).toBe(1);
+  });
+
+  it('admin list prints a page of wallets as a table, where the next page starts on stderr; --json gives wallets and cursor', async () => {
+    // Balances above any other wallet of this suite: the first two of the balance order.
+    const richest = await service.app().createToken(500_000_002);
+    const second = await service.app().createToken(500_000_001);
+    const first = await coinop(['admin', 'list', '--sort', 'balance', '-n', '1'], { ADMIN_TOKEN });
+    expect(first.code).toBe(0);
+    expect(first.stdout.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(/^HASH\s+BALANCE\s+CREATED\s+LAST USED$/),
+      expect.stringMatching(new RegExp(`^${sha256Hex(richest)}\\s+500000002\\s+\\d{4}-\\d\\d-\\d\\dT\\S+Z\\s+\\d{4}-\\d\\d-\\d\\dT\\S+Z$`)),
+    ]);
+    const cursor = /^more wallets: add --cursor "(\S+)"\n$/.exec(first.stderr)?.[1];
+    expect(cursor, first.stderr).toBeDefined();
+
+    const next = await coinop(['admin', 'list', '--sort', 'balance', '--limit', '1', '--cursor', cursor ?? '', '--json'], { ADMIN_TOKEN });
+    expect(next).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(next.stdout)).toStrictEqual({
+      data: {
+        wallets: [{ hash: sha256Hex(second), wallet: 500_000_001, created: expect.any(String), lastUsed: expect.any(String) }],
+        cursor: expect.any(String),
+      },
+      cost: 0,
+      balance: null,
+    });
+
+    const sort = await coinop(['admin', 'list', '--sort', 'richest'], { ADMIN_TOKEN });
+    expect(sort).toMatchObject({ code: 1, stdout: '' });
+    expect(sort.stderr).toContain('--sort is one of lastUsed, balance, created');
+    expect((await coinop(['admin', 'list', '--limit', '0'], { ADMIN_TOKEN })).code).toBe(5);
+    expect(await coinop(['admin', 'list'], { ADMIN_TOKEN: 'wrong-admin-token-0000' })).toStrictEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'coinop admin: Forbidden: 403: Forbidden\n',
+    });
+  });
+
+  it("admin logs prints a wallet's log as coinop logs does, a page at a time; --json gives the entries and cursor", async () => {
+    const owner = await service.app().createToken(10);
+    const hash = sha256Hex(owner);
+    await call('POST', '/kv/cli-audit/k', { 'x-token': owner }, 'v');
+    await call(
+      'POST',
+      `/manage/wallets/${hash}/credit`,
+      { 'x-admin-token': ADMIN_TOKEN, 'content-type': 'application/json' },
+      '{"amount":5,"reason":"goodwill"}',
+    );
+
+    // Oldest first, as coinop logs prints them; the whole log fits the page: no note.
+    const all = await coinop(['admin', 'logs', owner], { ADMIN_TOKEN });
+    expect(all).toMatchObject({ code: 0, stderr: '' });
+    expect(all.stdout.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(/^TIME\s+METHOD\s+PATH\s+TYPE\s+STATUS\s+COST\s+BALANCE\s+ERROR$/),
+      expect.stringMatching(/^\S+\s+POST\s+\/kv\/cli-audit\/k\s+kv\s+200\s+1\s+9$/),
+      expect.stringMatching(new RegExp(`^\\S+\\s+POST\\s+/manage/wallets/${hash}/credit\\s+manage\\s+200\\s+0\\s+14$`)),
+    ]);
+    // The operator's reads are logged in the wallet too (manage): the read above is now the newest entry.
+    const newest = await coinop(['admin', 'logs', hash, '-n', '2'], { ADMIN_TOKEN });
+    expect(rows(newest.stdout).map((row) => row[2])).toEqual([`/manage/wallets/${hash}/credit`, `/manage/wallets/${hash}/logs?limit=20`]);
+    const cursor = /^more entries: add --cursor "(\S+)"\n$/.exec(newest.stderr)?.[1];
+    expect(cursor, newest.stderr).toBeDefined();
+    const older = await coinop(['admin', 'logs', hash, '--limit', '2', '--cursor', cursor ?? ''], { ADMIN_TOKEN });
+    expect(older).toMatchObject({ code: 0, stderr: '' });
+    expect(rows(older.stdout).map((row) => row[2])).toEqual(['/kv/cli-audit/k']);
+
+    const json = await coinop(['admin', 'logs', owner, '--type', 'kv', '--json'], { ADMIN_TOKEN });
+    expect(JSON.parse(json.stdout)).toStrictEqual({
+      data: { logs: [expect.objectContaining({ method: 'POST', path: '/kv/cli-audit/k', endpoint: 'kv', cost: 1, balance: 9 })], cursor: null },
+      cost: 0,
+      balance: null,
+    });
+
+    expect((await coinop(['admin', 'logs', 'f'.repeat(64)], { ADMIN_TOKEN })).code).toBe(4);
+    expect((await coinop(['admin', 'logs', owner, '--limit', 'ten'], { ADMIN_TOKEN })).code).toBe(1);
+    expect((await coinop(['admin', 'logs'], { ADMIN_TOKEN })).code).toBe(1);
+    expect((await coinop(['admin', 'logs', owner], { ADMIN_TOKEN: 'wrong-admin-token-0000' })).code).toBe(2);
+  });
+
+  it('admin stats prints wallets, credits in circulation and a table of credits spent per day; --json gives the same', async () => {
+    const before = JSON.parse((await coinop(['admin', 'stats', '--days', '2', '--json'], { ADMIN_TOKEN })).stdout).data;
+    expect(before.spentPerDay).toHaveLength(2);
+    const token = await service.app().createToken(100);
+    for (const key of ['a', 'b', 'c']) await call('POST', `/kv/cli-stats/${key}`, { 'x-token': token }, 'v');
+
+    const after = await coinop(['admin', 'stats', '--days', '2'], { ADMIN_TOKEN });
+    expect(after).toMatchObject({ code: 0, stderr: '' });
+    const [yesterday, today] = before.spentPerDay;
+    expect(after.stdout.trimEnd().split('\n')).toEqual([
+      `wallets  ${before.wallets + 1}`,
+      `credits  ${before.credits + 97}`,
+      '',
+      expect.stringMatching(/^DAY\s+SPENT$/),
+      expect.stringMatching(new RegExp(`^${yesterday.day}\\s+${yesterday.credits}$`)),
+      expect.stringMatching(new RegExp(`^${today.day}\\s+${today.credits + 3}$`)),
+    ]);
+    expect(JSON.parse((await coinop(['admin', 'stats', '--json'], { ADMIN_TOKEN })).stdout).data.spentPerDay).toHaveLength(7);
+
+    expect((await coinop(['admin', 'stats', '--days', 'two'], { ADMIN_TOKEN })).code).toBe(1);
+    expect((await coinop(['admin', 'stats', '--days', '91'], { ADMIN_TOKEN })).code).toBe(5);
+    expect((await coinop(['admin', 'stats'], { ADMIN_TOKEN: 'wrong-admin-token-0000' })).code).toBe(2);
+  });
+
+  it('admin debit takes credits, all or nothing, the reason kept in the log; a debit beyond the balance exits 5 and changes nothing', async () => {
+    const owner = await service.app().createToken(10);
+    const hash = sha256Hex(owner);
+    const json = await coinop(['admin', 'debit', owner, '4', '--reason', 'refund', '--json'], { ADMIN_TOKEN });
+    expect(json).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(json.stdout)).toStrictEqual({ data: { hash, wallet: 6 }, cost: 0, balance: null });
+    expect(await coinop(['admin', 'debit', hash, '1'], { ADMIN_TOKEN })).toStrictEqual({ code: 0, stdout: `hash    ${hash}\nwallet  5\n`, stderr: '' });
+    const log = await call('GET', `/manage/wallets/${hash}/logs?type=manage`, { 'x-admin-token': ADMIN_TOKEN });
+    expect(JSON.parse(log.body).logs.map((entry: { balance: number; reason?: string }) => [entry.balance, entry.reason])).toStrictEqual([
+      [5, undefined],
+      [6, 'refund'],
+    ]);
+
+    expect(await coinop(['admin', 'debit', owner, '6'], { ADMIN_TOKEN })).toStrictEqual({
+      code: 5,
+      stdout: '',
+      stderr: 'coinop admin: Conflict: 409: Balance too low\n',
+    });
+    expect((await coinop(['admin', 'wallets', owner], { ADMIN_TOKEN })).stdout).toMatch(/^wallet\s+5$/m);
+    expect((await coinop(['admin', 'debit', owner, 'four'], { ADMIN_TOKEN })).code).toBe(1);
+    expect((await coinop(['admin', 'debit', owner, '1'], { ADMIN_TOKEN: 'wrong-admin-token-0000' })).code).toBe(2);
+  });
+
+  it('admin delete refuses without --yes and deletes nothing; with --yes the wallet goes and its token is refused from then on', async () => {
+    const owner = await service.app().createToken(10);
+    const refused = await coinop(['admin', 'delete', owner], { ADMIN_TOKEN });
+    expect(refused).toMatchObject({ code: 1, stdout: '' });
+    expect(refused.stderr).toContain('coinop admin: deleting a wallet and all its data is irreversible: add --yes to confirm');
+    expect((await coinop(['balance'], { COINOP_TOKEN: owner })).stdout).toBe('9\n');
+
+    expect(await coinop(['admin', 'delete', owner, '--yes'], { ADMIN_TOKEN })).toStrictEqual({ code: 0, stdout: 'OK\n', stderr: '' });
+    expect((await coinop(['balance'], { COINOP_TOKEN: owner })).code).toBe(2);
+    expect((await coinop(['admin', 'delete', sha256Hex(owner), '--yes'], { ADMIN_TOKEN })).code).toBe(4);
+
+    const other = await service.app().createToken(10);
+    expect((await coinop(['admin', 'delete', other, '--yes'], { ADMIN_TOKEN: 'wrong-admin-token-0000' })).code).toBe(2);
+    const json = await coinop(['admin', 'delete', '--yes', other, '--json'], { ADMIN_TOKEN });
+    expect(JSON.parse(json.stdout)).toStrictEqual({ data: 'OK', cost: 0, balance: null });
+    expect((await coinop(['admin', 'wallets', other], { ADMIN_TOKEN })).code).toBe(4);
+  });
+});
+
+describeEachStore('the coinop CLI asking for a recharge link from an instance selling through Stripe Payment Links', (kind) => {
+  const links = { '1': 'https://buy.stripe.com/test_cli_1m', '3': 'https://buy.stripe.com/test_cli_3m' };
+  const get = useTestApp(kind, { env: { STRIPE_WEBHOOK_SECRET: 'whsec_cli_test', STRIPE_PAYMENT_LINK_1M: links['1'], STRIPE_PAYMENT_LINK_3M: links['3'] } });
+  let url: string;
+  let home: string;
+  beforeAll(async () => {
+    await get().app.listen({ port: 0, host: '127.0.0.1' });
+    url = `http://127.0.0.1:${(get().app.server.address() as AddressInfo).port}`;
+    home = mkdtempSync(join(tmpdir(), 'coinop-cli-'));
+  });
+  afterAll(() => rmSync(home, { recursive: true, force: true }));
+  const coinop = (args: readonly string[], token: string) =>
+    run(process.execPath, [CLI, ...args], { HOME: home, XDG_CONFIG_HOME: join(home, 'config'), COINOP_URL: url, COINOP_TOKEN: token });
+
+  it('recharge prints the payment URL for the amount with the wallet hash, for free; --json gives it as data', async () => {
+    const token = await get().createToken(5);
+    expect(await coinop(['recharge', '3'], token)).toStrictEqual({
+      code: 0,
+      stdout: `${links['3']}?client_reference_id=${sha256Hex(token)}\n`,
+      stderr: '(cost 0, balance 5)\n',
+    });
+    const json = await coinop(['recharge', '1', '--json'], token);
+    expect(JSON.parse(json.stdout)).toStrictEqual({ data: `${links['1']}?client_reference_id=${sha256Hex(token)}`, cost: 0, balance: 5 });
+    expect((await coinop(['recharge', '1'], 'not-a-token-of-this-service')).code).toBe(2);
   });
 });

@@ -1,5 +1,6 @@
 import type { Command } from './command.js';
 import { adminCommand } from './commands/admin.js';
+import { rechargeCommand, spendCommand } from './commands/credits.js';
 import { kvCommand } from './commands/kv.js';
 import { logsCommand } from './commands/logs.js';
 import { dnsCommand, ipCommand, metaCommand } from './commands/lookups.js';
@@ -11,6 +12,8 @@ import { mcpCommand } from '../mcp-stdio.js';
 export const COMMANDS: Readonly<Record<string, Command>> = {
   token: tokenCommand,
   balance: balanceCommand,
+  spend: spendCommand,
+  recharge: rechargeCommand,
   kv: kvCommand,
   webhook: webhookCommand,
   dns: dnsCommand,

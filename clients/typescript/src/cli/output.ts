@@ -52,3 +52,8 @@ export function output(json: boolean, stdout: NodeJS.WritableStream = process.st
     },
   };
 }
+
+/** Where a listing's next page starts, for people (stderr); scripts read `cursor` from --json. */
+export function nextPageNote(out: Output, what: string, cursor: string | null): void {
+  if (!out.json && cursor !== null) out.note(`more ${what}: add --cursor ${JSON.stringify(cursor)}`);
+}

@@ -1,30 +1,52 @@
-import type { Command } from '../command.js';
-import { invocation, required } from '../command.js';
+import type { Command, Invocation } from '../command.js';
+import { invocation } from '../command.js';
 import { UsageError } from '../exit-codes.js';
-import { fields } from '../output.js';
+import type { Coinop } from '../../client.js';
+import { creditWallet, debitWallet, deleteWallet } from './admin-changes.js';
+import { listWallets, serviceStats, showWallet, walletLogs } from './admin-reads.js';
+
+/** Every option of the admin subcommands; each reads its own. */
+const ADMIN_OPTIONS = {
+  reason: { type: 'string' },
+  sort: { type: 'string' },
+  limit: { type: 'string', short: 'n' },
+  cursor: { type: 'string' },
+  type: { type: 'string' },
+  days: { type: 'string' },
+  yes: { type: 'boolean', default: false },
+} as const;
+
+export type AdminCall = Invocation<typeof ADMIN_OPTIONS>;
+type Subcommand = (call: AdminCall, client: Coinop) => Promise<void>;
+
+const SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
+  list: listWallets,
+  wallets: showWallet,
+  wallet: showWallet,
+  logs: walletLogs,
+  stats: serviceStats,
+  credit: creditWallet,
+  debit: debitWallet,
+  delete: deleteWallet,
+};
 
 export const adminCommand: Command = {
-  summary: 'operator API (ADMIN_TOKEN): wallets, credit',
-  usage: 'coinop admin wallets <token|hash>\ncoinop admin credit <token|hash> <amount> [--reason text]',
+  summary: 'operator API (ADMIN_TOKEN): list, wallets, logs, stats, credit, debit, delete',
+  usage: [
+    'coinop admin list [--sort lastUsed|balance|created] [-n|--limit count] [--cursor c]   (one page of wallets)',
+    'coinop admin wallets <token|hash>',
+    'coinop admin logs <token|hash> [--type kv|token|manage|…] [-n|--limit count] [--cursor c]',
+    'coinop admin stats [--days 1-90]',
+    'coinop admin credit <token|hash> <amount> [--reason text]',
+    'coinop admin debit <token|hash> <amount> [--reason text]   (all or nothing)',
+    'coinop admin delete <token|hash> --yes                     (the wallet and all its data, irreversibly)',
+  ].join('\n'),
   async run(args) {
-    const call = invocation(args, { reason: { type: 'string' } });
+    const call = invocation(args, ADMIN_OPTIONS);
     const [sub] = call.positionals;
     if (call.settings.adminToken === undefined) throw new UsageError('set ADMIN_TOKEN to the service operator token');
-    const client = call.client(false);
-    const wallet = () => required(call.positionals, 1, 'token|hash');
-    if (sub === 'wallets' || sub === 'wallet') {
-      const result = await client.adminWallet(wallet());
-      call.out.result(result.data, result, () => fields(result.data));
-      return;
-    }
-    if (sub === 'credit') {
-      const target = wallet();
-      const amount = required(call.positionals, 2, 'amount');
-      if (!/^\d+$/.test(amount)) throw new UsageError('<amount> must be a whole number');
-      const result = await client.adminCredit(target, Number(amount), call.values.reason);
-      call.out.result(result.data, result, () => fields(result.data));
-      return;
-    }
-    throw new UsageError(sub === undefined ? 'missing subcommand' : `unknown subcommand: ${sub}`);
+    const subcommand = sub === undefined ? undefined : SUBCOMMANDS[sub];
+    if (subcommand === undefined) throw new UsageError(sub === undefined ? 'missing subcommand' : `unknown subcommand: ${sub}`);
+    await subcommand(call, call.client(false));
   },
 };

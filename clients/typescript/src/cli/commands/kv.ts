@@ -1,7 +1,7 @@
 import type { Command } from '../command.js';
 import { integer, invocation, required } from '../command.js';
 import { UsageError } from '../exit-codes.js';
-import { table } from '../output.js';
+import { nextPageNote, table } from '../output.js';
 
 /** Listing options shared by `ls` and `buckets`: the query of GET /kv/{bucket} and GET /kv. */
 function paging(values: { prefix?: string; limit?: string; cursor?: string }): { prefix?: string; limit?: number; cursor?: string } {
@@ -27,10 +27,6 @@ export const kvCommand: Command = {
     const [sub] = call.positionals;
     const bucket = () => required(call.positionals, 1, 'bucket');
     const key = () => required(call.positionals, 2, 'key');
-    // Where the next page starts, for people (stderr); scripts read `cursor` from --json.
-    const nextPage = (what: string, cursor: string | null) => {
-      if (!call.out.json && cursor !== null) call.out.note(`more ${what}: add --cursor ${JSON.stringify(cursor)}`);
-    };
     switch (sub) {
       case 'set': {
         const given = required(call.positionals, 3, 'value');
@@ -63,7 +59,7 @@ export const kvCommand: Command = {
                 keys.map((entry) => [entry.key, entry.expiresAt, entry.size]),
               ),
         );
-        nextPage('keys', cursor);
+        nextPageNote(call.out, 'keys', cursor);
         return;
       }
       case 'buckets': {
@@ -79,7 +75,7 @@ export const kvCommand: Command = {
                 buckets.map((entry) => [entry.bucket, entry.capped ? `${entry.keys}+` : entry.keys, entry.capped ? `${entry.size}+` : entry.size]),
               ),
         );
-        nextPage('buckets', cursor);
+        nextPageNote(call.out, 'buckets', cursor);
         return;
       }
       default:

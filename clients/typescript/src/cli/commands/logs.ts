@@ -2,13 +2,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Command } from '../command.js';
 import { integer, invocation } from '../command.js';
 import { UsageError } from '../exit-codes.js';
-import { table } from '../output.js';
+import { LOG_HEADERS, logRow, logTable } from '../log-table.js';
 import type { LogEntry, LogsQuery } from '../../types.js';
 
 const FOLLOW_INTERVAL_MS = 2000;
-const HEADERS = ['TIME', 'METHOD', 'PATH', 'TYPE', 'STATUS', 'COST', 'BALANCE', 'ERROR'];
 const FOLLOW_WIDTHS = [24, 6, 32, 16, 6, 4, 7];
-const row = (entry: LogEntry) => [entry.timestamp, entry.method, entry.path, entry.endpoint, entry.status_code, entry.cost, entry.balance, entry.error];
 
 export const logsCommand: Command = {
   summary: 'recent calls made with the token (free); --follow keeps printing new ones',
@@ -19,10 +17,8 @@ export const logsCommand: Command = {
     const query = { ...(n === undefined ? {} : { n }), ...(call.values.type === undefined ? {} : { type: call.values.type }) } as LogsQuery;
     const client = call.client();
     const first = await client.logs(query);
-    // Oldest first, as a terminal reads them.
-    const entries = [...first.data.logs].reverse();
     if (call.values.follow !== true) {
-      call.out.result(first.data, first, () => table(HEADERS, entries.map(row)));
+      call.out.result(first.data, first, () => logTable(first.data.logs));
       return;
     }
     if (call.out.json) throw new UsageError('--follow prints lines; use it without --json');
@@ -33,15 +29,17 @@ export const logsCommand: Command = {
         .join('  ')
         .trimEnd();
     const ownRead = (entry: LogEntry) => entry.endpoint === 'token' && entry.path.startsWith('/token/logs');
+    // Oldest first, as a terminal reads them.
+    const entries = [...first.data.logs].reverse();
     const seen = new Set(entries.map((entry) => entry.id));
-    process.stdout.write(`${[HEADERS, ...entries.map(row)].map(line).join('\n')}\n`);
+    process.stdout.write(`${[LOG_HEADERS, ...entries.map(logRow)].map(line).join('\n')}\n`);
     for (;;) {
       await sleep(FOLLOW_INTERVAL_MS);
       const next = await client.logs({ ...query, n: 100 });
       for (const entry of [...next.data.logs].reverse()) {
         if (seen.has(entry.id)) continue;
         seen.add(entry.id);
-        if (!ownRead(entry)) process.stdout.write(`${line(row(entry))}\n`);
+        if (!ownRead(entry)) process.stdout.write(`${line(logRow(entry))}\n`);
       }
     }
   },
