@@ -235,24 +235,17 @@ export class Coinop {
 
   /** Adds `amount` credits to a wallet (a token or its hash). */
   adminCredit(wallet: string, amount: number, reason?: string): Promise<Result<T.AdminCredit>> {
-    return settle(
-      this.api.POST('/manage/wallets/{hash}/credit', {
-        headers: this.adminAuth,
-        params: { path: { hash: walletHash(wallet) } },
-        body: { amount, ...(reason === undefined ? {} : { reason }) },
-      }),
-    );
+    return settle(this.api.POST('/manage/wallets/{hash}/credit', this.amountRequest(wallet, amount, reason)));
   }
 
   /** Takes `amount` credits from a wallet (a token or its hash), all or nothing (POST /manage/wallets/{hash}/debit); `Conflict` when the balance does not cover it. */
   adminDebit(wallet: string, amount: number, reason?: string): Promise<Result<T.AdminDebit>> {
-    return settle(
-      this.api.POST('/manage/wallets/{hash}/debit', {
-        headers: this.adminAuth,
-        params: { path: { hash: walletHash(wallet) } },
-        body: { amount, ...(reason === undefined ? {} : { reason }) },
-      }),
-    );
+    return settle(this.api.POST('/manage/wallets/{hash}/debit', this.amountRequest(wallet, amount, reason)));
+  }
+
+  /** A credit's or debit's request: `amount` credits moved on `wallet` (a token or its hash), with the operator's reason if any. */
+  private amountRequest(wallet: string, amount: number, reason: string | undefined) {
+    return { headers: this.adminAuth, params: { path: { hash: walletHash(wallet) } }, body: { amount, ...(reason === undefined ? {} : { reason }) } };
   }
 
   /** Deletes a wallet (a token or its hash) and all its data; its token answers 401 from then on (DELETE /manage/wallets/{hash}). */
