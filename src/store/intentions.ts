@@ -17,12 +17,23 @@ export const POSTGRES_LOCKS: RowLocks = {
 /**
  * One statement that merges index walks (SELECTs whose index yields their rows in `order`) in that order as it goes,
  * so that `limit` rows after `offset` cost about that many rows read, whatever each walk holds (Store.mergeWalks).
- * `limit` and `offset` are the code's own numbers.
+ * `offset` is the code's own number; `limit` too, or a reference to a bound parameter (`$5`) when it is the caller's,
+ * so that the statement's text stays the same whatever the caller asks (one prepared statement, not one per limit).
  */
-export type MergeWalks = (walks: readonly string[], order: string, window: { readonly limit: number; readonly offset?: number }) => string;
+export type MergeWalks = (walks: readonly string[], order: string, window: MergeWindow) => string;
 
-const windowText = (window: { readonly limit: number; readonly offset?: number }): string =>
-  `LIMIT ${window.limit}${window.offset === undefined ? '' : ` OFFSET ${window.offset}`}`;
+export interface MergeWindow {
+  readonly limit: number | `$${number}`;
+  readonly offset?: number;
+}
+
+const windowText = (window: MergeWindow): string => `LIMIT ${window.limit}${window.offset === undefined ? '' : ` OFFSET ${window.offset}`}`;
+
+/** The rows a walk may have to yield for the window: its limit and offset together. */
+const walkLimit = (window: MergeWindow): string | number => {
+  if (window.offset === undefined) return window.limit;
+  return typeof window.limit === 'number' ? window.limit + window.offset : `${window.limit} + ${window.offset}`;
+};
 
 /** SQLite merges a compound's ORDER BY over its arms as they go; an arm wrapped in a subquery of its own would be sorted first. */
 export const SQLITE_MERGE_WALKS: MergeWalks = (walks, order, window) => `${walks.join(' UNION ALL ')} ORDER BY ${order} ${windowText(window)}`;
@@ -33,8 +44,7 @@ export const SQLITE_MERGE_WALKS: MergeWalks = (walks, order, window) => `${walks
  */
 export const POSTGRES_MERGE_WALKS: MergeWalks = (walks, order, window) => {
   if (walks.length === 1) return `${walks[0] ?? ''} ORDER BY ${order} ${windowText(window)}`; // one walk is already in order
-  const perWalk = window.limit + (window.offset ?? 0);
-  return `${walks.map((walk) => `(${walk} ORDER BY ${order} LIMIT ${perWalk})`).join(' UNION ALL ')} ORDER BY ${order} ${windowText(window)}`;
+  return `${walks.map((walk) => `(${walk} ORDER BY ${order} LIMIT ${walkLimit(window)})`).join(' UNION ALL ')} ORDER BY ${order} ${windowText(window)}`;
 };
 
 /** `SELECT 1 FROM table WHERE col = $1 AND …` with the key's values; names are the code's own, values are bound. */

@@ -1,4 +1,5 @@
 import type { Store } from '../../store/store.js';
+import type { MergeWalks, MergeWindow } from '../../store/intentions.js';
 import { LOG_CATEGORIES } from '../../ledger/log-entry.js';
 import type { LogCategory } from '../../ledger/log-entry.js';
 import { LOG_COLUMNS } from '../../ledger/log-insert.js';
@@ -50,7 +51,7 @@ class Statement {
   }
 
   /** A parameter reference for `value`. */
-  ref(value: unknown): string {
+  ref(value: unknown): `$${number}` {
     this.params.push(value);
     return `$${this.params.length}`;
   }
@@ -65,16 +66,16 @@ function rangeConditions(statement: Statement, request: PageRequest, category: s
 /** The categories a request reads: its `type`, or every one. */
 const categoriesOf = (request: PageRequest): readonly string[] => (request.category === undefined ? LOG_CATEGORIES : [request.category]);
 
+/** The newest first order of a range; the index's own, so walks in it are merged as they go (Store.mergeWalks). */
+const NEWEST_FIRST = 'created_at DESC, seq DESC';
+
 /**
- * Newest first from `columns` of the request's range, `conditions` appended, at most `limit` (a reference):
- * one index range per category, merged.
+ * Newest first from `columns` of the request's range, `conditions` appended, within `window`: one index range per
+ * category, merged as they go.
  */
-function rangeText(statement: Statement, request: PageRequest, columns: string, conditions: string, limit: string): string {
-  const branch = (category: string) =>
-    `SELECT ${columns} FROM logs WHERE ${rangeConditions(statement, request, category)}${conditions} ORDER BY created_at DESC, seq DESC LIMIT ${limit}`;
-  if (request.category !== undefined) return branch(request.category);
-  const branches = LOG_CATEGORIES.map((category, i) => `SELECT * FROM (${branch(category)}) AS c${i}`);
-  return `SELECT * FROM (${branches.join(' UNION ALL ')}) AS merged ORDER BY created_at DESC, seq DESC LIMIT ${limit}`;
+function rangeText(merge: MergeWalks, statement: Statement, request: PageRequest, columns: string, conditions: string, window: MergeWindow): string {
+  const walks = categoriesOf(request).map((category) => `SELECT ${columns} FROM logs WHERE ${rangeConditions(statement, request, category)}${conditions}`);
+  return merge(walks, NEWEST_FIRST, window);
 }
 
 /** The SQL conditions of the filters that have no index. */
@@ -94,21 +95,21 @@ function filterText(statement: Statement, request: PageRequest): string {
  */
 async function scanEnd(store: LogSource, request: PageRequest): Promise<LogPosition | undefined> {
   const statement = new Statement(request);
-  const walks = categoriesOf(request).map((category) => `SELECT created_at, seq FROM logs WHERE ${rangeConditions(statement, request, category)}`);
-  const text = store.mergeWalks(walks, 'created_at DESC, seq DESC', { limit: 1, offset: SCAN_ROWS });
+  const text = rangeText(store.mergeWalks, statement, request, 'created_at, seq', '', { limit: 1, offset: SCAN_ROWS });
   const row = await store.read.get<{ created_at: number; seq: number }>(text, statement.params);
   return row === undefined ? undefined : { createdAt: row.created_at, seq: row.seq };
 }
 
 /** The statement of a page: the request's range newer than `end` (the scan's end, when filtered), n + 1 rows at most. */
-export function pageStatement(request: PageRequest, end?: LogPosition): { readonly sql: string; readonly params: readonly unknown[] } {
+export function pageStatement(merge: MergeWalks, request: PageRequest, end?: LogPosition): { readonly sql: string; readonly params: readonly unknown[] } {
   const statement = new Statement(request);
   let conditions = filterText(statement, request);
   if (end !== undefined) {
     const t = statement.ref(end.createdAt);
     conditions += ` AND created_at >= ${t} AND (created_at > ${t} OR seq > ${statement.ref(end.seq)})`;
   }
-  return { sql: rangeText(statement, request, ROW_COLUMNS, conditions, statement.ref(request.n + 1)), params: statement.params };
+  const limit = statement.ref(request.n + 1);
+  return { sql: rangeText(merge, statement, request, ROW_COLUMNS, conditions, { limit }), params: statement.params };
 }
 
 /** What a page is read from: the store's reads, and how it merges index walks. */
@@ -118,7 +119,7 @@ export async function logPage(store: LogSource, request: PageRequest): Promise<L
   const filtered = request.status !== undefined || request.pathPrefix !== undefined;
   // Unfiltered, every row of the range matches: n + 1 rows are all the work. Filtered, the scan is bounded.
   const end = filtered ? await scanEnd(store, request) : undefined;
-  const page = pageStatement(request, end);
+  const page = pageStatement(store.mergeWalks, request, end);
   const rows = await store.read.all<LogRow>(page.sql, page.params);
   if (rows.length > request.n) {
     rows.length = request.n;

@@ -57,7 +57,7 @@ describeEachStore('GET /token/logs: a page reads its rows from the index in orde
     ['one category', request('kv')],
     ['every category', request()],
   ])('%s: each range walks the index newest first, with no sort of its own', async (_case, page) => {
-    const statement = pageStatement(page);
+    const statement = pageStatement(get().deps.store.mergeWalks, page);
     const lines = (await plan(statement.sql, statement.params)).filter((line) => !/Index Cond|Filter:/.test(line));
     const shown = lines.join('\n');
     const walk = kind === 'sqlite' ? /SEARCH logs USING (COVERING )?INDEX logs_wallet_endpoint_time/ : /Index Scan Backward using logs_wallet_endpoint_time/;
@@ -156,6 +156,17 @@ describeEachStore('GET /token/logs: a filtered page reads a bounded part of the 
           details.join('\n'),
         ).toEqual([]);
       }
+      // The page merges its walks as they go too: no sort of the rows they yield (each walk once sorted its n + 1 rows).
+      const details = (await store.read.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${pageStatementRun.sql}`, pageStatementRun.params)).map(
+        (row) => row.detail,
+      );
+      expect(details.filter((detail) => /SEARCH logs USING INDEX logs_wallet_endpoint_time/.test(detail)).length, details.join('\n')).toBe(
+        LOG_CATEGORIES.length,
+      );
+      expect(
+        details.filter((detail) => /SCAN logs|TEMP B-TREE/.test(detail)),
+        details.join('\n'),
+      ).toEqual([]);
       return;
     }
     const read = async ({ sql, params }: { sql: string; params: readonly unknown[] }): Promise<number> => {
