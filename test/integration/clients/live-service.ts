@@ -7,6 +7,7 @@ import type { OutboundFixture } from '../../helpers/outbound-fixture.js';
 import { rr, startDnsServer } from '../../helpers/dns-server.js';
 import type { TestDnsServer } from '../../helpers/dns-server.js';
 import type { StoreKind } from '../../helpers/stores.js';
+import type { Clock } from '../../../src/lib/time.js';
 
 export const ADMIN_TOKEN = 'admin-token-for-the-client-tests';
 
@@ -18,8 +19,21 @@ export interface LiveService {
   dns(): TestDnsServer;
 }
 
+const DAY_MS = 86_400_000;
+
 /**
- * An instance listening on loopback, as the SDK and the CLI meet it: the operator API on, outbound calls allowed to
+ * Real time moved forward to the next noon UTC (less than a day ahead): the instance's day cannot end during a run, so
+ * tests may compare what a call logged with "today" (spend, stats) wherever the suite runs, midnight UTC included.
+ */
+export function noonClock(): Clock {
+  const now = Date.now();
+  const noon = now - (now % DAY_MS) + DAY_MS / 2;
+  const shift = noon >= now ? noon - now : noon + DAY_MS - now;
+  return { now: () => Date.now() + shift };
+}
+
+/**
+ * An instance listening on loopback, on noonClock's time, as the SDK and the CLI meet it: the operator API on, outbound calls allowed to
  * the loopback HTTPS receiver, DNS answered by a loopback server (example.test A 192.0.2.10, a documentation range
  * the lookup is allowed to show).
  */
@@ -31,7 +45,7 @@ export function useLiveService(kind: StoreKind): LiveService {
     dns = await startDnsServer({ zone: [rr('example.test', 'A', '192.0.2.10', 300)] });
     env.DNS_SERVERS = dns.address;
   });
-  const app = useTestApp(kind, { env });
+  const app = useTestApp(kind, { env, clock: noonClock() });
   let url: string | undefined;
   beforeAll(async () => {
     await app().app.listen({ port: 0, host: '127.0.0.1' });
