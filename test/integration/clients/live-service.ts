@@ -33,9 +33,9 @@ export function noonClock(): Clock {
 }
 
 /**
- * An instance listening on loopback, on noonClock's time, as the SDK and the CLI meet it: the operator API on, outbound calls allowed to
+ * An instance listening on loopback, as the SDK and the CLI meet it: the operator API on, outbound calls allowed to
  * the loopback HTTPS receiver, DNS answered by a loopback server (example.test A 192.0.2.10, a documentation range
- * the lookup is allowed to show).
+ * the lookup is allowed to show), its clock noonClock's.
  */
 export function useLiveService(kind: StoreKind): LiveService {
   const outbound = useOutboundFixture();
