@@ -17,23 +17,17 @@ export const POSTGRES_LOCKS: RowLocks = {
 /**
  * One statement that merges index walks (SELECTs whose index yields their rows in `order`) in that order as it goes,
  * so that `limit` rows after `offset` cost about that many rows read, whatever each walk holds (Store.mergeWalks).
- * `offset` is the code's own number; `limit` too, or a reference to a bound parameter (`$5`) when it is the caller's,
- * so that the statement's text stays the same whatever the caller asks (one prepared statement, not one per limit).
+ * `limit` and `offset` are the code's own numbers, or `limit` alone is a reference to a bound parameter (`$5`) when
+ * it is the caller's, so that the statement's text stays the same whatever the caller asks (one prepared statement).
  */
 export type MergeWalks = (walks: readonly string[], order: string, window: MergeWindow) => string;
 
-export interface MergeWindow {
-  readonly limit: number | `$${number}`;
-  readonly offset?: number;
-}
+export type MergeWindow = { readonly limit: number; readonly offset?: number } | { readonly limit: `$${number}`; readonly offset?: never };
 
 const windowText = (window: MergeWindow): string => `LIMIT ${window.limit}${window.offset === undefined ? '' : ` OFFSET ${window.offset}`}`;
 
 /** The rows a walk may have to yield for the window: its limit and offset together. */
-const walkLimit = (window: MergeWindow): string | number => {
-  if (window.offset === undefined) return window.limit;
-  return typeof window.limit === 'number' ? window.limit + window.offset : `${window.limit} + ${window.offset}`;
-};
+const walkLimit = (window: MergeWindow): string | number => (typeof window.limit === 'number' ? window.limit + (window.offset ?? 0) : window.limit);
 
 /** SQLite merges a compound's ORDER BY over its arms as they go; an arm wrapped in a subquery of its own would be sorted first. */
 export const SQLITE_MERGE_WALKS: MergeWalks = (walks, order, window) => `${walks.join(' UNION ALL ')} ORDER BY ${order} ${windowText(window)}`;

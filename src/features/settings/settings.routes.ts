@@ -14,22 +14,18 @@ const meter = { cost: 1, category: 'settings' } as const;
 /** Reading the settings writes nothing of the user's (README "Durability of read charges"). */
 const readMeter = { ...meter, readOnly: true } as const;
 
+/** The shared checks word their messages for a webhook's own fields (`Invalid url: …`): here they sit under low_balance_webhook. */
+const underLowBalanceWebhook = (message: string): string => message.replace(/^Invalid /, 'Invalid low_balance_webhook.');
+
 /** Save-time checks: the URL must be public HTTPS (the same check webhooks get), headers and format sane. */
 async function checkWebhook(deps: Deps, webhook: LowBalanceWebhook): Promise<string | null> {
   try {
     await deps.outbound.checkUrl(webhook.url);
   } catch (error) {
-    return error instanceof OutboundError ? error.message.replace(/^Invalid url/, 'Invalid low_balance_webhook.url') : 'Invalid low_balance_webhook.url';
+    return underLowBalanceWebhook(error instanceof OutboundError ? error.message : 'Invalid url');
   }
-  return (
-    checkHeaders(webhook.headers ?? {}, 'low_balance_webhook.headers') ??
-    // Its messages name the webhook's own fields (`Invalid format: …`): here they sit under low_balance_webhook.
-    validateFormatConfig({ format: webhook.format, options: webhook.options, template: webhook.template })?.replace(
-      /^Invalid /,
-      'Invalid low_balance_webhook.',
-    ) ??
-    null
-  );
+  const format = validateFormatConfig({ format: webhook.format, options: webhook.options, template: webhook.template });
+  return checkHeaders(webhook.headers ?? {}, 'low_balance_webhook.headers') ?? (format === null ? null : underLowBalanceWebhook(format));
 }
 
 function view(webhook: LowBalanceWebhook) {
