@@ -1,0 +1,129 @@
+/**
+ * A shared pool of slots divided fairly between keys (wallets): at most `slots` tasks run at once in all, and at most
+ * `perKey` of any one key. A freed slot goes to the waiting key holding the fewest slots, so a key that queued a
+ * thousand tasks gets no more turns than a key that queued one: a wallet that buys slow work waits for itself, not for others.
+ */
+export interface FairLimiterOptions {
+  /** Tasks running at once in all. */
+  readonly slots: number;
+  /** Tasks of one key running at once (at most `slots`). */
+  readonly perKey: number;
+  /** Tasks of one key waiting at once; more are refused at once with PoolFullError. Default: unbounded. */
+  readonly maxWaitingPerKey?: number;
+}
+
+/** A task refused because its key already has `maxWaitingPerKey` tasks waiting. */
+export class PoolFullError extends Error {
+  constructor(readonly key: PoolKey) {
+    super('too many tasks of one key waiting for the pool');
+    this.name = 'PoolFullError';
+  }
+}
+
+export type PoolKey = string | number;
+
+export class FairLimiter {
+  private running = 0;
+  private readonly runningOf = new Map<PoolKey, number>();
+  private readonly waitingOf = new Map<PoolKey, Array<() => void>>();
+  /** Keys with waiting tasks, in the order they are served next. */
+  private readonly turn: PoolKey[] = [];
+
+  constructor(private readonly options: FairLimiterOptions) {
+    const { slots, perKey } = options;
+    if (!Number.isInteger(slots) || slots < 1) throw new Error('slots must be a positive integer');
+    if (!Number.isInteger(perKey) || perKey < 1 || perKey > slots) throw new Error('perKey must be an integer from 1 to slots');
+  }
+
+  /** Tasks running now, in all. */
+  get active(): number {
+    return this.running;
+  }
+
+  /** Tasks of `key` running now. */
+  activeOf(key: PoolKey): number {
+    return this.runningOf.get(key) ?? 0;
+  }
+
+  /** Slots free now in all (waiting tasks will take them first). */
+  get free(): number {
+    return this.options.slots - this.running;
+  }
+
+  /** How many more tasks of `key` could start now, with no task of its own waiting. */
+  roomFor(key: PoolKey): number {
+    if (this.waitingOf.has(key)) return 0;
+    return Math.max(0, Math.min(this.free, this.options.perKey - this.activeOf(key)));
+  }
+
+  /** Keys running `perKey` tasks now: work of theirs should not be claimed. */
+  fullKeys(): PoolKey[] {
+    const full: PoolKey[] = [];
+    for (const [key, count] of this.runningOf) if (count >= this.options.perKey) full.push(key);
+    return full;
+  }
+
+  /** Runs `task` under `key` once a slot is free and it is that key's turn. */
+  async run<T>(key: PoolKey, task: () => Promise<T>): Promise<T> {
+    if (this.waitingOf.has(key) || !this.canStart(key)) await this.wait(key);
+    else this.take(key);
+    try {
+      return await task();
+    } finally {
+      this.release(key);
+    }
+  }
+
+  private canStart(key: PoolKey): boolean {
+    return this.running < this.options.slots && this.activeOf(key) < this.options.perKey;
+  }
+
+  private take(key: PoolKey): void {
+    this.running++;
+    this.runningOf.set(key, this.activeOf(key) + 1);
+  }
+
+  private wait(key: PoolKey): Promise<void> {
+    let queue = this.waitingOf.get(key);
+    if (queue === undefined) {
+      queue = [];
+      this.waitingOf.set(key, queue);
+      this.turn.push(key);
+    } else if (queue.length >= (this.options.maxWaitingPerKey ?? Number.POSITIVE_INFINITY)) {
+      return Promise.reject(new PoolFullError(key));
+    }
+    const waiting = queue;
+    return new Promise<void>((resolve) => waiting.push(resolve));
+  }
+
+  private release(key: PoolKey): void {
+    this.running--;
+    const left = this.activeOf(key) - 1;
+    if (left === 0) this.runningOf.delete(key);
+    else this.runningOf.set(key, left);
+    this.startNext();
+  }
+
+  /**
+   * Gives the free slot to the waiting key with the fewest tasks running (the first in turn among equals): a key
+   * that already holds slots yields to one that holds none. The key served goes to the back of the turn.
+   */
+  private startNext(): void {
+    if (this.running >= this.options.slots) return;
+    let chosen = -1;
+    for (let index = 0; index < this.turn.length; index++) {
+      const active = this.activeOf(this.turn[index] as PoolKey);
+      if (active >= this.options.perKey) continue;
+      if (chosen === -1 || active < this.activeOf(this.turn[chosen] as PoolKey)) chosen = index;
+      if (active === 0) break;
+    }
+    if (chosen === -1) return;
+    const [key] = this.turn.splice(chosen, 1) as [PoolKey];
+    const queue = this.waitingOf.get(key) as Array<() => void>;
+    const resolve = queue.shift() as () => void;
+    if (queue.length === 0) this.waitingOf.delete(key);
+    else this.turn.push(key);
+    this.take(key);
+    resolve();
+  }
+}
