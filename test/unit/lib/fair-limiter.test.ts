@@ -5,7 +5,11 @@ import { FairLimiter, PoolFullError } from '../../../src/lib/fair-limiter.js';
 function gate(started: string[], name: string) {
   let release: () => void = () => undefined;
   const done = new Promise<void>((resolve) => (release = resolve));
-  return { task: async () => void started.push(name) ?? (await done), release: () => release() };
+  const task = async () => {
+    started.push(name);
+    await done;
+  };
+  return { task, release: () => release() };
 }
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
