@@ -1,6 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { routeCallOf } from './mcp.calls.js';
 import { MCP_TOOLS } from './mcp.tools.js';
 import type { RouteCall } from './mcp.tools.js';
 
@@ -55,6 +56,18 @@ export function toolResult(answer: RouteAnswer): CallToolResult {
   };
 }
 
+/** A call the tool refused before making it: the route's 400 wording, charged nothing. */
+function refusalResult(refusal: string): CallToolResult {
+  return {
+    content: [
+      { type: 'text', text: `400 ${refusal}` },
+      { type: 'text', text: 'cost: 0 credits' },
+    ],
+    _meta: { status: 400, cost: 0 },
+    isError: true,
+  };
+}
+
 /** A low-level MCP server for one caller: the tools list and each tool call as the HTTP call it stands for. */
 export function mcpServer(version: string, dispatch: RouteDispatch): Server {
   const server = new Server({ name: 'coinop', version }, { capabilities: { tools: {} } });
@@ -62,7 +75,8 @@ export function mcpServer(version: string, dispatch: RouteDispatch): Server {
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = toolsByName.get(request.params.name);
     if (tool === undefined) return { content: [{ type: 'text', text: `Unknown tool: ${request.params.name}` }], isError: true };
-    return toolResult(await dispatch(tool.call(request.params.arguments ?? {})));
+    const routeCall = routeCallOf(tool, request.params.arguments ?? {});
+    return routeCall.ok ? toolResult(await dispatch(routeCall.call)) : refusalResult(routeCall.refusal);
   });
   return server;
 }
