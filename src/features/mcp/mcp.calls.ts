@@ -37,6 +37,7 @@ function sentDespite(error: ErrorObject, args: Record<string, unknown>): boolean
 /** `.` and `..` cannot be one segment of a URL path: every URL parser (ours, the router's, a client's) resolves them away. */
 const DOT_SEGMENT = /^\.\.?$/;
 
+/** The path of the call (a string), or its refusal. */
 function pathOf(tool: McpTool, args: Record<string, unknown>): ToolCall | string {
   const segments: string[] = [];
   for (const part of tool.path.split('/')) {
@@ -58,6 +59,7 @@ function pathOf(tool: McpTool, args: Record<string, unknown>): ToolCall | string
   return path;
 }
 
+/** The query string of the call (a string, maybe empty), or its refusal. */
 function queryOf(tool: McpTool, args: Record<string, unknown>): ToolCall | string {
   const search = new URLSearchParams();
   for (const name of tool.query ?? []) {
