@@ -1,10 +1,12 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { Deps } from '../../deps.js';
 import { SERVICE_VERSION } from '../../deps.js';
 import { errors } from '../../errors.js';
 import { MIN_TOKEN_LENGTH } from '../../http/metering.js';
 import { sha256Hex } from '../../lib/hash.js';
+import { MAX_BATCH_MESSAGES } from './mcp.batch.js';
 import { mcpServer } from './mcp.server.js';
 import type { RouteAnswer, RouteDispatch } from './mcp.server.js';
 
@@ -49,6 +51,13 @@ function webHeaders(request: FastifyRequest): Headers {
   return headers;
 }
 
+/** The JSON-RPC error answered, with a 400, to a batch of more than MAX_BATCH_MESSAGES messages: nothing of it is run. */
+const BATCH_TOO_LARGE = JSON.stringify({
+  jsonrpc: '2.0',
+  error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: Batch must not exceed ${MAX_BATCH_MESSAGES} messages` },
+  id: null,
+});
+
 /**
  * MCP over Streamable HTTP, stateless: every POST gets its own server and transport (nothing to share between
  * instances), answered as JSON rather than an event stream. GET (a server-initiated stream) and DELETE (ending a
@@ -65,6 +74,10 @@ export const mcpRoutes: FastifyPluginAsync<{ deps: Deps }> = async (app, { deps 
   };
 
   app.post('/mcp', { schema: { hide: true }, onRequest: authenticate }, async (request, reply) => {
+    if (Array.isArray(request.body) && request.body.length > MAX_BATCH_MESSAGES) {
+      // As the SDK's transport refuses a batch over its own (larger) bound, so that clients read it alike.
+      return reply.code(400).type('application/json').send(BATCH_TOO_LARGE);
+    }
     const token = tokenOf(request) ?? '';
     const server = mcpServer(SERVICE_VERSION, dispatchAs(app, token, request.ip));
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

@@ -1,6 +1,8 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ListToolsResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { BatchRun } from './mcp.batch.js';
+import { routeCallOf } from './mcp.calls.js';
 import { MCP_TOOLS } from './mcp.tools.js';
 import type { RouteCall } from './mcp.tools.js';
 
@@ -19,50 +21,78 @@ export type RouteDispatch = (call: RouteCall) => Promise<RouteAnswer>;
 
 const toolsByName = new Map(MCP_TOOLS.map((tool) => [tool.name, tool]));
 
-/** The tool list, computed once: JSON Schema as the routes declare it (the JSON round trip drops TypeBox's symbol keys). */
-const TOOL_LIST: Tool[] = MCP_TOOLS.map((tool) => ({
-  name: tool.name,
-  description: tool.description,
-  inputSchema: JSON.parse(JSON.stringify(tool.inputSchema)) as Tool['inputSchema'],
-}));
+/**
+ * The answer to tools/list, made once: it never changes. JSON Schema as the routes declare it (the JSON round trip
+ * drops TypeBox's symbol keys); its size is counted once too.
+ */
+const TOOL_LIST: ListToolsResult = {
+  tools: MCP_TOOLS.map((tool): Tool => ({
+    name: tool.name,
+    description: tool.description,
+    inputSchema: JSON.parse(JSON.stringify(tool.inputSchema)) as Tool['inputSchema'],
+  })),
+};
+const TOOL_LIST_BYTES = Buffer.byteLength(JSON.stringify(TOOL_LIST));
 
-function parsedJson(answer: RouteAnswer): unknown {
-  if (answer.contentType?.startsWith('application/json') !== true) return undefined;
-  try {
-    return JSON.parse(answer.body) as unknown;
-  } catch {
-    return undefined;
-  }
-}
+const chargeLine = (cost: number, balance: number | undefined): string =>
+  `cost: ${cost} credit${cost === 1 ? '' : 's'}${balance === undefined ? '' : `, balance: ${balance}`}`;
 
 /**
- * The route's answer as a tool result: the body as text (an error's plain-text wording with `isError`), and what the
- * call cost and the balance after it, both as a line of text (what an agent reads) and in `structuredContent`/`_meta`.
+ * The route's answer as a tool result: the body once, as text (what an agent reads; an error's plain-text wording
+ * with `isError`), then a line saying what the call cost and the balance after it, repeated for programs in `_meta`.
+ * No `structuredContent`: it is meant to match a tool's outputSchema, which these tools do not declare, and it would
+ * carry the body a second time.
  */
 export function toolResult(answer: RouteAnswer): CallToolResult {
-  const json = parsedJson(answer);
-  const charge = { cost: answer.cost ?? 0, ...(answer.balance === undefined ? {} : { balance: answer.balance }) };
-  const chargeLine = `cost: ${charge.cost} credit${charge.cost === 1 ? '' : 's'}${answer.balance === undefined ? '' : `, balance: ${answer.balance}`}`;
+  const cost = answer.cost ?? 0;
   const isError = answer.statusCode >= 400;
   return {
     content: [
       { type: 'text', text: isError ? `${answer.statusCode} ${answer.body}` : answer.body },
-      { type: 'text', text: chargeLine },
+      { type: 'text', text: chargeLine(cost, answer.balance) },
     ],
-    structuredContent: { status: answer.statusCode, result: json ?? answer.body, ...charge },
-    _meta: { status: answer.statusCode, ...charge },
+    _meta: { status: answer.statusCode, cost, ...(answer.balance === undefined ? {} : { balance: answer.balance }) },
     ...(isError ? { isError: true } : {}),
   };
 }
 
-/** A low-level MCP server for one caller: the tools list and each tool call as the HTTP call it stands for. */
+/** A call the tool refused before making it: the route's 400 wording, charged nothing. */
+function refusalResult(refusal: string): CallToolResult {
+  return {
+    content: [
+      { type: 'text', text: `400 ${refusal}` },
+      { type: 'text', text: chargeLine(0, undefined) },
+    ],
+    _meta: { status: 400, cost: 0 },
+    isError: true,
+  };
+}
+
+/** Bytes a result adds to the POST's answer (its JSON, as the transport writes it). */
+const bytesOfResult = (result: CallToolResult): number => Buffer.byteLength(JSON.stringify(result));
+
+async function callTool(dispatch: RouteDispatch, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  const tool = toolsByName.get(name);
+  if (tool === undefined) return { content: [{ type: 'text', text: `Unknown tool: ${name}` }], isError: true };
+  const routeCall = routeCallOf(tool, args);
+  return routeCall.ok ? toolResult(await dispatch(routeCall.call)) : refusalResult(routeCall.refusal);
+}
+
+/**
+ * A low-level MCP server for one POST of one caller: the tools list and each tool call as the HTTP call it stands for,
+ * the calls of a batch run one at a time within the answer's bounds (see BatchRun).
+ */
 export function mcpServer(version: string, dispatch: RouteDispatch): Server {
   const server = new Server({ name: 'coinop', version }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOL_LIST }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const tool = toolsByName.get(request.params.name);
-    if (tool === undefined) return { content: [{ type: 'text', text: `Unknown tool: ${request.params.name}` }], isError: true };
-    return toolResult(await dispatch(tool.call(request.params.arguments ?? {})));
-  });
+  const batch = new BatchRun();
+  server.setRequestHandler(ListToolsRequestSchema, () =>
+    batch.run(
+      () => TOOL_LIST,
+      () => TOOL_LIST_BYTES,
+    ),
+  );
+  server.setRequestHandler(CallToolRequestSchema, (request) =>
+    batch.run(() => callTool(dispatch, request.params.name, request.params.arguments ?? {}), bytesOfResult),
+  );
   return server;
 }

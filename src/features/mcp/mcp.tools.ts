@@ -15,27 +15,20 @@ export interface RouteCall {
   readonly contentType?: string;
 }
 
+/** What a call sends as its body: every argument as the route's JSON body, or one argument as plain text. */
+export type ToolBody = { readonly json: true } | { readonly text: string };
+
 export interface McpTool {
   readonly name: string;
   readonly description: string;
   /** The route's own TypeBox schema (JSON Schema), so the tool and the route cannot disagree on the input. */
   readonly inputSchema: TObject;
-  readonly call: (args: Record<string, unknown>) => RouteCall;
-}
-
-/** Path segments come from the caller: anything that is not a string is sent as empty, which the route refuses as it would over HTTP. */
-const segment = (value: unknown): string => encodeURIComponent(typeof value === 'string' ? value : '');
-const kvPath = (args: Record<string, unknown>): string => `/kv/${segment(args.bucket)}/${segment(args.key)}`;
-
-/** A query string of the arguments given (numbers as agents tend to send them are written as the route reads them). */
-function query(args: Record<string, unknown>, names: readonly string[]): string {
-  const search = new URLSearchParams();
-  for (const name of names) {
-    const value = args[name];
-    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') search.set(name, String(value));
-  }
-  const text = search.toString();
-  return text === '' ? '' : `?${text}`;
+  readonly method: HTTPMethods;
+  /** The route's path; each `:name` segment is filled in from the argument of that name. */
+  readonly path: string;
+  /** Arguments sent in the query string, when given. */
+  readonly query?: readonly string[];
+  readonly body?: ToolBody;
 }
 
 const NoInput = Type.Object({}, { additionalProperties: false });
@@ -60,80 +53,94 @@ export const MCP_TOOLS: readonly McpTool[] = [
     name: 'kv_get',
     description: 'Read a value from the key-value store (GET /kv/{bucket}/{key}; 1 credit).',
     inputSchema: KvParams,
-    call: (args) => ({ method: 'GET', url: kvPath(args) }),
+    method: 'GET',
+    path: '/kv/:bucket/:key',
   },
   {
     name: 'kv_set',
     description: 'Store a value under bucket/key, with an optional time to live in seconds (POST /kv/{bucket}/{key}; 1 credit).',
     inputSchema: KvSetInput,
-    call: (args) => ({
-      method: 'POST',
-      url: kvPath(args) + query(args, ['ttl']),
-      payload: typeof args.value === 'string' ? args.value : '',
-      contentType: 'text/plain; charset=utf-8',
-    }),
+    method: 'POST',
+    path: '/kv/:bucket/:key',
+    query: ['ttl'],
+    body: { text: 'value' },
   },
   {
     name: 'kv_delete',
     description: 'Delete a value from the key-value store (DELETE /kv/{bucket}/{key}; 1 credit).',
     inputSchema: KvParams,
-    call: (args) => ({ method: 'DELETE', url: kvPath(args) }),
+    method: 'DELETE',
+    path: '/kv/:bucket/:key',
   },
   {
     name: 'kv_list',
     description:
       "List a bucket's live keys with their expiry and value size in bytes, in byte order, optionally only those starting with prefix; page with cursor = the previous answer's cursor (GET /kv/{bucket}; 1 credit).",
     inputSchema: KvListInput,
-    call: (args) => ({ method: 'GET', url: `/kv/${segment(args.bucket)}${query(args, ['prefix', 'limit', 'cursor'])}` }),
+    method: 'GET',
+    path: '/kv/:bucket',
+    query: ['prefix', 'limit', 'cursor'],
   },
   {
     name: 'kv_buckets',
     description: `List the wallet's buckets with their live keys and value bytes (each counted up to ${KV_BUCKET_COUNT_CAP} entries, fewer on pages of more than 10 buckets; capped beyond), in byte order, optionally only those starting with prefix; page with cursor (GET /kv; 1 credit).`,
     inputSchema: KvBucketsInput,
-    call: (args) => ({ method: 'GET', url: `/kv${query(args, ['prefix', 'limit', 'cursor'])}` }),
+    method: 'GET',
+    path: '/kv',
+    query: ['prefix', 'limit', 'cursor'],
   },
   {
     name: 'dns_lookup',
     description:
       'Look up DNS records of up to 10 domains or IP addresses, with optional propagation check and e-mail security enrichment (POST /dns-lookup; 5 credits).',
     inputSchema: DnsLookupBody,
-    call: (args) => ({ method: 'POST', url: '/dns-lookup', payload: args }),
+    method: 'POST',
+    path: '/dns-lookup',
+    body: { json: true },
   },
   {
     name: 'url_metadata',
     description:
       'Fetch a public web page and extract its metadata (SEO, social, technical), optionally with an AI summary (POST /url-to-metadata; 55 credits, 800 with a summary).',
     inputSchema: MetadataRequest,
-    call: (args) => ({ method: 'POST', url: '/url-to-metadata', payload: args }),
+    method: 'POST',
+    path: '/url-to-metadata',
+    body: { json: true },
   },
   {
     name: 'my_ip',
     description: 'The IP address this MCP client connects from, with its country (GET /myip; 1 credit).',
     inputSchema: NoInput,
-    call: () => ({ method: 'GET', url: '/myip' }),
+    method: 'GET',
+    path: '/myip',
   },
   {
     name: 'webhook_list',
     description: "List the wallet's webhooks (GET /webhook; 1 credit).",
     inputSchema: NoInput,
-    call: () => ({ method: 'GET', url: '/webhook' }),
+    method: 'GET',
+    path: '/webhook',
   },
   {
     name: 'webhook_test',
     description: "Send a webhook its mode's test payload and report the receiver's answer (POST /webhook/{webhookId}/test; 1 credit).",
     inputSchema: WebhookParams,
-    call: (args) => ({ method: 'POST', url: `/webhook/${segment(args.webhookId)}/test` }),
+    method: 'POST',
+    path: '/webhook/:webhookId/test',
   },
   {
     name: 'balance',
     description: "The token's wallet: its balance in credits and when it was created (GET /token; 1 credit).",
     inputSchema: NoInput,
-    call: () => ({ method: 'GET', url: '/token' }),
+    method: 'GET',
+    path: '/token',
   },
   {
     name: 'logs',
     description: 'The most recent calls of this token, newest first, optionally of one category (GET /token/logs; free).',
     inputSchema: LogsQuery,
-    call: (args) => ({ method: 'GET', url: `/token/logs${query(args, ['n', 'type'])}` }),
+    method: 'GET',
+    path: '/token/logs',
+    query: ['n', 'type'],
   },
 ];

@@ -103,7 +103,7 @@ describeEachStore('MCP over Streamable HTTP', (kind) => {
     const client = await connect({ 'x-token': token });
     const first = await call(client, 'kv_list', { bucket: 'mcp-list', limit: 2 });
     expect(first._meta).toEqual({ status: 200, cost: 1, balance: 15 });
-    expect(first.structuredContent?.result).toMatchObject({
+    expect(JSON.parse(text(first))).toMatchObject({
       keys: [
         { key: 'a', size: 1 },
         { key: 'b', size: 1 },
@@ -111,7 +111,7 @@ describeEachStore('MCP over Streamable HTTP', (kind) => {
       cursor: 'b',
     });
     const rest = await call(client, 'kv_list', { bucket: 'mcp-list', limit: 2, cursor: 'b', prefix: 'c' });
-    expect(rest.structuredContent?.result).toMatchObject({ keys: [{ key: 'c' }], cursor: null });
+    expect(JSON.parse(text(rest))).toMatchObject({ keys: [{ key: 'c' }], cursor: null });
     const refused = await call(client, 'kv_list', { bucket: 'mcp-list', limit: 0 });
     expect([refused.isError, text(refused), refused._meta]).toEqual([
       true,
@@ -133,9 +133,9 @@ describeEachStore('MCP over Streamable HTTP', (kind) => {
     const client = await connect({ 'x-token': token });
     const first = await call(client, 'kv_buckets', { limit: 1 });
     expect(first._meta).toEqual({ status: 200, cost: 1, balance: 16 });
-    expect(first.structuredContent?.result).toEqual({ buckets: [{ bucket: 'mcp-a', keys: 1, size: 2, capped: false }], cursor: 'mcp-a' });
+    expect(JSON.parse(text(first))).toEqual({ buckets: [{ bucket: 'mcp-a', keys: 1, size: 2, capped: false }], cursor: 'mcp-a' });
     const rest = await call(client, 'kv_buckets', { cursor: 'mcp-a', prefix: 'mcp' });
-    expect(rest.structuredContent?.result).toEqual({ buckets: [{ bucket: 'mcp-b', keys: 2, size: 4, capped: false }], cursor: null });
+    expect(JSON.parse(text(rest))).toEqual({ buckets: [{ bucket: 'mcp-b', keys: 2, size: 4, capped: false }], cursor: null });
     const [entry] = await lastLogs(token, 1);
     expect([entry?.method, entry?.path, entry?.endpoint, entry?.cost]).toEqual(['GET', '/kv?prefix=mcp&cursor=mcp-a', 'kv', 1]);
   });
@@ -152,7 +152,7 @@ describeEachStore('MCP over Streamable HTTP', (kind) => {
 
     const read = await call(client, 'kv_get', { bucket: 'mcp', key: 'greeting' });
     expect(text(read)).toBe('hello');
-    expect(read.structuredContent).toEqual({ status: 200, result: 'hello', cost: 1, balance: 98 });
+    expect(read._meta).toEqual({ status: 200, cost: 1, balance: 98 });
 
     expect(text(await call(client, 'kv_delete', { bucket: 'mcp', key: 'greeting' }))).toBe('OK');
     const missing = await call(client, 'kv_get', { bucket: 'mcp', key: 'greeting' });
@@ -161,14 +161,15 @@ describeEachStore('MCP over Streamable HTTP', (kind) => {
     expect(missing._meta).toEqual({ status: 404, cost: 1, balance: 96 });
 
     const ip = await call(client, 'my_ip');
-    expect((ip.structuredContent?.result as { ip: string }).ip).toBe('127.0.0.1');
+    expect((JSON.parse(text(ip)) as { ip: string }).ip).toBe('127.0.0.1');
 
-    expect((await call(client, 'webhook_list')).structuredContent).toEqual({ status: 200, result: { webhooks: [] }, cost: 1, balance: 94 });
+    const webhooks = await call(client, 'webhook_list');
+    expect([JSON.parse(text(webhooks)), webhooks._meta]).toEqual([{ webhooks: [] }, { status: 200, cost: 1, balance: 94 }]);
     const unknownWebhook = await call(client, 'webhook_test', { webhookId: 'nope' });
     expect([unknownWebhook.isError, text(unknownWebhook)]).toEqual([true, '404 Webhook not found']);
 
     const balance = await call(client, 'balance');
-    expect((balance.structuredContent?.result as { wallet: number }).wallet).toBe(92);
+    expect((JSON.parse(text(balance)) as { wallet: number }).wallet).toBe(92);
 
     const lookup = await call(client, 'dns_lookup', {
       domains: ['mcp.test'],
@@ -189,12 +190,27 @@ describeEachStore('MCP over Streamable HTTP', (kind) => {
 
     const logs = await call(client, 'logs', { n: 3, type: 'kv' });
     expect(text(logs, 1)).toBe('cost: 0 credits, balance: 81');
-    const entries = (logs.structuredContent?.result as { logs: LogEntry[] }).logs;
+    const entries = (JSON.parse(text(logs)) as { logs: LogEntry[] }).logs;
     expect(entries.map((entry) => [entry.method, entry.path, entry.status_code])).toEqual([
       ['GET', '/kv/mcp/greeting', 404],
       ['DELETE', '/kv/mcp/greeting', 200],
       ['GET', '/kv/mcp/greeting', 200],
     ]);
+  });
+
+  it("carries the route's body once per result: as text, with no structuredContent repeating it", async () => {
+    const token = await get().createToken(10);
+    const client = await connect({ 'x-token': token });
+    const value = `once-${'v'.repeat(900)}`;
+    await call(client, 'kv_set', { bucket: 'once', key: 'once-key-name', value });
+    const read = await call(client, 'kv_get', { bucket: 'once', key: 'once-key-name' });
+    expect(text(read)).toBe(value);
+    expect(read.structuredContent).toBeUndefined();
+    expect(JSON.stringify(read).split(value).length - 1).toBe(1);
+    const listed = await call(client, 'kv_list', { bucket: 'once' });
+    expect(listed.structuredContent).toBeUndefined();
+    // A JSON route's body too: its text once, not again parsed.
+    expect(JSON.stringify(listed).split('once-key-name').length - 1).toBe(1);
   });
 
   it('charges and logs a tool call exactly as the same HTTP call', async () => {

@@ -1,0 +1,97 @@
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { createAjv, describeValidationError } from '../../http/validation.js';
+import { MCP_TOOLS } from './mcp.tools.js';
+import type { McpTool, RouteCall } from './mcp.tools.js';
+
+/** A tool call turned into its HTTP call, or refused before any call is made (and so charged nothing). */
+export type ToolCall = { readonly ok: true; readonly call: RouteCall } | { readonly ok: false; readonly refusal: string };
+
+const refused = (refusal: string): ToolCall => ({ ok: false, refusal });
+
+/**
+ * Each URL-building tool's arguments are checked as its route checks its params and query: the same schema, compiled
+ * by the same Ajv settings (text coerced to the declared types, defaults applied). A tool whose arguments are the
+ * route's JSON body is not checked here: the body reaches its route exactly as given, and the route validates it.
+ */
+const coercing = createAjv(true);
+const validators: ReadonlyMap<string, ValidateFunction> = new Map(
+  MCP_TOOLS.filter((tool) => tool.body === undefined || !('json' in tool.body)).map((tool) => [tool.name, coercing.compile(tool.inputSchema)]),
+);
+
+/** What a URL can carry as one parameter: text, a number or a boolean, written as text. */
+const asText = (value: unknown): string | undefined =>
+  typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : undefined;
+
+/**
+ * Whether arguments the route's schema refuses are still sent: yes when the failing argument is one the URL carries as
+ * given (a number out of range, a text of the wrong form), so the route refuses the same request in its own words and
+ * charges it as over HTTP (client errors pay). A missing or unknown argument, or an object or array where the route
+ * takes text, stands for no HTTP request of this route: the tool refuses it, charging nothing.
+ */
+function sentDespite(error: ErrorObject, args: Record<string, unknown>): boolean {
+  if (error.keyword === 'required' || error.keyword === 'additionalProperties') return false;
+  const name = error.instancePath.split('/')[1];
+  return name !== undefined && asText(args[name]) !== undefined;
+}
+
+/** `.` and `..` cannot be one segment of a URL path: every URL parser (ours, the router's, a client's) resolves them away. */
+const DOT_SEGMENT = /^\.\.?$/;
+
+/** The path of the call (a string), or its refusal. */
+function pathOf(tool: McpTool, args: Record<string, unknown>): ToolCall | string {
+  const segments: string[] = [];
+  for (const part of tool.path.split('/')) {
+    if (!part.startsWith(':')) {
+      segments.push(part);
+      continue;
+    }
+    const name = part.slice(1);
+    const text = asText(args[name]);
+    if (text === undefined) return refused(args[name] === undefined ? `Missing required field: ${name}` : `Invalid ${name}: must be a string`);
+    if (DOT_SEGMENT.test(text)) return refused(`Invalid ${name}: . and .. cannot be sent as a path segment`);
+    segments.push(encodeURIComponent(text));
+  }
+  const path = segments.join('/');
+  // However the arguments were written, the path the router sees is this tool's route and no other.
+  const routed = new URL(path, 'http://localhost').pathname;
+  const prefix = tool.path.split('/:')[0] ?? tool.path;
+  if (routed !== path || !routed.startsWith(prefix)) return refused(`Invalid arguments: the call would leave ${tool.method} ${tool.path}`);
+  return path;
+}
+
+/** The query string of the call (a string, maybe empty), or its refusal. */
+function queryOf(tool: McpTool, args: Record<string, unknown>): ToolCall | string {
+  const search = new URLSearchParams();
+  for (const name of tool.query ?? []) {
+    const value = args[name];
+    if (value === undefined || value === null) continue;
+    const text = asText(value);
+    if (text === undefined) return refused(`Invalid ${name}: must be a string or a number`);
+    search.set(name, text);
+  }
+  const query = search.toString();
+  return query === '' ? '' : `?${query}`;
+}
+
+/**
+ * The HTTP call a tool's arguments stand for, or the reason there is none. Arguments are validated first; what the URL
+ * cannot carry faithfully (a missing path parameter, an object, `.` or `..`) is refused here, free, so that no call
+ * ever reaches a route other than the tool's own.
+ */
+export function routeCallOf(tool: McpTool, args: Record<string, unknown>): ToolCall {
+  const validate = validators.get(tool.name);
+  if (validate !== undefined && !validate(structuredClone(args))) {
+    const error = validate.errors?.[0];
+    if (error === undefined || !sentDespite(error, args)) return refused(describeValidationError(error, 'arguments'));
+  }
+  const path = pathOf(tool, args);
+  if (typeof path !== 'string') return path;
+  const query = queryOf(tool, args);
+  if (typeof query !== 'string') return query;
+  const call = { method: tool.method, url: path + query };
+  if (tool.body === undefined) return { ok: true, call };
+  if ('json' in tool.body) return { ok: true, call: { ...call, payload: args } };
+  const text = asText(args[tool.body.text]);
+  if (text === undefined) return refused(`Invalid ${tool.body.text}: must be a string`);
+  return { ok: true, call: { ...call, payload: text, contentType: 'text/plain; charset=utf-8' } };
+}
