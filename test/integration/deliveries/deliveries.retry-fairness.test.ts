@@ -61,7 +61,6 @@ describeEachStore('delivery retries shared fairly between wallets', (kind: Store
       const dueAt = performance.now();
       expect(await until(() => victimRetries().length > 0, 4 * ATTEMPT_MS)).toBe(true);
       const waited = (victimRetries()[0]?.at ?? Number.POSITIVE_INFINITY) - dueAt;
-      console.log(`[${kind}] victim waited ${Math.round(waited)} ms`);
       expect.soft(waited).toBeLessThan(3000);
       await sleep(ATTEMPT_MS);
     } finally {
