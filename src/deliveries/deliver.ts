@@ -79,7 +79,7 @@ async function sendAttempt(deps: Deps, target: DeliveryTarget, deliveryId: strin
 }
 
 /** Records an attempt; a history the store could not take is only logged (the call happened and is in the call log). */
-async function keepHistory(deps: Deps, deliveryId: string, write: () => Promise<void>): Promise<void> {
+async function keepHistory(deps: Deps, deliveryId: string, write: () => Promise<unknown>): Promise<void> {
   try {
     await write();
   } catch (failure) {
@@ -122,8 +122,8 @@ export async function deliver(deps: Deps, delivery: Delivery): Promise<Delivered
         lastError: attempt.error,
         url: delivery.url,
         cost: delivery.cost,
-        // SPEC (webhook delivery rule 5): routed e-mail content is not retained after delivery; kept only while retries are due.
-        body: delivery.trigger === 'email' && status !== 'pending' ? null : kept,
+        // Routed e-mail content is kept only while retries are due: recordAttempt drops it once the delivery ended.
+        body: kept,
       },
       { ...attempt, attempt: 1, trigger: delivery.trigger, willRetry: status === 'pending' },
     ),

@@ -1,4 +1,7 @@
-import type { Sql, Store } from '../store/store.js';
+import type { Sql, Store, Unit } from '../store/store.js';
+import { cutText } from '../lib/cut-text.js';
+import { MAX_LOG_TEXT } from '../ledger/log-entry.js';
+import { RETRY_BUDGET_BYTES, RETRY_BUDGET_DELIVERIES, retryBudgetFullError } from './retry-policy.js';
 import type { DeliveryStatus, DeliveryTrigger } from './delivery.js';
 
 /**
@@ -43,7 +46,7 @@ export interface AttemptRecord {
 }
 
 const UPSERT_DELIVERY = `INSERT INTO deliveries (id, wallet_id, webhook_id, trigger, created_at, status, attempts, last_attempt_at, next_attempt_at,
-  last_status_code, last_error, url, cost, body, max_attempts) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+  last_status_code, last_error, url, cost, body, max_attempts, body_bytes) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
 ON CONFLICT (id) DO UPDATE SET status = excluded.status, attempts = excluded.attempts, last_attempt_at = excluded.last_attempt_at,
   next_attempt_at = excluded.next_attempt_at, last_status_code = excluded.last_status_code, last_error = excluded.last_error`;
 export const INSERT_ATTEMPT = `INSERT INTO delivery_attempts (delivery_id, attempt, at, url, status_code, ms, error, response_body, will_retry, trigger)
@@ -63,11 +66,41 @@ export const attemptParams = (a: AttemptRecord): unknown[] => [
   a.trigger,
 ];
 
-/** One attempt and the delivery's state after it, in one unit: the history never shows one without the other. */
-export async function recordAttempt(store: Store, delivery: DeliveryRecord, attempt: AttemptRecord): Promise<void> {
-  const d = delivery;
-  const a = attempt;
-  await store.write(async (tx) => {
+/** What a wallet has pending retry now: deliveries and the bytes of their kept bodies. */
+async function pendingRetriesOf(tx: Unit, walletId: number): Promise<{ deliveries: number; bytes: number }> {
+  const row = await tx.get<{ deliveries: number; bytes: number }>(
+    `SELECT COUNT(*) AS deliveries, COALESCE(SUM(body_bytes), 0) AS bytes FROM deliveries WHERE wallet_id = $1 AND status = 'pending'`,
+    [walletId],
+  );
+  return { deliveries: Number(row?.deliveries ?? 0), bytes: Number(row?.bytes ?? 0) };
+}
+
+/** A delivery that was to be retried, ended instead: its wallet's retry budget has no room for it. */
+function withoutRetry(delivery: DeliveryRecord, attempt: AttemptRecord): [DeliveryRecord, AttemptRecord] {
+  const lastError = cutText(retryBudgetFullError(delivery.lastError), MAX_LOG_TEXT);
+  return [
+    { ...delivery, status: 'failure', nextAttemptAt: null, lastError },
+    { ...attempt, willRetry: false },
+  ];
+}
+
+/**
+ * One attempt and the delivery's state after it, in one unit: the history never shows one without the other. A
+ * delivery to be left `pending` takes room in its wallet's retry budget (RETRY_BUDGET_*) in the same unit, under the
+ * wallet's row lock, so instances sharing a database never overfill it; without room it ends as a failure. Ended
+ * e-mail deliveries keep no content (rule 5 of webhook deliveries: routed mail is not retained after delivery).
+ * Resolves to the status recorded.
+ */
+export async function recordAttempt(store: Store, delivery: DeliveryRecord, attempt: AttemptRecord): Promise<DeliveryStatus> {
+  return store.write(async (tx) => {
+    let [d, a] = [delivery, attempt];
+    const bodyBytes = d.body === null ? 0 : Buffer.byteLength(d.body);
+    if (d.status === 'pending') {
+      await tx.lockRow('wallets', { id: d.walletId });
+      const pending = await pendingRetriesOf(tx, d.walletId);
+      if (pending.deliveries + 1 > RETRY_BUDGET_DELIVERIES || pending.bytes + bodyBytes > RETRY_BUDGET_BYTES) [d, a] = withoutRetry(d, a);
+    }
+    const body = d.trigger === 'email' && d.status !== 'pending' ? null : d.body;
     await tx.run(UPSERT_DELIVERY, [
       d.id,
       d.walletId,
@@ -82,10 +115,12 @@ export async function recordAttempt(store: Store, delivery: DeliveryRecord, atte
       d.lastError,
       d.url,
       d.cost,
-      d.body,
+      body,
       d.maxAttempts,
+      body === null ? 0 : bodyBytes,
     ]);
     await tx.run(INSERT_ATTEMPT, attemptParams(a));
+    return d.status;
   });
 }
 

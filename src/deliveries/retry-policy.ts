@@ -32,3 +32,17 @@ export function retryDelayMs(baseMs: number, attempt: number, random: () => numb
   const jittered = exponential * (1 - RETRY_JITTER + 2 * RETRY_JITTER * random());
   return Math.max(1, Math.round(Math.min(MAX_RETRY_DELAY_MS, jittered)));
 }
+
+/**
+ * A wallet's retry budget (docs/limits.md "Delivery retries"): the deliveries it may have pending retry at once, and
+ * their kept bodies' bytes. A failed delivery that would go over either ends as a failure instead, so what one wallet
+ * keeps in retry (and sends again) stays bounded whatever it spends.
+ */
+export const RETRY_BUDGET_DELIVERIES = 64;
+export const RETRY_BUDGET_BYTES = 4 * 1024 * 1024;
+
+/** The `last_error` of a delivery its wallet's retry budget had no room for (the attempt's own error after it). */
+export function retryBudgetFullError(attemptError: string | null): string {
+  const budget = `retry budget full: at most ${RETRY_BUDGET_DELIVERIES} deliveries and ${RETRY_BUDGET_BYTES / (1024 * 1024)} MiB per wallet pending retry, not retried`;
+  return attemptError === null ? budget : `${budget}; ${attemptError}`;
+}

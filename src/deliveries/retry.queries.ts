@@ -7,21 +7,67 @@ import { attemptParams, fromRow, INSERT_ATTEMPT, SUMMARY_COLUMNS } from './histo
  * atomic), so concurrent attempts of one delivery never share a number; its outcome is written after the send.
  */
 
+/** What one claim may take: the free slots in all, and per wallet the room its slots leave. */
+export interface RetryClaim {
+  readonly now: number;
+  readonly leaseUntil: number;
+  /** Deliveries claimed at most in all. */
+  readonly limit: number;
+  /** Deliveries of one wallet claimed at most, for a wallet with nothing in flight. */
+  readonly perWallet: number;
+  /** Wallets whose slots are all taken: none of theirs is claimed. */
+  readonly fullWallets: readonly number[];
+  /** Wallets with attempts in flight but room left: how many more of each may be claimed. */
+  readonly roomOf: ReadonlyMap<number, number>;
+}
+
 /**
- * Claims up to `limit` pending deliveries due at `now`, each exactly once across instances: rows another
- * instance is claiming are skipped, and the claim moves `next_attempt_at` to `leaseUntil`, so a claim whose
- * process died before recording its attempt is taken again once the lease is over (the state is in the database).
+ * The room of each wallet as an SQL expression: `perWallet` unless `roomOf` says otherwise. Casts give both engines
+ * one integer type for the parameters (PostgreSQL cannot infer it from a CASE made of parameters only).
  */
-export async function claimDueRetries(store: Store, options: { now: number; leaseUntil: number; limit: number }): Promise<DeliveryRecord[]> {
+function roomExpression(claim: RetryClaim, params: unknown[]): string {
+  params.push(claim.perWallet);
+  const otherwise = `CAST($${params.length} AS INTEGER)`;
+  if (claim.roomOf.size === 0) return otherwise;
+  const whens = [...claim.roomOf].map(([walletId, room]) => {
+    params.push(walletId, room);
+    return `WHEN $${params.length - 1} THEN CAST($${params.length} AS INTEGER)`;
+  });
+  return `CASE wallet_id ${whens.join(' ')} ELSE ${otherwise} END`;
+}
+
+/**
+ * Claims due pending deliveries, each exactly once across instances, fairly between wallets: none of a wallet in
+ * `fullWallets`, at most its room of any other, and each wallet's earliest due first (every wallet's first before
+ * any wallet's second), `limit` in all. The claim moves `next_attempt_at` to `leaseUntil`, so a claim whose process
+ * died before recording its attempt is taken again once the lease is over (the state is in the database). Ranked
+ * rows another instance is claiming meanwhile are passed over (SKIP LOCKED), and the UPDATE checks again that each
+ * row is still due, so two instances never claim one row.
+ */
+export async function claimDueRetries(store: Store, claim: RetryClaim): Promise<DeliveryRecord[]> {
+  if (claim.limit <= 0) return [];
+  const params: unknown[] = [claim.now, claim.leaseUntil, claim.limit];
+  const room = roomExpression(claim, params);
+  const full = claim.fullWallets.map((walletId) => {
+    params.push(walletId);
+    return `$${params.length}`;
+  });
+  const notFull = full.length === 0 ? '' : ` AND wallet_id NOT IN (${full.join(', ')})`;
   return store.write(async (tx) => {
     const rows = await tx.all<DeliveryRow>(
       `UPDATE deliveries SET attempts = attempts + 1, next_attempt_at = $2
-       WHERE id IN (SELECT id FROM deliveries WHERE status = 'pending' AND next_attempt_at <= $1 ORDER BY next_attempt_at LIMIT $3${tx.locks.skipLocked()})
-         AND status = 'pending' AND next_attempt_at <= $1
+       WHERE id IN (
+         SELECT id FROM deliveries WHERE id IN (
+           SELECT id FROM (
+             SELECT id, next_attempt_at, ROW_NUMBER() OVER (PARTITION BY wallet_id ORDER BY next_attempt_at, id) AS turn, ${room} AS room
+             FROM deliveries WHERE status = 'pending' AND next_attempt_at <= $1${notFull}
+           ) ranked WHERE turn <= room ORDER BY turn, next_attempt_at, id LIMIT $3
+         ) AND status = 'pending' AND next_attempt_at <= $1${tx.locks.skipLocked()}
+       ) AND status = 'pending' AND next_attempt_at <= $1
        RETURNING ${SUMMARY_COLUMNS}, body`,
-      [options.now, options.leaseUntil, options.limit],
+      params,
     );
-    return rows.map(fromRow).sort((a, b) => (a.nextAttemptAt ?? 0) - (b.nextAttemptAt ?? 0));
+    return rows.map(fromRow);
   });
 }
 

@@ -364,6 +364,16 @@ ALTER INDEX logs_wallet_endpoint_time_seq RENAME TO logs_wallet_endpoint_time;
 `,
 };
 
+/**
+ * Bounded delivery retries: each delivery's kept body size in bytes, so a wallet's bytes pending retry are summed
+ * without reading the bodies, and an index on a wallet's pending deliveries for that sum and the fair claim.
+ */
+const retryBudget = `
+ALTER TABLE deliveries ADD COLUMN body_bytes BIGINT NOT NULL DEFAULT 0;
+UPDATE deliveries SET body_bytes = octet_length(body) WHERE status = 'pending' AND body IS NOT NULL;
+CREATE INDEX deliveries_pending_wallet ON deliveries (wallet_id, next_attempt_at) WHERE status = 'pending';
+`;
+
 export const migrations: readonly Migration[] = [
   { id: 1, name: 'core: wallets, kv, logs, rate limits, leases', sqlite: coreTables('sqlite'), postgres: coreTables('postgres') },
   { id: 2, name: 'webhooks', sqlite: webhooks, postgres: webhooks },
@@ -382,4 +392,5 @@ export const migrations: readonly Migration[] = [
   { id: 16, name: 'logs: spend per wallet, hour and category', sqlite: spendHourly, postgres: spendHourly },
   { id: 17, name: 'kv: buckets compared by bytes (listing order)', ...kvBucketsInByteOrder },
   { id: 18, name: 'logs: the read index ends with the order of writing', ...logsReadIndexWithSeq },
+  { id: 20, name: 'deliveries: bytes pending retry per wallet', sqlite: retryBudget, postgres: retryBudget },
 ];

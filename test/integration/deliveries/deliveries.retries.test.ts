@@ -1,41 +1,18 @@
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { describeEachStore } from '../../helpers/each-store.js';
 import { balanceOf, ManualClock, startTestApp, walletIdOf } from '../../helpers/app.js';
-import type { TestApp, TestAppOptions } from '../../helpers/app.js';
+import type { TestApp } from '../../helpers/app.js';
 import { scratchDatabase, STORE_KINDS } from '../../helpers/stores.js';
 import type { ScratchDatabase, StoreKind } from '../../helpers/stores.js';
 import { useOutboundFixture } from '../../helpers/outbound-fixture.js';
 import type { OutboundFixture } from '../../helpers/outbound-fixture.js';
-import { createOutbound } from '../../../src/outbound/outbound-client.js';
 import { DAY } from '../../../src/lib/time.js';
-import { runDueRetries } from '../../../src/deliveries/index.js';
-import { findDeliveryTarget } from '../../../src/features/webhooks/index.js';
 import { ok, webhookApi } from '../webhooks/webhook-fixtures.js';
+import { BASE_MS, INBOUND_SECRET, retryAppOptions, retryPass, START } from './retry-fixtures.js';
 
-const START = Date.parse('2026-06-01T12:00:00.000Z');
-const BASE_MS = 30_000;
-const INBOUND_SECRET = 'relay-secret-for-delivery-retries';
 const MESSAGE = ['From: Ann <ann@sender.test>', 'Subject: Retried', 'Message-ID: <retry-1@sender.test>', '', 'Secret content.', ''].join('\r\n');
 
-function appOptions(clock: ManualClock, outbound: OutboundFixture, database?: ScratchDatabase): TestAppOptions {
-  return {
-    clock,
-    database,
-    env: { ...outbound.env, INBOUND_SECRET, MAIL_DOMAIN: 'hooks.coinop.test', DELIVERY_RETRY_BASE_MS: String(BASE_MS) },
-    overrides: (config) => ({
-      outbound: createOutbound({
-        allowCidrs: config.outboundAllowCidrs,
-        extraCaPem: readFileSync(outbound.env.OUTBOUND_CA_FILE ?? '', 'utf8'),
-        userAgent: 'coinop-webhook/0.1.0',
-        timeoutMs: 1000,
-      }),
-    }),
-  };
-}
-
-/** One pass of the retry worker on `t`, as service.ts runs it every second. */
-const retryPass = (t: TestApp) => runDueRetries(t.deps, { findTarget: (walletId, webhookId) => findDeliveryTarget(t.deps.store.read, walletId, webhookId) });
+const appOptions = (clock: ManualClock, outbound: OutboundFixture, database?: ScratchDatabase) => retryAppOptions(clock, outbound, { database });
 
 describeEachStore('delivery retries (opt-in) and redelivery', (kind: StoreKind) => {
   const clock = new ManualClock(START);
