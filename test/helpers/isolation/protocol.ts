@@ -21,13 +21,16 @@ export interface HostileMix {
   readonly slowPageMs: number;
 }
 
-/** The requirement's hostile wallet: about 70 connections, 64 webhook tests in flight at once (48 direct, 16 inside MCP batches). */
+/**
+ * The requirement's hostile wallet: about 70 connections, 64 webhook tests in flight at once (60 direct, 4 inside MCP
+ * batches). A batch is the largest POST /mcp takes (20 messages; its calls run one after another, so one test each).
+ */
 export const HOSTILE_MIX: HostileMix = {
-  testConnections: 48,
-  metadataConnections: 10,
+  testConnections: 60,
+  metadataConnections: 8,
   mcpConnections: 4,
-  mcpBatch: { webhookTests: 4, slowMetadata: 8, kvWrites: 48 },
-  kvConnections: 8,
+  mcpBatch: { webhookTests: 1, slowMetadata: 1, kvWrites: 18 },
+  kvConnections: 4,
   slowPageMs: 9_000,
 };
 
