@@ -5,7 +5,9 @@ import { insertLogs } from '../../../src/ledger/log-insert.js';
 import type { LogRecord } from '../../../src/ledger/log-entry.js';
 import { logPage, pageStatement, SCAN_ROWS } from '../../../src/features/logs/logs.page.js';
 import type { PageRequest } from '../../../src/features/logs/logs.page.js';
-import { LOG_CATEGORIES } from '../../../src/ledger/log-entry.js';
+import { LOG_CATEGORIES, LOG_RETENTION_MS } from '../../../src/ledger/log-entry.js';
+import { NEWEST } from '../../../src/features/logs/logs.cursor.js';
+import { insertNumberedRows } from '../../helpers/numbered-rows.js';
 import type { Sql } from '../../../src/store/store.js';
 
 const NOW = Date.parse('2026-06-01T00:00:00Z');
@@ -180,5 +182,64 @@ describeEachStore('GET /token/logs: a filtered page reads a bounded part of the 
     const paged = await read(pageStatementRun);
     expect(paged).toBeGreaterThan(SCAN_ROWS / 2);
     expect(paged).toBeLessThanOrEqual(SCAN_ROWS + LOG_CATEGORIES.length);
+  });
+});
+
+/**
+ * A filtered page that finds fewer than n matches stops at the end of its scan, whatever lies beyond it: the week of
+ * the free budget (60 rows a minute, about 600,000 entries) costs a call no more than a short log does. The page's
+ * range has one lower bound on time, the scan's end: given it and the retention cut, SQLite bounded its index walk
+ * by the cut alone (its plan reads the same either way) and walked every entry down to it. Checked from the statement
+ * the page ran, and by a generous time on the week-long log (the walk to the cut took 40 ms and more here).
+ */
+describeEachStore('GET /token/logs: a filtered page of a week-long log stops where its scan ends', (kind) => {
+  const get = useTestApp(kind);
+  const WALLET = 3;
+  const WEEK_OF_FREE_ROWS = 600_000;
+
+  beforeAll(async () => {
+    // One entry per second, the newest a minute before NOW; none is a 599.
+    await insertNumberedRows(
+      get().deps.store,
+      'logs',
+      'id, wallet_id, method, path, endpoint, status_code, response_time_ms, created_at, cost, balance',
+      WEEK_OF_FREE_ROWS,
+      `'week-' || i, ${WALLET}, 'GET', '/token/logs', 'token', 200, 1, ${NOW - 60_000 - WEEK_OF_FREE_ROWS * 1000} + i * 1000, 0, 0`,
+    );
+  }, 300_000);
+
+  const request: PageRequest = { walletId: WALLET, n: 100, before: NEWEST, since: NOW - LOG_RETENTION_MS, status: { from: 599, to: 600 } };
+
+  it("reads its page's rows from a range of the index that ends at the scan's end", async () => {
+    const { store } = get().deps;
+    const statements: { sql: string; params: readonly unknown[] }[] = [];
+    const recording: Sql = {
+      all: (sql, params) => (statements.push({ sql, params: params ?? [] }), store.read.all(sql, params)),
+      get: (sql, params) => (statements.push({ sql, params: params ?? [] }), store.read.get(sql, params)),
+      run: (sql, params) => (statements.push({ sql, params: params ?? [] }), store.read.run(sql, params)),
+    };
+    const page = await logPage({ read: recording, mergeWalks: store.mergeWalks }, request);
+    // The scan ended at the SCAN_ROWS + 1st newest entry: the next page starts there.
+    const end = NOW - 60_000 - (SCAN_ROWS + 1) * 1000;
+    expect(page.rows).toEqual([]);
+    expect(page.next?.createdAt).toBe(end);
+    const pageRun = statements.at(-1) as { sql: string; params: readonly unknown[] };
+    // Every lower bound on time of the page's walks, one per category (a bare `created_at >` term; the tie-break's is in
+    // parentheses): each is the scan's end, and nothing else.
+    const lowerBounds = [...pageRun.sql.matchAll(/(?<!\()created_at >=? \$(\d+)/g)].map((match) => pageRun.params[Number(match[1]) - 1]);
+    expect(lowerBounds).toEqual(LOG_CATEGORIES.map(() => end - 1));
+  });
+
+  it('takes well under 25 ms, where walking to the retention cut took far more', async () => {
+    const { store } = get().deps;
+    await logPage(store, request); // warm the statement and the pages it reads
+    const times: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const started = performance.now();
+      await logPage(store, request);
+      times.push(performance.now() - started);
+    }
+    const median = [...times].sort((a, b) => a - b)[2] as number;
+    expect(median, times.map((t) => t.toFixed(1)).join(' ')).toBeLessThan(25);
   });
 });
