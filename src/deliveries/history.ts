@@ -2,6 +2,7 @@ import type { Sql, Store, Unit } from '../store/store.js';
 import { cutText } from '../lib/cut-text.js';
 import { MAX_LOG_TEXT } from '../ledger/log-entry.js';
 import { RETRY_BUDGET_BYTES, RETRY_BUDGET_DELIVERIES, retryBudgetFullError } from './retry-policy.js';
+import { DELIVERY_STATUSES } from './delivery.js';
 import type { DeliveryStatus, DeliveryTrigger } from './delivery.js';
 
 /**
@@ -193,16 +194,28 @@ export interface DeliveryQuery {
   readonly expiredAt: number;
 }
 
-/** A webhook's deliveries, newest first, without their bodies. */
-export async function listDeliveries(sql: Sql, query: DeliveryQuery): Promise<DeliveryRecord[]> {
-  const statusFilter = query.status === undefined ? '' : ' AND status = $5';
-  const params: unknown[] = [query.walletId, query.webhookId, query.expiredAt, query.limit];
-  if (query.status !== undefined) params.push(query.status);
-  const rows = await sql.all<DeliveryRow>(
-    `SELECT ${SUMMARY_COLUMNS} FROM deliveries WHERE wallet_id = $1 AND webhook_id = $2 AND created_at > $3 AND ${OF_A_WEBHOOK}${statusFilter}
-     ORDER BY created_at DESC, id DESC LIMIT $4`,
-    params,
+/** What a delivery list is read from: the store's reads, and how it merges index walks. */
+export type DeliverySource = Pick<Store, 'read' | 'mergeWalks'>;
+
+/**
+ * A webhook's deliveries, newest first, without their bodies. The index (wallet, webhook, state, time, id) makes one
+ * state's deliveries a range read newest first and the list stops after `limit` of them, whatever the webhook holds;
+ * unfiltered, the three states' ranges are merged as they go (Store.mergeWalks). Besides those rows, a list reads
+ * only the low-balance notifications of a webhook named `low-balance` (one an hour at most).
+ */
+export async function listDeliveries(source: DeliverySource, query: DeliveryQuery): Promise<DeliveryRecord[]> {
+  const states = query.status === undefined ? DELIVERY_STATUSES : [query.status];
+  // State names are our constants, never user input.
+  const walks = states.map(
+    (status) =>
+      `SELECT ${SUMMARY_COLUMNS} FROM deliveries WHERE wallet_id = $1 AND webhook_id = $2 AND status = '${status}' AND created_at > $3 AND ${OF_A_WEBHOOK}`,
   );
+  const rows = await source.read.all<DeliveryRow>(source.mergeWalks(walks, 'created_at DESC, id DESC', { limit: '$4' }), [
+    query.walletId,
+    query.webhookId,
+    query.expiredAt,
+    query.limit,
+  ]);
   return rows.map(fromRow);
 }
 

@@ -41,7 +41,7 @@ export const deliveryRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
       const walletId = walletOf(request).id;
       const { webhookId } = request.params;
       await ownWebhook(walletId, webhookId);
-      const deliveries = await listDeliveries(deps.store.read, {
+      const deliveries = await listDeliveries(deps.store, {
         walletId,
         webhookId,
         limit: request.query.n,

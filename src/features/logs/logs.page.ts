@@ -11,7 +11,9 @@ import type { LogPosition } from './logs.cursor.js';
  * index, (wallet, category, time), so a page is read as one index range per category (one when `type` is given),
  * merged newest first. `status` and `path` are not indexed: a filtered page looks at most SCAN_ROWS entries
  * past the cursor, and when those hold fewer than n matches it answers them with a cursor to go on from, so
- * a rare match over millions of rows costs many short calls instead of one long one.
+ * a rare match over millions of rows costs many short calls instead of one long one. A filtered call reads
+ * about 2 × SCAN_ROWS index entries whatever the log holds: SCAN_ROWS + 1 positions to find where its scan ends
+ * (and one a category ahead, the merge's), then the rows between the cursor and that end, its page's range.
  */
 export const SCAN_ROWS = 5000;
 
@@ -100,14 +102,18 @@ async function scanEnd(store: LogSource, request: PageRequest): Promise<LogPosit
   return row === undefined ? undefined : { createdAt: row.created_at, seq: row.seq };
 }
 
-/** The statement of a page: the request's range newer than `end` (the scan's end, when filtered), n + 1 rows at most. */
+/**
+ * The statement of a page: the request's range newer than `end` (the scan's end, when filtered), n + 1 rows at most.
+ * The scan's end replaces the retention cut as the range's one lower bound on time (it lies within the range, and times
+ * are whole milliseconds): given two lower bounds on one column, SQLite bounds its index walk by one of them only and
+ * tests the other on each entry, so a page that found fewer than n matches walked on to the retention cut (a week of
+ * entries) instead of stopping at the scan's end.
+ */
 export function pageStatement(merge: MergeWalks, request: PageRequest, end?: LogPosition): { readonly sql: string; readonly params: readonly unknown[] } {
-  const statement = new Statement(request);
+  const statement = new Statement(end === undefined ? request : { ...request, since: end.createdAt - 1 });
   let conditions = filterText(statement, request);
-  if (end !== undefined) {
-    const t = statement.ref(end.createdAt);
-    conditions += ` AND created_at >= ${t} AND (created_at > ${t} OR seq > ${statement.ref(end.seq)})`;
-  }
+  // Entries of the end's millisecond are newer than the end only from its seq on.
+  if (end !== undefined) conditions += ` AND (created_at > ${statement.ref(end.createdAt)} OR seq > ${statement.ref(end.seq)})`;
   const limit = statement.ref(request.n + 1);
   return { sql: rangeText(merge, statement, request, ROW_COLUMNS, conditions, { limit }), params: statement.params };
 }

@@ -184,6 +184,31 @@ describeEachStore('GET /token/logs paging and filters (beyond SPEC)', (kind) => 
     }
   });
 
+  it.each([3, 100])(
+    'pages a filtered list across scans that end inside a millisecond, every match once, in order (n=%i)',
+    async (n) => {
+      const base = clock.now() - 3 * HOUR;
+      const total = 3 * SCAN_ROWS + 37;
+      // Five entries a millisecond over every category, so a scan's end and the entries next to it share their time;
+      // matches sparse, and dense around where the scans of a page that does not fill up end (every SCAN_ROWS entries).
+      const newestFirst = (i: number) => total - 1 - i;
+      const nearAScanEnd = (i: number) => [1, 2, 3].some((k) => Math.abs(newestFirst(i) - k * SCAN_ROWS) <= 8);
+      const { t, token, rows } = await walletWithRows((walletId) =>
+        Array.from({ length: total }, (_, i) =>
+          record(walletId, i, base + Math.floor(i / 5), {
+            endpoint: LOG_CATEGORIES[(i * 7) % LOG_CATEGORIES.length] as LogCategory,
+            statusCode: i % 211 === 0 || nearAScanEnd(i) ? 503 : 200,
+          }),
+        ),
+      );
+      const pages = await allPages(t, token, `n=${n}&status=5xx`);
+      const expected = rows.filter((row) => row.statusCode === 503).map((row) => row.id);
+      expect(pages.flatMap((page) => page.logs.map((entry) => entry.id))).toEqual(expected.reverse());
+      expect(pages.every((page) => page.n <= n)).toBe(true);
+    },
+    60_000,
+  );
+
   it("shows a cursor only its own wallet's entries", async () => {
     const base = clock.now() - MINUTE;
     const mine = await walletWithRows((walletId) => [record(walletId, 1, base), record(walletId, 2, base + 1)]);
