@@ -1,11 +1,12 @@
-import { existsSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError, loadConfig } from './config.js';
 import { backupSqliteFile } from './store/sqlite/sqlite-backup.js';
 
 /**
  * `npm run backup -- <file>`: a consistent copy of the SQLite database named by the same settings as the
- * service (DATA_DIR, DATABASE_URL), taken while the service runs. Every refusal is one line and a non-zero exit.
+ * service (DATA_DIR, DATABASE_URL), taken while the service runs. The copy is the owner's only (mode 0600), like
+ * the database. Every refusal is one line and a non-zero exit.
  */
 class Refusal extends Error {}
 
@@ -18,7 +19,10 @@ async function backup(args: readonly string[]): Promise<string> {
   }
   const source = resolve(config.databaseUrl.slice('sqlite:'.length));
   if (!existsSync(source)) throw new Refusal(`no SQLite database at ${source} (check DATA_DIR or DATABASE_URL)`);
-  if (existsSync(target)) throw new Refusal(`${target} already exists: name a new file`);
+  // lstat, not exists: a symbolic link (even one to nowhere) is refused, never written through.
+  const existing = lstatSync(target, { throwIfNoEntry: false });
+  if (existing?.isSymbolicLink() === true) throw new Refusal(`${target} is a symbolic link: name a new file`);
+  if (existing !== undefined) throw new Refusal(`${target} already exists: name a new file`);
   const { pages } = await backupSqliteFile(source, target);
   return `copied ${source} (${pages} pages) to ${target}`;
 }

@@ -26,6 +26,7 @@ import { resolverAddresses } from './outbound/dns/server-address.js';
 import { createDnsClient } from './outbound/dns/wire-client.js';
 import { ServiceMetrics } from './observability/metrics.js';
 import { Tracing } from './observability/tracing.js';
+import { wideFileMessage } from './store/sqlite/private-files.js';
 
 export const SERVICE_VERSION = '0.1.0';
 
@@ -91,7 +92,13 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
   const { endpoint, serviceName } = config.otel;
   const tracing = endpoint === undefined ? undefined : new Tracing({ endpoint, serviceName, serviceVersion: SERVICE_VERSION });
   const openedStore =
-    overrides.store ?? openStore(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous, readChargeSyncMs: config.readChargeSyncMs, metrics });
+    overrides.store ??
+    openStore(config.databaseUrl, {
+      sqliteSynchronous: config.sqliteSynchronous,
+      readChargeSyncMs: config.readChargeSyncMs,
+      metrics,
+      onWideFile: (file) => logger.warn({ file: file.path }, wideFileMessage(file)),
+    });
   const store = tracing?.store(openedStore) ?? openedStore;
   const ledger = new Ledger(store, clock, logger, metrics, config.readCharges);
   // One address guard and one set of trusted roots (OUTBOUND_ALLOW_CIDRS, OUTBOUND_CA_FILE) for every way out:

@@ -111,7 +111,7 @@ export class Ledger {
     return refundWallet(this.store, walletId, amount);
   }
 
-  /** A real credit (operator grant): re-arms the low-balance incident. The new balance, or undefined when the wallet is gone. */
+  /** A real credit (operator grant): re-arms the low-balance incident and resets its cooldown. The new balance, or undefined when the wallet is gone. */
   credit(walletId: number, amount: number): Promise<number | undefined> {
     return creditWallet(this.store, walletId, amount);
   }

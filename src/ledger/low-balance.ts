@@ -6,8 +6,10 @@ import type { Sql, Store } from '../store/store.js';
  *   in the same statement) · 2 claimed by a notifier until `lb_pending_until`.
  * A claim whose notifier died is taken over once its lease has run out.
  * `lb_last_sent_at`: when a claim last meant a send. A pending incident is claimed only once that is
- * `minIntervalMs` old, so a wallet gets at most one notification per interval whatever re-arms it, on
- * every instance; one held back waits, pending, and goes out when the interval is over (if still low).
+ * `minIntervalMs` old, so re-arming by threshold edits (free) gets a wallet at most one notification per
+ * interval, on every instance; one held back waits, pending, and goes out when the interval is over (if
+ * still low). A real credit that lifts the balance above the threshold resets it to 0 (wallet.queries.ts):
+ * that re-arm is paid for, and the next crossing is notified at once.
  */
 
 /** A claimed notification: the wallet as it is at claim time. */

@@ -31,11 +31,16 @@ UPDATE wallets SET
 WHERE id = $2 AND balance >= $1
 RETURNING balance`;
 
-/** Real credits (recharges, operator grants) re-arm the incident once the balance is above the threshold (SPEC States). */
+/**
+ * Real credits (recharges, operator grants) re-arm the incident once the balance is above the threshold, and
+ * reset the cooldown: the next crossing is notified at once. A credit is paid for (or the operator's own act),
+ * so the hourly limit on notifications (ledger/low-balance.ts) is only for the free re-arms, threshold edits.
+ */
 const CREDIT = `
 UPDATE wallets SET
   balance = balance + $1,
-  lb_armed = CASE WHEN balance + $1 > lb_threshold THEN 1 ELSE lb_armed END
+  lb_armed = CASE WHEN balance + $1 > lb_threshold THEN 1 ELSE lb_armed END,
+  lb_last_sent_at = CASE WHEN balance + $1 > lb_threshold THEN 0 ELSE lb_last_sent_at END
 WHERE id = $2
 RETURNING balance`;
 

@@ -1,6 +1,7 @@
 /** A payment link from GET /recharge (free); the service answers 501 when Stripe is not set up, said plainly. */
 import { useState } from 'preact/hooks';
 import { ApiError, call, describeError } from '../api.js';
+import { httpHref } from './http-href.js';
 import { CostHint } from './ui.js';
 
 const AMOUNTS = [
@@ -18,7 +19,9 @@ export function Recharge() {
     setLink(undefined);
     setError(undefined);
     try {
-      setLink({ url: (await call<string>('GET', '/recharge', { query: { amount } })).data.trim(), amount });
+      const answer = (await call<string>('GET', '/recharge', { query: { amount } })).data.trim();
+      if (httpHref(answer) === undefined) setError(`The service answered with something that is not a payment link: ${answer.slice(0, 200)}`);
+      else setLink({ url: answer, amount });
     } catch (failure) {
       setError(
         failure instanceof ApiError && failure.status === 501 ? `Recharge is not set up on this service (${describeError(failure)}).` : describeError(failure),
@@ -51,7 +54,7 @@ export function Recharge() {
       <div role="status">
         {link === undefined ? null : (
           <p>
-            <a href={link.url} target="_blank" rel="noopener noreferrer">
+            <a href={httpHref(link.url)} target="_blank" rel="noopener noreferrer">
               Pay for {AMOUNTS.find((option) => option.value === link.amount)?.label ?? 'credits'} (opens a new tab)
             </a>
           </p>

@@ -88,7 +88,7 @@ const Media = Open({
 
 const StructuredData = Open({
   types: Strings,
-  jsonLd: Type.Array(AnyObject),
+  jsonLd: Type.Array(AnyObject, { description: 'JSON-LD entities as published, less URL values of other schemes than http and https' }),
   basics: Nullable(AnyObject),
   invalidBlocks: Type.Integer(),
 });
@@ -131,8 +131,15 @@ export const MetadataResult = Type.Object({
     seo: Seo,
     technical: Technical,
     links: Type.Optional(Links),
-    openGraph: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'og:* properties, camel-cased; image and images resolved' })),
-    twitterCard: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'twitter:* properties, camel-cased' })),
+    openGraph: Type.Optional(
+      Type.Object({}, { additionalProperties: true, description: 'og:* properties, camel-cased; URL properties resolved, and left out unless http or https' }),
+    ),
+    twitterCard: Type.Optional(
+      Type.Object(
+        {},
+        { additionalProperties: true, description: 'twitter:* properties, camel-cased; URL properties resolved, and left out unless http or https' },
+      ),
+    ),
     social: Type.Optional(
       Type.Object({ favicon: Type.String() }, { additionalProperties: true, description: 'Profile URLs by network (x, linkedin, github, …) and the favicon' }),
     ),

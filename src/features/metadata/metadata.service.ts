@@ -4,6 +4,7 @@ import type { Summarizer, SummaryLevel, KeyFacts } from './ai/summarizer.js';
 import { analyzeHtml } from './html/analyze-html.js';
 import type { HtmlAnalysis } from './html/analyze-html.js';
 import type { AnalysisLimit } from './html/limits.js';
+import { dropNonHttpUrls } from './html/url-fields.js';
 import { countWords } from './html/page-text.js';
 import { analyzeNonHtml } from './non-html.js';
 import type { DocumentInfo } from './non-html.js';
@@ -12,6 +13,9 @@ import type { FetchedPage } from './page-fetch.js';
 import type { RobotsCache } from './robots.js';
 
 export type AiSummary = 'none' | SummaryLevel;
+
+/** Values of `ai.keyFacts` looked through for URLs; facts with more are not returned. */
+const MAX_FACT_VALUES = 10_000;
 
 /** Page text handed to a summarizer is cut to this many characters (`ai.summary.truncated`). */
 export const AI_TEXT_BUDGET = 12_000;
@@ -112,9 +116,11 @@ async function summarize(
     language: content.language,
     pageFacts: content.facts,
   });
+  // A model's facts come from the page's text: its URLs are held to http(s) as the extractors' are.
+  const keyFacts = dropNonHttpUrls(output.keyFacts, MAX_FACT_VALUES) ? output.keyFacts : {};
   return {
     summary: { [level]: output.summary, contentLength: content.text.length, truncated },
-    keyFacts: output.keyFacts,
+    keyFacts,
     processingTime: Math.round(performance.now() - started),
     model: output.model,
     ...(output.warning === undefined ? {} : { warning: output.warning }),

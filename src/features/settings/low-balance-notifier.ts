@@ -3,8 +3,9 @@
  * `lb_pending` in the same statement (the outbox, see ledger/wallet.queries.ts); this worker sends one
  * notification per incident, to the configured webhook and/or e-mail address, then clears it.
  * Re-arming is the credit statement's job: a balance back above the threshold arms the next incident
- * (a refund does not, see ledger/wallet.queries.ts). Whatever re-arms it, a wallet gets at most one
- * notification per NOTIFICATION_MIN_INTERVAL_MS, enforced by the claim in the store (ledger/low-balance.ts).
+ * (a refund does not, see ledger/wallet.queries.ts) and resets the cooldown. Re-arms that cost nothing
+ * (a new threshold) get a wallet at most one notification per NOTIFICATION_MIN_INTERVAL_MS, enforced by
+ * the claim in the store (ledger/low-balance.ts).
  */
 import type { Deps } from '../../deps.js';
 import { HOUR, isoTime, MINUTE, SECOND } from '../../lib/time.js';
@@ -27,9 +28,9 @@ const LOW_BALANCE_LOG_PATH = 'low-balance';
  */
 export const NOTIFICATION_LEASE_MS = 2 * MINUTE;
 /**
- * At most one notification per wallet per hour: each one is an e-mail or a POST the operator sends
- * on the wallet's behalf, so re-arming tricks cannot turn them into a free mailer. An incident held
- * back is sent when the hour is over, if the balance is still low then.
+ * At most one notification per wallet per hour unless a real credit re-armed it: each one is an e-mail or
+ * a POST the operator sends on the wallet's behalf, so re-arming by threshold edits cannot turn them into
+ * a free mailer. An incident held back is sent when the hour is over, if the balance is still low then.
  */
 export const NOTIFICATION_MIN_INTERVAL_MS = HOUR;
 /** Sends in flight at once: notifications are rare (one per incident) but each may wait seconds on a slow receiver or SMTP server. */

@@ -9,6 +9,8 @@ import { applySqliteMigrations } from './sqlite-migrate.js';
 import { SqliteWriter } from './sqlite-writer.js';
 import { WalSync } from './wal-sync.js';
 import { ReadSnapshot } from './read-snapshot.js';
+import { makeDatabasePrivate } from './private-files.js';
+import type { TightenedFile } from './private-files.js';
 import type { FsyncFunction } from './wal-sync.js';
 import type { SqliteMetrics } from '../../observability/metrics.js';
 
@@ -99,6 +101,8 @@ export interface SqliteOptions {
   readonly metrics?: SqliteMetrics;
   /** READ_CHARGE_SYNC_MS: the longest a commit of `syncLater` writes only waits for its fsync (default 10). */
   readonly lateSyncMs?: number;
+  /** Told of each database file found readable by others at open (see private-files.ts). */
+  readonly onWideFile?: (file: TightenedFile) => void;
 }
 
 /** The fsync, timed for the metrics. */
@@ -114,7 +118,10 @@ function timedFsync(fsync: FsyncFunction, metrics: SqliteMetrics | undefined): F
 }
 
 export function openSqliteStore(path: string, options: SqliteOptions = {}): Store {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') {
+    mkdirSync(dirname(path), { recursive: true });
+    for (const file of makeDatabasePrivate(path)) options.onWideFile?.(file);
+  }
   const writer = new Database(path);
   writer.pragma('journal_mode = WAL');
   // FULL durability without SQLite's fsync inside COMMIT, which would stall the event loop: the WAL is

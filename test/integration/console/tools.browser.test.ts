@@ -110,6 +110,33 @@ describeInBrowser('the tools page', () => {
     await expectAccessible(page);
   });
 
+  it('makes links of http(s) URLs only, and shows any other URL of an answer as text', async () => {
+    // An answer as an older or another service might give it: script URLs where the console shows links.
+    const answer = {
+      success: true,
+      data: {
+        seo: { title: 'Script Corp' },
+        technical: { finalUrl: ' JaVaScRiPt:alert(1)', statusCode: 200 },
+        twitterCard: { image: 'java\tscript:alert(2)' },
+        social: { x: 'data:text/html,<script>alert(3)</script>', github: 'https://github.com/script-corp', favicon: 'https://script.test/favicon.ico' },
+        links: { internal: { total: 0 }, external: { total: 1 } },
+      },
+    };
+    const token = await harness.t.createToken(1000);
+    const page = await openTool(harness, token, 'URL metadata');
+    const tool = page.getByRole('region', { name: 'URL metadata' });
+    await page.route('**/url-to-metadata', (route) =>
+      route.fulfill({ status: 200, contentType: 'application/json', headers: { 'x-cost': '55', 'x-balance': '900' }, body: JSON.stringify(answer) }),
+    );
+    await tool.getByLabel('Page URL').fill('https://script.test/');
+    await tool.getByRole('button', { name: 'Read metadata' }).click();
+    await expect.poll(() => tool.getByTestId('metadata-title').textContent()).toBe('Script Corp');
+    const hrefs = await tool.locator('a[href]').evaluateAll((links) => links.map((link) => link.getAttribute('href')));
+    expect(hrefs).toEqual(['https://github.com/script-corp']);
+    for (const shown of ['JaVaScRiPt:alert(1)', 'data:text/html,<script>alert(3)</script>'])
+      expect(await tool.getByText(shown, { exact: true }).count()).toBe(1);
+  });
+
   it("shows the caller's IP for 1 credit", async () => {
     const token = await harness.t.createToken(100);
     const page = await openTool(harness, token, 'My IP');

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +27,8 @@ async function runBackup(env: Record<string, string>, args: readonly string[]): 
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   return { code, stdout, stderr };
 }
+
+const modeOf = (path: string): number => statSync(path).mode & 0o777;
 
 async function stop(server: ServerProcess | undefined): Promise<void> {
   if (server === undefined || server.child.exitCode !== null) return;
@@ -93,8 +95,11 @@ describe('npm run backup on SQLite', () => {
     expect(Math.min(...beforeBackup)).toBeGreaterThan(0);
     expect(acknowledged.every((keys, index) => keys.length > (beforeBackup[index] ?? 0))).toBe(true); // writes went on after it
 
-    // One self-contained file (no -wal beside it) that SQLite finds whole.
+    // One self-contained file (no -wal beside it) that SQLite finds whole, the owner's only like the database.
     expect(existsSync(`${backupFile}-wal`)).toBe(false);
+    expect(modeOf(backupFile)).toBe(0o600);
+    expect(['', '-wal', '-shm'].map((suffix) => modeOf(join(dir, `live.db${suffix}`)))).toEqual([0o600, 0o600, 0o600]);
+    expect(readdirSync(dir).filter((name) => name.includes('partial'))).toEqual([]);
     const copy = new Database(backupFile, { readonly: true });
     expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
     copy.close();
@@ -127,9 +132,16 @@ describe('npm run backup on SQLite', () => {
     new Database(join(dir, 'refusals.db')).close();
     const taken = join(dir, 'taken.db');
     writeFileSync(taken, 'an earlier backup');
+    // Links to a file the copy must not replace, and to a name it must not create.
+    const linkToTaken = join(dir, 'link-to-taken.db');
+    symlinkSync(taken, linkToTaken);
+    const dangling = join(dir, 'dangling.db');
+    symlinkSync(join(dir, 'made-through-link.db'), dangling);
     const cases: [Record<string, string>, string[], RegExp][] = [
       [{ DATABASE_URL: database }, [], /^coinop backup: usage: npm run backup -- <file>\n$/],
       [{ DATABASE_URL: database }, [taken], /^coinop backup: .*taken\.db already exists: name a new file\n$/],
+      [{ DATABASE_URL: database }, [linkToTaken], /^coinop backup: .*link-to-taken\.db is a symbolic link: name a new file\n$/],
+      [{ DATABASE_URL: database }, [dangling], /^coinop backup: .*dangling\.db is a symbolic link: name a new file\n$/],
       [
         { DATABASE_URL: 'postgres://coinop@127.0.0.1:1/coinop' },
         [join(dir, 'pg.db')],
@@ -145,6 +157,8 @@ describe('npm run backup on SQLite', () => {
       expect(result.stderr).toMatch(message);
     }
     expect(existsSync(join(dir, 'pg.db'))).toBe(false);
+    expect(readFileSync(taken, 'utf8')).toBe('an earlier backup');
+    expect(existsSync(join(dir, 'made-through-link.db'))).toBe(false);
     expect(existsSync(join(dir, 'absent.db'))).toBe(false);
   });
 });

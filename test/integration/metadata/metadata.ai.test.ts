@@ -88,6 +88,26 @@ describeEachStore('POST /url-to-metadata: summaries from an OpenAI-compatible pr
     expect(ai.keyFacts).toMatchObject({ companyName: 'Acme Rockets Inc.', foundedYear: 2015, headquarters: 'Springfield, US' });
   });
 
+  it('leaves out of the key facts the URLs a model gives that are not http(s), and keeps its text as given', async () => {
+    const facts = {
+      companyName: 'Acme',
+      website: ' JaVaScRiPt:alert(1)',
+      contactUrl: 'data:text/html,<script>alert(1)</script>',
+      links: ['vbscript:msgbox(1)', 'https://acme.test/about'],
+      founder: { name: 'Ada', homepage: 'java\tscript:alert(1)', profileLink: 'https://acme.test/ada' },
+      tagline: 'JavaScript: rockets for the web',
+    };
+    provider().enqueue(completion(JSON.stringify({ summary: 'Acme builds rockets.', keyFacts: facts })));
+    const token = await get().createToken(1000);
+    const { ai } = (await analyze(get(), token, { url: sites().https.url('/rich'), aiSummary: 'short' })).json().data;
+    expect(ai.keyFacts).toEqual({
+      companyName: 'Acme',
+      links: ['https://acme.test/about'],
+      founder: { name: 'Ada', profileLink: 'https://acme.test/ada' },
+      tagline: 'JavaScript: rockets for the web',
+    });
+  });
+
   it('falls back to the built-in summary, with a warning, when the provider fails', async () => {
     provider().enqueue({ status: 503, body: 'overloaded' });
     const before = provider().requests.length;

@@ -25,14 +25,25 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('low-balance rate limit, two ins
     await Promise.all([sendPendingLowBalance(first.deps), sendPendingLowBalance(second.deps)]);
     expect(outbound.requestsTo('/two')).toHaveLength(1);
 
-    // A real credit re-arms; the next crossing lands on the other instance, whose notifier is held back too.
-    await operatorCredit(second, ADMIN_TOKEN, token, 5);
-    for (let i = 0; i < 6; i++) await call(second); // 103 → 97
+    // A new threshold re-arms for free; the next crossing lands on the other instance, whose notifier is held back too.
+    await putSettings(second, token, { low_balance_threshold: 95 }); // 97
+    for (let i = 0; i < 2; i++) await call(second); // 96 → 95
     await Promise.all([sendPendingLowBalance(first.deps), sendPendingLowBalance(second.deps)]);
     expect(outbound.requestsTo('/two')).toHaveLength(1);
 
     clock.advance(HOUR);
     await Promise.all([sendPendingLowBalance(second.deps), sendPendingLowBalance(first.deps)]);
-    expect(outbound.requestsTo('/two').map((request) => JSON.parse(request.text).wallet)).toEqual([98, 97]);
+    expect(outbound.requestsTo('/two').map((request) => JSON.parse(request.text).wallet)).toEqual([98, 95]);
+  });
+
+  it('notifies at once, on either instance, a crossing after a real credit re-armed the wallet', async () => {
+    const token = await first.createToken(100);
+    await putSettings(first, token, { low_balance_threshold: 98, low_balance_webhook: { url: outbound.url('/two-credit') } });
+    await spendCredits(first, token, 1); // 98: crosses
+    await Promise.all([sendPendingLowBalance(first.deps), sendPendingLowBalance(second.deps)]);
+    await operatorCredit(second, ADMIN_TOKEN, token, 5); // 103: re-armed, cooldown reset
+    await spendCredits(first, token, 6); // 97
+    await Promise.all([sendPendingLowBalance(second.deps), sendPendingLowBalance(first.deps)]);
+    expect(outbound.requestsTo('/two-credit').map((request) => JSON.parse(request.text).wallet)).toEqual([98, 97]);
   });
 });

@@ -3541,11 +3541,11 @@ export interface operations {
               } & {
                 [key: string]: unknown;
               };
-              /** @description og:* properties, camel-cased; image and images resolved */
+              /** @description og:* properties, camel-cased; URL properties resolved, and left out unless http or https */
               openGraph?: {
                 [key: string]: unknown;
               };
-              /** @description twitter:* properties, camel-cased */
+              /** @description twitter:* properties, camel-cased; URL properties resolved, and left out unless http or https */
               twitterCard?: {
                 [key: string]: unknown;
               };
@@ -3606,6 +3606,7 @@ export interface operations {
               };
               structuredData?: {
                 types: string[];
+                /** @description JSON-LD entities as published, less URL values of other schemes than http and https */
                 jsonLd: {
                   [key: string]: unknown;
                 }[];

@@ -4,6 +4,7 @@
  * so they show as links.
  */
 import type { ComponentChildren } from 'preact';
+import { httpHref } from '../../components/http-href.js';
 import { JsonView } from '../../components/ui.js';
 import { hostOf, imageUrl, text } from './metadata-types.js';
 import type { MetadataAnswer } from './metadata-types.js';
@@ -17,10 +18,11 @@ function Fact({ term, wide, children }: { term: string; wide?: boolean; children
   );
 }
 
-/** A link out of the console: a new tab, no referrer, no opener. */
+/** A link out of the console: a new tab, no referrer, no opener; a URL that is not http(s) shows as text only. */
 function Outside({ url }: { url: string }) {
+  if (httpHref(url) === undefined) return <span class="tools-url">{url}</span>;
   return (
-    <a href={url} target="_blank" rel="noopener noreferrer nofollow" class="tools-url">
+    <a href={httpHref(url)} target="_blank" rel="noopener noreferrer nofollow" class="tools-url">
       {url}
     </a>
   );

@@ -1,6 +1,7 @@
 import { attr } from './markup.js';
 import type { ParsedMarkup } from './markup.js';
 import { camelKey, clip, resolveHttpUrl, squash } from './text.js';
+import { isUrlKey } from './url-fields.js';
 
 export interface OgImage {
   url: string;
@@ -15,21 +16,6 @@ export type OpenGraph = Record<string, string | OgImage[]>;
 /** `twitter:*` properties by camel-cased name (`twitter:image:alt` → `imageAlt`). */
 export type TwitterCard = Record<string, string>;
 
-const URL_KEYS = new Set([
-  'url',
-  'image',
-  'imageUrl',
-  'imageSecureUrl',
-  'video',
-  'videoUrl',
-  'videoSecureUrl',
-  'audio',
-  'audioUrl',
-  'audioSecureUrl',
-  'imageSrc',
-  'playerStream',
-  'player',
-]);
 const MAX_VALUE = 1000;
 const MAX_IMAGES = 10;
 const MAX_ICONS = 20;
@@ -50,6 +36,11 @@ function prefixedMeta(page: ParsedMarkup, prefix: string): Array<[string, string
 function positiveInt(text: string): number | undefined {
   const value = Number.parseInt(text, 10);
   return Number.isFinite(value) && value > 0 ? value : undefined;
+}
+
+/** A URL property's value resolved, and dropped unless http(s) (url-fields.ts); any other value as text. */
+function propertyValue(key: string, content: string, base: URL): string | undefined {
+  return isUrlKey(key) ? resolveHttpUrl(content, base) : clip(content, MAX_VALUE);
 }
 
 export function extractOpenGraph(page: ParsedMarkup, base: URL): OpenGraph {
@@ -73,7 +64,8 @@ export function extractOpenGraph(page: ParsedMarkup, base: URL): OpenGraph {
     }
     const key = camelKey(name);
     if (key === '' || og[key] !== undefined) continue;
-    og[key] = URL_KEYS.has(key) ? (resolveHttpUrl(content, base) ?? content) : clip(content, MAX_VALUE);
+    const value = propertyValue(key, content, base);
+    if (value !== undefined) og[key] = value;
   }
   if (images[0] !== undefined) {
     og.image = images[0].url;
@@ -87,7 +79,8 @@ export function extractTwitterCard(page: ParsedMarkup, base: URL): TwitterCard {
   for (const [name, content] of prefixedMeta(page, 'twitter:')) {
     const key = camelKey(name === 'image:src' ? 'image' : name);
     if (key === '' || card[key] !== undefined) continue;
-    card[key] = URL_KEYS.has(key) ? (resolveHttpUrl(content, base) ?? content) : clip(content, MAX_VALUE);
+    const value = propertyValue(key, content, base);
+    if (value !== undefined) card[key] = value;
   }
   return card;
 }

@@ -1,6 +1,7 @@
 import { attr, textOf } from './markup.js';
 import type { ParsedMarkup } from './markup.js';
 import { clip, resolveHttpUrl, squash, unique } from './text.js';
+import { dropNonHttpUrls } from './url-fields.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -21,7 +22,7 @@ export interface StructuredBasics {
 export interface StructuredData {
   /** Every `@type` found in JSON-LD, microdata (`itemtype`) and RDFa (`typeof`). */
   types: string[];
-  /** JSON-LD entities (`@graph` flattened), the first few, as published. */
+  /** JSON-LD entities (`@graph` flattened), the first few, as published less URLs of other schemes than http(s). */
   jsonLd: JsonObject[];
   basics: StructuredBasics | null;
   /** JSON-LD blocks that did not parse. */
@@ -182,8 +183,9 @@ export function extractStructuredData(page: ParsedMarkup, base: URL): Structured
   const jsonLd: JsonObject[] = [];
   let size = 0;
   for (const entity of entities.slice(0, MAX_ENTITIES)) {
-    // Too deep to serialize safely: counted in `types`, not returned.
-    if (!nestsWithin(entity, MAX_JSON_DEPTH)) continue;
+    // Too deep to serialize safely: counted in `types`, not returned. Returned as published, less its URLs of
+    // other schemes than http(s); one too large to look through whole is not returned either.
+    if (!nestsWithin(entity, MAX_JSON_DEPTH) || !dropNonHttpUrls(entity, MAX_VALUES_VISITED)) continue;
     size += JSON.stringify(entity).length;
     if (size > MAX_JSON_LD_CHARS) break;
     jsonLd.push(entity);
