@@ -4048,6 +4048,15 @@ export interface operations {
           'text/plain': 'Not Found';
         };
       };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': 'Too Many Requests';
+        };
+      };
     };
   };
   walletDelete: {
@@ -4097,6 +4106,15 @@ export interface operations {
         };
         content: {
           'text/plain': 'Not Found';
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': 'Too Many Requests';
         };
       };
     };
@@ -4170,6 +4188,15 @@ export interface operations {
         };
         content: {
           'text/plain': 'Not Found';
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': 'Too Many Requests';
         };
       };
     };
@@ -4254,6 +4281,15 @@ export interface operations {
           'text/plain': 'Balance too low';
         };
       };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': 'Too Many Requests';
+        };
+      };
     };
   };
   walletList: {
@@ -4324,6 +4360,15 @@ export interface operations {
         };
         content: {
           'text/plain': 'Forbidden';
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': 'Too Many Requests';
         };
       };
     };
@@ -4430,6 +4475,15 @@ export interface operations {
           'text/plain': 'Not Found';
         };
       };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': 'Too Many Requests';
+        };
+      };
     };
   };
   serviceStats: {
@@ -4500,6 +4554,15 @@ export interface operations {
         };
         content: {
           'text/plain': 'Forbidden';
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': 'Too Many Requests';
         };
       };
     };
