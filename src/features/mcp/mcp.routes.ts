@@ -3,7 +3,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import type { Deps } from '../../deps.js';
 import { SERVICE_VERSION } from '../../deps.js';
 import { errors } from '../../errors.js';
-import { MIN_TOKEN_LENGTH } from '../../http/metering.js';
+import { drawFreeCall, MIN_TOKEN_LENGTH } from '../../http/metering.js';
 import { sha256Hex } from '../../lib/hash.js';
 import { mcpServer } from './mcp.server.js';
 import type { RouteAnswer, RouteDispatch } from './mcp.server.js';
@@ -62,6 +62,9 @@ export const mcpRoutes: FastifyPluginAsync<{ deps: Deps }> = async (app, { deps 
     const hash = sha256Hex(token);
     const wallet = deps.ledger.cachedWallet(hash) ?? (await deps.ledger.findWallet(hash));
     if (wallet === undefined) throw errors.unauthorized();
+    // Every POST draws on the wallet's free budget (tools/list, initialize, …); a tool call's own route charges as usual.
+    const spent = drawFreeCall(deps, wallet.id);
+    if (spent !== undefined) throw spent;
   };
 
   app.post('/mcp', { schema: { hide: true }, onRequest: authenticate }, async (request, reply) => {

@@ -938,6 +938,17 @@ export interface operations {
           'text/plain': 'Unauthorized';
         };
       };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          'x-cost': components['headers']['XCost'];
+          'x-balance': components['headers']['XBalance'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': 'Too Many Requests';
+        };
+      };
     };
   };
   spendSummary: {
@@ -1043,6 +1054,17 @@ export interface operations {
         };
         content: {
           'text/plain': 'Unauthorized';
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          'x-cost': components['headers']['XCost'];
+          'x-balance': components['headers']['XBalance'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': 'Too Many Requests';
         };
       };
     };
@@ -2703,6 +2725,17 @@ export interface operations {
           'text/plain': 'Webhook not found';
         };
       };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          'x-cost': components['headers']['XCost'];
+          'x-balance': components['headers']['XBalance'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': 'Too Many Requests';
+        };
+      };
     };
   };
   webhookDelivery: {
@@ -2822,6 +2855,17 @@ export interface operations {
         };
         content: {
           'text/plain': 'Webhook not found' | 'Delivery not found';
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          'x-cost': components['headers']['XCost'];
+          'x-balance': components['headers']['XBalance'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': 'Too Many Requests';
         };
       };
     };
@@ -3877,6 +3921,17 @@ export interface operations {
         };
         content: {
           'text/plain': 'Unauthorized';
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          'x-cost': components['headers']['XCost'];
+          'x-balance': components['headers']['XBalance'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': 'Too Many Requests';
         };
       };
       /** @description Not implemented */
