@@ -9,6 +9,7 @@ import { methodNotAllowed } from './http/method-not-allowed.js';
 import { registerLandingPage, registerOpenApi, registerOpenApiDocument } from './http/openapi.js';
 import { answerClientError, answerRouterError, answerUnusualRequests, MAX_PARAM_LENGTH, requireHost } from './http/before-routing.js';
 import { corsFor } from './http/cors.js';
+import { registerClientIdentity, trustedProxies } from './http/client-identity.js';
 import { registerValidation } from './http/validation.js';
 import { healthRoutes } from './features/health/health.routes.js';
 import { tokenRoutes } from './features/tokens/tokens.routes.js';
@@ -47,8 +48,10 @@ export async function buildApp(deps: Deps, inbound?: InboundMail, options: { rea
   const refusals = refusalMetering(deps);
   const cors = corsFor(deps.config.corsOrigins);
   const routerError = answerRouterError(cors.headers, refusals.headers);
+  // TRUST_PROXY, compiled once: Fastify, the client identity every limit keys on and the request ids read it alike.
+  const trusted = trustedProxies(deps.config.trustProxy);
   // One id generator for every answer, those written before any request exists included.
-  const newRequestId = requestIds();
+  const newRequestId = requestIds(trusted);
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     // One access-log line per request, HTTP metrics and the x-request-id header (observability/request-observer.ts).
@@ -56,7 +59,7 @@ export async function buildApp(deps: Deps, inbound?: InboundMail, options: { rea
     genReqId: newRequestId,
     // No per-request child logger (an allocation per request): the access-log line carries the request id itself.
     childLoggerFactory: (logger) => logger,
-    trustProxy: deps.config.trustProxy ?? false,
+    trustProxy: trusted ?? false,
     bodyLimit: BODY_LIMIT,
     // Long keys must reach the handler (and get its 400, as a short bad key does), not a refusal before routing.
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
@@ -84,6 +87,7 @@ export async function buildApp(deps: Deps, inbound?: InboundMail, options: { rea
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   answerUnusualRequests(app.server, newRequestId);
+  registerClientIdentity(app, trusted);
   cors.register(app);
   requireHost(app, refusals.headers);
   refusals.track(app);

@@ -84,12 +84,28 @@ function applyCharge(deps: Deps, request: FastifyRequest, state: MeterState, cos
 }
 
 /**
+ * Draws one call from the wallet's free budget (the ledger's, one per wallet and instance): the 429 to answer
+ * when it is spent. Every call that costs nothing draws here (`charge` below, and POST /mcp); paid calls never do.
+ */
+export function drawFreeCall(deps: Deps, walletId: number): ApiError | undefined {
+  const waitMs = deps.ledger.takeFreeCall(walletId);
+  return waitMs === 0 ? undefined : errors.tooManyRequests(waitMs / 1000);
+}
+
+/**
  * Charges the request once; `done` gets the refusal, if any. Synchronous when the ledger knows the
  * outcome at once (SQLite's common case), so a request pays for no promise it does not need.
  */
 function charge(deps: Deps, request: FastifyRequest, cost: number, done: (error?: Error) => void): void {
   const state = request.meter;
   if (state === undefined || state.charged !== undefined) return done();
+  const spent = cost === 0 ? drawFreeCall(deps, state.wallet.id) : undefined;
+  if (spent !== undefined) {
+    // Answered from memory (the balance last known), so a free call beyond the budget costs no store work.
+    state.charged = 0;
+    state.balance = state.wallet.lastBalance;
+    return done(spent);
+  }
   const outcome = deps.ledger.charge(state.wallet.id, cost, state.spec.readOnly === true);
   if (outcome instanceof Promise) {
     outcome.then(

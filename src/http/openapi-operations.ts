@@ -2,6 +2,7 @@ import type { FastifySchema, RouteOptions } from 'fastify';
 import type { SwaggerTransformObject } from '@fastify/swagger';
 import { errors } from '../errors.js';
 import type { MeterSpec } from './metering.js';
+import { errorResponses } from './schemas.js';
 
 /** One example exchange of an operation, for the OpenAPI document only (never validated against, never served). */
 export interface OperationExample {
@@ -118,8 +119,10 @@ function transformRoute({ schema, url, route }: { schema: FastifySchema; url: st
   const cost = documentedCost(`${String(route.method)} ${url}`, route.config?.meter, rest['x-cost']);
   const marker: Marker = { metered: route.config?.meter !== undefined, example };
   const description = [rest.description, costSentence(cost)].filter((part) => part !== undefined && part !== '').join('\n\n');
+  // A free call draws on the wallet's free budget (metering.ts): beyond it, 429.
+  const response = cost === 0 && marker.metered ? { ...(rest.response as Record<number, unknown> | undefined), 429: errorResponses[429] } : rest.response;
   // An operation without a token says so (`security: []`) rather than leaving it unsaid.
-  return { schema: { ...rest, description, security: rest.security ?? [], 'x-cost': cost, [MARKER]: marker } as FastifySchema, url };
+  return { schema: { ...rest, response, description, security: rest.security ?? [], 'x-cost': cost, [MARKER]: marker } as FastifySchema, url };
 }
 
 /** A text/plain error answer with the catalogue's wording: its only values where fixed, else one example. */

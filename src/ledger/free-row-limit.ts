@@ -1,36 +1,37 @@
 import type { Clock } from '../lib/time.js';
-import { MINUTE } from '../lib/time.js';
+import { RateBuckets } from '../lib/rate-buckets.js';
+import type { BucketRule } from '../lib/rate-buckets.js';
 
-/** Log rows a wallet may add per minute, per instance, that cost nothing (free routes, 402s, refunded 5xx, refused or skipped deliveries). */
-export const FREE_LOG_ROWS_PER_MINUTE = 60;
-/** Wallets counted at once: beyond it (an attack with that many wallets), free calls of new wallets go unlogged until the minute ends. */
+/** What is free, a wallet may have this many of a minute, per instance: free calls, and log rows that cost nothing. */
+export const FREE_PER_MINUTE = 60;
+/**
+ * How many at once after a quiet spell: the console's webhook list reads the last delivery of each of up to
+ * 100 webhooks (free), and a page or two more must fit.
+ */
+export const FREE_BURST = 120;
+/** The per-minute rate of free log rows (the name older callers know). */
+export const FREE_LOG_ROWS_PER_MINUTE = FREE_PER_MINUTE;
+/** Wallets tracked at once (a few MB): beyond it (an attack with that many wallets), new wallets wait for room. */
 const MAX_WALLETS = 100_000;
 
+/** The one rule for everything free (docs/limits.md "Client identity and the free budget"). */
+export const FREE_RULE: BucketRule = { perMinute: FREE_PER_MINUTE, burst: FREE_BURST, maxKeys: MAX_WALLETS };
+
 /**
- * Free calls and refused deliveries happen without limit but are logged only within a budget: each row is
- * kept 7 days, and what pays nothing must not buy storage. The ledger holds its instance's one budget; counts
- * live in memory in fixed one-minute windows (so across N instances a wallet may get N × the budget); paid
- * rows are always logged.
+ * Free calls and refused deliveries are logged only within a budget: each row is kept 7 days, and what pays
+ * nothing must not buy storage. The ledger holds its instance's one budget, in memory (so across N instances a
+ * wallet may get N × the budget); paid rows are always logged. Same rule as the free-call budget, so a wallet
+ * that only makes free calls has every call it was served logged.
  */
 export class FreeRowLimit {
-  private readonly counts = new Map<number, number>();
-  private windowStart = Number.NEGATIVE_INFINITY;
+  private readonly buckets: RateBuckets<number>;
 
-  constructor(
-    private readonly clock: Clock,
-    private readonly perMinute = FREE_LOG_ROWS_PER_MINUTE,
-  ) {}
+  constructor(clock: Clock, rule: BucketRule = FREE_RULE) {
+    this.buckets = new RateBuckets(clock, rule);
+  }
 
   /** Whether a free call of `walletId` gets its log row; counts it when it does. */
   allow(walletId: number): boolean {
-    const now = this.clock.now();
-    if (now - this.windowStart >= MINUTE || now < this.windowStart) {
-      this.counts.clear();
-      this.windowStart = now;
-    }
-    const used = this.counts.get(walletId) ?? 0;
-    if (used >= this.perMinute || (used === 0 && this.counts.size >= MAX_WALLETS)) return false;
-    this.counts.set(walletId, used + 1);
-    return true;
+    return this.buckets.take(walletId) === 0;
   }
 }

@@ -7,7 +7,8 @@ import type { WalletRef } from './wallet-directory.js';
 import { WalletCharger } from './wallet-charger.js';
 import type { ReadCharges } from './wallet-charger.js';
 import { LogBuffer } from './log-buffer.js';
-import { FreeRowLimit } from './free-row-limit.js';
+import { FREE_RULE, FreeRowLimit } from './free-row-limit.js';
+import { RateBuckets } from '../lib/rate-buckets.js';
 import type { LogEntry } from './log-entry.js';
 import type { LedgerMetrics } from '../observability/metrics.js';
 import { chargeWalletIn, creditWallet, creditWalletIn, findWalletByHash, refundWallet } from './wallet.queries.js';
@@ -36,6 +37,8 @@ export class Ledger {
   private readonly logs: LogBuffer;
   /** One budget for every row that cost nothing, whoever records it (metering, mail, the scheduler, deliveries). */
   private readonly freeRows: FreeRowLimit;
+  /** Each wallet's budget of free calls (free routes, POST /mcp), by the same rule as its free rows. */
+  private readonly freeCalls: RateBuckets<number>;
 
   constructor(
     private readonly store: Store,
@@ -49,6 +52,7 @@ export class Ledger {
     // Under READ_CHARGES=deferred the log's batches do not wait for the disk either (log-insert.ts).
     this.logs = new LogBuffer(store, clock, (error, dropped) => logger.error({ err: error, dropped }, 'writing call logs failed'), readCharges === 'deferred');
     this.freeRows = new FreeRowLimit(clock);
+    this.freeCalls = new RateBuckets(clock, FREE_RULE);
     metrics?.watchLogBuffer(() => this.logs.waiting);
   }
 
@@ -119,6 +123,14 @@ export class Ledger {
   /** The same credit inside the caller's unit of work (billing: with the payment's idempotency record). */
   creditIn(tx: Sql, walletId: number, amount: number): Promise<number | undefined> {
     return creditWalletIn(tx, walletId, amount);
+  }
+
+  /**
+   * Draws one free call from the wallet's budget (free-row-limit.ts): 0 when drawn, else the ms until one can be.
+   * Metering draws it for every call that costs nothing (src/http/metering.ts); paid calls never do.
+   */
+  takeFreeCall(walletId: number): number {
+    return this.freeCalls.take(walletId);
   }
 
   /**

@@ -43,7 +43,7 @@ export const listingRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; audit: Audit
         tags,
         security: adminAuth,
         querystring: WalletListQuery,
-        response: responses(WalletList, 400, 403),
+        response: responses(WalletList, 400, 403, 429),
         example: {
           query: { sort: 'balance', limit: 1 },
           response: {
@@ -76,7 +76,7 @@ export const listingRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; audit: Audit
         security: adminAuth,
         params: Params,
         querystring: WalletLogsQuery,
-        response: responses(WalletLogs, 400, 403, 404),
+        response: responses(WalletLogs, 400, 403, 404, 429),
         example: {
           params: { hash: EXAMPLE_HASH },
           query: { type: 'manage', limit: 1 },
@@ -124,7 +124,7 @@ export const listingRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; audit: Audit
         tags,
         security: adminAuth,
         querystring: StatsQuery,
-        response: responses(Stats, 400, 403),
+        response: responses(Stats, 400, 403, 429),
         example: {
           query: { days: 2 },
           response: {

@@ -4,7 +4,7 @@ import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { Deps } from '../../deps.js';
 import { SERVICE_VERSION } from '../../deps.js';
 import { errors } from '../../errors.js';
-import { MIN_TOKEN_LENGTH } from '../../http/metering.js';
+import { drawFreeCall, MIN_TOKEN_LENGTH } from '../../http/metering.js';
 import { sha256Hex } from '../../lib/hash.js';
 import { MAX_BATCH_MESSAGES } from './mcp.batch.js';
 import { mcpServer } from './mcp.server.js';
@@ -71,6 +71,9 @@ export const mcpRoutes: FastifyPluginAsync<{ deps: Deps }> = async (app, { deps 
     const hash = sha256Hex(token);
     const wallet = deps.ledger.cachedWallet(hash) ?? (await deps.ledger.findWallet(hash));
     if (wallet === undefined) throw errors.unauthorized();
+    // Every POST draws on the wallet's free budget (tools/list, initialize, …); a tool call's own route charges as usual.
+    const spent = drawFreeCall(deps, wallet.id);
+    if (spent !== undefined) throw spent;
   };
 
   app.post('/mcp', { schema: { hide: true }, onRequest: authenticate }, async (request, reply) => {

@@ -61,7 +61,7 @@ export const myIpRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
       },
     },
     async (request): Promise<MyIpInfo> => {
-      const address = callerAddress(request.ip);
+      const address = callerAddress(request.client.address);
       const lookupAddress = address.ip || address.ipv6;
       return {
         ...address,

@@ -6,7 +6,6 @@ import { isoTime } from '../../lib/time.js';
 import { ISODate, okText, responses, tokenAuth, PLAIN_TEXT } from '../../http/schemas.js';
 import { walletOf } from '../../http/metering.js';
 import { createToken } from './tokens.service.js';
-import { creationKey } from './creation-key.js';
 
 const CreateTokenBody = Type.Object(
   { token: Type.String({ enum: ['new'], 'x-error': 'must be the literal new' }) },
@@ -40,7 +39,7 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
       },
     },
     async (request, reply) => {
-      const outcome = await createToken(deps.store, creationKey(request.ip), deps.clock.now());
+      const outcome = await createToken(deps.store, request.client.key, deps.clock.now());
       if (!outcome.ok) throw errors.tooManyRequests(outcome.retryAfterMs / 1000);
       reply.type(PLAIN_TEXT);
       return outcome.token;

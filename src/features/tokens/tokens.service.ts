@@ -9,7 +9,7 @@ export const TOKEN_CREATION_INTERVAL_MS = 10_000;
 export type CreateTokenOutcome = { readonly ok: true; readonly token: string } | { readonly ok: false; readonly retryAfterMs: number };
 
 /**
- * Creates a wallet unless this client (`clientKey`: its address, or its /64 for IPv6, see creation-key.ts)
+ * Creates a wallet unless this client (`clientKey`: its address, or its /64 for IPv6, see http/client-identity.ts)
  * created one less than 10 s ago. The rate-limit claim and the wallet insert commit together, and the
  * claim lives in the store so every instance shares it.
  */

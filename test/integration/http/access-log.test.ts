@@ -31,7 +31,7 @@ describe('access log: one pino line per request at info', () => {
   it('method, route pattern, status, ms, cost, wallet hash prefix and request id; never a token', async () => {
     const token = await get().createToken(10);
     const before = requestLines().length;
-    const set = await get().inject({ method: 'POST', url: '/kv/b/k?ttl=60', headers: { 'x-token': token, 'x-request-id': 'client-id.1' }, payload: 'v' });
+    const set = await get().inject({ method: 'POST', url: '/kv/b/k?ttl=60', headers: { 'x-token': token }, payload: 'v' });
     expect(set.statusCode).toBe(200);
     // The token in every place a careless log could pick it up: a header on a refused call, the query string of a 404.
     await get().inject({ method: 'GET', url: '/kv/b/k', headers: { 'x-token': `${token}x` } });
@@ -43,7 +43,7 @@ describe('access log: one pino line per request at info', () => {
     const [paid, unauthorized, notFound, badUrl] = lines as Record<string, unknown>[];
     expect(paid).toMatchObject({
       level: 30,
-      reqId: 'client-id.1',
+      reqId: set.headers['x-request-id'],
       method: 'POST',
       route: '/kv/:bucket/:key',
       status: 200,

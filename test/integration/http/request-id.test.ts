@@ -1,16 +1,40 @@
 import { describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
 import { useTestApp } from '../../helpers/use-test-app.js';
+import { startTestApp } from '../../helpers/app.js';
 
 const GENERATED = /^[A-Za-z0-9_-]{8}-[0-9a-z]+$/;
 
-describe('x-request-id on every answer', () => {
-  const get = useTestApp('sqlite');
+/** The trusted proxy of these tests: inject's default peer address. */
+const PROXY = '127.0.0.1';
 
-  it('echoes a well-formed id from the request', async () => {
+describe('x-request-id on every answer', () => {
+  const get = useTestApp('sqlite', { env: { TRUST_PROXY: PROXY } });
+
+  it('echoes a well-formed id given by a trusted proxy', async () => {
     const id = 'Abc-123_x.y';
-    const res = await get().inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': id } });
+    const res = await get().inject({ method: 'GET', url: '/healthz', remoteAddress: PROXY, headers: { 'x-request-id': id } });
     expect(res.headers['x-request-id']).toBe(id);
+  });
+
+  it('generates its own for a client that is not a trusted proxy, even one naming an id the service gave another request', async () => {
+    const earlier = (await get().inject({ method: 'GET', url: '/healthz', remoteAddress: '198.51.100.1' })).headers['x-request-id'];
+    expect(earlier).toMatch(GENERATED);
+    for (const claimed of ['Abc-123_x.y', String(earlier)]) {
+      const res = await get().inject({ method: 'GET', url: '/healthz', remoteAddress: '198.51.100.2', headers: { 'x-request-id': claimed } });
+      expect(res.headers['x-request-id']).toMatch(GENERATED);
+      expect(res.headers['x-request-id']).not.toBe(claimed);
+    }
+  });
+
+  it('generates its own for every client when no proxy is trusted', async () => {
+    const t = await startTestApp('sqlite');
+    try {
+      const res = await t.inject({ method: 'GET', url: '/healthz', remoteAddress: PROXY, headers: { 'x-request-id': 'Abc-123_x.y' } });
+      expect(res.headers['x-request-id']).toMatch(GENERATED);
+    } finally {
+      await t.close();
+    }
   });
 
   it('replaces a malformed or overlong one, and generates distinct ids when none is given', async () => {

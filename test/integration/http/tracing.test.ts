@@ -57,11 +57,11 @@ describe('OpenTelemetry tracing (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
 
   it('exports a span per request, with the store calls made for it as its children', async () => {
     const token = await get().createToken(10);
-    const res = await get().inject({ method: 'POST', url: '/kv/b/traced?ttl=60', headers: { 'x-token': token, 'x-request-id': 'traced-1' }, payload: 'v' });
+    const res = await get().inject({ method: 'POST', url: '/kv/b/traced?ttl=60', headers: { 'x-token': token }, payload: 'v' });
     expect(res.statusCode).toBe(200);
     await get().deps.tracing?.flush();
 
-    const request = collector.spans.find((span) => span.attributes['coinop.request_id'] === 'traced-1');
+    const request = collector.spans.find((span) => span.attributes['coinop.request_id'] === res.headers['x-request-id']);
     expect(request).toMatchObject({ name: 'POST /kv/:bucket/:key', service: 'coinop-under-test' });
     expect(request?.attributes).toMatchObject({ 'http.route': '/kv/:bucket/:key', 'http.request.method': 'POST', 'http.response.status_code': 200 });
     const children = collector.spans.filter((span) => span.parentSpanId === request?.spanId);

@@ -3,15 +3,15 @@ import { describeEachStore } from '../../helpers/each-store.js';
 import { ManualClock, walletIdOf } from '../../helpers/app.js';
 import type { TestApp } from '../../helpers/app.js';
 import { useTestApp } from '../../helpers/use-test-app.js';
-import { FREE_LOG_ROWS_PER_MINUTE } from '../../../src/ledger/free-row-limit.js';
+import { FREE_BURST } from '../../../src/ledger/free-row-limit.js';
 import { MINUTE } from '../../../src/lib/time.js';
 import { runDueSchedules } from '../../../src/features/scheduler/scheduler.js';
 import { insertSchedules } from '../scheduler/fixtures.js';
 import { createMailbox, useMailHarness } from '../mail/mail-fixtures.js';
 
-// Every row that costs nothing passes the ledger's one budget per wallet and minute, whoever records it:
+// Every row that costs nothing passes the ledger's one budget per wallet, whoever records it:
 // refused inbound mail and refused scheduled runs as much as free HTTP calls.
-const OVER_BUDGET = FREE_LOG_ROWS_PER_MINUTE + 15;
+const OVER_BUDGET = FREE_BURST + 15;
 const SECRET = 'relay-secret-0123456789';
 
 async function refusalRows(t: TestApp, walletId: number): Promise<number> {
@@ -32,14 +32,14 @@ describeEachStore('the free-row budget of the call log', (kind) => {
         payload: 'From: a@relay.test\r\nSubject: hi\r\n\r\nhello\r\n',
       });
 
-    it(`logs at most ${FREE_LOG_ROWS_PER_MINUTE} of a wallet's refusals a minute, and again the next minute`, async () => {
+    it(`logs at most ${FREE_BURST} of a wallet's refusals at once, and more as the budget refills`, async () => {
       const box = await createMailbox(harness(), {}, 0);
       const walletId = await walletIdOf(harness().t.deps, box.token);
       for (let i = 0; i < OVER_BUDGET; i++) expect((await relay(box.email)).statusCode).toBe(402);
-      expect(await refusalRows(harness().t, walletId)).toBe(FREE_LOG_ROWS_PER_MINUTE);
+      expect(await refusalRows(harness().t, walletId)).toBe(FREE_BURST);
       clock.advance(MINUTE);
       expect((await relay(box.email)).statusCode).toBe(402);
-      expect(await refusalRows(harness().t, walletId)).toBe(FREE_LOG_ROWS_PER_MINUTE + 1);
+      expect(await refusalRows(harness().t, walletId)).toBe(FREE_BURST + 1);
     });
   });
 
@@ -47,7 +47,7 @@ describeEachStore('the free-row budget of the call log', (kind) => {
     const clock = new ManualClock();
     const testApp = useTestApp(kind, { clock });
 
-    it(`logs at most ${FREE_LOG_ROWS_PER_MINUTE} of a wallet's refused runs a minute`, async () => {
+    it(`logs at most ${FREE_BURST} of a wallet's refused runs at once`, async () => {
       const walletId = await walletIdOf(testApp().deps, await testApp().createToken(0));
       const schedules = Array.from({ length: OVER_BUDGET }, (_, i) => ({
         walletId,
@@ -58,7 +58,7 @@ describeEachStore('the free-row budget of the call log', (kind) => {
       }));
       await insertSchedules(testApp().deps, schedules);
       expect(await runDueSchedules(testApp().deps)).toMatchObject({ fired: OVER_BUDGET, failed: OVER_BUDGET });
-      expect(await refusalRows(testApp(), walletId)).toBe(FREE_LOG_ROWS_PER_MINUTE);
+      expect(await refusalRows(testApp(), walletId)).toBe(FREE_BURST);
     });
   });
 });

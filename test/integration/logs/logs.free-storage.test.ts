@@ -4,6 +4,7 @@ import { ManualClock, walletIdOf } from '../../helpers/app.js';
 import type { TestApp } from '../../helpers/app.js';
 import { useTestApp } from '../../helpers/use-test-app.js';
 import { MINUTE } from '../../../src/lib/time.js';
+import { FREE_BURST } from '../../../src/ledger/free-row-limit.js';
 
 const PLAIN = 'text/plain; charset=utf-8';
 
@@ -55,33 +56,34 @@ describeEachStore('call logs cost bounded storage', (kind) => {
     expect(row?.path.length).toBe(512);
   });
 
-  it('logs at most 60 free calls of a wallet per minute; the 61st is answered but adds no row', async () => {
+  it(`logs every free call served within the budget (${FREE_BURST} at once); the one refused beyond it adds no row`, async () => {
     const token = await get().createToken(10);
-    for (let i = 0; i < 61; i++) {
+    for (let i = 0; i < FREE_BURST; i++) {
       const res = await get().inject({ method: 'GET', url: `/token/logs?n=1`, headers: { 'x-token': token } });
       expect(res.statusCode).toBe(200);
     }
-    expect(await storedRows(get(), token)).toHaveLength(60);
+    expect((await get().inject({ method: 'GET', url: `/token/logs?n=1`, headers: { 'x-token': token } })).statusCode).toBe(429);
+    expect(await storedRows(get(), token)).toHaveLength(FREE_BURST);
     clock.advance(MINUTE);
-    await get().inject({ method: 'GET', url: '/token/logs?n=1', headers: { 'x-token': token } });
-    expect(await storedRows(get(), token)).toHaveLength(61);
+    expect((await get().inject({ method: 'GET', url: '/token/logs?n=1', headers: { 'x-token': token } })).statusCode).toBe(200);
+    expect(await storedRows(get(), token)).toHaveLength(FREE_BURST + 1);
   });
 
-  it('logs at most 60 refused (402) calls of a wallet per minute, but every paid call', async () => {
+  it(`logs at most ${FREE_BURST} refused (402) calls of a wallet at once, but every paid call`, async () => {
     const token = await get().createToken(2);
-    for (let i = 0; i < 70; i++) await get().inject({ method: 'GET', url: '/token', headers: { 'x-token': token } });
+    for (let i = 0; i < FREE_BURST + 10; i++) await get().inject({ method: 'GET', url: '/token', headers: { 'x-token': token } });
     const rows = await storedRows(get(), token);
     expect(rows.filter((row) => row.cost === 1)).toHaveLength(2);
-    // 68 refusals, 60 of them logged: paid rows do not use the budget.
-    expect(rows.filter((row) => row.status_code === 402)).toHaveLength(60);
-    expect(rows).toHaveLength(62);
+    // FREE_BURST + 8 refusals, FREE_BURST of them logged: paid rows do not use the budget.
+    expect(rows.filter((row) => row.status_code === 402)).toHaveLength(FREE_BURST);
+    expect(rows).toHaveLength(FREE_BURST + 2);
 
     // The budget is spent, but a paid call is still logged.
     const paid = await get().createToken(5);
-    for (let i = 0; i < 61; i++) await get().inject({ method: 'GET', url: '/token/logs?n=1', headers: { 'x-token': paid } });
+    for (let i = 0; i < FREE_BURST + 1; i++) await get().inject({ method: 'GET', url: '/token/logs?n=1', headers: { 'x-token': paid } });
     expect((await get().inject({ method: 'GET', url: '/token', headers: { 'x-token': paid } })).statusCode).toBe(200);
     const paidRows = await storedRows(get(), paid);
-    expect(paidRows).toHaveLength(61);
+    expect(paidRows).toHaveLength(FREE_BURST + 1);
     expect(paidRows.at(-1)).toMatchObject({ path: '/token', cost: 1 });
   });
 });

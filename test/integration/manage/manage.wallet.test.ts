@@ -173,13 +173,14 @@ describeEachStore('operator API: debit, delete, reasons', (kind) => {
   });
 
   it.each([
-    ['a missing x-admin-token', null],
-    ['a wrong x-admin-token', 'operator-secret-0123456788'],
-  ])('answers 403 Forbidden on every new operation to %s, and changes nothing', async (_name, adminToken) => {
+    ['a missing x-admin-token', null, '198.51.100.61'],
+    ['a wrong x-admin-token', 'operator-secret-0123456788', '198.51.100.62'],
+  ])('answers 403 Forbidden on every new operation to %s, and changes nothing', async (_name, adminToken, client) => {
     const t = get();
     const token = await t.createToken(10);
     const hash = sha256Hex(token);
-    const as = operator(t, adminToken);
+    // Fewer wrong tokens than the throttle's limit from each client (manage.throttle.test.ts tests the limit).
+    const as = operator(t, adminToken, client);
     for (const res of [
       await as.debit(hash, { amount: 5 }),
       await as.remove(hash),

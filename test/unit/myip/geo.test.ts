@@ -13,16 +13,11 @@ const logger = pino({ level: 'silent' });
 describe('caller address', () => {
   it.each([
     ['203.0.113.7', { ip: '203.0.113.7', ipv6: '', isCurrentIpv6: false }],
-    ['::ffff:203.0.113.7', { ip: '203.0.113.7', ipv6: '', isCurrentIpv6: false }],
-    ['::FFFF:cb00:7107', { ip: '203.0.113.7', ipv6: '', isCurrentIpv6: false }],
     ['2001:db8::1', { ip: '', ipv6: '2001:db8::1', isCurrentIpv6: true }],
-    ['[2001:db8::1]:443', { ip: '', ipv6: '2001:db8::1', isCurrentIpv6: true }],
-    ['203.0.113.7:5678', { ip: '203.0.113.7', ipv6: '', isCurrentIpv6: false }],
     ['fe80::1%eth0', { ip: '', ipv6: 'fe80::1%eth0', isCurrentIpv6: true }],
-    ['unknown', { ip: '', ipv6: '', isCurrentIpv6: false }],
-    [undefined, { ip: '', ipv6: '', isCurrentIpv6: false }],
-  ])('reads %s', (raw, expected) => {
-    expect(callerAddress(raw)).toEqual(expected);
+    ['', { ip: '', ipv6: '', isCurrentIpv6: false }],
+  ])('reports the plain client address %s', (address, expected) => {
+    expect(callerAddress(address)).toEqual(expected);
   });
 });
 

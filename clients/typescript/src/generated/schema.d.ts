@@ -938,6 +938,17 @@ export interface operations {
           'text/plain': 'Unauthorized';
         };
       };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          'x-cost': components['headers']['XCost'];
+          'x-balance': components['headers']['XBalance'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': 'Too Many Requests';
+        };
+      };
     };
   };
   spendSummary: {
@@ -1043,6 +1054,17 @@ export interface operations {
         };
         content: {
           'text/plain': 'Unauthorized';
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          'x-cost': components['headers']['XCost'];
+          'x-balance': components['headers']['XBalance'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': 'Too Many Requests';
         };
       };
     };
@@ -2703,6 +2725,17 @@ export interface operations {
           'text/plain': 'Webhook not found';
         };
       };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          'x-cost': components['headers']['XCost'];
+          'x-balance': components['headers']['XBalance'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': 'Too Many Requests';
+        };
+      };
     };
   };
   webhookDelivery: {
@@ -2822,6 +2855,17 @@ export interface operations {
         };
         content: {
           'text/plain': 'Webhook not found' | 'Delivery not found';
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          'x-cost': components['headers']['XCost'];
+          'x-balance': components['headers']['XBalance'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': 'Too Many Requests';
         };
       };
     };
@@ -3880,6 +3924,17 @@ export interface operations {
           'text/plain': 'Unauthorized';
         };
       };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          'x-cost': components['headers']['XCost'];
+          'x-balance': components['headers']['XBalance'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': 'Too Many Requests';
+        };
+      };
       /** @description Not implemented */
       501: {
         headers: {
@@ -4049,6 +4104,15 @@ export interface operations {
           'text/plain': 'Not Found';
         };
       };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': 'Too Many Requests';
+        };
+      };
     };
   };
   walletDelete: {
@@ -4098,6 +4162,15 @@ export interface operations {
         };
         content: {
           'text/plain': 'Not Found';
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': 'Too Many Requests';
         };
       };
     };
@@ -4171,6 +4244,15 @@ export interface operations {
         };
         content: {
           'text/plain': 'Not Found';
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': 'Too Many Requests';
         };
       };
     };
@@ -4255,6 +4337,15 @@ export interface operations {
           'text/plain': 'Balance too low';
         };
       };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': 'Too Many Requests';
+        };
+      };
     };
   };
   walletList: {
@@ -4325,6 +4416,15 @@ export interface operations {
         };
         content: {
           'text/plain': 'Forbidden';
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': 'Too Many Requests';
         };
       };
     };
@@ -4431,6 +4531,15 @@ export interface operations {
           'text/plain': 'Not Found';
         };
       };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': 'Too Many Requests';
+        };
+      };
     };
   };
   serviceStats: {
@@ -4501,6 +4610,15 @@ export interface operations {
         };
         content: {
           'text/plain': 'Forbidden';
+        };
+      };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': 'Too Many Requests';
         };
       };
     };

@@ -1,0 +1,78 @@
+import type { Clock } from '../lib/time.js';
+import { MINUTE } from '../lib/time.js';
+import { GenerationalMap } from '../lib/generational-map.js';
+
+export interface GuessRule {
+  /** Wrong guesses a client may make within `windowMs` of its first; the last of them locks it out. */
+  readonly failures: number;
+  /** The counting window, and how long a locked-out client is refused every attempt. */
+  readonly windowMs: number;
+  /** Clients tracked at once; beyond, a client not yet tracked is refused until one is forgotten. */
+  readonly maxClients: number;
+}
+
+/** 10 wrong guesses a minute per client; about 8 MB at most, and only while that many clients are guessing. */
+export const OPERATOR_GUESSES: GuessRule = { failures: 10, windowMs: MINUTE, maxClients: 100_000 };
+
+interface Tally {
+  failures: number;
+  /** When the window (or the lock-out) ends and the tally is forgotten. */
+  until: number;
+}
+
+/**
+ * Wrong guesses of a secret (the operator token) per client key (http/client-identity.ts), in memory, per instance:
+ * after `failures` within a window, every attempt of that client, a right one included, is refused until a window has
+ * passed since the last counted failure. A right guess forgets the client's tally.
+ */
+export class GuessThrottle {
+  /** A tally not written for a window has ended: the map forgets it (O(1), no pass over the tallies). */
+  private readonly tallies: GenerationalMap<string, Tally>;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly rule: GuessRule = OPERATOR_GUESSES,
+  ) {
+    this.tallies = new GenerationalMap(clock, rule.windowMs);
+  }
+
+  /** How many ms `client` must wait before it may guess again; 0 when it may now. */
+  wait(client: string): number {
+    const now = this.clock.now();
+    const tally = this.current(client, now);
+    if (tally === undefined) {
+      // No room to count this client's guesses: it waits for the map to forget ended tallies rather than guess uncounted.
+      return this.tallies.size < this.rule.maxClients ? 0 : this.tallies.untilTurn();
+    }
+    return tally.failures >= this.rule.failures ? Math.min(this.rule.windowMs, Math.max(1, tally.until - now)) : 0;
+  }
+
+  /** Counts a wrong guess (after `wait` said 0); true when it is the one that locks the client out. */
+  failed(client: string): boolean {
+    const now = this.clock.now();
+    const tally = this.current(client, now);
+    if (tally === undefined) {
+      this.tallies.set(client, { failures: 1, until: now + this.rule.windowMs });
+      return this.rule.failures <= 1;
+    }
+    tally.failures++;
+    const locks = tally.failures >= this.rule.failures;
+    // Locked out for a whole window from now.
+    if (locks) tally.until = now + this.rule.windowMs;
+    this.tallies.set(client, tally); // written now: kept a window from now
+    return locks;
+  }
+
+  /** A right guess: the client's wrong ones are forgotten. */
+  succeeded(client: string): void {
+    this.tallies.delete(client);
+  }
+
+  /** The client's tally while its window lasts (one ended but not yet forgotten is dropped here). */
+  private current(client: string, now: number): Tally | undefined {
+    const tally = this.tallies.get(client);
+    if (tally === undefined || tally.until > now) return tally;
+    this.tallies.delete(client);
+    return undefined;
+  }
+}
