@@ -82,7 +82,7 @@ export const mcpRoutes: FastifyPluginAsync<{ deps: Deps }> = async (app, { deps 
       return reply.code(400).type('application/json').send(BATCH_TOO_LARGE);
     }
     const token = tokenOf(request) ?? '';
-    const server = mcpServer(SERVICE_VERSION, dispatchAs(app, token, request.ip));
+    const server = mcpServer(SERVICE_VERSION, dispatchAs(app, token, request.client.address || request.ip));
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     try {
       await server.connect(transport);
