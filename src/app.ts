@@ -113,7 +113,7 @@ export async function buildApp(deps: Deps, inbound?: InboundMail, options: { rea
   await app.register(billingRoutes, { deps });
   await app.register(mcpRoutes, { deps });
   if (deps.config.adminToken !== undefined) await app.register(manageRoutes, { deps, adminToken: deps.config.adminToken });
-  await app.register(metricsRoutes, { metrics: deps.metrics, token: deps.config.metricsToken });
+  await app.register(metricsRoutes, { metrics: deps.metrics, token: deps.config.metricsToken, clock: deps.clock });
   registerConsole(app, consoleFiles());
 
   registerOpenApiDocument(app);

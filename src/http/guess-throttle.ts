@@ -1,3 +1,7 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import { errors } from '../errors.js';
+import { sha256Hex } from '../lib/hash.js';
 import type { Clock } from '../lib/time.js';
 import { MINUTE } from '../lib/time.js';
 import { GenerationalMap } from '../lib/generational-map.js';
@@ -11,7 +15,7 @@ export interface GuessRule {
   readonly maxClients: number;
 }
 
-/** 10 wrong guesses a minute per client; about 8 MB at most, and only while that many clients are guessing. */
+/** 10 wrong guesses a minute per client (of any one secret); about 8 MB at most, and only while that many clients are guessing. */
 export const OPERATOR_GUESSES: GuessRule = { failures: 10, windowMs: MINUTE, maxClients: 100_000 };
 
 interface Tally {
@@ -21,7 +25,7 @@ interface Tally {
 }
 
 /**
- * Wrong guesses of a secret (the operator token) per client key (http/client-identity.ts), in memory, per instance:
+ * Wrong guesses of a secret per client key (http/client-identity.ts), in memory, per instance:
  * after `failures` within a window, every attempt of that client, a right one included, is refused until a window has
  * passed since the last counted failure. A right guess forgets the client's tally.
  */
@@ -75,4 +79,28 @@ export class GuessThrottle {
     this.tallies.delete(client);
     return undefined;
   }
+}
+
+/**
+ * The check of one shared secret (the operator token, METRICS_TOKEN, INBOUND_SECRET), compared as SHA-256 digests so
+ * it takes the same time whatever the guess, and throttled per client: a locked-out client is answered 429 before its
+ * guess is judged, and the guess that locks it out is logged as a warning naming the client, never what it sent.
+ */
+export function secretGate(clock: Clock, secretName: string, secret: string, rule: GuessRule = OPERATOR_GUESSES) {
+  const expected = Buffer.from(sha256Hex(secret), 'hex');
+  const guesses = new GuessThrottle(clock, rule);
+  /** True when `given` is the secret; throws 429 while the client is locked out. */
+  return (request: FastifyRequest, given: string | undefined): boolean => {
+    const client = request.client.key;
+    const wait = guesses.wait(client);
+    if (wait > 0) throw errors.tooManyRequests(wait / 1000);
+    if (given !== undefined && timingSafeEqual(Buffer.from(sha256Hex(given), 'hex'), expected)) {
+      guesses.succeeded(client);
+      return true;
+    }
+    if (guesses.failed(client)) {
+      request.log.warn({ client, failures: rule.failures, lockedForSeconds: rule.windowMs / 1000 }, `${secretName}: too many wrong guesses`);
+    }
+    return false;
+  };
 }

@@ -1,25 +1,21 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
 import { errors } from '../errors.js';
-import { sha256Hex } from '../lib/hash.js';
+import { secretGate } from '../http/guess-throttle.js';
+import type { Clock } from '../lib/time.js';
 import type { ServiceMetrics } from './metrics.js';
-
-/** Compared as digests: equal lengths, so the comparison takes the same time whatever was sent. */
-function sameSecret(given: string, expected: string): boolean {
-  return timingSafeEqual(Buffer.from(sha256Hex(given), 'hex'), Buffer.from(sha256Hex(expected), 'hex'));
-}
 
 /**
  * GET /metrics: Prometheus text for the operator's scraper. Free and unmetered, hidden from the public
  * OpenAPI description. With METRICS_TOKEN set it wants `Authorization: Bearer <METRICS_TOKEN>` (else 401);
- * unset, it is open (README: bind it to a private network or set the token).
+ * unset, it is open (README: bind it to a private network or set the token). Wrong tokens are throttled per client.
  */
-export const metricsRoutes: FastifyPluginAsync<{ metrics: ServiceMetrics; token?: string }> = async (app, { metrics, token }) => {
+export const metricsRoutes: FastifyPluginAsync<{ metrics: ServiceMetrics; token?: string; clock: Clock }> = async (app, { metrics, token, clock }) => {
+  const isMetricsToken = token === undefined ? undefined : secretGate(clock, 'metrics token', token);
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
-    if (token !== undefined) {
+    if (isMetricsToken !== undefined) {
       const header = request.headers.authorization;
       const given = typeof header === 'string' && header.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : undefined;
-      if (given === undefined || !sameSecret(given, token)) {
+      if (!isMetricsToken(request, given)) {
         void reply.header('www-authenticate', 'Bearer');
         throw errors.unauthorized();
       }

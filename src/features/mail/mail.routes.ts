@@ -1,10 +1,9 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import { errors } from '../../errors.js';
-import { sha256Hex } from '../../lib/hash.js';
+import { secretGate } from '../../http/guess-throttle.js';
 import { responses } from '../../http/schemas.js';
 import { AttachmentKey, DOWNLOAD_PATH, verifyAttachmentLink } from './attachment-links.js';
 import type { InboundMail } from './inbound.service.js';
@@ -88,11 +87,11 @@ const RelayAccepted = Type.Object({ accepted: Type.Literal(true), externalMessag
 
 /** `inbound`: the process's one inbound pipeline, shared with the SMTP listener (its owner closes it). */
 const relayRoute: FastifyPluginAsyncTypebox<{ deps: Deps; secret: string; inbound: InboundMail }> = async (app, { deps, secret, inbound }) => {
-  // Compare digests so the check takes the same time whatever the guess; before the body is read.
-  const expected = Buffer.from(sha256Hex(secret), 'hex');
+  // Checked before the body is read; wrong secrets are throttled per client (docs/limits.md).
+  const isInboundSecret = secretGate(deps.clock, 'inbound secret', secret);
   app.addHook('onRequest', async (request) => {
     const given = request.headers['x-inbound-secret'];
-    if (typeof given !== 'string' || !timingSafeEqual(Buffer.from(sha256Hex(given), 'hex'), expected)) throw errors.forbidden();
+    if (!isInboundSecret(request, typeof given === 'string' ? given : undefined)) throw errors.forbidden();
   });
 
   // Any content type: the body is the raw message, spooled as it arrives (never held whole in memory).

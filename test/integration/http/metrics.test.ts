@@ -124,4 +124,15 @@ describe('METRICS_TOKEN', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe(PROMETHEUS_TEXT);
   });
+
+  it('throttles wrong tokens per client: after 10 in a minute even the right one is answered 429, other clients are not held', async () => {
+    const scrapeFrom = (remoteAddress: string, token: string) =>
+      get().inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${token}` }, remoteAddress });
+    for (let i = 0; i < 10; i++) expect((await scrapeFrom('198.51.100.70', `${METRICS_TOKEN}${i}`)).statusCode).toBe(401);
+    const refused = await scrapeFrom('198.51.100.70', METRICS_TOKEN);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.body).toBe('Too Many Requests');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect((await scrapeFrom('198.51.100.71', METRICS_TOKEN)).statusCode).toBe(200);
+  });
 });

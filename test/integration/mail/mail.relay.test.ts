@@ -88,6 +88,25 @@ describeEachStore('POST /inbound/raw: relay ingestion with INBOUND_SECRET', (kin
     expect(await balanceOf(h, box.token)).toBe(1000);
   });
 
+  it('throttles wrong secrets per client: after 10 in a minute even the right one is answered 429, other clients are not held', async () => {
+    const h = get();
+    const box = await createMailbox(h);
+    const from = (remoteAddress: string, secret: string) =>
+      h.t.inject({
+        method: 'POST',
+        url: `/inbound/raw?recipient=${box.email}`,
+        headers: { 'content-type': 'message/rfc822', 'x-inbound-secret': secret },
+        payload: MESSAGE.replace('relayed-1@', `throttled-${remoteAddress}@`),
+        remoteAddress,
+      });
+    for (let i = 0; i < 10; i++) expect(answer(await from('198.51.100.60', `${SECRET}${i}`))).toStrictEqual(plain(403, 'Forbidden'));
+    const refused = await from('198.51.100.60', SECRET);
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect((await from('198.51.100.61', SECRET)).statusCode).toBe(202);
+    await h.smtp.idle();
+  });
+
   it('refuses bad requests with the usual plain-text errors, charging nothing', async () => {
     const h = get();
     const box = await createMailbox(h, {}, 4);
