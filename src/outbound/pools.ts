@@ -21,7 +21,7 @@ export interface Pools {
   readonly askedDeliveries: FairLimiter;
   /** Scheduled runs (charge and delivery). */
   readonly scheduledRuns: FairLimiter;
-  /** Inbound messages parsed, planned and recorded at once (each may hold tens of MB decoded). */
+  /** Inbound messages parsed, planned and recorded at once (each may hold up to MAX_MESSAGE_BYTES decoded). */
   readonly mailParsing: FairLimiter;
   /** Deliveries of inbound mail to mailbox webhooks. */
   readonly mailDeliveries: FairLimiter;
