@@ -36,7 +36,7 @@ export const POOL_SIZES: Readonly<Record<keyof Pools, FairLimiterOptions>> = {
   summaries: { slots: 16, perKey: 4, maxWaitingPerKey: 16 },
   dnsCalls: { slots: 64, perKey: 8, maxWaitingPerKey: 16 },
   dnsQueries: { slots: 256, perKey: 32 },
-  askedDeliveries: { slots: 64, perKey: 8, maxWaitingPerKey: 32 },
+  askedDeliveries: { slots: 64, perKey: 8, maxWaitingPerKey: 64 },
   scheduledRuns: { slots: 64, perKey: 8 },
   mailParsing: { slots: 4, perKey: 2 },
   mailDeliveries: { slots: 64, perKey: 8 },

@@ -7,7 +7,7 @@ import { useTestApp } from '../../helpers/use-test-app.js';
 import { POOL_SIZES } from '../../../src/outbound/pools.js';
 import { ok, PLAIN, useReceiver, webhookApi } from './webhook-fixtures.js';
 
-const SLOW_ANSWER_MS = 1500;
+const SLOW_ANSWER_MS = 1000;
 const { perKey: DELIVERIES_PER_WALLET, maxWaitingPerKey: DELIVERIES_WAITING = 0 } = POOL_SIZES.askedDeliveries;
 const HOSTILE_CALLS = DELIVERIES_PER_WALLET + DELIVERIES_WAITING + 6;
 
