@@ -27,6 +27,8 @@ import { createDnsClient } from './outbound/dns/wire-client.js';
 import { ServiceMetrics } from './observability/metrics.js';
 import { Tracing } from './observability/tracing.js';
 import { wideFileMessage } from './store/sqlite/private-files.js';
+import { createPools } from './outbound/pools.js';
+import type { Pools } from './outbound/pools.js';
 
 export const SERVICE_VERSION = '0.1.0';
 
@@ -56,6 +58,8 @@ export interface Deps {
   readonly metrics: ServiceMetrics;
   /** OpenTelemetry spans, when OTEL_EXPORTER_OTLP_ENDPOINT is set (store, outbound and dns are then wrapped in it). */
   readonly tracing?: Tracing;
+  /** The shared pools of outbound and costly work, each shared fairly between wallets (src/outbound/pools.ts). */
+  readonly pools: Pools;
 }
 
 export interface DepsOverrides {
@@ -89,6 +93,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
   const logger = overrides.logger ?? createLogger(config);
   const clock = overrides.clock ?? systemClock;
   const metrics = new ServiceMetrics();
+  const pools = createPools();
   const { endpoint, serviceName } = config.otel;
   const tracing = endpoint === undefined ? undefined : new Tracing({ endpoint, serviceName, serviceVersion: SERVICE_VERSION });
   const openedStore =
@@ -110,7 +115,8 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     createOutbound({ policy, secureContext, lookup: createNameLookup(config.dnsServers), userAgent: `coinop-webhook/${SERVICE_VERSION}` });
   const outbound = tracing?.outbound(openedOutbound) ?? openedOutbound;
   const openedDns =
-    overrides.dns ?? createDnsLookup({ client: createDnsClient(resolverAddresses(config.dnsServers)), policy, clock, tlsContext: secureContext });
+    overrides.dns ??
+    createDnsLookup({ client: createDnsClient(resolverAddresses(config.dnsServers)), policy, clock, tlsContext: secureContext, queryPool: pools.dnsQueries });
   const dns = tracing?.wrap(openedDns, { lookup: { name: 'dns lookup' } }) ?? openedDns;
   const mailer = overrides.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.notifyFrom });
   const geo = overrides.geo ?? createGeoLookup({ configuredPath: config.geoipDb, logger });
@@ -120,5 +126,5 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     (config.stripe.secretKey === undefined
       ? undefined
       : new (requireOnDemand<typeof Stripe>('stripe'))(config.stripe.secretKey, { maxNetworkRetries: 1, timeout: 10_000 }));
-  return { config, logger, clock, store, ledger, outbound, dns, mailer, geo, summarizer, stripe, readiness: new Readiness(), metrics, tracing };
+  return { config, logger, clock, store, ledger, outbound, dns, mailer, geo, summarizer, stripe, readiness: new Readiness(), metrics, tracing, pools };
 }

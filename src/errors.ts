@@ -37,7 +37,9 @@ export const errors = {
   internal: () => new ApiError(500, 'Internal Server Error'),
   rechargeNotConfigured: () => new ApiError(501, 'Recharge is not configured'),
   badGateway: (cause: string) => new ApiError(502, cause),
-  unavailable: (cause: string) => new ApiError(503, cause),
+  /** `retryAfterSeconds`: when the caller may try again (a wallet over its share of a shared pool). */
+  unavailable: (cause: string, retryAfterSeconds?: number) =>
+    new ApiError(503, cause, retryAfterSeconds === undefined ? {} : { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) }),
   /** The store is unreachable or not answering in time (README "While the database is away"). */
   storeUnavailable: () => new ApiError(503, 'Service Unavailable', { 'retry-after': '2' }),
 } as const;

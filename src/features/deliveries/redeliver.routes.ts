@@ -4,6 +4,7 @@ import type { Deps } from '../../deps.js';
 import { errors } from '../../errors.js';
 import type { MeterSpec } from '../../http/metering.js';
 import { walletOf } from '../../http/metering.js';
+import { inWalletShare } from '../../outbound/pools.js';
 import { responses, tokenAuth } from '../../http/schemas.js';
 import { deliverAgain, DELIVERY_RETENTION_MS, findDelivery, reserveAttempt } from '../../deliveries/index.js';
 import type { DeliveryRecord } from '../../deliveries/index.js';
@@ -41,6 +42,8 @@ export const redeliverRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async 
     failureCost: REFUSAL_COST,
     category: 'webhook-delivery',
     durableBeforeHandler: true,
+    // Nothing was sent on a 5xx (a wallet over its share of the delivery pool, the store away): it costs nothing.
+    settle: (status, charged) => (status >= 500 ? 0 : charged),
     logPath: (request) => (request.params as Params).webhookId?.toString() ?? request.url,
   };
 
@@ -62,7 +65,7 @@ export const redeliverRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async 
         tags: ['webhook'],
         security: tokenAuth,
         params: DeliveryParams,
-        response: responses(RedeliveryResult, 400, 401, 402, 404, 410),
+        response: responses(RedeliveryResult, 400, 401, 402, 404, 410, 503),
       },
     },
     async (request) => {
@@ -74,15 +77,19 @@ export const redeliverRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async 
       if (delivery === undefined) throw errors.deliveryNotFound();
       // Mail content is gone once its delivery ended (SPEC rule 5); every body is gone after 7 days.
       if (delivery.body === null || !redeliverable(delivery)) throw errors.deliveryExpired();
-      const attempt = await reserveAttempt(deps.store, deliveryId);
-      if (attempt === undefined) throw errors.deliveryNotFound();
-      const result = await deliverAgain(deps, {
-        kind: 'redelivery',
-        delivery: { ...delivery, body: delivery.body },
-        attempt,
-        target: deliveryTargetOf(webhook),
-        cost: request.meter?.charged ?? 0,
-        balance: request.meter?.balance ?? 0,
+      const body = delivery.body;
+      // The attempt is numbered once the wallet's turn in the delivery pool comes: a refused call takes none.
+      const result = await inWalletShare(deps.pools.askedDeliveries, wallet.id, async () => {
+        const attempt = await reserveAttempt(deps.store, deliveryId);
+        if (attempt === undefined) throw errors.deliveryNotFound();
+        return deliverAgain(deps, {
+          kind: 'redelivery',
+          delivery: { ...delivery, body },
+          attempt,
+          target: deliveryTargetOf(webhook),
+          cost: request.meter?.charged ?? 0,
+          balance: request.meter?.balance ?? 0,
+        });
       });
       // The attempt logged this call (its status, error and delivery id): metering adds no second row.
       if (request.meter !== undefined) request.meter.logged = true;

@@ -6,6 +6,7 @@ import type { DnsRecord, QueryFailure, RecordType } from '../../outbound/dns/dns
 import { enrichDomain } from './enrichment.js';
 import type { EmailEnrichment } from './enrichment.js';
 import { mapBounded } from '../../lib/limiter.js';
+import type { FairLimiter, PoolKey } from '../../lib/fair-limiter.js';
 import { planLookup } from './lookup-plan.js';
 import type { DnsLookupInput, LookupPlan } from './lookup-plan.js';
 import type { Target } from './names.js';
@@ -62,6 +63,11 @@ export interface DnsLookupSettings {
   readonly tlsContext?: SecureContext;
   /** Internal: the resolvers of a propagation check without `propagationServers`. */
   readonly propagationDefaults?: readonly PropagationServer[];
+  /**
+   * The process's pool of queries and TLS probes in flight, shared fairly between wallets (src/outbound/pools.ts);
+   * without it, only the per-request bound applies.
+   */
+  readonly queryPool?: FairLimiter;
   /** Queries in flight per request. */
   readonly queryConcurrency?: number;
   /** Domains looked up at once per request. */
@@ -71,8 +77,11 @@ export interface DnsLookupSettings {
 }
 
 export interface DnsLookup {
-  /** Throws a 400 ApiError for input the schema could not judge (names, servers). */
-  lookup(input: DnsLookupInput): Promise<DnsLookupResponse>;
+  /**
+   * Throws a 400 ApiError for input the schema could not judge (names, servers). `wallet`: whose share of the
+   * shared query pool the queries draw on.
+   */
+  lookup(input: DnsLookupInput, wallet: PoolKey): Promise<DnsLookupResponse>;
 }
 
 const DEFAULT_QUERY_CONCURRENCY = 24;
@@ -213,8 +222,9 @@ async function lookupTarget(context: RequestContext, target: Target): Promise<{ 
 }
 
 export function createDnsLookup(settings: DnsLookupSettings): DnsLookup {
+  const { queryPool } = settings;
   return {
-    async lookup(input) {
+    async lookup(input, wallet) {
       const plan = planLookup(input);
       // Counted from here: the deadline covers the servers' names, every lookup, and TLS inspection.
       const budget = createRequestBudget(settings.requestLimits ?? { deadlineMs: REQUEST_DEADLINE_MS, maxPackets: MAX_PACKETS_PER_REQUEST });
@@ -223,6 +233,7 @@ export function createDnsLookup(settings: DnsLookupSettings): DnsLookup {
         { ...plan.query, budget },
         settings.queryConcurrency ?? DEFAULT_QUERY_CONCURRENCY,
         settings.policy,
+        queryPool === undefined ? undefined : (task) => queryPool.run(wallet, task),
       );
       // Caller-chosen servers are judged even when the check is off: a refused server is a 400 either way.
       const chosen =

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import type { MeterSpec } from '../../http/metering.js';
+import { walletOf } from '../../http/metering.js';
+import { inWalletShare } from '../../outbound/pools.js';
 import { responses, tokenAuth } from '../../http/schemas.js';
 import { DnsLookupBody, DnsLookupResponse } from './dns.schemas.js';
 import type { DnsLookupInput } from './lookup-plan.js';
@@ -31,7 +33,7 @@ export const dnsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, 
         tags: ['dns'],
         security: tokenAuth,
         body: DnsLookupBody,
-        response: responses(DnsLookupResponse, 400, 401, 402, 413),
+        response: responses(DnsLookupResponse, 400, 401, 402, 413, 503),
         example: {
           body: { domains: ['example.com'], recordTypes: ['A', 'MX'], enableEnrichment: false, enableSslInspection: false, performReverseLookup: false },
           response: {
@@ -54,6 +56,10 @@ export const dnsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, 
       },
     },
     // Validation (Ajv, useDefaults) has filled every field the schema gives a default; the static type cannot say so.
-    async (request) => deps.dns.lookup(request.body as DnsLookupInput),
+    // The call waits for its wallet's share of the calls at work; its queries then draw on the wallet's share of the query pool.
+    async (request) => {
+      const wallet = walletOf(request).id;
+      return inWalletShare(deps.pools.dnsCalls, wallet, () => deps.dns.lookup(request.body as DnsLookupInput, wallet));
+    },
   );
 };

@@ -1,6 +1,7 @@
 import type { AddressPolicy } from '../../outbound/address-policy.js';
 import type { QueryOptions, RecordType, ServerAddress } from '../../outbound/dns/dns-types.js';
 import { createLimiter } from '../../lib/limiter.js';
+import type { Limiter } from '../../lib/limiter.js';
 import { mayAsk, NOT_ASKED, screenOwner } from './public-answers.js';
 import type { DnsClient, QueryResult } from '../../outbound/dns/wire-client.js';
 
@@ -13,13 +14,27 @@ import type { DnsClient, QueryResult } from '../../outbound/dns/wire-client.js';
 export interface RequestResolver {
   readonly options: QueryOptions;
   query(name: string, type: RecordType, servers?: readonly ServerAddress[]): Promise<QueryResult>;
+  /** Runs other work that reaches out (a TLS probe) under the same bounds as a query. */
+  bounded: Limiter;
 }
 
-export function createRequestResolver(client: DnsClient, options: QueryOptions, concurrency: number, policy: AddressPolicy): RequestResolver {
-  const limit = createLimiter(concurrency);
+/**
+ * `slot`: the wallet's share of the process's query pool (src/outbound/pools.ts), taken by each query once the
+ * request's own bound lets it go, so a request's waiting queries wait here, not in the shared pool.
+ */
+export function createRequestResolver(
+  client: DnsClient,
+  options: QueryOptions,
+  concurrency: number,
+  policy: AddressPolicy,
+  slot: Limiter = (task) => task(),
+): RequestResolver {
+  const perRequest = createLimiter(concurrency);
+  const limit: Limiter = (task) => perRequest(() => slot(task));
   const answers = new Map<string, Promise<QueryResult>>();
   return {
     options,
+    bounded: limit,
     query(name, type, servers) {
       const key = `${name.toLowerCase()}|${type}|${(servers ?? []).map((s) => `${s.host}#${s.port}`).join(',')}`;
       let answer = answers.get(key);

@@ -4,6 +4,7 @@ import type { DnsRecord, QueryBudget } from '../../outbound/dns/dns-types.js';
 import { addressesOf } from './reverse.js';
 import type { RequestResolver } from './request-resolver.js';
 import { inspectCertificate, TlsInspectionError } from '../../outbound/tls-probe.js';
+import type { CertificateReport } from '../../outbound/tls-probe.js';
 
 export const EXPIRY_WARNING_DAYS = 30;
 /** However long the caller lets a DNS query take, a handshake gets at most this long. */
@@ -30,6 +31,27 @@ export interface SslContext {
   readonly budget?: QueryBudget;
 }
 
+/** The certificate report, or why no handshake was made or it failed. */
+async function handshake(context: SslContext, domain: string, address: string, timeoutMs: number): Promise<CertificateReport | string> {
+  const remaining = context.budget === undefined ? Infinity : context.budget.remainingMs();
+  if (remaining <= 0) return 'the request deadline passed before the TLS handshake';
+  if (context.budget !== undefined && !context.budget.takePacket()) return 'the request packet limit was reached before the TLS handshake';
+  try {
+    const handshakeMs = Math.min(timeoutMs, MAX_TLS_TIMEOUT_MS, remaining);
+    return await inspectCertificate({
+      hostname: domain,
+      address,
+      port: context.port,
+      timeoutMs: handshakeMs,
+      secureContext: context.secureContext,
+      now: context.now(),
+    });
+  } catch (error) {
+    if (error instanceof TlsInspectionError) return error.message;
+    throw error;
+  }
+}
+
 const failed = (cause: string): SslFields => ({ ssl_error: cause, warnings: [`SSL inspection failed: ${cause}`], recommendations: [] });
 
 /**
@@ -50,24 +72,9 @@ export async function inspectDomainCertificate(
   if (addresses.length === 0) return failed(`${domain} has no address`);
   const address = addresses.find((candidate) => context.policy.isAllowed(candidate));
   if (address === undefined) return failed(`${domain} resolves to a non-public address`);
-  const remaining = context.budget === undefined ? Infinity : context.budget.remainingMs();
-  if (remaining <= 0) return failed('the request deadline passed before the TLS handshake');
-  if (context.budget !== undefined && !context.budget.takePacket()) return failed('the request packet limit was reached before the TLS handshake');
-  let report;
-  try {
-    const handshakeMs = Math.min(timeoutMs, MAX_TLS_TIMEOUT_MS, remaining);
-    report = await inspectCertificate({
-      hostname: domain,
-      address,
-      port: context.port,
-      timeoutMs: handshakeMs,
-      secureContext: context.secureContext,
-      now: context.now(),
-    });
-  } catch (error) {
-    if (error instanceof TlsInspectionError) return failed(error.message);
-    throw error;
-  }
+  // The handshake waits for a slot like a query does (the request's bound, the wallet's share of the shared pool).
+  const report = await context.resolver.bounded(() => handshake(context, domain, address, timeoutMs));
+  if (typeof report === 'string') return failed(report);
   const warnings: string[] = [];
   const recommendations: string[] = [];
   const days = report.daysUntilExpiry;

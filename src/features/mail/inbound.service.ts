@@ -4,8 +4,6 @@ import { logId } from '../../lib/ids.js';
 import { findMailboxWebhooks } from '../webhooks/index.js';
 import type { MailboxMode, WebhookRecord } from '../webhooks/index.js';
 import { AttachmentKey } from './attachment-links.js';
-import { createLimiter } from '../../lib/limiter.js';
-import type { Limiter } from '../../lib/limiter.js';
 import * as limits from './mail-limits.js';
 import { insertAttachment, insertOutbox, mailboxesThatSaw } from './mail.queries.js';
 import { DUPLICATE_WINDOW_MS, claimFirstDeliveries, messageHashOf } from './duplicate-mail.js';
@@ -21,6 +19,7 @@ import type { DeliveryPlan } from './delivery-plan.js';
 import { mailboxOf } from './recipients.js';
 import { Spool, SpoolFolder } from './spool.js';
 import { errors, INSUFFICIENT_CREDITS } from '../../errors.js';
+import type { FairLimiter } from '../../lib/fair-limiter.js';
 
 /**
  * The inbound pipeline shared by the SMTP listener and POST /inbound/raw: recipient checks, then
@@ -74,8 +73,8 @@ class InsufficientCredits extends Error {
 
 export class InboundMail {
   readonly maxMessageBytes: number;
-  /** At most PARSE_SLOTS messages parsed at once. */
-  private readonly parsing: Limiter;
+  /** Messages parsed at once, each wallet within its share (deps.pools.mailParsing). */
+  private readonly parsing: FairLimiter;
   private readonly key: AttachmentKey;
   private readonly deliverer: OutboxDeliverer;
 
@@ -85,11 +84,11 @@ export class InboundMail {
     options: InboundOptions,
   ) {
     this.maxMessageBytes = options.maxMessageBytes ?? limits.MAX_MESSAGE_BYTES;
-    this.parsing = createLimiter(limits.PARSE_SLOTS);
+    this.parsing = deps.pools.mailParsing;
     this.key = new AttachmentKey(deps.store, () => deps.clock.now());
     const recoveryIntervalMs = options.recoveryIntervalMs ?? limits.OUTBOX_RECOVERY_INTERVAL_MS;
     this.deliverer = new OutboxDeliverer(deps, {
-      concurrency: limits.DELIVERY_CONCURRENCY,
+      pool: deps.pools.mailDeliveries,
       claimMs: limits.OUTBOX_CLAIM_MS,
       recoveryIntervalMs: recoveryIntervalMs > 0 ? recoveryIntervalMs : undefined,
     });
@@ -123,8 +122,8 @@ export class InboundMail {
       if (spool.oversized) return { kind: 'oversized' };
       const targets = await this.loadTargets(envelope.mailboxes);
       if (targets.length === 0) return { kind: 'no-mailbox' };
-      // The slot is held until the message is recorded: at most PARSE_SLOTS decoded messages in memory.
-      return await this.parsing(async () => {
+      // The slot is held until the message is recorded: at most the pool's slots of decoded messages in memory.
+      return await this.parsing.run(parseKey(targets), async () => {
         const keepAttachments = targets.some((target) => target.mode.includeAttachments);
         let parsed;
         try {
@@ -278,6 +277,18 @@ export class InboundMail {
       return 'insufficient';
     }
   }
+}
+
+/**
+ * Whose share of the parse slots a message takes: the wallet of its first recipient mailbox. The recipients are
+ * checked at RCPT and loaded before parsing, so the paying wallet is known (not just the SMTP client); a message to
+ * mailboxes of several wallets counts against the first one the sender named. One wallet's flood of mail is parsed
+ * within its share while another wallet's messages take the other slots.
+ */
+export function parseKey(targets: readonly { readonly walletId: number }[]): number {
+  const [first] = targets;
+  if (first === undefined) throw new Error('a message with no target is not parsed');
+  return first.walletId;
 }
 
 /**

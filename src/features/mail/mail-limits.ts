@@ -37,14 +37,8 @@ export const MAX_RECIPIENTS = 50;
 /** Idle time before the listener hangs up on a client. */
 export const SOCKET_TIMEOUT_MS = MINUTE;
 
-/** Messages parsed at once per process; each may hold up to MAX_MESSAGE_BYTES of decoded content. */
-export const PARSE_SLOTS = 4;
-
 /** Raw messages are kept in memory up to this size while they arrive, then spooled to a temp file. */
 export const SPOOL_MEMORY_BYTES = 256 * 1024;
-
-/** Deliveries in flight at once per pipeline. */
-export const DELIVERY_CONCURRENCY = 64;
 
 /** How long an outbox entry belongs to the instance that recorded or took it before others may. */
 export const OUTBOX_CLAIM_MS = 5 * MINUTE;

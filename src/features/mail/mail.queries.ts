@@ -76,8 +76,8 @@ export async function claimOutbox(store: Store, id: string, expectedClaim: numbe
 }
 
 /** Entries whose claim ran out: their instance stopped before delivering them. */
-export function findStaleOutbox(sql: Sql, now: number, limit: number): Promise<Array<{ id: string; claim_until: number }>> {
-  return sql.all('SELECT id, claim_until FROM inbound_outbox WHERE claim_until <= $1 ORDER BY claim_until LIMIT $2', [now, limit]);
+export function findStaleOutbox(sql: Sql, now: number, limit: number): Promise<Array<{ id: string; claim_until: number; wallet_id: number }>> {
+  return sql.all('SELECT id, claim_until, wallet_id FROM inbound_outbox WHERE claim_until <= $1 ORDER BY claim_until LIMIT $2', [now, limit]);
 }
 
 /** Routed content is not retained after delivery (SPEC delivery rule 5). */

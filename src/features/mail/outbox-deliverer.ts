@@ -7,12 +7,14 @@ import type { OutboxEntry } from './mail.queries.js';
 import { OutageLog } from '../../jobs/outage-log.js';
 import { PendingWrites } from '../../jobs/pending-writes.js';
 import { isStoreUnavailable } from '../../store/store-errors.js';
+import type { FairLimiter } from '../../lib/fair-limiter.js';
 
 /**
- * Carries out recorded deliveries (the inbound outbox): at most `concurrency` at once, each entry
- * deleted after its one attempt (no retry, SPEC delivery rule 2). Entries recorded here start at
- * once with their body in memory; when all slots are busy only their id waits, and the body is read
- * back when a slot frees up (memory stays bounded whatever the receivers' speed). Entries whose
+ * Carries out recorded deliveries (the inbound outbox) in the mail-delivery pool, each wallet within its share
+ * (a wallet whose receivers are slow waits for itself, not for others), each entry deleted after its one attempt
+ * (no retry, SPEC delivery rule 2). Entries recorded here start at once with their body in memory when their
+ * wallet has room; otherwise only their id waits, and the body is read back when the wallet's turn comes (memory
+ * stays bounded whatever the receivers' speed). Entries whose
  * claim ran out (their instance died) are taken over by `recover()`, compare-and-set on the claim.
  *
  * While the store is away: a delivery made meanwhile has its entry deleted once the store is back
@@ -31,23 +33,31 @@ export interface ReadyDelivery {
 interface WaitingRef {
   readonly id: string;
   readonly claimUntil: number;
+  /** Whose share of the pool the delivery takes. */
+  readonly walletId: number;
 }
 
 export interface DelivererOptions {
-  readonly concurrency: number;
+  /** The slots deliveries run in, keyed by wallet (deps.pools.mailDeliveries). */
+  readonly pool: FairLimiter;
   readonly claimMs: number;
   /** Default: no periodic recovery. */
   readonly recoveryIntervalMs?: number;
 }
 
-/** Ids waiting for a slot (only ids, so a few MB at most); beyond, entries are left to recovery once their claim runs out. */
-const MAX_WAITING = 100_000;
+/**
+ * Deliveries waiting for a slot (an id and a turn in the pool each, some hundreds of bytes, so a few MB at most);
+ * beyond, entries are left to recovery once their claim runs out.
+ */
+const MAX_WAITING = 20_000;
 /** An entry whose claim met the store away is tried again after this long. */
 const RETRY_AFTER_OUTAGE_MS = 1000;
 
 export class OutboxDeliverer {
-  private running = 0;
-  private readonly waiting: WaitingRef[] = [];
+  /** Deliveries running or waiting for a slot. */
+  private pending = 0;
+  /** Of those, waiting for a slot. */
+  private waiting = 0;
   private readonly idleWaiters = new Set<() => void>();
   private readonly timer: NodeJS.Timeout | undefined;
   private recovering = false;
@@ -73,11 +83,9 @@ export class OutboxDeliverer {
 
   push(ready: ReadyDelivery): void {
     if (this.closed) return; // stays in the outbox; recovered once its claim runs out
-    if (this.running < this.options.concurrency) {
-      this.start(() => this.send(ready));
-      return;
-    }
-    if (this.waiting.length < MAX_WAITING) this.waiting.push({ id: ready.entry.id, claimUntil: ready.claimUntil });
+    const { entry } = ready;
+    if (this.options.pool.roomFor(entry.walletId) > 0) this.start(entry.walletId, () => this.send(ready));
+    else if (this.waiting < MAX_WAITING) this.enqueueRef({ id: entry.id, claimUntil: ready.claimUntil, walletId: entry.walletId });
   }
 
   /** Takes over entries whose claim ran out; returns how many were queued. */
@@ -85,13 +93,13 @@ export class OutboxDeliverer {
     if (this.recovering || this.closed) return 0;
     this.recovering = true;
     try {
-      const room = this.options.concurrency - this.running - this.waiting.length;
+      const room = this.options.pool.free - this.waiting;
       if (room <= 0) return 0;
       const stale = await findStaleOutbox(this.deps.store.read, this.deps.clock.now(), room);
       this.outage.answered();
       // Entries delivered here whose deletion waits for the store are done: never taken over.
       const undelivered = stale.filter((row) => !this.deletions.has(row.id));
-      for (const row of undelivered) this.enqueueRef({ id: row.id, claimUntil: row.claim_until });
+      for (const row of undelivered) this.enqueueRef({ id: row.id, claimUntil: row.claim_until, walletId: row.wallet_id });
       return undelivered.length;
     } catch (error) {
       this.outage.report(error, 'inbound outbox recovery failed');
@@ -103,7 +111,7 @@ export class OutboxDeliverer {
 
   /** Resolves once nothing is running or waiting. */
   idle(): Promise<void> {
-    if (this.running === 0 && this.waiting.length === 0) return Promise.resolve();
+    if (this.pending === 0) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.add(resolve));
   }
 
@@ -112,26 +120,29 @@ export class OutboxDeliverer {
     this.closed = true;
     if (this.timer !== undefined) clearInterval(this.timer);
     if (this.parkTimer !== undefined) clearTimeout(this.parkTimer);
-    this.waiting.length = 0;
     this.parked.length = 0;
     await this.idle();
     await this.deletions.close();
   }
 
   private enqueueRef(ref: WaitingRef): void {
-    if (this.running < this.options.concurrency) this.start(() => this.sendRef(ref));
-    else this.waiting.push(ref);
+    this.start(ref.walletId, () => this.sendRef(ref));
   }
 
-  private start(work: () => Promise<void>): void {
-    this.running += 1;
-    work()
+  /** Runs `work` in the wallet's share of the pool; work still waiting when the deliverer closes is not started (it stays in the outbox). */
+  private start(walletId: number, work: () => Promise<void>): void {
+    this.pending += 1;
+    const waits = this.options.pool.roomFor(walletId) === 0;
+    if (waits) this.waiting += 1;
+    this.options.pool
+      .run(walletId, async () => {
+        if (waits) this.waiting -= 1;
+        if (!this.closed || !waits) await work();
+      })
       .catch((error: unknown) => this.outage.report(error, 'inbound delivery failed'))
       .finally(() => {
-        this.running -= 1;
-        const next = this.closed ? undefined : this.waiting.shift();
-        if (next !== undefined) this.start(() => this.sendRef(next));
-        else if (this.running === 0 && this.waiting.length === 0) {
+        this.pending -= 1;
+        if (this.pending === 0) {
           for (const wake of this.idleWaiters) wake();
           this.idleWaiters.clear();
         }
@@ -154,7 +165,7 @@ export class OutboxDeliverer {
       webhook = await findWebhook(this.deps.store.read, entry.walletId, entry.webhookId);
     } catch (error) {
       // Claimed (by us, until now + claimMs), nothing sent: tried again under that claim.
-      if (isStoreUnavailable(error)) this.park({ id: entry.id, claimUntil: now + this.options.claimMs });
+      if (isStoreUnavailable(error)) this.park({ id: entry.id, claimUntil: now + this.options.claimMs, walletId: entry.walletId });
       throw error;
     }
     if (webhook === undefined || webhook.mode.kind !== 'mailbox') {

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import { SERVICE_VERSION } from '../../deps.js';
 import type { MeterSpec } from '../../http/metering.js';
+import { walletOf } from '../../http/metering.js';
 import { errorResponses, tokenAuth } from '../../http/schemas.js';
 import { isoTime } from '../../lib/time.js';
 import { analyzeUrl } from './metadata.service.js';
@@ -43,6 +44,7 @@ export const metadataRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
     summarizer: deps.summarizer,
     robots,
     headers: { 'user-agent': userAgent, accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8' },
+    pools: deps.pools,
   };
 
   app.post(
@@ -70,6 +72,7 @@ export const metadataRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
           413: failure('Payload Too Large'),
           500: failure('Internal Server Error'),
           502: failure('The URL could not be fetched (DNS, connection, TLS, timeout, redirects, or a non-2xx answer)'),
+          503: failure('Too many calls of this wallet in progress: try again shortly (retry-after)'),
         },
         example: {
           body: { url: 'https://example.com/', aiSummary: 'none' },
@@ -111,7 +114,7 @@ export const metadataRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
     },
     async (request) => {
       const level = (request.body.aiSummary ?? 'none') as AiSummary;
-      const data = await analyzeUrl(analyzer, request.body.url, level);
+      const data = await analyzeUrl(analyzer, request.body.url, level, walletOf(request).id);
       return { success: true, data, timestamp: isoTime(deps.clock.now()) };
     },
   );

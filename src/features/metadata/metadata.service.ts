@@ -11,6 +11,9 @@ import type { DocumentInfo } from './non-html.js';
 import { fetchPage, isHtml, parsePageUrl } from './page-fetch.js';
 import type { FetchedPage } from './page-fetch.js';
 import type { RobotsCache } from './robots.js';
+import { inWalletShare } from '../../outbound/pools.js';
+import type { Pools } from '../../outbound/pools.js';
+import type { PoolKey } from '../../lib/fair-limiter.js';
 
 export type AiSummary = 'none' | SummaryLevel;
 
@@ -63,6 +66,8 @@ export interface MetadataDeps {
   readonly robots: RobotsCache;
   /** Sent with every page request (user-agent, accept). */
   readonly headers: Record<string, string>;
+  /** Each call waits for its wallet's share of these (docs/limits.md "Shared pools"). */
+  readonly pools: Pick<Pools, 'pageFetches' | 'summaries'>;
 }
 
 function technicalOf(page: FetchedPage, originalUrl: URL, robotsAllowed: boolean, limit: AnalysisLimit | undefined): Technical {
@@ -101,21 +106,24 @@ function pageFacts(analysis: HtmlAnalysis): KeyFacts {
 }
 
 async function summarize(
-  summarizer: Summarizer,
+  deps: MetadataDeps,
+  wallet: PoolKey,
   level: SummaryLevel,
   content: { text: string; cut: boolean; title: string; description: string; url: string; language: string; facts: KeyFacts },
 ): Promise<AiBlock> {
   const started = performance.now();
   const truncated = content.cut || content.text.length > AI_TEXT_BUDGET;
-  const output = await summarizer.summarize({
-    level,
-    text: content.text.slice(0, AI_TEXT_BUDGET),
-    title: content.title,
-    description: content.description,
-    url: content.url,
-    language: content.language,
-    pageFacts: content.facts,
-  });
+  const output = await inWalletShare(deps.pools.summaries, wallet, () =>
+    deps.summarizer.summarize({
+      level,
+      text: content.text.slice(0, AI_TEXT_BUDGET),
+      title: content.title,
+      description: content.description,
+      url: content.url,
+      language: content.language,
+      pageFacts: content.facts,
+    }),
+  );
   // A model's facts come from the page's text: its URLs are held to http(s) as the extractors' are.
   const keyFacts = dropNonHttpUrls(output.keyFacts, MAX_FACT_VALUES) ? output.keyFacts : {};
   return {
@@ -127,14 +135,27 @@ async function summarize(
   };
 }
 
-/** Fetches one URL and tells everything it can about it. Throws ApiError (400 bad URL / refused address, 502 fetch failure). */
-export async function analyzeUrl(deps: MetadataDeps, rawUrl: string, aiSummary: AiSummary): Promise<MetadataData> {
+/**
+ * The page and whether robots.txt allows it, fetched in the wallet's share of the page-fetch pool. robots.txt of
+ * the origin asked for is read while the page loads (isAllowed never rejects, so a failed page leaves nothing
+ * unhandled behind); a redirect to another origin is checked after.
+ */
+function fetchWithRobots(deps: MetadataDeps, url: URL, wallet: PoolKey): Promise<{ page: FetchedPage; robotsAllowed: boolean }> {
+  return inWalletShare(deps.pools.pageFetches, wallet, async () => {
+    const robotsFirst = deps.robots.isAllowed(url);
+    const page = await fetchPage(deps.outbound, url, deps.headers);
+    const robotsAllowed = page.finalUrlParsed.origin === url.origin ? await robotsFirst : await deps.robots.isAllowed(page.finalUrlParsed);
+    return { page, robotsAllowed };
+  });
+}
+
+/**
+ * Fetches one URL and tells everything it can about it, for `wallet` (whose shares of the pools it waits for).
+ * Throws ApiError (400 bad URL / refused address, 502 fetch failure, 503 the wallet's queue is full).
+ */
+export async function analyzeUrl(deps: MetadataDeps, rawUrl: string, aiSummary: AiSummary, wallet: PoolKey): Promise<MetadataData> {
   const url = parsePageUrl(rawUrl);
-  // robots.txt of the origin asked for is read while the page loads (isAllowed never rejects, so a failed
-  // page leaves nothing unhandled behind); a redirect to another origin is checked after.
-  const robotsFirst = deps.robots.isAllowed(url);
-  const page = await fetchPage(deps.outbound, url, deps.headers);
-  const robotsAllowed = page.finalUrlParsed.origin === url.origin ? await robotsFirst : await deps.robots.isAllowed(page.finalUrlParsed);
+  const { page, robotsAllowed } = await fetchWithRobots(deps, url, wallet);
 
   if (!isHtml(page.mimeType)) {
     const other = analyzeNonHtml({
@@ -163,7 +184,7 @@ export async function analyzeUrl(deps: MetadataDeps, rawUrl: string, aiSummary: 
       document: other.document,
     };
     if (aiSummary !== 'none') {
-      data.ai = await summarize(deps.summarizer, aiSummary, {
+      data.ai = await summarize(deps, wallet, aiSummary, {
         text: other.text,
         cut: page.truncated,
         title: other.title,
@@ -180,7 +201,7 @@ export async function analyzeUrl(deps: MetadataDeps, rawUrl: string, aiSummary: 
   const { mainText, limit, ...groups } = analysis;
   const data: MetadataData = { ...groups, technical: technicalOf(page, url, robotsAllowed, limit) };
   if (aiSummary !== 'none') {
-    data.ai = await summarize(deps.summarizer, aiSummary, {
+    data.ai = await summarize(deps, wallet, aiSummary, {
       text: mainText,
       cut: page.truncated,
       title: analysis.seo.title,

@@ -1,7 +1,9 @@
 import type { RowLocks, Store, Unit } from '../../store/store.js';
 import type { CronSchedule } from './cron-rules.js';
 import { planRun } from './run-plan.js';
+import type { RunPlan } from './run-plan.js';
 import type { WebhookRecord } from '../webhooks/index.js';
+import type { ClaimShares } from '../../jobs/fair-drain.js';
 
 /** A due schedule as selected, with its wallet's hash (the payload's walletHash). */
 interface DueRow {
@@ -40,14 +42,27 @@ export interface ClaimBatch {
 
 /**
  * Rows another instance is claiming are skipped, not waited for, and only the webhook rows are locked
- * (`OF w`), never the wallets charges write to.
+ * (`OF w`), never the wallets charges write to. The `excluded` wallets ($3 on) have no room for more runs.
  */
-const selectDue = (locks: RowLocks): string => `
+const selectDue = (locks: RowLocks, excluded: number): string => `
 SELECT w.wallet_id, w.webhook_id, w.cron, w.timezone, w.next_run_at, wa.hash
 FROM webhooks w JOIN wallets wa ON wa.id = w.wallet_id
-WHERE w.active = 1 AND w.next_run_at <= $1
+WHERE w.active = 1 AND w.next_run_at <= $1${excluded === 0 ? '' : ` AND w.wallet_id NOT IN (${Array.from({ length: excluded }, (_, i) => `$${i + 3}`).join(', ')})`}
 ORDER BY w.next_run_at
 LIMIT $2${locks.skipLocked('w')}`;
+
+/** The rows to claim: every run of a wallet with room for it (`shares`), and every row that only moves on (skipped, invalid). */
+function withinShares<R extends { readonly row: DueRow; readonly plan: RunPlan }>(entries: readonly R[], shares: ClaimShares | undefined): R[] {
+  if (shares === undefined) return [...entries];
+  const taken = new Map<number, number>();
+  return entries.filter(({ row, plan }) => {
+    if (plan.kind !== 'fire') return true;
+    const count = taken.get(row.wallet_id) ?? 0;
+    if (count >= shares.roomFor(row.wallet_id)) return false;
+    taken.set(row.wallet_id, count + 1);
+    return true;
+  });
+}
 
 /**
  * The claim: moves next_run_at on only if it still holds the value read, so a run is claimed once. Rows are
@@ -114,14 +129,20 @@ WHERE w.wallet_id = v.wallet_id AND w.webhook_id = v.webhook_id AND (w.last_run_
  */
 export async function claimDueRuns(
   store: Store,
-  options: { now: number; limit: number; schedules: (cron: string | null, timezone: string | null) => CronSchedule | string },
+  options: {
+    now: number;
+    limit: number;
+    schedules: (cron: string | null, timezone: string | null) => CronSchedule | string;
+    /** Each wallet's room in the pool the runs go to: runs of a wallet without room stay due, for later. */
+    shares?: ClaimShares;
+  },
 ): Promise<ClaimBatch> {
   const { now, limit } = options;
+  const excluded = options.shares?.full ?? [];
   return store.write(async (tx) => {
-    const due = await tx.all<DueRow>(selectDue(tx.locks), [now, limit]);
-    const plans = new Map(
-      due.map((row) => [key(row.wallet_id, row.webhook_id), { row, plan: planRun(options.schedules(row.cron, row.timezone), row.next_run_at, now) }]),
-    );
+    const due = await tx.all<DueRow>(selectDue(tx.locks, excluded.length), [now, limit, ...excluded]);
+    const planned = due.map((row) => ({ row, plan: planRun(options.schedules(row.cron, row.timezone), row.next_run_at, now) }));
+    const plans = new Map(withinShares(planned, options.shares).map((entry) => [key(entry.row.wallet_id, entry.row.webhook_id), entry]));
     const claimed = await claimAll(
       tx,
       [...plans.values()].map(({ row, plan }) => ({

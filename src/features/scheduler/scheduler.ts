@@ -11,7 +11,7 @@ import { isoTime, SECOND } from '../../lib/time.js';
 import type { ScheduledRunPayload } from '../../formats/index.js';
 import { deliver } from '../../deliveries/index.js';
 import { webhookSigner } from '../webhooks/index.js';
-import { drainBatches } from '../../jobs/bounded-pool.js';
+import { drainFairly } from '../../jobs/fair-drain.js';
 import { startPoller } from '../../jobs/poller.js';
 import type { RunningWorker } from '../../jobs/poller.js';
 import { OutageLog } from '../../jobs/outage-log.js';
@@ -24,9 +24,11 @@ import { INSUFFICIENT_CREDITS } from '../../errors.js';
 
 /** SPEC "Limits": each scheduled run costs 2 credits. */
 const SCHEDULED_RUN_COST = 2;
+/** While runs are in flight, due schedules are looked for again at least this often (and whenever a run is done). */
+const RECLAIM_MS = SECOND;
 
 export interface SchedulerOptions {
-  /** Deliveries in flight at once. Default 64. */
+  /** Runs in hand at once in this pass (claimed, not yet done); they run in the scheduled-runs pool (deps.pools). Default 64. */
   readonly concurrency?: number;
   /** Schedules claimed per unit of work. Default 128. */
   readonly batchSize?: number;
@@ -61,26 +63,29 @@ export async function runDueSchedules(deps: Deps, options: SchedulerOptions = {}
   const outage = options.outage ?? new OutageLog(deps.logger);
   const unfinished = options.unfinished ?? [];
   let storeAway: unknown;
-  let heldTaken = false;
   const recorder = new RunRecorder(deps.store, (error, lost) => {
     if (!outage.report(error, 'recording scheduled runs failed')) return;
     // The runs happened; only the display of their outcome (last_status) is lost. The pass still fails: the store is away.
     storeAway ??= error;
     deps.logger.debug({ lost }, 'outcomes of scheduled runs not recorded: the store is away');
   });
-  await drainBatches<ClaimedRun>({
+  // Each wallet's runs are claimed only while it has room in the shared pool: one with many slow receivers makes
+  // its own runs late (they stay due in the store, claimed as its runs finish), never another wallet's.
+  const held = takeUnfinished(deps, unfinished, report);
+  await drainFairly<ClaimedRun>({
+    pool: deps.pools.scheduledRuns,
+    keyOf: (run) => run.walletId,
     concurrency: options.concurrency ?? 64,
     batchSize: options.batchSize ?? 128,
+    recheckMs: RECLAIM_MS,
     shouldStop: options.shouldStop,
-    fetch: async (limit) => {
-      // Once per pass: runs that meet the store away again wait for the next pass, not this one's next fetch.
-      const held = heldTaken ? [] : takeUnfinished(deps, unfinished, report);
-      heldTaken = true;
-      if (held.length > 0) return { items: held, more: true };
-      const batch = await claimDueRuns(deps.store, { now: deps.clock.now(), limit, schedules });
+    held,
+    fetch: async (limit, shares) => {
+      const batch = await claimDueRuns(deps.store, { now: deps.clock.now(), limit, schedules, shares });
       report.skipped += batch.skipped;
       if (batch.skipped > 0) deps.logger.info({ skipped: batch.skipped }, 'scheduled runs skipped (missed by an hour or more, or invalid)');
-      return { items: batch.runs, more: batch.more };
+      // A batch that moved nothing on (its rows all of wallets without room, or claimed elsewhere) is not fetched again at once.
+      return { items: batch.runs, more: batch.more && batch.runs.length + batch.skipped > 0 };
     },
     handle: async (run) => {
       const outcome = await fire(deps, recorder, run);

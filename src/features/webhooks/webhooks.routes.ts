@@ -4,6 +4,7 @@ import type { Deps } from '../../deps.js';
 import { errors } from '../../errors.js';
 import type { MeterSpec } from '../../http/metering.js';
 import { walletOf } from '../../http/metering.js';
+import { inWalletShare } from '../../outbound/pools.js';
 import { okText, responses, tokenAuth, PLAIN_TEXT } from '../../http/schemas.js';
 import { sendTestDelivery } from './test-delivery.js';
 import { TestResult, WebhookInput, WebhookList, WebhookParams, WebhookPatch, WebhookView } from './webhooks.schemas.js';
@@ -20,6 +21,8 @@ const testMeter: MeterSpec = {
   cost: 1,
   category: 'webhook-delivery',
   durableBeforeHandler: true,
+  // Nothing was sent on a 5xx (a wallet over its share of the delivery pool, the store away): it costs nothing.
+  settle: (status, charged) => (status >= 500 ? 0 : charged),
   logPath: (request: FastifyRequest) => (request.params as { webhookId?: string }).webhookId ?? request.url,
 };
 /** Headers (20 × 1000), options (10 × 500) and a 2 KiB template fit with room to spare. */
@@ -173,7 +176,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; receivesMail
           tags,
           security: tokenAuth,
           params: WebhookParams,
-          response: responses(TestResult, 400, 401, 402, 404),
+          response: responses(TestResult, 400, 401, 402, 404, 503),
         },
       },
       async (request) => {
@@ -181,12 +184,14 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; receivesMail
         const { webhookId } = request.params as { webhookId: string };
         const record = await findWebhook(deps.store.read, wallet.id, webhookId);
         if (record === undefined) throw errors.webhookNotFound();
-        const outcome = await sendTestDelivery(deps, record, {
-          walletId: wallet.id,
-          walletHash: wallet.hash,
-          cost: request.meter?.charged ?? 0,
-          balance: request.meter?.balance ?? 0,
-        });
+        const outcome = await inWalletShare(deps.pools.askedDeliveries, wallet.id, () =>
+          sendTestDelivery(deps, record, {
+            walletId: wallet.id,
+            walletHash: wallet.hash,
+            cost: request.meter?.charged ?? 0,
+            balance: request.meter?.balance ?? 0,
+          }),
+        );
         // The delivery logged this call (its real status and error, its delivery id): metering adds no second row.
         if (request.meter !== undefined) request.meter.logged = true;
         return outcome;

@@ -95,7 +95,7 @@ describe('enrichment and TLS inspection of a lookup, against loopback DNS and TL
   });
 
   const one = async (domain: string, extra: Partial<DnsLookupBody> = {}) => {
-    const response = await lookup.lookup(validatedBody({ domains: [domain], ...FAST, ...extra }));
+    const response = await lookup.lookup(validatedBody({ domains: [domain], ...FAST, ...extra }), 1);
     return response.results[0]?.lookupResult as Record<string, unknown> & { enrichment?: Record<string, Record<string, unknown>> };
   };
 

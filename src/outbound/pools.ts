@@ -1,0 +1,74 @@
+import { errors } from '../errors.js';
+import { FairLimiter, PoolFullError } from '../lib/fair-limiter.js';
+import type { FairLimiterOptions, PoolKey } from '../lib/fair-limiter.js';
+
+/**
+ * Every shared pool of outbound or costly work, shared fairly between wallets (docs/limits.md "Shared pools"):
+ * each is a FairLimiter keyed by the wallet the work is for, so a wallet gets at most `perKey` of a pool's
+ * slots, and a freed slot goes to the waiting wallet holding the fewest. A wallet that buys slow work waits
+ * for itself, not for others. Built once per process (createDeps); the numbers are here, in one place.
+ */
+export interface Pools {
+  /** url-to-metadata: one slot per call while its page and robots.txt are fetched. */
+  readonly pageFetches: FairLimiter;
+  /** url-to-metadata: one slot per summary asked of the AI provider (the built-in summarizer too: it is CPU work). */
+  readonly summaries: FairLimiter;
+  /** POST /dns-lookup calls at work at once; a wallet's calls beyond its share wait, past its queue bound they get 503. */
+  readonly dnsCalls: FairLimiter;
+  /** DNS queries (with their retries) and TLS probes in flight, of all calls together. */
+  readonly dnsQueries: FairLimiter;
+  /** Webhook deliveries a caller asks for over HTTP: test deliveries and redeliveries. */
+  readonly askedDeliveries: FairLimiter;
+  /** Scheduled runs (charge and delivery). */
+  readonly scheduledRuns: FairLimiter;
+  /** Inbound messages parsed, planned and recorded at once (each may hold up to MAX_MESSAGE_BYTES decoded). */
+  readonly mailParsing: FairLimiter;
+  /** Deliveries of inbound mail to mailbox webhooks. */
+  readonly mailDeliveries: FairLimiter;
+}
+
+/**
+ * The numbers of each pool. `maxWaitingPerKey` is set where a caller is waiting on an HTTP answer (it gets a 503
+ * past it, uncharged); background work (schedules, mail) is bounded where it is claimed or received instead.
+ */
+export const POOL_SIZES: Readonly<Record<keyof Pools, FairLimiterOptions>> = {
+  pageFetches: { slots: 64, perKey: 8, maxWaitingPerKey: 32 },
+  summaries: { slots: 16, perKey: 4, maxWaitingPerKey: 16 },
+  dnsCalls: { slots: 64, perKey: 8, maxWaitingPerKey: 16 },
+  dnsQueries: { slots: 256, perKey: 32 },
+  askedDeliveries: { slots: 64, perKey: 8, maxWaitingPerKey: 64 },
+  scheduledRuns: { slots: 64, perKey: 8 },
+  mailParsing: { slots: 4, perKey: 2 },
+  mailDeliveries: { slots: 64, perKey: 8 },
+};
+
+export function createPools(sizes: Readonly<Record<keyof Pools, FairLimiterOptions>> = POOL_SIZES): Pools {
+  return {
+    pageFetches: new FairLimiter(sizes.pageFetches),
+    summaries: new FairLimiter(sizes.summaries),
+    dnsCalls: new FairLimiter(sizes.dnsCalls),
+    dnsQueries: new FairLimiter(sizes.dnsQueries),
+    askedDeliveries: new FairLimiter(sizes.askedDeliveries),
+    scheduledRuns: new FairLimiter(sizes.scheduledRuns),
+    mailParsing: new FairLimiter(sizes.mailParsing),
+    mailDeliveries: new FairLimiter(sizes.mailDeliveries),
+  };
+}
+
+/** What a call answers when its wallet already has as many calls waiting in a pool as the pool takes. */
+export const WALLET_BUSY = 'Too many calls of this wallet in progress: try again shortly';
+/** Seconds a refused caller is told to wait: slots of these pools turn over within seconds. */
+const WALLET_BUSY_RETRY_S = 1;
+
+/**
+ * Runs an HTTP call's work in its wallet's share of `pool`, waiting for its turn; a wallet over the pool's queue
+ * bound gets a 503 (whose charge the route's metering refunds) instead of queueing without end.
+ */
+export async function inWalletShare<T>(pool: FairLimiter, wallet: PoolKey, task: () => Promise<T>): Promise<T> {
+  try {
+    return await pool.run(wallet, task);
+  } catch (error) {
+    if (error instanceof PoolFullError && error.key === wallet) throw errors.unavailable(WALLET_BUSY, WALLET_BUSY_RETRY_S);
+    throw error;
+  }
+}

@@ -1,0 +1,63 @@
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { beforeAll, expect, it } from 'vitest';
+import { describeEachStore } from '../../helpers/each-store.js';
+import { POOL_SIZES } from '../../../src/outbound/pools.js';
+import { parseKey } from '../../../src/features/mail/inbound.service.js';
+import { createMailbox, useMailHarness } from './mail-fixtures.js';
+import type { MailHarness } from './mail-fixtures.js';
+
+const SECRET = 'relay-secret-0123456789';
+const SLOW_ANSWER_MS = 1500;
+const { slots: DELIVERY_SLOTS, perKey: DELIVERIES_PER_WALLET } = POOL_SIZES.mailDeliveries;
+/** More messages than the delivery pool has slots: before, they took every one of them. */
+const HOSTILE_MESSAGES = DELIVERY_SLOTS + 16;
+
+const message = (id: string) => ['From: Flood <flood@sender.test>', `Message-ID: <${id}@sender.test>`, 'Subject: hello', '', 'Body.', ''].join('\r\n');
+
+function relay(h: MailHarness, recipient: string, id: string) {
+  return h.t.inject({
+    method: 'POST',
+    url: `/inbound/raw?recipient=${encodeURIComponent(recipient)}`,
+    headers: { 'content-type': 'message/rfc822', 'x-inbound-secret': SECRET },
+    payload: message(id),
+  });
+}
+
+describeEachStore("inbound mail: one wallet's flood does not hold the delivery slots of another's", (kind) => {
+  const get = useMailHarness(kind, { env: { INBOUND_SECRET: SECRET } });
+  /** Slow deliveries being answered now, and the most at once. */
+  const slow = { now: 0, most: 0 };
+
+  beforeAll(() => {
+    get().receiver.respondWith(async (request) => {
+      if (request.path === '/slow') {
+        slow.now += 1;
+        slow.most = Math.max(slow.most, slow.now);
+        await sleep(SLOW_ANSWER_MS);
+        slow.now -= 1;
+      }
+      return { status: 200, body: 'ok' };
+    });
+  });
+
+  it("a wallet whose receiver is slow gets its share of the delivery slots; another wallet's mail is delivered at once", async () => {
+    const h = get();
+    const hostile = await createMailbox(h, {}, 1000, '/slow');
+    const victim = await createMailbox(h, {}, 100, '/fast');
+    for (let i = 0; i < HOSTILE_MESSAGES; i++) expect((await relay(h, hostile.email, `flood-${kind}-${i}`)).statusCode).toBe(202);
+    const deadline = performance.now() + 5000;
+    while (slow.now < DELIVERIES_PER_WALLET && performance.now() < deadline) await sleep(10);
+
+    const started = performance.now();
+    expect((await relay(h, victim.email, `victim-${kind}`)).statusCode).toBe(202);
+    while (h.receiver.requests.every((request) => request.path !== '/fast') && performance.now() < started + 10_000) await sleep(10);
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(slow.most).toBe(DELIVERIES_PER_WALLET);
+  }, 30_000);
+});
+
+it('a message takes the parse slots of the wallet of its first recipient mailbox', () => {
+  expect(parseKey([{ walletId: 7 }, { walletId: 3 }])).toBe(7);
+  expect(() => parseKey([])).toThrow();
+});
