@@ -2,7 +2,8 @@
 // start dist/main.js on a scratch SQLite database, create a token, a KV round trip, optionally `--seconds N` of mixed
 // load (token creation, KV sets and gets, log reads), then SIGTERM. It fails on a refused start, a wrong answer, a 5xx,
 // an unhealthy service after the load, an exit other than a graceful 0, or a native abort in the log.
-//   node --import tsx scripts/smoke.ts [--seconds 20]
+// With --npm-start the service is started the README's way, `npm start` (which checks the Node and dist/ first).
+//   node --import tsx scripts/smoke.ts [--seconds 20] [--npm-start]
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -107,7 +108,10 @@ async function main(): Promise<void> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const adminToken = randomBytes(24).toString('hex');
-  const child = spawn(process.execPath, ['--enable-source-maps', '--max-semi-space-size=16', 'dist/main.js'], {
+  const command = process.argv.includes('--npm-start')
+    ? { file: 'npm', args: ['start'] }
+    : { file: process.execPath, args: ['--enable-source-maps', '--max-semi-space-size=16', 'dist/main.js'] };
+  const child = spawn(command.file, command.args, {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
