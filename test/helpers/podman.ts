@@ -29,15 +29,11 @@ const DEBIAN_SUITE = 'bookworm';
 /** What node:26-bookworm-slim has that Node needs (libatomic1) or the Dockerfile uses (passwd: useradd). */
 const DEBIAN_PACKAGES = ['passwd', 'libatomic1'];
 
-let confDir: string | undefined;
-
-/** The environment every podman call runs with: the settings above in a CONTAINERS_CONF file. */
+/** The environment every podman call runs with: the settings above in a CONTAINERS_CONF file (one per machine). */
 export function podmanEnv(): NodeJS.ProcessEnv {
-  if (confDir === undefined) {
-    confDir = mkdtempSync(join(tmpdir(), 'coinop-podman-'));
-    writeFileSync(join(confDir, 'containers.conf'), CONTAINERS_CONF);
-  }
-  return { ...process.env, CONTAINERS_CONF: join(confDir, 'containers.conf') };
+  const file = join(tmpdir(), 'coinop-test-containers.conf');
+  if (!existsSync(file) || readFileSync(file, 'utf8') !== CONTAINERS_CONF) writeFileSync(file, CONTAINERS_CONF);
+  return { ...process.env, CONTAINERS_CONF: file };
 }
 
 function onPath(command: string): string | undefined {
