@@ -9,7 +9,6 @@ console.log(set.data, set.cost, set.balance); // OK 1 97
 try {
   await coinop.kvGet('demo', 'missing');
 } catch (error) {
-  if (error instanceof NotFound)
-    console.log(error.body, error.cost, error.balance); // Key Not Found 1 96
-  else throw error;
+  if (!(error instanceof NotFound)) throw error;
+  console.log(error.body, error.cost, error.balance); // Key Not Found 1 96
 }
