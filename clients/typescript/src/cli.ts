@@ -1,11 +1,16 @@
 #!/usr/bin/env node
 // The `coinop` command: one word from the table in cli/commands.ts, then its arguments. Exit codes: cli/exit-codes.ts.
-import { CoinopError } from './errors.js';
+import { parseArgs } from 'node:util';
 import { COMMANDS } from './cli/commands.js';
-import { EXIT, UsageError, exitCodeFor } from './cli/exit-codes.js';
+import { GLOBAL_OPTIONS } from './cli/command.js';
+import { EXIT, exitCodeFor } from './cli/exit-codes.js';
+import { failureReport } from './cli/failure.js';
+import { resolveSettings } from './settings.js';
+import type { Settings } from './settings.js';
 
 const GLOBAL_HELP = `Options for every command: --json (machine-readable output), --url <base URL>, --token <token>, -h/--help.
-Settings: COINOP_URL and COINOP_TOKEN, else the config file (~/.config/coinop/config.json; coinop token new --save writes it).
+Settings: COINOP_URL and COINOP_TOKEN, else the config file (~/.config/coinop/config.json; coinop token new --save writes it),
+else http://localhost:8080 (where npm start serves). The SDK reads the same settings in the same order.
 Exit codes: 0 ok, 1 usage, 2 auth, 3 insufficient credits, 4 not found, 5 other client error, 6 server or network.`;
 
 function help(): string {
@@ -33,11 +38,21 @@ async function main(argv: readonly string[]): Promise<number> {
     await command.run(args);
     return EXIT.ok;
   } catch (error) {
-    const code = exitCodeFor(error);
-    if (error instanceof UsageError) process.stderr.write(`coinop ${word}: ${error.message}\n\n${command.usage}\n`);
-    else if (error instanceof CoinopError) process.stderr.write(`coinop ${word}: ${error.name}: ${error.message}\n`);
-    else process.stderr.write(`coinop ${word}: ${error instanceof Error ? error.message : String(error)}\n`);
-    return code;
+    process.stderr.write(`${await failureReport(word, command.usage, error, settingsOf(args))}\n`);
+    return exitCodeFor(error);
+  }
+}
+
+/** The settings the command ran with, for the failure report; undefined when they cannot be read (a broken config file). */
+function settingsOf(args: readonly string[]): Settings | undefined {
+  try {
+    const { values } = parseArgs({ args: [...args], options: GLOBAL_OPTIONS, strict: false, allowPositionals: true });
+    return resolveSettings({
+      url: typeof values.url === 'string' ? values.url : undefined,
+      token: typeof values.token === 'string' ? values.token : undefined,
+    });
+  } catch {
+    return undefined;
   }
 }
 

@@ -32,8 +32,36 @@ export class CoinopError extends Error implements CoinopErrorDetails {
 }
 
 export class BadRequest extends CoinopError {}
+
+/**
+ * Input the service would refuse with this 400 body (and charge for), refused by the client with the service's own
+ * rules before anything is sent: `cost` 0, `balance` undefined (nothing was asked).
+ */
+export class InvalidInput extends BadRequest {
+  constructor(body: string) {
+    super({ status: 400, body, cost: 0, balance: undefined });
+    this.message = `${body} (checked before sending: nothing was sent or charged)`;
+  }
+}
+
 export class Unauthorized extends CoinopError {}
-export class InsufficientCredits extends CoinopError {}
+
+/** 402: `needed` is what the call costs (known to the client from the service's document), `balance` what the wallet holds. */
+export class InsufficientCredits extends CoinopError {
+  readonly needed: number | undefined;
+
+  constructor(details: CoinopErrorDetails & { readonly needed?: number | undefined }, options?: ErrorOptions) {
+    super(details, options);
+    this.needed = details.needed;
+    const needs = details.needed === undefined ? undefined : `the call costs ${credits(details.needed)}`;
+    const has = details.balance === undefined ? undefined : `the wallet holds ${credits(details.balance)}`;
+    const said = [needs, has].filter((part) => part !== undefined).join(' and ');
+    if (said !== '') this.message = `${this.message}: ${said}`;
+  }
+}
+
+const credits = (count: number): string => `${count} ${count === 1 ? 'credit' : 'credits'}`;
+
 export class Forbidden extends CoinopError {}
 export class NotFound extends CoinopError {}
 export class MethodNotAllowed extends CoinopError {}
@@ -61,8 +89,9 @@ const BY_STATUS: Readonly<Record<number, typeof CoinopError>> = {
   503: ServiceUnavailable,
 };
 
-/** The typed error for an answer's status. */
-export function errorForStatus(details: CoinopErrorDetails): CoinopError {
+/** The typed error for an answer's status; `needed` is the call's price, for a 402. */
+export function errorForStatus(details: CoinopErrorDetails & { readonly needed?: number | undefined }): CoinopError {
+  if (details.status === 402) return new InsufficientCredits(details);
   const ErrorClass = BY_STATUS[details.status] ?? (details.status >= 500 ? ServerError : ClientError);
   return new ErrorClass(details);
 }

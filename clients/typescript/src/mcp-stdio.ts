@@ -2,7 +2,8 @@
 /**
  * `coinop mcp`: the service's MCP tools over stdio, for agents that start a local command. A stdio MCP server
  * whose tools/list and tools/call are forwarded to a coinop instance's `/mcp` (Streamable HTTP) with the token:
- * the tools, their costs and their answers are the service's own. Settings as every command reads them (--url/--token,
+ * the tools, their costs and their answers are the service's own. Arguments the service would refuse and charge for are
+ * refused here first, with its own rules (mcp-rules.ts). Settings as every command reads them (--url/--token,
  * COINOP_URL/COINOP_TOKEN, the config file). Also runnable on its own: `node dist/mcp-stdio.js`.
  */
 import { realpathSync } from 'node:fs';
@@ -16,6 +17,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Command } from './cli/command.js';
 import { invocation } from './cli/command.js';
 import { UsageError } from './cli/exit-codes.js';
+import { toolInputProblem } from './mcp-rules.js';
 
 const BRIDGE_VERSION = '0.1.0';
 
@@ -43,9 +45,25 @@ export async function serveMcpOverStdio(settings: McpBridgeSettings): Promise<vo
 
   const server = new Server({ name: 'coinop', version: BRIDGE_VERSION }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async (request) => (await upstream()).listTools(request.params));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => (await (await upstream()).callTool(request.params)) as CallToolResult);
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const problem = toolInputProblem(request.params.name, request.params.arguments);
+    if (problem !== null) return refusedHere(problem);
+    return (await (await upstream()).callTool(request.params)) as CallToolResult;
+  });
   server.onclose = () => void connected?.then((client) => client.close()).catch(() => undefined);
   await server.connect(new StdioServerTransport());
+}
+
+/** A call the service would refuse, and charge, refused before it is sent: as the service words a free refusal. */
+function refusedHere(problem: string): CallToolResult {
+  return {
+    content: [
+      { type: 'text', text: `400 ${problem}` },
+      { type: 'text', text: 'cost: 0 credits (checked before sending: nothing was sent or charged)' },
+    ],
+    _meta: { status: 400, cost: 0 },
+    isError: true,
+  };
 }
 
 export const mcpCommand: Command = {

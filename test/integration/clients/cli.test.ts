@@ -3,38 +3,19 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachStore } from '../../helpers/each-store.js';
 import { useTestApp } from '../../helpers/use-test-app.js';
 import { sha256Hex } from '../../../src/lib/hash.js';
 import { ADMIN_TOKEN, useLiveService } from './live-service.js';
+import { CLI, PACKAGE, buildClient, run } from './run-cli.js';
 
-const PACKAGE = fileURLToPath(new URL('../../../clients/typescript/', import.meta.url));
-const CLI = join(PACKAGE, 'dist', 'cli.js');
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the built `coinop` in a child process (asynchronously: the service answering it lives in this process). */
-function run(command: string, args: readonly string[], env: Record<string, string>, cwd = PACKAGE): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** A date as the CLI prints it for people. */
+const WHEN = '\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC';
 
 // The tests run what the package's `bin` runs: dist/cli.js, built from the current sources first.
 beforeAll(async () => {
-  const build = await run(process.execPath, [join(PACKAGE, '..', '..', 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], {});
+  const build = await buildClient();
   expect(build, build.stdout).toMatchObject({ code: 0 });
 }, 120_000);
 
@@ -81,7 +62,7 @@ describeEachStore('the coinop CLI against a live instance', (kind) => {
     const lines = page.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^KEY\s+EXPIRES\s+BYTES$/);
     expect(lines.slice(1).map((line) => line.split(/\s+/)[0])).toEqual(['alpha', 'beta']);
-    expect(lines[1]).toMatch(/^alpha\s+\d{4}-\d\d-\d\dT\S+\s+3$/);
+    expect(lines[1]).toMatch(/^alpha\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\s+3$/);
     expect(page.stderr).toBe('(cost 1, balance 45)\nmore keys: add --cursor "beta"\n');
     const rest = await coinop(['kv', 'ls', 'cli-ls', '-n', '2', '--cursor', 'beta'], { COINOP_TOKEN: token });
     expect(
@@ -277,9 +258,11 @@ describeEachStore('the coinop CLI against a live instance', (kind) => {
     const table = await coinop(['spend', '--days', '1', '--by', 'day'], { COINOP_TOKEN: token });
     expect(table).toMatchObject({ code: 0, stderr: '(cost 0, balance 18)\n' });
     expect(table.stdout).toMatch(/^START\s+CATEGORY\s+CREDITS\s+CALLS\n/);
+    // Dates for people: `2026-11-28 00:00:00 UTC`, one format with its zone.
+    const day = [today.slice(0, 10), '00:00:00', 'UTC'];
     expect(rows(table.stdout)).toStrictEqual([
-      [today, 'kv', '2', '2'],
-      [today, 'token', '0', '2'],
+      [...day, 'kv', '2', '2'],
+      [...day, 'token', '0', '2'],
     ]);
     const hourly = JSON.parse((await coinop(['spend', '--by', 'hour', '--json'], { COINOP_TOKEN: token })).stdout);
     expect(hourly.data.by).toBe('hour');
@@ -294,7 +277,7 @@ describeEachStore('the coinop CLI against a live instance', (kind) => {
     expect(week.stderr).toContain('--by is one of day, hour');
     expect((await coinop(['spend', '--days', 'two'], { COINOP_TOKEN: token })).code).toBe(1);
     const tooLong = await coinop(['spend', '--days', '8'], { COINOP_TOKEN: token });
-    expect(tooLong).toMatchObject({ code: 5, stderr: 'coinop spend: BadRequest: 400: Invalid days: must be an integer from 1 to 7\n' });
+    expect(tooLong).toMatchObject({ code: 5, stderr: 'coinop spend: BadRequest: 400: Invalid days: must be an integer from 1 to 7\n(cost 0, balance 18)\n' });
   });
 
   it('recharge on an instance without Stripe exits 6 as other server errors do; an amount other than 1 or 3 is a usage error', async () => {
@@ -302,7 +285,7 @@ describeEachStore('the coinop CLI against a live instance', (kind) => {
     expect(await coinop(['recharge', '1'], { COINOP_TOKEN: token })).toStrictEqual({
       code: 6,
       stdout: '',
-      stderr: 'coinop recharge: ServerError: 501: Recharge is not configured\n',
+      stderr: 'coinop recharge: ServerError: 501: Recharge is not configured\n(cost 0, balance 5)\n',
     });
     const two = await coinop(['recharge', '2'], { COINOP_TOKEN: token });
     expect(two).toMatchObject({ code: 1, stdout: '' });
@@ -318,7 +301,7 @@ describeEachStore('the coinop CLI against a live instance', (kind) => {
     expect(first.code).toBe(0);
     expect(first.stdout.trimEnd().split('\n')).toEqual([
       expect.stringMatching(/^HASH\s+BALANCE\s+CREATED\s+LAST USED$/),
-      expect.stringMatching(new RegExp(`^${sha256Hex(richest)}\\s+500000002\\s+\\d{4}-\\d\\d-\\d\\dT\\S+Z\\s+\\d{4}-\\d\\d-\\d\\dT\\S+Z$`)),
+      expect.stringMatching(new RegExp(`^${sha256Hex(richest)}\\s+500000002\\s+${WHEN}\\s+${WHEN}$`)),
     ]);
     const cursor = /^more wallets: add --cursor "(\S+)"\n$/.exec(first.stderr)?.[1];
     expect(cursor, first.stderr).toBeDefined();
@@ -361,17 +344,17 @@ describeEachStore('the coinop CLI against a live instance', (kind) => {
     expect(all).toMatchObject({ code: 0, stderr: '' });
     expect(all.stdout.trimEnd().split('\n')).toEqual([
       expect.stringMatching(/^TIME\s+METHOD\s+PATH\s+TYPE\s+STATUS\s+COST\s+BALANCE\s+ERROR$/),
-      expect.stringMatching(/^\S+\s+POST\s+\/kv\/cli-audit\/k\s+kv\s+200\s+1\s+9$/),
-      expect.stringMatching(new RegExp(`^\\S+\\s+POST\\s+/manage/wallets/${hash}/credit\\s+manage\\s+200\\s+0\\s+14$`)),
+      expect.stringMatching(new RegExp(`^${WHEN}\\s+POST\\s+/kv/cli-audit/k\\s+kv\\s+200\\s+1\\s+9$`)),
+      expect.stringMatching(new RegExp(`^${WHEN}\\s+POST\\s+/manage/wallets/${hash}/credit\\s+manage\\s+200\\s+0\\s+14$`)),
     ]);
     // The operator's reads are logged in the wallet too (manage): the read above is now the newest entry.
     const newest = await coinop(['admin', 'logs', hash, '-n', '2'], { ADMIN_TOKEN });
-    expect(rows(newest.stdout).map((row) => row[2])).toEqual([`/manage/wallets/${hash}/credit`, `/manage/wallets/${hash}/logs?limit=20`]);
+    expect(rows(newest.stdout).map((row) => row[4])).toEqual([`/manage/wallets/${hash}/credit`, `/manage/wallets/${hash}/logs?limit=20`]);
     const cursor = /^more entries: add --cursor "(\S+)"\n$/.exec(newest.stderr)?.[1];
     expect(cursor, newest.stderr).toBeDefined();
     const older = await coinop(['admin', 'logs', hash, '--limit', '2', '--cursor', cursor ?? ''], { ADMIN_TOKEN });
     expect(older).toMatchObject({ code: 0, stderr: '' });
-    expect(rows(older.stdout).map((row) => row[2])).toEqual(['/kv/cli-audit/k']);
+    expect(rows(older.stdout).map((row) => row[4])).toEqual(['/kv/cli-audit/k']);
 
     const json = await coinop(['admin', 'logs', owner, '--type', 'kv', '--json'], { ADMIN_TOKEN });
     expect(JSON.parse(json.stdout)).toStrictEqual({

@@ -11,6 +11,7 @@ import {
   ConnectionFailed,
   Forbidden,
   InsufficientCredits,
+  InvalidInput,
   NotFound,
   RateLimited,
   ServerError,
@@ -82,9 +83,10 @@ describeEachStore('the TypeScript SDK against a live instance', (kind) => {
     const rest = await client.kvList('sdk-list', { limit: 2, cursor: first.data.cursor ?? undefined });
     expect(rest.data).toStrictEqual({ keys: [{ key: 'c', expiresAt: expect.any(String) as unknown, size: 3 }], cursor: null });
     expect((await client.kvList('sdk-list', { prefix: 'b' })).data.keys.map((entry) => entry.key)).toEqual(['b']);
+    // Refused before sending, with the service's rule and wording: nothing charged.
     const bad = await refusal(client.kvList('sdk-list', { limit: 0 }));
     expect(bad).toBeInstanceOf(BadRequest);
-    expect(bad).toMatchObject({ status: 400, body: 'Invalid limit: must be an integer from 1 to 100', cost: 1 });
+    expect(bad).toMatchObject({ status: 400, body: 'Invalid limit: must be an integer from 1 to 100', cost: 0 });
   });
 
   it("lists the wallet's buckets a page at a time with kvBuckets, with their live keys and bytes", async () => {
@@ -101,15 +103,20 @@ describeEachStore('the TypeScript SDK against a live instance', (kind) => {
     expect(rest.data).toStrictEqual({ buckets: [{ bucket: 'sdk-b2', keys: 1, size: 3, capped: false }], cursor: null });
     expect((await own.kvBuckets({ prefix: 'sdk-b2' })).data.buckets.map((entry) => entry.bucket)).toEqual(['sdk-b2']);
     const bad = await refusal(own.kvBuckets({ limit: 101 }));
-    expect(bad).toMatchObject({ status: 400, body: 'Invalid limit: must be an integer from 1 to 100', cost: 1 });
+    expect(bad).toMatchObject({ status: 400, body: 'Invalid limit: must be an integer from 1 to 100', cost: 0 });
+    expect((await own.tokenInfo()).balance).toBe(13);
   });
 
-  it('turns 400, 401 and 402 into BadRequest, Unauthorized and InsufficientCredits', async () => {
-    const bad = await refusal(client.kvSet('reserved-bucket', 'k', 'v'));
+  it('turns 400, 401 and 402 into BadRequest, Unauthorized and InsufficientCredits; input the service would refuse is refused unsent', async () => {
+    const unsent = await refusal(client.kvSet('reserved-bucket', 'k', 'v'));
+    expect(unsent).toBeInstanceOf(InvalidInput);
+    expect(unsent).toBeInstanceOf(BadRequest);
+    expect(unsent).toMatchObject({ status: 400, body: 'Invalid bucket: must not start with reserved-', cost: 0, balance: undefined });
+    // Only the service knows which addresses it calls: a private callback is its 400, charged as client errors are.
+    const bad = await refusal(client.webhookCreate({ url: 'https://10.1.2.3/hook', schedule: { cron: '0 3 * * *', timezone: 'UTC' } }));
     expect(bad).toBeInstanceOf(BadRequest);
-    expect(bad.status).toBe(400);
-    expect(bad.body).toMatch(/bucket/i);
-    expect(bad.cost).toBe(1);
+    expect(bad).not.toBeInstanceOf(InvalidInput);
+    expect(bad).toMatchObject({ status: 400, body: 'Invalid url: refused address', cost: 1 });
 
     const stranger = await refusal(new Coinop({ baseUrl: service.url(), token: 'not-a-token-of-this-service' }).kvGet('sdk', 'k'));
     expect(stranger).toBeInstanceOf(Unauthorized);
@@ -119,7 +126,7 @@ describeEachStore('the TypeScript SDK against a live instance', (kind) => {
     const refused = await refusal(broke.kvGet('sdk', 'k'));
     expect(refused).toBeInstanceOf(InsufficientCredits);
     expect(refused).toMatchObject({ status: 402, body: 'Insufficient credits', cost: 0, balance: 0 });
-    expect(refused.message).toBe('402: Insufficient credits');
+    expect(refused.message).toBe('402: Insufficient credits: the call costs 1 credit and the wallet holds 0 credits');
   });
 
   it('manages a scheduled webhook: create, list, get, update, test (delivered to a loopback receiver), deliveries, delete', async () => {

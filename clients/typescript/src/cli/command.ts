@@ -4,8 +4,8 @@ import { Coinop } from '../client.js';
 import { UsageError } from './exit-codes.js';
 import { output } from './output.js';
 import type { Output } from './output.js';
-import { resolveSettings } from './settings.js';
-import type { Settings } from './settings.js';
+import { resolveSettings } from '../settings.js';
+import type { Settings } from '../settings.js';
 
 /** One top-level word of the CLI (`kv`, `dns`, …): the table in commands.ts maps each word to one. */
 export interface Command {

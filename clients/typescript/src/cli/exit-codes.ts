@@ -14,8 +14,19 @@ export const EXIT = {
 /** A mistake in the command line: printed with the usage, exit 1. */
 export class UsageError extends Error {}
 
+/** A call that was answered but did not do what was asked (a DNS lookup nobody answered): its message, and `exitCode`. */
+export class CommandFailed extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+  }
+}
+
 export function exitCodeFor(error: unknown): number {
   if (error instanceof UsageError) return EXIT.usage;
+  if (error instanceof CommandFailed) return error.exitCode;
   if (!(error instanceof CoinopError)) return EXIT.serverOrNetwork;
   if (error.status === 401 || error.status === 403) return EXIT.auth;
   if (error instanceof InsufficientCredits) return EXIT.insufficientCredits;

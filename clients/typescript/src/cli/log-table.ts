@@ -1,11 +1,11 @@
-import { table } from './output.js';
+import { table, when } from './output.js';
 import type { LogEntry } from '../types.js';
 
 /** The columns of a log entry, shared by `coinop logs` and `coinop admin logs`. */
 export const LOG_HEADERS = ['TIME', 'METHOD', 'PATH', 'TYPE', 'STATUS', 'COST', 'BALANCE', 'ERROR'];
 
 export const logRow = (entry: LogEntry) => [
-  entry.timestamp,
+  when(entry.timestamp),
   entry.method,
   entry.path,
   entry.endpoint,

@@ -2,6 +2,19 @@ import type { Charge } from '../errors.js';
 
 export type Cell = string | number | boolean | null | undefined;
 
+/** An instant as the service writes it (ISO 8601 in UTC, `2026-11-28T02:21:33.000Z`). */
+const ISO_INSTANT = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d:\d\d)(?:\.\d+)?Z$/;
+
+/**
+ * Every date the CLI prints for people, in one format with its zone: `2026-11-28 02:21:33 UTC` (the console shows the
+ * same). --json keeps the service's ISO 8601 strings for scripts.
+ */
+export function when(value: string | null | undefined): string {
+  if (value === null || value === undefined) return '';
+  const match = ISO_INSTANT.exec(value);
+  return match === null ? value : `${match[1] ?? ''} ${match[2] ?? ''} UTC`;
+}
+
 /** Columns padded to their widest cell; a header line on top. */
 export function table(headers: readonly string[], rows: readonly (readonly Cell[])[]): string {
   const text = rows.map((row) => row.map((cell) => (cell === null || cell === undefined ? '' : String(cell))));
@@ -19,12 +32,17 @@ export function fields(record: Readonly<Record<string, unknown>>): string {
   const entries = Object.entries(record).filter(([, value]) => value !== undefined);
   const width = Math.max(0, ...entries.map(([key]) => key.length));
   return entries
-    .map(([key, value]) => `${key.padEnd(width)}  ${typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value)}`)
+    .map(([key, value]) => `${key.padEnd(width)}  ${typeof value === 'object' && value !== null ? JSON.stringify(value) : when(String(value))}`)
     .join('\n');
 }
 
 export function chargeLine(charge: Charge): string {
   return charge.balance === undefined ? `cost ${charge.cost}` : `cost ${charge.cost}, balance ${charge.balance}`;
+}
+
+/** What a call cost, for stderr: `(cost 1, balance 98)`; nothing for a free call that says no balance (the operator's). */
+export function chargeNote(charge: Charge): string | undefined {
+  return charge.cost !== 0 || charge.balance !== undefined ? `(${chargeLine(charge)})` : undefined;
 }
 
 export interface Output {
@@ -45,7 +63,8 @@ export function output(json: boolean, stdout: NodeJS.WritableStream = process.st
       }
       const text = human();
       if (text !== '') stdout.write(`${text}\n`);
-      if (charge !== undefined && (charge.cost !== 0 || charge.balance !== undefined)) stderr.write(`(${chargeLine(charge)})\n`);
+      const note = charge === undefined ? undefined : chargeNote(charge);
+      if (note !== undefined) stderr.write(`${note}\n`);
     },
     note(text) {
       stderr.write(`${text}\n`);

@@ -2,7 +2,7 @@ import type { Coinop } from '../../client.js';
 import { integer, required } from '../command.js';
 import { UsageError } from '../exit-codes.js';
 import { logTable } from '../log-table.js';
-import { fields, nextPageNote, table } from '../output.js';
+import { fields, nextPageNote, table, when } from '../output.js';
 import type { AdminWalletLogsQuery, AdminWalletsQuery } from '../../types.js';
 import type { AdminCall } from './admin.js';
 
@@ -26,7 +26,7 @@ export async function listWallets(call: AdminCall, client: Coinop): Promise<void
       ? '(no wallets)'
       : table(
           ['HASH', 'BALANCE', 'CREATED', 'LAST USED'],
-          wallets.map((wallet) => [wallet.hash, wallet.wallet, wallet.created, wallet.lastUsed]),
+          wallets.map((wallet) => [wallet.hash, wallet.wallet, when(wallet.created), when(wallet.lastUsed)]),
         ),
   );
   nextPageNote(call.out, 'wallets', cursor);

@@ -1,7 +1,7 @@
 import type { Command } from '../command.js';
 import { integer, invocation, required } from '../command.js';
 import { UsageError } from '../exit-codes.js';
-import { table } from '../output.js';
+import { table, when } from '../output.js';
 import type { RechargeAmount, SpendQuery } from '../../types.js';
 
 type Period = NonNullable<SpendQuery['by']>;
@@ -25,7 +25,7 @@ export const spendCommand: Command = {
         ? '(no spending)'
         : table(
             ['START', 'CATEGORY', 'CREDITS', 'CALLS'],
-            series.map((period) => [period.start, period.endpoint, period.credits, period.calls]),
+            series.map((period) => [when(period.start), period.endpoint, period.credits, period.calls]),
           ),
     );
   },

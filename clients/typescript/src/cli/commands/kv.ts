@@ -1,7 +1,7 @@
 import type { Command } from '../command.js';
 import { integer, invocation, required } from '../command.js';
 import { UsageError } from '../exit-codes.js';
-import { nextPageNote, table } from '../output.js';
+import { nextPageNote, table, when } from '../output.js';
 
 /** Listing options shared by `ls` and `buckets`: the query of GET /kv/{bucket} and GET /kv. */
 function paging(values: { prefix?: string; limit?: string; cursor?: string }): { prefix?: string; limit?: number; cursor?: string } {
@@ -56,7 +56,7 @@ export const kvCommand: Command = {
             ? '(no keys)'
             : table(
                 ['KEY', 'EXPIRES', 'BYTES'],
-                keys.map((entry) => [entry.key, entry.expiresAt, entry.size]),
+                keys.map((entry) => [entry.key, when(entry.expiresAt), entry.size]),
               ),
         );
         nextPageNote(call.out, 'keys', cursor);

@@ -1,6 +1,6 @@
 import type { Command } from '../command.js';
 import { invocation, required } from '../command.js';
-import { UsageError } from '../exit-codes.js';
+import { CommandFailed, EXIT, UsageError } from '../exit-codes.js';
 import { fields, table } from '../output.js';
 import { withProgress } from '../progress.js';
 import type { DnsLookupRequest, DnsLookupResult, UrlMetadataRequest } from '../../types.js';
@@ -15,14 +15,33 @@ function recordText(record: Readonly<Record<string, unknown>>): string {
     .join(' ');
 }
 
-function dnsTable(result: DnsLookupResult): string {
-  const rows: (string | number | undefined)[][] = [];
+type Row = (string | number | undefined)[];
+
+function recordRows(item: DnsLookupResult['results'][number]): Row[] {
+  const records = (item.lookupResult as { records?: Record<string, Record<string, unknown>[]> }).records ?? {};
+  return Object.entries(records).flatMap(([type, list]) => list.map((record) => [item.domain, type, record.ttl as number | undefined, recordText(record)]));
+}
+
+/** NXDOMAIN is an answer (the name does not exist); TIMEOUT, UNREACHABLE, SERVFAIL… mean nobody answered that question. */
+const NO_SUCH_NAME = 'NXDOMAIN';
+
+/** Record types nobody answered, per domain, and the domains left with no record because of them (an empty table would lie). */
+function unanswered(result: DnsLookupResult): { lines: string[]; silentDomains: string[] } {
+  const lines: string[] = [];
+  const silentDomains: string[] = [];
   for (const item of result.results) {
-    const records = (item.lookupResult as { records?: Record<string, Record<string, unknown>[]> }).records ?? {};
-    for (const [type, list] of Object.entries(records))
-      for (const record of list) rows.push([item.domain, type, record.ttl as number | undefined, recordText(record)]);
+    const errors = Object.entries(item.lookupResult.errors ?? {});
+    const failed = errors.filter(([, error]) => error !== NO_SUCH_NAME);
+    if (errors.some(([, error]) => error === NO_SUCH_NAME)) lines.push(`${item.domain}: no such domain (NXDOMAIN)`);
+    if (failed.length > 0) lines.push(`${item.domain}: not answered: ${failed.map(([type, error]) => `${type} ${error}`).join(', ')}`);
+    if (failed.length > 0 && recordRows(item).length === 0) silentDomains.push(item.domain);
   }
-  return table(['DOMAIN', 'TYPE', 'TTL', 'VALUE'], rows);
+  return { lines, silentDomains };
+}
+
+function dnsTable(result: DnsLookupResult): string {
+  const rows = result.results.flatMap(recordRows);
+  return rows.length === 0 ? '(no records)' : table(['DOMAIN', 'TYPE', 'TTL', 'VALUE'], rows);
 }
 
 export const dnsCommand: Command = {
@@ -47,7 +66,15 @@ export const dnsCommand: Command = {
       ...(call.values.ssl === true ? { enableSslInspection: true } : {}),
     };
     const result = await withProgress('looking up', call.client().dnsLookup(request));
+    const { lines, silentDomains } = unanswered(result.data);
     call.out.result(result.data, result, () => dnsTable(result.data));
+    if (!call.out.json) for (const line of lines) call.out.note(line);
+    // A lookup nobody answered is a failure, not an empty result: scripts see it in the exit status.
+    if (silentDomains.length > 0)
+      throw new CommandFailed(
+        `the DNS servers answered nothing for ${silentDomains.join(', ')}: the lookup was still charged (${result.cost} credits, as every answered lookup is)`,
+        EXIT.serverOrNetwork,
+      );
   },
 };
 

@@ -2,7 +2,7 @@ import type { Command } from '../command.js';
 import { invocation } from '../command.js';
 import { UsageError } from '../exit-codes.js';
 import { fields } from '../output.js';
-import { configPath, saveConfigFile } from '../settings.js';
+import { configPath, saveConfigFile } from '../../settings.js';
 
 export const tokenCommand: Command = {
   summary: 'create a token (new [--save]) or show the wallet (info)',

@@ -1,7 +1,7 @@
 import type { Command } from '../command.js';
 import { integer, invocation, required } from '../command.js';
 import { UsageError } from '../exit-codes.js';
-import { fields, table } from '../output.js';
+import { fields, table, when } from '../output.js';
 import type { Webhook, WebhookCreate } from '../../types.js';
 
 function mode(webhook: Webhook): string {
@@ -38,11 +38,14 @@ export const webhookCommand: Command = {
       case 'ls':
       case 'list': {
         const result = await call.client().webhookList();
+        const { webhooks } = result.data;
         call.out.result(result.data, result, () =>
-          table(
-            ['ID', 'URL', 'MODE'],
-            result.data.webhooks.map((webhook) => [webhook.webhookId, webhook.webhook, mode(webhook)]),
-          ),
+          webhooks.length === 0
+            ? '(no webhooks)'
+            : table(
+                ['ID', 'URL', 'MODE'],
+                webhooks.map((webhook) => [webhook.webhookId, webhook.webhook, mode(webhook)]),
+              ),
         );
         return;
       }
@@ -73,11 +76,14 @@ export const webhookCommand: Command = {
         if (status !== undefined && status !== 'pending' && status !== 'success' && status !== 'failure')
           throw new UsageError('--status is pending, success or failure');
         const result = await call.client().webhookDeliveries(id(), { ...(n === undefined ? {} : { n }), ...(status === undefined ? {} : { status }) });
+        const { deliveries } = result.data;
         call.out.result(result.data, result, () =>
-          table(
-            ['ID', 'TRIGGER', 'CREATED', 'STATUS', 'ATTEMPTS'],
-            result.data.deliveries.map((delivery) => [delivery.id, delivery.trigger, delivery.createdAt, delivery.status, delivery.attempts]),
-          ),
+          deliveries.length === 0
+            ? '(no deliveries)'
+            : table(
+                ['ID', 'TRIGGER', 'CREATED', 'STATUS', 'ATTEMPTS'],
+                deliveries.map((delivery) => [delivery.id, delivery.trigger, when(delivery.createdAt), delivery.status, delivery.attempts]),
+              ),
         );
         return;
       }

@@ -4,7 +4,11 @@ import { dirname, join } from 'node:path';
 
 export const DEFAULT_URL = 'http://localhost:8080';
 
-/** Where the CLI finds the service and the token: flags, then COINOP_URL/COINOP_TOKEN/ADMIN_TOKEN, then the config file. */
+/**
+ * Where the SDK and the CLI find the service and the token, in one order: what the caller passes (the CLI's --url and
+ * --token, the SDK's options), then COINOP_URL/COINOP_TOKEN (ADMIN_TOKEN for the operator), then the config file that
+ * `coinop token new --save` writes, then http://localhost:8080 (where `npm start` serves).
+ */
 export interface Settings {
   readonly url: string;
   readonly token: string | undefined;
@@ -29,7 +33,12 @@ export function readConfigFile(path: string): ConfigFile {
   } catch {
     return {}; // no file: every setting comes from the environment or its default
   }
-  const parsed: unknown = JSON.parse(text);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new Error(`${path} is not JSON: fix it or delete it (coinop token new --save writes a new one)`);
+  }
   if (typeof parsed !== 'object' || parsed === null) return {};
   const { url, token } = parsed as Record<string, unknown>;
   return { ...(typeof url === 'string' ? { url } : {}), ...(typeof token === 'string' ? { token } : {}) };
@@ -43,11 +52,14 @@ export function saveConfigFile(path: string, changes: ConfigFile): void {
 
 const nonEmpty = (value: string | undefined): string | undefined => (value === undefined || value === '' ? undefined : value);
 
-export function resolveSettings(flags: { url?: string | undefined; token?: string | undefined }, env: NodeJS.ProcessEnv = process.env): Settings {
+export function resolveSettings(
+  given: { url?: string | undefined; token?: string | undefined; adminToken?: string | undefined },
+  env: NodeJS.ProcessEnv = process.env,
+): Settings {
   const file = readConfigFile(configPath(env));
   return {
-    url: nonEmpty(flags.url) ?? nonEmpty(env.COINOP_URL) ?? file.url ?? DEFAULT_URL,
-    token: nonEmpty(flags.token) ?? nonEmpty(env.COINOP_TOKEN) ?? file.token,
-    adminToken: nonEmpty(env.ADMIN_TOKEN),
+    url: nonEmpty(given.url) ?? nonEmpty(env.COINOP_URL) ?? file.url ?? DEFAULT_URL,
+    token: nonEmpty(given.token) ?? nonEmpty(env.COINOP_TOKEN) ?? file.token,
+    adminToken: nonEmpty(given.adminToken) ?? nonEmpty(env.ADMIN_TOKEN),
   };
 }

@@ -1,0 +1,116 @@
+/**
+ * The service's own input rules, for the SDK, the CLI and `coinop mcp` to refuse in the client what the service
+ * would refuse (and charge for). `npm run generate -w @coinop/client` bundles this file with the service modules it
+ * imports into src/generated/service-rules.js (its types in service-rules.d.ts): the client runs the service's code,
+ * not a copy of it. Rules that live only in the route schemas (a pattern, a count) are taken from the service's
+ * OpenAPI document at generation time (SCHEMA_FACTS). Every function answers the service's 400 body, or null.
+ */
+import { checkName, checkPrefix, checkValue, MAX_LIST_LIMIT, parseTtl } from '../../../src/features/kv/kv.rules.js';
+import { parseTarget } from '../../../src/features/dns/names.js';
+import { checkScheduleWindow, parseSchedule } from '../../../src/features/scheduler/cron-rules.js';
+import { checkHeaders } from '../../../src/features/webhooks/webhook-headers.js';
+import { validateFormatConfig } from '../../../src/formats/format-config.js';
+import { parseTargetUrl } from '../../../src/outbound/url-rules.js';
+import type { SchemaFacts, StringFact } from './schema-facts.js';
+
+declare const SCHEMA_FACTS: SchemaFacts;
+
+export type Problem = string | null;
+
+export function kvNameProblem(field: 'bucket' | 'key' | 'cursor', value: string): Problem {
+  return checkName(field, value);
+}
+
+export function kvPrefixProblem(prefix: string): Problem {
+  return checkPrefix(prefix);
+}
+
+export function kvValueProblem(value: string): Problem {
+  return checkValue(value);
+}
+
+/** `ttl` as it goes in the query string (seconds). */
+export function kvTtlProblem(ttl: string): Problem {
+  const parsed = parseTtl(ttl);
+  return parsed.ok ? null : parsed.error;
+}
+
+/** A listing's page size (keys, buckets). */
+export function listLimitProblem(limit: number): Problem {
+  return Number.isInteger(limit) && limit >= 1 && limit <= MAX_LIST_LIMIT ? null : `Invalid limit: must be an integer from 1 to ${MAX_LIST_LIMIT}`;
+}
+
+function stringProblem(name: string, value: string, fact: StringFact): Problem {
+  const rule = (wording: string) => `Invalid ${name}: ${fact.error ?? wording}`;
+  if (fact.minLength !== undefined && value.length < fact.minLength) return rule(`must be at least ${fact.minLength} characters`);
+  if (fact.maxLength !== undefined && value.length > fact.maxLength) return rule(`must be at most ${fact.maxLength} characters`);
+  if (fact.pattern !== undefined && !new RegExp(fact.pattern, 'u').test(value)) return rule('is not valid');
+  return null;
+}
+
+/** The `domains` of a DNS lookup: how many, and each a host name or an IP address (`localhost` is neither). */
+export function dnsDomainsProblem(domains: readonly string[]): Problem {
+  const { domains: list, domain } = SCHEMA_FACTS;
+  if (domains.length < list.minItems || domains.length > list.maxItems) return `Invalid domains: ${list.error}`;
+  for (const [index, raw] of domains.entries()) {
+    const problem = stringProblem(`domains[${index}]`, raw, domain);
+    if (problem !== null) return problem;
+    if (parseTarget(raw) === null) return `Invalid domains[${index}]: "${raw.slice(0, 300)}" is not a valid domain name or IP address`;
+  }
+  return null;
+}
+
+export function webhookIdProblem(webhookId: string): Problem {
+  const problem = stringProblem('webhookId', webhookId, SCHEMA_FACTS.webhookId);
+  if (problem !== null) return problem;
+  return SCHEMA_FACTS.reservedWebhookIds.includes(webhookId) ? `Invalid webhookId: ${webhookId} is reserved` : null;
+}
+
+/** A callback URL's rules that need no network: length, https, no credentials (whether its host is public is the service's to say). */
+export function webhookUrlProblem(url: string): Problem {
+  return stringProblem('url', url, SCHEMA_FACTS.webhookUrl) ?? urlRuleProblem(url, false);
+}
+
+/** The URL of a metadata fetch: length, an absolute http or https URL, no credentials. */
+export function metadataUrlProblem(url: string): Problem {
+  const problem = stringProblem('url', url, SCHEMA_FACTS.metadataUrl) ?? urlRuleProblem(url.trim(), true);
+  // url-to-metadata words the syntax and scheme rules as one.
+  return problem === 'Invalid url: must be a valid URL' || problem === 'Invalid url: must be an http or https URL'
+    ? 'Invalid url: must be an absolute http or https URL'
+    : problem;
+}
+
+function urlRuleProblem(url: string, allowHttp: boolean): Problem {
+  try {
+    parseTargetUrl(url, allowHttp);
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+export function webhookHeadersProblem(headers: Readonly<Record<string, string>>): Problem {
+  return checkHeaders(headers);
+}
+
+/** A mailbox webhook's format, its options and its template. */
+export function webhookFormatProblem(
+  format: string | null | undefined,
+  options: Readonly<Record<string, string>> | null | undefined,
+  template: unknown,
+): Problem {
+  return validateFormatConfig({ format, options, template });
+}
+
+/** A schedule's cron and zone, and its 30-day rules from `now`. */
+export function scheduleProblem(cron: string, timezone: string, now: Date): Problem {
+  const parsed = parseSchedule(cron, timezone);
+  if (!parsed.ok) return parsed.error;
+  return checkScheduleWindow(parsed.schedule, now);
+}
+
+/** What a successful call of `operationId` costs (the service's `x-cost`), with the metadata fetch's AI summary priced in. */
+export function callCost(operationId: string, request: { readonly aiSummary?: string | undefined } = {}): number | undefined {
+  if (operationId === 'urlMetadata' && request.aiSummary !== undefined && request.aiSummary !== 'none') return SCHEMA_FACTS.metadataSummaryCost;
+  return SCHEMA_FACTS.costs[operationId];
+}

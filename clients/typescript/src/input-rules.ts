@@ -1,0 +1,55 @@
+// What the SDK checks before sending: the service's own rules (generated/service-rules.js, bundled from its modules),
+// so input the service would refuse, and charge for, is refused here for nothing.
+import * as rules from './generated/service-rules.js';
+import type * as T from './types.js';
+
+export type Problem = string | null;
+
+/** The first problem of several, or null. */
+export const first = (...problems: readonly Problem[]): Problem => problems.find((problem) => problem !== null) ?? null;
+
+export const bucketProblem = (bucket: string): Problem => rules.kvNameProblem('bucket', bucket);
+
+export const kvPathProblem = (bucket: string, key: string): Problem => first(rules.kvNameProblem('bucket', bucket), rules.kvNameProblem('key', key));
+
+export const kvSetProblem = (bucket: string, key: string, value: string, ttl: number | string | undefined): Problem =>
+  first(kvPathProblem(bucket, key), ttl === undefined ? null : rules.kvTtlProblem(String(ttl)), rules.kvValueProblem(value));
+
+/** A listing's `prefix`, `cursor` and `limit` (keys of a bucket, or buckets). */
+export const pagingProblem = (query: { prefix?: string | undefined; cursor?: string | undefined; limit?: number | undefined }): Problem =>
+  first(
+    query.prefix === undefined ? null : rules.kvPrefixProblem(query.prefix),
+    query.cursor === undefined ? null : rules.kvNameProblem('cursor', query.cursor),
+    query.limit === undefined ? null : rules.listLimitProblem(query.limit),
+  );
+
+export const webhookIdProblem = (webhookId: string): Problem => rules.webhookIdProblem(webhookId);
+
+/** A whole configuration (POST, PUT): the mode is chosen by `schedule`. */
+export function webhookInputProblem(input: T.WebhookCreate, now: Date): Problem {
+  const fields = input as T.WebhookCreate & Partial<Record<'webhookId' | 'format' | 'options' | 'template', unknown>>;
+  return first(
+    typeof fields.webhookId === 'string' ? rules.webhookIdProblem(fields.webhookId) : null,
+    rules.webhookUrlProblem(input.url),
+    input.headers === undefined ? null : rules.webhookHeadersProblem(input.headers),
+    input.schedule === undefined
+      ? rules.webhookFormatProblem(fields.format as string | undefined, fields.options as Record<string, string> | undefined, fields.template)
+      : rules.scheduleProblem(input.schedule.cron, input.schedule.timezone, now),
+  );
+}
+
+/** The fields a PATCH gives; a partial schedule is merged with the stored one by the service, which judges it then. */
+export function webhookPatchProblem(patch: T.WebhookPatch, now: Date): Problem {
+  const schedule = patch.schedule ?? undefined;
+  return first(
+    patch.url === undefined ? null : rules.webhookUrlProblem(patch.url),
+    patch.headers === undefined || patch.headers === null ? null : rules.webhookHeadersProblem(patch.headers),
+    schedule?.cron === undefined || schedule.timezone === undefined ? null : rules.scheduleProblem(schedule.cron, schedule.timezone, now),
+  );
+}
+
+export const dnsProblem = (request: T.DnsLookupRequest): Problem => rules.dnsDomainsProblem(request.domains);
+
+export const metadataProblem = (request: T.UrlMetadataRequest): Problem => rules.metadataUrlProblem(request.url);
+
+export const { callCost } = rules;
