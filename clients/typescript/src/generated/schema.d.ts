@@ -2620,6 +2620,17 @@ export interface operations {
           'text/plain': 'Webhook not found';
         };
       };
+      /** @description Service unavailable: a short cause */
+      503: {
+        headers: {
+          'x-cost': components['headers']['XCost'];
+          'x-balance': components['headers']['XBalance'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
     };
   };
   webhookDeliveries: {
@@ -2970,6 +2981,17 @@ export interface operations {
           'text/plain': 'Delivery expired';
         };
       };
+      /** @description Service unavailable: a short cause */
+      503: {
+        headers: {
+          'x-cost': components['headers']['XCost'];
+          'x-balance': components['headers']['XBalance'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
     };
   };
   dnsLookup: {
@@ -3301,6 +3323,17 @@ export interface operations {
         };
         content: {
           'text/plain': 'Payload Too Large';
+        };
+      };
+      /** @description Service unavailable: a short cause */
+      503: {
+        headers: {
+          'x-cost': components['headers']['XCost'];
+          'x-balance': components['headers']['XBalance'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
         };
       };
     };
@@ -3776,6 +3809,21 @@ export interface operations {
       };
       /** @description The URL could not be fetched (DNS, connection, TLS, timeout, redirects, or a non-2xx answer) */
       502: {
+        headers: {
+          'x-cost': components['headers']['XCost'];
+          'x-balance': components['headers']['XBalance'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: false;
+            error: string;
+          };
+        };
+      };
+      /** @description Too many calls of this wallet in progress: try again shortly (retry-after) */
+      503: {
         headers: {
           'x-cost': components['headers']['XCost'];
           'x-balance': components['headers']['XBalance'];
