@@ -1,4 +1,4 @@
-/** Low-balance settings (GET /token/settings and PUT, 1 credit each) with a live preview of the webhook's body. */
+/** Low-balance settings (GET /token/settings and PUT, 1 credit each; a save reads them back: 2) with a live preview of the webhook's body. */
 import { useState } from 'preact/hooks';
 import { call, describeError } from '../api.js';
 import type { Answer } from '../api.js';
@@ -103,7 +103,9 @@ function SettingsForm({ saved, tokenHash, onSaved }: { saved: SettingsView; toke
         <button type="submit" class="primary" disabled={busy}>
           Save settings
         </button>
-        <CostHint credits={1} />
+        {/* The save (1) and reading the settings back as stored (1): secret values return as ***, so the form restarts from them. */}
+        <CostHint credits={2} />
+        <span class="muted small">the save, then reading the settings back</span>
         {result.answer === undefined ? null : (
           <span class="ok" role="status">
             Saved.
