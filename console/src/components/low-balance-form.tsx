@@ -7,6 +7,7 @@ import { Charged, CostHint, ErrorNote, Loading } from './ui.js';
 import { DEFAULT_TEMPLATE, draftOf, updateOf, webhookOf } from './low-balance-draft.js';
 import type { Draft, SettingsView } from './low-balance-draft.js';
 import { LowBalancePreview } from './low-balance-preview.js';
+import { readSettings } from '../wallet-details.js';
 
 const FORMATS: ReadonlyArray<{ value: string; label: string }> = [
   { value: '', label: 'None (the plain JSON event)' },
@@ -19,13 +20,15 @@ const FORMATS: ReadonlyArray<{ value: string; label: string }> = [
 ];
 
 export function LowBalanceSettings({ tokenHash }: { tokenHash: string }) {
-  const settings = useLoad(async () => (await call<SettingsView>('GET', '/token/settings')).data, []);
+  // Read once a session (kept in wallet-details.ts); a save reads them back as stored.
+  const [fresh, setFresh] = useState(0);
+  const settings = useLoad(() => readSettings<SettingsView>(fresh > 0), [fresh]);
   return (
     <section class="panel" aria-labelledby="low-balance-heading">
       <h2 id="low-balance-heading">Low-balance notifications</h2>
       <ErrorNote error={settings.error} />
       <Loading when={settings.data === undefined && settings.loading} />
-      {settings.data === undefined ? null : <SettingsForm saved={settings.data} tokenHash={tokenHash} onSaved={settings.reload} />}
+      {settings.data === undefined ? null : <SettingsForm saved={settings.data} tokenHash={tokenHash} onSaved={() => setFresh((count) => count + 1)} />}
     </section>
   );
 }
