@@ -183,6 +183,8 @@ describeInBrowser("a new user's first session", () => {
     await page.getByLabel('Callback URL').fill(outbound.url('/nightly'));
     await page.getByLabel('Cron expression').fill('61 * * * *');
     await refusedInPage(page, token, calls, create, problem, /minute "61" is out of range 0-59/);
+    await expectAccessible(page);
+    await screenshot(page, 'webhook-new-refused');
     await page.getByLabel('Cron expression').fill('* * * * *');
     await expect.poll(() => page.getByTestId('cron-cost').textContent()).toBe('2 credits a run: 2,880 credits a day (1,440 runs in the next 24 hours).');
     await page.getByLabel('Time zone').fill('Mars/Olympus_Mons');

@@ -120,6 +120,8 @@ describeInBrowser('the key-value browser', () => {
     expect(await panel.getByLabel('Unit').inputValue()).toBe('minutes');
     expect(await panel.getByTestId('kv-ttl-left').textContent()).toBe('This entry expires in 3 min.');
     expect(await panel.getByText('Saving starts the time to live again').count()).toBe(1);
+    await expectAccessible(page);
+    await screenshot(page, 'kv-edit');
     await panel.getByLabel('Value').fill('still soon gone');
     await panel.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => panel.getByTestId('kv-value').textContent()).toBe('still soon gone');

@@ -137,7 +137,7 @@ export function SetValueForm(props: SetValueFormProps) {
       <p class="muted small" id={id('ttl-hint')}>
         {props.fixedName
           ? `Filled in with the time it has left. Saving starts the time to live again from what is here.`
-          : `Up to 30 days (${(30 * 86400) / (SECONDS.get(unit) ?? 1)} ${unit}); 0 or empty means 30 days.`}
+          : `Up to 30 days${unit === 'days' ? '' : ` (${((30 * 86400) / (SECONDS.get(unit) ?? 1)).toLocaleString('en')} ${unit})`}; 0 or empty means 30 days.`}
       </p>
       <FieldProblem id={id('ttl-problem')} problem={problems.ttl} />
       <ErrorNote error={saving.error} />
