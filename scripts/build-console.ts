@@ -4,6 +4,7 @@
  * bundler (already what tsx runs on); no CDN, nothing fetched at run time.
  */
 import { build } from 'esbuild';
+import type { Plugin } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -31,6 +32,8 @@ const result = await build({
   // The shared formatters convert HTML mail bodies with html-to-text; the console's previews use a text body,
   // so the browser build gets a small stand-in instead of the parser (tens of KB).
   alias: { 'html-to-text': join(root, 'console', 'src', 'stubs', 'html-to-text.ts') },
+  // The service's pure rules run in the page as they are; the two Node functions they call have browser stand-ins.
+  plugins: [nodeStandIns({ 'node:net': 'node-net.ts', 'node:url': 'node-url.ts' })],
   define: { 'process.env.NODE_ENV': '"production"' },
   logLevel: 'warning',
 });
@@ -63,6 +66,18 @@ try {
 renameSync(out, target);
 rmSync(previous, { recursive: true, force: true });
 console.log(`console: ${sizes.join(', ')}`);
+
+function nodeStandIns(files: Record<string, string>): Plugin {
+  return {
+    name: 'node-stand-ins',
+    setup(builder) {
+      builder.onResolve({ filter: /^node:(net|url)$/ }, (args) => {
+        const file = files[args.path];
+        return file === undefined ? undefined : { path: join(root, 'console', 'src', 'stubs', file) };
+      });
+    },
+  };
+}
 
 function writeAsset(name: string, contents: Buffer): void {
   writeFileSync(join(out, 'assets', name), contents);

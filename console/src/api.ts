@@ -21,6 +21,8 @@ export class ApiError extends Error {
     message: string,
     readonly cost: number | undefined,
     readonly balance: number | undefined,
+    /** The refusal was of the operator's token, not the wallet's. */
+    readonly admin = false,
   ) {
     super(message);
   }
@@ -91,14 +93,35 @@ export async function call<T = unknown>(method: string, path: string, options: C
     for (const listener of balanceListeners) listener(balance);
   }
   const text = await response.text();
-  if (!response.ok) throw new ApiError(response.status, text.trim() || response.statusText, cost, balance);
+  if (!response.ok) throw new ApiError(response.status, text.trim() || response.statusText, cost, balance, options.admin === true);
   const isJson = (response.headers.get('content-type') ?? '').includes('json');
   const data = (isJson && text !== '' ? JSON.parse(text) : text) as T;
   return { status: response.status, data, cost, balance };
 }
 
-/** A message for any failure: the service's own words for an ApiError, else the browser's. */
-export function describeError(error: unknown): string {
+/**
+ * A message for any failure: the service's own words for an ApiError, else the browser's. `needs` is what the call
+ * costs, as its label said: a refusal for want of credits then says what was needed, what the wallet holds (x-balance)
+ * and how credits get onto a wallet of a self-hosted service, since the service's own answer is only its two words.
+ */
+export function describeError(error: unknown, needs?: number): string {
+  if (error instanceof ApiError && error.status === 402) return `${error.status}: ${error.message}. ${insufficientAdvice(needs, error.balance)}`;
+  if (error instanceof ApiError && error.status === 401 && !error.admin) return `${error.status}: ${error.message}. ${UNAUTHORIZED_ADVICE}`;
   if (error instanceof ApiError) return `${error.status}: ${error.message}`;
   return error instanceof Error ? error.message : String(error);
 }
+
+const credits = (count: number): string => `${count.toLocaleString('en')} credit${count === 1 ? '' : 's'}`;
+
+export function insufficientAdvice(needs: number | undefined, balance: number | undefined): string {
+  const need = needs === undefined ? 'This call needs more credits' : `This call needs ${credits(needs)}`;
+  const has = balance === undefined ? '' : `; the wallet has ${credits(balance)}`;
+  return (
+    `${need}${has}. To add credits: get a payment link under Wallet → Recharge when this service takes card payments, ` +
+    'or ask its operator to credit your wallet (Operator → the wallet → Adjust), giving your token hash from the Wallet page.'
+  );
+}
+
+export const UNAUTHORIZED_ADVICE =
+  'Check that the whole token was pasted (no space or line break cut into it), that it was made on this service ' +
+  `(${typeof location === 'undefined' ? 'this address' : location.host}) and not another, and that its wallet was not deleted.`;

@@ -4,7 +4,9 @@ import { useEffect, useState } from 'preact/hooks';
 import { call, knownBalance, onBalance } from './api.js';
 import { href, navigate, useRoute } from './router.js';
 import { session } from './session.js';
-import { SignIn } from './pages/sign-in.js';
+import { NewTokenNotice, SignIn } from './pages/sign-in.js';
+import type { NewWallet } from './pages/sign-in.js';
+import { forgetWalletInfo } from './wallet-details.js';
 import { Wallet } from './pages/wallet.js';
 import { Logs } from './pages/logs.js';
 import { KeyValue } from './pages/kv.js';
@@ -35,17 +37,25 @@ const SECTIONS: readonly Section[] = [
 
 export function App() {
   const [signedIn, setSignedIn] = useState(() => session.token() !== null || session.adminToken() !== null);
+  // A token made on the sign-in page: shown once, above the first page, until put away.
+  const [welcome, setWelcome] = useState<NewWallet | undefined>(undefined);
   const route = useRoute();
-  if (!signedIn) return <SignIn onSignedIn={() => setSignedIn(true)} />;
+  const enter = (created?: NewWallet) => {
+    setWelcome(created);
+    setSignedIn(true);
+  };
+  if (!signedIn) return <SignIn onSignedIn={enter} />;
   const hasWallet = session.token() !== null;
   const hasAdmin = session.adminToken() !== null;
   const available = SECTIONS.filter((section) => (section.operator ? hasAdmin : hasWallet));
   const [first] = available;
   const section = available.find((candidate) => candidate.name === route[0]) ?? first;
-  if (section === undefined) return <SignIn onSignedIn={() => setSignedIn(true)} />;
+  if (section === undefined) return <SignIn onSignedIn={enter} />;
   const Page = section.page;
   const signOut = () => {
     session.signOut();
+    forgetWalletInfo();
+    setWelcome(undefined);
     setSignedIn(false);
     navigate();
   };
@@ -73,6 +83,8 @@ export function App() {
         </button>
       </header>
       <main id="main">
+        {welcome === undefined ? null : <NewTokenNotice wallet={welcome} onDone={() => setWelcome(undefined)} />}
+        <AddressFollows section={section.name} route={route} />
         <Page key={section.name} route={route.slice(1)} />
       </main>
     </>
@@ -85,12 +97,20 @@ function skipToMain(event: Event): void {
   document.querySelector<HTMLElement>('main h1')?.focus();
 }
 
-/** The balance after the last call any page made (x-balance); read once with GET /token (1 credit) at sign-in. */
+/** The address names the page shown: after sign-in (`/console/` alone) it becomes `#/wallet`, the page it opens. */
+function AddressFollows({ section, route }: { section: string; route: string[] }) {
+  useEffect(() => {
+    if (route[0] !== section) history.replaceState(null, '', href(section));
+  }, [section, route[0]]);
+  return null;
+}
+
+/** The balance after the last call any page made (x-balance); read at sign-in or reload with a free call (GET /token/logs). */
 function BalanceBadge() {
   const [balance, setBalance] = useState(knownBalance);
   useEffect(() => onBalance(setBalance), []);
   useEffect(() => {
-    if (balance === undefined) void call('GET', '/token').catch(() => undefined);
+    if (balance === undefined) void call('GET', '/token/logs', { query: { n: 1 } }).catch(() => undefined);
   }, []);
   return (
     <span class="balance" aria-live="polite" data-testid="balance">

@@ -2,6 +2,7 @@
  * Credits per day as a small SVG bar chart: one bar per day, its <title> naming the day and amount (a tooltip, and
  * read by assistive technology), and the same numbers as a table one click away for those who cannot see the bars.
  */
+import { formatDay } from './ui.js';
 import './day-bars.css';
 
 export interface DayAmount {
@@ -19,6 +20,9 @@ const LABELLED_DAYS = 14;
 
 const credits = (amount: number) => `${amount.toLocaleString()} credit${amount === 1 ? '' : 's'}`;
 
+/** An axis label in the same style as formatDay, without the weekday and year: "22 Nov". */
+const shortDay = (day: string): string => new Date(day).toLocaleDateString('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'short' });
+
 export function DayBars({ days, title }: { days: readonly DayAmount[]; title: string }) {
   const highest = Math.max(1, ...days.map((entry) => entry.credits));
   const total = days.reduce((sum, entry) => sum + entry.credits, 0);
@@ -35,7 +39,7 @@ export function DayBars({ days, title }: { days: readonly DayAmount[]; title: st
           const middle = x + slot / 2;
           return (
             <g key={entry.day}>
-              <title>{`${entry.day}: ${credits(entry.credits)}`}</title>
+              <title>{`${formatDay(entry.day, 'UTC')}: ${credits(entry.credits)}`}</title>
               {/* A full-height, invisible target, so the tooltip shows over short bars and empty days too. */}
               <rect class="hit" x={x} y={0} width={slot} height={BASE} />
               <rect class="bar" x={x + slot * 0.15} y={BASE - height} width={slot * 0.7} height={height} />
@@ -46,7 +50,7 @@ export function DayBars({ days, title }: { days: readonly DayAmount[]; title: st
               ) : null}
               {index % every === 0 ? (
                 <text x={middle} y={HEIGHT - 4} text-anchor="middle">
-                  {entry.day.slice(5)}
+                  {shortDay(entry.day)}
                 </text>
               ) : null}
             </g>

@@ -3,7 +3,7 @@
  * log and the operator's view of a wallet's log both show it.
  */
 import type { ComponentChildren } from 'preact';
-import { relativeTime } from './ui.js';
+import { formatInstant, relativeTime } from './ui.js';
 import './log-table.css';
 
 /** An entry of GET /token/logs (and of the operator's GET /manage/wallets/{hash}/logs, which adds manage rows' reason). */
@@ -31,8 +31,7 @@ interface LogTableProps {
   readonly children?: ComponentChildren;
 }
 
-const time = (iso: string): string =>
-  new Date(iso).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+const time = (iso: string): string => formatInstant(iso);
 
 export function LogTable({ entries, label = 'Calls', shortenPath, children }: LogTableProps) {
   return (

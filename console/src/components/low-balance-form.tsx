@@ -1,4 +1,4 @@
-/** Low-balance settings (GET /token/settings and PUT, 1 credit each) with a live preview of the webhook's body. */
+/** Low-balance settings (GET /token/settings and PUT, 1 credit each; a save reads them back: 2) with a live preview of the webhook's body. */
 import { useState } from 'preact/hooks';
 import { call, describeError } from '../api.js';
 import type { Answer } from '../api.js';
@@ -7,6 +7,7 @@ import { Charged, CostHint, ErrorNote, Loading } from './ui.js';
 import { DEFAULT_TEMPLATE, draftOf, updateOf, webhookOf } from './low-balance-draft.js';
 import type { Draft, SettingsView } from './low-balance-draft.js';
 import { LowBalancePreview } from './low-balance-preview.js';
+import { readSettings } from '../wallet-details.js';
 
 const FORMATS: ReadonlyArray<{ value: string; label: string }> = [
   { value: '', label: 'None (the plain JSON event)' },
@@ -19,13 +20,15 @@ const FORMATS: ReadonlyArray<{ value: string; label: string }> = [
 ];
 
 export function LowBalanceSettings({ tokenHash }: { tokenHash: string }) {
-  const settings = useLoad(async () => (await call<SettingsView>('GET', '/token/settings')).data, []);
+  // Read once a session (kept in wallet-details.ts); a save reads them back as stored.
+  const [fresh, setFresh] = useState(0);
+  const settings = useLoad(() => readSettings<SettingsView>(fresh > 0), [fresh]);
   return (
     <section class="panel" aria-labelledby="low-balance-heading">
       <h2 id="low-balance-heading">Low-balance notifications</h2>
       <ErrorNote error={settings.error} />
       <Loading when={settings.data === undefined && settings.loading} />
-      {settings.data === undefined ? null : <SettingsForm saved={settings.data} tokenHash={tokenHash} onSaved={settings.reload} />}
+      {settings.data === undefined ? null : <SettingsForm saved={settings.data} tokenHash={tokenHash} onSaved={() => setFresh((count) => count + 1)} />}
     </section>
   );
 }
@@ -103,7 +106,9 @@ function SettingsForm({ saved, tokenHash, onSaved }: { saved: SettingsView; toke
         <button type="submit" class="primary" disabled={busy}>
           Save settings
         </button>
-        <CostHint credits={1} />
+        {/* The save (1) and reading the settings back as stored (1): secret values return as ***, so the form restarts from them. */}
+        <CostHint credits={2} />
+        <span class="muted small">the save, then reading the settings back</span>
         {result.answer === undefined ? null : (
           <span class="ok" role="status">
             Saved.

@@ -1,6 +1,6 @@
-/** Credits spent per hour or day (GET /token/spend, free), refreshed every 30 s. */
-import { useState } from 'preact/hooks';
-import { call } from '../api.js';
+/** Credits spent per hour or day (GET /token/spend, free), refreshed every 30 s and after every charge the console sees. */
+import { useEffect, useState } from 'preact/hooks';
+import { call, knownBalance, onBalance } from '../api.js';
 import { useLoad } from '../use-load.js';
 import { CostHint, ErrorNote, Loading } from './ui.js';
 import { SpendChart } from './spend-chart.js';
@@ -30,6 +30,22 @@ export function SpendPanel() {
   const by = range?.by ?? 'day';
   const days = range?.days ?? 7;
   const spend = useLoad(async () => (await call<SpendAnswer>('GET', '/token/spend', { query: { days, by } })).data, [days, by], REFRESH_MS);
+  // Read again after any charge the console sees (the balance moved), so the chart never trails the page's own calls.
+  const { reload } = spend;
+  useEffect(() => {
+    let last = knownBalance();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stop = onBalance((balance) => {
+      if (balance === last) return;
+      last = balance;
+      clearTimeout(timer);
+      timer = setTimeout(reload, 250);
+    });
+    return () => {
+      stop();
+      clearTimeout(timer);
+    };
+  }, [reload]);
   return (
     <section class="panel" aria-labelledby="spend-heading">
       <div class="panel-head">
@@ -51,7 +67,9 @@ export function SpendPanel() {
       <ErrorNote error={spend.error} />
       <Loading when={spend.data === undefined && spend.loading} />
       {spend.data === undefined ? null : <SpendChart view={spendView(spend.data)} range={range?.span ?? 'the last 7 days'} />}
-      <p class="muted small">By category of the call log, in UTC periods; refreshed every 30 seconds. Free calls are not drawn.</p>
+      <p class="muted small">
+        By category of the call log, in UTC periods; refreshed every 30 seconds and after each charge made here. Free calls are not drawn.
+      </p>
     </section>
   );
 }

@@ -35,7 +35,7 @@ export function Loading({ when }: { when: boolean }) {
 
 /** "Costs 5 credits" before a paid action runs. */
 export function CostHint({ credits }: { credits: number }) {
-  return <span class="cost">{credits === 0 ? 'Free' : `Costs ${credits} credit${credits === 1 ? '' : 's'}`}</span>;
+  return <span class="cost">{credits === 0 ? 'Free' : `Costs ${plural(credits, 'credit')}`}</span>;
 }
 
 /** What the last call cost and the balance after it, from x-cost / x-balance. */
@@ -43,7 +43,7 @@ export function Charged({ cost, balance }: { cost: number | undefined; balance: 
   if (cost === undefined) return null;
   return (
     <p class="muted" aria-live="polite">
-      Charged {cost} credit{cost === 1 ? '' : 's'}
+      Charged {plural(cost, 'credit')}
       {balance === undefined ? '' : `; balance ${balance.toLocaleString()}`}.
     </p>
   );
@@ -80,6 +80,45 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
       </button>
     </span>
   );
+}
+
+/** "1 bucket", "2 buckets", "1,000 credits": a count with its noun in the right number. */
+export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${count.toLocaleString('en')} ${count === 1 ? singular : pluralForm}`;
+}
+
+/** The reader's time zone (the one every instant is shown in unless a page says otherwise). */
+export const viewerZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+const instantFormats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * The console's one way to write an instant: "Sat, 28 Nov 2026, 03:25:07 CET", always with its zone (the reader's
+ * unless `timeZone` names another, as a schedule's runs do). Pages that show a date only use formatDay.
+ */
+export function formatInstant(when: string | number | Date, timeZone = viewerZone()): string {
+  let format = instantFormats.get(timeZone);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      weekday: 'short',
+      day: 'numeric',
+      month: 'short',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+      timeZoneName: 'short',
+    });
+    instantFormats.set(timeZone, format);
+  }
+  return format.format(new Date(when));
+}
+
+/** A day in the same style: "Sat, 28 Nov 2026" (in UTC for the service's UTC days, given as YYYY-MM-DD). */
+export function formatDay(when: string | number | Date, timeZone = viewerZone()): string {
+  return new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' }).format(new Date(when));
 }
 
 /** A relative time for a future or past ISO instant: "in 3 h", "5 min ago". */

@@ -1,6 +1,7 @@
 /**
  * A list read a page at a time with the service's opaque cursor: the first page when `keys` change, "More" appends
- * the next; a newer load wins over an older one. Nothing reloads on a timer (the wallet's listings cost a credit a page).
+ * the next; a newer load wins over an older one. Nothing reloads on a timer or after an action (the wallet's listings
+ * cost a credit a page): an action changes the rows shown with `update`, from its own answer.
  */
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, describeError } from '../api.js';
@@ -23,6 +24,8 @@ export interface PagedList<T> {
   readonly balance: number | undefined;
   readonly loadMore: () => void;
   readonly reload: () => void;
+  /** Changes the rows shown from what an action's answer says, without another (paid) read of the list. */
+  readonly update: (change: (items: readonly T[]) => readonly T[]) => void;
 }
 
 interface State<T> {
@@ -68,5 +71,6 @@ export function usePagedList<T>(fetchPage: (cursor: string | null) => Promise<An
     balance: state.balance,
     loadMore: () => state.cursor !== null && load(state.cursor, state.items ?? []),
     reload: () => load(null, []),
+    update: (change) => setState((previous) => (previous.items === undefined ? previous : { ...previous, items: change(previous.items) })),
   };
 }

@@ -15,10 +15,10 @@ export interface PaidCall<T> {
 }
 
 /**
- * `clearWhileBusy` hides the last answer as soon as the call starts (an action whose old answer would mislead, such
+ * `cost` is what the call's label says it costs (a refusal for want of credits says it). `clearWhileBusy` hides the last answer as soon as the call starts (an action whose old answer would mislead, such
  * as a rotated secret); by default it stays on screen until the new one replaces it.
  */
-export function usePaidCall<T>({ clearWhileBusy = false }: { clearWhileBusy?: boolean } = {}): PaidCall<T> {
+export function usePaidCall<T>({ clearWhileBusy = false, cost }: { clearWhileBusy?: boolean; cost?: number } = {}): PaidCall<T> {
   const [state, setState] = useState<{ busy: boolean; error?: string; result?: T; cost?: number; balance?: number }>({ busy: false });
   return {
     busy: state.busy,
@@ -34,7 +34,7 @@ export function usePaidCall<T>({ clearWhileBusy = false }: { clearWhileBusy?: bo
         return answer.data;
       } catch (failure) {
         const charged = failure instanceof ApiError ? { cost: failure.cost, balance: failure.balance } : {};
-        setState({ busy: false, error: describeError(failure), ...charged });
+        setState({ busy: false, error: describeError(failure, cost), ...charged });
         return undefined;
       }
     },

@@ -1,62 +1,89 @@
-/** The wallet: balance and token hash, credits spent per hour and day, low-balance notifications, recharge. */
+/**
+ * The wallet: balance, credits spent per hour and day, recharge, and (when asked, 2 credits) the token hash and the
+ * low-balance notifications. Opening the page is free: the balance comes from a free read of the call log (x-balance),
+ * so signing in, which lands here, charges nothing.
+ */
 import { useEffect, useState } from 'preact/hooks';
 import type { PageProps } from '../app.js';
-import { call, onBalance } from '../api.js';
-import { useLoad } from '../use-load.js';
-import { CopyButton, CostHint, ErrorNote, Loading, PageTitle } from '../components/ui.js';
+import { call, knownBalance, onBalance } from '../api.js';
+import { CopyButton, CostHint, ErrorNote, PageTitle, formatInstant } from '../components/ui.js';
+import { usePaidCall } from '../components/use-paid-call.js';
 import { SpendPanel } from '../components/spend-panel.js';
 import { LowBalanceSettings } from '../components/low-balance-form.js';
 import { Recharge } from '../components/recharge.js';
+import { knownWalletInfo, readWalletInfo } from '../wallet-details.js';
+import type { WalletInfo } from '../wallet-details.js';
 import './wallet.css';
 
-interface WalletInfo {
-  readonly wallet: number;
-  readonly created: string;
-  readonly hash: string;
-}
-
 export function Wallet(_props: PageProps) {
-  // GET /token costs 1 credit: read once when the page opens; the balance then follows every call's x-balance.
-  const info = useLoad(async () => (await call<WalletInfo>('GET', '/token')).data, []);
+  const [info, setInfo] = useState<WalletInfo | undefined>(knownWalletInfo);
+  const details = usePaidCall<WalletInfo>({ cost: 1 });
+  useEffect(() => {
+    // Free (GET /token/logs): carries the balance for the header and this page.
+    void call('GET', '/token/logs', { query: { n: 1 } }).catch(() => undefined);
+  }, []);
+  const show = async () => {
+    const read = await details.run(async () => {
+      const data = await readWalletInfo();
+      return { status: 200, data, cost: 1, balance: data.wallet };
+    });
+    if (read !== undefined) setInfo(read);
+  };
   return (
     <>
       <PageTitle title="Wallet">Wallet</PageTitle>
       <p class="muted">
-        Opening this page reads the wallet and its notification settings (<CostHint credits={2} />
-        ); the chart and the payment link are free.
+        Opening this page is free: the balance, the chart and the payment link cost nothing. The token hash and the notification settings are read when asked.
       </p>
-      <ErrorNote error={info.error} />
-      <Loading when={info.data === undefined && info.loading} />
-      {info.data === undefined ? null : <Balance info={info.data} />}
+      <section class="panel wallet-summary" aria-labelledby="balance-heading">
+        <Balance />
+        {info === undefined ? (
+          <div class="wallet-hash">
+            <h2 id="hash-heading">Token hash and notifications</h2>
+            <p class="muted small">Reads the wallet (GET /token) and its low-balance settings (GET /token/settings), once for this session.</p>
+            <div class="actions">
+              <button type="button" disabled={details.busy} onClick={() => void show()}>
+                Show token hash and notification settings
+              </button>
+              <CostHint credits={2} />
+            </div>
+            <ErrorNote error={details.error} />
+          </div>
+        ) : (
+          <Hash info={info} />
+        )}
+      </section>
       <SpendPanel />
       <div class="wallet-columns">
-        {info.data === undefined ? null : <LowBalanceSettings tokenHash={info.data.hash} />}
+        {info === undefined ? null : <LowBalanceSettings tokenHash={info.hash} />}
         <Recharge />
       </div>
     </>
   );
 }
 
-function Balance({ info }: { info: WalletInfo }) {
-  const [balance, setBalance] = useState(info.wallet);
+function Balance() {
+  const [balance, setBalance] = useState(knownBalance);
   useEffect(() => onBalance(setBalance), []);
-  const created = new Date(info.created);
   return (
-    <section class="panel wallet-summary" aria-labelledby="balance-heading">
-      <div>
-        <h2 id="balance-heading">Balance</h2>
-        <p class="stat" data-testid="wallet-balance">
-          {balance.toLocaleString()} <span class="unit">credits</span>
-        </p>
-        <p class="muted">
-          Created <time dateTime={info.created}>{created.toLocaleDateString(undefined, { year: 'numeric', month: 'long', day: 'numeric' })}</time>
-        </p>
-      </div>
-      <div class="wallet-hash">
-        <h2 id="hash-heading">Token hash</h2>
-        <p class="muted small">The SHA-256 of your token: safe to share with an operator or in a support request. The token itself is never shown.</p>
-        <CopyButton text={info.hash} label="Copy hash" />
-      </div>
-    </section>
+    <div>
+      <h2 id="balance-heading">Balance</h2>
+      <p class="stat" data-testid="wallet-balance">
+        {balance === undefined ? '…' : balance.toLocaleString('en')} <span class="unit">credits</span>
+      </p>
+    </div>
+  );
+}
+
+function Hash({ info }: { info: WalletInfo }) {
+  return (
+    <div class="wallet-hash">
+      <h2 id="hash-heading">Token hash</h2>
+      <p class="muted small">The SHA-256 of your token: safe to share with an operator or in a support request. The token itself is never shown.</p>
+      <CopyButton text={info.hash} label="Copy hash" />
+      <p class="muted small">
+        Wallet created <time dateTime={info.created}>{formatInstant(info.created)}</time>
+      </p>
+    </div>
   );
 }

@@ -3,20 +3,13 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import { ISODate, Nullable } from '../../http/schemas.js';
 import { RECORD_TYPES } from '../../outbound/dns/dns-types.js';
 import { REQUEST_DEADLINE_MS } from './request-budget.js';
+import { MAX_DOMAINS, MAX_PROPAGATION_SERVERS, RETRIES_RANGE, RETRY_DELAY_RANGE, TIMEOUT_RANGE } from './request-limits.js';
 
 /**
  * Request and response schemas of POST /dns-lookup (SPEC "DNS lookup result", DECISIONS "DNS").
  * OpenAPI 3.0 knows neither `const` nor `patternProperties`, so literals are one-value enums and
  * maps use `additionalProperties`.
  */
-
-/** DECISIONS "DNS": at most 10 domains per request. */
-const MAX_DOMAINS = 10;
-const MAX_PROPAGATION_SERVERS = 10;
-/** SPEC "Limits". These defaults are the only ones: validation fills them in before the lookup runs. */
-const TIMEOUT_RANGE = { min: 1000, max: 60_000, default: 5000 } as const;
-const RETRIES_RANGE = { min: 0, max: 10, default: 3 } as const;
-const RETRY_DELAY_RANGE = { min: 0, max: 100_000, default: 1000 } as const;
 
 const OneOf = <T extends string>(values: readonly T[], options: Record<string, unknown> = {}) =>
   Type.Unsafe<T>({ type: 'string', enum: [...values], ...options });

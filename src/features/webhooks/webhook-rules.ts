@@ -6,21 +6,17 @@
 import { isWebhookFormat, validateFormatConfig } from '../../formats/index.js';
 import { checkScheduleWindow, parseSchedule } from '../scheduler/index.js';
 import { checkHeaders } from './webhook-headers.js';
+export { checkWebhookId, RESERVED_WEBHOOK_IDS } from './webhook-id.js';
 import type { MailboxMode, ScheduledMode, WebhookConfig } from './webhook-record.js';
 import { MAILBOX_ONLY_FIELDS } from './webhook-record.js';
 import type { WebhookInput, WebhookPatch } from './webhooks.schemas.js';
 
 export const DEFAULT_WEBHOOK_ID = 'default';
-export const RESERVED_WEBHOOK_IDS: ReadonlySet<string> = new Set(['call']);
 export const MAX_WEBHOOKS_PER_WALLET = 100;
 
 export type RuleResult<T> = { ok: true; value: T } | { ok: false; error: string };
 
 const fail = (error: string): { ok: false; error: string } => ({ ok: false, error });
-
-export function checkWebhookId(webhookId: string): string | null {
-  return RESERVED_WEBHOOK_IDS.has(webhookId) ? `Invalid webhookId: ${webhookId} is reserved` : null;
-}
 
 const DEFAULT_MAILBOX: MailboxMode = { kind: 'mailbox', format: null, template: null, options: {}, includeAttachments: true };
 

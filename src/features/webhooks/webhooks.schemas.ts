@@ -3,6 +3,7 @@ import type { Static } from '@sinclair/typebox';
 import { ISODate, Nullable } from '../../http/schemas.js';
 import { WEBHOOK_FORMATS } from '../../formats/index.js';
 import { MAX_RETRY_ATTEMPTS, RETRY_BACKOFFS } from '../../deliveries/index.js';
+import { WEBHOOK_ID_PATTERN, WEBHOOK_ID_RULE } from './webhook-id.js';
 
 /**
  * Request and response schemas of the webhook routes. Bodies are closed (an unknown field is a 400,
@@ -10,8 +11,7 @@ import { MAX_RETRY_ATTEMPTS, RETRY_BACKOFFS } from '../../deliveries/index.js';
  * cron windows) are checked by webhook-rules.ts and the service.
  */
 
-export const WEBHOOK_ID_PATTERN = '^[A-Za-z0-9_-]{1,30}$';
-const WEBHOOK_ID_RULE = 'must be 1 to 30 characters from A-Z, a-z, 0-9, _ and -';
+export { WEBHOOK_ID_PATTERN } from './webhook-id.js';
 
 export const WebhookId = Type.String({
   pattern: WEBHOOK_ID_PATTERN,

@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { describeInBrowser, expectAccessible, screenshot, useConsole } from '../../helpers/console-browser.js';
 import type { ConsoleHarness } from '../../helpers/console-browser.js';
 import { STORE_KINDS } from '../../helpers/stores.js';
+import { balanceOf } from '../../helpers/app.js';
 
 const HOUR = 3_600_000;
 
@@ -105,6 +106,32 @@ describeInBrowser('the key-value browser', () => {
     expect((await harness.t.inject({ method: 'GET', url: '/kv/profiles/user:42', headers: { 'x-token': token } })).statusCode).toBe(404);
   });
 
+  it('opens the edit form with the time the entry has left, and saving keeps it there', async () => {
+    const token = await harness.t.createToken(100);
+    await seed(harness, token, [{ bucket: 'short', key: 'lived', value: 'soon gone', ttl: 180 }]);
+    const page = await openKeyValue(harness, token);
+    await page.getByRole('link', { name: 'short' }).click();
+    await keyRows(page).first().getByRole('link', { name: 'lived' }).click();
+    const panel = page.getByRole('region', { name: /lived/ });
+    await expect.poll(() => panel.getByTestId('kv-value').textContent()).toBe('soon gone');
+    await panel.getByRole('button', { name: 'Edit' }).click();
+    // Not the 30 days of a new value: the 3 minutes it has left, and a word that saving starts them again.
+    expect(await panel.getByLabel('Time to live').inputValue()).toBe('3');
+    expect(await panel.getByLabel('Unit').inputValue()).toBe('minutes');
+    expect(await panel.getByTestId('kv-ttl-left').textContent()).toBe('This entry expires in 3 min.');
+    expect(await panel.getByText('Saving starts the time to live again').count()).toBe(1);
+    await expectAccessible(page);
+    await screenshot(page, 'kv-edit');
+    await panel.getByLabel('Value').fill('still soon gone');
+    await panel.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => panel.getByTestId('kv-value').textContent()).toBe('still soon gone');
+    const [entry] = (await harness.t.inject({ method: 'GET', url: '/kv/short', headers: { 'x-token': token } })).json().keys;
+    const left = Date.parse(entry.expiresAt) - Date.now();
+    expect(left).toBeGreaterThan(120_000);
+    expect(left).toBeLessThanOrEqual(180_000);
+    await expect.poll(() => keyRows(page).first().textContent()).toMatch(/^livedexpires in 3 min15 B$/);
+  });
+
   it('pages through a bucket of many keys with More, and filters by prefix', async () => {
     const token = await harness.t.createToken(200);
     const keys = Array.from({ length: 45 }, (_, index) => `k${String(index).padStart(3, '0')}`);
@@ -173,21 +200,27 @@ describeInBrowser('the key-value browser', () => {
     expect(await cells.nth(1).getAttribute('title')).toBe('Counted up to a limit: at least this many');
   });
 
-  it("shows the service's own message for a name it refuses, and what the refusal cost", async () => {
+  it('refuses a name or time to live the service would refuse in the page, in its words and the unit chosen, for nothing', async () => {
     const token = await harness.t.createToken(100);
     const page = await openKeyValue(harness, token);
     const form = page.getByRole('region', { name: 'Set a value' });
+    const submit = form.getByRole('button', { name: 'Set value' });
     await form.getByLabel('Bucket').fill('reserved-things');
     await form.getByLabel('Key').fill('a');
     await form.getByLabel('Value').fill('x');
-    await form.getByRole('button', { name: 'Set value' }).click();
-    await expect.poll(() => form.getByRole('alert').textContent()).toMatch(/^400: .*bucket/i);
-    await expect.poll(() => form.getByText(/Charged 1 credit/).count()).toBe(1);
+    await expect.poll(() => form.getByRole('alert').textContent()).toBe('Invalid bucket: must not start with reserved-');
+    expect(await submit.isDisabled()).toBe(true);
     await form.getByLabel('Bucket').fill('fine');
     await form.getByLabel('Time to live').fill('31');
-    await form.getByRole('button', { name: 'Set value' }).click();
-    await expect.poll(() => form.getByRole('alert').textContent()).toBe('400: Invalid ttl: must be an integer from 0 to 2592000');
+    await expect.poll(() => form.getByRole('alert').textContent()).toBe('Time to live: must be a whole number of days from 0 to 30 (30 days)');
+    expect(await submit.isDisabled()).toBe(true);
+    await form.getByLabel('Unit').selectOption('hours');
+    await expect.poll(() => form.getByRole('alert').count()).toBe(0);
+    expect(await submit.isDisabled()).toBe(false);
     await expectAccessible(page);
+    // Only the listing the page opened with was charged.
+    await harness.t.deps.ledger.flush();
+    expect(await balanceOf(harness.t, token)).toBe(99);
   });
 
   it('sets a value with the keyboard alone', async () => {
@@ -210,11 +243,10 @@ describeInBrowser('the key-value browser', () => {
     await page.keyboard.press('Enter'); // the submit button
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Saved' }).textContent()).toContain('Saved typed in keyboard');
     await expect.poll(() => page.getByRole('link', { name: 'keyboard', exact: true }).count()).toBe(1);
-    // The set, then the bucket list again: one credit each, logged as the same calls with curl.
+    // The set costs its one credit, logged as the same call with curl; the bucket list follows without being read again.
     await harness.t.deps.ledger.flush();
-    const logs = (await harness.t.inject({ method: 'GET', url: '/token/logs?n=3', headers: { 'x-token': token } })).json();
+    const logs = (await harness.t.inject({ method: 'GET', url: '/token/logs?n=2', headers: { 'x-token': token } })).json();
     expect(logs.logs.map((entry: { method: string; path: string; cost: number }) => `${entry.method} ${entry.path} ${entry.cost}`)).toEqual([
-      'GET /kv?limit=20 1',
       'POST /kv/keyboard/typed?ttl=5400 1',
       'GET /kv?limit=20 1',
     ]);

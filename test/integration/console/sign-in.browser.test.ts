@@ -4,18 +4,22 @@ import { describeInBrowser, expectAccessible, screenshot, useConsole } from '../
 describeInBrowser('signing in to the console', () => {
   const harness = useConsole('sqlite', { env: { ADMIN_TOKEN: 'operator-secret-0123456789' } });
 
-  it('creates a new token, shows it once, signs in with it and shows the balance', async () => {
+  it('creates a new token and signs in with it at once, showing the token once and what the wallet holds', async () => {
     const page = await harness.open();
     await expectAccessible(page);
     await screenshot(page, 'sign-in');
     await page.getByRole('button', { name: 'Create a new token' }).click();
     const shown = await page.getByLabel('Copy token: value').inputValue();
     expect(shown).toMatch(/^\S{10,}$/);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    // New wallets hold 100 credits; signing in is free, the wallet page it opens reads the wallet and its settings (2).
-    await expect.poll(() => page.getByTestId('balance').textContent()).toBe('98 credits');
+    // New wallets hold 100 credits; signing in and the wallet page it opens are free.
+    expect(await page.getByTestId('new-token').textContent()).toContain('Signed in with a new wallet holding 100 credits.');
+    await expect.poll(() => page.getByTestId('balance').textContent()).toBe('100 credits');
+    expect(new URL(page.url()).hash).toBe('#/wallet');
     expect(await page.evaluate(() => sessionStorage.getItem('coinop.token'))).toBe(shown);
     expect(page.url()).not.toContain(shown);
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'I have saved it' }).click();
+    expect(await page.getByLabel('Copy token: value').count()).toBe(0);
   });
 
   it('refuses a wrong token with the service’s own message and keeps nothing', async () => {

@@ -12,8 +12,6 @@ import { RICH_PAGE, ROBOTS_TXT } from '../../fixtures/metadata-pages.js';
 
 async function openTool(harness: ConsoleHarness, token: string, tool: string): Promise<Page> {
   const page = await harness.signedIn(token);
-  // The wallet page that sign-in opens reads the wallet and its settings (2 credits): let it finish, so the counts below are exact.
-  await page.waitForLoadState('networkidle');
   await page.getByRole('link', { name: 'Tools', exact: true }).click();
   await page.getByRole('navigation', { name: 'Tools' }).getByRole('link', { name: tool }).click();
   await page.getByRole('heading', { name: tool, level: 2 }).waitFor();
@@ -72,18 +70,32 @@ describeInBrowser('the tools page', () => {
     await tool.getByText('Raw JSON').click();
     const raw = JSON.parse((await tool.locator('details.json pre').textContent()) ?? '{}');
     expect(raw.results[0].lookupResult.records.A).toEqual([{ type: 'A', address: '192.0.2.10', ttl: 300 }]);
-    expect(await balanceOf(harness.t, token)).toBe(100 - 2 /* the wallet page sign-in opens */ - 5);
+    // Signing in and the wallet page it opens are free: the lookup's 5 credits only.
+    expect(await balanceOf(harness.t, token)).toBe(100 - 5);
   });
 
-  it("shows the service's message for a request it refuses", async () => {
+  it('refuses in the page what the service would refuse, for nothing; shows the service’s message for what only it can judge', async () => {
     const token = await harness.t.createToken(100);
     const page = await openTool(harness, token, 'DNS lookup');
     const tool = page.getByRole('region', { name: 'DNS lookup' });
+    const lookUp = tool.getByRole('button', { name: 'Look up' });
     await tool.getByLabel('Domains or IP addresses').fill('example.test');
     await tool.getByText('Resolvers and timing').click();
+    // The service's own bounds, checked before sending: the button stays disabled, nothing is charged.
     await tool.getByLabel('Timeout per query (ms)').fill('10');
-    await tool.getByRole('button', { name: 'Look up' }).click();
-    await expect.poll(() => tool.getByRole('alert').textContent()).toMatch(/^400: .*timeout.*1000 to 60000/);
+    await expect.poll(() => tool.getByTestId('dns-problem').textContent()).toBe('Invalid timeout: must be an integer from 1000 to 60000');
+    expect(await lookUp.isDisabled()).toBe(true);
+    await tool.getByLabel('Timeout per query (ms)').fill('');
+    await tool.getByLabel('Domains or IP addresses').fill('example.test, bad..name');
+    await expect.poll(() => tool.getByTestId('dns-problem').textContent()).toBe('"bad..name" is not a valid domain name or IP address (domains[1])');
+    expect(await lookUp.isDisabled()).toBe(true);
+    expect(await balanceOf(harness.t, token)).toBe(100);
+    // A private resolver is the service's to refuse (its address policy): its words, and the 5 credits SPEC charges.
+    await tool.getByLabel('Domains or IP addresses').fill('example.test');
+    await tool.getByRole('checkbox', { name: 'Check propagation across public resolvers' }).check();
+    await tool.getByLabel('Propagation resolvers').fill('10.0.0.1');
+    await lookUp.click();
+    await expect.poll(() => tool.getByRole('alert').textContent()).toMatch(/^400: /);
     await expect.poll(() => tool.getByText(/Charged 5 credits/).count()).toBe(1);
   });
 

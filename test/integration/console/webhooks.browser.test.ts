@@ -62,16 +62,23 @@ for (const kind of STORE_KINDS) {
       await page.getByLabel('Webhook ID').fill('orders');
       await page.getByLabel('Callback URL').fill(outbound.url('/orders'));
       await page.getByRole('button', { name: 'Create webhook' }).click();
-      await page.getByRole('heading', { level: 1, name: 'Webhook orders created' }).waitFor();
-      const address = await page.getByLabel('Copy address: value').inputValue();
+      // The address moves to the webhook's own page, which shows the create answer (address, secret once).
+      await page.getByRole('heading', { level: 1, name: 'Webhook orders' }).waitFor();
+      expect(new URL(page.url()).hash).toBe('#/webhooks/orders');
+      const notice = page.getByTestId('webhook-created');
+      const address = await notice.getByLabel('Copy address: value').inputValue();
       expect(address).toMatch(MAILBOX);
-      expect(await page.getByLabel('Copy signing secret: value').inputValue()).toMatch(/^whsec_/);
+      expect(await notice.getByLabel('Copy signing secret: value').inputValue()).toMatch(/^whsec_/);
+      // The summary below it, the create answer as stored, names the same address (nothing read again).
+      expect(await page.getByRole('region', { name: 'Summary' }).getByLabel('Copy address: value').inputValue()).toBe(address);
       // The address shown is the one the service keeps, and on the webhook's own page too.
       const [saved] = (await harness.t.inject({ method: 'GET', url: '/webhook', headers: { 'x-token': token } })).json().webhooks;
       expect(saved.email).toBe(address);
-      await page.getByRole('link', { name: 'Open orders' }).click();
+      // Read again from the service when opened later: the same address; the secret is not shown again.
+      await page.reload();
       await page.getByRole('heading', { level: 1, name: 'Webhook orders' }).waitFor();
-      expect(await page.getByLabel('Copy address: value').inputValue()).toBe(address);
+      await expect.poll(() => page.getByLabel('Copy address: value').inputValue()).toBe(address);
+      expect(await page.getByLabel('Copy signing secret: value').count()).toBe(0);
     });
 
     it('sends a test delivery to the suite’s HTTPS receiver and shows the attempt', async () => {
@@ -136,7 +143,7 @@ function editingTests(harness: ConsoleHarness, outbound: OutboundFixture): void 
     for (const [iso, text] of times) {
       const next = parsed.schedule.nextAfter(after);
       expect(iso).toBe(next?.toISOString());
-      expect(text).toMatch(/^(Mon|Tue|Wed|Thu|Fri), .* 09:00 CES?T$/);
+      expect(text).toMatch(/^(Mon|Tue|Wed|Thu|Fri), .* 09:00:00 CES?T$/);
       after = next as Date;
     }
     await expectAccessible(page);
@@ -171,7 +178,8 @@ function editingTests(harness: ConsoleHarness, outbound: OutboundFixture): void 
     expect(await focused()).toBe('webhook-url');
     await page.keyboard.type(outbound.url('/keyboard'));
     await page.keyboard.press('Enter');
-    await page.getByRole('heading', { level: 1, name: 'Webhook by-keyboard created' }).waitFor();
+    await page.getByTestId('webhook-created').waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Webhook by-keyboard' }).waitFor();
     const listed = (await harness.t.inject({ method: 'GET', url: '/webhook', headers: { 'x-token': token } })).json().webhooks;
     expect(listed.map((view: { webhookId: string }) => view.webhookId)).toEqual(['by-keyboard']);
   });
@@ -269,6 +277,9 @@ function editingTests(harness: ConsoleHarness, outbound: OutboundFixture): void 
     await go(page, '#/webhooks/nightly-sync', 'Webhook nightly-sync');
     await page.getByRole('button', { name: 'Delete webhook' }).click();
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    // Deleting costs its 1 credit only: the list is read (1 more) when asked for.
+    await page.getByRole('status').filter({ hasText: 'Deleted nightly-sync.' }).waitFor();
+    await page.getByRole('link', { name: 'All webhooks' }).first().click();
     await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
     await expect.poll(() => page.getByTestId('webhook-list').locator('tbody tr').count()).toBe(3);
   });

@@ -1,5 +1,11 @@
 /** How key-value numbers read: sizes, capped counts, remaining time to live, TTL units. */
-import { relativeTime } from '../../components/ui.js';
+import { MAX_TTL_SECONDS, parseTtl } from '../../../../src/features/kv/kv.rules.js';
+import { formatInstant, relativeTime } from '../../components/ui.js';
+
+const encoder = new TextEncoder();
+
+/** A value's size as the service counts it: UTF-8 bytes. */
+export const utf8Bytes = (text: string): number => encoder.encode(text).length;
 
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes.toLocaleString()} B`;
@@ -17,7 +23,7 @@ export function expiresLabel(expiresAt: string, now = Date.now()): string {
 }
 
 /** The exact expiry in the reader's time zone, for the tooltip. */
-export const exactTime = (iso: string): string => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'long' });
+export const exactTime = (iso: string): string => formatInstant(iso);
 
 export const TTL_UNITS = [
   { name: 'seconds', seconds: 1 },
@@ -27,14 +33,35 @@ export const TTL_UNITS = [
 ] as const;
 export type TtlUnit = (typeof TTL_UNITS)[number]['name'];
 
-/**
- * The `ttl` query value for an amount in a unit; the service checks it (0..2592000, 0 = 30 days) and says what is
- * wrong, so a fractional or out-of-range amount is passed on as typed rather than judged here.
- */
+const factorOf = (unit: TtlUnit): number => TTL_UNITS.find((candidate) => candidate.name === unit)?.seconds ?? 1;
+
+/** The `ttl` query value for an amount in a unit ('' when empty: the service's 30 days); only for an amount ttlProblem accepts. */
 export function ttlQuery(amount: string, unit: TtlUnit): string {
   const trimmed = amount.trim();
-  if (trimmed === '') return '';
-  const factor = TTL_UNITS.find((candidate) => candidate.name === unit)?.seconds ?? 1;
-  const value = Number(trimmed);
-  return Number.isFinite(value) ? String(value * factor) : trimmed;
+  return trimmed === '' ? '' : String(Number(trimmed) * factorOf(unit));
+}
+
+/**
+ * Why the service would refuse this time to live, said in the unit chosen ("at most 30 days", not 2592000 seconds);
+ * null when it would take it. The seconds are then checked by the service's own rule (kv.rules.ts).
+ */
+export function ttlProblem(amount: string, unit: TtlUnit): string | null {
+  const trimmed = amount.trim();
+  if (trimmed === '') return null;
+  const most = Math.floor(MAX_TTL_SECONDS / factorOf(unit));
+  const rule = `Time to live: must be a whole number of ${unit} from 0 to ${most.toLocaleString('en')} (30 days)`;
+  if (!/^\d+$/.test(trimmed)) return rule;
+  return parseTtl(ttlQuery(trimmed, unit)).ok ? null : rule;
+}
+
+/**
+ * The remaining time to live as the edit form's amount and unit: whole minutes from two minutes up, in the largest
+ * unit that says it exactly ("3 minutes", "2 days", "1441 minutes"), so saving keeps the entry's expiry where it was.
+ */
+export function remainingTtl(expiresAt: string, now = Date.now()): { amount: string; unit: TtlUnit } {
+  let seconds = Math.max(1, Math.round((Date.parse(expiresAt) - now) / 1000));
+  if (seconds >= 120) seconds = Math.round(seconds / 60) * 60;
+  seconds = Math.min(seconds, MAX_TTL_SECONDS);
+  const unit = [...TTL_UNITS].reverse().find((candidate) => seconds % candidate.seconds === 0) ?? TTL_UNITS[0];
+  return { amount: String(seconds / unit.seconds), unit: unit.name };
 }

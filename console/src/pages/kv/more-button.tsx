@@ -1,8 +1,8 @@
 /** "More" under a paged listing: the next page (1 credit), appended. */
-import { CostHint } from '../../components/ui.js';
+import { CostHint, plural } from '../../components/ui.js';
 import type { PagedList } from '../../components/use-paged-list.js';
 
-export function MoreButton({ list, noun }: { list: PagedList<unknown>; noun: string }) {
+export function MoreButton({ list, noun, one }: { list: Pick<PagedList<unknown>, 'items' | 'more' | 'loading' | 'loadMore'>; noun: string; one: string }) {
   if (list.items === undefined) return null;
   return (
     <div class="actions">
@@ -15,7 +15,7 @@ export function MoreButton({ list, noun }: { list: PagedList<unknown>; noun: str
         </>
       ) : null}
       <span class="muted small" aria-live="polite">
-        {list.items.length.toLocaleString()} {noun} shown{list.more ? '' : list.items.length === 0 ? '' : ', all of them'}
+        {plural(list.items.length, one, noun)} shown{list.more ? '' : list.items.length === 0 ? '' : ', all of them'}
       </span>
     </div>
   );

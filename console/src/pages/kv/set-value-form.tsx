@@ -1,11 +1,24 @@
-/** Sets a value (POST /kv/{bucket}/{key}?ttl=, 1 credit): bucket, key, value and a time to live in a chosen unit. */
+/**
+ * Sets a value (POST /kv/{bucket}/{key}?ttl=, 1 credit): bucket, key, value and a time to live in a chosen unit. The
+ * service's own rules (kv.rules.ts) run here first: a name, value or time to live it would refuse (and charge for) is
+ * refused in the page, said in the unit chosen, and the button stays disabled until it is right.
+ */
 import { useState } from 'preact/hooks';
+import { checkName, checkValue, MAX_VALUE_LENGTH } from '../../../../src/features/kv/kv.rules.js';
 import { href } from '../../router.js';
 import { Charged, CostHint, ErrorNote } from '../../components/ui.js';
 import { usePaidCall } from '../../components/use-paid-call.js';
 import { setValue } from './kv-api.js';
-import { TTL_UNITS, ttlQuery } from './kv-format.js';
+import { TTL_UNITS, ttlProblem, ttlQuery } from './kv-format.js';
 import type { TtlUnit } from './kv-format.js';
+
+/** What a set stored, for the lists to show without reading them again. */
+export interface SavedEntry {
+  readonly bucket: string;
+  readonly key: string;
+  readonly value: string;
+  readonly expiresAt: string;
+}
 
 export interface SetValueFormProps {
   /** Distinguishes the inputs' ids when two forms are on the page. */
@@ -13,39 +26,75 @@ export interface SetValueFormProps {
   readonly bucket?: string;
   readonly entryKey?: string;
   readonly value?: string;
+  /** The time to live to start from (the edit form's remaining one); 30 days when absent. */
+  readonly ttl?: { readonly amount: string; readonly unit: TtlUnit };
   /** Editing one entry: bucket and key are shown, not typed. */
   readonly fixedName?: boolean;
   readonly submitLabel?: string;
-  readonly onSaved: (bucket: string, key: string) => void;
+  readonly onSaved: (saved: SavedEntry) => void;
   readonly onCancel?: () => void;
 }
+
+const SECONDS = new Map(TTL_UNITS.map((unit) => [unit.name, unit.seconds]));
 
 export function SetValueForm(props: SetValueFormProps) {
   const [bucket, setBucket] = useState(props.bucket ?? '');
   const [key, setKey] = useState(props.entryKey ?? '');
   const [value, setValueText] = useState(props.value ?? '');
-  const [amount, setAmount] = useState('30');
-  const [unit, setUnit] = useState<TtlUnit>('days');
-  const saving = usePaidCall<string>();
+  const [amount, setAmount] = useState(props.ttl?.amount ?? '30');
+  const [unit, setUnit] = useState<TtlUnit>(props.ttl?.unit ?? 'days');
+  const saving = usePaidCall<string>({ cost: 1 });
   const id = (name: string) => `${props.id}-${name}`;
+  const problems = {
+    bucket: bucket === '' ? null : checkName('bucket', bucket),
+    key: key === '' ? null : checkName('key', key),
+    value: checkValue(value),
+    ttl: ttlProblem(amount, unit),
+  };
+  const missing = [bucket === '' ? 'a bucket' : null, key === '' ? 'a key' : null].filter((name) => name !== null);
+  const invalid = missing.length > 0 || Object.values(problems).some((problem) => problem !== null);
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    const saved = await saving.run(() => setValue(bucket, key, value, ttlQuery(amount, unit)));
-    if (saved !== undefined) props.onSaved(bucket, key);
+    if (invalid) return;
+    const query = ttlQuery(amount, unit);
+    const seconds = query === '' || query === '0' ? 30 * 86400 : Number(query);
+    const startedAt = Date.now();
+    const saved = await saving.run(() => setValue(bucket, key, value, query));
+    if (saved !== undefined) props.onSaved({ bucket, key, value, expiresAt: new Date(startedAt + seconds * 1000).toISOString() });
   };
 
   return (
-    <form class="kv-set" onSubmit={(event) => void submit(event)}>
+    <form class="kv-set" onSubmit={(event) => void submit(event)} noValidate>
       {props.fixedName ? null : (
         <div class="row">
           <div>
             <label for={id('bucket')}>Bucket</label>
-            <input id={id('bucket')} required autoComplete="off" spellcheck={false} value={bucket} onInput={(event) => setBucket(event.currentTarget.value)} />
+            <input
+              id={id('bucket')}
+              required
+              autoComplete="off"
+              spellcheck={false}
+              value={bucket}
+              aria-invalid={problems.bucket !== null}
+              aria-describedby={problems.bucket === null ? undefined : id('bucket-problem')}
+              onInput={(event) => setBucket(event.currentTarget.value)}
+            />
+            <FieldProblem id={id('bucket-problem')} problem={problems.bucket} />
           </div>
           <div>
             <label for={id('key')}>Key</label>
-            <input id={id('key')} required autoComplete="off" spellcheck={false} value={key} onInput={(event) => setKey(event.currentTarget.value)} />
+            <input
+              id={id('key')}
+              required
+              autoComplete="off"
+              spellcheck={false}
+              value={key}
+              aria-invalid={problems.key !== null}
+              aria-describedby={problems.key === null ? undefined : id('key-problem')}
+              onInput={(event) => setKey(event.currentTarget.value)}
+            />
+            <FieldProblem id={id('key-problem')} problem={problems.key} />
           </div>
         </div>
       )}
@@ -54,11 +103,12 @@ export function SetValueForm(props: SetValueFormProps) {
         id={id('value')}
         spellcheck={false}
         value={value}
+        aria-invalid={problems.value !== null}
         aria-describedby={id('value-hint')}
         onInput={(event) => setValueText(event.currentTarget.value)}
       />
-      <p class="muted small" id={id('value-hint')}>
-        Plain text, at most 1000 characters ({[...value].length} now).
+      <p class={problems.value === null ? 'muted small' : 'error small'} id={id('value-hint')}>
+        Plain text, at most {MAX_VALUE_LENGTH} characters ({[...value].length} now).
       </p>
       <div class="row kv-ttl">
         <div>
@@ -68,6 +118,7 @@ export function SetValueForm(props: SetValueFormProps) {
             inputMode="numeric"
             autoComplete="off"
             value={amount}
+            aria-invalid={problems.ttl !== null}
             aria-describedby={id('ttl-hint')}
             onInput={(event) => setAmount(event.currentTarget.value)}
           />
@@ -84,11 +135,14 @@ export function SetValueForm(props: SetValueFormProps) {
         </div>
       </div>
       <p class="muted small" id={id('ttl-hint')}>
-        Up to 30 days; 0 or empty means 30 days.{props.fixedName ? ' Saving starts the time to live again.' : ''}
+        {props.fixedName
+          ? `Filled in with the time it has left. Saving starts the time to live again from what is here.`
+          : `Up to 30 days${unit === 'days' ? '' : ` (${((30 * 86400) / (SECONDS.get(unit) ?? 1)).toLocaleString('en')} ${unit})`}; 0 or empty means 30 days.`}
       </p>
+      <FieldProblem id={id('ttl-problem')} problem={problems.ttl} />
       <ErrorNote error={saving.error} />
       <div class="actions">
-        <button type="submit" class="primary" disabled={saving.busy}>
+        <button type="submit" class="primary" disabled={saving.busy || invalid}>
           {props.submitLabel ?? 'Set value'}
         </button>
         {props.onCancel === undefined ? null : (
@@ -97,6 +151,7 @@ export function SetValueForm(props: SetValueFormProps) {
           </button>
         )}
         <CostHint credits={1} />
+        {missing.length > 0 ? <span class="muted small">Give {missing.join(' and ')} to set the value.</span> : null}
       </div>
       {saving.result === undefined || saving.error !== undefined ? null : (
         <p class="ok" role="status">
@@ -105,5 +160,14 @@ export function SetValueForm(props: SetValueFormProps) {
       )}
       <Charged cost={saving.cost} balance={saving.balance} />
     </form>
+  );
+}
+
+/** A field's rule broken, said beside it before anything is sent. */
+export function FieldProblem({ id, problem }: { id: string; problem: string | null }) {
+  return problem === null ? null : (
+    <p class="error small field-problem" id={id} role="alert">
+      {problem}
+    </p>
   );
 }

@@ -1,34 +1,45 @@
-/** One entry's value (GET, 1 credit when opened) with Edit (POST, 1) and Delete after a confirmation (DELETE, 1). */
+/**
+ * One entry's value (GET, 1 credit when opened) with Edit (POST, 1) and Delete after a confirmation (DELETE, 1). Each
+ * action costs what its button says: after a save the value shown is the one saved and the list row follows, after a
+ * delete the row goes, without reading either again.
+ */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ConfirmButton } from '../../components/confirm-button.js';
 import { Charged, CostHint, ErrorNote, Loading } from '../../components/ui.js';
 import { usePaidCall } from '../../components/use-paid-call.js';
 import { href } from '../../router.js';
 import { deleteValue, getValue } from './kv-api.js';
+import type { KeySummary } from './kv-api.js';
+import { expiresLabel, remainingTtl } from './kv-format.js';
 import { SetValueForm } from './set-value-form.js';
+import type { SavedEntry } from './set-value-form.js';
 
 export interface ValuePanelProps {
   readonly bucket: string;
   readonly entryKey: string;
-  /** The entry changed or went away: the list reloads. */
-  readonly onChanged: () => void;
+  /** The entry's row in the list shown, when it is there: its expiry fills in the edit form's time to live. */
+  readonly listed: KeySummary | undefined;
+  readonly onSaved: (saved: SavedEntry) => void;
+  readonly onDeleted: () => void;
 }
 
-export function ValuePanel({ bucket, entryKey, onChanged }: ValuePanelProps) {
-  const reading = usePaidCall<string>();
-  const removing = usePaidCall<string>();
+export function ValuePanel({ bucket, entryKey, listed, onSaved, onDeleted }: ValuePanelProps) {
+  const reading = usePaidCall<string>({ cost: 1 });
+  const removing = usePaidCall<string>({ cost: 1 });
   const [editing, setEditing] = useState(false);
+  // The value as last saved from here: shown instead of reading it back.
+  const [saved, setSaved] = useState<string | undefined>(undefined);
   const heading = useRef<HTMLHeadingElement>(null);
-  const read = () => void reading.run(() => getValue(bucket, entryKey));
   useEffect(() => {
-    read();
+    void reading.run(() => getValue(bucket, entryKey));
     heading.current?.focus();
   }, [bucket, entryKey]);
 
   const remove = async () => {
-    if ((await removing.run(() => deleteValue(bucket, entryKey))) !== undefined) onChanged();
+    if ((await removing.run(() => deleteValue(bucket, entryKey))) !== undefined) onDeleted();
   };
 
+  const value = saved ?? reading.result;
   const deleted = removing.result !== undefined && removing.error === undefined;
   return (
     <section class="panel kv-value" aria-labelledby="kv-value-heading">
@@ -42,32 +53,48 @@ export function ValuePanel({ bucket, entryKey, onChanged }: ValuePanelProps) {
         <p class="ok" role="status">
           Deleted.
         </p>
-      ) : editing && reading.result !== undefined ? (
-        <SetValueForm
-          id="kv-edit"
-          bucket={bucket}
-          entryKey={entryKey}
-          value={reading.result}
-          fixedName
-          submitLabel="Save"
-          onCancel={() => setEditing(false)}
-          onSaved={() => {
-            setEditing(false);
-            read();
-            onChanged();
-          }}
-        />
+      ) : editing && value !== undefined ? (
+        <>
+          {listed === undefined ? (
+            <p class="muted small">Its time left is not in the list shown: choose a time to live (saving starts it again).</p>
+          ) : (
+            <p class="muted small" data-testid="kv-ttl-left">
+              This entry {expiresLabel(listed.expiresAt)}.
+            </p>
+          )}
+          <SetValueForm
+            id="kv-edit"
+            bucket={bucket}
+            entryKey={entryKey}
+            value={value}
+            ttl={listed === undefined ? undefined : remainingTtl(listed.expiresAt)}
+            fixedName
+            submitLabel="Save"
+            onCancel={() => setEditing(false)}
+            onSaved={(entry) => {
+              setEditing(false);
+              setSaved(entry.value);
+              onSaved(entry);
+            }}
+          />
+        </>
       ) : (
         <>
           <Loading when={reading.busy} />
           <ErrorNote error={reading.error} />
-          {reading.result === undefined ? null : (
+          {value === undefined ? null : (
             <pre class="kv-value-text" data-testid="kv-value">
-              {reading.result === '' ? '(empty)' : reading.result}
+              {value === '' ? '(empty)' : value}
             </pre>
           )}
-          <Charged cost={reading.cost} balance={reading.balance} />
-          {reading.result === undefined ? null : (
+          {saved === undefined ? (
+            <Charged cost={reading.cost} balance={reading.balance} />
+          ) : (
+            <p class="ok" role="status">
+              Saved.
+            </p>
+          )}
+          {value === undefined ? null : (
             <div class="actions">
               <button type="button" onClick={() => setEditing(true)}>
                 Edit

@@ -48,7 +48,7 @@ export function WalletDetail({ hash }: { hash: string }) {
                 {(balance ?? data.wallet).toLocaleString()} <span class="op-unit">credits</span>
               </div>
               <dl class="op-facts">
-                <dt>Last used</dt>
+                <dt>Last used (recorded to the hour)</dt>
                 <dd>
                   <When iso={data.lastUsed} />
                 </dd>

@@ -37,7 +37,9 @@ export function WalletList() {
             <th scope="col" class="num">
               Balance
             </th>
-            <th scope="col">Last used</th>
+            <th scope="col" title="Kept to the hour: a wallet's first call in an hour records it, later ones that hour do not">
+              Last used <span class="muted small">(to the hour)</span>
+            </th>
             <th scope="col">Created</th>
           </tr>
         </thead>
@@ -64,6 +66,10 @@ export function WalletList() {
       </table>
       {!wallets.loading && wallets.error === undefined && wallets.items.length === 0 ? <p class="muted">No wallets yet.</p> : null}
       <Loading when={wallets.loading} />
+      <p class="muted small">
+        Last used is recorded at most once an hour per wallet (the first call of the hour), so it can trail the calls by up to an hour; the wallet’s call log
+        has every call to the second.
+      </p>
       <div class="actions">
         {wallets.more ? (
           <button type="button" disabled={wallets.loading} onClick={wallets.loadMore}>

@@ -1,5 +1,6 @@
 /** The findings beside a domain's records: e-mail security (enrichment), the TLS certificate, propagation per resolver. */
 import type { ComponentChildren } from 'preact';
+import { formatInstant } from '../../components/ui.js';
 import { recordText } from './dns-types.js';
 import type { LookupResult, PropagationResult } from './dns-types.js';
 
@@ -67,7 +68,7 @@ export function TlsCertificate({ lookup }: { lookup: LookupResult }) {
       {lookup.ssl_certificate_expires_at === undefined ? null : (
         <Facts>
           <Fact term="Expires">
-            <time dateTime={lookup.ssl_certificate_expires_at}>{new Date(lookup.ssl_certificate_expires_at).toLocaleDateString()}</time>
+            <time dateTime={lookup.ssl_certificate_expires_at}>{formatInstant(lookup.ssl_certificate_expires_at)}</time>
             {lookup.ssl_days_until_expiry === undefined ? null : ` (in ${lookup.ssl_days_until_expiry} days)`}
           </Fact>
           <Fact term="Issuer">{lookup.ssl_issuer ?? '—'}</Fact>

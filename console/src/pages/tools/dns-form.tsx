@@ -7,6 +7,8 @@ import { DnsResult } from './dns-result.js';
 import { DEFAULT_RECORD_TYPES, RECORD_TYPES } from './dns-types.js';
 import type { DnsAnswer, RecordType } from './dns-types.js';
 import { readableError } from './readable-error.js';
+import { parseTarget } from '../../../../src/features/dns/names.js';
+import { MAX_DOMAINS, MAX_PROPAGATION_SERVERS, RETRIES_RANGE, TIMEOUT_RANGE } from '../../../../src/features/dns/request-limits.js';
 
 const OPTIONS = [
   { name: 'checkPropagation', label: 'Check propagation across public resolvers', initial: false },
@@ -17,10 +19,34 @@ const OPTIONS = [
 ] as const;
 type OptionName = (typeof OPTIONS)[number]['name'];
 
-/** "a.com, b.com\nc.com" → the names; the service judges each one. */
+/** "a.com, b.com\nc.com" → the names. */
 const splitList = (text: string): string[] => text.split(/[\s,]+/).filter((item) => item !== '');
-/** A number field as typed: empty is left out (the service's default), anything else sent for the service to judge. */
-const numberField = (text: string): number | string | undefined => (text.trim() === '' ? undefined : Number.isFinite(Number(text)) ? Number(text) : text);
+/** A number field as typed: empty is left out (the service's default). */
+const numberField = (text: string): number | undefined => (text.trim() === '' ? undefined : Number(text));
+
+/** An integer field against the service's range for it, in its words; null when empty (its default) or within. */
+function rangeProblem(field: string, text: string, range: { min: number; max: number }): string | null {
+  if (text.trim() === '') return null;
+  const value = Number(text.trim());
+  return /^-?\d+$/.test(text.trim()) && value >= range.min && value <= range.max
+    ? null
+    : `Invalid ${field}: must be an integer from ${range.min} to ${range.max}`;
+}
+
+/**
+ * What the service would refuse (and charge 5 credits for) in this lookup, found in the page with its own rules
+ * (names.ts for each name, request-limits.ts for the bounds); null when it would run.
+ */
+export function lookupProblem(domains: readonly string[], types: number, timeout: string, retries: string, servers: readonly string[]): string | null {
+  if (domains.length === 0) return null;
+  if (domains.length > MAX_DOMAINS) return `Invalid domains: must list 1 to ${MAX_DOMAINS} domain names or IP addresses`;
+  const index = domains.findIndex((domain) => parseTarget(domain) === null);
+  const bad = domains[index];
+  if (bad !== undefined) return `"${bad}" is not a valid domain name or IP address (domains[${index}])`;
+  if (types === 0) return 'Invalid recordTypes: must list 1 or more record types';
+  if (servers.length > MAX_PROPAGATION_SERVERS) return `Invalid propagationServers: must list at most ${MAX_PROPAGATION_SERVERS} servers`;
+  return rangeProblem('timeout', timeout, TIMEOUT_RANGE) ?? rangeProblem('maxRetries', retries, RETRIES_RANGE);
+}
 
 export function DnsLookup() {
   const [domains, setDomains] = useState('');
@@ -31,7 +57,7 @@ export function DnsLookup() {
   const [servers, setServers] = useState('');
   const [timeout, setTimeoutText] = useState('');
   const [retries, setRetries] = useState('');
-  const lookup = usePaidCall<DnsAnswer>();
+  const lookup = usePaidCall<DnsAnswer>({ cost: 5 });
 
   const toggleType = (type: RecordType) => {
     const next = new Set(types);
@@ -40,8 +66,11 @@ export function DnsLookup() {
     setTypes(next);
   };
 
+  const names = splitList(domains);
+  const problem = lookupProblem(names, types.size, timeout, retries, splitList(servers));
   const submit = (event: Event) => {
     event.preventDefault();
+    if (problem !== null || names.length === 0) return;
     const body = {
       domains: splitList(domains),
       recordTypes: RECORD_TYPES.filter((type) => types.has(type)),
@@ -55,7 +84,7 @@ export function DnsLookup() {
 
   return (
     <>
-      <form class="tools-form" onSubmit={submit}>
+      <form class="tools-form" onSubmit={submit} noValidate>
         <label for="dns-domains">Domains or IP addresses</label>
         <input
           id="dns-domains"
@@ -116,17 +145,24 @@ export function DnsLookup() {
             </div>
           </div>
         </details>
+        {problem === null ? null : (
+          <p class="error" role="alert" data-testid="dns-problem">
+            {problem}
+          </p>
+        )}
         <ErrorNote error={readableError(lookup.error)} />
         <div class="actions">
-          <button type="submit" class="primary" disabled={lookup.busy}>
+          <button type="submit" class="primary" disabled={lookup.busy || problem !== null || names.length === 0}>
             {lookup.busy ? 'Looking up…' : 'Look up'}
           </button>
           <CostHint credits={5} />
-          <span class="muted tools-hint">A failure on the service’s side (5xx) costs nothing.</span>
+          <span class="muted tools-hint">
+            {problem === null ? 'A failure on the service’s side (5xx) costs nothing.' : 'Nothing is sent (or charged) until the form is right.'}
+          </span>
         </div>
         <Charged cost={lookup.cost} balance={lookup.balance} />
       </form>
-      {lookup.result === undefined || lookup.error !== undefined ? null : <DnsResult answer={lookup.result} />}
+      {lookup.result === undefined || lookup.error !== undefined ? null : <DnsResult answer={lookup.result} cost={lookup.cost} />}
     </>
   );
 }

@@ -4,25 +4,29 @@ import { EmailSecurity, Propagation, TlsCertificate } from './dns-findings.js';
 import { fieldText, RECORD_COLUMNS, RECORD_TYPES } from './dns-types.js';
 import type { DnsAnswer, DnsRecord, DomainResult } from './dns-types.js';
 
-export function DnsResult({ answer }: { answer: DnsAnswer }) {
+/** `cost`: what the lookup was charged (x-cost), said beside a failure so nobody wonders. */
+export function DnsResult({ answer, cost }: { answer: DnsAnswer; cost: number | undefined }) {
   const { summary } = answer;
   return (
     <section class="tools-result" aria-labelledby="dns-result-heading">
       <h3 id="dns-result-heading">Result</h3>
-      <p role="status" data-testid="dns-summary">
+      <p role="status" data-testid="dns-summary" class={summary.failedLookups > 0 ? 'error' : undefined}>
         {summary.successfulLookups} of {summary.totalDomains} lookup{summary.totalDomains === 1 ? '' : 's'} succeeded
         {summary.failedLookups > 0 ? `, ${summary.failedLookups} failed` : ''}; types {summary.recordTypes.join(', ')}
         {summary.propagationCheckEnabled ? '; propagation checked' : ''}.
       </p>
       {answer.results.map((result) => (
-        <DomainPanel key={result.domain} result={result} />
+        <DomainPanel key={result.domain} result={result} cost={cost} />
       ))}
       <JsonView value={answer} />
     </section>
   );
 }
 
-function DomainPanel({ result }: { result: DomainResult }) {
+/** Answers that say the name has nothing (a real answer); every other code is a failure to get one. */
+const NEGATIVE_ANSWERS = new Set(['NXDOMAIN', 'NODATA']);
+
+function DomainPanel({ result, cost }: { result: DomainResult; cost: number | undefined }) {
   const lookup = result.lookupResult;
   const headingId = `dns-domain-${result.domain.replace(/[^A-Za-z0-9]/g, '-')}`;
   const types = [...RECORD_TYPES, ...Object.keys(lookup.records).filter((type) => !(RECORD_TYPES as readonly string[]).includes(type))];
@@ -34,7 +38,13 @@ function DomainPanel({ result }: { result: DomainResult }) {
         {result.domain}
         {lookup.domain !== result.domain ? <span class="muted"> ({lookup.domain})</span> : null}
       </h4>
-      {present.length === 0 ? <p class="muted">No records found.</p> : null}
+      {present.length > 0 ? null : failures.length === 0 ? (
+        <p class="muted">No records found.</p>
+      ) : failures.every(([, cause]) => NEGATIVE_ANSWERS.has(cause)) ? (
+        <p class="muted">No such records: the name’s servers answered {[...new Set(failures.map(([, cause]) => cause))].join(', ')}.</p>
+      ) : (
+        <LookupFailed failures={failures} cost={cost} />
+      )}
       <div class="tools-record-grid">
         {present.map((type) => (
           <RecordTable key={type} domain={result.domain} type={type} records={lookup.records[type] ?? []} />
@@ -63,6 +73,29 @@ function DomainPanel({ result }: { result: DomainResult }) {
         </p>
       )}
     </article>
+  );
+}
+
+/** Nothing answered: a failure, said as one (what failed, and what it cost), never as an empty result. */
+function LookupFailed({ failures, cost }: { failures: ReadonlyArray<readonly [string, string]>; cost: number | undefined }) {
+  const causes = [...new Set(failures.map(([, cause]) => cause))];
+  const unreachable = causes.every((cause) => cause === 'UNREACHABLE' || cause === 'TIMEOUT');
+  return (
+    <div class="tools-failed" role="alert" data-testid="dns-failed">
+      <p>
+        <strong>Lookup failed:</strong>{' '}
+        {unreachable
+          ? `the resolver did not answer (${causes.join(', ')}): no record type could be read. The name may exist; ask again later.`
+          : `no record type was answered (${causes.join(', ')}).`}
+      </p>
+      <p class="small">
+        {cost === undefined
+          ? 'The service charges a lookup it ran, answered or not.'
+          : cost === 0
+            ? 'Not charged.'
+            : `Charged ${cost} credit${cost === 1 ? '' : 's'}: the service charges a lookup it ran, answered or not (only its own 5xx failures are free).`}
+      </p>
+    </div>
   );
 }
 

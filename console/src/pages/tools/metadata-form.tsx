@@ -11,8 +11,8 @@ import { readableError } from './readable-error.js';
 export function UrlMetadata() {
   const [url, setUrl] = useState('');
   const [level, setLevel] = useState<SummaryLevel>('none');
-  const analysis = usePaidCall<MetadataAnswer>();
   const credits = SUMMARY_LEVELS.find((candidate) => candidate.level === level)?.credits ?? 55;
+  const analysis = usePaidCall<MetadataAnswer>({ cost: credits });
 
   const submit = (event: Event) => {
     event.preventDefault();

@@ -25,7 +25,7 @@ const FIELDS: ReadonlyArray<readonly [string, string]> = [
 ];
 
 export function MyIp() {
-  const lookup = usePaidCall<MyIpAnswer>();
+  const lookup = usePaidCall<MyIpAnswer>({ cost: 1 });
   const answer = lookup.error === undefined ? lookup.result : undefined;
   return (
     <>

@@ -3,12 +3,44 @@
  * computed by the service's own schedule code (src/features/scheduler/cron-rules.ts), so the times and the error
  * text are the ones the API would give. Shown in the schedule's zone and in the viewer's.
  */
+import { useMemo } from 'preact/hooks';
 import { toString as describeCron } from 'cronstrue';
 import { checkScheduleWindow, parseSchedule } from '../../../../src/features/scheduler/cron-rules.js';
+import { formatInstant, plural, viewerZone } from '../../components/ui.js';
 
 export const RUNS_SHOWN = 5;
+/** What each scheduled run costs the wallet (the service's price list, README "Pricing"). */
+export const SCHEDULED_RUN_COST = 2;
+const DAY_MS = 86_400_000;
+/** A schedule runs at most once a minute: a day holds at most this many runs. */
+const MOST_RUNS_A_DAY = 1440;
 
 export type Explained = { ok: true; description: string; runs: Date[]; zone: string; warning: string | null } | { ok: false; error: string };
+
+/** How often a schedule runs from `now`: in the next 24 hours, and in the next 7 days when that is few enough to count. */
+export interface RunCount {
+  readonly day: number;
+  readonly week: number | undefined;
+}
+/** Counting stops here (a run a minute is 1,440 a day); beyond WEEK_COUNT_LIMIT a week is not counted, the day says it. */
+const WEEK_COUNT_LIMIT = 300;
+
+/** Pure: the runs ahead of a valid schedule, for what it costs a day; undefined for one the service would refuse. */
+export function countRuns(cron: string, timezone: string, now = new Date()): RunCount | undefined {
+  const parsed = parseSchedule(cron.trim(), timezone.trim());
+  if (!parsed.ok) return undefined;
+  const { schedule } = parsed;
+  const start = now.getTime();
+  let day = 0;
+  let week = 0;
+  for (let found = schedule.nextAfter(now); found !== null && found.getTime() - start <= 7 * DAY_MS; found = schedule.nextAfter(found)) {
+    if (found.getTime() - start <= DAY_MS) day += 1;
+    week += 1;
+    if (day >= MOST_RUNS_A_DAY) return { day, week: undefined };
+    if (week > WEEK_COUNT_LIMIT && found.getTime() - start > DAY_MS) return { day, week: undefined };
+  }
+  return { day, week };
+}
 
 /** Pure: the schedule explained, or the service's message for it. `now` is when the runs are counted from. */
 export function explainSchedule(cron: string, timezone: string, now = new Date()): Explained {
@@ -31,23 +63,12 @@ export function explainSchedule(cron: string, timezone: string, now = new Date()
   return { ok: true, description, runs, zone: schedule.timezone, warning: checkScheduleWindow(schedule, now) };
 }
 
-const viewerZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone;
-
-function formatIn(date: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-GB', {
-    timeZone,
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    timeZoneName: 'short',
-  }).format(date);
-}
+const formatIn = (date: Date, timeZone: string): string => formatInstant(date, timeZone);
 
 export function CronExplainer({ cron, timezone }: { cron: string; timezone: string }) {
   const explained = explainSchedule(cron, timezone);
+  // Counting a day's runs walks the schedule up to 1,440 times: once per cron and zone typed, not per render.
+  const count = useMemo(() => countRuns(cron, timezone), [cron, timezone]);
   const local = viewerZone();
   if (!explained.ok) {
     return (
@@ -64,6 +85,7 @@ export function CronExplainer({ cron, timezone }: { cron: string; timezone: stri
       <p data-testid="cron-description">
         <strong>{explained.description}</strong> <span class="muted">({zone})</span>
       </p>
+      {count === undefined ? null : <DailyCost count={count} />}
       {explained.warning === null ? null : (
         <p class="error" data-testid="cron-warning">
           {explained.warning}
@@ -91,6 +113,29 @@ export function CronExplainer({ cron, timezone }: { cron: string; timezone: stri
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** "2 credits a run: 2,880 credits a day (1,440 runs in the next 24 hours)", or a week's figure for a sparse schedule. */
+function DailyCost({ count }: { count: RunCount }) {
+  const cost = (runs: number) => plural(runs * SCHEDULED_RUN_COST, 'credit');
+  const perDay = (runs: number) => {
+    const credits = (runs * SCHEDULED_RUN_COST) / 7;
+    return credits < 1 ? 'under 1 credit a day' : `about ${plural(Math.round(credits), 'credit')} a day`;
+  };
+  return (
+    <p data-testid="cron-cost">
+      {plural(SCHEDULED_RUN_COST, 'credit')} a run:{' '}
+      {count.week === undefined || count.week === count.day * 7 ? (
+        <>
+          <strong>{cost(count.day)} a day</strong> ({plural(count.day, 'run')} in the next 24 hours).
+        </>
+      ) : (
+        <>
+          <strong>{cost(count.week)} a week</strong>, {perDay(count.week)} ({plural(count.week, 'run')} in the next 7 days).
+        </>
+      )}
+    </p>
   );
 }
 

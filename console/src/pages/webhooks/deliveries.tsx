@@ -4,7 +4,7 @@
  */
 import { useState } from 'preact/hooks';
 import { call } from '../../api.js';
-import { Charged, CostHint, ErrorNote, JsonView, Loading, PageTitle, relativeTime } from '../../components/ui.js';
+import { Charged, CostHint, ErrorNote, JsonView, Loading, PageTitle, formatInstant, relativeTime } from '../../components/ui.js';
 import { href } from '../../router.js';
 import { useLoad } from '../../use-load.js';
 import { redeliveryCost, type Attempt, type DeliveryDetail as Detail, type DeliveryList, type DeliveryStatus, type RedeliveryResult } from './types.js';
@@ -22,7 +22,7 @@ export function StatusBadge({ status }: { status: string }) {
 function When({ iso }: { iso: string | null }) {
   if (iso === null) return <span class="muted">—</span>;
   return (
-    <time dateTime={iso} title={new Date(iso).toLocaleString()}>
+    <time dateTime={iso} title={formatInstant(iso)}>
       {relativeTime(iso)}
     </time>
   );

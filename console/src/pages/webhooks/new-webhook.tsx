@@ -1,32 +1,55 @@
-/** `#/webhooks/new`: create a webhook (POST /webhook, 1 credit); then its mailbox address and signing secret, shown once. */
+/**
+ * `#/webhooks/new`: create a webhook (POST /webhook, 1 credit). Once created, the address moves to the webhook's own
+ * page (`#/webhooks/<id>`), which shows the answer, with its mailbox address and signing secret, once, without reading
+ * the webhook again.
+ */
 import { useState } from 'preact/hooks';
+import type { Answer } from '../../api.js';
 import { call } from '../../api.js';
-import { Charged, CopyButton, ErrorNote, PageTitle } from '../../components/ui.js';
-import { href } from '../../router.js';
+import { Charged, CopyButton, ErrorNote, PageTitle, formatInstant, viewerZone } from '../../components/ui.js';
+import { href, navigate } from '../../router.js';
 import { createBody, emptyDraft, type Draft } from './form-state.js';
 import { usePaidCall } from '../../components/use-paid-call.js';
 import { WebhookForm } from './webhook-form.js';
-import type { WebhookView } from './types.js';
+import { WEBHOOK_CALL_COST, type WebhookView } from './types.js';
 
-export const viewerZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone;
+/** The create answer, handed to the webhook's page the address moves to (its secret is in no other answer). */
+const created = new Map<string, Answer<WebhookView>>();
+
+/** The answer of a webhook created just now, once. */
+export function takeCreated(webhookId: string): Answer<WebhookView> | undefined {
+  const answer = created.get(webhookId);
+  created.delete(webhookId);
+  return answer;
+}
 
 export function NewWebhook() {
-  const save = usePaidCall<WebhookView>({ clearWhileBusy: true });
+  const save = usePaidCall<WebhookView>({ clearWhileBusy: true, cost: WEBHOOK_CALL_COST });
   const [invalid, setInvalid] = useState<string | undefined>(undefined);
-  const created = save.result;
-  const submit = (draft: Draft) => {
+  const submit = async (draft: Draft) => {
     const body = createBody(draft);
     setInvalid(body.ok ? undefined : body.error);
-    if (body.ok) void save.run(() => call<WebhookView>('POST', '/webhook', { json: body.value }));
+    if (!body.ok) return;
+    let answer: Answer<WebhookView> | undefined;
+    const view = await save.run(async () => (answer = await call<WebhookView>('POST', '/webhook', { json: body.value })));
+    if (view === undefined || answer === undefined) return;
+    created.set(view.webhookId, answer);
+    navigate('webhooks', view.webhookId);
   };
-  if (created !== undefined) return <Created view={created} cost={save.cost} balance={save.balance} />;
   return (
     <>
       <PageTitle title="New webhook">New webhook</PageTitle>
       <p>
         <a href={href('webhooks')}>← All webhooks</a>
       </p>
-      <WebhookForm initial={emptyDraft(viewerZone())} editing={false} busy={save.busy} submitLabel="Create webhook" context={{}} onSave={submit}>
+      <WebhookForm
+        initial={emptyDraft(viewerZone())}
+        editing={false}
+        busy={save.busy}
+        submitLabel="Create webhook"
+        context={{}}
+        onSave={(draft) => void submit(draft)}
+      >
         <ErrorNote error={invalid ?? save.error} />
         <Charged cost={save.cost} balance={save.balance} />
       </WebhookForm>
@@ -34,45 +57,31 @@ export function NewWebhook() {
   );
 }
 
-function Created({ view, cost, balance }: { view: WebhookView; cost: number | undefined; balance: number | undefined }) {
+/** Above a webhook's page right after it was created: what only the create answer says. */
+export function Created({ view, cost, balance }: { view: WebhookView; cost: number | undefined; balance: number | undefined }) {
   return (
-    <>
-      <PageTitle title={`Webhook ${view.webhookId} created`}>Webhook {view.webhookId} created</PageTitle>
-      <div class="panel" role="status">
+    <div class="panel notice" role="status" data-testid="webhook-created">
+      <p>
+        <strong>Created.</strong>{' '}
         {view.email === undefined ? (
-          <p>
+          <>
             Scheduled: next run{' '}
-            {view.schedule?.nextRunAt === undefined ? (
-              'not planned'
-            ) : (
-              <time dateTime={view.schedule.nextRunAt}>{new Date(view.schedule.nextRunAt).toLocaleString()}</time>
-            )}
-            .
-          </p>
+            {view.schedule?.nextRunAt === undefined ? 'not planned' : <time dateTime={view.schedule.nextRunAt}>{formatInstant(view.schedule.nextRunAt)}</time>}.
+          </>
         ) : (
-          <>
-            <p>Mail sent to this address is delivered to {view.webhook}:</p>
-            <CopyButton text={view.email} label="Copy address" />
-          </>
+          <>Mail sent to this address is delivered to {view.webhook}:</>
         )}
-        {view.signingSecret === undefined ? null : (
-          <>
-            <p>
-              Signing secret (Standard Webhooks, <code>webhook-signature</code>): shown only now. Keep it to verify deliveries.
-            </p>
-            <CopyButton text={view.signingSecret} label="Copy signing secret" />
-          </>
-        )}
-        <Charged cost={cost} balance={balance} />
-      </div>
-      <div class="actions">
-        <a class="button primary" href={href('webhooks', view.webhookId)}>
-          Open {view.webhookId}
-        </a>
-        <a class="button" href={href('webhooks')}>
-          All webhooks
-        </a>
-      </div>
-    </>
+      </p>
+      {view.email === undefined ? null : <CopyButton text={view.email} label="Copy address" />}
+      {view.signingSecret === undefined ? null : (
+        <>
+          <p>
+            Signing secret (Standard Webhooks, <code>webhook-signature</code>): shown only now. Keep it to verify deliveries.
+          </p>
+          <CopyButton text={view.signingSecret} label="Copy signing secret" />
+        </>
+      )}
+      <Charged cost={cost} balance={balance} />
+    </div>
   );
 }

@@ -5,21 +5,23 @@
 import { useEffect, useState } from 'preact/hooks';
 import { call } from '../../api.js';
 import type { Answer } from '../../api.js';
-import { Charged, CopyButton, CostHint, ErrorNote, Loading, PageTitle } from '../../components/ui.js';
-import { href, navigate } from '../../router.js';
+import { Charged, CopyButton, CostHint, ErrorNote, Loading, PageTitle, viewerZone } from '../../components/ui.js';
+import { href } from '../../router.js';
 import { useLoad } from '../../use-load.js';
 import { ConfirmButton } from '../../components/confirm-button.js';
 import { draftOf, patchBody, type Draft } from './form-state.js';
-import { viewerZone } from './new-webhook.js';
 import { WEBHOOK_CALL_COST, type TestResult, type WebhookView } from './types.js';
 import { usePaidCall } from '../../components/use-paid-call.js';
 import { WebhookForm } from './webhook-form.js';
+import { Created, takeCreated } from './new-webhook.js';
 import { LastRun, NextRun, WhatItSends, modeOf } from './webhook-status.js';
 
 const pathOf = (webhookId: string): string => `/webhook/${encodeURIComponent(webhookId)}`;
 
 export function WebhookDetail({ webhookId }: { webhookId: string }) {
-  const loaded = useLoad<Answer<WebhookView>>(() => call<WebhookView>('GET', pathOf(webhookId)), [webhookId]);
+  // Just created here: the create answer is the webhook as stored, so it is not read again (nor charged).
+  const [fresh] = useState(() => takeCreated(webhookId));
+  const loaded = useLoad<Answer<WebhookView>>(() => (fresh === undefined ? call<WebhookView>('GET', pathOf(webhookId)) : Promise.resolve(fresh)), [webhookId]);
   const [view, setView] = useState<WebhookView | undefined>(undefined);
   useEffect(() => setView(loaded.data?.data), [loaded.data]);
   return (
@@ -30,7 +32,8 @@ export function WebhookDetail({ webhookId }: { webhookId: string }) {
       </p>
       <ErrorNote error={loaded.error} />
       <Loading when={loaded.loading && view === undefined} />
-      {loaded.data === undefined ? null : <Charged cost={loaded.data.cost} balance={loaded.data.balance} />}
+      {fresh === undefined ? null : <Created view={fresh.data} cost={fresh.cost} balance={fresh.balance} />}
+      {loaded.data === undefined || fresh !== undefined ? null : <Charged cost={loaded.data.cost} balance={loaded.data.balance} />}
       {view === undefined ? null : <Loaded view={view} onChange={setView} />}
     </>
   );
@@ -100,7 +103,7 @@ function Summary({ view, tested }: { view: WebhookView; tested: number }) {
 }
 
 function SendTest({ view, onSent }: { view: WebhookView; onSent: () => void }) {
-  const test = usePaidCall<TestResult>({ clearWhileBusy: true });
+  const test = usePaidCall<TestResult>({ clearWhileBusy: true, cost: WEBHOOK_CALL_COST });
   const result = test.result;
   const send = async () => {
     if ((await test.run(() => call<TestResult>('POST', `${pathOf(view.webhookId)}/test`))) !== undefined) onSent();
@@ -128,7 +131,7 @@ function SendTest({ view, onSent }: { view: WebhookView; onSent: () => void }) {
 }
 
 function RotateSecret({ view, onChange }: { view: WebhookView; onChange: (view: WebhookView) => void }) {
-  const rotate = usePaidCall<WebhookView>({ clearWhileBusy: true });
+  const rotate = usePaidCall<WebhookView>({ clearWhileBusy: true, cost: WEBHOOK_CALL_COST });
   const secret = rotate.result?.signingSecret;
   const run = async () => {
     const answer = await rotate.run(() => call<WebhookView>('PATCH', pathOf(view.webhookId), { json: { rotateSecret: true } }));
@@ -159,11 +162,19 @@ function RotateSecret({ view, onChange }: { view: WebhookView; onChange: (view: 
 }
 
 function DeleteWebhook({ view }: { view: WebhookView }) {
-  const remove = usePaidCall<string>({ clearWhileBusy: true });
-  const run = async () => {
-    const answer = await remove.run(() => call<string>('DELETE', pathOf(view.webhookId)));
-    if (answer !== undefined) navigate('webhooks');
-  };
+  const remove = usePaidCall<string>({ clearWhileBusy: true, cost: WEBHOOK_CALL_COST });
+  // Stays here once deleted: going on to the list would read it (another credit) beyond what the button said.
+  const run = () => void remove.run(() => call<string>('DELETE', pathOf(view.webhookId)));
+  if (remove.result !== undefined && remove.error === undefined) {
+    return (
+      <div class="action" role="status">
+        <p class="ok">
+          Deleted {view.webhookId}. <a href={href('webhooks')}>All webhooks</a> <CostHint credits={WEBHOOK_CALL_COST} />
+        </p>
+        <Charged cost={remove.cost} balance={remove.balance} />
+      </div>
+    );
+  }
   return (
     <div class="action">
       <div class="actions">
@@ -173,7 +184,7 @@ function DeleteWebhook({ view }: { view: WebhookView }) {
           confirmLabel="Delete"
           danger
           disabled={remove.busy}
-          onConfirm={() => void run()}
+          onConfirm={run}
         />
         <CostHint credits={WEBHOOK_CALL_COST} />
       </div>
@@ -183,7 +194,7 @@ function DeleteWebhook({ view }: { view: WebhookView }) {
 }
 
 function EditWebhook({ view, onChange }: { view: WebhookView; onChange: (view: WebhookView) => void }) {
-  const save = usePaidCall<WebhookView>({ clearWhileBusy: true });
+  const save = usePaidCall<WebhookView>({ clearWhileBusy: true, cost: WEBHOOK_CALL_COST });
   const [note, setNote] = useState<string | undefined>(undefined);
   const [invalid, setInvalid] = useState<string | undefined>(undefined);
   // The form restarts from each saved version (its key), so a save shows what the service stored.

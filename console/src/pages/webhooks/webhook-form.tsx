@@ -2,11 +2,12 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { CostHint } from '../../components/ui.js';
-import { CronExplainer, TimezoneOptions, explainSchedule } from './cron-explainer.js';
+import { CronExplainer, SCHEDULED_RUN_COST, TimezoneOptions, explainSchedule } from './cron-explainer.js';
 import { FORMATS, type Draft, type Mode } from './form-state.js';
 import { HeadersEditor } from './headers-editor.js';
 import { PayloadPreview, type PreviewContext } from './payload-preview.js';
 import { WEBHOOK_CALL_COST } from './types.js';
+import { draftProblem, WEBHOOK_ID_INPUT_PATTERN } from './draft-check.js';
 
 const FORMAT_LABELS: Readonly<Record<string, string>> = {
   '': 'None: the inbound e-mail payload as JSON',
@@ -38,13 +39,14 @@ export function WebhookForm({ initial, editing, busy, submitLabel, context, onSa
   const set = (change: Partial<Draft>) => setDraft((current) => ({ ...current, ...change }));
   const explained = draft.mode === 'scheduled' ? explainSchedule(draft.cron, draft.timezone) : undefined;
   const nextRun = explained?.ok ? explained.runs[0] : undefined;
+  const problem = draftProblem(draft, editing);
   const submit = (event: Event) => {
     event.preventDefault();
-    onSave(draft);
+    if (problem === null) onSave(draft);
   };
   return (
     <div class="webhook-editor">
-      <form class="panel" onSubmit={submit} aria-label={submitLabel}>
+      <form class="panel" onSubmit={submit} aria-label={submitLabel} noValidate>
         <fieldset class="modes">
           <legend>Mode</legend>
           <ModeChoice mode="mailbox" current={draft.mode} onPick={(mode) => set({ mode })}>
@@ -61,7 +63,7 @@ export function WebhookForm({ initial, editing, busy, submitLabel, context, onSa
               id="webhook-id"
               value={draft.webhookId}
               placeholder="default"
-              pattern="[A-Za-z0-9_\-]{1,30}"
+              pattern={WEBHOOK_ID_INPUT_PATTERN}
               aria-describedby="webhook-id-hint"
               autoComplete="off"
               onInput={(event) => set({ webhookId: event.currentTarget.value })}
@@ -82,7 +84,7 @@ export function WebhookForm({ initial, editing, busy, submitLabel, context, onSa
           onInput={(event) => set({ url: event.currentTarget.value })}
         />
         <p class="muted" id="webhook-url-hint">
-          HTTPS on a public host.
+          HTTPS (https://…) on a public host.
         </p>
         {draft.mode === 'mailbox' ? <MailboxFields draft={draft} set={set} /> : <ScheduleFields draft={draft} set={set} />}
         <HeadersEditor rows={draft.headers} onChange={(headers) => set({ headers })} />
@@ -94,11 +96,17 @@ export function WebhookForm({ initial, editing, busy, submitLabel, context, onSa
             </option>
           ))}
         </select>
+        {problem === null ? null : (
+          <p class="error" aria-live="polite" data-testid="webhook-problem">
+            {problem}
+          </p>
+        )}
         <div class="actions">
-          <button type="submit" class="primary" disabled={busy}>
+          <button type="submit" class="primary" disabled={busy || problem !== null}>
             {submitLabel}
           </button>
           <CostHint credits={WEBHOOK_CALL_COST} />
+          {problem === null ? null : <span class="muted small">Nothing is sent (or charged) until the form is right.</span>}
         </div>
         {children}
       </form>
@@ -201,7 +209,7 @@ function ScheduleFields({ draft, set }: { draft: Draft; set: Setter }) {
         </div>
       </div>
       <p class="muted" id="cron-hint">
-        5 fields: minute hour day month weekday. Each run costs 2 credits.
+        5 fields: minute hour day month weekday. Each run costs {SCHEDULED_RUN_COST} credits (the explainer adds them up per day).
       </p>
       <label class="choice">
         <input type="checkbox" checked={draft.active} onChange={(event) => set({ active: event.currentTarget.checked })} /> Active

@@ -1,6 +1,6 @@
 /** Small views of a webhook used by the list and the detail page: mode, target, last run, next run. */
 import { call } from '../../api.js';
-import { relativeTime } from '../../components/ui.js';
+import { formatInstant, relativeTime } from '../../components/ui.js';
 import { useLoad } from '../../use-load.js';
 import type { DeliveryList, WebhookView } from './types.js';
 
@@ -46,7 +46,7 @@ export function NextRun({ view }: { view: WebhookView }) {
   if (!schedule.active) return <span class="muted">paused</span>;
   if (schedule.nextRunAt === undefined) return <span class="muted">—</span>;
   return (
-    <time dateTime={schedule.nextRunAt} title={new Date(schedule.nextRunAt).toLocaleString()}>
+    <time dateTime={schedule.nextRunAt} title={formatInstant(schedule.nextRunAt)}>
       {relativeTime(schedule.nextRunAt)}
     </time>
   );
