@@ -5,15 +5,15 @@ import { RECORD_TYPES } from '../../outbound/dns/dns-types.js';
 import { REQUEST_DEADLINE_MS } from './request-budget.js';
 
 /**
- * Request and response schemas of POST /dns-lookup (SPEC "DNS lookup result", DECISIONS "DNS").
+ * Request and response schemas of POST /dns-lookup (docs/contract.md#dns-lookup).
  * OpenAPI 3.0 knows neither `const` nor `patternProperties`, so literals are one-value enums and
  * maps use `additionalProperties`.
  */
 
-/** DECISIONS "DNS": at most 10 domains per request. */
+/** docs/contract.md#dns-lookup: at most 10 domains per request. */
 const MAX_DOMAINS = 10;
 const MAX_PROPAGATION_SERVERS = 10;
-/** SPEC "Limits". These defaults are the only ones: validation fills them in before the lookup runs. */
+/** docs/contract.md#dns-lookup. These defaults are the only ones: validation fills them in before the lookup runs. */
 const TIMEOUT_RANGE = { min: 1000, max: 60_000, default: 5000 } as const;
 const RETRIES_RANGE = { min: 0, max: 10, default: 3 } as const;
 const RETRY_DELAY_RANGE = { min: 0, max: 100_000, default: 1000 } as const;

@@ -11,7 +11,7 @@ import { listBuckets, listKeys } from './kv.listing.js';
 const Bucket = Type.String({ description: '1 to 30 characters; no control characters or /; no reserved- prefix, no --- suffix' });
 export const ListParams = Type.Object({ bucket: Bucket });
 
-/** The listings' query (issue #17, beyond SPEC); closed as SPEC's queries are, so an unknown parameter is 400. */
+/** The listings' query (docs/reference.md#key-value-store); closed as the contract's queries are, so an unknown parameter is 400. */
 const pageQuery = (names: 'keys' | 'buckets') =>
   Type.Object(
     {
@@ -64,7 +64,7 @@ function checkPaging(prefix: string, cursor: string | undefined): void {
   if (problem !== null) throw errors.badRequest(problem);
 }
 
-/** The listings beyond SPEC (issue #17: the web console; also `coinop kv ls|buckets` and the MCP tools kv_list, kv_buckets). */
+/** The listings beyond the contract (docs/reference.md#key-value-store: the web console; also `coinop kv ls|buckets` and the MCP tools kv_list, kv_buckets). */
 export const kvListRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   const listed = deps.metrics.kvOperation('list');
 

@@ -15,7 +15,7 @@ import { errors } from '../../errors.js';
 
 const CURSOR_RULE = 'must be the cursor of a previous answer';
 
-// Closed, as SPEC defines the query: an unknown parameter is 400 (this free call is logged with its path).
+// Closed, as the contract defines the query (docs/contract.md#call-logs): an unknown parameter is 400 (this free call is logged with its path).
 export const Query = Type.Object(
   {
     n: Type.Integer({ minimum: 1, maximum: 100, default: 5, 'x-error': 'must be an integer from 1 to 100' }),
@@ -24,7 +24,7 @@ export const Query = Type.Object(
   { additionalProperties: false },
 );
 
-/** SPEC's query and, beyond SPEC, paging and filters (issue 17's web console); without them the answer is SPEC's. */
+/** The contract's query and, beyond it, paging and filters (docs/reference.md#call-logs); without them the answer is the contract's. */
 const PagedQuery = Type.Object(
   {
     ...Query.properties,

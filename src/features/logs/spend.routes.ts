@@ -46,7 +46,7 @@ function firstPeriod(now: number, by: SpendPeriod, days: number): number {
   return by === 'day' ? now - (now % DAY) - (days - 1) * DAY : now - (now % HOUR) - (days * 24 - 1) * HOUR;
 }
 
-/** Beyond SPEC (issue 17's web console): credits spent per hour or day and category, from the hourly sums the log keeps. */
+/** Beyond the contract (docs/reference.md#call-logs): credits spent per hour or day and category, from the hourly sums the log keeps. */
 export const spendRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   app.get(
     '/token/spend',

@@ -32,7 +32,7 @@ function positionOf(cursor: string | undefined): { value: number; id: number } |
   return { value: pair[0], id: pair[1] };
 }
 
-/** Beyond SPEC: every wallet page by page, one wallet's log page by page, and totals. Lists and totals are not audited (no one wallet). */
+/** Beyond the contract (docs/reference.md#operator-api): every wallet page by page, one wallet's log page by page, and totals. Lists and totals are not audited (no one wallet). */
 export const listingRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; audit: Audit }> = async (app, { deps, audit }) => {
   app.get(
     '/manage/wallets',

@@ -8,7 +8,7 @@ import { adminAuth, AmountBody, BalanceView, EXAMPLE_HASH, Params, WalletView } 
 
 const tags = ['manage'];
 
-/** One wallet by hash: read, credit, debit (beyond SPEC), delete (beyond SPEC). */
+/** One wallet by hash: read, credit, debit and delete (beyond the contract: docs/reference.md#operator-api). */
 export const walletRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; audit: Audit }> = async (app, { deps, audit }) => {
   app.get(
     '/manage/wallets/:hash',
