@@ -1,5 +1,5 @@
 /**
- * Delivery retries under load (issue 16): 10,000 scheduled runs due at the same minute, fired by a real coinop
+ * Delivery retries under load (docs/reference.md#delivery-retries): 10,000 scheduled runs due at the same minute, fired by a real coinop
  * process (src/main.ts, pinned to core 0) at a local HTTPS receiver (this process, core 1) that answers 503 to the
  * first attempt of every other run and 204 to the rest. Every webhook opts into retries; DELIVERY_RETRY_BASE_MS is
  * small, so the retry worker sends the second attempts within a second or so. Checks that every run ends delivered,
@@ -21,7 +21,7 @@ import { MINUTE } from '../src/lib/time.js';
 
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 10_000);
 const RETRY_BASE_MS = Number(process.env.BENCH_RETRY_BASE_MS ?? 200);
-const WALLETS = Math.max(1, Math.ceil(DELIVERIES / 100)); // at most 100 webhooks per wallet (DECISIONS)
+const WALLETS = Math.max(1, Math.ceil(DELIVERIES / 100)); // at most 100 webhooks per wallet (docs/contract.md#webhooks)
 const LEAD_MS = 8_000;
 const WAIT_AFTER_MS = 55_000; // the schedules fire again a minute later: the bench ends before
 

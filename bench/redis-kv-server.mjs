@@ -1,4 +1,4 @@
-// The do-it-yourself alternative to coinop's KV (issue #19): a Fastify server (logger off) whose every call runs one
+// The do-it-yourself alternative to coinop's KV (bench/RESULTS.md): a Fastify server (logger off) whose every call runs one
 // Lua script in Redis that looks up the token's wallet, refuses below 1 credit, debits 1, reads or writes the value
 // and appends a call-log entry, atomically. GET and POST /kv/:bucket/:key, the token in x-token, plain-text bodies,
 // x-cost and x-balance as coinop answers them. A benchmark instrument, never the service.

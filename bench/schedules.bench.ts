@@ -23,7 +23,7 @@ import { sha256Hex } from '../src/lib/hash.js';
 import { MINUTE } from '../src/lib/time.js';
 
 const SCHEDULES = Number(process.env.BENCH_SCHEDULES ?? 10_000);
-const WALLETS = Math.max(1, Math.ceil(SCHEDULES / 100)); // at most 100 webhooks per wallet (DECISIONS)
+const WALLETS = Math.max(1, Math.ceil(SCHEDULES / 100)); // at most 100 webhooks per wallet (docs/contract.md#webhooks)
 const LEAD_MS = 8_000; // at least this long between inserting the schedules and their minute
 const WAIT_AFTER_MS = 120_000;
 

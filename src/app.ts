@@ -81,7 +81,7 @@ export async function buildApp(deps: Deps, inbound?: InboundMail, options: { rea
       requireHostHeader: false,
     },
     clientErrorHandler: answerClientError(deps.logger as FastifyBaseLogger, newRequestId),
-    // A request that reaches a closing instance on a kept-alive connection is still answered (README "Stopping").
+    // A request that reaches a closing instance on a kept-alive connection is still answered (docs/operations.md#stopping).
     return503OnClosing: false,
     forceCloseConnections: 'idle',
   }).withTypeProvider<TypeBoxTypeProvider>();

@@ -63,7 +63,7 @@ export interface Config {
   readonly otel: { readonly endpoint?: string; readonly serviceName: string };
   /** CORS_ORIGINS: browser origins (`https://app.example`) allowed to call the API cross-origin; empty: no CORS headers at all. */
   readonly corsOrigins: readonly string[];
-  /** DELIVERY_RETRY_BASE_MS: the wait before a webhook's first retry (doubling for each further one, README "Delivery retries"). */
+  /** DELIVERY_RETRY_BASE_MS: the wait before a webhook's first retry (doubling for each further one, docs/reference.md#delivery-retries). */
   readonly deliveryRetryBaseMs: number;
 }
 
@@ -121,7 +121,7 @@ function shutdownDelay(env: Env): number {
   return value;
 }
 
-/** Default 30 s (issue 16); a small base makes retries testable and benchable without waiting minutes. */
+/** Default 30 s; a small base makes retries testable and benchable without waiting minutes. */
 function deliveryRetryBase(env: Env): number {
   const raw = text(env, 'DELIVERY_RETRY_BASE_MS');
   if (raw === undefined) return 30_000;

@@ -1,6 +1,6 @@
 /**
  * The one catalogue of client-visible errors: status and plain-text body.
- * Every error a route can answer with is built here, so bodies stay exactly as DECISIONS.md fixes them.
+ * Every error a route can answer with is built here, so bodies stay exactly as docs/contract.md#errors fixes them.
  */
 export class ApiError extends Error {
   constructor(
@@ -40,7 +40,7 @@ export const errors = {
   /** `retryAfterSeconds`: when the caller may try again (a wallet over its share of a shared pool). */
   unavailable: (cause: string, retryAfterSeconds?: number) =>
     new ApiError(503, cause, retryAfterSeconds === undefined ? {} : { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) }),
-  /** The store is unreachable or not answering in time (README "While the database is away"). */
+  /** The store is unreachable or not answering in time (docs/reference.md#while-the-database-is-away). */
   storeUnavailable: () => new ApiError(503, 'Service Unavailable', { 'retry-after': '2' }),
 } as const;
 

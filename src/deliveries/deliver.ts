@@ -11,7 +11,7 @@ import { recordAttempt } from './history.js';
 import { isRetryable, retryDelayMs } from './retry-policy.js';
 import { recordRedelivery, recordRetry } from './retry.queries.js';
 
-/** Deliveries and their attempts are kept as long as the call log (README "Call logs"), then swept. */
+/** Deliveries and their attempts are kept as long as the call log (docs/reference.md#delivery-history), then swept. */
 export const DELIVERY_RETENTION_MS = 7 * DAY;
 /** The 1 MiB rule: a body up to this many UTF-8 bytes is kept with its delivery; a larger one is not (body null). */
 export const MAX_STORED_BODY_BYTES = 1024 * 1024;
@@ -89,7 +89,7 @@ async function keepHistory(deps: Deps, deliveryId: string, write: () => Promise<
 
 /**
  * Sends one callback, the only way any webhook call leaves the service: signed (when the webhook has keys),
- * through the SSRF-safe outbound client. One attempt (SPEC: no retry) unless the webhook opted into retries
+ * through the SSRF-safe outbound client. One attempt (docs/contract.md#deliveries, rule 2: no retry) unless the webhook opted into retries
  * (`retryAttempts`): then a failure worth retrying leaves the delivery `pending` for the retry worker, its body
  * kept until it ends. The attempt is recorded in the delivery history and the call log (`webhook-delivery`, the
  * webhookId as path, the delivery id beside it). Never throws: a failed delivery is an outcome.

@@ -31,7 +31,7 @@ export interface Delivery extends DeliveryTarget {
   readonly walletId: number;
   /** The webhook delivered for; for low-balance notifications the log path `low-balance`. */
   readonly webhookId: string;
-  /** The webhook's retry policy: attempts allowed after the first (absent or 0: SPEC's single attempt). */
+  /** The webhook's retry policy: attempts allowed after the first (absent or 0: the single attempt of docs/contract.md#deliveries). */
   readonly retryAttempts?: number;
   /** The value to POST, or its JSON already serialised (the inbound outbox stores it so). */
   readonly body: unknown;

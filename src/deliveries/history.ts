@@ -27,7 +27,7 @@ export interface DeliveryRecord {
   readonly lastError: string | null;
   readonly url: string;
   readonly cost: number;
-  /** The exact JSON text sent; null when it was over the 1 MiB rule, and e-mail content once its delivery ended (SPEC rule 5). */
+  /** The exact JSON text sent; null when it was over the 1 MiB rule, and e-mail content once its delivery ended (docs/contract.md#deliveries, rule 5). */
   readonly body: string | null;
 }
 

@@ -2,7 +2,7 @@ import type { DeliveryResult } from '../outbound/outbound-client.js';
 import { HOUR } from '../lib/time.js';
 
 /**
- * Opt-in retries (issue 16; beyond SPEC, whose rule 2 is "no retry by the service": absent or 0 keeps that).
+ * Opt-in retries (docs/reference.md#delivery-retries): absent or 0 keeps the single attempt of docs/contract.md#deliveries, rule 2.
  * A webhook's `retry.attempts` is how many attempts may follow the first one.
  */
 export const MAX_RETRY_ATTEMPTS = 8;

@@ -89,7 +89,7 @@ export interface LaterOutcome {
 
 /**
  * A retry's outcome: pending again, or ended (success or failure). Written only while the delivery is still
- * pending (a redelivery that succeeded meanwhile ended it). Ending an e-mail delivery drops its content (SPEC rule 5).
+ * pending (a redelivery that succeeded meanwhile ended it). Ending an e-mail delivery drops its content (docs/contract.md#deliveries, rule 5).
  */
 export async function recordRetry(store: Store, outcome: LaterOutcome, attempt: AttemptRecord): Promise<void> {
   const status = outcome.ok ? 'success' : outcome.nextAttemptAt === null ? 'failure' : 'pending';

@@ -2,7 +2,7 @@ import type { ChatMessage } from './message.js';
 import { truncate } from './text.js';
 
 /**
- * Chat bodies (DECISIONS "Formats"). Limits come from DECISIONS and the platforms;
+ * Chat bodies (docs/contract.md#formats). Limits come from the contract and the platforms;
  * title and line caps are ours: they keep a huge subject from eating a whole-message
  * budget, so the body always keeps most of the room.
  */
@@ -10,7 +10,7 @@ export const LIMITS = {
   title: 256,
   line: 512,
   slackBody: 3000,
-  /** Not in DECISIONS: Teams refuses payloads over about 28 KB and the body appears twice. */
+  /** Not in the contract: Teams refuses payloads over about 28 KB and the body appears twice. */
   teamsBody: 3000,
   discordContent: 2000,
   telegramText: 4096,

@@ -1,7 +1,7 @@
 import { WEBHOOK_FORMATS, isWebhookFormat } from './payloads.js';
 import { validateTemplate } from './template-engine.js';
 
-/** Save-time rules of `format`, `options` and `template` (SPEC "Webhook configuration", "Limits"). */
+/** Save-time rules of `format`, `options` and `template` (docs/contract.md#webhooks). */
 
 export const OPTIONS_MAX_KEYS = 10;
 export const OPTION_VALUE_MAX_CHARS = 500;
@@ -10,7 +10,7 @@ export const OPTION_VALUE_MAX_CHARS = 500;
 const REQUIRED_OPTION: Readonly<Partial<Record<string, string>>> = { pagerduty: 'routing_key', telegram: 'chat_id' };
 
 export interface FormatConfigInput {
-  /** Absent, null or "" means no format (DECISIONS "Webhooks"). */
+  /** Absent, null or "" means no format (docs/contract.md#webhooks). */
   format?: string | null;
   options?: Record<string, unknown> | null;
   template?: unknown;
@@ -53,7 +53,7 @@ const shortKey = (key: string): string => {
   return points.length <= 40 ? key : `${points.slice(0, 40).join('')}…`;
 };
 
-/** Read-back form: sensitive values masked (DECISIONS "Webhooks"); `routing_key` already contains `key`. */
+/** Read-back form: sensitive values masked (docs/contract.md#webhooks); `routing_key` already contains `key`. */
 const SENSITIVE = /token|secret|password|key/i;
 
 export function redactOptions(options: Readonly<Record<string, string>> | null | undefined): Record<string, string> {

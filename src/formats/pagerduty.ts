@@ -2,7 +2,7 @@ import { lowBalanceSentence, plainBody, rechargeHint, subjectOf } from './messag
 import type { InboundEmailPayload, LowBalanceEvent } from './payloads.js';
 import { singleLine, truncate } from './text.js';
 
-/** PagerDuty Events API v2 trigger events (DECISIONS "Formats", "Low balance"). */
+/** PagerDuty Events API v2 trigger events (docs/contract.md#formats, #low-balance). */
 
 export const PAGERDUTY_LIMITS = {
   summary: 1024,

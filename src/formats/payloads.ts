@@ -1,5 +1,5 @@
 /**
- * Shapes of the JSON bodies the service sends out (SPEC "Events").
+ * Shapes of the JSON bodies the service sends out (docs/contract.md#deliveries, #inbound-e-mail, #schedules).
  * The mail, webhooks, scheduler and settings features build these; the
  * format adapters reshape them for chat and incident platforms.
  */
@@ -18,7 +18,7 @@ export interface EmailAddress {
 export interface AttachmentMeta {
   filename?: string;
   contentType?: string;
-  /** Bytes. Kept even when the attachment was dropped for size (DECISIONS "Inbound e-mail"). */
+  /** Bytes. Kept even when the attachment was dropped for size (docs/contract.md#inbound-e-mail). */
   size?: number;
   downloadUrl?: string;
   downloadUrlExpiresAt?: string;
@@ -41,7 +41,7 @@ export interface InboundEmailPayload {
   provider?: string;
   url?: string;
   raw?: Record<string, unknown>;
-  /** Set when the 1 MiB rule dropped or cut content (DECISIONS "Inbound e-mail"). */
+  /** Set when the 1 MiB rule dropped or cut content (docs/contract.md#inbound-e-mail). */
   truncated?: boolean;
 }
 
@@ -54,7 +54,7 @@ export interface ScheduledRunPayload {
   /** ISO 8601. */
   executedAt: string;
   walletHash: string;
-  /** Only on test deliveries (DECISIONS "Deliveries and tests"). */
+  /** Only on test deliveries (docs/contract.md#deliveries). */
   test?: boolean;
 }
 

@@ -47,7 +47,7 @@ function checkNode(node: unknown, level: number): string | null {
   return null;
 }
 
-/** Largest rendered template, in UTF-8 bytes of its JSON: the 1 MiB payload rule (SPEC "Limits"). */
+/** Largest rendered template, in UTF-8 bytes of its JSON: the 1 MiB payload rule (docs/contract.md#inbound-e-mail). */
 export const RENDER_MAX_BYTES = 1024 * 1024;
 
 /** Even the template's own text is over the byte budget: nothing can be rendered. */

@@ -1,5 +1,5 @@
 /**
- * Parser of the placeholder grammar used in custom templates (SPEC "Format adapters").
+ * Parser of the placeholder grammar used in custom templates (docs/contract.md#formats).
  *
  *   string      := ( text | placeholder )*
  *   placeholder := "{{" ws chain ws "}}"

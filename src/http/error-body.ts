@@ -4,7 +4,7 @@ import { PLAIN_TEXT } from './schemas.js';
 /**
  * The body a route's errors are answered with, declared on the route (`config: { errorBody }`):
  * the service-wide plain text (the default), or `{"success": false, "error": "…"}`, the failure
- * shape SPEC gives url-to-metadata. Only the body changes; status, headers, charging and logging
+ * shape the contract gives url-to-metadata (docs/contract.md#url-metadata). Only the body changes; status, headers, charging and logging
  * stay with the shared error handling for every route.
  */
 export type ErrorBodyShape = 'plain-text' | 'json-failure';
@@ -20,7 +20,7 @@ const ERROR_BODIES: Readonly<Record<ErrorBodyShape, (message: string) => { reado
   'json-failure': (message) => ({ type: 'application/json; charset=utf-8', text: JSON.stringify({ success: false, error: message }) }),
 };
 
-/** Authentication and metering answer alike on every route (SPEC: typical bodies `Unauthorized`, `Insufficient credits`). */
+/** Authentication and metering answer alike on every route (docs/contract.md#errors: `Unauthorized`, `Insufficient credits`). */
 const SERVICE_WIDE_STATUSES: ReadonlySet<number> = new Set([401, 402]);
 
 /** The content type and serialised body of an error `message` answered with `statusCode` on this request's route. */

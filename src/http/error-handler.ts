@@ -41,7 +41,7 @@ async function sendStoreAway(request: FastifyRequest, reply: FastifyReply, error
 
 async function sendError(deps: Deps, request: FastifyRequest, reply: FastifyReply, error: ApiError): Promise<void> {
   let answered = error;
-  // A request that failed before it was charged (e.g. an unparsable body) still pays, as SPEC says client errors do.
+  // A request that failed before it was charged (e.g. an unparsable body) still pays, as client errors do (docs/contract.md#metering).
   try {
     await chargeFailedRequest(deps, request, answered.statusCode);
   } catch (chargeError) {

@@ -119,7 +119,7 @@ function charge(deps: Deps, request: FastifyRequest, cost: number, done: (error?
 
 /**
  * Charges a request that failed before preValidation (unparsable or oversized body): client errors pay,
- * as SPEC says. A 401 has no wallet to charge and a 5xx is ours (a charge that could not be made, say), so neither pays.
+ * as docs/contract.md#metering says. A 401 has no wallet to charge and a 5xx is ours (a charge that could not be made, say), so neither pays.
  */
 export function chargeFailedRequest(deps: Deps, request: FastifyRequest, statusCode: number): Promise<void> {
   const state = request.meter;
@@ -318,7 +318,7 @@ export type RefusalCostHeaders = (request: FastifyRequest, reply: FastifyReply) 
 /**
  * Refusals given before routing (a path the router cannot decode, 404, 405) ran no route, so they charge nothing;
  * yet on a metered route's path (`/kv/…`, `/token…`) a valid token's answer still carries `x-cost: 0` and `x-balance`,
- * as every answer of an authenticated endpoint does (DECISIONS). The work is what a free route does: the wallet
+ * as every answer of an authenticated endpoint does (docs/contract.md#metering). The work is what a free route does: the wallet
  * lookup (cached) and a balance read; nothing is written or logged. A missing or unknown token, or a store that does
  * not answer, leaves the refusal as it is (never a 401 or a 503 in its place). `track` must run before routes are added.
  */

@@ -43,7 +43,7 @@ function join(parent: string, child: string): string {
   return parent === '' ? child : `${parent}.${child}`;
 }
 
-/** One short sentence naming the field and the rule, as DECISIONS.md asks for 400 bodies. */
+/** One short sentence naming the field and the rule, as docs/contract.md#errors asks for 400 bodies. */
 export function describeValidationError(error: ErrorObject | undefined, dataVar: string): string {
   if (error === undefined) return `Invalid ${dataVar}`;
   const field = fieldName(error.instancePath);

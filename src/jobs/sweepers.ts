@@ -12,7 +12,7 @@ const BATCH = 1000;
 /**
  * How often the whole log table is walked for expired rows that sit behind younger ones in seq order (rows an
  * instance kept through a long store outage and wrote late), which the per-minute pass never reaches: such a
- * row goes within this long after its expiry, inside SPEC's 24 h.
+ * row goes within this long after its expiry, inside the 24 h of docs/contract.md#call-logs.
  */
 export const LOG_WALK_INTERVAL_MS = 12 * HOUR;
 const LOG_WALK_WINDOW = 5000;
@@ -76,7 +76,7 @@ export async function sweep(deps: Deps, options: { readonly walkAllLogs?: boolea
     `DELETE FROM spend_hourly WHERE (wallet_id, hour, endpoint) IN (SELECT wallet_id, hour, endpoint FROM spend_hourly WHERE hour < $1 LIMIT ${BATCH}) RETURNING 1 AS n`,
     [now - SPEND_RETENTION_MS],
   );
-  // Inbound-mail attachments whose download URL expired (DECISIONS: deleted within minutes after).
+  // Inbound-mail attachments whose download URL expired (docs/contract.md#inbound-e-mail: deleted within minutes after).
   await deleteInBatches(
     deps,
     `DELETE FROM mail_attachments WHERE id IN (SELECT id FROM mail_attachments WHERE expires_at <= $1 LIMIT ${BATCH}) RETURNING 1 AS n`,

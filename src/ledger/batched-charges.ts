@@ -7,7 +7,7 @@ import type { ChargeOutcome } from './wallet.queries.js';
 /**
  * CHARGE with the server told not to wait for the WAL flush at its commit (`synchronous_commit = off` for this
  * transaction only): set by the statement itself, in its own implicit transaction, so it costs no round trip. The
- * commit is flushed by the WAL writer within `wal_writer_delay` (README "Durability of read charges").
+ * commit is flushed by the WAL writer within `wal_writer_delay` (docs/reference.md#durability-of-read-charges).
  */
 export const CHARGE_SYNC_LATER = CHARGE.replace('\nWHERE id = $2', () => `\nFROM (SELECT ${POSTGRES_SYNC_LATER}) AS sync_later\nWHERE id = $2`);
 

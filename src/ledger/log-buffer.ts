@@ -8,7 +8,7 @@ import { MAX_LOG_TEXT } from './log-entry.js';
 import { insertLogs } from './log-insert.js';
 
 /**
- * Call-log rows, written off the hot path in batches: at most 500 ms late (SPEC allows entries to appear
+ * Call-log rows, written off the hot path in batches: at most 500 ms late (docs/contract.md#call-logs allows entries to appear
  * a few seconds late), 100 rows at a time (writing them never stalls the event loop for long: ~0.5 ms on
  * SQLite); while the store fails, the newest 50,000 rows are kept for the next attempt.
  */

@@ -23,7 +23,7 @@ export interface LogRecord {
 /** What a caller records: the ledger gives each row its id and creation time. */
 export type LogEntry = Omit<LogRecord, 'id' | 'createdAt'>;
 
-/** Entries expire seven days after creation (SPEC "Log retention"). */
+/** Entries expire seven days after creation (docs/contract.md#call-logs). */
 export const LOG_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** A log `path` or `error` longer than this (UTF-16 code units) is stored cut, ending with `…`. */

@@ -27,7 +27,7 @@ export class WalletCharger {
     this.deferReads = readCharges === 'deferred';
   }
 
-  /** `readOnly`: the call writes nothing of the user's, so its charge may be answered once committed (README "Durability of read charges"). */
+  /** `readOnly`: the call writes nothing of the user's, so its charge may be answered once committed (docs/reference.md#durability-of-read-charges). */
   charge(walletId: number, cost: number, readOnly = false): ChargeOutcome | Promise<ChargeOutcome> {
     if (cost <= 0) return chargeWallet(this.store, walletId, cost);
     return this.strategy.charge(walletId, cost, readOnly && this.deferReads);

@@ -7,7 +7,7 @@ import type { ServiceMetrics } from './metrics.js';
 /**
  * GET /metrics: Prometheus text for the operator's scraper. Free and unmetered, hidden from the public
  * OpenAPI description. With METRICS_TOKEN set it wants `Authorization: Bearer <METRICS_TOKEN>` (else 401);
- * unset, it is open (README: bind it to a private network or set the token). Wrong tokens are throttled per client.
+ * unset, it is open (docs/reference.md#metrics-access-log-tracing: bind it to a private network or set the token). Wrong tokens are throttled per client.
  */
 export const metricsRoutes: FastifyPluginAsync<{ metrics: ServiceMetrics; token?: string; clock: Clock }> = async (app, { metrics, token, clock }) => {
   const isMetricsToken = token === undefined ? undefined : secretGate(clock, 'metrics token', token);

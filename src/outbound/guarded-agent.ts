@@ -42,7 +42,7 @@ export interface GuardedSession {
 /**
  * undici's headers and body timers are coarse: its "fast timers" tick every half second and may fire up to about
  * that much early (a 0.8 s timeout was seen to cut at 0.71 s). The outbound client's own timer cuts a request at
- * exactly its timeout (SPEC: 10 s); undici's stay only as a backstop, a second later.
+ * exactly its timeout (docs/contract.md#deliveries: 10 s); undici's stay only as a backstop, a second later.
  */
 const UNDICI_TIMER_SLACK_MS = 1000;
 

@@ -110,7 +110,7 @@ export function createOutbound(options: OutboundOptions | SharedTrustOptions): O
   // Deliveries go to the same receivers again and again (a team's Slack hook, a cron target): one long-lived
   // session keeps their connections, saving a TCP and TLS handshake per call. Each new connection is still
   // judged at connect time, and an open one stays with the address that was judged. Idle connections are kept
-  // only briefly: a delivery is never retried (SPEC), so sending on a connection the receiver is closing at that
+  // only briefly: a delivery is never retried (docs/contract.md#deliveries), so sending on a connection the receiver is closing at that
   // very moment must stay rare; servers that close idle connections sooner than a second are rarer still.
   let deliveries: GuardedSession | undefined;
   const deliverySession = (): GuardedSession => {

@@ -4,7 +4,7 @@ import { openPostgresStore } from './postgres/postgres-store.js';
 import type { StoreMetrics } from '../observability/metrics.js';
 import type { TightenedFile } from './sqlite/private-files.js';
 
-/** `sqlite:/path/file.db` or `postgres://…` (see DATABASE_URL in the README). */
+/** `sqlite:/path/file.db` or `postgres://…` (see DATABASE_URL in docs/operations.md#settings). */
 export function openStore(
   databaseUrl: string,
   options: { sqliteSynchronous?: 'FULL' | 'NORMAL'; readChargeSyncMs?: number; metrics?: StoreMetrics; onWideFile?: (file: TightenedFile) => void } = {},

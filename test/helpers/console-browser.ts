@@ -140,7 +140,7 @@ export async function expectAccessible(page: Page): Promise<void> {
 
 /**
  * Saves a screenshot of the page under docs/screenshots/<name>.png when SCREENSHOTS=1 (`npm run screenshots`), so the
- * README's pictures are what the tests saw; otherwise does nothing (a test run leaves the tree as it was).
+ * pictures in docs/console.md are what the tests saw; otherwise does nothing (a test run leaves the tree as it was).
  */
 export async function screenshot(page: Page, name: string): Promise<void> {
   if (process.env.SCREENSHOTS !== '1') return;

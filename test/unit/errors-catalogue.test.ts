@@ -7,12 +7,12 @@ import type { ErrorName } from '../../src/errors.js';
 
 /**
  * Every entry of the error catalogue is answered somewhere and documented (in the style of fastify's
- * test/internals/errors.test.js): an entry nobody uses is dead wording, one missing from the README is a
- * body clients cannot know.
+ * test/internals/errors.test.js): an entry nobody uses is dead wording, one missing from the reference
+ * (docs/reference.md, Errors and HTTP) is a body clients cannot know.
  */
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
-const catalogueTable = README.slice(README.indexOf('| status | body | when |'));
+const REFERENCE = readFileSync(join(ROOT, 'docs', 'reference.md'), 'utf8');
+const catalogueTable = REFERENCE.slice(REFERENCE.indexOf('| status | body | when |'));
 
 /** Every source file of src/. */
 function sources(dir: string): string[] {
@@ -26,7 +26,7 @@ const code = sources(join(ROOT, 'src'))
   .map((path) => readFileSync(path, 'utf8'))
   .join('\n');
 
-/** Entries whose body is the caller's text: the README names them in the table instead. */
+/** Entries whose body is the caller's text: the reference names them in the table instead. */
 const PARAMETERISED: ReadonlySet<ErrorName> = new Set(['badRequest', 'invalidField', 'badGateway', 'unavailable']);
 const SAMPLE_ARGS: Partial<Record<ErrorName, unknown[]>> = { methodNotAllowed: [['GET']], tooManyRequests: [3] };
 const sample = (name: ErrorName) => (errors[name] as (...args: unknown[]) => { statusCode: number; body: string })(...(SAMPLE_ARGS[name] ?? ['field', 'rule']));
@@ -38,10 +38,10 @@ describe('the error catalogue', () => {
     expect(code.includes(`errors.${name}(`), `errors.${name}() is never used`).toBe(true);
   });
 
-  it.each(names)('%s is listed in the README with its status and body', (name) => {
+  it.each(names)('%s is listed in docs/reference.md with its status and body', (name) => {
     const error = sample(name);
     const row = catalogueTable.split('\n').find((line) => line.trim().startsWith(`| ${error.statusCode} |`));
-    expect(row, `no README row for status ${error.statusCode}`).toBeDefined();
+    expect(row, `no row in docs/reference.md for status ${error.statusCode}`).toBeDefined();
     if (PARAMETERISED.has(name)) expect(row).toContain(`\`${name}\``);
     else expect(row).toContain(`\`${error.body}\``);
   });

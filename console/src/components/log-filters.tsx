@@ -1,4 +1,4 @@
-/** The call log's filters: category (SPEC's categories), status (class or common code), path prefix, page size. */
+/** The call log's filters: category (the nine of docs/contract.md#call-logs), status (class or common code), path prefix, page size. */
 import { useState } from 'preact/hooks';
 import { LOG_CATEGORIES } from '../../../src/ledger/log-entry.js';
 

@@ -1,6 +1,6 @@
 /**
- * The low-balance settings form's state, and the translation between it and the API's shapes (SPEC "Low-balance
- * settings"; DECISIONS "Low balance": PUT merges, omitted fields keep their values, null clears).
+ * The low-balance settings form's state, and the translation between it and the API's shapes
+ * (docs/contract.md#low-balance: PUT merges, omitted fields keep their values, null clears).
  */
 import { validateFormatConfig } from '../../../src/formats/index.js';
 

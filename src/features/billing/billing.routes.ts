@@ -8,7 +8,7 @@ import { handleStripeEvent, rechargeLink, RECHARGE_DONE_PATH, verifyStripeEvent,
 import { RECHARGE_AMOUNTS } from './recharge-plans.js';
 import type { RechargeAmount } from './recharge-plans.js';
 
-// Closed, as SPEC defines the query: an unknown parameter is 400 (this free call is logged with its path).
+// Closed, as the contract defines the query (docs/contract.md#recharge): an unknown parameter is 400 (this free call is logged with its path).
 const RechargeQuery = Type.Object(
   { amount: Type.String({ enum: [...RECHARGE_AMOUNTS], default: '1', 'x-error': 'must be 1 or 3', description: 'Millions of credits to buy: 1 or 3' }) },
   { additionalProperties: false },

@@ -15,7 +15,7 @@ import { redeliverRoutes } from './redeliver.routes.js';
 const meter: MeterSpec = { cost: 0, category: 'webhook', readOnly: true };
 const tags = ['webhook'];
 
-/** The delivery history of a wallet's webhook (issue 16); another wallet's webhook is `Webhook not found`. */
+/** The delivery history of a wallet's webhook (docs/reference.md#delivery-history); another wallet's webhook is `Webhook not found`. */
 export const deliveryRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   /** The webhook must be the caller's: its history is looked up only then. */
   const ownWebhook = async (walletId: number, webhookId: string): Promise<void> => {

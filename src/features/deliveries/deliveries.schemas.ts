@@ -5,7 +5,7 @@ import type { AttemptRecord, DeliveryRecord } from '../../deliveries/index.js';
 import { isoTime } from '../../lib/time.js';
 import { WebhookParams } from '../webhooks/index.js';
 
-/** Schemas and views of GET /webhook/{id}/deliveries[/{deliveryId}] (issue 16). */
+/** Schemas and views of GET /webhook/{id}/deliveries[/{deliveryId}] (docs/reference.md#delivery-history). */
 
 export const MAX_DELIVERIES = 100;
 export const DEFAULT_DELIVERIES = 20;

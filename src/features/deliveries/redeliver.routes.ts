@@ -18,7 +18,7 @@ const REFUSAL_COST = 1;
 type Params = { webhookId?: unknown; deliveryId?: unknown };
 
 /**
- * POST /webhook/{id}/deliveries/{deliveryId}/redeliver (issue 16): the recorded body sent again, with the same
+ * POST /webhook/{id}/deliveries/{deliveryId}/redeliver (docs/reference.md#redelivery): the recorded body sent again, with the same
  * delivery id, a fresh signature and a new attempt number, to the webhook as it is now. It costs what the delivery's
  * first attempt cost (its stored `cost`: 1 for a test, 2 for mail or a scheduled run, 5 for mail with attachments),
  * charged by metering before the send like the test route; a redelivery is one attempt (no retries of its own).
@@ -75,7 +75,7 @@ export const redeliverRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async 
       if (webhook === undefined) throw errors.webhookNotFound();
       const delivery = priced.get(request);
       if (delivery === undefined) throw errors.deliveryNotFound();
-      // Mail content is gone once its delivery ended (SPEC rule 5); every body is gone after 7 days.
+      // Mail content is gone once its delivery ended (docs/contract.md#deliveries, rule 5); every body is gone after 7 days.
       if (delivery.body === null || !redeliverable(delivery)) throw errors.deliveryExpired();
       const body = delivery.body;
       // The attempt is numbered once the wallet's turn in the delivery pool comes: a refused call takes none.

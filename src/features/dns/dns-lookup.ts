@@ -147,7 +147,7 @@ function withoutAdvice<T extends { readonly warnings: string[]; readonly recomme
   return fields;
 }
 
-/** One entry of `results`, and whether every query of it failed (DECISIONS: it counts in failedLookups). */
+/** One entry of `results`, and whether every query of it failed (docs/contract.md#dns-lookup: it counts in failedLookups). */
 async function lookupTarget(context: RequestContext, target: Target): Promise<{ readonly result: DomainResult; readonly failed: boolean }> {
   const { plan, resolver, settings } = context;
   const started = performance.now();

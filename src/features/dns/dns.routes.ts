@@ -7,7 +7,7 @@ import { responses, tokenAuth } from '../../http/schemas.js';
 import { DnsLookupBody, DnsLookupResponse } from './dns.schemas.js';
 import type { DnsLookupInput } from './lookup-plan.js';
 
-/** SPEC: 5 credits, client errors included; 5xx answers cost 0 (refunded by the metering, not here). */
+/** docs/contract.md#metering: 5 credits, client errors included; 5xx answers cost 0 (refunded by the metering, not here). */
 export const dnsMeter: MeterSpec = {
   cost: 5,
   category: 'service',

@@ -6,7 +6,7 @@ import { REQUEST_DEADLINE_MS } from './request-budget.js';
 import { MAX_DOMAINS, MAX_PROPAGATION_SERVERS, RETRIES_RANGE, RETRY_DELAY_RANGE, TIMEOUT_RANGE } from './request-limits.js';
 
 /**
- * Request and response schemas of POST /dns-lookup (SPEC "DNS lookup result", DECISIONS "DNS").
+ * Request and response schemas of POST /dns-lookup (docs/contract.md#dns-lookup).
  * OpenAPI 3.0 knows neither `const` nor `patternProperties`, so literals are one-value enums and
  * maps use `additionalProperties`.
  */

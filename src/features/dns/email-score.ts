@@ -13,7 +13,7 @@ export interface EmailAssessment {
 }
 
 /**
- * DECISIONS "DNS": SPF present 20 + valid 10 + strict 10; DMARC present 20 + quarantine 10 or
+ * docs/contract.md#dns-lookup: SPF present 20 + valid 10 + strict 10; DMARC present 20 + quarantine 10 or
  * reject 20; DKIM found 20. Each missing part adds one warning and one recommendation (a missing
  * record stands for its own sub-parts too).
  */

@@ -10,7 +10,7 @@ import type { RequestResolver } from './request-resolver.js';
 import { checkSpf } from './spf-check.js';
 import type { SpfCheck, TxtFetch } from './spf-check.js';
 
-/** The enrichment fields of a `lookupResult` (SPEC names), plus the detail behind them. */
+/** The enrichment fields of a `lookupResult` (the names of docs/contract.md#dns-lookup), plus the detail behind them. */
 export interface EmailEnrichment {
   readonly mx_provider: string | null;
   readonly spf_valid: boolean;

@@ -3,7 +3,7 @@ import type { QueryOptions, RecordType } from '../../outbound/dns/dns-types.js';
 import { parseTarget } from './names.js';
 import type { Target } from './names.js';
 
-/** DECISIONS "DNS": the types looked up when the request names none. */
+/** docs/contract.md#dns-lookup: the types looked up when the request names none. */
 export const DEFAULT_RECORD_TYPES: readonly RecordType[] = ['A', 'AAAA', 'MX', 'TXT', 'NS', 'CNAME'];
 
 /**

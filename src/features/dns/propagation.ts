@@ -17,7 +17,7 @@ export interface PropagationServer {
 
 const publicResolver = (ip: string, location: string): PropagationServer => ({ name: ip, address: { host: ip, port: DNS_PORT }, location });
 
-/** DECISIONS "DNS": the default propagation resolvers. All are anycast; the label names the operator and its home. */
+/** docs/contract.md#dns-lookup: the default propagation resolvers. All are anycast; the label names the operator and its home. */
 export const DEFAULT_PROPAGATION_SERVERS: readonly PropagationServer[] = [
   publicResolver('8.8.8.8', 'Google Public DNS (anycast, US)'),
   publicResolver('8.8.4.4', 'Google Public DNS secondary (anycast, US)'),

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { QueryBudget } from '../../outbound/dns/dns-types.js';
 
 /**
- * SPEC lets one query take 60 s with 10 retries 100 s apart; a request as a whole gets this long,
+ * The contract (docs/contract.md#dns-lookup) lets one query take 60 s with 10 retries 100 s apart; a request as a whole gets this long,
  * after which every query still outstanding fails as TIMEOUT and the answer holds what was gathered.
  */
 export const REQUEST_DEADLINE_MS = 30_000;

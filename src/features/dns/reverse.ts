@@ -3,7 +3,7 @@ import type { DnsRecord } from '../../outbound/dns/dns-types.js';
 import { reverseName } from './names.js';
 import type { RequestResolver } from './request-resolver.js';
 
-/** DECISIONS "DNS": `reverseLookup` of a result. */
+/** docs/contract.md#dns-lookup: `reverseLookup` of a result. */
 export interface ReverseLookup {
   readonly hostnames: string[];
   /** Milliseconds spent in PTR lookups. */

@@ -11,7 +11,7 @@ import { listBuckets, listKeys } from './kv.listing.js';
 const Bucket = Type.String({ description: '1 to 30 characters; no control characters or /; no reserved- prefix, no --- suffix' });
 export const ListParams = Type.Object({ bucket: Bucket });
 
-/** The listings' query (issue #17, beyond SPEC); closed as SPEC's queries are, so an unknown parameter is 400. */
+/** The listings' query (docs/reference.md#key-value-store); closed as the contract's queries are, so an unknown parameter is 400. */
 const pageQuery = (names: 'keys' | 'buckets') =>
   Type.Object(
     {
@@ -64,7 +64,7 @@ function checkPaging(prefix: string, cursor: string | undefined): void {
   if (problem !== null) throw errors.badRequest(problem);
 }
 
-/** The listings beyond SPEC (issue #17: the web console; also `coinop kv ls|buckets` and the MCP tools kv_list, kv_buckets). */
+/** The listings beyond the contract (docs/reference.md#key-value-store: the web console; also `coinop kv ls|buckets` and the MCP tools kv_list, kv_buckets). */
 export const kvListRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   const listed = deps.metrics.kvOperation('list');
 
@@ -76,7 +76,7 @@ export const kvListRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
         operationId: 'kvList',
         summary: "List a bucket's keys",
         description:
-          "Beyond SPEC. The bucket's live keys in byte order with their expiry and value size (UTF-8 bytes), `limit` a page " +
+          "Beyond the contract. The bucket's live keys in byte order with their expiry and value size (UTF-8 bytes), `limit` a page " +
           "(default 20): pass the answer's `cursor` back as `cursor` for the next page; it is null when none remain.",
         tags: ['kv'],
         example: {
@@ -116,7 +116,7 @@ export const kvListRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
         operationId: 'kvBuckets',
         summary: "List the wallet's buckets",
         description:
-          'Beyond SPEC. Buckets holding live keys, in byte order, with their live keys and the size of their values (UTF-8 bytes), ' +
+          'Beyond the contract. Buckets holding live keys, in byte order, with their live keys and the size of their values (UTF-8 bytes), ' +
           `\`limit\` a page (default 20), paged with \`cursor\` as kvList is. Counting is bounded: a page counts ${BUCKET_PAGE_COUNT_BUDGET} entries at ` +
           `most, each bucket's first ${BUCKET_COUNT_CAP} or, above 10 buckets a page, its first ${BUCKET_PAGE_COUNT_BUDGET} ÷ limit (500 at the default 20); ` +
           '`capped` says a bucket holds more (its counts are then a lower bound). A page may hold fewer ' +

@@ -2,7 +2,7 @@ import type { Sql } from '../../store/store.js';
 import { bucketCountCap, prefixEnd } from './kv.rules.js';
 
 /**
- * Listings beyond SPEC (issue #17): a bucket's keys and a wallet's buckets, a page at a time, in byte order. Both
+ * Listings beyond the contract (docs/reference.md#key-value-store): a bucket's keys and a wallet's buckets, a page at a time, in byte order. Both
  * walk the primary key index (wallet_id, bucket, key); bucket and key compare by bytes on both engines (SQLite
  * BINARY; PostgreSQL COLLATE "C", migrations 14 and 17). The cursor is the last name of the page (opaque to clients).
  */

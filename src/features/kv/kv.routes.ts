@@ -13,7 +13,7 @@ export const Params = Type.Object({
   bucket: ListParams.properties.bucket,
   key: Type.String({ description: '1 to 30 characters; no control characters or /' }),
 });
-// Closed, as SPEC defines the query: another parameter is 400 (it would otherwise ride along into the log).
+// Closed, as the contract defines the query (docs/contract.md#kv): another parameter is 400 (it would otherwise ride along into the log).
 export const SetQuery = Type.Object(
   {
     ttl: Type.Optional(
@@ -28,7 +28,7 @@ export const SetQuery = Type.Object(
 );
 
 const meter = { cost: 1, category: 'kv' } as const;
-/** A GET writes nothing of the user's: its charge may be answered once committed (README "Durability of read charges"). */
+/** A GET writes nothing of the user's: its charge may be answered once committed (docs/reference.md#durability-of-read-charges). */
 const readMeter = { ...meter, readOnly: true } as const;
 /** A value is at most 1000 characters (up to 4 bytes each in UTF-8); anything far larger is refused unread. */
 const KV_BODY_LIMIT = 16 * 1024;
@@ -134,6 +134,6 @@ export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, {
     },
   );
 
-  // The listings (beyond SPEC, issue #17) in their own file.
+  // The listings (beyond the contract: docs/reference.md#key-value-store) in their own file.
   await app.register(kvListRoutes, { deps });
 };

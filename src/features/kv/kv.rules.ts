@@ -1,4 +1,4 @@
-/** Bucket and key rules of SPEC and DECISIONS.md, kept pure so they are tested apart from HTTP. */
+/** Bucket and key rules (docs/contract.md#kv), kept pure so they are tested apart from HTTP. */
 export const MAX_NAME_LENGTH = 30;
 export const MAX_VALUE_LENGTH = 1000;
 export const MAX_TTL_SECONDS = 2_592_000;

@@ -7,7 +7,7 @@ import type { LogRow } from './logs.queries.js';
 import type { LogPosition } from './logs.cursor.js';
 
 /**
- * Paging through a wallet's log (beyond SPEC: GET /token/logs with `cursor`, `status`, `path`). Logs have one
+ * Paging through a wallet's log (beyond the contract, docs/reference.md#call-logs: GET /token/logs with `cursor`, `status`, `path`). Logs have one
  * index, (wallet, category, time), so a page is read as one index range per category (one when `type` is given),
  * merged newest first. `status` and `path` are not indexed: a filtered page looks at most SCAN_ROWS entries
  * past the cursor, and when those hold fewer than n matches it answers them with a cursor to go on from, so

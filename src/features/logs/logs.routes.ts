@@ -15,7 +15,7 @@ import { errors } from '../../errors.js';
 
 const CURSOR_RULE = 'must be the cursor of a previous answer';
 
-// Closed, as SPEC defines the query: an unknown parameter is 400 (this free call is logged with its path).
+// Closed, as the contract defines the query (docs/contract.md#call-logs): an unknown parameter is 400 (this free call is logged with its path).
 export const Query = Type.Object(
   {
     n: Type.Integer({ minimum: 1, maximum: 100, default: 5, 'x-error': 'must be an integer from 1 to 100' }),
@@ -24,17 +24,17 @@ export const Query = Type.Object(
   { additionalProperties: false },
 );
 
-/** SPEC's query and, beyond SPEC, paging and filters (issue 17's web console); without them the answer is SPEC's. */
+/** The contract's query and, beyond it, paging and filters (docs/reference.md#call-logs); without them the answer is the contract's. */
 const PagedQuery = Type.Object(
   {
     ...Query.properties,
     cursor: Type.Optional(
-      Type.String({ maxLength: 64, description: "Beyond SPEC: the previous answer's `cursor`, for the next (older) page", 'x-error': CURSOR_RULE }),
+      Type.String({ maxLength: 64, description: "Beyond the contract: the previous answer's `cursor`, for the next (older) page", 'x-error': CURSOR_RULE }),
     ),
     status: Type.Optional(
       Type.String({
         pattern: '^([2-5]xx|[1-5][0-9][0-9])$',
-        description: 'Beyond SPEC: only entries of this status: a class (`2xx`, `3xx`, `4xx`, `5xx`) or an exact code',
+        description: 'Beyond the contract: only entries of this status: a class (`2xx`, `3xx`, `4xx`, `5xx`) or an exact code',
         'x-error': 'must be 2xx, 3xx, 4xx, 5xx or a status code from 100 to 599',
       }),
     ),
@@ -42,7 +42,7 @@ const PagedQuery = Type.Object(
       Type.String({
         minLength: 1,
         maxLength: 200,
-        description: 'Beyond SPEC: only entries whose path starts with this',
+        description: 'Beyond the contract: only entries whose path starts with this',
         'x-error': 'must be 1 to 200 characters',
       }),
     ),
@@ -63,7 +63,7 @@ export const LogEntry = Type.Object({
   cost: Type.Integer(),
   balance: Type.Integer(),
   deliveryId: Type.Optional(Type.String({ description: 'webhook-delivery entries: the delivery (GET /webhook/{id}/deliveries/{deliveryId})' })),
-  reason: Type.Optional(Type.String({ description: 'Beyond SPEC: manage entries, the reason the operator gave for a credit or debit' })),
+  reason: Type.Optional(Type.String({ description: 'Beyond the contract: manage entries, the reason the operator gave for a credit or debit' })),
 });
 
 const LogsResponse = Type.Object({
@@ -72,7 +72,7 @@ const LogsResponse = Type.Object({
   cursor: Nullable(
     Type.String({
       description:
-        'Beyond SPEC: send as `cursor` for the next (older) page; null when no entry is left. A filtered page may hold fewer than n entries while the cursor is not null (each call looks at a bounded number of entries).',
+        'Beyond the contract: send as `cursor` for the next (older) page; null when no entry is left. A filtered page may hold fewer than n entries while the cursor is not null (each call looks at a bounded number of entries).',
     }),
   ),
 });
@@ -110,7 +110,7 @@ export const logRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, 
         operationId: 'logsList',
         summary: 'Recent calls, newest first (free)',
         description:
-          'SPEC: the newest n entries, optionally of one category. Beyond SPEC: `status` and `path` filter further, and `cursor` (from the previous answer) pages on to older entries; a filtered call looks at no more than 5,000 entries, so a page may hold fewer than n entries while `cursor` is not null.',
+          'The contract: the newest n entries, optionally of one category. Beyond the contract: `status` and `path` filter further, and `cursor` (from the previous answer) pages on to older entries; a filtered call looks at no more than 5,000 entries, so a page may hold fewer than n entries while `cursor` is not null.',
         tags: ['token'],
         example: {
           query: { n: 1, type: 'kv', status: '2xx' },

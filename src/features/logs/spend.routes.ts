@@ -46,7 +46,7 @@ function firstPeriod(now: number, by: SpendPeriod, days: number): number {
   return by === 'day' ? now - (now % DAY) - (days - 1) * DAY : now - (now % HOUR) - (days * 24 - 1) * HOUR;
 }
 
-/** Beyond SPEC (issue 17's web console): credits spent per hour or day and category, from the hourly sums the log keeps. */
+/** Beyond the contract (docs/reference.md#call-logs): credits spent per hour or day and category, from the hourly sums the log keeps. */
 export const spendRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   app.get(
     '/token/spend',
@@ -54,7 +54,7 @@ export const spendRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
       config: { meter: { cost: 0, category: 'token', readOnly: true } },
       schema: {
         operationId: 'spendSummary',
-        summary: 'Credits spent per hour or day and category, last 7 days at most (free; beyond SPEC)',
+        summary: 'Credits spent per hour or day and category, last 7 days at most (free; beyond the contract)',
         description:
           'Sums of the call log per UTC hour or day and log category, for charts. Free, like GET /token/logs, and logged like it (as `token`). Calls counts every logged call, free ones included (credits 0).',
         tags: ['token'],

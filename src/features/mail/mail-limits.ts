@@ -1,12 +1,12 @@
 import { HOUR, MINUTE } from '../../lib/time.js';
 
-/** The numbers of inbound mail (SPEC "Limits", DECISIONS "Inbound e-mail") and the listener's own. */
+/** The numbers of inbound mail (docs/contract.md#inbound-e-mail, #costs) and the listener's own. */
 
-/** SPEC: inbound e-mail processed costs 2 credits without attachments, 5 with. */
+/** docs/contract.md#costs: inbound e-mail processed costs 2 credits without attachments, 5 with. */
 export const COST_WITHOUT_ATTACHMENTS = 2;
 export const COST_WITH_ATTACHMENTS = 5;
 
-/** SPEC "Inbound email payload": 1 MiB after parsing (the JSON body without format, UTF-8 bytes). */
+/** docs/contract.md#inbound-e-mail: 1 MiB after parsing (the JSON body without format, UTF-8 bytes). */
 export const PAYLOAD_MAX_BYTES = 1024 * 1024;
 
 /**
@@ -16,10 +16,10 @@ export const PAYLOAD_MAX_BYTES = 1024 * 1024;
  */
 export const MESSAGE_BODIES_MAX_BYTES = 16 * 1024 * 1024;
 
-/** DECISIONS: attachments larger than 20 MB each are dropped, `size` kept, no `downloadUrl`. */
+/** docs/contract.md#inbound-e-mail: attachments larger than 20 MB each are dropped, `size` kept, no `downloadUrl`. */
 export const ATTACHMENT_MAX_BYTES = 20 * 1000 * 1000;
 
-/** DECISIONS: download URLs live 1 hour; the sweeper deletes the bytes within minutes after. */
+/** docs/contract.md#inbound-e-mail: download URLs live 1 hour; the sweeper deletes the bytes within minutes after. */
 export const DOWNLOAD_URL_TTL_MS = HOUR;
 
 /**

@@ -80,7 +80,7 @@ export function findStaleOutbox(sql: Sql, now: number, limit: number): Promise<A
   return sql.all('SELECT id, claim_until, wallet_id FROM inbound_outbox WHERE claim_until <= $1 ORDER BY claim_until LIMIT $2', [now, limit]);
 }
 
-/** Routed content is not retained after delivery (SPEC delivery rule 5). */
+/** Routed content is not retained after delivery (docs/contract.md#deliveries, rule 5). */
 export async function deleteOutbox(store: Store, id: string): Promise<void> {
   await store.writeOne('DELETE FROM inbound_outbox WHERE id = $1', [id]);
 }

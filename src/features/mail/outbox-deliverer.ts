@@ -12,7 +12,7 @@ import type { FairLimiter } from '../../lib/fair-limiter.js';
 /**
  * Carries out recorded deliveries (the inbound outbox) in the mail-delivery pool, each wallet within its share
  * (a wallet whose receivers are slow waits for itself, not for others), each entry deleted after its one attempt
- * (no retry, SPEC delivery rule 2). Entries recorded here start at once with their body in memory when their
+ * (no retry, docs/contract.md#deliveries, rule 2). Entries recorded here start at once with their body in memory when their
  * wallet has room; otherwise only their id waits, and the body is read back when the wallet's turn comes (memory
  * stays bounded whatever the receivers' speed). Entries whose
  * claim ran out (their instance died) are taken over by `recover()`, compare-and-set on the claim.

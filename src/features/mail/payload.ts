@@ -3,13 +3,13 @@ import { htmlToText } from '../../formats/index.js';
 import type { AttachmentMeta, EmailAddress, InboundEmailPayload } from '../../formats/index.js';
 import type { ParsedMessage } from './mime-parse.js';
 
-/** Builds SPEC's inbound e-mail payload for one recipient mailbox from a parsed message. */
+/** Builds the inbound e-mail payload (docs/contract.md#inbound-e-mail) for one recipient mailbox from a parsed message. */
 
 export interface MessageContext {
   readonly externalMessageId: string;
   /** End of DATA (or of the relay's request), epoch ms. */
   readonly receivedAt: number;
-  /** `smtp` for the listener, the relay's name for /inbound/raw (DECISIONS). */
+  /** `smtp` for the listener, the relay's name for /inbound/raw (docs/contract.md#inbound-e-mail). */
   readonly provider: string;
   readonly publicUrl: string;
   readonly mailDomain: string;
@@ -20,7 +20,7 @@ export interface MessageContext {
   readonly heloName?: string;
 }
 
-/** Attachment metadata as delivered; `contentId` (beyond SPEC) lets `cid:` links in `html` be matched. */
+/** Attachment metadata as delivered; `contentId` (beyond the contract) lets `cid:` links in `html` be matched. */
 export type DeliveredAttachment = AttachmentMeta & { contentId?: string };
 
 /** The Message-ID without its angle brackets, or a fresh id when the message has none. */

@@ -1,6 +1,6 @@
 /**
- * Which envelope recipients are ours: `r_` + 16 base32 characters at MAIL_DOMAIN (DECISIONS
- * "Webhooks"). The local part is compared case-insensitively (mailboxes are stored lowercase), the
+ * Which envelope recipients are ours: `r_` + 16 base32 characters at MAIL_DOMAIN
+ * (docs/contract.md#webhooks). The local part is compared case-insensitively (mailboxes are stored lowercase), the
  * domain too, with a trailing dot tolerated. Anything else is not a mailbox and is refused at RCPT.
  */
 const MAILBOX = /^r_[a-z2-7]{16}$/;

@@ -2,7 +2,7 @@ import type { EmailAddress, InboundEmailPayload } from '../../formats/index.js';
 import { fitJsonString, jsonBytes, jsonStringBytes } from '../../formats/index.js';
 
 /**
- * The 1 MiB rule (SPEC "Inbound email payload", DECISIONS "Inbound e-mail"): a payload whose JSON is
+ * The 1 MiB rule (docs/contract.md#inbound-e-mail): a payload whose JSON is
  * larger than the limit first loses attachment metadata from the end until it fits, then `html` is
  * cut, then `text`, and `"truncated": true` is added. Sizes are UTF-8 bytes of JSON.stringify.
  *

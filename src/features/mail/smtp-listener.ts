@@ -202,7 +202,7 @@ function replyFor(outcome: AcceptOutcome): Reply {
     case 'no-mailbox':
       return { ok: false, code: 550, message: 'No such mailbox' };
     case 'insufficient':
-      // DECISIONS: `452 4.2.2 Insufficient credits`, temporary, so the sender retries later.
+      // docs/contract.md#inbound-e-mail: `452 4.2.2 Insufficient credits`, temporary, so the sender retries later.
       return { ok: false, code: 452, message: INSUFFICIENT_CREDITS };
     case 'unparsable':
       return { ok: false, code: 554, message: 'Message could not be parsed' };

@@ -32,14 +32,14 @@ function positionOf(cursor: string | undefined): { value: number; id: number } |
   return { value: pair[0], id: pair[1] };
 }
 
-/** Beyond SPEC: every wallet page by page, one wallet's log page by page, and totals. Lists and totals are not audited (no one wallet). */
+/** Beyond the contract (docs/reference.md#operator-api): every wallet page by page, one wallet's log page by page, and totals. Lists and totals are not audited (no one wallet). */
 export const listingRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; audit: Audit }> = async (app, { deps, audit }) => {
   app.get(
     '/manage/wallets',
     {
       schema: {
         operationId: 'walletList',
-        summary: 'List wallets, newest or highest first, a page at a time (operator; beyond SPEC)',
+        summary: 'List wallets, newest or highest first, a page at a time (operator; beyond the contract)',
         tags,
         security: adminAuth,
         querystring: WalletListQuery,
@@ -71,7 +71,7 @@ export const listingRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; audit: Audit
     {
       schema: {
         operationId: 'walletLogs',
-        summary: "A wallet's log, newest first, a page at a time (operator; beyond SPEC)",
+        summary: "A wallet's log, newest first, a page at a time (operator; beyond the contract)",
         tags,
         security: adminAuth,
         params: Params,
@@ -120,7 +120,7 @@ export const listingRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; audit: Audit
     {
       schema: {
         operationId: 'serviceStats',
-        summary: 'Wallets, credits in circulation and credits spent per day (operator; beyond SPEC)',
+        summary: 'Wallets, credits in circulation and credits spent per day (operator; beyond the contract)',
         tags,
         security: adminAuth,
         querystring: StatsQuery,

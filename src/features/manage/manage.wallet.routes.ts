@@ -8,7 +8,7 @@ import { adminAuth, AmountBody, BalanceView, EXAMPLE_HASH, Params, WalletView } 
 
 const tags = ['manage'];
 
-/** One wallet by hash: read, credit, debit (beyond SPEC), delete (beyond SPEC). */
+/** One wallet by hash: read, credit, debit and delete (beyond the contract: docs/reference.md#operator-api). */
 export const walletRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; audit: Audit }> = async (app, { deps, audit }) => {
   app.get(
     '/manage/wallets/:hash',
@@ -62,7 +62,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; audit: Audit 
     {
       schema: {
         operationId: 'walletDebit',
-        summary: 'Debit a wallet (operator; beyond SPEC)',
+        summary: 'Debit a wallet (operator; beyond the contract)',
         description: 'Takes `amount` credits, all or nothing: a balance that does not cover it answers 409 and nothing changes.',
         tags,
         security: adminAuth,
@@ -93,7 +93,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; audit: Audit 
     {
       schema: {
         operationId: 'walletDelete',
-        summary: 'Delete a wallet and all its data (operator; beyond SPEC)',
+        summary: 'Delete a wallet and all its data (operator; beyond the contract)',
         description:
           'Removes the wallet with its keys, webhooks, schedules, settings, log and delivery history; its token answers 401 from then on. Not logged in the wallet (its log goes with it).',
         tags,

@@ -11,7 +11,7 @@ import { MetadataFailure, MetadataRequest, MetadataResult } from './metadata.sch
 import { RobotsCache } from './robots.js';
 import { SUMMARY_LEVELS } from './ai/summarizer.js';
 
-/** DECISIONS.md: `none` 55, `short`/`medium`/`long` 800. */
+/** docs/contract.md#costs: `none` 55, `short`/`medium`/`long` 800. */
 export const METADATA_COST = 55;
 export const METADATA_AI_COST = 800;
 const AI_LEVELS: ReadonlySet<string> = new Set(SUMMARY_LEVELS);
@@ -22,7 +22,7 @@ export function metadataCost(body: unknown): number {
   return typeof level === 'string' && AI_LEVELS.has(level) ? METADATA_AI_COST : METADATA_COST;
 }
 
-/** DECISIONS.md: a malformed request or a failure that is not 5xx costs 1; any 5xx costs 0. */
+/** docs/contract.md#metering: a malformed request or a failure that is not 5xx costs 1; any 5xx costs 0. */
 export const metadataMeter: MeterSpec = {
   category: 'url-to-metadata',
   cost: (request) => metadataCost(request.body),

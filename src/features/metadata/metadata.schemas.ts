@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { Static, TObject, TProperties } from '@sinclair/typebox';
 import { ISODate, Nullable } from '../../http/schemas.js';
 
-/** Open objects: a page may say more than we list, and clients ignore what they do not know (SPEC Versioning). */
+/** Open objects: a page may say more than we list, and clients ignore what they do not know (docs/contract.md#versioning). */
 const Open = <T extends TProperties>(properties: T, description?: string): TObject<T> =>
   Type.Object(properties, { additionalProperties: true, ...(description === undefined ? {} : { description }) });
 const Strings = Type.Array(Type.String());
@@ -19,7 +19,7 @@ export const MetadataRequest = Type.Object(
       }),
     ),
   },
-  // The request body is open: unknown fields are ignored (DECISIONS.md).
+  // The request body is open: unknown fields are ignored (docs/contract.md#url-metadata).
   { additionalProperties: true },
 );
 export type MetadataRequest = Static<typeof MetadataRequest>;

@@ -1,6 +1,6 @@
 /**
  * Schedule rules: parse and validate a webhook's `schedule.cron` + `schedule.timezone`,
- * compute its next run, and enforce the 30-day rules of DECISIONS.md. Pure: no I/O,
+ * compute its next run, and enforce the 30-day rules of docs/contract.md#schedules. Pure: no I/O,
  * no clock (callers pass `now`), no configuration.
  *
  * A schedule is a set of local wall-clock times in its zone, each firing at most
@@ -29,9 +29,9 @@ export interface CronSchedule {
 
 export type ParseScheduleResult = { ok: true; schedule: CronSchedule } | { ok: false; error: string };
 
-/** DECISIONS.md "Schedules": first run within 30 days of the create/update. */
+/** docs/contract.md#schedules: first run within 30 days of the create/update. */
 export const FIRST_RUN_LIMIT_DAYS = 30;
-/** DECISIONS.md "Schedules": at most one calendar month, 31 days, between consecutive runs. */
+/** docs/contract.md#schedules: at most one calendar month, 31 days, between consecutive runs. */
 export const MAX_GAP_DAYS = 31;
 /** Gaps are checked over a 4-year cycle, so every February 29 case is seen once. */
 const CYCLE_DAYS = 4 * 365 + 1;
@@ -69,7 +69,7 @@ export function parseSchedule(cron: string, timezone: string): ParseScheduleResu
 }
 
 /**
- * The 30-day rules of DECISIONS.md: first run within 30 days of `now`, and no gap
+ * The 30-day rules of docs/contract.md#schedules: first run within 30 days of `now`, and no gap
  * between consecutive runs over 31 days of wall-clock time in the zone, checked over
  * every gap of a 4-year cycle starting at now. Returns the 400 message or null.
  *

@@ -2,7 +2,7 @@ import { HOUR } from '../../lib/time.js';
 import { parseSchedule } from './cron-rules.js';
 import type { CronSchedule } from './cron-rules.js';
 
-/** DECISIONS "Schedules": a run missed by less than this still fires (once); older ones are skipped. */
+/** docs/contract.md#schedules: a run missed by less than this still fires (once); older ones are skipped. */
 export const MISSED_RUN_GRACE_MS = HOUR;
 
 /** What to do with a schedule whose `next_run_at` has come. */

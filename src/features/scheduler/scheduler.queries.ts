@@ -125,7 +125,7 @@ WHERE w.wallet_id = v.wallet_id AND w.webhook_id = v.webhook_id AND (w.last_run_
 /**
  * Claims up to `limit` due schedules in one unit of work: each gets its next run computed and
  * written before any delivery, so an instance crashing mid-delivery never causes a second run
- * (a claimed run is at most once; SPEC: best effort).
+ * (a claimed run is at most once; docs/contract.md#deliveries, rule 3: best effort).
  */
 export async function claimDueRuns(
   store: Store,

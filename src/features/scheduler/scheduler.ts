@@ -22,7 +22,7 @@ import { claimDueRuns } from './scheduler.queries.js';
 import type { ClaimedRun } from './scheduler.queries.js';
 import { INSUFFICIENT_CREDITS } from '../../errors.js';
 
-/** SPEC "Limits": each scheduled run costs 2 credits. */
+/** docs/contract.md#costs: each scheduled run costs 2 credits. */
 const SCHEDULED_RUN_COST = 2;
 /** While runs are in flight, due schedules are looked for again at least this often (and whenever a run is done). */
 const RECLAIM_MS = SECOND;
@@ -107,7 +107,7 @@ export async function runDueSchedules(deps: Deps, options: SchedulerOptions = {}
   return report;
 }
 
-/** The runs kept from earlier passes, in due order; those now missed by the grace period are dropped as skipped (DECISIONS "missed runs"). */
+/** The runs kept from earlier passes, in due order; those now missed by the grace period are dropped as skipped (docs/contract.md#schedules). */
 function takeUnfinished(deps: Deps, unfinished: ClaimedRun[], report: SchedulerReport): ClaimedRun[] {
   const held = unfinished.splice(0).sort((a, b) => a.scheduledFor - b.scheduledFor);
   const now = deps.clock.now();

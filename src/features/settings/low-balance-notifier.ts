@@ -84,7 +84,7 @@ export async function sendPendingLowBalance(deps: Deps, options: NotifierOptions
         if (sent.webhook) report.webhooks += 1;
         if (sent.email) report.emails += 1;
       } finally {
-        // No retry (SPEC "Delivery rules"): whatever happened, this incident is done.
+        // No retry (docs/contract.md#deliveries, rule 2): whatever happened, this incident is done.
         const release = () => deps.ledger.releaseNotification(claim);
         if (options.releases === undefined) await release();
         else await options.releases.run(`${claim.walletId}:${claim.leaseUntil}`, release, 'releasing a low-balance claim failed');
@@ -142,7 +142,7 @@ async function sendEmail(deps: Deps, claim: ClaimedNotification, event: LowBalan
   }
 }
 
-/** DECISIONS "Low balance": subject `Low balance: 42 credits left`; a short body with the threshold and a recharge hint. */
+/** docs/contract.md#low-balance: subject `Low balance: 42 credits left`; a short body with the threshold and a recharge hint. */
 function lowBalanceEmail(event: LowBalanceEvent, publicUrl: string): { subject: string; text: string } {
   const base = publicUrl.replace(/\/+$/, '');
   return {

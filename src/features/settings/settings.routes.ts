@@ -11,7 +11,7 @@ import type { LowBalanceWebhook } from './settings.schemas.js';
 import { readSettings, updateSettings } from './settings.queries.js';
 
 const meter = { cost: 1, category: 'settings' } as const;
-/** Reading the settings writes nothing of the user's (README "Durability of read charges"). */
+/** Reading the settings writes nothing of the user's (docs/reference.md#durability-of-read-charges). */
 const readMeter = { ...meter, readOnly: true } as const;
 
 /** The shared checks word their messages for a webhook's own fields (`Invalid url: …`): here they sit under low_balance_webhook. */

@@ -4,7 +4,7 @@ import type { WebhookRecord } from './webhook-record.js';
 
 /**
  * How long after a rotation deliveries still carry the previous secret's signature, so a receiver can
- * switch its secret without rejecting a message in between (issue 16).
+ * switch its secret without rejecting a message in between (docs/reference.md#webhooks-schedules-inbound-e-mail).
  */
 export const SIGNING_KEY_OVERLAP_MS = DAY;
 

@@ -29,9 +29,9 @@ export function testBody(deps: Deps, record: WebhookRecord, walletHash: string):
 }
 
 /**
- * One signed delivery of the dummy payload (DECISIONS "Deliveries and tests"), logged by src/deliveries like
+ * One signed delivery of the dummy payload (docs/contract.md#deliveries), logged by src/deliveries like
  * every delivery (the receiver's status, the error, the delivery id), so the route's own log row is skipped.
- * A failed delivery is an outcome, not an error: the answer stays 200 (SPEC).
+ * A failed delivery is an outcome, not an error: the answer stays 200 (docs/contract.md#deliveries).
  */
 export async function sendTestDelivery(deps: Deps, record: WebhookRecord, context: TestDeliveryContext): Promise<TestOutcome> {
   const result = await deliver(deps, {

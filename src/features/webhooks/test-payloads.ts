@@ -2,7 +2,7 @@ import { base32Id } from '../../lib/ids.js';
 import { isoTime } from '../../lib/time.js';
 import type { InboundEmailPayload, ScheduledRunPayload } from '../../formats/index.js';
 
-/** Dummy payloads of POST /webhook/{webhookId}/test (DECISIONS "Deliveries and tests"). */
+/** Dummy payloads of POST /webhook/{webhookId}/test (docs/contract.md#deliveries). */
 
 export const TEST_SUBJECT = 'Test webhook';
 export const TEST_TEXT = 'This is a test email sent by coinop to check your webhook.';

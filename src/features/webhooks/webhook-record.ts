@@ -1,7 +1,7 @@
 import type { WebhookFormat } from '../../formats/index.js';
 
 /**
- * A webhook as the service holds it. A webhook is in exactly one mode (SPEC "Webhook configuration"):
+ * A webhook as the service holds it. A webhook is in exactly one mode (docs/contract.md#webhooks):
  * mailbox (mail to its address is delivered) or scheduled (a cron fires it). Times are epoch ms.
  */
 export interface MailboxMode {
@@ -28,7 +28,7 @@ export interface WebhookConfig {
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly mode: MailboxMode | ScheduledMode;
-  /** Opt-in retries (issue 16): attempts allowed after a delivery's first one fails; absent (never 0) is SPEC's single attempt. */
+  /** Opt-in retries: attempts allowed after a delivery's first one fails; absent (never 0) is the contract's single attempt. */
   readonly retryAttempts?: number;
 }
 

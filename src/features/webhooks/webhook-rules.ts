@@ -1,6 +1,5 @@
 /**
- * Save-time rules of webhook configurations (SPEC "Webhook configuration", "Webhook mode and schedule";
- * DECISIONS "Webhooks", "Schedules"). Pure: the caller passes `now`; the URL's network check and the
+ * Save-time rules of webhook configurations (docs/contract.md#webhooks and #schedules). Pure: the caller passes `now`; the URL's network check and the
  * store are the service's business.
  */
 import { isWebhookFormat, validateFormatConfig } from '../../formats/index.js';
@@ -90,7 +89,7 @@ export function configFromInput(input: WebhookInput, now: Date): RuleResult<Webh
 }
 
 /**
- * PATCH (SPEC's table): only the given fields change. `schedule: null` returns a scheduled webhook to
+ * PATCH (docs/contract.md#webhooks): only the given fields change. `schedule: null` returns a scheduled webhook to
  * mailbox mode; a partial schedule is merged into the current one and validated again as a whole.
  */
 export function configFromPatch(current: WebhookConfig, patch: WebhookPatch, now: Date): RuleResult<WebhookConfig> {
@@ -107,7 +106,7 @@ export function configFromPatch(current: WebhookConfig, patch: WebhookPatch, now
   const headerError = patch.headers === undefined ? null : checkHeaders(headers);
   if (headerError !== null) return fail(headerError);
   const url = patch.url ?? current.url;
-  // `retry: null` (or attempts 0) returns to SPEC's single attempt.
+  // `retry: null` (or attempts 0) returns to the contract's single attempt.
   const common = { url, headers, retryAttempts: patch.retry === undefined ? current.retryAttempts : (patch.retry?.attempts ?? 0) };
 
   if (toMailbox) {

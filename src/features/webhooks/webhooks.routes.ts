@@ -14,9 +14,9 @@ import { webhookView } from './webhooks.view.js';
 import { webhookExamples } from './webhooks.examples.js';
 
 const meter: MeterSpec = { cost: 1, category: 'webhook' };
-/** Reading webhooks writes nothing of the user's (README "Durability of read charges"). */
+/** Reading webhooks writes nothing of the user's (docs/reference.md#durability-of-read-charges). */
 const readMeter: MeterSpec = { ...meter, readOnly: true };
-/** SPEC "Events" rule 4: a delivery, test included, is logged under its webhookId. */
+/** docs/contract.md#deliveries, rule 4: a delivery, test included, is logged under its webhookId. */
 const testMeter: MeterSpec = {
   cost: 1,
   category: 'webhook-delivery',

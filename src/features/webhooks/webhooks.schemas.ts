@@ -7,7 +7,7 @@ import { WEBHOOK_ID_PATTERN, WEBHOOK_ID_RULE } from './webhook-id.js';
 
 /**
  * Request and response schemas of the webhook routes. Bodies are closed (an unknown field is a 400,
- * DECISIONS "Webhooks"); the rules a schema cannot say (URL policy, header names, format options,
+ * docs/contract.md#webhooks); the rules a schema cannot say (URL policy, header names, format options,
  * cron windows) are checked by webhook-rules.ts and the service.
  */
 
@@ -44,7 +44,7 @@ const Cron = Type.String({ maxLength: 256, description: '5-field cron: minute ho
 const Timezone = Type.String({ maxLength: 128, description: 'IANA time zone the cron is evaluated in' });
 const Active = Type.Boolean({ description: 'Default true' });
 
-/** Opt-in retries (issue 16; beyond SPEC, whose default of one attempt absent or 0 keeps). */
+/** Opt-in retries (docs/reference.md#delivery-retries); absent or 0 keeps the single attempt of docs/contract.md#deliveries. */
 export const RetryPolicy = Type.Object(
   {
     attempts: Type.Integer({
@@ -57,7 +57,7 @@ export const RetryPolicy = Type.Object(
       Type.String({ enum: [...RETRY_BACKOFFS], 'x-error': 'must be exponential', description: 'From 30 s, doubling, at most 10 h, ±20 % jitter' }),
     ),
   },
-  { additionalProperties: false, description: 'Delivery retries; absent: one attempt (SPEC)' },
+  { additionalProperties: false, description: 'Delivery retries; absent: one attempt (the contract)' },
 );
 
 export const ScheduleInput = Type.Object(
@@ -115,7 +115,7 @@ export const ScheduleView = Type.Object({
 });
 
 /**
- * Property order is the order of the JSON answered (SPEC "POST /webhook"). The serializer writes
+ * Property order is the order of the JSON answered (docs/contract.md#webhooks). The serializer writes
  * required properties first, so `hash`, always present, is declared optional to stay last.
  */
 export const WebhookView = Type.Object({

@@ -11,12 +11,12 @@ import { checkWebhookId, configFromInput, configFromPatch, DEFAULT_WEBHOOK_ID, M
 import type { WebhookInput, WebhookPatch } from './webhooks.schemas.js';
 import { countWebhooks, findWebhook, findWebhookForUpdate, insertWebhook, lockWalletWebhooks, updateWebhook } from './webhooks.queries.js';
 
-/** Mailbox local part: `r_` + 16 lowercase base32 characters (DECISIONS "Webhooks"), 80 random bits. */
+/** Mailbox local part: `r_` + 16 lowercase base32 characters (docs/contract.md#webhooks), 80 random bits. */
 const newMailbox = (): string => `r_${base32Id(16)}`;
 
 /**
  * Without the SMTP listener (SMTP_PORT=0) and the relay (INBOUND_SECRET), no e-mail can reach this service:
- * a new mailbox address would never receive anything, so none is handed out (README "Inbound e-mail").
+ * a new mailbox address would never receive anything, so none is handed out (docs/reference.md#inbound-e-mail).
  */
 export const NO_INBOUND_MAIL = 'Mailbox webhooks are unavailable: this instance receives no e-mail (give a schedule instead)';
 

@@ -25,7 +25,7 @@ function scheduleView(mode: ScheduledMode, history: RunHistory) {
 }
 
 /**
- * A webhook as answered (SPEC "POST /webhook"): header values and sensitive options redacted,
+ * A webhook as answered (docs/contract.md#webhooks): header values and sensitive options redacted,
  * mailbox fields or `schedule` by mode, then `hash`. The signing secret only when just issued.
  */
 export function webhookView(record: WebhookRecord, context: ViewContext, signingSecret?: string) {
@@ -45,7 +45,7 @@ export function webhookView(record: WebhookRecord, context: ViewContext, signing
     webhook: record.url,
     headers: redactHeaders(record.headers),
     ...modeFields,
-    // Shown only when opted in: without it the answer is SPEC's, field for field.
+    // Shown only when opted in: without it the answer is the contract's, field for field.
     ...(record.retryAttempts !== undefined && record.retryAttempts > 0 ? { retry: { attempts: record.retryAttempts, backoff: 'exponential' as const } } : {}),
     hash: context.walletHash,
     ...(signingSecret === undefined ? {} : { signingSecret }),

@@ -1,5 +1,5 @@
 /**
- * What the DNS wire client asks and answers: record types and record shapes of SPEC "DNS lookup result" and DECISIONS "DNS".
+ * What the DNS wire client asks and answers: record types and record shapes of docs/contract.md#dns-lookup.
  * Every record carries `type` and `ttl` (seconds, as the answering server gave it).
  */
 export const RECORD_TYPES = ['A', 'AAAA', 'MX', 'CNAME', 'TXT', 'NS', 'PTR', 'SOA', 'CAA', 'SRV'] as const;
@@ -83,7 +83,7 @@ export interface QueryBudget {
   takePacket(): boolean;
 }
 
-/** Per-query limits of the request (SPEC "Limits": timeout, maxRetries, retryDelay). */
+/** Per-query limits of the request (docs/contract.md#dns-lookup: timeout, maxRetries, retryDelay). */
 export interface QueryOptions {
   /** Milliseconds one try may take (UDP, and the TCP retry of a truncated answer). */
   readonly timeoutMs: number;

@@ -5,7 +5,7 @@ const text = (value: string | Buffer): string => (Buffer.isBuffer(value) ? value
 /** dns-packet spells the root as "." or ""; a null MX (RFC 7505) reads as ".". */
 const host = (name: string | undefined): string => (name === undefined || name === '' ? '.' : name);
 
-/** One wire answer in the shape of SPEC/DECISIONS; undefined for types we do not report. */
+/** One wire answer in the shape of docs/contract.md#dns-lookup; undefined for types we do not report. */
 export function toRecord(answer: Answer): DnsRecord | undefined {
   if (answer.type === 'OPT') return undefined;
   const ttl = answer.ttl ?? 0;

@@ -120,7 +120,7 @@ CREATE TABLE stripe_credits (
 `;
 
 /**
- * Inbound e-mail (issue 4). `mail_attachments`: attachment bytes behind the signed download URLs,
+ * Inbound e-mail (docs/contract.md#inbound-e-mail). `mail_attachments`: attachment bytes behind the signed download URLs,
  * kept until `expires_at` (1 h) and then swept. `inbound_outbox`: a routed message recorded in the
  * same unit as its charge, so the SMTP 250 is given only once the delivery is promised in the store;
  * deleted after the delivery attempt, taken over by any instance when `claim_until` passes (crash).
@@ -196,7 +196,7 @@ DROP INDEX IF EXISTS logs_created;
 };
 
 /**
- * A value may hold any Unicode code point (DECISIONS.md), U+0000 included, which PostgreSQL TEXT cannot
+ * A value may hold any Unicode code point (docs/reference.md#key-value-store), U+0000 included, which PostgreSQL TEXT cannot
  * store: values become bytes (UTF-8) there. SQLite TEXT holds it as it is.
  */
 const kvValuesAsBytes = {
@@ -215,7 +215,7 @@ ALTER TABLE wallets ADD COLUMN lb_last_sent_at BIGINT NOT NULL DEFAULT 0;
 `;
 
 /**
- * Signing-key rotation with overlap (issue 16): the secret a rotation replaced and when, so deliveries carry
+ * Signing-key rotation with overlap (docs/reference.md#webhooks-schedules-inbound-e-mail): the secret a rotation replaced and when, so deliveries carry
  * its signature beside the new one for 24 hours. Never shown in an answer.
  */
 const previousSigningSecret = `
@@ -224,7 +224,7 @@ ALTER TABLE webhooks ADD COLUMN signing_secret_rotated_at BIGINT;
 `;
 
 /**
- * Inbound mail already routed to a mailbox, by a hash of its Message-ID (issue 16): the primary key is the
+ * Inbound mail already routed to a mailbox, by a hash of its Message-ID (docs/reference.md#inbound-e-mail): the primary key is the
  * claim that keeps a resent message from being delivered and charged again, across instances. Rows older
  * than 24 h no longer count and are swept.
  */
@@ -239,7 +239,7 @@ CREATE INDEX inbound_seen_messages_seen ON inbound_seen_messages (seen_at);
 `;
 
 /**
- * Delivery history (issue 16): one `deliveries` row per outbound webhook call, its id the Standard Webhooks
+ * Delivery history (docs/reference.md#delivery-history): one `deliveries` row per outbound webhook call, its id the Standard Webhooks
  * `webhook-id` (stable across its attempts), with the exact JSON body sent (NULL when over 1 MiB), and one
  * `delivery_attempts` row per attempt (the first 1 KiB of the receiver's answer). `next_attempt_at` stays NULL
  * until retries exist. Both kept 7 days like the call log; a log row names its delivery in `logs.delivery_id`.
@@ -282,8 +282,8 @@ ALTER TABLE logs ADD COLUMN delivery_id TEXT;
 `;
 
 /**
- * Opt-in delivery retries (issue 16): a webhook's retry policy (`retry_attempts` retries after the first attempt;
- * 0 is SPEC's single attempt), each delivery's attempt budget fixed when it is made, which attempts were
+ * Opt-in delivery retries (docs/reference.md#delivery-retries): a webhook's retry policy (`retry_attempts` retries after the first attempt;
+ * 0 is the contract's single attempt), each delivery's attempt budget fixed when it is made, which attempts were
  * redeliveries, and the index the retry worker claims due deliveries by.
  */
 const deliveryRetries = `
@@ -303,7 +303,7 @@ const kvKeysInByteOrder = {
 };
 
 /**
- * The operator API beyond SPEC (issue 17). `logs.note`: the reason an operator gave for a credit or debit, on that
+ * The operator API beyond the contract (docs/reference.md#operator-api). `logs.note`: the reason an operator gave for a credit or debit, on that
  * call's log row (NULL on every other row, so the hot path writes no more). `spend_per_day`: credits spent per UTC
  * day (its start, epoch ms), added up from each committed log batch, so spending over 90 days is read from 90 rows
  * while the log itself keeps 7. Wallet listing pages newest first by (created_at, id) and (last_used_at, id):
@@ -326,7 +326,7 @@ DROP INDEX wallets_last_used;`
 `;
 
 /**
- * Spend per hour (issue 17, GET /token/spend): credits and calls per wallet, UTC hour (its start, epoch ms) and
+ * Spend per hour (GET /token/spend, docs/reference.md#call-logs): credits and calls per wallet, UTC hour (its start, epoch ms) and
  * log category, added up from each log batch in the batch's own unit (src/ledger/spend-aggregate.ts). Rows older
  * than 8 days are swept by `hour`; a deleted wallet's go with it (WALLET_DATA_TABLES).
  */
@@ -342,7 +342,7 @@ CREATE TABLE spend_hourly (
 CREATE INDEX spend_hourly_hour ON spend_hourly (hour);
 `;
 
-/** Bucket listing (GET /kv, beyond SPEC) pages in byte order through the primary key index, as key listing does (14). */
+/** Bucket listing (GET /kv, docs/reference.md#key-value-store) pages in byte order through the primary key index, as key listing does (14). */
 const kvBucketsInByteOrder = {
   sqlite: '-- SQLite compares TEXT by bytes (BINARY) already.',
   postgres: 'ALTER TABLE kv ALTER COLUMN bucket TYPE TEXT COLLATE "C";',

@@ -89,7 +89,7 @@ function unitOn(sql: Sql): Unit {
 const RETRYABLE = new Set(['40001', '40P01']); // serialization failure, deadlock
 
 /**
- * Bounds on a database that is away or stuck (README "While the database is away"): a connection, or a
+ * Bounds on a database that is away or stuck (docs/reference.md#while-the-database-is-away): a connection, or a
  * free pooled client, within CONNECT_TIMEOUT_MS; a statement within STATEMENT_TIMEOUT_MS on the server
  * (it rolls back); and, should the server stop answering altogether, the client gives up a little later.
  */

@@ -6,7 +6,7 @@ import type Database from 'better-sqlite3';
  * (~3 µs against ~1.4 µs for a KV read; bench/RESULTS.md): every read of the hot path paid it.
  *
  * Reads see exactly what they saw before: the writer drops the snapshot right before each of its COMMITs, so a read
- * after a commit begins a new one, and this process is the file's only writer (README "One instance"). So a read
+ * after a commit begins a new one, and this process is the file's only writer (docs/operations.md#one-instance). So a read
  * still sees every write committed (and so every write acknowledged) before it. It ends with the turn anyway, so
  * the WAL checkpoint is never held back past a turn and an idle service holds no snapshot.
  */

@@ -162,7 +162,7 @@ describeEachStore('delivery history: every delivery and its attempts, GET /webho
     ]);
   });
 
-  it('records inbound mail deliveries (trigger email), keeping none of the mail content (SPEC: not retained after delivery)', async () => {
+  it('records inbound mail deliveries (trigger email), keeping none of the mail content (contract rule 5: not retained after delivery)', async () => {
     const created = await create('hist-mail');
     const res = await get().inject({
       method: 'POST',

@@ -60,7 +60,7 @@ describeEachStore('delivery retries (opt-in) and redelivery', (kind: StoreKind) 
     return retryPass(on);
   };
 
-  it('shows, replaces and patches the policy; absent or 0 is one attempt and keeps SPEC’s answer', async () => {
+  it('shows, replaces and patches the policy; absent or 0 is one attempt and keeps the contract’s answer', async () => {
     const created = ok(await api.create({ webhookId: 'policy', url: outbound.url(path), retry: { attempts: 3 } }));
     expect(created.retry).toStrictEqual({ attempts: 3, backoff: 'exponential' });
     expect(ok(await api.get('policy')).retry).toStrictEqual({ attempts: 3, backoff: 'exponential' });
@@ -117,7 +117,7 @@ describeEachStore('delivery retries (opt-in) and redelivery', (kind: StoreKind) 
     expect(await retryPass(t)).toMatchObject({ sent: 0 });
   });
 
-  it('a 4xx other than 408 and 429 stops the retries; without a policy a 500 is one attempt (SPEC)', async () => {
+  it('a 4xx other than 408 and 429 stops the retries; without a policy a 500 is one attempt (contract rule 2)', async () => {
     outbound.receiver().enqueue({ status: 500 }, { status: 404 });
     await api.create({ webhookId: 'gone', url: outbound.url(path), retry: { attempts: 5 } });
     ok(await api.test('gone'));

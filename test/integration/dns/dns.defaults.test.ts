@@ -9,7 +9,7 @@ const gaps = (queries: readonly ReceivedQuery[]) => queries.slice(1).map((query,
 // Timers never fire early (1 ms of rounding aside); a loaded machine makes them late, hence the slack above only.
 const about = (ms: number) => ({ atLeast: ms - 10, below: ms + 400 });
 
-describeEachStore('POST /dns-lookup: SPEC defaults when the options are omitted', (kind) => {
+describeEachStore('POST /dns-lookup: the contract’s defaults when the options are omitted', (kind) => {
   // Nothing allowed: d1.test's TLS certificate is looked for below, and its address must stay refused.
   const { app, dns } = useDnsApp(kind, { allowTestNets: false });
 

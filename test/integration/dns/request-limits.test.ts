@@ -18,11 +18,11 @@ import { useTestApp } from '../../helpers/use-test-app.js';
 import { validatedBody } from '../../helpers/validated-dns-body.js';
 import { ALL_TYPES, lookup, PLAIN, useDnsApp } from './route-fixtures.js';
 
-/** The request limits the README states (request-budget.ts). */
+/** The request limits docs/reference.md#dns-url-metadata-caller-ip-recharge states (request-budget.ts). */
 const REQUEST_DEADLINE_MS = 30_000;
 const MAX_PACKETS_PER_REQUEST = 500;
 
-/** SPEC's largest per-query limits: one query alone could take 60 s × 11 tries + 100 s × 10 pauses. */
+/** The largest per-query limits of docs/contract.md#dns-lookup: one query alone could take 60 s × 11 tries + 100 s × 10 pauses. */
 const WORST = { timeout: 60_000, maxRetries: 10, retryDelay: 100_000 } as const;
 const QUIET = { enableEnrichment: false, performReverseLookup: false, enableSslInspection: false } as const;
 
@@ -63,7 +63,7 @@ const withShortDeadline = (config: Config): DepsOverrides => ({
   }),
 });
 
-describeEachStore('POST /dns-lookup: a request ends at its deadline, however long SPEC lets each query take', (kind) => {
+describeEachStore('POST /dns-lookup: a request ends at its deadline, however long the contract lets each query take', (kind) => {
   const env: Record<string, string> = {};
   let silent: Awaited<ReturnType<typeof startSilentServer>> | undefined;
   beforeAll(async () => {

@@ -10,7 +10,7 @@ import type { RawAnswer } from './raw-http.js';
 /**
  * Every answer in the contract's shape, whatever arrives on the wire: requests are written byte for byte over a
  * socket (fetch and inject would normalise or refuse them first), and every error answer must be plain text in the
- * catalogue's wording (src/errors.ts, README "Errors and HTTP"), never JSON, never a 500.
+ * catalogue's wording (src/errors.ts, docs/reference.md#errors-and-http), never JSON, never a 500.
  */
 
 const PLAIN = 'text/plain; charset=utf-8';

@@ -15,7 +15,7 @@ const ADMIN_TOKEN = 'operator-secret-0123456789';
 describeEachStore('HTTP behaviour shared by all routes', (kind) => {
   const get = useTestApp(kind, { env: { ADMIN_TOKEN } });
 
-  // On a metered route's path a valid token sees x-cost: 0 and its balance, as on every refusal before routing (README).
+  // On a metered route's path a valid token sees x-cost: 0 and its balance, as on every refusal before routing (docs/reference.md#tokens-wallets-and-metering).
   it.each([
     ['GET', '/nope', false],
     ['GET', '/kv/b/k/extra', true],

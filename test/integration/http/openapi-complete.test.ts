@@ -6,7 +6,7 @@ import { useTestApp } from '../../helpers/use-test-app.js';
 import type { TestApp } from '../../helpers/app.js';
 
 /**
- * The OpenAPI document is complete (issue 18): every operation named, summarised, priced (`x-cost`, and a sentence),
+ * The OpenAPI document is complete: every operation named, summarised, priced (`x-cost`, and a sentence),
  * its cost headers, its plain-text errors in the catalogue's wording and one example exchange; the price is the one charged.
  */
 

@@ -90,7 +90,7 @@ describeEachStore('sweepers', (kind) => {
     expect(await count(app, 'logs')).toBe(7);
 
     // Rows written late (kept through an outage) sit behind more than a batch of younger ones in seq order:
-    // the per-minute pass never reaches them, the walk of the whole table does, well inside SPEC's 24 h.
+    // the per-minute pass never reaches them, the walk of the whole table does, well inside the 24 h of docs/contract.md#call-logs.
     await insertLogs(app.deps.store, rows(1200, clock.now()));
     await insertLogs(app.deps.store, rows(3, clock.now() - 2 * DAY));
     clock.advance(5 * DAY + 1);

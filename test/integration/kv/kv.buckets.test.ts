@@ -28,7 +28,7 @@ function kv(t: TestApp, token: string) {
   };
 }
 
-describeEachStore("key-value store: listing a wallet's buckets (GET /kv, beyond SPEC)", (kind) => {
+describeEachStore("key-value store: listing a wallet's buckets (GET /kv, beyond the contract)", (kind) => {
   const clock = new ManualClock();
   const get = useTestApp(kind, { clock });
 

@@ -27,7 +27,7 @@ function kv(t: TestApp, token: string) {
   };
 }
 
-describeEachStore('key-value store: listing a bucket (GET /kv/{bucket}, beyond SPEC)', (kind) => {
+describeEachStore('key-value store: listing a bucket (GET /kv/{bucket}, beyond the contract)', (kind) => {
   const clock = new ManualClock();
   const get = useTestApp(kind, { clock });
   let token: string;

@@ -95,7 +95,7 @@ describe('the 503 of a store that is away, to a token holder', () => {
         headers: { 'x-token': token, 'content-type': 'application/json' },
         payload: JSON.stringify({ url: outbound.url('/down') }),
       });
-      // The route's own error shape (SPEC's url-to-metadata failure body), the store-away headers.
+      // The route's own error shape (the url-to-metadata failure body of docs/contract.md#url-metadata), the store-away headers.
       const body = JSON.stringify({ success: false, error: 'Service Unavailable' });
       expect(headersOf(res)).toEqual({ ...away('45'), type: 'application/json; charset=utf-8', body, cost: '55' });
     } finally {

@@ -10,7 +10,7 @@ import { SCAN_ROWS } from '../../../src/features/logs/logs.page.js';
 import { decodeCursor } from '../../../src/features/logs/logs.cursor.js';
 import { HOUR, MINUTE } from '../../../src/lib/time.js';
 
-/** GET /token/logs beyond SPEC: cursor paging and the status and path filters (issue 17). */
+/** GET /token/logs beyond the contract: cursor paging and the status and path filters (docs/reference.md#call-logs). */
 
 const PLAIN = 'text/plain; charset=utf-8';
 
@@ -60,7 +60,7 @@ async function allPages(t: TestApp, token: string, query: string, maxCalls = 100
   return pages;
 }
 
-describeEachStore('GET /token/logs paging and filters (beyond SPEC)', (kind) => {
+describeEachStore('GET /token/logs paging and filters (beyond the contract)', (kind) => {
   const clock = new ManualClock();
   const get = useTestApp(kind, { clock });
 

@@ -8,7 +8,7 @@ import type { LogRecord } from '../../../src/ledger/log-entry.js';
 import { sweep } from '../../../src/jobs/sweepers.js';
 import { DAY, HOUR, MINUTE } from '../../../src/lib/time.js';
 
-/** GET /token/spend (beyond SPEC, issue 17): credits and calls per hour or day and category, from spend_hourly. */
+/** GET /token/spend (beyond the contract, docs/reference.md#call-logs): credits and calls per hour or day and category, from spend_hourly. */
 
 const PLAIN = 'text/plain; charset=utf-8';
 
@@ -19,7 +19,7 @@ interface Spend {
   series: Array<{ start: string; endpoint: string; credits: number; calls: number }>;
 }
 
-describeEachStore('GET /token/spend (beyond SPEC)', (kind) => {
+describeEachStore('GET /token/spend (beyond the contract)', (kind) => {
   const clock = new ManualClock();
   const get = useTestApp(kind, { clock });
 

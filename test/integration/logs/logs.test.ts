@@ -41,7 +41,7 @@ describeEachStore('GET /token/logs', (kind) => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
     const body = res.json() as { logs: Entry[]; n: number; cursor: string | null };
-    expect(Object.keys(body).sort()).toEqual(['cursor', 'logs', 'n']); // cursor: beyond SPEC, null on the last page
+    expect(Object.keys(body).sort()).toEqual(['cursor', 'logs', 'n']); // cursor: beyond the contract, null on the last page
     expect(body.cursor).toBeNull();
     expect(body.logs.map((entry) => entry.path)).toEqual(['/kv/b/3', '/kv/b/2', '/kv/b/1']);
     expect(body.logs.map((entry) => entry.balance)).toEqual([997, 998, 999]);

@@ -25,7 +25,7 @@ describeEachStore('inbound mail over SMTP: messages reach the webhook', (kind) =
   const get = useMailHarness(kind);
   beforeEach(() => get().receiver.respondWith({ status: 200, body: 'ok' }));
 
-  it('delivers a plain-text message as SPEC’s payload, signed, charged 2 credits, logged, not retained', async () => {
+  it('delivers a plain-text message as the contract’s payload, signed, charged 2 credits, logged, not retained', async () => {
     const h = get();
     const box = await createMailbox(h);
     const { request, body } = await deliveredMail(h, {

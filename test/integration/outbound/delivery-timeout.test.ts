@@ -1,4 +1,4 @@
-// SPEC "Events", delivery rule 2 and the limits table: a webhook delivery gives up after 10 seconds.
+// docs/contract.md#deliveries, rule 2, and #limits: a webhook delivery gives up after 10 seconds.
 // Other tests shorten the limit with `timeoutMs` to stay fast; this file is the only one that waits for
 // the default, so it fails if DEFAULT_TIMEOUT_MS changes or is dropped. Every case takes ~10 s, so all of
 // them run concurrently: four tests, under vitest's default maxConcurrency of 5.

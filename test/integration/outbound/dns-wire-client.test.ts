@@ -60,7 +60,7 @@ describe('DNS wire client against a loopback server', () => {
     await dns.close();
   });
 
-  it('returns every record type in the shapes of SPEC and DECISIONS, each with its type and TTL', async () => {
+  it('returns every record type in the shapes of the contract, each with its type and TTL', async () => {
     const q = (name: string, type: Parameters<DnsClient['query']>[1]) => client.query(name, type, FAST);
     expect(await q('example.test', 'A')).toMatchObject({
       ok: true,

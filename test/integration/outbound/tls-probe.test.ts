@@ -124,7 +124,7 @@ describe('TLS certificate inspection against local TLS servers', () => {
       now: () => Date.now(),
     });
 
-    it('gives the fields of SPEC and no warning for a valid certificate far from expiry', async () => {
+    it('gives the fields of the contract and no warning for a valid certificate far from expiry', async () => {
       const fields = await inspectDomainCertificate(context(valid.port, ['127.0.0.0/8']), 'secure.test', undefined, 1000);
       expect(fields).toMatchObject({ ssl_chain_valid: true, ssl_subject_alt_names: ['secure.test', 'www.secure.test'], warnings: [], recommendations: [] });
       expect(fields.ssl_days_until_expiry).toBeGreaterThanOrEqual(89);

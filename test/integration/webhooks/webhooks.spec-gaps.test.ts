@@ -5,13 +5,13 @@ import type { ReceivedRequest } from '../../helpers/https-receiver.js';
 import { expectError, ok, useReceiver, webhookApi } from './webhook-fixtures.js';
 import type { WebhookApi } from './webhook-fixtures.js';
 
-// SPEC rows no other test asserted: a missing webhookId in the path, and delivery rules 1 (2xx only) and 2 (redirects).
+// Contract rows (docs/contract.md) no other test asserted: a missing webhookId in the path, and delivery rules 1 (2xx only) and 2 (redirects).
 const ID_RULE = 'Invalid webhookId: must be 1 to 30 characters from A-Z, a-z, 0-9, _ and -';
 const DELIVERED = { success: true, message: 'test webhook delivered' };
-/** SPEC "Events" rule 2 and "Limits": at most 10 redirects followed. */
+/** docs/contract.md#deliveries, rule 2, and #limits: at most 10 redirects followed. */
 const MAX_REDIRECTS = 10;
 
-describeEachStore('webhooks: SPEC rows without an earlier test', (kind) => {
+describeEachStore('webhooks: contract rows without an earlier test', (kind) => {
   const { env, receiver } = useReceiver();
   const get = useTestApp(kind, { env });
   let api: WebhookApi;
@@ -31,7 +31,7 @@ describeEachStore('webhooks: SPEC rows without an earlier test', (kind) => {
   }
 
   describe('a missing webhookId (empty path segment)', () => {
-    // SPEC allows 400 or 404; `/webhook/` reaches the `/webhook/:webhookId` routes with an empty id, which the
+    // docs/contract.md#webhooks allows 400 or 404; `/webhook/` reaches the `/webhook/:webhookId` routes with an empty id, which the
     // id rule refuses with 400, charged 1 as every other refused webhook call.
     it('GET, PUT, PATCH and DELETE /webhook/ answer 400 with the webhookId rule, charge 1 each, and change no webhook', async () => {
       const before = ok(await api.create({ url }));

@@ -212,7 +212,7 @@ describeEachStore('POST /webhook/{webhookId}/test delivers through a real HTTPS 
     const logs = ok(await api.logs('webhook-delivery')).logs as Array<Record<string, unknown>>;
     expect(logs).toHaveLength(2);
     for (const entry of logs) expect(entry).toMatchObject({ method: 'POST', path: 'logged', endpoint: 'webhook-delivery', cost: 1 });
-    // Each row tells how its delivery went (issue 16 item 5): the failed one with the receiver's status and the cause.
+    // Each row tells how its delivery went: the failed one with the receiver's status and the cause.
     expect(logs.map((entry) => [entry.status_code, entry.error])).toEqual([
       [500, 'webhook call failed: HTTP 500'],
       [200, undefined],

@@ -72,7 +72,7 @@ describe('DKIM probing rules', () => {
   });
 });
 
-describe('e-mail security score (DECISIONS formula)', () => {
+describe('e-mail security score (the contract’s formula)', () => {
   const full: EmailPosture = { spf: { present: true, valid: true, strict: true }, dmarc: { present: true, policy: 'reject' }, dkim: { found: true } };
 
   it('gives 100 with no warnings when everything is in place', () => {

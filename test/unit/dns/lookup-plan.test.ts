@@ -18,7 +18,7 @@ function refusal(run: () => unknown): string {
 }
 
 describe('planning a DNS lookup', () => {
-  it('plans with the defaults of DECISIONS "DNS" (the schema fills the fields, the plan the record types)', () => {
+  it('plans with the defaults of the contract (the schema fills the fields, the plan the record types)', () => {
     const planned = plan({ domains: ['example.com'] });
     expect(planned.recordTypes).toEqual(['A', 'AAAA', 'MX', 'TXT', 'NS', 'CNAME']);
     expect(planned).toMatchObject({

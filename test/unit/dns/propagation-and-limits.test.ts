@@ -6,7 +6,7 @@ import { dnsMeter } from '../../../src/features/dns/dns.routes.js';
 import { daysUntil, subjectAltNames } from '../../../src/outbound/tls-probe.js';
 
 describe('default propagation resolvers', () => {
-  it('are the eight public resolvers of DECISIONS, each with a location label, on port 53', () => {
+  it('are the eight public resolvers of the contract, each with a location label, on port 53', () => {
     expect(DEFAULT_PROPAGATION_SERVERS.map((server) => server.name)).toEqual([
       '8.8.8.8',
       '8.8.4.4',

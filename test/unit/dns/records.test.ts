@@ -5,7 +5,7 @@ import { toRecord } from '../../../src/outbound/dns/wire-records.js';
 
 const answer = (value: unknown) => value as Answer;
 
-describe('wire answers become SPEC record shapes', () => {
+describe('wire answers become the contract’s record shapes', () => {
   it('maps each type with its type and ttl', () => {
     expect(toRecord(answer({ type: 'A', name: 'a.test', ttl: 30, data: '192.0.2.1' }))).toEqual({ type: 'A', address: '192.0.2.1', ttl: 30 });
     expect(toRecord(answer({ type: 'AAAA', name: 'a.test', ttl: 31, data: '2001:db8::1' }))).toEqual({ type: 'AAAA', address: '2001:db8::1', ttl: 31 });

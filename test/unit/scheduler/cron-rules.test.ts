@@ -510,7 +510,7 @@ describe('checkScheduleWindow', () => {
   });
 
   it('first run rule, taken literally: 0 0 1 * * created on the 1st after its run, before a 31-day month, is refused', () => {
-    // Feb 1 is 31 days minus 30 s after Jan 1 00:00:30; DECISIONS.md says 30 days for the first run.
+    // Feb 1 is 31 days minus 30 s after Jan 1 00:00:30; docs/contract.md#schedules says 30 days for the first run.
     expect(windowError('0 0 1 * *', '2025-01-01T00:00:30Z')).toBe(FIRST);
   });
 

@@ -32,7 +32,7 @@ const scheduled: WebhookRecord = {
 };
 
 describe('webhookView', () => {
-  it('writes a mailbox webhook in SPEC order with redacted headers and options', () => {
+  it('writes a mailbox webhook in the contract’s order with redacted headers and options', () => {
     const view = webhookView(mailbox, context);
     expect(Object.keys(view)).toEqual(['webhookId', 'webhook', 'headers', 'format', 'template', 'options', 'includeAttachments', 'email', 'hash']);
     expect(view).toStrictEqual({
@@ -83,7 +83,7 @@ describe('webhookView', () => {
 describe('test payloads', () => {
   const now = Date.parse('2026-06-01T12:00:00.000Z');
 
-  it('builds the inbound test email of DECISIONS with a fresh id each time', () => {
+  it('builds the inbound test email of the contract with a fresh id each time', () => {
     const payload = testInboundEmail('r_x@mx.example.org', now);
     expect(payload).toMatchObject({
       receivedAt: '2026-06-01T12:00:00.000Z',

@@ -1,6 +1,6 @@
 import { CoinopError, InsufficientCredits, NotFound } from '../errors.js';
 
-/** What the CLI's exit status says failed (README: "The coinop CLI"). */
+/** What the CLI's exit status says failed (README, "TypeScript SDK and the coinop CLI"). */
 export const EXIT = {
   ok: 0,
   usage: 1,

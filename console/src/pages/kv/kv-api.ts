@@ -1,4 +1,4 @@
-/** The key-value calls the browser makes, each 1 credit: the listings (beyond SPEC, issue #17) and get/set/delete. */
+/** The key-value calls the browser makes, each 1 credit: the listings (beyond the contract: docs/reference.md#key-value-store) and get/set/delete. */
 import { call } from '../../api.js';
 import type { Answer } from '../../api.js';
 import type { Page } from '../../components/use-paged-list.js';

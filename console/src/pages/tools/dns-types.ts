@@ -1,8 +1,8 @@
-/** The shapes of POST /dns-lookup's answer the console reads (SPEC "DNS lookup result", DECISIONS "DNS"); all else is optional. */
+/** The shapes of POST /dns-lookup's answer the console reads (docs/contract.md#dns-lookup); all else is optional. */
 
 export const RECORD_TYPES = ['A', 'AAAA', 'MX', 'CNAME', 'TXT', 'NS', 'PTR', 'SOA', 'CAA', 'SRV'] as const;
 export type RecordType = (typeof RECORD_TYPES)[number];
-/** The service's defaults (DECISIONS "DNS"). */
+/** The service's defaults (docs/contract.md#dns-lookup). */
 export const DEFAULT_RECORD_TYPES: readonly RecordType[] = ['A', 'AAAA', 'MX', 'TXT', 'NS', 'CNAME'];
 
 export interface DnsRecord {

@@ -1,4 +1,4 @@
-/** The parts of POST /url-to-metadata's answer the console shows (SPEC "URL metadata result"); every group is optional. */
+/** The parts of POST /url-to-metadata's answer the console shows (docs/contract.md#url-metadata); every group is optional. */
 
 export const SUMMARY_LEVELS = [
   { level: 'none', label: 'No summary', credits: 55 },

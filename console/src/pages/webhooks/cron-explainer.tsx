@@ -59,7 +59,7 @@ export function explainSchedule(cron: string, timezone: string, now = new Date()
   } catch {
     description = 'A valid schedule (no plain-language description for this form).';
   }
-  // The 30-day rules the API checks on save (DECISIONS "Schedules").
+  // The 30-day rules the API checks on save (docs/contract.md#schedules).
   return { ok: true, description, runs, zone: schedule.timezone, warning: checkScheduleWindow(schedule, now) };
 }
 

@@ -1,6 +1,6 @@
 /**
  * Sample events for the preview: what a delivery would carry, built here because the service's own test payloads
- * (src/features/webhooks/test-payloads.ts) draw their ids from node:crypto. Same shapes (SPEC "Events").
+ * (src/features/webhooks/test-payloads.ts) draw their ids from node:crypto. Same shapes (docs/contract.md#deliveries).
  */
 import type { InboundEmailPayload, ScheduledRunPayload } from '../../../../src/formats/index.js';
 

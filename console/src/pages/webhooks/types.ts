@@ -80,7 +80,7 @@ export interface RedeliveryResult {
   readonly message: string;
 }
 
-/** Every webhook call costs 1 credit (SPEC endpoint table); the delivery history is free. */
+/** Every webhook call costs 1 credit (docs/contract.md#costs); the delivery history is free. */
 export const WEBHOOK_CALL_COST = 1;
 /**
  * What a redelivery costs: what the delivery's first attempt cost (redeliver.routes.ts): 1 for a test, 2 for a

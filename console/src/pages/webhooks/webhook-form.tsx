@@ -19,7 +19,7 @@ const FORMAT_LABELS: Readonly<Record<string, string>> = {
   custom: 'Custom JSON template',
 };
 
-/** Retries are opt-in (issue 16): attempts after a failed first one, 0 to 8. */
+/** Retries are opt-in (docs/reference.md#delivery-retries): attempts after a failed first one, 0 to 8. */
 const RETRY_CHOICES = [0, 1, 2, 3, 4, 5, 6, 7, 8];
 
 export interface WebhookFormProps {

@@ -2,7 +2,7 @@
 export type SummaryLevel = 'short' | 'medium' | 'long';
 export const SUMMARY_LEVELS: readonly SummaryLevel[] = ['short', 'medium', 'long'];
 
-/** Target length of each level, in words (DECISIONS.md: about 50, 150 and 300). */
+/** Target length of each level, in words (docs/contract.md#url-metadata: about 50, 150 and 300). */
 export const SUMMARY_WORDS: Readonly<Record<SummaryLevel, number>> = { short: 50, medium: 150, long: 300 };
 
 export type KeyFacts = Record<string, unknown>;
