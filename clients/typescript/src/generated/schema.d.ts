@@ -72,7 +72,7 @@ export interface paths {
     };
     /**
      * Recent calls, newest first (free)
-     * @description SPEC: the newest n entries, optionally of one category. Beyond SPEC: `status` and `path` filter further, and `cursor` (from the previous answer) pages on to older entries; a filtered call looks at no more than 5,000 entries, so a page may hold fewer than n entries while `cursor` is not null.
+     * @description The contract: the newest n entries, optionally of one category. Beyond the contract: `status` and `path` filter further, and `cursor` (from the previous answer) pages on to older entries; a filtered call looks at no more than 5,000 entries, so a page may hold fewer than n entries while `cursor` is not null.
      *
      *     Free: costs 0 credits.
      */
@@ -93,7 +93,7 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Credits spent per hour or day and category, last 7 days at most (free; beyond SPEC)
+     * Credits spent per hour or day and category, last 7 days at most (free; beyond the contract)
      * @description Sums of the call log per UTC hour or day and log category, for charts. Free, like GET /token/logs, and logged like it (as `token`). Calls counts every logged call, free ones included (credits 0).
      *
      *     Free: costs 0 credits.
@@ -168,7 +168,7 @@ export interface paths {
     };
     /**
      * List a bucket's keys
-     * @description Beyond SPEC. The bucket's live keys in byte order with their expiry and value size (UTF-8 bytes), `limit` a page (default 20): pass the answer's `cursor` back as `cursor` for the next page; it is null when none remain.
+     * @description Beyond the contract. The bucket's live keys in byte order with their expiry and value size (UTF-8 bytes), `limit` a page (default 20): pass the answer's `cursor` back as `cursor` for the next page; it is null when none remain.
      *
      *     Costs 1 credit.
      */
@@ -190,7 +190,7 @@ export interface paths {
     };
     /**
      * List the wallet's buckets
-     * @description Beyond SPEC. Buckets holding live keys, in byte order, with their live keys and the size of their values (UTF-8 bytes), `limit` a page (default 20), paged with `cursor` as kvList is. Counting is bounded: a page counts 10000 entries at most, each bucket's first 1000 or, above 10 buckets a page, its first 10000 ÷ limit (500 at the default 20); `capped` says a bucket holds more (its counts are then a lower bound). A page may hold fewer than `limit` buckets while its cursor is not null (buckets whose keys all expired are left out).
+     * @description Beyond the contract. Buckets holding live keys, in byte order, with their live keys and the size of their values (UTF-8 bytes), `limit` a page (default 20), paged with `cursor` as kvList is. Counting is bounded: a page counts 10000 entries at most, each bucket's first 1000 or, above 10 buckets a page, its first 10000 ÷ limit (500 at the default 20); `capped` says a bucket holds more (its counts are then a lower bound). A page may hold fewer than `limit` buckets while its cursor is not null (buckets whose keys all expired are left out).
      *
      *     Costs 1 credit.
      */
@@ -524,7 +524,7 @@ export interface paths {
     put?: never;
     post?: never;
     /**
-     * Delete a wallet and all its data (operator; beyond SPEC)
+     * Delete a wallet and all its data (operator; beyond the contract)
      * @description Removes the wallet with its keys, webhooks, schedules, settings, log and delivery history; its token answers 401 from then on. Not logged in the wallet (its log goes with it).
      *
      *     Free: costs 0 credits.
@@ -565,7 +565,7 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Debit a wallet (operator; beyond SPEC)
+     * Debit a wallet (operator; beyond the contract)
      * @description Takes `amount` credits, all or nothing: a balance that does not cover it answers 409 and nothing changes.
      *
      *     Free: costs 0 credits.
@@ -585,7 +585,7 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * List wallets, newest or highest first, a page at a time (operator; beyond SPEC)
+     * List wallets, newest or highest first, a page at a time (operator; beyond the contract)
      * @description Free: costs 0 credits.
      */
     get: operations['walletList'];
@@ -605,7 +605,7 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * A wallet's log, newest first, a page at a time (operator; beyond SPEC)
+     * A wallet's log, newest first, a page at a time (operator; beyond the contract)
      * @description Free: costs 0 credits.
      */
     get: operations['walletLogs'];
@@ -625,7 +625,7 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Wallets, credits in circulation and credits spent per day (operator; beyond SPEC)
+     * Wallets, credits in circulation and credits spent per day (operator; beyond the contract)
      * @description Free: costs 0 credits.
      */
     get: operations['serviceStats'];
@@ -846,14 +846,14 @@ export interface operations {
          * @example kv
          */
         type?: 'kv' | 'token' | 'settings' | 'webhook' | 'webhook-delivery' | 'url-to-metadata' | 'myip' | 'service' | 'manage';
-        /** @description Beyond SPEC: the previous answer's `cursor`, for the next (older) page */
+        /** @description Beyond the contract: the previous answer's `cursor`, for the next (older) page */
         cursor?: string;
         /**
-         * @description Beyond SPEC: only entries of this status: a class (`2xx`, `3xx`, `4xx`, `5xx`) or an exact code
+         * @description Beyond the contract: only entries of this status: a class (`2xx`, `3xx`, `4xx`, `5xx`) or an exact code
          * @example 2xx
          */
         status?: string;
-        /** @description Beyond SPEC: only entries whose path starts with this */
+        /** @description Beyond the contract: only entries whose path starts with this */
         path?: string;
       };
       header?: never;
@@ -909,11 +909,11 @@ export interface operations {
               balance: number;
               /** @description webhook-delivery entries: the delivery (GET /webhook/{id}/deliveries/{deliveryId}) */
               deliveryId?: string;
-              /** @description Beyond SPEC: manage entries, the reason the operator gave for a credit or debit */
+              /** @description Beyond the contract: manage entries, the reason the operator gave for a credit or debit */
               reason?: string;
             }[];
             n: number;
-            /** @description Beyond SPEC: send as `cursor` for the next (older) page; null when no entry is left. A filtered page may hold fewer than n entries while the cursor is not null (each call looks at a bounded number of entries). */
+            /** @description Beyond the contract: send as `cursor` for the next (older) page; null when no entry is left. A filtered page may hold fewer than n entries while the cursor is not null (each call looks at a bounded number of entries). */
             cursor: string | null;
           };
         };
@@ -1817,7 +1817,7 @@ export interface operations {
             /** @description Default true */
             active?: boolean;
           };
-          /** @description Delivery retries; absent: one attempt (SPEC) */
+          /** @description Delivery retries; absent: one attempt (the contract) */
           retry?: {
             /** @description Attempts after a failed first one (network error, timeout, 5xx, 408, 429); 0: none */
             attempts: number;
@@ -2140,7 +2140,7 @@ export interface operations {
             /** @description Default true */
             active?: boolean;
           };
-          /** @description Delivery retries; absent: one attempt (SPEC) */
+          /** @description Delivery retries; absent: one attempt (the contract) */
           retry?: {
             /** @description Attempts after a failed first one (network error, timeout, 5xx, 408, 429); 0: none */
             attempts: number;
@@ -2400,7 +2400,7 @@ export interface operations {
             /** @description Default true */
             active?: boolean;
           } | null;
-          /** @description Delivery retries; absent: one attempt (SPEC) */
+          /** @description Delivery retries; absent: one attempt (the contract) */
           retry?: {
             /** @description Attempts after a failed first one (network error, timeout, 5xx, 408, 429); 0: none */
             attempts: number;
@@ -4544,7 +4544,7 @@ export interface operations {
               balance: number;
               /** @description webhook-delivery entries: the delivery (GET /webhook/{id}/deliveries/{deliveryId}) */
               deliveryId?: string;
-              /** @description Beyond SPEC: manage entries, the reason the operator gave for a credit or debit */
+              /** @description Beyond the contract: manage entries, the reason the operator gave for a credit or debit */
               reason?: string;
             }[];
             /** @description Pass as `cursor` for the next page; null on the last */
