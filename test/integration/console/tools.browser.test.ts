@@ -90,7 +90,7 @@ describeInBrowser('the tools page', () => {
     await expect.poll(() => tool.getByTestId('dns-problem').textContent()).toBe('"bad..name" is not a valid domain name or IP address (domains[1])');
     expect(await lookUp.isDisabled()).toBe(true);
     expect(await balanceOf(harness.t, token)).toBe(100);
-    // A private resolver is the service's to refuse (its address policy): its words, and the 5 credits SPEC charges.
+    // A private resolver is the service's to refuse (its address policy): its words, and the 5 credits the contract charges (docs/contract.md#costs).
     await tool.getByLabel('Domains or IP addresses').fill('example.test');
     await tool.getByRole('checkbox', { name: 'Check propagation across public resolvers' }).check();
     await tool.getByLabel('Propagation resolvers').fill('10.0.0.1');
