@@ -47,9 +47,11 @@ export async function drainFairly<T>(options: FairDrainOptions<T>): Promise<void
   while (options.shouldStop?.() !== true) {
     const limit = Math.min(options.batchSize, options.concurrency - inHand.size, pool.free);
     let more = false;
+    let full: readonly PoolKey[] = [];
     if (limit > 0) {
       try {
-        const batch = await options.fetch(limit, { full: pool.fullKeys(), roomFor: (key) => pool.roomFor(key) });
+        full = pool.fullKeys();
+        const batch = await options.fetch(limit, { full, roomFor: (key) => pool.roomFor(key) });
         for (const item of batch.items) start(item);
         more = batch.more;
       } catch (error) {
@@ -58,7 +60,13 @@ export async function drainFairly<T>(options: FairDrainOptions<T>): Promise<void
       }
     }
     if (more) continue;
-    if (inHand.size === 0) break;
+    if (inHand.size === 0) {
+      // Nothing left due, unless the fetch passed over wallets whose share was taken: their items may have finished
+      // during the fetch, so claim again (at once, or after a recheck while another holder still takes the share).
+      if (full.length === 0) break;
+      if (pool.fullKeys().length > 0) await firstOf([], options.recheckMs);
+      continue;
+    }
     await firstOf([...inHand], options.recheckMs);
   }
   await Promise.all(inHand);
