@@ -1,5 +1,5 @@
 import type { Sql, Unit } from './store.js';
-import { POSTGRES_SYNC_LATER } from './intentions.js';
+import { POSTGRES_SYNC_LATER } from './postgres/sync-later.js';
 
 /**
  * Rows appended to one table in bulk (the call log's batches). Values come flat, row after row in
@@ -68,7 +68,7 @@ function postgresText(insert: BulkInsert, syncLater: boolean): string {
         last,
       ].join('\n');
     const plain = insert.postgresAlso === undefined ? `INSERT INTO ${insert.table} (${names}) SELECT * FROM unnest(${arrays})` : statement('SELECT 1');
-    // The data-modifying CTEs run whatever the last SELECT is; that SELECT sets the commit's mode, as CHARGE_SYNC_LATER does.
+    // The data-modifying CTEs run whatever the last SELECT is; that SELECT sets the commit's mode, as syncLaterUpdate's FROM does.
     texts = [plain, statement(`SELECT ${POSTGRES_SYNC_LATER}`)];
     postgresTexts.set(insert, texts);
   }

@@ -20,6 +20,7 @@
  */
 import type { BulkInsert } from './bulk-insert.js';
 import type { MergeWalks } from './intentions.js';
+import type { Debits, DebitStatements } from './debits.js';
 
 export interface RunResult {
   readonly changes: number;
@@ -87,7 +88,7 @@ export interface Unit extends Sql {
 export type SyncRun = <T>(sql: string, params?: readonly unknown[]) => T[];
 
 /**
- * SQLite only: the hot path's synchronous access to the open group commit, so it can keep small
+ * SQLite's store only (not on Store): the hot path's synchronous access to the open group commit, so it can keep small
  * writes in memory and merge them (see HeldWrites). Every rule of `write` still holds: nothing is
  * acknowledged before `durable`, and a held write that fails to apply rolls the whole group back.
  */
@@ -134,8 +135,11 @@ export interface Store {
   coalesced<I, O>(one: (item: I) => Promise<O>, many: (items: readonly I[]) => Promise<O[]>): (item: I) => Promise<O>;
   /** A text value as the engine keeps text that may hold U+0000 (PostgreSQL TEXT cannot: UTF-8 bytes there). */
   storedText(value: string): string | Buffer;
-  /** Present on SQLite only. */
-  readonly lane?: WriterLane;
+  /**
+   * The hot path's conditional debits of `statements.table` rows, run the engine's fastest way (see debits.ts): held and
+   * merged within a group commit on SQLite, batched per row under its lock on PostgreSQL. Make one per statement set, once.
+   */
+  debits(statements: DebitStatements): Debits;
   /**
    * This process is the database's only writer (SQLite: one instance per database), so a row it read stays as read
    * until it writes it itself: a feature may keep what it read in memory, forgetting it on its own writes.

@@ -7,6 +7,7 @@ import { normaliseParam } from '../params.js';
 import { applyPostgresMigrations } from './postgres-migrate.js';
 import { asStoreError } from '../store-errors.js';
 import { withPooledClient } from './pooled-client.js';
+import { BatchedDebits } from './batched-debits.js';
 import { Availability } from '../availability.js';
 import type { PostgresMetrics } from '../../observability/metrics.js';
 
@@ -187,6 +188,10 @@ export function openPostgresStore(url: string, options: PostgresStoreOptions = {
       return (item: I) => batcher.submit(item);
     },
     storedText: (value) => Buffer.from(value, 'utf8'),
+    // `this`: the store as the caller holds it (traced or not), which runs the batches' statements.
+    debits(statements) {
+      return new BatchedDebits(this, statements);
+    },
     // Other instances write the same database.
     soleWriter: false,
     migrate: () => applyPostgresMigrations(pool).catch((error: unknown) => Promise.reject(asStoreError(error))),

@@ -2,7 +2,8 @@ import Database from 'better-sqlite3';
 import { insertRowsSqlite } from '../bulk-insert.js';
 import { fdatasync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { RunResult, Sql, Store } from '../store.js';
+import type { RunResult, Sql, Store, WriterLane } from '../store.js';
+import { HeldDebits } from './held-debits.js';
 import { NO_LOCKS, SQLITE_MERGE_WALKS } from '../intentions.js';
 import { normaliseParam } from '../params.js';
 import { applySqliteMigrations } from './sqlite-migrate.js';
@@ -117,7 +118,12 @@ function timedFsync(fsync: FsyncFunction, metrics: SqliteMetrics | undefined): F
   };
 }
 
-export function openSqliteStore(path: string, options: SqliteOptions = {}): Store {
+/** The SQLite store, with its writer lane for the store's own code and its tests (see WriterLane). */
+export interface SqliteStore extends Store {
+  readonly lane: WriterLane;
+}
+
+export function openSqliteStore(path: string, options: SqliteOptions = {}): SqliteStore {
   if (path !== ':memory:') {
     mkdirSync(dirname(path), { recursive: true });
     for (const file of makeDatabasePrivate(path)) options.onWideFile?.(file);
@@ -165,6 +171,10 @@ export function openSqliteStore(path: string, options: SqliteOptions = {}): Stor
     // Statements are local and group commit already shares one commit among a turn's writes: nothing to coalesce.
     coalesced: (one) => one,
     storedText: (value) => value,
+    // `this`: the store as the caller holds it (traced or not), for the path taken while a unit owns the connection.
+    debits(statements) {
+      return new HeldDebits(this, writerLane, statements);
+    },
     lane: writerLane,
     soleWriter: true,
     migrate: async () => applySqliteMigrations(writer),

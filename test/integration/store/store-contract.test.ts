@@ -4,6 +4,7 @@ import { scratchDatabase } from '../../helpers/stores.js';
 import type { ScratchDatabase } from '../../helpers/stores.js';
 import { openStore } from '../../../src/store/open-store.js';
 import type { ManyStatement, Store } from '../../../src/store/store.js';
+import type { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -208,7 +209,8 @@ describeEachStore('the store contract', (kind) => {
   });
 
   it('a statement declared to touch a table sees every earlier write to it, even one SQLite still holds, whatever its text names', async () => {
-    const lane = store.lane;
+    // SQLite's writer lane (not on Store): a write it holds.
+    const lane = kind === 'sqlite' ? (store as SqliteStore).lane : undefined;
     if (lane !== undefined) {
       // Held while nothing is open: the declared statement opens the group and must apply it first.
       lane.hold('items', (run) => run('INSERT INTO items (id, name) VALUES ($1, $2)', [40, 'held']));
