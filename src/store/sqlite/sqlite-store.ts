@@ -159,13 +159,9 @@ export function openSqliteStore(path: string, options: SqliteOptions = {}): Sqli
     writeOne: (sql, params, options) => writerLane.writeOne(sql, params, options),
     writeDeferred: (sql, params, options) => writerLane.deferred(sql, params, options),
     executeMany: (statement, rows) => writerLane.write((tx) => tx.executeMany(statement, rows)),
+    readColumns: () => Promise.reject(new Error('SQLite binds no columns: its reads go row by row (Store.coalesced)')),
     insertRows: (insert, values, options) =>
-      values.length === 0
-        ? Promise.resolve()
-        : writerLane.write(async (tx) => {
-            await insertRowsSqlite(tx, insert, values);
-            await options?.alongside?.(tx);
-          }, options?.syncLater),
+      values.length === 0 ? Promise.resolve() : writerLane.write((tx) => insertRowsSqlite(tx, insert, values, options?.alsoRows), options?.syncLater),
     locks: NO_LOCKS,
     mergeWalks: SQLITE_MERGE_WALKS,
     // Statements are local and group commit already shares one commit among a turn's writes: nothing to coalesce.

@@ -14,7 +14,7 @@ import { openSqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { openPostgresStore } from '../../../src/store/postgres/postgres-store.js';
 import type { Store } from '../../../src/store/store.js';
 import { insertRowsPostgres } from '../../../src/store/bulk-insert.js';
-import { insertLogs, LOG_INSERT } from '../../../src/ledger/log-insert.js';
+import { insertLogs, LOG_INSERT, spendRowsOf } from '../../../src/ledger/log-insert.js';
 import { settled } from '../../helpers/wait.js';
 
 function durableOf(outcome: ChargeOutcome): Promise<void> {
@@ -228,7 +228,13 @@ describe.runIf(process.env.TEST_DATABASE_URL !== undefined)('PostgreSQL: read ch
     };
     const inside = await store.write(async (tx) => {
       // One row in LOG_COLUMNS order.
-      await insertRowsPostgres(tx, LOG_INSERT, ['log-1', walletId, 'GET', '/kv/b/k', 'kv', 200, 1, null, record.createdAt, 1, 99, null], true);
+      await insertRowsPostgres(
+        tx,
+        LOG_INSERT,
+        ['log-1', walletId, 'GET', '/kv/b/k', 'kv', 200, 1, null, record.createdAt, 1, 99, null],
+        spendRowsOf([{ ...record, id: 'log-1' }]),
+        true,
+      );
       return tx.get<{ value: string }>("SELECT current_setting('synchronous_commit') AS value");
     });
     expect(inside).toEqual({ value: 'off' });
