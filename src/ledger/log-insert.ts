@@ -51,7 +51,7 @@ export function spendRowsOf(records: readonly LogRecord[]): [Array<[number, numb
 }
 
 /**
- * Writes a batch and, in the same unit, its hourly spend sums (spend-aggregate.ts) and the service's daily ones (daily-spend.ts).
+ * Writes a batch and, in the same atomic write, its hourly spend sums (spend-aggregate.ts) and the service's daily ones (daily-spend.ts).
  * `syncLater`: the batch's commit does not wait for the disk (READ_CHARGES=deferred): log rows are written after the
  * answers they record and acknowledged to no one, so a power cut in the window costs what a crash already costs
  * (the rows still in memory), and the batch no longer brings an fsync of its own.

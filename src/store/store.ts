@@ -1,7 +1,9 @@
 /**
  * The store: one interface, two engines (SQLite, PostgreSQL). Every engine difference lives in
  * src/store/: features state intentions (lock this row, claim rows nobody else is claiming, run this
- * statement for many rows, coalesce hot-path calls) and the engine decides how.
+ * statement for many rows, append a batch with the totals it implies, debit a balance on the hot path,
+ * coalesce hot-path calls) and the engine decides how. Nothing outside src/store/ imports an engine's
+ * module or constant (the lint refuses it), save the composition root.
  *
  * Glossary
  * - Sql: a dialect-neutral executor. SQL is written once with PostgreSQL-style `$1` placeholders;
