@@ -10,6 +10,22 @@ const CORE = ['src/http/**', 'src/store/**', 'src/outbound/**', 'src/lib/**', 's
 const noFeatureImports = { group: ['**/features/**'], message: 'The core imports no feature: move what it needs into the core, or invert the call.' };
 
 /**
+ * Every engine difference lives in src/store/: outside it, code states intentions through Store and never names an
+ * engine's module or an engine's constant. The exceptions pick an engine by design: the composition root (deps.ts) and
+ * the SQLite backup command (backup.ts).
+ */
+const engineModules = {
+  group: ['**/store/sqlite/**', '**/store/postgres/**'],
+  message: "An engine's module is the store's own: state an intention through Store (src/store/store.ts) instead.",
+};
+const engineNames = {
+  group: ['**/store/**'],
+  importNamePattern: '^(POSTGRES|SQLITE)_',
+  message: "An engine's constant is the store's own: state an intention through Store (src/store/store.ts) instead.",
+};
+const ENGINE_CHOOSERS = ['src/deps.ts', 'src/backup.ts'];
+
+/**
  * A feature imports another feature only through that feature's index.ts: from src/features/<f>/ a path
  * that leaves the feature (`up` levels) and enters another one must end at its index.js.
  */
@@ -40,9 +56,16 @@ export default tseslint.config(
     },
     settings: { 'import-x/resolver-next': [createTypeScriptImportResolver()], 'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] } },
   },
-  { files: CORE, rules: { 'no-restricted-imports': ['error', { patterns: [noFeatureImports] }] } },
-  { files: ['src/features/*/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [otherFeature(1)] }] } },
-  { files: ['src/features/*/*/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [otherFeature(2)] }] } },
+  // Later entries replace the rule's options of earlier ones for the files they match: each entry lists every pattern it needs.
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/store/**', ...ENGINE_CHOOSERS],
+    rules: { 'no-restricted-imports': ['error', { patterns: [engineModules, engineNames] }] },
+  },
+  { files: CORE, ignores: ['src/store/**'], rules: { 'no-restricted-imports': ['error', { patterns: [noFeatureImports, engineModules, engineNames] }] } },
+  { files: ['src/store/**'], rules: { 'no-restricted-imports': ['error', { patterns: [noFeatureImports] }] } },
+  { files: ['src/features/*/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [otherFeature(1), engineModules, engineNames] }] } },
+  { files: ['src/features/*/*/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [otherFeature(2), engineModules, engineNames] }] } },
   {
     // Tests and benchmarks poke at JSON answers: `any` from JSON.parse is how they read them.
     files: ['test/**', 'bench/**'],

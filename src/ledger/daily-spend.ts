@@ -1,33 +1,32 @@
-import type { Unit } from '../store/store.js';
+import type { ManyStatement } from '../store/store.js';
 import { DAY } from '../lib/time.js';
 import type { LogRecord } from './log-entry.js';
 
-const ADD_SPEND = `
-INSERT INTO spend_per_day (day, credits) VALUES ($1, $2)
-ON CONFLICT (day) DO UPDATE SET credits = spend_per_day.credits + excluded.credits`;
-
-/** The same sums in SQL, for PostgreSQL's one-statement log batch (BulkInsert.postgresAlso): 86400000 ms is a day. */
-export const ADD_DAILY_SPEND_FROM_BATCH = `INSERT INTO spend_per_day (day, credits)
-SELECT created_at - created_at % 86400000, SUM(cost) FROM batch WHERE cost > 0 GROUP BY 1 ORDER BY 1
-ON CONFLICT (day) DO UPDATE SET credits = spend_per_day.credits + excluded.credits`;
-
 /**
  * Credits the whole service spent per UTC day (the operator's stats, GET /manage/stats), added up from each log
- * batch in the batch's own unit, so a batch tried again is counted once: one statement per day the batch spans
- * (nearly always one), none for a batch that spent nothing. Kept beyond the log's 7 days and beyond wallet deletion.
+ * batch and written with it, in its own write, so a batch tried again is counted once: one row per day the batch
+ * spans (nearly always one), none for a batch that spent nothing. Kept beyond the log's 7 days and beyond wallet deletion.
  */
-export async function addDailySpend(tx: Unit, records: readonly LogRecord[]): Promise<void> {
-  let day = -1;
-  let credits = 0;
+export const ADD_DAILY_SPEND = {
+  sql: `
+INSERT INTO spend_per_day (day, credits) VALUES ($1, $2)
+ON CONFLICT (day) DO UPDATE SET credits = spend_per_day.credits + excluded.credits`,
+  columns: {
+    types: ['bigint', 'bigint'],
+    sql: (rows) => `INSERT INTO spend_per_day (day, credits)
+SELECT * FROM ${rows}
+ON CONFLICT (day) DO UPDATE SET credits = spend_per_day.credits + excluded.credits`,
+  },
+  touches: ['spend_per_day'],
+} as const satisfies ManyStatement;
+
+/** The batch's (day, credits) rows, in day order (the order concurrent batches lock the rows in, so never deadlock). */
+export function dailySpendRows(records: readonly LogRecord[]): Array<[number, number]> {
+  const days = new Map<number, number>();
   for (const record of records) {
     if (record.cost <= 0) continue;
-    const recordDay = record.createdAt - (record.createdAt % DAY);
-    if (recordDay !== day && credits > 0) {
-      await tx.run(ADD_SPEND, [day, credits]);
-      credits = 0;
-    }
-    day = recordDay;
-    credits += record.cost;
+    const day = record.createdAt - (record.createdAt % DAY);
+    days.set(day, (days.get(day) ?? 0) + record.cost);
   }
-  if (credits > 0) await tx.run(ADD_SPEND, [day, credits]);
+  return [...days].sort(([a], [b]) => a - b);
 }

@@ -1,8 +1,8 @@
-import type { Store, Unit } from '../store/store.js';
+import type { Store } from '../store/store.js';
 import type { BulkInsert } from '../store/bulk-insert.js';
 import type { LogRecord } from './log-entry.js';
-import { ADD_HOURLY_SPEND_FROM_BATCH, addHourlySpend } from './spend-aggregate.js';
-import { ADD_DAILY_SPEND_FROM_BATCH, addDailySpend } from './daily-spend.js';
+import { ADD_HOURLY_SPEND, hourlySpendRows } from './spend-aggregate.js';
+import { ADD_DAILY_SPEND, dailySpendRows } from './daily-spend.js';
 
 /** The log table's columns, in the order rows are written (and read back by the logs feature). */
 export const LOG_COLUMNS = 'id, wallet_id, method, path, endpoint, status_code, response_time_ms, error, created_at, cost, balance, delivery_id';
@@ -35,24 +35,23 @@ function flatValues(records: readonly LogRecord[], withNote: boolean): unknown[]
 
 /**
  * The log table as a bulk insert: the store writes a batch its fastest way on each engine, with its spend totals
- * (on PostgreSQL in the same statement; on SQLite by `insertLogs`'s unit below).
+ * (hourly per wallet, daily for the service) in the same write.
  */
 export const LOG_INSERT: BulkInsert = {
   table: 'logs',
   columns: LOG_COLUMNS.split(', '),
-  types: ['text[]', 'bigint[]', 'text[]', 'text[]', 'text[]', 'int[]', 'int[]', 'text[]', 'bigint[]', 'bigint[]', 'bigint[]', 'text[]'],
-  postgresAlso: [ADD_HOURLY_SPEND_FROM_BATCH, ADD_DAILY_SPEND_FROM_BATCH],
+  types: ['text', 'bigint', 'text', 'text', 'text', 'int', 'int', 'text', 'bigint', 'bigint', 'bigint', 'text'],
+  also: [ADD_HOURLY_SPEND, ADD_DAILY_SPEND],
 };
-const LOG_INSERT_WITH_NOTE: BulkInsert = { ...LOG_INSERT, columns: [...LOG_INSERT.columns, NOTE_COLUMN], types: [...LOG_INSERT.types, 'text[]'] };
+const LOG_INSERT_WITH_NOTE: BulkInsert = { ...LOG_INSERT, columns: [...LOG_INSERT.columns, NOTE_COLUMN], types: [...LOG_INSERT.types, 'text'] };
 
-/** The spend sums of a batch on SQLite, in the batch's unit (PostgreSQL computes them in the insert itself). */
-async function addSpend(tx: Unit, records: readonly LogRecord[]): Promise<void> {
-  await addHourlySpend(tx, records);
-  await addDailySpend(tx, records);
+/** The spend totals a batch adds, one list of rows per statement of LOG_INSERT.also (the one place they are computed). */
+export function spendRowsOf(records: readonly LogRecord[]): [Array<[number, number, string, number, number]>, Array<[number, number]>] {
+  return [hourlySpendRows(records), dailySpendRows(records)];
 }
 
 /**
- * Writes a batch and, in the same unit, its hourly spend sums (spend-aggregate.ts) and the service's daily ones (daily-spend.ts).
+ * Writes a batch and, in the same atomic write, its hourly spend sums (spend-aggregate.ts) and the service's daily ones (daily-spend.ts).
  * `syncLater`: the batch's commit does not wait for the disk (READ_CHARGES=deferred): log rows are written after the
  * answers they record and acknowledged to no one, so a power cut in the window costs what a crash already costs
  * (the rows still in memory), and the batch no longer brings an fsync of its own.
@@ -61,7 +60,7 @@ export async function insertLogs(store: Store, records: readonly LogRecord[], sy
   if (records.length === 0) return;
   const withNote = records.some((record) => record.note !== undefined);
   await store.insertRows(withNote ? LOG_INSERT_WITH_NOTE : LOG_INSERT, flatValues(records, withNote), {
-    alongside: (tx) => addSpend(tx, records),
+    alsoRows: spendRowsOf(records),
     syncLater,
   });
 }

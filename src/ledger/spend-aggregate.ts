@@ -1,25 +1,23 @@
-import type { Unit } from '../store/store.js';
+import type { ManyStatement } from '../store/store.js';
 import { DAY, HOUR } from '../lib/time.js';
 import type { LogRecord } from './log-entry.js';
 
 /**
  * Credits spent and calls made per wallet, UTC hour and category (`spend_hourly`, read by GET /token/spend),
- * kept up to date from each log batch in the batch's own unit: a batch that fails and is tried again is
+ * added up from each log batch and written with it, in its own write: a batch that fails and is tried again is
  * counted once. Every logged call counts as a call; only positive costs count as credits spent.
  */
-const ADD_SPEND = {
+export const ADD_HOURLY_SPEND = {
   sql: `INSERT INTO spend_hourly (wallet_id, hour, endpoint, credits, calls) VALUES ($1, $2, $3, $4, $5)
 ON CONFLICT (wallet_id, hour, endpoint) DO UPDATE SET credits = spend_hourly.credits + excluded.credits, calls = spend_hourly.calls + excluded.calls`,
-  columns: `INSERT INTO spend_hourly (wallet_id, hour, endpoint, credits, calls)
-SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::bigint[], $5::bigint[])
+  columns: {
+    types: ['bigint', 'bigint', 'text', 'bigint', 'bigint'],
+    sql: (rows) => `INSERT INTO spend_hourly (wallet_id, hour, endpoint, credits, calls)
+SELECT * FROM ${rows}
 ON CONFLICT (wallet_id, hour, endpoint) DO UPDATE SET credits = spend_hourly.credits + excluded.credits, calls = spend_hourly.calls + excluded.calls`,
+  },
   touches: ['spend_hourly'],
-} as const;
-
-/** The same sums in SQL, for PostgreSQL's one-statement log batch (BulkInsert.postgresAlso): 3600000 ms is an hour. */
-export const ADD_HOURLY_SPEND_FROM_BATCH = `INSERT INTO spend_hourly (wallet_id, hour, endpoint, credits, calls)
-SELECT wallet_id, created_at - created_at % 3600000, endpoint, SUM(GREATEST(cost, 0)), COUNT(*) FROM batch GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
-ON CONFLICT (wallet_id, hour, endpoint) DO UPDATE SET credits = spend_hourly.credits + excluded.credits, calls = spend_hourly.calls + excluded.calls`;
+} as const satisfies ManyStatement;
 
 /** Rows are kept 8 days (the sweeper's cut): the 7 days GET /token/spend reads, and a day's margin. */
 export const SPEND_RETENTION_MS = 8 * DAY;
@@ -55,10 +53,4 @@ export function hourlySpendRows(records: readonly LogRecord[]): Array<[number, n
     previous = record;
   }
   return rows;
-}
-
-/** Adds a log batch to `spend_hourly`, in the unit that inserts the batch: one statement on PostgreSQL. */
-export async function addHourlySpend(tx: Unit, records: readonly LogRecord[]): Promise<void> {
-  if (records.length === 0) return;
-  await tx.executeMany(ADD_SPEND, hourlySpendRows(records));
 }

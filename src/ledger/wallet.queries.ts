@@ -1,4 +1,6 @@
 import type { Sql, Store } from '../store/store.js';
+import { ALREADY_DURABLE, refusedDebit } from '../store/debits.js';
+import type { DebitOutcome, DebitStatements } from '../store/debits.js';
 
 export interface WalletRow {
   readonly id: number;
@@ -8,15 +10,11 @@ export interface WalletRow {
   readonly last_used_at: number;
 }
 
-export type ChargeOutcome =
-  | { readonly ok: true; readonly balance: number; readonly durable: Promise<void> }
-  | { readonly ok: false; readonly reason: 'insufficient'; readonly balance: number }
-  | { readonly ok: false; readonly reason: 'gone' };
+/** A charge's outcome: a debit's (store/debits.ts); refused with the wallet's balance, or 'gone' when the wallet is. */
+export type ChargeOutcome = DebitOutcome;
 
 /** A refused charge: `balance` is the wallet's, or undefined when no wallet row was found (deleted meanwhile). */
-export function refusedCharge(balance: number | undefined): ChargeOutcome {
-  return balance === undefined ? { ok: false, reason: 'gone' } : { ok: false, reason: 'insufficient', balance };
-}
+export const refusedCharge: (balance: number | undefined) => ChargeOutcome = refusedDebit;
 
 /**
  * The debit: one conditional UPDATE, never read-then-write. The same statement moves the
@@ -62,6 +60,13 @@ RETURNING balance`;
 
 export const BALANCE = 'SELECT balance FROM wallets WHERE id = $1';
 
+/**
+ * The wallets' hot-path debits (Store.debits). The engine may merge several charges of a wallet into one CHARGE of their
+ * sum: CHARGE's low-balance flag stays right, since balances only fall within such a merge, so crossing the threshold
+ * anywhere in it is the same as ending at or below it.
+ */
+export const WALLET_DEBITS: DebitStatements = { table: 'wallets', debit: CHARGE, balance: BALANCE };
+
 export async function readBalance(sql: Sql, walletId: number): Promise<number | undefined> {
   const row = await sql.get<{ balance: number }>(BALANCE, [walletId]);
   return row?.balance;
@@ -77,25 +82,16 @@ export async function chargeWalletIn(tx: Sql, walletId: number, cost: number): P
   return { ok: false, balance: await readBalance(tx, walletId) };
 }
 
-/** The `durable` of a charge that is already committed (or wrote nothing). */
-export const ALREADY_DURABLE: Promise<void> = Promise.resolve();
-
 const SYNC_LATER = { syncLater: true } as const;
 
 /**
- * Charges at once; the caller must await `durable` before answering (`syncLater`: see WriteOptions). The fallback read goes through
- * the write path too, so a 402 reports the balance including charges not yet committed.
+ * A charge of nothing: the balance, read through the write path so it includes charges not yet committed; it writes
+ * nothing, so it waits for no commit (nor fsync).
  */
-export async function chargeWallet(store: Store, walletId: number, cost: number, syncLater = false): Promise<ChargeOutcome> {
-  if (cost > 0) {
-    const { rows, durable } = await store.writeDeferred<{ balance: number }>(CHARGE, [cost, walletId], syncLater ? SYNC_LATER : undefined);
-    const [row] = rows;
-    if (row) return { ok: true, balance: row.balance, durable };
-  }
-  // Read through the write path so it includes charges not yet committed; a zero cost writes nothing, so it waits for no commit (nor fsync).
+export async function zeroCharge(store: Store, walletId: number): Promise<ChargeOutcome> {
   const { rows } = await store.writeDeferred<{ balance: number }>(BALANCE, [walletId], SYNC_LATER);
   const [row] = rows;
-  return row !== undefined && cost <= 0 ? { ok: true, balance: row.balance, durable: ALREADY_DURABLE } : refusedCharge(row?.balance);
+  return row !== undefined ? { ok: true, balance: row.balance, durable: ALREADY_DURABLE } : refusedCharge(undefined);
 }
 
 /** Returns the new balance, or undefined when the wallet no longer exists. */

@@ -3,12 +3,6 @@ import type { ManyStatement, RowLocks, Sql } from './store.js';
 /** SQLite: its one writer runs units one at a time, so nothing needs locking. */
 export const NO_LOCKS: RowLocks = { forUpdate: '', skipLocked: () => '' };
 
-/**
- * PostgreSQL: an expression that tells the server not to wait for the WAL flush at the commit of the transaction it
- * runs in (and only that one): a statement that evaluates it commits like a `syncLater` write, at no extra round trip.
- */
-export const POSTGRES_SYNC_LATER = "set_config('synchronous_commit', 'off', true)";
-
 export const POSTGRES_LOCKS: RowLocks = {
   forUpdate: ' FOR UPDATE',
   skipLocked: (of) => (of === undefined ? ' FOR UPDATE SKIP LOCKED' : ` FOR UPDATE OF ${of} SKIP LOCKED`),

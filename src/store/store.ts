@@ -1,7 +1,9 @@
 /**
  * The store: one interface, two engines (SQLite, PostgreSQL). Every engine difference lives in
  * src/store/: features state intentions (lock this row, claim rows nobody else is claiming, run this
- * statement for many rows, coalesce hot-path calls) and the engine decides how.
+ * statement for many rows, append a batch with the totals it implies, debit a balance on the hot path,
+ * coalesce hot-path calls) and the engine decides how. Nothing outside src/store/ imports an engine's
+ * module or constant (the lint refuses it), save the composition root.
  *
  * Glossary
  * - Sql: a dialect-neutral executor. SQL is written once with PostgreSQL-style `$1` placeholders;
@@ -20,6 +22,7 @@
  */
 import type { BulkInsert } from './bulk-insert.js';
 import type { MergeWalks } from './intentions.js';
+import type { Debits, DebitStatements } from './debits.js';
 
 export interface RunResult {
   readonly changes: number;
@@ -46,19 +49,32 @@ export interface WriteOptions {
 }
 
 export interface InsertOptions {
-  readonly alongside?: (tx: Unit) => Promise<void>;
+  /** The rows of each of the insert's `also` statements (BulkInsert.also), in order. */
+  readonly alsoRows?: readonly (readonly (readonly unknown[])[])[];
   readonly syncLater?: boolean;
+}
+
+/** The type of a column of rows bound together (see ColumnForm): integers, text, or text kept as the engine keeps storedText. */
+export type ColumnType = 'bigint' | 'int' | 'text' | 'bytes';
+
+/**
+ * A statement over many rows at once, where the engine binds a whole column as one parameter (PostgreSQL): `sql` is given
+ * a row source, to follow FROM (then `AS v(names)`, or `WITH ORDINALITY AS v(names, i)` for each row's 1-based position),
+ * whose kth row is every column's kth value, column i of type `types[i]`. The engine makes the text once per form.
+ */
+export interface ColumnForm {
+  readonly types: readonly ColumnType[];
+  readonly sql: (rows: string) => string;
 }
 
 /**
  * One statement for many rows. `sql` takes one row's values as $1..$n. `columns`, when given, is the
- * same statement over all rows at once, $k bound to the array of every row's kth value: engines that
- * take arrays (PostgreSQL, through unnest) run it as one statement, the others run `sql` once per row.
- * Every row answers; a failing row fails the whole call.
+ * same statement over all rows at once: engines that bind columns (PostgreSQL) run it as one statement,
+ * the others run `sql` once per row. Every row answers; a failing row fails the whole call.
  */
 export interface ManyStatement extends WriteOptions {
   readonly sql: string;
-  readonly columns?: string;
+  readonly columns?: ColumnForm;
 }
 
 /** SQL tails that take row locks where the engine has them (table names are the code's own). */
@@ -87,7 +103,7 @@ export interface Unit extends Sql {
 export type SyncRun = <T>(sql: string, params?: readonly unknown[]) => T[];
 
 /**
- * SQLite only: the hot path's synchronous access to the open group commit, so it can keep small
+ * SQLite's store only (not on Store): the hot path's synchronous access to the open group commit, so it can keep small
  * writes in memory and merge them (see HeldWrites). Every rule of `write` still holds: nothing is
  * acknowledged before `durable`, and a held write that fails to apply rolls the whole group back.
  */
@@ -115,14 +131,18 @@ export interface Store {
   writeOne<T>(sql: string, params?: readonly unknown[], options?: WriteOptions): Promise<T[]>;
   writeDeferred<T>(sql: string, params?: readonly unknown[], options?: WriteOptions): Promise<{ rows: T[]; durable: Promise<void> }>;
   /**
-   * Appends rows to a table in bulk, atomically (see bulk-insert.ts); `values` flat, row after row. `alongside`,
-   * when given, runs in the same unit after the insert (a summary of the rows kept up to date with them); on
-   * PostgreSQL an insert with `postgresAlso` does that work in its own statement and `alongside` is not run.
-   * `syncLater` as in WriteOptions: resolves once committed, made durable shortly after.
+   * Appends rows to a table in bulk (see bulk-insert.ts), `values` flat, row after row, and writes the rows it implies
+   * (`alsoRows`, by the insert's `also` statements) atomically with them. `syncLater` as in WriteOptions: resolves once
+   * committed, made durable shortly after.
    */
   insertRows(insert: BulkInsert, values: readonly unknown[], options?: InsertOptions): Promise<void>;
   /** executeMany as one atomic write. */
   executeMany<T>(statement: ManyStatement, rows: readonly (readonly unknown[])[]): Promise<T[]>;
+  /**
+   * One read over many rows of parameters (`form`, see ColumnForm), committed data only, as `read`. Only where `coalesced`
+   * batches (the engines that bind columns): SQLite, which reads row by row, refuses it.
+   */
+  readColumns<T>(form: ColumnForm, rows: readonly (readonly unknown[])[]): Promise<T[]>;
   readonly locks: RowLocks;
   /** Index walks merged in one order as they go (see MergeWalks). */
   readonly mergeWalks: MergeWalks;
@@ -134,8 +154,11 @@ export interface Store {
   coalesced<I, O>(one: (item: I) => Promise<O>, many: (items: readonly I[]) => Promise<O[]>): (item: I) => Promise<O>;
   /** A text value as the engine keeps text that may hold U+0000 (PostgreSQL TEXT cannot: UTF-8 bytes there). */
   storedText(value: string): string | Buffer;
-  /** Present on SQLite only. */
-  readonly lane?: WriterLane;
+  /**
+   * The hot path's conditional debits of `statements.table` rows, run the engine's fastest way (see debits.ts): held and
+   * merged within a group commit on SQLite, batched per row under its lock on PostgreSQL. Make one per statement set, once.
+   */
+  debits(statements: DebitStatements): Debits;
   /**
    * This process is the database's only writer (SQLite: one instance per database), so a row it read stays as read
    * until it writes it itself: a feature may keep what it read in memory, forgetting it on its own writes.

@@ -42,6 +42,26 @@ describe('npm run lint', () => {
     expect(await rulesBrokenAt('src/features/kv/zz-lint-probe.ts', source)).not.toContain('no-restricted-imports');
   }, 60_000);
 
+  it("refuses an engine's module outside src/store/, in the core and in a feature", async () => {
+    const core = "import { BatchedDebits } from '../store/postgres/batched-debits.js';\nexport const probe = BatchedDebits;\n";
+    expect(await rulesBrokenAt('src/ledger/zz-lint-probe.ts', core)).toContain('no-restricted-imports');
+    const feature = "import type { SqliteStore } from '../../store/sqlite/sqlite-store.js';\nexport type Probe = SqliteStore;\n";
+    expect(await rulesBrokenAt('src/features/kv/zz-lint-probe.ts', feature)).toContain('no-restricted-imports');
+  }, 60_000);
+
+  it("refuses an engine's constant outside src/store/, wherever it is exported from", async () => {
+    const source = "import { POSTGRES_LOCKS } from '../store/intentions.js';\nexport const probe = POSTGRES_LOCKS;\n";
+    expect(await rulesBrokenAt('src/jobs/zz-lint-probe.ts', source)).toContain('no-restricted-imports');
+    expect(await rulesBrokenAt('src/http/zz-lint-probe.ts', source)).toContain('no-restricted-imports');
+  }, 60_000);
+
+  it("lets the store import its engines' modules and constants, and the rest of src/ the engine-neutral store", async () => {
+    const inStore = "import { POSTGRES_SYNC_LATER } from './postgres/sync-later.js';\nexport const probe = POSTGRES_SYNC_LATER;\n";
+    expect(await rulesBrokenAt('src/store/zz-lint-probe.ts', inStore)).not.toContain('no-restricted-imports');
+    const neutral = "import type { Store } from '../store/store.js';\nexport type Probe = Store;\n";
+    expect(await rulesBrokenAt('src/ledger/zz-lint-probe.ts', neutral)).not.toContain('no-restricted-imports');
+  }, 60_000);
+
   it('refuses an import cycle', async () => {
     mkdirSync(SCRATCH, { recursive: true });
     const a = join(SCRATCH, 'probe-a.ts');

@@ -1,4 +1,4 @@
-import type { Sql, Store } from '../../store/store.js';
+import type { ColumnForm, ManyStatement, Sql, Store } from '../../store/store.js';
 import { KvValueCache } from './kv.value-cache.js';
 
 export interface KvSet {
@@ -13,11 +13,14 @@ export interface KvSet {
 const UPSERT_MANY = {
   sql: `INSERT INTO kv (wallet_id, bucket, key, value, expires_at) VALUES ($1, $2, $3, $4, $5)
 ON CONFLICT (wallet_id, bucket, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
-  columns: `INSERT INTO kv (wallet_id, bucket, key, value, expires_at)
-SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::bytea[], $5::bigint[])
+  columns: {
+    types: ['bigint', 'text', 'text', 'bytes', 'bigint'],
+    sql: (rows) => `INSERT INTO kv (wallet_id, bucket, key, value, expires_at)
+SELECT * FROM ${rows}
 ON CONFLICT (wallet_id, bucket, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
+  },
   touches: ['kv'],
-} as const;
+} as const satisfies ManyStatement;
 
 /** Expiry is enforced on read, to the millisecond; the sweeper only reclaims space. */
 const liveValue = (row: { value: string | Buffer; expires_at: number } | undefined, now: number): string | undefined =>
@@ -98,10 +101,13 @@ export interface KvKey {
 
 type StoredValue = { value: string | Buffer; expires_at: number } | undefined;
 
-/** Many keys in one query, through column arrays: only where the store coalesces (PostgreSQL unnest). */
-const READ_MANY = `SELECT wanted.i, kv.value, kv.expires_at
-FROM unnest($1::bigint[], $2::text[], $3::text[]) WITH ORDINALITY AS wanted (wallet_id, bucket, key, i)
-JOIN kv ON kv.wallet_id = wanted.wallet_id AND kv.bucket = wanted.bucket AND kv.key = wanted.key`;
+/** Many keys in one query (Store.readColumns): only where the store coalesces. */
+const READ_MANY: ColumnForm = {
+  types: ['bigint', 'text', 'text'],
+  sql: (rows) => `SELECT wanted.i, kv.value, kv.expires_at
+FROM ${rows} WITH ORDINALITY AS wanted (wallet_id, bucket, key, i)
+JOIN kv ON kv.wallet_id = wanted.wallet_id AND kv.bucket = wanted.bucket AND kv.key = wanted.key`,
+};
 
 /**
  * Reads KV values. Where the store coalesces (PostgreSQL), the reads that arrive while the previous batch
@@ -135,11 +141,10 @@ export class KvReads {
   }
 
   private async readBatch(keys: readonly KvKey[]): Promise<StoredValue[]> {
-    const rows = await this.store.read.all<{ i: number; value: Buffer; expires_at: number }>(READ_MANY, [
-      keys.map((wanted) => wanted.walletId),
-      keys.map((wanted) => wanted.bucket),
-      keys.map((wanted) => wanted.key),
-    ]);
+    const rows = await this.store.readColumns<{ i: number; value: Buffer; expires_at: number }>(
+      READ_MANY,
+      keys.map((wanted) => [wanted.walletId, wanted.bucket, wanted.key]),
+    );
     const found: StoredValue[] = keys.map(() => undefined);
     for (const row of rows) found[row.i - 1] = row;
     return found;

@@ -1,4 +1,4 @@
-import type { RowLocks, Store, Unit } from '../../store/store.js';
+import type { ManyStatement, RowLocks, Store, Unit } from '../../store/store.js';
 import type { CronSchedule } from './cron-rules.js';
 import { planRun } from './run-plan.js';
 import type { RunPlan } from './run-plan.js';
@@ -73,12 +73,15 @@ const CLAIM = {
 UPDATE webhooks SET next_run_at = $4
 WHERE wallet_id = $1 AND webhook_id = $2 AND active = 1 AND next_run_at = $3
 RETURNING wallet_id, webhook_id, url, headers, signing_secret, previous_signing_secret, signing_secret_rotated_at, retry_attempts`,
-  columns: `
+  columns: {
+    types: ['bigint', 'text', 'bigint', 'bigint'],
+    sql: (rows) => `
 UPDATE webhooks AS w SET next_run_at = v.next_run_at
-FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::bigint[]) AS v(wallet_id, webhook_id, due_at, next_run_at)
+FROM ${rows} AS v(wallet_id, webhook_id, due_at, next_run_at)
 WHERE w.wallet_id = v.wallet_id AND w.webhook_id = v.webhook_id AND w.active = 1 AND w.next_run_at = v.due_at
 RETURNING w.wallet_id, w.webhook_id, w.url, w.headers, w.signing_secret, w.previous_signing_secret, w.signing_secret_rotated_at, w.retry_attempts`,
-};
+  },
+} satisfies ManyStatement;
 
 interface ClaimedRow {
   readonly wallet_id: number;
@@ -116,11 +119,14 @@ const RECORD_MANY = {
   sql: `
 UPDATE webhooks SET last_run_at = $3, last_status = $4, last_error = $5
 WHERE wallet_id = $1 AND webhook_id = $2 AND (last_run_at IS NULL OR last_run_at <= $3)`,
-  columns: `
+  columns: {
+    types: ['bigint', 'text', 'bigint', 'text', 'text'],
+    sql: (rows) => `
 UPDATE webhooks AS w SET last_run_at = v.ran_at, last_status = v.status, last_error = v.error
-FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::text[]) AS v(wallet_id, webhook_id, ran_at, status, error)
+FROM ${rows} AS v(wallet_id, webhook_id, ran_at, status, error)
 WHERE w.wallet_id = v.wallet_id AND w.webhook_id = v.webhook_id AND (w.last_run_at IS NULL OR w.last_run_at <= v.ran_at)`,
-};
+  },
+} satisfies ManyStatement;
 
 /**
  * Claims up to `limit` due schedules in one unit of work: each gets its next run computed and

@@ -1,12 +1,14 @@
 import pg from 'pg';
 import { insertRowsPostgres } from '../bulk-insert.js';
-import type { ManyStatement, RunResult, Sql, Store, Unit } from '../store.js';
+import type { ColumnForm, ManyStatement, RunResult, Sql, Store, Unit } from '../store.js';
 import { columnArrays, eachRow, POSTGRES_LOCKS, POSTGRES_MERGE_WALKS, selectRow } from '../intentions.js';
+import { columnText } from './column-arrays.js';
 import { Batcher } from '../../lib/batcher.js';
 import { normaliseParam } from '../params.js';
 import { applyPostgresMigrations } from './postgres-migrate.js';
 import { asStoreError } from '../store-errors.js';
 import { withPooledClient } from './pooled-client.js';
+import { BatchedDebits } from './batched-debits.js';
 import { Availability } from '../availability.js';
 import type { PostgresMetrics } from '../../observability/metrics.js';
 
@@ -71,7 +73,7 @@ function executor(target: Queryable, names: StatementNames): Sql {
 function executeMany<T>(sql: Sql, statement: ManyStatement, rows: readonly (readonly unknown[])[]): Promise<T[]> {
   if (rows.length === 0) return Promise.resolve([]);
   if (statement.columns === undefined) return eachRow<T>(sql, statement, rows);
-  return sql.all<T>(statement.columns, columnArrays(rows));
+  return sql.all<T>(columnText(statement.columns), columnArrays(rows));
 }
 
 function unitOn(sql: Sql): Unit {
@@ -167,18 +169,11 @@ export function openPostgresStore(url: string, options: PostgresStoreOptions = {
     // The column form is one statement (atomic by itself); the row form needs a unit to be atomic.
     executeMany: <T>(statement: ManyStatement, rows: readonly (readonly unknown[])[]) =>
       statement.columns === undefined ? write((tx) => tx.executeMany<T>(statement, rows)) : executeMany<T>(read, statement, rows),
-    // Alone, one statement (atomic by itself); with a statement alongside, both in one transaction.
-    insertRows: (insert, values, options) => {
-      if (values.length === 0) return Promise.resolve();
-      const alongside = options?.alongside;
-      const syncLater = options?.syncLater === true;
-      // One statement (its totals as CTEs, see BulkInsert.postgresAlso) needs no transaction of its own.
-      if (alongside === undefined || insert.postgresAlso !== undefined) return insertRowsPostgres(read, insert, values, syncLater);
-      return write(async (tx) => {
-        await insertRowsPostgres(tx, insert, values, syncLater);
-        await alongside(tx);
-      });
-    },
+    readColumns: <T>(form: ColumnForm, rows: readonly (readonly unknown[])[]) =>
+      rows.length === 0 ? Promise.resolve([]) : read.all<T>(columnText(form), columnArrays(rows)),
+    // One statement, what the batch implies included (see BulkInsert.also): atomic by itself, no transaction of its own.
+    insertRows: (insert, values, options) =>
+      values.length === 0 ? Promise.resolve() : insertRowsPostgres(read, insert, values, options?.alsoRows, options?.syncLater === true),
     locks: POSTGRES_LOCKS,
     mergeWalks: POSTGRES_MERGE_WALKS,
     // Every statement is a round trip and every commit a WAL flush: calls arriving while a batch runs share the next one.
@@ -187,6 +182,10 @@ export function openPostgresStore(url: string, options: PostgresStoreOptions = {
       return (item: I) => batcher.submit(item);
     },
     storedText: (value) => Buffer.from(value, 'utf8'),
+    // `this`: the store as the caller holds it (traced or not), which runs the batches' statements.
+    debits(statements) {
+      return new BatchedDebits(this, statements);
+    },
     // Other instances write the same database.
     soleWriter: false,
     migrate: () => applyPostgresMigrations(pool).catch((error: unknown) => Promise.reject(asStoreError(error))),

@@ -2,7 +2,8 @@ import Database from 'better-sqlite3';
 import { insertRowsSqlite } from '../bulk-insert.js';
 import { fdatasync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { RunResult, Sql, Store } from '../store.js';
+import type { RunResult, Sql, Store, WriterLane } from '../store.js';
+import { HeldDebits } from './held-debits.js';
 import { NO_LOCKS, SQLITE_MERGE_WALKS } from '../intentions.js';
 import { normaliseParam } from '../params.js';
 import { applySqliteMigrations } from './sqlite-migrate.js';
@@ -117,7 +118,12 @@ function timedFsync(fsync: FsyncFunction, metrics: SqliteMetrics | undefined): F
   };
 }
 
-export function openSqliteStore(path: string, options: SqliteOptions = {}): Store {
+/** The SQLite store, with its writer lane for the store's own code and its tests (see WriterLane). */
+export interface SqliteStore extends Store {
+  readonly lane: WriterLane;
+}
+
+export function openSqliteStore(path: string, options: SqliteOptions = {}): SqliteStore {
   if (path !== ':memory:') {
     mkdirSync(dirname(path), { recursive: true });
     for (const file of makeDatabasePrivate(path)) options.onWideFile?.(file);
@@ -153,18 +159,18 @@ export function openSqliteStore(path: string, options: SqliteOptions = {}): Stor
     writeOne: (sql, params, options) => writerLane.writeOne(sql, params, options),
     writeDeferred: (sql, params, options) => writerLane.deferred(sql, params, options),
     executeMany: (statement, rows) => writerLane.write((tx) => tx.executeMany(statement, rows)),
+    readColumns: () => Promise.reject(new Error('SQLite binds no columns: its reads go row by row (Store.coalesced)')),
     insertRows: (insert, values, options) =>
-      values.length === 0
-        ? Promise.resolve()
-        : writerLane.write(async (tx) => {
-            await insertRowsSqlite(tx, insert, values);
-            await options?.alongside?.(tx);
-          }, options?.syncLater),
+      values.length === 0 ? Promise.resolve() : writerLane.write((tx) => insertRowsSqlite(tx, insert, values, options?.alsoRows), options?.syncLater),
     locks: NO_LOCKS,
     mergeWalks: SQLITE_MERGE_WALKS,
     // Statements are local and group commit already shares one commit among a turn's writes: nothing to coalesce.
     coalesced: (one) => one,
     storedText: (value) => value,
+    // `this`: the store as the caller holds it (traced or not), for the path taken while a unit owns the connection.
+    debits(statements) {
+      return new HeldDebits(this, writerLane, statements);
+    },
     lane: writerLane,
     soleWriter: true,
     migrate: async () => applySqliteMigrations(writer),

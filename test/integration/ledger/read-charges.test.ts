@@ -7,13 +7,14 @@ import { scratchDatabase } from '../../helpers/stores.js';
 import type { ScratchDatabase } from '../../helpers/stores.js';
 import { sha256Hex } from '../../../src/lib/hash.js';
 import type { ChargeOutcome } from '../../../src/ledger/ledger.js';
-import { BatchedCharges, CHARGE_SYNC_LATER } from '../../../src/ledger/batched-charges.js';
-import { CHARGE, insertWallet } from '../../../src/ledger/wallet.queries.js';
+import { BatchedDebits } from '../../../src/store/postgres/batched-debits.js';
+import { syncLaterUpdate } from '../../../src/store/postgres/sync-later.js';
+import { CHARGE, insertWallet, WALLET_DEBITS } from '../../../src/ledger/wallet.queries.js';
 import { openSqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import { openPostgresStore } from '../../../src/store/postgres/postgres-store.js';
 import type { Store } from '../../../src/store/store.js';
 import { insertRowsPostgres } from '../../../src/store/bulk-insert.js';
-import { insertLogs, LOG_INSERT } from '../../../src/ledger/log-insert.js';
+import { insertLogs, LOG_INSERT, spendRowsOf } from '../../../src/ledger/log-insert.js';
 import { settled } from '../../helpers/wait.js';
 
 function durableOf(outcome: ChargeOutcome): Promise<void> {
@@ -182,6 +183,8 @@ describe.runIf(process.env.TEST_DATABASE_URL !== undefined)('PostgreSQL: read ch
     },
   });
 
+  const CHARGE_SYNC_LATER = syncLaterUpdate(CHARGE);
+
   it('turns synchronous_commit off for its own transaction only, and charges as CHARGE does', async () => {
     await open();
     const inside = await store.write(async (tx) => {
@@ -199,12 +202,12 @@ describe.runIf(process.env.TEST_DATABASE_URL !== undefined)('PostgreSQL: read ch
 
   it('a batch of reads only sends it; one write in the batch makes the batch durable', async () => {
     await open();
-    const charges = new BatchedCharges(recording());
-    const reads = await Promise.all([charges.charge(walletId, 1, true), charges.charge(walletId, 1, true)]);
+    const charges = new BatchedDebits(recording(), WALLET_DEBITS);
+    const reads = await Promise.all([charges.debit(walletId, 1, true), charges.debit(walletId, 1, true)]);
     expect(reads.map((outcome) => outcome.ok && outcome.balance)).toEqual([99, 98]);
     expect(sent).toEqual([CHARGE_SYNC_LATER]);
     sent.length = 0;
-    const mixed = await Promise.all([charges.charge(walletId, 1, true), charges.charge(walletId, 1, false)]);
+    const mixed = await Promise.all([charges.debit(walletId, 1, true), charges.debit(walletId, 1, false)]);
     expect(mixed.map((outcome) => outcome.ok && outcome.balance)).toEqual([97, 96]);
     expect(sent).toEqual([CHARGE]);
     expect(await store.read.get('SELECT balance FROM wallets WHERE id = $1', [walletId])).toEqual({ balance: 96 });
@@ -225,7 +228,13 @@ describe.runIf(process.env.TEST_DATABASE_URL !== undefined)('PostgreSQL: read ch
     };
     const inside = await store.write(async (tx) => {
       // One row in LOG_COLUMNS order.
-      await insertRowsPostgres(tx, LOG_INSERT, ['log-1', walletId, 'GET', '/kv/b/k', 'kv', 200, 1, null, record.createdAt, 1, 99, null], true);
+      await insertRowsPostgres(
+        tx,
+        LOG_INSERT,
+        ['log-1', walletId, 'GET', '/kv/b/k', 'kv', 200, 1, null, record.createdAt, 1, 99, null],
+        spendRowsOf([{ ...record, id: 'log-1' }]),
+        true,
+      );
       return tx.get<{ value: string }>("SELECT current_setting('synchronous_commit') AS value");
     });
     expect(inside).toEqual({ value: 'off' });

@@ -5,8 +5,9 @@ import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
-import { heldFsync } from '../../helpers/held-fsync.js';
+import type { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../../src/store/store.js';
+import { heldFsync } from '../../helpers/held-fsync.js';
 import { settled, turn } from '../../helpers/wait.js';
 
 const INSERT_SECRET = 'INSERT INTO service_secrets (name, value, created_at) VALUES ($1, $2, $3)';
@@ -23,12 +24,13 @@ describe('SQLite group commit', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function open(held?: ReturnType<typeof heldFsync>): Promise<Store> {
+  async function open(held?: ReturnType<typeof heldFsync>): Promise<SqliteStore> {
     heldDisk = held;
     dir = mkdtempSync(join(tmpdir(), 'coinop-group-'));
-    store = openSqliteStore(join(dir, 'coinop.db'), { fsync: held?.fsync });
-    await store.migrate();
-    return store;
+    const opened = openSqliteStore(join(dir, 'coinop.db'), { fsync: held?.fsync });
+    store = opened;
+    await opened.migrate();
+    return opened;
   }
 
   it('answers a write only after the WAL fsync that covers it completes', async () => {
@@ -152,7 +154,7 @@ describe('SQLite group commit', () => {
   it('applies a held write before a statement declared to touch its table, and not before one declared to touch others', async () => {
     const sqlite = await open();
     const applied: string[] = [];
-    sqlite.lane?.hold('wallets', (run) => {
+    sqlite.lane.hold('wallets', (run) => {
       applied.push('held');
       run('INSERT INTO wallets (hash, balance, created_at, last_used_at) VALUES ($1, $2, $3, $3)', ['h', 7, 1]);
     });
@@ -168,7 +170,7 @@ describe('SQLite group commit', () => {
     const sqlite = await open();
     await sqlite.writeOne('CREATE VIEW balances AS SELECT hash, balance FROM wallets');
     const applied: string[] = [];
-    sqlite.lane?.hold('wallets', (run) => {
+    sqlite.lane.hold('wallets', (run) => {
       applied.push('held');
       run('INSERT INTO wallets (hash, balance, created_at, last_used_at) VALUES ($1, $2, $3, $3)', ['h', 7, 1]);
     });
@@ -181,7 +183,7 @@ describe('SQLite group commit', () => {
 
   it('applies held writes before the commit even when nothing else names their table', async () => {
     const sqlite = await open();
-    sqlite.lane?.hold('wallets', (run) => run('INSERT INTO wallets (hash, balance, created_at, last_used_at) VALUES ($1, $2, $3, $3)', ['h', 7, 1]));
+    sqlite.lane.hold('wallets', (run) => run('INSERT INTO wallets (hash, balance, created_at, last_used_at) VALUES ($1, $2, $3, $3)', ['h', 7, 1]));
     await sqlite.writeOne(INSERT_SECRET, ['a', 'x', 1]);
     expect(await sqlite.read.get('SELECT balance FROM wallets WHERE hash = $1', ['h'])).toEqual({ balance: 7 });
   });
@@ -189,7 +191,7 @@ describe('SQLite group commit', () => {
   it('rolls the whole group back when a held write cannot be applied', async () => {
     const sqlite = await open();
     const write = sqlite.writeOne(INSERT_SECRET, ['a', 'x', 1]);
-    sqlite.lane?.hold('wallets', () => {
+    sqlite.lane.hold('wallets', () => {
       throw new Error('held write failed');
     });
     await expect(write).rejects.toThrow('held write failed');

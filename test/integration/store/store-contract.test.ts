@@ -3,7 +3,9 @@ import { describeEachStore } from '../../helpers/each-store.js';
 import { scratchDatabase } from '../../helpers/stores.js';
 import type { ScratchDatabase } from '../../helpers/stores.js';
 import { openStore } from '../../../src/store/open-store.js';
-import type { ManyStatement, Store } from '../../../src/store/store.js';
+import type { ColumnForm, ManyStatement, Store } from '../../../src/store/store.js';
+import type { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
+import type { AlsoStatement, BulkInsert } from '../../../src/store/bulk-insert.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -18,7 +20,7 @@ const SCHEMA = [
 
 const INSERT_ITEMS: ManyStatement = {
   sql: 'INSERT INTO items (id, name) VALUES ($1, $2) RETURNING id',
-  columns: 'INSERT INTO items (id, name) SELECT * FROM unnest($1::int[], $2::text[]) RETURNING id',
+  columns: { types: ['int', 'text'], sql: (rows) => `INSERT INTO items (id, name) SELECT * FROM ${rows} RETURNING id` },
   touches: ['items'],
 };
 
@@ -138,7 +140,7 @@ describeEachStore('the store contract', (kind) => {
   });
 
   it('insertRows appends a batch larger than one chunk, row after row, and writes none of it when one row fails', async () => {
-    const insert = { table: 'items', columns: ['id', 'name'], types: ['int[]', 'text[]'] };
+    const insert: BulkInsert = { table: 'items', columns: ['id', 'name'], types: ['int', 'text'] };
     const values = Array.from({ length: 120 }, (_, i) => [i + 1, `n${i + 1}`]).flat();
     await store.insertRows(insert, values);
     const rows = await store.read.all<{ id: number; name: string }>('SELECT id, name FROM items ORDER BY id');
@@ -148,6 +150,31 @@ describeEachStore('the store contract', (kind) => {
     // Row 200 is new, row 1 exists: the primary key refuses the batch as a whole.
     await expect(store.insertRows(insert, [200, 'new', 1, 'again'])).rejects.toThrow();
     expect(await store.read.get<{ id: number }>('SELECT id FROM items WHERE id = 200')).toBeUndefined();
+  });
+
+  it('insertRows writes the rows a batch implies (its also statements) with it, in one atomic write', async () => {
+    const countNames: AlsoStatement = {
+      sql: 'INSERT INTO counters (id, n) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET n = counters.n + excluded.n',
+      columns: {
+        types: ['int', 'int'],
+        sql: (rows) => `INSERT INTO counters (id, n) SELECT * FROM ${rows} ON CONFLICT (id) DO UPDATE SET n = counters.n + excluded.n`,
+      },
+    };
+    const insert: BulkInsert = { table: 'items', columns: ['id', 'name'], types: ['int', 'text'], also: [countNames, countNames] };
+    await store.insertRows(insert, [1, 'a', 2, 'b'], { alsoRows: [[[7, 2]], []] });
+    await store.insertRows(insert, [3, 'c'], { alsoRows: [[[7, 1]], [[8, 5]]], syncLater: true });
+    expect(await store.read.all('SELECT id, n FROM counters ORDER BY id')).toEqual([
+      { id: 7, n: 3 },
+      { id: 8, n: 5 },
+    ]);
+    // A batch whose rows fail writes none of what it implies, and the reverse.
+    await expect(store.insertRows(insert, [1, 'again'], { alsoRows: [[[7, 100]], []] })).rejects.toThrow();
+    await expect(store.insertRows(insert, [4, 'd'], { alsoRows: [[[7, 1]], [[9, null]]] })).rejects.toThrow();
+    expect(await store.read.all('SELECT id, n FROM counters ORDER BY id')).toEqual([
+      { id: 7, n: 3 },
+      { id: 8, n: 5 },
+    ]);
+    expect(await names()).toEqual(['a', 'b', 'c']);
   });
 
   it('executeMany runs a statement for every row and returns every row of RETURNING, with or without a column form', async () => {
@@ -162,6 +189,24 @@ describeEachStore('the store contract', (kind) => {
     expect(await store.executeMany(rowForm, [[13, 'w']])).toEqual([{ id: 13 }]);
     expect(await store.executeMany(INSERT_ITEMS, [])).toEqual([]);
     expect(await names()).toEqual(['x', 'y', 'z', 'w']);
+  });
+
+  it('readColumns reads for many rows of parameters in one statement, each result with its row; SQLite, which reads row by row, refuses it', async () => {
+    await store.executeMany(INSERT_ITEMS, [
+      [30, 'p'],
+      [31, 'q'],
+    ]);
+    const form: ColumnForm = {
+      types: ['int'],
+      sql: (rows) => `SELECT wanted.i, items.name FROM ${rows} WITH ORDINALITY AS wanted (id, i) JOIN items ON items.id = wanted.id ORDER BY wanted.i`,
+    };
+    const read = store.readColumns<{ i: number; name: string }>(form, [[31], [29], [30]]);
+    if (kind === 'sqlite') await expect(read).rejects.toThrow(/row by row/);
+    else
+      expect(await read).toEqual([
+        { i: 1, name: 'q' },
+        { i: 3, name: 'p' },
+      ]);
   });
 
   it('executeMany is atomic: one failing row writes none of them, with or without a column form', async () => {
@@ -208,7 +253,8 @@ describeEachStore('the store contract', (kind) => {
   });
 
   it('a statement declared to touch a table sees every earlier write to it, even one SQLite still holds, whatever its text names', async () => {
-    const lane = store.lane;
+    // SQLite's writer lane (not on Store): a write it holds.
+    const lane = kind === 'sqlite' ? (store as SqliteStore).lane : undefined;
     if (lane !== undefined) {
       // Held while nothing is open: the declared statement opens the group and must apply it first.
       lane.hold('items', (run) => run('INSERT INTO items (id, name) VALUES ($1, $2)', [40, 'held']));

@@ -1,0 +1,42 @@
+/**
+ * The hot path's charge as an intention: a conditional debit of one row's balance, which each engine runs its fastest
+ * way (SQLite: held and merged within a group commit, see sqlite/held-debits.ts; PostgreSQL: batched per row under its
+ * lock, see postgres/batched-debits.ts). Both give the outcome of debiting one by one, in arrival order.
+ */
+export interface DebitStatements {
+  /** The table of the debited rows: a debit touches only its own row of it. */
+  readonly table: string;
+  /**
+   * `UPDATE <table> SET … WHERE id = $2 AND <balance covers $1> RETURNING balance`: $1 the amount, $2 the row's id; one
+   * row (the balance after) when debited, none when the balance does not cover it or the row is gone. A debit of the
+   * sum of several amounts must leave the row as debiting each would (the engine merges them).
+   */
+  readonly debit: string;
+  /** `SELECT balance FROM <table> WHERE id = $1`. */
+  readonly balance: string;
+}
+
+export type DebitOutcome =
+  | { readonly ok: true; readonly balance: number; readonly durable: Promise<void> }
+  | { readonly ok: false; readonly reason: 'insufficient'; readonly balance: number }
+  | { readonly ok: false; readonly reason: 'gone' };
+
+/**
+ * Debits as the engine runs them. The outcome comes back as it is when it is known at once (SQLite's common case), so
+ * the hot path allocates no promise for it; the caller awaits `durable` before acknowledging anything.
+ */
+export interface Debits {
+  /**
+   * `amount` > 0. `syncLater`: `durable` settles once the debit is committed, made durable shortly after (see
+   * WriteOptions.syncLater); a debit batched with one that is not waits for the disk with it.
+   */
+  debit(id: number, amount: number, syncLater: boolean): DebitOutcome | Promise<DebitOutcome>;
+}
+
+/** A refused debit: `balance` is the row's, or undefined when no row was found (deleted meanwhile). */
+export function refusedDebit(balance: number | undefined): DebitOutcome {
+  return balance === undefined ? { ok: false, reason: 'gone' } : { ok: false, reason: 'insufficient', balance };
+}
+
+/** The `durable` of a debit that is already committed (or wrote nothing). */
+export const ALREADY_DURABLE: Promise<void> = Promise.resolve();
