@@ -21,7 +21,7 @@ export class BatchedDebits implements Debits {
   /**
    * The debit with the server told not to wait for the WAL flush at its commit (`synchronous_commit = off` for this
    * transaction only): set by the statement itself, so it costs no round trip. The commit is flushed by the WAL writer
-   * within `wal_writer_delay` (README "Durability of read charges").
+   * within `wal_writer_delay` (docs/reference.md#durability-of-read-charges).
    */
   readonly debitSyncLater: string;
   private readonly lockedBalance: string;
