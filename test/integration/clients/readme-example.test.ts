@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachStore } from '../../helpers/each-store.js';
-import { useLiveService } from './live-service.js';
+import { scratchDatabase } from '../../helpers/stores.js';
+import type { ScratchDatabase } from '../../helpers/stores.js';
+import { ensureBuilt, startWithNpmStart } from '../../helpers/npm-start.js';
+import type { NpmStarted } from '../../helpers/npm-start.js';
 import { ROOT, buildClient, run } from './run-cli.js';
 
 /** The README's "Clients" section, up to the next section. */
@@ -33,15 +36,24 @@ function commandLines(block: string): { command: string; output: string | undefi
 beforeAll(async () => {
   const build = await buildClient();
   expect(build, build.stdout).toMatchObject({ code: 0 });
-}, 120_000);
+  ensureBuilt();
+}, 180_000);
 
 describeEachStore("the README's clients example, run as written", (kind) => {
-  const service = useLiveService(kind);
+  // The service as the README starts it: `npm start`, on this store.
+  let service: NpmStarted;
+  let database: ScratchDatabase;
   let home: string;
-  beforeAll(() => {
+  beforeAll(async () => {
     home = mkdtempSync(join(tmpdir(), 'coinop-readme-'));
-  });
-  afterAll(() => rmSync(home, { recursive: true, force: true }));
+    database = await scratchDatabase(kind);
+    service = await startWithNpmStart({ DATABASE_URL: database.url, LOG_LEVEL: 'warn' });
+  }, 120_000);
+  afterAll(async () => {
+    await service?.stop();
+    await database?.drop();
+    rmSync(home, { recursive: true, force: true });
+  }, 30_000);
 
   it('names files that exist, runs each command in the repository folder, and prints what its comments say', async () => {
     const section = clientsSection();
@@ -56,11 +68,11 @@ describeEachStore("the README's clients example, run as written", (kind) => {
     expect(readFileSync(join(ROOT, file), 'utf8')).toBe(sdk);
     const sdkOutput = [...(sdk ?? '').matchAll(/console\.log\(.*\/\/ (.+)$/gm)].map((match) => match[1]);
 
-    // A newcomer's machine: a fresh home, no settings. The instance stands where `npm start` would (COINOP_URL only for
-    // the first command: token new --save keeps the URL, and everything after it reads the saved file).
+    // A newcomer's machine: a fresh home, no settings. `npm start` serves on a free port rather than 8080 (COINOP_URL only
+    // for the first command: token new --save keeps the URL, and everything after it reads the saved file).
     const env = { HOME: home };
     for (const [index, { command, output }] of commandLines(shell ?? '').entries()) {
-      const result = await run('sh', ['-c', command], index === 0 ? { ...env, COINOP_URL: service.url() } : env, ROOT);
+      const result = await run('sh', ['-c', command], index === 0 ? { ...env, COINOP_URL: service.url } : env, ROOT);
       expect(result, command).toMatchObject({ code: 0 });
       if (output !== undefined) expect(result.stdout, command).toBe(`${output}\n`);
       if (command.startsWith('node ')) expect(result.stdout, command).toBe(sdkOutput.map((line) => `${line}\n`).join(''));

@@ -1,31 +1,13 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../helpers/server-process.js';
-
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-
-/** The newest modification time under `dir`. */
-function newest(dir: string): number {
-  return Math.max(
-    ...readdirSync(dir, { withFileTypes: true }).map((entry) =>
-      entry.isDirectory() ? newest(join(dir, entry.name)) : statSync(join(dir, entry.name)).mtimeMs,
-    ),
-  );
-}
-
-/** As `npm start` judges dist/: `npm ci` builds it (prepare); a tree whose sources changed since is built here. */
-function ensureBuilt(): void {
-  const main = join(ROOT, 'dist', 'main.js');
-  if (existsSync(main) && statSync(main).mtimeMs >= Math.max(newest(join(ROOT, 'src')), statSync(join(ROOT, 'tsconfig.build.json')).mtimeMs)) return;
-  execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore' });
-}
+import { ROOT, ensureBuilt, groupAlive } from '../../helpers/npm-start.js';
 
 function portOpen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -39,16 +21,6 @@ function portOpen(port: number): Promise<boolean> {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** True while any process of the group `pgid` is alive. */
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 // The README's start command, as a supervisor runs it: it signals the one process it started (npm), never the group.
 describe('npm start under a supervisor', () => {
