@@ -17,7 +17,7 @@ const CORE = [
   'src/lib/**',
   'src/ledger/**',
   'src/observability/**',
-  'src/deliveries/**',
+  'src/delivery-core/**',
   'src/formats/**',
   'src/jobs/**',
   'src/ports.ts',
@@ -27,8 +27,8 @@ const noRootImports = {
   regex: '^(\\.\\./)+(deps|app|service|main|retention)\\.js$|^\\./(deps|app|service|main)\\.js$',
   message: 'The core imports no part of the composition root: take the ports you use (src/ports.ts), or be handed what you need.',
 };
-/** jobs/ is the machinery below every worker (pollers, pools, the sweeper): deliveries/ runs on it, never the reverse. */
-const noJobsUpward = { group: ['**/deliveries/**', '**/ledger/**', '**/http/**'], message: 'jobs/ runs steps it is handed: it imports no owner of them.' };
+/** jobs/ is the machinery below every worker (pollers, pools, the sweeper): delivery-core/ runs on it, never the reverse. */
+const noJobsUpward = { group: ['**/delivery-core/**', '**/ledger/**', '**/http/**'], message: 'jobs/ runs steps it is handed: it imports no owner of them.' };
 
 /**
  * Every engine difference lives in src/store/: outside it, code states intentions through Store and never names an

@@ -8,7 +8,7 @@ import { runSweep, startSweepers } from './jobs/sweepers.js';
 import type { SweepReport } from './jobs/sweepers.js';
 import { MINUTE } from './lib/time.js';
 import { ledgerRetention } from './ledger/retention.js';
-import { deliveryRetention } from './deliveries/retention.js';
+import { deliveryRetention } from './delivery-core/retention.js';
 import { kvRetention } from './features/kv/kv.retention.js';
 import { tokenCreationRetention } from './features/tokens/tokens.retention.js';
 import { attachmentRetention, seenMessageRetention } from './features/mail/mail.retention.js';

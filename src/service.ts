@@ -16,7 +16,7 @@ import { startSmtpListener } from './features/mail/smtp-listener.js';
 import type { SmtpListener, SmtpListenerOptions } from './features/mail/smtp-listener.js';
 import { startScheduler } from './features/scheduler/scheduler.js';
 import { startLowBalanceNotifier } from './features/settings/low-balance-notifier.js';
-import { startRetryWorker } from './deliveries/index.js';
+import { startRetryWorker } from './delivery-core/index.js';
 import { findDeliveryTarget } from './features/webhooks/index.js';
 import { listenNaming, migrateAtStart } from './startup-checks.js';
 import { startupSummary } from './startup-log.js';

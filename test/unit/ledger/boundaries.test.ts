@@ -47,8 +47,8 @@ describe('retention: each owner deletes its own rows', () => {
     token_creations: 'features/tokens',
     mail_attachments: 'features/mail',
     inbound_seen_messages: 'features/mail',
-    deliveries: 'deliveries',
-    delivery_attempts: 'deliveries',
+    deliveries: 'delivery-core',
+    delivery_attempts: 'delivery-core',
   };
   for (const [table, owner] of Object.entries(owners)) {
     it(`only ${owner} deletes from ${table}`, () => {
