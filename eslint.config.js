@@ -5,9 +5,30 @@ import prettier from 'eslint-config-prettier';
 import importX from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
-/** The core (http, store, outbound, lib, ledger, observability, deliveries, formats) never reaches into a feature. */
-const CORE = ['src/http/**', 'src/store/**', 'src/outbound/**', 'src/lib/**', 'src/ledger/**', 'src/observability/**', 'src/deliveries/**', 'src/formats/**'];
+/**
+ * The core (http, store, outbound, lib, ledger, observability, deliveries, formats, jobs, and ports.ts: the effects
+ * it takes) never reaches into a feature, nor into the composition root that wires features in (deps.ts, app.ts,
+ * service.ts, retention.ts, main.ts): a core module takes the ports it uses (src/ports.ts), not the whole Deps.
+ */
+const CORE = [
+  'src/http/**',
+  'src/store/**',
+  'src/outbound/**',
+  'src/lib/**',
+  'src/ledger/**',
+  'src/observability/**',
+  'src/delivery-core/**',
+  'src/formats/**',
+  'src/jobs/**',
+  'src/ports.ts',
+];
 const noFeatureImports = { group: ['**/features/**'], message: 'The core imports no feature: move what it needs into the core, or invert the call.' };
+const noRootImports = {
+  regex: '^(\\.\\./)+(deps|app|service|main|retention)\\.js$|^\\./(deps|app|service|main)\\.js$',
+  message: 'The core imports no part of the composition root: take the ports you use (src/ports.ts), or be handed what you need.',
+};
+/** jobs/ is the machinery below every worker (pollers, pools, the sweeper): delivery-core/ runs on it, never the reverse. */
+const noJobsUpward = { group: ['**/delivery-core/**', '**/ledger/**', '**/http/**'], message: 'jobs/ runs steps it is handed: it imports no owner of them.' };
 
 /**
  * Every engine difference lives in src/store/: outside it, code states intentions through Store and never names an
@@ -62,8 +83,16 @@ export default tseslint.config(
     ignores: ['src/store/**', ...ENGINE_CHOOSERS],
     rules: { 'no-restricted-imports': ['error', { patterns: [engineModules, engineNames] }] },
   },
-  { files: CORE, ignores: ['src/store/**'], rules: { 'no-restricted-imports': ['error', { patterns: [noFeatureImports, engineModules, engineNames] }] } },
-  { files: ['src/store/**'], rules: { 'no-restricted-imports': ['error', { patterns: [noFeatureImports] }] } },
+  {
+    files: CORE,
+    ignores: ['src/store/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [noFeatureImports, noRootImports, engineModules, engineNames] }] },
+  },
+  { files: ['src/store/**'], rules: { 'no-restricted-imports': ['error', { patterns: [noFeatureImports, noRootImports] }] } },
+  {
+    files: ['src/jobs/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [noFeatureImports, noRootImports, noJobsUpward, engineModules, engineNames] }] },
+  },
   { files: ['src/features/*/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [otherFeature(1), engineModules, engineNames] }] } },
   { files: ['src/features/*/*/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [otherFeature(2), engineModules, engineNames] }] } },
   {

@@ -20,8 +20,8 @@ import { logPage } from '../src/features/logs/logs.page.js';
 import type { PageRequest } from '../src/features/logs/logs.page.js';
 import { NEWEST } from '../src/features/logs/logs.cursor.js';
 import { LOG_RETENTION_MS } from '../src/ledger/log-entry.js';
-import { DELIVERY_RETENTION_MS, listDeliveries } from '../src/deliveries/index.js';
-import type { DeliveryQuery } from '../src/deliveries/history.js';
+import { DELIVERY_RETENTION_MS, listDeliveries } from '../src/delivery-core/index.js';
+import type { DeliveryQuery } from '../src/delivery-core/history.js';
 
 const LOG_ROWS = Number(process.env.BENCH_LOG_ROWS ?? 600_000);
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 200_000);

@@ -28,38 +28,20 @@ import { ServiceMetrics } from './observability/metrics.js';
 import { Tracing } from './observability/tracing.js';
 import { wideFileMessage } from './store/sqlite/private-files.js';
 import { createPools } from './outbound/pools.js';
-import type { Pools } from './outbound/pools.js';
+import type { CorePorts } from './ports.js';
 
 export const SERVICE_VERSION = '0.1.0';
 
-/** Every effect the service has, in one typed object passed to routes and workers. */
-export interface Deps {
-  readonly config: Config;
-  readonly logger: Logger;
-  readonly clock: Clock;
-  readonly store: Store;
-  /** Wallets and the call log: every charge, refund, credit and log row goes through it (src/ledger/). */
-  readonly ledger: Ledger;
-  /** The only way out to the network over HTTP(S). */
-  readonly outbound: Outbound;
+/** Every effect the service has, in one typed object passed to routes and workers: the core's (src/ports.ts) and the features'. */
+export interface Deps extends CorePorts {
   /** POST /dns-lookup: queries on the wire to DNS_SERVERS (or the system's), guarded by the same policy and roots as `outbound`. */
   readonly dns: DnsLookup;
-  /** Outbound e-mail (SMTP_URL, From NOTIFY_FROM); `configured` is false when SMTP_URL is unset. */
-  readonly mailer: Mailer;
   /** IP geolocation from a MaxMind-format database (GEOIP_DB, else the bundled one). */
   readonly geo: GeoLookup;
   /** URL-metadata summaries: the AI_* provider through `outbound`, else the built-in extractive summarizer. */
   readonly summarizer: Summarizer;
   /** Stripe API client; present when STRIPE_SECRET_KEY is set. */
   readonly stripe?: Stripe;
-  /** Started and not draining: what GET /readyz reports (service.ts moves it). */
-  readonly readiness: Readiness;
-  /** This instance's Prometheus metrics (GET /metrics); the parts that count hold what they count into. */
-  readonly metrics: ServiceMetrics;
-  /** OpenTelemetry spans, when OTEL_EXPORTER_OTLP_ENDPOINT is set (store, outbound and dns are then wrapped in it). */
-  readonly tracing?: Tracing;
-  /** The shared pools of outbound and costly work, each shared fairly between wallets (src/outbound/pools.ts). */
-  readonly pools: Pools;
 }
 
 export interface DepsOverrides {

@@ -9,14 +9,14 @@ import type { Deps, DepsOverrides } from './deps.js';
 import { buildApp } from './app.js';
 import { lifecycle, together } from './lib/lifecycle.js';
 import type { Component, StopProblem } from './lib/lifecycle.js';
-import { startSweepers } from './jobs/sweepers.js';
+import { startRetention } from './retention.js';
 import { InboundMail } from './features/mail/inbound.service.js';
 import { SpoolFolder } from './features/mail/spool.js';
 import { startSmtpListener } from './features/mail/smtp-listener.js';
 import type { SmtpListener, SmtpListenerOptions } from './features/mail/smtp-listener.js';
 import { startScheduler } from './features/scheduler/scheduler.js';
 import { startLowBalanceNotifier } from './features/settings/low-balance-notifier.js';
-import { startRetryWorker } from './deliveries/index.js';
+import { startRetryWorker } from './delivery-core/index.js';
 import { findDeliveryTarget } from './features/webhooks/index.js';
 import { listenNaming, migrateAtStart } from './startup-checks.js';
 import { startupSummary } from './startup-log.js';
@@ -99,7 +99,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     together(
       'workers and http',
       [
-        worker('sweepers', () => startSweepers(deps, instanceId)),
+        worker('sweepers', () => startRetention(deps, instanceId)),
         worker('scheduler', () => startScheduler(deps, instanceId)),
         worker('low-balance notifier', () => startLowBalanceNotifier(deps, instanceId)),
         worker('delivery retries', () =>

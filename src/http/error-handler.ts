@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Deps } from '../deps.js';
+import type { CorePorts } from '../ports.js';
 import { ApiError, errors } from '../errors.js';
 import { answerStoreAway, chargeFailedRequest } from './metering.js';
 import type { RefusalCostHeaders } from './metering.js';
@@ -39,7 +39,7 @@ async function sendStoreAway(request: FastifyRequest, reply: FastifyReply, error
   await reply.send(answerStoreAway(request, reply));
 }
 
-async function sendError(deps: Deps, request: FastifyRequest, reply: FastifyReply, error: ApiError): Promise<void> {
+async function sendError(deps: Pick<CorePorts, 'ledger'>, request: FastifyRequest, reply: FastifyReply, error: ApiError): Promise<void> {
   let answered = error;
   // A request that failed before it was charged (e.g. an unparsable body) still pays, as client errors do (docs/contract.md#metering).
   try {
@@ -55,7 +55,7 @@ async function sendError(deps: Deps, request: FastifyRequest, reply: FastifyRepl
 }
 
 /** One error handler: our error, a framework error, the store being away (503), anything else (logged, 500). */
-export function registerErrorHandling(app: FastifyInstance, deps: Deps, refusalCost?: RefusalCostHeaders): void {
+export function registerErrorHandling(app: FastifyInstance, deps: Pick<CorePorts, 'ledger'>, refusalCost?: RefusalCostHeaders): void {
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
     if (error instanceof ApiError) return sendError(deps, request, reply, error);
     const framework = fromFramework(error);

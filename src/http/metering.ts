@@ -1,11 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Deps } from '../deps.js';
+import type { CorePorts } from '../ports.js';
 import { errors } from '../errors.js';
 import type { ApiError } from '../errors.js';
 import { sha256Hex } from '../lib/hash.js';
 import type { ChargeOutcome, LogCategory, WalletRef } from '../ledger/ledger.js';
 import { errorBody } from './error-body.js';
 import { isStoreUnavailable } from '../store/store-errors.js';
+
+/** Metering charges, refunds and logs through the ledger alone. */
+type MeteringPorts = Pick<CorePorts, 'ledger'>;
 
 /**
  * How a route is metered: declared once on the route (`config: { meter }`), carried out here.
@@ -66,7 +69,7 @@ export function walletOf(request: FastifyRequest): WalletRef {
 }
 
 /** Records a charge's outcome on the request: the refusal to answer, or undefined once charged. */
-function applyCharge(deps: Deps, request: FastifyRequest, state: MeterState, cost: number, outcome: ChargeOutcome): ApiError | undefined {
+function applyCharge(deps: MeteringPorts, request: FastifyRequest, state: MeterState, cost: number, outcome: ChargeOutcome): ApiError | undefined {
   if (!outcome.ok && outcome.reason === 'gone') {
     deps.ledger.forgetWallet(state.wallet.hash);
     request.meter = undefined;
@@ -87,7 +90,7 @@ function applyCharge(deps: Deps, request: FastifyRequest, state: MeterState, cos
  * Draws one call from the wallet's free budget (the ledger's, one per wallet and instance): the 429 to answer
  * when it is spent. Every call that costs nothing draws here (`charge` below, and POST /mcp); paid calls never do.
  */
-export function drawFreeCall(deps: Deps, walletId: number): ApiError | undefined {
+export function drawFreeCall(deps: MeteringPorts, walletId: number): ApiError | undefined {
   const waitMs = deps.ledger.takeFreeCall(walletId);
   return waitMs === 0 ? undefined : errors.tooManyRequests(waitMs / 1000);
 }
@@ -96,7 +99,7 @@ export function drawFreeCall(deps: Deps, walletId: number): ApiError | undefined
  * Charges the request once; `done` gets the refusal, if any. Synchronous when the ledger knows the
  * outcome at once (SQLite's common case), so a request pays for no promise it does not need.
  */
-function charge(deps: Deps, request: FastifyRequest, cost: number, done: (error?: Error) => void): void {
+function charge(deps: MeteringPorts, request: FastifyRequest, cost: number, done: (error?: Error) => void): void {
   const state = request.meter;
   if (state === undefined || state.charged !== undefined) return done();
   const spent = cost === 0 ? drawFreeCall(deps, state.wallet.id) : undefined;
@@ -121,7 +124,7 @@ function charge(deps: Deps, request: FastifyRequest, cost: number, done: (error?
  * Charges a request that failed before preValidation (unparsable or oversized body): client errors pay,
  * as docs/contract.md#metering says. A 401 has no wallet to charge and a 5xx is ours (a charge that could not be made, say), so neither pays.
  */
-export function chargeFailedRequest(deps: Deps, request: FastifyRequest, statusCode: number): Promise<void> {
+export function chargeFailedRequest(deps: MeteringPorts, request: FastifyRequest, statusCode: number): Promise<void> {
   const state = request.meter;
   if (statusCode === 401 || statusCode >= 500) return Promise.resolve();
   if (state === undefined || state.charged !== undefined) return Promise.resolve();
@@ -141,7 +144,12 @@ function answerCost(reply: FastifyReply, state: MeterState, cost: number): void 
 }
 
 /** For routes that settle by status, once the charge is durable: refunds what the final status does not cost, sets the headers. */
-async function refundByStatus(deps: Deps, state: MeterState, settleCost: (statusCode: number, charged: number) => number, reply: FastifyReply): Promise<void> {
+async function refundByStatus(
+  deps: MeteringPorts,
+  state: MeterState,
+  settleCost: (statusCode: number, charged: number) => number,
+  reply: FastifyReply,
+): Promise<void> {
   const charged = state.charged ?? 0;
   let final = charged;
   if (charged > 0) {
@@ -214,7 +222,7 @@ const withHook = <H>(existing: H | H[] | undefined, hook: H): H[] => [...(existi
  * routes (health, docs, 404, 405) run none of them. Callback style where the common case is synchronous
  * (a cached wallet, the log), so a request pays for no promise it does not need.
  */
-export function registerMetering(app: FastifyInstance, deps: Deps): void {
+export function registerMetering(app: FastifyInstance, deps: MeteringPorts): void {
   app.addHook('onRoute', (route) => {
     const spec = route.config?.meter;
     if (spec === undefined) return;
@@ -229,7 +237,7 @@ export function registerMetering(app: FastifyInstance, deps: Deps): void {
   });
 }
 
-function meterHooks(deps: Deps, spec: MeterSpec) {
+function meterHooks(deps: MeteringPorts, spec: MeterSpec) {
   /** Once the charge is durable: refunds by status where the route says so, sets the headers, lets the answer go. */
   const settle = (
     request: FastifyRequest,
@@ -322,7 +330,7 @@ export type RefusalCostHeaders = (request: FastifyRequest, reply: FastifyReply) 
  * lookup (cached) and a balance read; nothing is written or logged. A missing or unknown token, or a store that does
  * not answer, leaves the refusal as it is (never a 401 or a 503 in its place). `track` must run before routes are added.
  */
-export function refusalMetering(deps: Deps): { track(app: FastifyInstance): void; headers: RefusalCostHeaders } {
+export function refusalMetering(deps: MeteringPorts): { track(app: FastifyInstance): void; headers: RefusalCostHeaders } {
   const meteredSegments = new Set<string>();
   const firstSegment = (url: string): string => {
     // The absolute form (`GET http://host/kv/…`) is routed by its path.

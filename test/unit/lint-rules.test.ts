@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
@@ -30,6 +30,33 @@ describe('npm run lint', () => {
   it('refuses a core module that imports a feature', async () => {
     const source = "import { errors } from '../features/kv/kv.rules.js';\nexport const probe = errors;\n";
     expect(await rulesBrokenAt('src/http/zz-lint-probe.ts', source)).toContain('no-restricted-imports');
+  }, 60_000);
+
+  it('counts jobs/ as core: a job module that imports a feature is refused', async () => {
+    const source = "import { errors } from '../features/kv/kv.rules.js';\nexport const probe = errors;\n";
+    expect(await rulesBrokenAt('src/jobs/zz-lint-probe.ts', source)).toContain('no-restricted-imports');
+  }, 60_000);
+
+  it('refuses a core module that takes the whole Deps (the composition root, which names feature types)', async () => {
+    const source = "import type { Deps } from '../deps.js';\nexport type Probe = Deps['ledger'];\n";
+    expect(await rulesBrokenAt('src/delivery-core/zz-lint-probe.ts', source)).toContain('no-restricted-imports');
+    expect(await rulesBrokenAt('src/store/sqlite/zz-lint-probe.ts', source.replace('../deps.js', '../../deps.js'))).toContain('no-restricted-imports');
+  }, 60_000);
+
+  it('lets a core module take the ports it uses', async () => {
+    const source = "import type { CorePorts } from '../ports.js';\nexport type Probe = Pick<CorePorts, 'ledger'>;\n";
+    expect(await rulesBrokenAt('src/delivery-core/zz-lint-probe.ts', source)).not.toContain('no-restricted-imports');
+  }, 60_000);
+
+  it('refuses jobs/ importing delivery-core/, which runs on it (the two folders would import each other)', async () => {
+    const source = "import { deliver } from '../delivery-core/index.js';\nexport const probe = deliver;\n";
+    expect(await rulesBrokenAt('src/jobs/zz-lint-probe.ts', source)).toContain('no-restricted-imports');
+  }, 60_000);
+
+  it('refuses an import cycle through files on disk (the poller importing the retry worker that runs on it)', async () => {
+    const source = "import { startRetryWorker } from '../delivery-core/retry-worker.js';\nexport const probe = startRetryWorker;\n";
+    const poller = readFileSync(join(ROOT, 'src/jobs/poller.ts'), 'utf8');
+    expect(await rulesBrokenAt('src/jobs/poller.ts', source + poller)).toContain('import-x/no-cycle');
   }, 60_000);
 
   it('refuses a feature that imports another feature past its index.ts', async () => {

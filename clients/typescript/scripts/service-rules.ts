@@ -7,7 +7,7 @@
  */
 import { checkName, checkPrefix, checkValue, MAX_LIST_LIMIT, parseTtl } from '../../../src/features/kv/kv.rules.js';
 import { parseTarget } from '../../../src/features/dns/names.js';
-import { checkScheduleWindow, parseSchedule } from '../../../src/features/scheduler/cron-rules.js';
+import { checkScheduleWindow, parseSchedule } from '../../../src/lib/cron/cron-rules.js';
 import { checkHeaders } from '../../../src/features/webhooks/webhook-headers.js';
 import { validateFormatConfig } from '../../../src/formats/format-config.js';
 import { parseTargetUrl } from '../../../src/outbound/url-rules.js';

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { ISODate, Nullable } from '../../http/schemas.js';
-import { DELIVERY_STATUSES, DELIVERY_TRIGGERS } from '../../deliveries/index.js';
-import type { AttemptRecord, DeliveryRecord } from '../../deliveries/index.js';
+import { DELIVERY_STATUSES, DELIVERY_TRIGGERS } from '../../delivery-core/index.js';
+import type { AttemptRecord, DeliveryRecord } from '../../delivery-core/index.js';
 import { isoTime } from '../../lib/time.js';
 import { WebhookParams } from '../webhooks/index.js';
 

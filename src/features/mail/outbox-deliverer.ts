@@ -1,5 +1,5 @@
 import type { Deps } from '../../deps.js';
-import { deliver, JsonText } from '../../deliveries/index.js';
+import { deliver, JsonText } from '../../delivery-core/index.js';
 import { findWebhook, webhookSigner } from '../webhooks/index.js';
 import type { WebhookRecord } from '../webhooks/index.js';
 import { claimOutbox, deleteOutbox, findStaleOutbox } from './mail.queries.js';

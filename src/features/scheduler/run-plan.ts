@@ -1,6 +1,6 @@
 import { HOUR } from '../../lib/time.js';
-import { parseSchedule } from './cron-rules.js';
-import type { CronSchedule } from './cron-rules.js';
+import { parseSchedule } from '../../lib/cron/cron-rules.js';
+import type { CronSchedule } from '../../lib/cron/cron-rules.js';
 
 /** docs/contract.md#schedules: a run missed by less than this still fires (once); older ones are skipped. */
 export const MISSED_RUN_GRACE_MS = HOUR;

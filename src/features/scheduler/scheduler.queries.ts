@@ -1,5 +1,5 @@
 import type { ManyStatement, RowLocks, Store, Unit } from '../../store/store.js';
-import type { CronSchedule } from './cron-rules.js';
+import type { CronSchedule } from '../../lib/cron/cron-rules.js';
 import { planRun } from './run-plan.js';
 import type { RunPlan } from './run-plan.js';
 import type { WebhookRecord } from '../webhooks/index.js';

@@ -9,7 +9,7 @@
 import type { Deps } from '../../deps.js';
 import { isoTime, SECOND } from '../../lib/time.js';
 import type { ScheduledRunPayload } from '../../formats/index.js';
-import { deliver } from '../../deliveries/index.js';
+import { deliver } from '../../delivery-core/index.js';
 import { webhookSigner } from '../webhooks/index.js';
 import { drainFairly } from '../../jobs/fair-drain.js';
 import { startPoller } from '../../jobs/poller.js';

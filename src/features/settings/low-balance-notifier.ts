@@ -11,7 +11,7 @@ import type { Deps } from '../../deps.js';
 import { HOUR, isoTime, MINUTE, SECOND } from '../../lib/time.js';
 import { formatLowBalance, isWebhookFormat, lowBalanceSentence } from '../../formats/index.js';
 import type { LowBalanceEvent } from '../../formats/index.js';
-import { deliver } from '../../deliveries/index.js';
+import { deliver } from '../../delivery-core/index.js';
 import { drainBatches } from '../../jobs/bounded-pool.js';
 import { startPoller } from '../../jobs/poller.js';
 import type { RunningWorker } from '../../jobs/poller.js';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { DeliveryTarget, Signer } from '../../deliveries/index.js';
+import type { DeliveryTarget, Signer } from '../../delivery-core/index.js';
 import type { Sql } from '../../store/store.js';
 import { signatureHeadersFor, signingKeysOf } from './signing-keys.js';
 import type { WebhookRecord } from './webhook-record.js';

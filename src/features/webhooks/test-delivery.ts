@@ -1,5 +1,5 @@
 import type { Deps } from '../../deps.js';
-import { deliver } from '../../deliveries/index.js';
+import { deliver } from '../../delivery-core/index.js';
 import { formatEmail } from '../../formats/index.js';
 import { webhookSigner } from './delivery.js';
 import type { WebhookRecord } from './webhook-record.js';

@@ -3,7 +3,7 @@
  * store are the service's business.
  */
 import { isWebhookFormat, validateFormatConfig } from '../../formats/index.js';
-import { checkScheduleWindow, parseSchedule } from '../scheduler/index.js';
+import { checkScheduleWindow, parseSchedule } from '../../lib/cron/cron-rules.js';
 import { checkHeaders } from './webhook-headers.js';
 export { checkWebhookId, RESERVED_WEBHOOK_IDS } from './webhook-id.js';
 import type { MailboxMode, ScheduledMode, WebhookConfig } from './webhook-record.js';

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import { ISODate, Nullable } from '../../http/schemas.js';
 import { WEBHOOK_FORMATS } from '../../formats/index.js';
-import { MAX_RETRY_ATTEMPTS, RETRY_BACKOFFS } from '../../deliveries/index.js';
+import { MAX_RETRY_ATTEMPTS, RETRY_BACKOFFS } from '../../delivery-core/index.js';
 import { WEBHOOK_ID_PATTERN, WEBHOOK_ID_RULE } from './webhook-id.js';
 
 /**

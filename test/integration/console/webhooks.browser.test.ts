@@ -5,7 +5,7 @@ import type { ConsoleHarness } from '../../helpers/console-browser.js';
 import { useOutboundFixture } from '../../helpers/outbound-fixture.js';
 import type { OutboundFixture } from '../../helpers/outbound-fixture.js';
 import { STORE_KINDS } from '../../helpers/stores.js';
-import { parseSchedule } from '../../../src/features/scheduler/cron-rules.js';
+import { parseSchedule } from '../../../src/lib/cron/cron-rules.js';
 
 const MAIL_DOMAIN = 'hooks.coinop.test';
 const MAILBOX = /^r_[a-z2-7]{16}@hooks\.coinop\.test$/;

@@ -9,7 +9,7 @@ import { createOutbound } from '../../../src/outbound/outbound-client.js';
 import { DAY, MINUTE } from '../../../src/lib/time.js';
 import { runDueSchedules } from '../../../src/features/scheduler/scheduler.js';
 import { sendPendingLowBalance } from '../../../src/features/settings/low-balance-notifier.js';
-import { sweep } from '../../../src/jobs/sweepers.js';
+import { sweep } from '../../../src/retention.js';
 import { insertSchedules } from '../scheduler/fixtures.js';
 import { ok, webhookApi } from '../webhooks/webhook-fixtures.js';
 

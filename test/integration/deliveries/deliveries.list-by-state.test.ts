@@ -4,10 +4,10 @@ import { useTestApp } from '../../helpers/use-test-app.js';
 import { insertNumberedRows } from '../../helpers/numbered-rows.js';
 import { entriesReadBy, recordingSql, sqlitePlan } from '../../helpers/query-plans.js';
 import type { RunStatement } from '../../helpers/query-plans.js';
-import { DELIVERY_STATUSES } from '../../../src/deliveries/delivery.js';
-import type { DeliveryStatus, DeliveryTrigger } from '../../../src/deliveries/delivery.js';
-import { listDeliveries } from '../../../src/deliveries/index.js';
-import type { DeliveryQuery } from '../../../src/deliveries/history.js';
+import { DELIVERY_STATUSES } from '../../../src/delivery-core/delivery.js';
+import type { DeliveryStatus, DeliveryTrigger } from '../../../src/delivery-core/delivery.js';
+import { listDeliveries } from '../../../src/delivery-core/index.js';
+import type { DeliveryQuery } from '../../../src/delivery-core/history.js';
 
 const NOW = Date.parse('2026-06-01T00:00:00Z');
 const WEEK_AGO = NOW - 7 * 24 * 3600_000;

@@ -5,7 +5,7 @@ import type { TestApp } from '../../helpers/app.js';
 import type { StoreKind } from '../../helpers/stores.js';
 import { useOutboundFixture } from '../../helpers/outbound-fixture.js';
 import { sleep, until } from '../../helpers/wait.js';
-import { startRetryWorker } from '../../../src/deliveries/index.js';
+import { startRetryWorker } from '../../../src/delivery-core/index.js';
 import { ok, webhookApi } from '../webhooks/webhook-fixtures.js';
 import { BASE_MS, retryAppOptions, START, targetsOf } from './retry-fixtures.js';
 

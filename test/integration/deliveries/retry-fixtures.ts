@@ -3,8 +3,8 @@ import type { ManualClock, TestApp, TestAppOptions } from '../../helpers/app.js'
 import type { ScratchDatabase } from '../../helpers/stores.js';
 import type { OutboundFixture } from '../../helpers/outbound-fixture.js';
 import { createOutbound } from '../../../src/outbound/outbound-client.js';
-import { runDueRetries } from '../../../src/deliveries/index.js';
-import type { FindDeliveryTarget } from '../../../src/deliveries/index.js';
+import { runDueRetries } from '../../../src/delivery-core/index.js';
+import type { FindDeliveryTarget } from '../../../src/delivery-core/index.js';
 import { findDeliveryTarget } from '../../../src/features/webhooks/index.js';
 
 export const START = Date.parse('2026-06-01T12:00:00.000Z');

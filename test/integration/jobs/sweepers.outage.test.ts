@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
-import { startSweepers } from '../../../src/jobs/sweepers.js';
+import { startRetention } from '../../../src/retention.js';
 import { MINUTE, SECOND } from '../../../src/lib/time.js';
 import { ManualClock, startTestApp } from '../../helpers/app.js';
 import type { TestApp } from '../../helpers/app.js';
@@ -42,7 +42,7 @@ describe('sweepers across a PostgreSQL outage', () => {
     const keys = async (): Promise<number> => Number((await app?.deps.store.read.get<{ n: number | string }>('SELECT COUNT(*) AS n FROM kv'))?.n);
 
     await postgres.stop();
-    const stop = startSweepers(app.deps, 'outage-test', MINUTE); // its first pass meets the database away
+    const stop = startRetention(app.deps, 'outage-test', MINUTE); // its first pass meets the database away
     try {
       await sleep(5000);
       await postgres.start();

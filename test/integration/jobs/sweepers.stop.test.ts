@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { describeEachStore } from '../../helpers/each-store.js';
 import { useTestApp } from '../../helpers/use-test-app.js';
 import { ManualClock, walletIdOf } from '../../helpers/app.js';
-import { startSweepers } from '../../../src/jobs/sweepers.js';
+import { startRetention } from '../../../src/retention.js';
 import type { Store } from '../../../src/store/store.js';
 
 /**
@@ -73,7 +73,7 @@ describeEachStore('sweepers: stop', (kind) => {
     ]);
     // The sweep's first delete (expired keys) is held: the sweep is in progress until the test lets it go.
     const held = holdingStore(app.deps.store, (sql) => sql.startsWith('DELETE FROM kv'));
-    const stop = startSweepers({ ...app.deps, store: held.store }, 'test-instance', 50);
+    const stop = startRetention({ ...app.deps, store: held.store }, 'test-instance', 50);
     await held.reached;
 
     let stopped = false;

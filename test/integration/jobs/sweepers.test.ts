@@ -3,7 +3,10 @@ import pg from 'pg';
 import { describeEachStore } from '../../helpers/each-store.js';
 import { useTestApp } from '../../helpers/use-test-app.js';
 import { ManualClock } from '../../helpers/app.js';
-import { LOG_WALK_INTERVAL_MS, startSweepers, sweep, TOKEN_INACTIVITY_MS, WALLET_DATA_TABLES } from '../../../src/jobs/sweepers.js';
+import { LOG_WALK_INTERVAL_MS } from '../../../src/jobs/sweepers.js';
+import { startRetention, sweep } from '../../../src/retention.js';
+import { TOKEN_INACTIVITY_MS } from '../../../src/ledger/retention.js';
+import { WALLET_DATA_TABLES } from '../../../src/ledger/ledger.js';
 import { claimLease } from '../../../src/store/leases.js';
 import { DAY, HOUR } from '../../../src/lib/time.js';
 import { sha256Hex } from '../../../src/lib/hash.js';
@@ -127,7 +130,7 @@ describeEachStore('sweepers', (kind) => {
     // Late rows, long expired, behind more than a batch of young ones in seq order.
     await insertLogs(app.deps.store, rows(1200, clock.now()));
     await insertLogs(app.deps.store, rows(3, clock.now() - 8 * DAY));
-    let stop = startSweepers(app.deps, 'walk-test', 50);
+    let stop = startRetention(app.deps, 'walk-test', 50);
     try {
       await settlesAt(1200);
       await insertLogs(app.deps.store, rows(3, clock.now() - 8 * DAY));
@@ -135,7 +138,7 @@ describeEachStore('sweepers', (kind) => {
       expect(await count(app, 'logs')).toBe(1203);
       // Nor after a restart, or on another instance: the walk is claimed in the store.
       await stop();
-      stop = startSweepers(app.deps, 'walk-test-restarted', 50);
+      stop = startRetention(app.deps, 'walk-test-restarted', 50);
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(await count(app, 'logs')).toBe(1203);
       clock.advance(LOG_WALK_INTERVAL_MS);

@@ -5,7 +5,7 @@ import type { TestApp } from '../../helpers/app.js';
 import { useTestApp } from '../../helpers/use-test-app.js';
 import { insertLogs } from '../../../src/ledger/log-insert.js';
 import type { LogRecord } from '../../../src/ledger/log-entry.js';
-import { sweep } from '../../../src/jobs/sweepers.js';
+import { sweep } from '../../../src/retention.js';
 import { DAY, HOUR, MINUTE } from '../../../src/lib/time.js';
 
 /** GET /token/spend (beyond the contract, docs/reference.md#call-logs): credits and calls per hour or day and category, from spend_hourly. */

@@ -5,7 +5,7 @@ import type { TestApp } from '../../helpers/app.js';
 import { useOutboundFixture } from '../../helpers/outbound-fixture.js';
 import { useTwoPostgresInstances } from '../../helpers/use-test-app.js';
 import { DUPLICATE_WINDOW_MS } from '../../../src/features/mail/duplicate-mail.js';
-import { sweep } from '../../../src/jobs/sweepers.js';
+import { sweep } from '../../../src/retention.js';
 import { MAIL_DOMAIN, balanceOf, createMailbox, outboxCount, sendMail, useMailHarness } from './mail-fixtures.js';
 import type { MailHarness, Mailbox } from './mail-fixtures.js';
 import { ok, webhookApi } from '../webhooks/webhook-fixtures.js';

@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import { describeEachStore } from '../../helpers/each-store.js';
 import { ManualClock } from '../../helpers/app.js';
-import { sweep } from '../../../src/jobs/sweepers.js';
+import { sweep } from '../../../src/retention.js';
 import { HOUR } from '../../../src/lib/time.js';
 import { RawSmtp, balanceOf, createMailbox, deliveredMail, outboxCount, useMailHarness } from './mail-fixtures.js';
 import type { MailHarness } from './mail-fixtures.js';

@@ -37,3 +37,23 @@ describe('ledger boundaries', () => {
     expect(containing('INSERT INTO logs', (path) => !under(path, ['ledger', 'store']))).toEqual([]);
   });
 });
+
+describe('retention: each owner deletes its own rows', () => {
+  // The table, and the folder that owns it; besides the owner only the ledger's one wallet deletion removes rows.
+  const owners: Readonly<Record<string, string>> = {
+    logs: 'ledger',
+    spend_hourly: 'ledger',
+    kv: 'features/kv',
+    token_creations: 'features/tokens',
+    mail_attachments: 'features/mail',
+    inbound_seen_messages: 'features/mail',
+    deliveries: 'delivery-core',
+    delivery_attempts: 'delivery-core',
+  };
+  for (const [table, owner] of Object.entries(owners)) {
+    it(`only ${owner} deletes from ${table}`, () => {
+      const deleting = files.filter((file) => new RegExp(`DELETE FROM ${table}\\b`).test(file.text)).map((file) => file.path);
+      expect(deleting.filter((path) => !under(path, [owner]) && path !== 'ledger/wallet-deletion.ts')).toEqual([]);
+    });
+  }
+});

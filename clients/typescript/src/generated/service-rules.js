@@ -983,7 +983,7 @@ function parseTarget(raw) {
   return { kind: 'domain', input, name: ascii };
 }
 
-// src/features/scheduler/cron-rules.ts
+// src/lib/cron/cron-rules.ts
 init_define_SCHEMA_FACTS();
 
 // src/lib/time.ts
@@ -993,7 +993,7 @@ var MINUTE = 60 * SECOND;
 var HOUR = 60 * MINUTE;
 var DAY = 24 * HOUR;
 
-// src/features/scheduler/cron-fields.ts
+// src/lib/cron/cron-fields.ts
 init_define_SCHEMA_FACTS();
 var FIELD_SPECS = [
   { name: 'minute', min: 0, max: 59 },
@@ -1099,7 +1099,7 @@ function parseValue(spec, token) {
   return `${spec.name} "${token}" is not ${expected}`;
 }
 
-// src/features/scheduler/cron-match.ts
+// src/lib/cron/cron-match.ts
 init_define_SCHEMA_FACTS();
 var MONTH_MAX_DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 var MINUTES_PER_DAY = 24 * 60;
@@ -1138,7 +1138,7 @@ function mask(values, size) {
   return out;
 }
 
-// src/features/scheduler/zone-clock.ts
+// src/lib/cron/zone-clock.ts
 init_define_SCHEMA_FACTS();
 function zoneClock(timezone) {
   const format = new Intl.DateTimeFormat('en-US', {
@@ -1187,7 +1187,7 @@ function canonicalZone(timezone) {
   return resolved.toLowerCase() === timezone.toLowerCase() ? resolved : timezone;
 }
 
-// src/features/scheduler/cron-rules.ts
+// src/lib/cron/cron-rules.ts
 var FIRST_RUN_LIMIT_DAYS = 30;
 var MAX_GAP_DAYS = 31;
 var CYCLE_DAYS = 4 * 365 + 1;

@@ -1,11 +1,11 @@
 /**
  * What a schedule means, before saving: a plain-language description (cronstrue, English) and the next five runs,
- * computed by the service's own schedule code (src/features/scheduler/cron-rules.ts), so the times and the error
+ * computed by the service's own schedule code (src/lib/cron/cron-rules.ts), so the times and the error
  * text are the ones the API would give. Shown in the schedule's zone and in the viewer's.
  */
 import { useMemo } from 'preact/hooks';
 import { toString as describeCron } from 'cronstrue';
-import { checkScheduleWindow, parseSchedule } from '../../../../src/features/scheduler/cron-rules.js';
+import { checkScheduleWindow, parseSchedule } from '../../../../src/lib/cron/cron-rules.js';
 import { formatInstant, plural, viewerZone } from '../../components/ui.js';
 
 export const RUNS_SHOWN = 5;

@@ -5,7 +5,7 @@
  * applies them. What would be refused (and charged) is refused here first. Only what needs the service's network or
  * settings (whether the URL's host resolves to a public address, whether this instance receives mail) is left to it.
  */
-import { checkScheduleWindow, parseSchedule } from '../../../../src/features/scheduler/cron-rules.js';
+import { checkScheduleWindow, parseSchedule } from '../../../../src/lib/cron/cron-rules.js';
 import { checkWebhookId, WEBHOOK_ID_PATTERN, WEBHOOK_ID_RULE } from '../../../../src/features/webhooks/webhook-id.js';
 import { checkHeaders } from '../../../../src/features/webhooks/webhook-headers.js';
 import { validateFormatConfig } from '../../../../src/formats/index.js';

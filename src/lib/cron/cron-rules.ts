@@ -15,7 +15,7 @@
  *   so `* * * * *` pauses for an hour that night. A schedule created between the two
  *   occurrences, after the first, fires at the second.
  */
-import { DAY } from '../../lib/time.js';
+import { DAY } from '../time.js';
 import { parseCronFields } from './cron-fields.js';
 import { compileMatcher } from './cron-match.js';
 import { canonicalZone, zoneClock } from './zone-clock.js';

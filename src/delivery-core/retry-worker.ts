@@ -1,4 +1,4 @@
-import type { Deps } from '../deps.js';
+import type { DeliveryPorts } from './deliver.js';
 import { FairLimiter } from '../lib/fair-limiter.js';
 import { MINUTE, SECOND } from '../lib/time.js';
 import { OutageLog } from '../jobs/outage-log.js';
@@ -57,7 +57,7 @@ class RetryDispatcher {
   private readonly inFlight = new Map<string, { readonly walletId: number; readonly done: Promise<void> }>();
 
   constructor(
-    private readonly deps: Deps,
+    private readonly deps: DeliveryPorts,
     private readonly options: RetryPassOptions & { readonly outage: OutageLog; readonly onSlotFreed?: () => void },
   ) {
     this.perWallet = options.slotsPerWallet ?? RETRY_SLOTS_PER_WALLET;
@@ -125,7 +125,7 @@ class RetryDispatcher {
  * Every retry due now, claimed and attempted; resolves when all of them are done (tests run it as one pass). Each
  * freed slot is offered to the next claim at once.
  */
-export async function runDueRetries(deps: Deps, options: RetryPassOptions): Promise<RetryReport> {
+export async function runDueRetries(deps: DeliveryPorts, options: RetryPassOptions): Promise<RetryReport> {
   const dispatcher = new RetryDispatcher(deps, { ...options, outage: options.outage ?? new OutageLog(deps.logger) });
   try {
     for (;;) {
@@ -142,7 +142,7 @@ export async function runDueRetries(deps: Deps, options: RetryPassOptions): Prom
   return dispatcher.report;
 }
 
-async function retry(deps: Deps, findTarget: FindDeliveryTarget, delivery: DeliveryRecord): Promise<'success' | 'failure' | 'abandoned'> {
+async function retry(deps: DeliveryPorts, findTarget: FindDeliveryTarget, delivery: DeliveryRecord): Promise<'success' | 'failure' | 'abandoned'> {
   const target = await findTarget(delivery.walletId, delivery.webhookId);
   if (target === undefined || delivery.body === null) {
     await abandonRetry(deps.store, delivery.id, target === undefined ? 'webhook deleted' : 'body not kept');
@@ -170,7 +170,7 @@ async function retry(deps: Deps, findTarget: FindDeliveryTarget, delivery: Deliv
  * into the free slots while earlier attempts are still in flight. While the store is away it pauses (OutageLog) and
  * tries again shortly. Stopping waits for the attempts in flight, so their writes land before the store closes.
  */
-export function startRetryWorker(deps: Deps, instanceId: string, options: { findTarget: FindDeliveryTarget; intervalMs?: number }): RunningWorker {
+export function startRetryWorker(deps: DeliveryPorts, instanceId: string, options: { findTarget: FindDeliveryTarget; intervalMs?: number }): RunningWorker {
   const logger = deps.logger.child({ worker: 'delivery retries', instance: instanceId });
   const outage = new OutageLog(logger);
   const dispatcher = new RetryDispatcher(deps, { findTarget: options.findTarget, outage, onSlotFreed: () => poller.wake() });

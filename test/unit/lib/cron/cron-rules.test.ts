@@ -1,6 +1,6 @@
 import { Cron } from 'croner';
 import { describe, expect, it } from 'vitest';
-import { checkScheduleWindow, parseSchedule, type CronSchedule } from '../../../src/features/scheduler/cron-rules.js';
+import { checkScheduleWindow, parseSchedule, type CronSchedule } from '../../../../src/lib/cron/cron-rules.js';
 
 const DAY_MS = 86_400_000;
 

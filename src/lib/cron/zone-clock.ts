@@ -4,7 +4,7 @@
  * a wall-clock distance that ignores DST, and `floor(wall / DAY)` numbers the local
  * date.
  */
-import { DAY, SECOND } from '../../lib/time.js';
+import { DAY, SECOND } from '../time.js';
 
 export interface ZoneClock {
   /** The wall time shown at an instant. */

@@ -1,4 +1,4 @@
-/** What a delivery is made of, for every trigger (src/deliveries/deliver.ts sends it). */
+/** What a delivery is made of, for every trigger (src/delivery-core/deliver.ts sends it). */
 
 /** What caused a delivery, as its history stores it. */
 export const DELIVERY_TRIGGERS = ['test', 'email', 'schedule', 'low_balance', 'redelivery'] as const;

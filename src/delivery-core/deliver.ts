@@ -1,4 +1,4 @@
-import type { Deps } from '../deps.js';
+import type { CorePorts } from '../ports.js';
 import type { DeliveryResult } from '../outbound/outbound-client.js';
 import { logId } from '../lib/ids.js';
 import { DAY } from '../lib/time.js';
@@ -10,6 +10,10 @@ import type { AttemptRecord, DeliveryRecord } from './history.js';
 import { recordAttempt } from './history.js';
 import { isRetryable, retryDelayMs } from './retry-policy.js';
 import { recordRedelivery, recordRetry } from './retry.queries.js';
+
+/** What sending a delivery uses: the send (outbound), its log line (ledger), its history (store), counts and time. */
+export type DeliveryPorts = Pick<CorePorts, 'config' | 'logger' | 'clock' | 'store' | 'ledger' | 'outbound' | 'metrics'>;
+type SendPorts = Pick<CorePorts, 'clock' | 'outbound' | 'metrics' | 'ledger'>;
 
 /** Deliveries and their attempts are kept as long as the call log (docs/reference.md#delivery-history), then swept. */
 export const DELIVERY_RETENTION_MS = 7 * DAY;
@@ -52,7 +56,7 @@ interface AttemptLog {
   readonly balance: number;
 }
 
-async function sendAttempt(deps: Deps, target: DeliveryTarget, deliveryId: string, bodyText: string, metric: string, log: AttemptLog): Promise<Sent> {
+async function sendAttempt(deps: SendPorts, target: DeliveryTarget, deliveryId: string, bodyText: string, metric: string, log: AttemptLog): Promise<Sent> {
   const startedAt = deps.clock.now();
   // Each attempt is signed with a fresh timestamp and the same webhook-id: receivers deduplicate on the id.
   const signed = target.sign?.(deliveryId, Math.floor(startedAt / 1000), bodyText, startedAt) ?? {};
@@ -79,7 +83,7 @@ async function sendAttempt(deps: Deps, target: DeliveryTarget, deliveryId: strin
 }
 
 /** Records an attempt; a history the store could not take is only logged (the call happened and is in the call log). */
-async function keepHistory(deps: Deps, deliveryId: string, write: () => Promise<unknown>): Promise<void> {
+async function keepHistory(deps: Pick<CorePorts, 'logger'>, deliveryId: string, write: () => Promise<unknown>): Promise<void> {
   try {
     await write();
   } catch (failure) {
@@ -94,7 +98,7 @@ async function keepHistory(deps: Deps, deliveryId: string, write: () => Promise<
  * kept until it ends. The attempt is recorded in the delivery history and the call log (`webhook-delivery`, the
  * webhookId as path, the delivery id beside it). Never throws: a failed delivery is an outcome.
  */
-export async function deliver(deps: Deps, delivery: Delivery): Promise<Delivered> {
+export async function deliver(deps: DeliveryPorts, delivery: Delivery): Promise<Delivered> {
   const deliveryId = `msg_${logId()}`;
   // Serialised once: the signed text is handed over as is, so the signed bytes are the bytes sent.
   const body = delivery.body instanceof JsonText ? delivery.body : new JsonText(JSON.stringify(delivery.body) ?? 'null');
@@ -148,7 +152,7 @@ export interface LaterAttempt {
  * Sends a recorded delivery again with its delivery id and exact body, a fresh signature, and records the
  * attempt. A retry that fails worth retrying while attempts are left stays `pending`, due after the next backoff.
  */
-export async function deliverAgain(deps: Deps, later: LaterAttempt): Promise<DeliveryResult & { readonly attempt: number }> {
+export async function deliverAgain(deps: DeliveryPorts, later: LaterAttempt): Promise<DeliveryResult & { readonly attempt: number }> {
   const { delivery } = later;
   const trigger: DeliveryTrigger = later.kind === 'redelivery' ? 'redelivery' : delivery.trigger;
   const log = { walletId: delivery.walletId, webhookId: delivery.webhookId, cost: later.cost, balance: later.balance };

@@ -8,7 +8,7 @@
  * real runs (`0 0 1,31 * *` from Feb 2 jumps to Mar 31, missing Mar 1), and the
  * window check must agree exactly with the runs we fire.
  */
-import { DAY, MINUTE } from '../../lib/time.js';
+import { DAY, MINUTE } from '../time.js';
 import type { CronFields } from './cron-fields.js';
 
 /** Longest length of each month, February counting its leap day. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isRetryable, MAX_RETRY_DELAY_MS, retryDelayMs } from '../../../src/deliveries/retry-policy.js';
+import { isRetryable, MAX_RETRY_DELAY_MS, retryDelayMs } from '../../../src/delivery-core/retry-policy.js';
 
 describe('retry policy', () => {
   it('waits 30 s after the first attempt, doubling after each further one, within ±20 % jitter', () => {
