@@ -184,3 +184,27 @@ function answer(res: ServerResponse, response: ScriptedResponse): void {
   if (response.delayMs === undefined) send();
   else setTimeout(send, response.delayMs);
 }
+
+/** How many requests to a slow path are being answered now, and the most at once so far. */
+export interface SlowAnswers {
+  now: number;
+  most: number;
+}
+
+/**
+ * Makes `receiver` answer requests to `/slow` after `ms` (every other path 200 at once), counting the requests it holds:
+ * what the fair-share tests read to see how many slots one wallet's work took.
+ */
+export function answerSlowPathLate(receiver: HttpsReceiver, ms: number): SlowAnswers {
+  const slow: SlowAnswers = { now: 0, most: 0 };
+  receiver.respondWith(async (request) => {
+    if (request.path === '/slow') {
+      slow.now += 1;
+      slow.most = Math.max(slow.most, slow.now);
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      slow.now -= 1;
+    }
+    return { status: 200, body: 'ok' };
+  });
+  return slow;
+}

@@ -6,6 +6,8 @@ import { POOL_SIZES } from '../../../src/outbound/pools.js';
 import { parseKey } from '../../../src/features/mail/inbound.service.js';
 import { createMailbox, useMailHarness } from './mail-fixtures.js';
 import type { MailHarness } from './mail-fixtures.js';
+import { answerSlowPathLate } from '../../helpers/https-receiver.js';
+import type { SlowAnswers } from '../../helpers/https-receiver.js';
 
 const SECRET = 'relay-secret-0123456789';
 const SLOW_ANSWER_MS = 1500;
@@ -27,18 +29,10 @@ function relay(h: MailHarness, recipient: string, id: string) {
 describeEachStore("inbound mail: one wallet's flood does not hold the delivery slots of another's", (kind) => {
   const get = useMailHarness(kind, { env: { INBOUND_SECRET: SECRET } });
   /** Slow deliveries being answered now, and the most at once. */
-  const slow = { now: 0, most: 0 };
+  let slow: SlowAnswers = { now: 0, most: 0 };
 
   beforeAll(() => {
-    get().receiver.respondWith(async (request) => {
-      if (request.path === '/slow') {
-        slow.now += 1;
-        slow.most = Math.max(slow.most, slow.now);
-        await sleep(SLOW_ANSWER_MS);
-        slow.now -= 1;
-      }
-      return { status: 200, body: 'ok' };
-    });
+    slow = answerSlowPathLate(get().receiver, SLOW_ANSWER_MS);
   });
 
   it("a wallet whose receiver is slow gets its share of the delivery slots; another wallet's mail is delivered at once", async () => {

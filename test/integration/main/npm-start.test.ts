@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -6,8 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../helpers/server-process.js';
-import { ROOT, ensureBuilt, groupAlive } from '../../helpers/npm-start.js';
+import { ensureBuilt, groupAlive, startWithNpmStart } from '../../helpers/npm-start.js';
 
 function portOpen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -34,37 +32,11 @@ describe('npm start under a supervisor', () => {
   });
 
   it('stops gracefully on SIGTERM to the npm process: the port closes within 12 s and buffered call-log rows are written', async () => {
-    const port = await freePort();
     const database = join(dir, 'coinop.db');
-    let output = '';
-    child = spawn('npm', ['start'], {
-      cwd: ROOT,
-      detached: true,
-      env: {
-        ...process.env,
-        DATABASE_URL: `sqlite:${database}`,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        SMTP_PORT: '0',
-        DNS_SERVERS: '127.0.0.1:9',
-        LOG_LEVEL: 'info',
-        SHUTDOWN_DELAY_MS: '3000',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child?.once('exit', (code) => resolve(code)));
-    const url = `http://127.0.0.1:${port}`;
-    const deadline = Date.now() + 90_000;
-    while (
-      !(await fetch(`${url}/healthz`)
-        .then((r) => r.ok)
-        .catch(() => false))
-    ) {
-      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`npm start did not serve:\n${output}`);
-      await sleep(100);
-    }
+    const started = await startWithNpmStart({ DATABASE_URL: `sqlite:${database}`, LOG_LEVEL: 'info', SHUTDOWN_DELAY_MS: '3000' });
+    child = started.child;
+    const { url, port, exited } = started;
+    const output = started.output;
 
     const token = await (
       await fetch(`${url}/token`, { method: 'POST', body: 'token=new', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
@@ -75,14 +47,14 @@ describe('npm start under a supervisor', () => {
     const signalled = Date.now();
     process.kill(child.pid as number, 'SIGTERM');
     while (await portOpen(port)) {
-      expect(Date.now() - signalled, `port still open:\n${output}`).toBeLessThan(12_000);
+      expect(Date.now() - signalled, `port still open:\n${output()}`).toBeLessThan(12_000);
       await sleep(100);
     }
     expect(await exited).toBe(0);
     // The server itself stopped, not only npm: nothing of the group is left serving.
     for (let i = 0; i < 50 && groupAlive(child.pid as number); i++) await sleep(100);
     expect(groupAlive(child.pid as number)).toBe(false);
-    expect(output).toContain('"msg":"stopped"');
+    expect(output()).toContain('"msg":"stopped"');
 
     // The KV call's log row was buffered in memory at the signal; the stop flushed it.
     const db = new Database(database, { readonly: true });

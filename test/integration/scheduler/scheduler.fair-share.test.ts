@@ -7,6 +7,8 @@ import { SECOND } from '../../../src/lib/time.js';
 import { POOL_SIZES } from '../../../src/outbound/pools.js';
 import { runDueSchedules } from '../../../src/features/scheduler/scheduler.js';
 import { insertSchedules, SUITE_START as START, useSchedulerSuite } from './fixtures.js';
+import { answerSlowPathLate } from '../../helpers/https-receiver.js';
+import type { SlowAnswers } from '../../helpers/https-receiver.js';
 
 const SLOW_ANSWER_MS = 3000;
 const HOSTILE_SCHEDULES = 100;
@@ -16,18 +18,10 @@ describeEachStore('scheduled runs: one wallet cannot take the scheduler from oth
   const suite = useSchedulerSuite(kind);
   const { clock, outbound, testApp } = suite;
   /** Slow deliveries being answered now, and the most at once. */
-  const slow = { now: 0, most: 0 };
+  let slow: SlowAnswers = { now: 0, most: 0 };
 
   beforeAll(() => {
-    outbound.receiver().respondWith(async (request) => {
-      if (request.path === '/slow') {
-        slow.now += 1;
-        slow.most = Math.max(slow.most, slow.now);
-        await sleep(SLOW_ANSWER_MS);
-        slow.now -= 1;
-      }
-      return { status: 200, body: 'ok' };
-    });
+    slow = answerSlowPathLate(outbound.receiver(), SLOW_ANSWER_MS);
   });
 
   it("a wallet's many runs to a slow receiver hold only its share; another wallet's run due later goes out at once; the rest wait for their own wallet", async () => {

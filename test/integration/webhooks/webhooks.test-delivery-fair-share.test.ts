@@ -6,6 +6,8 @@ import { describeEachStore } from '../../helpers/each-store.js';
 import { useTestApp } from '../../helpers/use-test-app.js';
 import { POOL_SIZES } from '../../../src/outbound/pools.js';
 import { ok, PLAIN, useReceiver, webhookApi } from './webhook-fixtures.js';
+import { answerSlowPathLate } from '../../helpers/https-receiver.js';
+import type { SlowAnswers } from '../../helpers/https-receiver.js';
 
 const SLOW_ANSWER_MS = 1000;
 const { perKey: DELIVERIES_PER_WALLET, maxWaitingPerKey: DELIVERIES_WAITING = 0 } = POOL_SIZES.askedDeliveries;
@@ -15,18 +17,10 @@ describeEachStore('POST /webhook/{webhookId}/test: one wallet cannot take the de
   const { env, receiver } = useReceiver();
   const get = useTestApp(kind, { env });
   /** Slow deliveries being answered now, and the most at once. */
-  const slow = { now: 0, most: 0 };
+  let slow: SlowAnswers = { now: 0, most: 0 };
 
   beforeAll(() => {
-    receiver().respondWith(async (request) => {
-      if (request.path === '/slow') {
-        slow.now += 1;
-        slow.most = Math.max(slow.most, slow.now);
-        await sleep(SLOW_ANSWER_MS);
-        slow.now -= 1;
-      }
-      return { status: 200, body: 'ok' };
-    });
+    slow = answerSlowPathLate(receiver(), SLOW_ANSWER_MS);
   });
 
   it("a wallet's many tests of a slow receiver hold only its share; another wallet's test answers at once; tests past its queue bound get 503, free", async () => {
