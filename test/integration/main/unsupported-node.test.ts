@@ -1,5 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -51,6 +53,32 @@ describe('an unsupported Node is refused with one line', () => {
   });
 
   const old = olderNode();
+  it.runIf(old !== undefined)(
+    `npm ci on the machine's older Node (${old ?? 'none'}) stops at once, naming the Node found, the lines supported and the command`,
+    () => {
+      // The project's manifests only, in a scratch folder: were the refusal to fail, npm would install there, not here.
+      const scratch = mkdtempSync(join(tmpdir(), 'coinop-old-node-'));
+      try {
+        for (const file of ['package.json', 'package-lock.json', '.npmrc']) copyFileSync(join(ROOT, file), join(scratch, file));
+        const started = Date.now();
+        const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], {
+          cwd: scratch,
+          env: { ...process.env, PATH: `/usr/bin:${process.env.PATH ?? ''}` },
+          encoding: 'utf8',
+          timeout: 60_000,
+        });
+        expect(result.status).not.toBe(0);
+        expect(Date.now() - started).toBeLessThan(10_000);
+        expect(result.stderr).toMatch(/Actual: +\{"node":"v\d+\.\d+\.\d+"/);
+        expect(result.stderr).toContain('"node":">=22.13"');
+        expect(result.stderr).toContain(`npx -y -p node@26 -- sh -c 'npm ci && npm start'`);
+        expect(existsSync(join(scratch, 'node_modules'))).toBe(false);
+      } finally {
+        rmSync(scratch, { recursive: true, force: true });
+      }
+    },
+  );
+
   it.runIf(old !== undefined)(`npm start on the machine's older Node (${old ?? 'none'}) stops at once with that line, not a crash`, () => {
     const result = spawnSync('npm', ['start', '--silent'], {
       cwd: ROOT,
