@@ -87,7 +87,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
       onWideFile: (file) => logger.warn({ file: file.path }, wideFileMessage(file)),
     });
   const store = tracing?.store(openedStore) ?? openedStore;
-  const ledger = new Ledger(store, clock, logger, metrics, config.readCharges);
+  const ledger = new Ledger(store, { clock, logger, metrics, readCharges: config.readCharges });
   // One address guard and one set of trusted roots (OUTBOUND_ALLOW_CIDRS, OUTBOUND_CA_FILE) for every way out:
   // HTTP(S) through `outbound`, DNS servers and TLS inspection through `dns`.
   const policy = createAddressPolicy(config.outboundAllowCidrs);

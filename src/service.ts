@@ -84,13 +84,12 @@ export async function createService(config: Config, options: ServiceOptions = {}
       async start() {
         if (inbound === undefined || smtpPort === undefined) return;
         const listener = inbound;
-        smtp = await listenNaming(
-          () => startSmtpListener(deps, { ...options.smtp, port: smtpPort, inbound: listener }),
-          'SMTP_HOST',
-          'SMTP_PORT',
-          options.smtp?.host ?? config.smtpHost,
-          smtpPort,
-        );
+        smtp = await listenNaming(() => startSmtpListener(deps, { ...options.smtp, port: smtpPort, inbound: listener }), {
+          hostSetting: 'SMTP_HOST',
+          portSetting: 'SMTP_PORT',
+          host: options.smtp?.host ?? config.smtpHost,
+          port: smtpPort,
+        });
       },
       stop: async () => smtp?.close(),
     },
@@ -110,7 +109,12 @@ export async function createService(config: Config, options: ServiceOptions = {}
           async start() {
             app = await buildApp(deps, inbound);
             const server = app;
-            await listenNaming(() => server.listen({ port: config.port, host: config.host }), 'HOST', 'PORT', config.host, config.port);
+            await listenNaming(() => server.listen({ port: config.port, host: config.host }), {
+              hostSetting: 'HOST',
+              portSetting: 'PORT',
+              host: config.host,
+              port: config.port,
+            });
           },
           stop: async () => (app === undefined ? undefined : drain(app, deps.readiness, config.shutdownDelayMs)),
           stopTimeoutMs: config.shutdownDelayMs + SHUTDOWN_GRACE_MS + 5000,

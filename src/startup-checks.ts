@@ -147,8 +147,16 @@ const SETTING_LISTEN_CODES: Readonly<Record<string, string>> = {
   EAI_AGAIN: 'does not resolve',
 };
 
+/** Where a listen binds and the names of the settings that chose it. */
+export interface ListenSettings {
+  readonly hostSetting: string;
+  readonly portSetting: string;
+  readonly host: string;
+  readonly port: number;
+}
+
 /** Runs a listen; a failure the settings cause names them (EADDRINUSE, another process on the port, stays a failed start). */
-export async function listenNaming<T>(listen: () => Promise<T>, hostSetting: string, portSetting: string, host: string, port: number): Promise<T> {
+export async function listenNaming<T>(listen: () => Promise<T>, { hostSetting, portSetting, host, port }: ListenSettings): Promise<T> {
   try {
     return await listen();
   } catch (error) {

@@ -56,7 +56,16 @@ interface AttemptLog {
   readonly balance: number;
 }
 
-async function sendAttempt(deps: SendPorts, target: DeliveryTarget, deliveryId: string, bodyText: string, metric: string, log: AttemptLog): Promise<Sent> {
+/** One attempt to send: where, under which delivery id, the exact body text, the metric's trigger label and the log row's fields. */
+interface Attempt {
+  readonly target: DeliveryTarget;
+  readonly deliveryId: string;
+  readonly bodyText: string;
+  readonly metric: string;
+  readonly log: AttemptLog;
+}
+
+async function sendAttempt(deps: SendPorts, { target, deliveryId, bodyText, metric, log }: Attempt): Promise<Sent> {
   const startedAt = deps.clock.now();
   // Each attempt is signed with a fresh timestamp and the same webhook-id: receivers deduplicate on the id.
   const signed = target.sign?.(deliveryId, Math.floor(startedAt / 1000), bodyText, startedAt) ?? {};
@@ -102,7 +111,13 @@ export async function deliver(deps: DeliveryPorts, delivery: Delivery): Promise<
   const deliveryId = `msg_${logId()}`;
   // Serialised once: the signed text is handed over as is, so the signed bytes are the bytes sent.
   const body = delivery.body instanceof JsonText ? delivery.body : new JsonText(JSON.stringify(delivery.body) ?? 'null');
-  const { result, attempt } = await sendAttempt(deps, delivery, deliveryId, body.text, METRIC_TRIGGER[delivery.trigger], delivery);
+  const { result, attempt } = await sendAttempt(deps, {
+    target: delivery,
+    deliveryId,
+    bodyText: body.text,
+    metric: METRIC_TRIGGER[delivery.trigger],
+    log: delivery,
+  });
   const maxAttempts = 1 + Math.max(0, delivery.retryAttempts ?? 0);
   const kept = storedBody(body.text);
   // A body over the 1 MiB rule is not kept, so there is nothing to send again: no retry.
@@ -156,7 +171,13 @@ export async function deliverAgain(deps: DeliveryPorts, later: LaterAttempt): Pr
   const { delivery } = later;
   const trigger: DeliveryTrigger = later.kind === 'redelivery' ? 'redelivery' : delivery.trigger;
   const log = { walletId: delivery.walletId, webhookId: delivery.webhookId, cost: later.cost, balance: later.balance };
-  const { result, attempt } = await sendAttempt(deps, later.target, delivery.id, delivery.body, METRIC_TRIGGER[trigger], log);
+  const { result, attempt } = await sendAttempt(deps, {
+    target: later.target,
+    deliveryId: delivery.id,
+    bodyText: delivery.body,
+    metric: METRIC_TRIGGER[trigger],
+    log,
+  });
   const retryLeft = later.kind === 'retry' && later.attempt < delivery.maxAttempts && isRetryable(result);
   const nextAttemptAt = retryLeft ? attempt.at + retryDelayMs(deps.config.deliveryRetryBaseMs, later.attempt) : null;
   const outcome = { ok: result.ok, at: attempt.at, statusCode: attempt.statusCode, error: attempt.error, nextAttemptAt };

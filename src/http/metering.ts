@@ -68,13 +68,20 @@ export function walletOf(request: FastifyRequest): WalletRef {
   return request.meter.wallet;
 }
 
-/** Records a charge's outcome on the request: the refusal to answer, or undefined once charged. */
-function applyCharge(deps: MeteringPorts, request: FastifyRequest, state: MeterState, cost: number, outcome: ChargeOutcome): ApiError | undefined {
-  if (!outcome.ok && outcome.reason === 'gone') {
-    deps.ledger.forgetWallet(state.wallet.hash);
-    request.meter = undefined;
-    return errors.unauthorized();
-  }
+type GoneOutcome = Extract<ChargeOutcome, { readonly reason: 'gone' }>;
+
+/** The wallet was deleted meanwhile. */
+const isGone = (outcome: ChargeOutcome): outcome is GoneOutcome => !outcome.ok && outcome.reason === 'gone';
+
+/** A charge refused because the wallet is gone: forgotten, and the request is no longer metered (answered as unauthorized). */
+function refuseGone(deps: MeteringPorts, request: FastifyRequest, state: MeterState): ApiError {
+  deps.ledger.forgetWallet(state.wallet.hash);
+  request.meter = undefined;
+  return errors.unauthorized();
+}
+
+/** Records the outcome of a charge on a wallet that still exists: the refusal to answer, or undefined once charged. */
+function applyCharge(state: MeterState, cost: number, outcome: Exclude<ChargeOutcome, GoneOutcome>): ApiError | undefined {
   if (!outcome.ok) {
     state.charged = 0;
     state.balance = outcome.balance;
@@ -112,11 +119,11 @@ function charge(deps: MeteringPorts, request: FastifyRequest, cost: number, done
   const outcome = deps.ledger.charge(state.wallet.id, cost, state.spec.readOnly === true);
   if (outcome instanceof Promise) {
     outcome.then(
-      (settled) => done(applyCharge(deps, request, state, cost, settled)),
+      (settled) => done(isGone(settled) ? refuseGone(deps, request, state) : applyCharge(state, cost, settled)),
       (error: Error) => done(error),
     );
   } else {
-    done(applyCharge(deps, request, state, cost, outcome));
+    done(isGone(outcome) ? refuseGone(deps, request, state) : applyCharge(state, cost, outcome));
   }
 }
 
@@ -239,20 +246,14 @@ export function registerMetering(app: FastifyInstance, deps: MeteringPorts): voi
 
 function meterHooks(deps: MeteringPorts, spec: MeterSpec) {
   /** Once the charge is durable: refunds by status where the route says so, sets the headers, lets the answer go. */
-  const settle = (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    state: MeterState,
-    payload: unknown,
-    done: (error: Error | null, payload?: unknown) => void,
-  ) => {
+  const settle = (reply: FastifyReply, state: MeterState, payload: unknown, done: (error: Error | null, payload?: unknown) => void) => {
     if (spec.settle === undefined) {
       answerCost(reply, state, state.charged ?? 0);
       return done(null, payload);
     }
     refundByStatus(deps, state, spec.settle, reply).then(
       () => done(null, payload),
-      (error: unknown) => done(null, answerFailedSettlement(request, reply, error, true)),
+      (error: unknown) => done(null, answerFailedSettlement(reply.request, reply, error, true)),
     );
   };
 
@@ -292,9 +293,9 @@ function meterHooks(deps: MeteringPorts, spec: MeterSpec) {
       const state = request.meter;
       if (state === undefined || state.charged === undefined) return done(null, payload);
       // Nothing is acknowledged before its charge is durable.
-      if (state.durable === undefined) return settle(request, reply, state, payload, done);
+      if (state.durable === undefined) return settle(reply, state, payload, done);
       state.durable.then(
-        () => settle(request, reply, state, payload, done),
+        () => settle(reply, state, payload, done),
         (error: unknown) => done(null, answerFailedSettlement(request, reply, error, false)),
       );
     },

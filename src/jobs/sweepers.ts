@@ -49,10 +49,10 @@ export function startSweepers(parts: SweeperParts, steps: readonly RetentionStep
     clock,
     pass: async () => {
       const now = clock.now();
-      if (!(await claimLease(store, 'sweep', holder, now, intervalMs - 5000))) return;
+      if (!(await claimLease(store, { name: 'sweep', holder, now, ttlMs: intervalMs - 5000 }))) return;
       // Its own lease, claimed under a holder name used once, so it is won only when the last walk's has run out:
       // once per interval across instances and restarts.
-      walkOwed ||= await claimLease(store, 'log-walk', `${holder}#${++walkClaims}`, now, LOG_WALK_INTERVAL_MS);
+      walkOwed ||= await claimLease(store, { name: 'log-walk', holder: `${holder}#${++walkClaims}`, now, ttlMs: LOG_WALK_INTERVAL_MS });
       logger.debug(await runSweep(steps, { now, walkAll: walkOwed }), 'sweep done');
       walkOwed = false;
     },

@@ -31,7 +31,16 @@ export type { ClaimedNotification, ClaimTiming } from './low-balance.js';
  * through it, and nothing else writes the wallets table or the call log. The hot path (`charge`,
  * `cachedWallet`, `record`) keeps its synchronous shape: no promise or allocation of its own.
  */
+/** What a Ledger runs on besides its store; `readCharges` defaults to 'deferred'. */
+export interface LedgerOptions {
+  readonly clock: Clock;
+  readonly logger: Pick<Logger, 'error'>;
+  readonly metrics?: LedgerMetrics | undefined;
+  readonly readCharges?: ReadCharges | undefined;
+}
+
 export class Ledger {
+  private readonly metrics: LedgerMetrics | undefined;
   private readonly wallets: WalletDirectory;
   private readonly charger: WalletCharger;
   private readonly logs: LogBuffer;
@@ -42,11 +51,9 @@ export class Ledger {
 
   constructor(
     private readonly store: Store,
-    clock: Clock,
-    logger: Pick<Logger, 'error'>,
-    private readonly metrics?: LedgerMetrics,
-    readCharges: ReadCharges = 'deferred',
+    { clock, logger, metrics, readCharges = 'deferred' }: LedgerOptions,
   ) {
+    this.metrics = metrics;
     this.wallets = new WalletDirectory(store, clock, (error) => logger.error({ err: error }, 'recording last use failed'));
     this.charger = new WalletCharger(store, readCharges);
     // Under READ_CHARGES=deferred the log's batches do not wait for the disk either (log-insert.ts).

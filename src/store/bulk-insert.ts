@@ -1,4 +1,4 @@
-import type { ColumnForm, ColumnType, ManyStatement, Sql, Unit } from './store.js';
+import type { ColumnForm, ColumnType, InsertOptions, ManyStatement, Sql, Unit } from './store.js';
 import { POSTGRES_SYNC_LATER } from './postgres/sync-later.js';
 import { unnestRows } from './postgres/column-arrays.js';
 
@@ -93,13 +93,8 @@ function appendColumns(columns: unknown[][], offset: number, width: number, rows
 }
 
 /** PostgreSQL: one statement for the whole batch and what it implies; `syncLater`: its commit does not wait for the WAL flush. */
-export async function insertRowsPostgres(
-  sql: Sql,
-  insert: BulkInsert,
-  values: readonly unknown[],
-  alsoRows: readonly Rows[] = [],
-  syncLater = false,
-): Promise<void> {
+export async function insertRowsPostgres(sql: Sql, insert: BulkInsert, values: readonly unknown[], options: InsertOptions = {}): Promise<void> {
+  const { alsoRows = [], syncLater = false } = options;
   const width = insert.columns.length;
   const columns: unknown[][] = Array.from({ length: width }, () => []);
   for (let i = 0; i < values.length; i += 1) columns[i % width]?.push(values[i]);

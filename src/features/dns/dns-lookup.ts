@@ -228,13 +228,12 @@ export function createDnsLookup(settings: DnsLookupSettings): DnsLookup {
       const plan = planLookup(input);
       // Counted from here: the deadline covers the servers' names, every lookup, and TLS inspection.
       const budget = createRequestBudget(settings.requestLimits ?? { deadlineMs: REQUEST_DEADLINE_MS, maxPackets: MAX_PACKETS_PER_REQUEST });
-      const resolver = createRequestResolver(
-        settings.client,
-        { ...plan.query, budget },
-        settings.queryConcurrency ?? DEFAULT_QUERY_CONCURRENCY,
-        settings.policy,
-        queryPool === undefined ? undefined : (task) => queryPool.run(wallet, task),
-      );
+      const resolver = createRequestResolver(settings.client, {
+        options: { ...plan.query, budget },
+        concurrency: settings.queryConcurrency ?? DEFAULT_QUERY_CONCURRENCY,
+        policy: settings.policy,
+        slot: queryPool === undefined ? undefined : (task) => queryPool.run(wallet, task),
+      });
       // Caller-chosen servers are judged even when the check is off: a refused server is a 400 either way.
       const chosen =
         plan.propagationServers === undefined ? undefined : await resolvePropagationServers(plan.propagationServers, { policy: settings.policy, resolver });

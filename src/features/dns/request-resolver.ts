@@ -18,17 +18,21 @@ export interface RequestResolver {
   bounded: Limiter;
 }
 
-/**
- * `slot`: the wallet's share of the process's query pool (src/outbound/pools.ts), taken by each query once the
- * request's own bound lets it go, so a request's waiting queries wait here, not in the shared pool.
- */
-export function createRequestResolver(
-  client: DnsClient,
-  options: QueryOptions,
-  concurrency: number,
-  policy: AddressPolicy,
-  slot: Limiter = (task) => task(),
-): RequestResolver {
+/** How one request's queries are asked and bounded. */
+export interface RequestResolverSettings {
+  readonly options: QueryOptions;
+  /** The most queries of the request in flight at once. */
+  readonly concurrency: number;
+  readonly policy: AddressPolicy;
+  /**
+   * The wallet's share of the process's query pool (src/outbound/pools.ts), taken by each query once the
+   * request's own bound lets it go, so a request's waiting queries wait here, not in the shared pool.
+   */
+  readonly slot?: Limiter | undefined;
+}
+
+export function createRequestResolver(client: DnsClient, settings: RequestResolverSettings): RequestResolver {
+  const { options, concurrency, policy, slot = (task) => task() } = settings;
   const perRequest = createLimiter(concurrency);
   const limit: Limiter = (task) => perRequest(() => slot(task));
   const answers = new Map<string, Promise<QueryResult>>();

@@ -122,7 +122,7 @@ export class KvReads {
     private readonly cache?: KvValueCache,
   ) {
     this.submit = store.coalesced(
-      (wanted) => readValue(store.read, wanted.walletId, wanted.bucket, wanted.key),
+      (wanted) => readValue(store.read, wanted),
       (keys) => this.readBatch(keys),
     );
   }
@@ -151,20 +151,20 @@ export class KvReads {
   }
 }
 
-function readValue(sql: Sql, walletId: number, bucket: string, key: string): Promise<StoredValue> {
+function readValue(sql: Sql, wanted: KvKey): Promise<StoredValue> {
   return sql.get<{ value: string | Buffer; expires_at: number }>('SELECT value, expires_at FROM kv WHERE wallet_id = $1 AND bucket = $2 AND key = $3', [
-    walletId,
-    bucket,
-    key,
+    wanted.walletId,
+    wanted.bucket,
+    wanted.key,
   ]);
 }
 
-export async function getValue(sql: Sql, walletId: number, bucket: string, key: string, now: number): Promise<string | undefined> {
-  return liveValue(await readValue(sql, walletId, bucket, key), now);
+export async function getValue(sql: Sql, wanted: KvKey, now: number): Promise<string | undefined> {
+  return liveValue(await readValue(sql, wanted), now);
 }
 
 /** True when a live entry was deleted; an expired one is removed too but reported as absent. `cache`: kvValueCacheFor's, forgotten before the answer. */
-export async function deleteValue(store: Store, walletId: number, bucket: string, key: string, now: number, cache?: KvValueCache): Promise<boolean> {
+export async function deleteValue(store: Store, { walletId, bucket, key }: KvKey, now: number, cache?: KvValueCache): Promise<boolean> {
   try {
     const rows = await store.writeOne<{ expires_at: number }>(
       'DELETE FROM kv WHERE wallet_id = $1 AND bucket = $2 AND key = $3 RETURNING expires_at',

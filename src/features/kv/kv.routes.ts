@@ -126,7 +126,7 @@ export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, {
     },
     async (request, reply) => {
       const { bucket, key } = names(request.params);
-      const deleted = await deleteValue(deps.store, walletOf(request).id, bucket, key, deps.clock.now(), cache);
+      const deleted = await deleteValue(deps.store, { walletId: walletOf(request).id, bucket, key }, deps.clock.now(), cache);
       operations.delete.inc();
       if (!deleted) throw errors.keyNotFound();
       reply.type(PLAIN_TEXT);

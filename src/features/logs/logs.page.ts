@@ -71,11 +71,15 @@ const categoriesOf = (request: PageRequest): readonly string[] => (request.categ
 /** The newest first order of a range; the index's own, so walks in it are merged as they go (Store.mergeWalks). */
 const NEWEST_FIRST = 'created_at DESC, seq DESC';
 
-/**
- * Newest first from `columns` of the request's range, `conditions` appended, within `window`: one index range per
- * category, merged as they go.
- */
-function rangeText(merge: MergeWalks, statement: Statement, request: PageRequest, columns: string, conditions: string, window: MergeWindow): string {
+/** What a range statement selects: `columns`, under `conditions` appended to the range's own, within `window`. */
+interface RangeSelect {
+  readonly columns: string;
+  readonly conditions: string;
+  readonly window: MergeWindow;
+}
+
+/** Newest first from the request's range, as `select` says: one index range per category, merged as they go. */
+function rangeText(merge: MergeWalks, statement: Statement, request: PageRequest, { columns, conditions, window }: RangeSelect): string {
   const walks = categoriesOf(request).map((category) => `SELECT ${columns} FROM logs WHERE ${rangeConditions(statement, request, category)}${conditions}`);
   return merge(walks, NEWEST_FIRST, window);
 }
@@ -97,7 +101,7 @@ function filterText(statement: Statement, request: PageRequest): string {
  */
 async function scanEnd(store: LogSource, request: PageRequest): Promise<LogPosition | undefined> {
   const statement = new Statement(request);
-  const text = rangeText(store.mergeWalks, statement, request, 'created_at, seq', '', { limit: 1, offset: SCAN_ROWS });
+  const text = rangeText(store.mergeWalks, statement, request, { columns: 'created_at, seq', conditions: '', window: { limit: 1, offset: SCAN_ROWS } });
   const row = await store.read.get<{ created_at: number; seq: number }>(text, statement.params);
   return row === undefined ? undefined : { createdAt: row.created_at, seq: row.seq };
 }
@@ -115,7 +119,7 @@ export function pageStatement(merge: MergeWalks, request: PageRequest, end?: Log
   // Entries of the end's millisecond are newer than the end only from its seq on.
   if (end !== undefined) conditions += ` AND (created_at > ${statement.ref(end.createdAt)} OR seq > ${statement.ref(end.seq)})`;
   const limit = statement.ref(request.n + 1);
-  return { sql: rangeText(merge, statement, request, ROW_COLUMNS, conditions, { limit }), params: statement.params };
+  return { sql: rangeText(merge, statement, request, { columns: ROW_COLUMNS, conditions, window: { limit } }), params: statement.params };
 }
 
 /** What a page is read from: the store's reads, and how it merges index walks. */

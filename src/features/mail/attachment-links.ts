@@ -18,8 +18,15 @@ export function attachmentUrl(publicUrl: string, key: Buffer, id: string, expire
   return `${publicUrl}${DOWNLOAD_PATH}/${id}?expires=${expiresSeconds}&signature=${attachmentSignature(key, id, expiresSeconds)}`;
 }
 
+/** A download link as requested: the attachment's id and the `expires` and `signature` of its query, unchecked. */
+export interface AttachmentLink {
+  readonly id: string;
+  readonly expires: string;
+  readonly signature: string;
+}
+
 /** True when the signature is ours and the link has not expired at `nowMs`. */
-export function verifyAttachmentLink(key: Buffer, id: string, expires: string, signature: string, nowMs: number): boolean {
+export function verifyAttachmentLink(key: Buffer, { id, expires, signature }: AttachmentLink, nowMs: number): boolean {
   if (!/^\d{1,12}$/.test(expires)) return false;
   const expected = Buffer.from(attachmentSignature(key, id, Number(expires)));
   const given = Buffer.from(signature);

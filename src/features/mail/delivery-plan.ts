@@ -111,7 +111,7 @@ export function planDelivery(source: ParsedMessage | MessageWork, context: Messa
     }
   }
   const limit = Math.min(maxBytes, PAYLOAD_MAX_BYTES);
-  const sized = applySizeRule(buildPayload(parsed, context, target.mailbox, metadata, work.text), limit, work.measure);
+  const sized = applySizeRule(buildPayload(parsed, context, { mailbox: target.mailbox, attachments: metadata, text: work.text }), limit, work.measure);
   const kept = sized.payload.attachments.flatMap((meta) => {
     const row = rows.get(meta);
     return row === undefined ? [] : [row];

@@ -29,7 +29,7 @@ export async function claimFirstDeliveries(tx: Sql, plans: readonly DeliveryPlan
   const byMailbox = plans.flatMap((plan) => (plan.record.mailbox === null ? [] : [{ plan, mailbox: plan.record.mailbox }]));
   byMailbox.sort((a, b) => (a.mailbox < b.mailbox ? -1 : a.mailbox > b.mailbox ? 1 : 0));
   for (const { plan, mailbox } of byMailbox) {
-    if (await claimMessageForMailbox(tx, mailbox, messageHash, now, now - DUPLICATE_WINDOW_MS)) claimed.add(plan);
+    if (await claimMessageForMailbox(tx, { mailbox, messageHash, now, staleBefore: now - DUPLICATE_WINDOW_MS })) claimed.add(plan);
   }
   return plans.filter((plan) => plan.record.mailbox === null || claimed.has(plan));
 }

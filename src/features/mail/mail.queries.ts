@@ -85,13 +85,22 @@ export async function deleteOutbox(store: Store, id: string): Promise<void> {
   await store.writeOne('DELETE FROM inbound_outbox WHERE id = $1', [id]);
 }
 
+/** A claim of the delivery of the message `messageHash` to `mailbox` at `now`; a claim made before `staleBefore` counts as absent. */
+export interface MailboxClaim {
+  readonly mailbox: string;
+  readonly messageHash: string;
+  readonly now: number;
+  readonly staleBefore: number;
+}
+
 /**
  * Claims the delivery of one message (by its Message-ID hash) to one mailbox (migration 11): true when no
  * delivery of it was claimed since `staleBefore`. Insert-or-ignore on the primary key, in the unit that charges,
  * so of two instances racing on one store only one wins; an older row counts as absent whether or not the
  * sweep has removed it yet.
  */
-export async function claimMessageForMailbox(tx: Sql, mailbox: string, messageHash: string, now: number, staleBefore: number): Promise<boolean> {
+export async function claimMessageForMailbox(tx: Sql, claim: MailboxClaim): Promise<boolean> {
+  const { mailbox, messageHash, now, staleBefore } = claim;
   const result = await tx.run(
     `INSERT INTO inbound_seen_messages (mailbox, message_hash, seen_at) VALUES ($1, $2, $3)
      ON CONFLICT (mailbox, message_hash) DO UPDATE SET seen_at = excluded.seen_at WHERE inbound_seen_messages.seen_at <= $4`,

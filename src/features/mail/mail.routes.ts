@@ -51,7 +51,7 @@ const downloadRoute: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { d
       const { attachmentId } = request.params;
       const { expires = '', signature = '' } = request.query;
       const now = deps.clock.now();
-      if (!verifyAttachmentLink(await key.get(), attachmentId, expires, signature, now)) throw errors.notFound();
+      if (!verifyAttachmentLink(await key.get(), { id: attachmentId, expires, signature }, now)) throw errors.notFound();
       const attachment = await readAttachment(deps.store.read, attachmentId);
       if (attachment === undefined || attachment.expiresAt <= now) throw errors.notFound();
       return reply

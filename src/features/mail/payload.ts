@@ -43,14 +43,15 @@ export function headerObject(headers: ParsedMessage['headers']): Record<string, 
   return Object.fromEntries([...grouped].map(([name, values]) => [name, values.length === 1 ? (values[0] as string) : values]));
 }
 
-/** `text`: payloadText(parsed), made once per message when many mailboxes receive it. */
-export function buildPayload(
-  parsed: ParsedMessage,
-  context: MessageContext,
-  mailbox: string,
-  attachments: DeliveredAttachment[],
-  text: string = payloadText(parsed),
-): InboundEmailPayload {
+/** One mailbox's copy: its address, its attachments' metadata, and `text` (payloadText(parsed), made once per message when many mailboxes receive it). */
+export interface PayloadDelivery {
+  readonly mailbox: string;
+  readonly attachments: DeliveredAttachment[];
+  readonly text?: string | undefined;
+}
+
+export function buildPayload(parsed: ParsedMessage, context: MessageContext, delivery: PayloadDelivery): InboundEmailPayload {
+  const { mailbox, attachments, text = payloadText(parsed) } = delivery;
   const address = `${mailbox}@${context.mailDomain}`;
   const from: EmailAddress = parsed.from[0] ?? { email: context.envelopeFrom };
   return {

@@ -41,8 +41,9 @@ export function applySizeRule(original: InboundEmailPayload, limit: number, meas
     const last = payload.attachments.pop();
     size -= jsonBytes(last) + (payload.attachments.length > 0 ? 1 : 0); // the element and its comma
   }
-  size = cutField(payload, 'html', size, limit, measure);
-  size = cutField(payload, 'text', size, limit, measure);
+  const fit: Fit = { limit, measure };
+  size = cutField(payload, 'html', size, fit);
+  size = cutField(payload, 'text', size, fit);
   if (size > limit) {
     payload.headers = {};
     delete payload.raw;
@@ -61,8 +62,14 @@ export function applySizeRule(original: InboundEmailPayload, limit: number, meas
   return { payload, truncated: true, json: JSON.stringify(payload) };
 }
 
+/** The size a payload must fit in, and how its strings are measured. */
+interface Fit {
+  readonly limit: number;
+  readonly measure: (s: string) => number;
+}
+
 /** Cuts `payload[field]` so the whole fits when it can; returns the new total size. */
-function cutField(payload: InboundEmailPayload, field: 'html' | 'text', size: number, limit: number, measure: (s: string) => number): number {
+function cutField(payload: InboundEmailPayload, field: 'html' | 'text', size: number, { limit, measure }: Fit): number {
   const value = payload[field];
   if (size <= limit || value === undefined) return size;
   const current = measure(value);

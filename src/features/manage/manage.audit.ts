@@ -1,11 +1,19 @@
 import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 
+/** What an operator call's log row says: the one wallet it touched, the answer's status, the balance after and the reason given (if any). */
+export interface AuditEntry {
+  readonly walletId: number;
+  readonly statusCode: number;
+  readonly balance: number;
+  readonly reason?: string | undefined;
+}
+
 /** Logs an operator call in the log of the one wallet it touched, with the reason it was given (if any). */
-export type Audit = (request: FastifyRequest, walletId: number, statusCode: number, balance: number, reason?: string) => void;
+export type Audit = (request: FastifyRequest, entry: AuditEntry) => void;
 
 export function auditTo(deps: Deps): Audit {
-  return (request, walletId, statusCode, balance, reason) =>
+  return (request, { walletId, statusCode, balance, reason }) =>
     // Outside the free-row budget: the operator, not the wallet's holder, decides how many there are.
     deps.ledger.recordAlways({
       walletId,

@@ -110,7 +110,7 @@ export const listingRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; audit: Audit
       if (wallet === undefined) throw errors.notFound();
       await deps.ledger.flush(); // rows this instance recorded but has not written yet
       const page = await logPage(deps.store, { walletId: wallet.id, n: limit, before, since: deps.clock.now() - LOG_RETENTION_MS, category: type });
-      audit(request, wallet.id, 200, wallet.balance);
+      audit(request, { walletId: wallet.id, statusCode: 200, balance: wallet.balance });
       return { logs: page.rows.map(logEntryOf), cursor: page.next === undefined ? null : encodeLogCursor(page.next) };
     },
   );

@@ -29,7 +29,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; audit: Audit 
     async (request) => {
       const wallet = await deps.ledger.walletByHash(request.params.hash);
       if (wallet === undefined) throw errors.notFound();
-      audit(request, wallet.id, 200, wallet.balance);
+      audit(request, { walletId: wallet.id, statusCode: 200, balance: wallet.balance });
       return { hash: wallet.hash, wallet: wallet.balance, created: isoTime(wallet.created_at), lastUsed: isoTime(wallet.last_used_at) };
     },
   );
@@ -52,7 +52,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; audit: Audit 
       const wallet = await deps.ledger.walletByHash(request.params.hash);
       const balance = wallet === undefined ? undefined : await deps.ledger.credit(wallet.id, request.body.amount);
       if (wallet === undefined || balance === undefined) throw errors.notFound();
-      audit(request, wallet.id, 200, balance, request.body.reason);
+      audit(request, { walletId: wallet.id, statusCode: 200, balance, reason: request.body.reason });
       return { hash: wallet.hash, wallet: balance };
     },
   );
@@ -82,7 +82,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; audit: Audit 
       if (wallet === undefined) throw errors.notFound();
       const debit = await deps.ledger.debit(wallet.id, request.body.amount);
       if (debit.balance === undefined) throw errors.notFound(); // deleted meanwhile
-      audit(request, wallet.id, debit.ok ? 200 : 409, debit.balance, request.body.reason);
+      audit(request, { walletId: wallet.id, statusCode: debit.ok ? 200 : 409, balance: debit.balance, reason: request.body.reason });
       if (!debit.ok) throw errors.balanceTooLow();
       return { hash: wallet.hash, wallet: debit.balance };
     },

@@ -35,12 +35,20 @@ function sign(secret: string, signedContent: string): string {
   return createHmac('sha256', key).update(signedContent).digest('base64');
 }
 
+/** What a signature covers: the message's id (webhook-id), its timestamp in seconds and the exact body text. */
+export interface SignedMessage {
+  readonly messageId: string;
+  readonly timestampSeconds: number;
+  readonly body: string;
+}
+
 /**
  * Standard Webhooks signature headers (https://www.standardwebhooks.com). Within SIGNING_KEY_OVERLAP_MS of a
  * rotation `webhook-signature` holds two space-separated signatures, the current secret's first; a receiver
  * accepts the message if any one verifies, so it verifies under either secret.
  */
-export function signatureHeadersFor(keys: SigningKeys, messageId: string, timestampSeconds: number, body: string, now: number): Record<string, string> {
+export function signatureHeadersFor(keys: SigningKeys, message: SignedMessage, now: number): Record<string, string> {
+  const { messageId, timestampSeconds, body } = message;
   const signedContent = `${messageId}.${timestampSeconds}.${body}`;
   return {
     'webhook-id': messageId,

@@ -112,7 +112,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; receivesMail
       },
     },
     async (request) => {
-      const record = await replaceWebhook(deps, walletOf(request).id, request.params.webhookId, request.body, receivesMail);
+      const record = await replaceWebhook(deps, { walletId: walletOf(request).id, webhookId: request.params.webhookId }, request.body, receivesMail);
       return webhookView(record, contextOf(request));
     },
   );
@@ -135,7 +135,12 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; receivesMail
       },
     },
     async (request) => {
-      const { record, newSecret } = await patchWebhook(deps, walletOf(request).id, request.params.webhookId, request.body, receivesMail);
+      const { record, newSecret } = await patchWebhook(
+        deps,
+        { walletId: walletOf(request).id, webhookId: request.params.webhookId },
+        request.body,
+        receivesMail,
+      );
       return webhookView(record, contextOf(request), newSecret);
     },
   );

@@ -54,8 +54,16 @@ function signingAfter(current: WebhookRecord, newSecret: string | undefined, now
   return inOverlap ? { signingSecret: current.signingSecret, previousSigningKey: previous } : { signingSecret: current.signingSecret };
 }
 
+/** A change made at `now`: `newSecret` when it rotates the signing secret; `receivesMail` as createWebhook takes it. */
+interface Change {
+  readonly now: number;
+  readonly newSecret: string | undefined;
+  readonly receivesMail: boolean;
+}
+
 /** The stored record after a change: the mailbox stays while in mailbox mode, run history while scheduled. */
-function changed(current: WebhookRecord, config: WebhookConfig, now: number, signing: SigningFields, receivesMail: boolean): WebhookRecord {
+function changed(current: WebhookRecord, config: WebhookConfig, { now, newSecret, receivesMail }: Change): WebhookRecord {
+  const signing = signingAfter(current, newSecret, now);
   const mailbox = config.mode.kind === 'mailbox' ? (current.mailbox ?? newMailboxIf(receivesMail)) : null;
   const history = config.mode.kind === 'scheduled' && current.mode.kind === 'scheduled' ? current.history : NO_HISTORY;
   return { ...config, webhookId: current.webhookId, mailbox, ...signing, history, createdAt: current.createdAt, updatedAt: now };
@@ -90,7 +98,13 @@ export async function createWebhook(deps: Deps, walletId: number, input: Webhook
   return record;
 }
 
-export async function replaceWebhook(deps: Deps, walletId: number, webhookId: string, input: WebhookInput, receivesMail: boolean): Promise<WebhookRecord> {
+/** A wallet's webhook by its id. */
+export interface WebhookRef {
+  readonly walletId: number;
+  readonly webhookId: string;
+}
+
+export async function replaceWebhook(deps: Deps, { walletId, webhookId }: WebhookRef, input: WebhookInput, receivesMail: boolean): Promise<WebhookRecord> {
   if (input.webhookId !== undefined && input.webhookId !== webhookId) {
     throw errors.badRequest('Invalid webhookId: must match the path (a webhook cannot be renamed)');
   }
@@ -100,7 +114,7 @@ export async function replaceWebhook(deps: Deps, walletId: number, webhookId: st
   return deps.store.write(async (tx) => {
     const current = await findWebhookForUpdate(tx, walletId, webhookId);
     if (current === undefined) throw errors.webhookNotFound();
-    const record = changed(current, config, now, signingAfter(current, undefined, now), receivesMail);
+    const record = changed(current, config, { now, newSecret: undefined, receivesMail });
     await updateWebhook(tx, walletId, record);
     return record;
   });
@@ -112,7 +126,7 @@ export interface PatchOutcome {
   readonly newSecret?: string;
 }
 
-export async function patchWebhook(deps: Deps, walletId: number, webhookId: string, patch: WebhookPatch, receivesMail: boolean): Promise<PatchOutcome> {
+export async function patchWebhook(deps: Deps, { walletId, webhookId }: WebhookRef, patch: WebhookPatch, receivesMail: boolean): Promise<PatchOutcome> {
   const now = deps.clock.now();
   // Validate against what is stored now, and check a new URL before taking the write lane:
   // the check may wait on DNS.
@@ -126,7 +140,7 @@ export async function patchWebhook(deps: Deps, walletId: number, webhookId: stri
     const current = await findWebhookForUpdate(tx, walletId, webhookId);
     if (current === undefined) throw errors.webhookNotFound();
     const config = valid(configFromPatch(current, patch, new Date(now)));
-    const record = changed(current, config, now, signingAfter(current, newSecret, now), receivesMail);
+    const record = changed(current, config, { now, newSecret, receivesMail });
     await updateWebhook(tx, walletId, record);
     return newSecret === undefined ? { record } : { record, newSecret };
   });

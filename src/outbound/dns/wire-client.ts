@@ -50,8 +50,14 @@ function spendPacket(budget: QueryBudget | undefined): void {
   if (budget !== undefined && !budget.takePacket()) throw new QueryError('PACKET_LIMIT');
 }
 
+/** What a query asks: the records of `type` at `name`. */
+interface Question {
+  readonly name: string;
+  readonly type: RecordType;
+}
+
 /** One try at one server: UDP, then TCP within the same time budget when the answer says TC. */
-async function exchange(server: ServerAddress, name: string, type: RecordType, timeoutMs: number, budget: QueryBudget | undefined): Promise<DnsResponse> {
+async function exchange(server: ServerAddress, { name, type }: Question, timeoutMs: number, budget: QueryBudget | undefined): Promise<DnsResponse> {
   const id = randomInt(0, 65_536);
   const message = encodeQuery(id, name, type);
   const check = (packet: DnsResponse): boolean => {
@@ -78,13 +84,14 @@ const remainingOf = (budget: QueryBudget | undefined): number => (budget === und
  */
 async function ask(name: string, type: RecordType, servers: readonly ServerAddress[], options: QueryOptions): Promise<DnsResponse> {
   let last: QueryFailure = 'TIMEOUT';
+  const question: Question = { name, type };
   for (let attempt = 0; attempt <= options.maxRetries; attempt++) {
     if (attempt > 0 && options.retryDelayMs > 0) await sleep(Math.min(options.retryDelayMs, remainingOf(options.budget)));
     const timeoutMs = Math.min(options.timeoutMs, remainingOf(options.budget));
     if (timeoutMs <= 0) throw new QueryError('TIMEOUT');
     const server = servers[attempt % servers.length] as ServerAddress;
     try {
-      const response = await exchange(server, name, type, timeoutMs, options.budget);
+      const response = await exchange(server, question, timeoutMs, options.budget);
       const rcode = response.rcode ?? 'NOERROR';
       if (rcode === 'NOERROR' || rcode === 'NXDOMAIN') return response;
       last = KNOWN_RCODES.has(rcode as QueryFailure) ? (rcode as QueryFailure) : 'OTHER';

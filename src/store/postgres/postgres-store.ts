@@ -172,8 +172,7 @@ export function openPostgresStore(url: string, options: PostgresStoreOptions = {
     readColumns: <T>(form: ColumnForm, rows: readonly (readonly unknown[])[]) =>
       rows.length === 0 ? Promise.resolve([]) : read.all<T>(columnText(form), columnArrays(rows)),
     // One statement, what the batch implies included (see BulkInsert.also): atomic by itself, no transaction of its own.
-    insertRows: (insert, values, options) =>
-      values.length === 0 ? Promise.resolve() : insertRowsPostgres(read, insert, values, options?.alsoRows, options?.syncLater === true),
+    insertRows: (insert, values, options) => (values.length === 0 ? Promise.resolve() : insertRowsPostgres(read, insert, values, options)),
     locks: POSTGRES_LOCKS,
     mergeWalks: POSTGRES_MERGE_WALKS,
     // Every statement is a round trip and every commit a WAL flush: calls arriving while a batch runs share the next one.

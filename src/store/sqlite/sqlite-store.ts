@@ -150,7 +150,12 @@ export function openSqliteStore(path: string, options: SqliteOptions = {}): Sqli
   const snapshot = new ReadSnapshot(reader);
   const readConnection = new SqliteConnection(reader, snapshot);
   // The reader's snapshot ends before each commit: reads after it see it (read-snapshot.ts).
-  const writerLane = new SqliteWriter(writeConnection, walSync, options.metrics, options.lateSyncMs, () => snapshot.release());
+  const writerLane = new SqliteWriter(writeConnection, {
+    walSync,
+    metrics: options.metrics,
+    lateSyncMs: options.lateSyncMs,
+    beforeCommit: () => snapshot.release(),
+  });
 
   return {
     dialect: 'sqlite',

@@ -63,6 +63,16 @@ function openTransaction(): OpenTransaction {
  * Multi-statement units run inside a savepoint and nothing else touches the connection while one
  * is running (statements arriving meanwhile wait their turn), so a failing unit rolls back only itself.
  */
+export interface SqliteWriterOptions {
+  /** When set, COMMIT does not fsync and durability comes from it, off the event loop. */
+  readonly walSync?: WalSync | undefined;
+  readonly metrics?: Pick<SqliteMetrics, 'groupCommitted'> | undefined;
+  /** The longest a commit of `syncLater` writes only waits for the fsync that makes it durable. */
+  readonly lateSyncMs?: number | undefined;
+  /** Runs right before each COMMIT (the reader's snapshot ends there, see read-snapshot.ts). */
+  readonly beforeCommit?: (() => void) | undefined;
+}
+
 export class SqliteWriter implements WriterLane {
   private current: OpenTransaction | undefined;
   private unitRunning = false;
@@ -80,18 +90,19 @@ export class SqliteWriter implements WriterLane {
     this.walSync?.whenDurable(ignoreSyncOutcome);
   };
 
-  /**
-   * @param walSync when set, COMMIT does not fsync and durability comes from it, off the event loop.
-   * @param lateSyncMs the longest a commit of `syncLater` writes only waits for the fsync that makes it durable.
-   * @param beforeCommit runs right before each COMMIT (the reader's snapshot ends there, see read-snapshot.ts).
-   */
+  private readonly walSync: WalSync | undefined;
+  private readonly metrics: Pick<SqliteMetrics, 'groupCommitted'> | undefined;
+  private readonly lateSyncMs: number;
+  private readonly beforeCommit: (() => void) | undefined;
+
   constructor(
     private readonly connection: SqliteConnection,
-    private readonly walSync?: WalSync,
-    private readonly metrics?: Pick<SqliteMetrics, 'groupCommitted'>,
-    private readonly lateSyncMs = DEFAULT_LATE_SYNC_MS,
-    private readonly beforeCommit?: () => void,
+    options: SqliteWriterOptions = {},
   ) {
+    this.walSync = options.walSync;
+    this.metrics = options.metrics;
+    this.lateSyncMs = options.lateSyncMs ?? DEFAULT_LATE_SYNC_MS;
+    this.beforeCommit = options.beforeCommit;
     this.runSync = (sql, params) => connection.allSync(sql, params);
     this.unitSql = {
       all: (sql, params) => connection.all(sql, params),

@@ -189,8 +189,8 @@ describeEachStore('sweepers', (kind) => {
   it('lets only one instance hold the sweep lease until it runs out', async () => {
     const app = testApp();
     const now = clock.now();
-    expect(await claimLease(app.deps.store, 'test-lease', 'a', now, 60_000)).toBe(true);
-    expect(await claimLease(app.deps.store, 'test-lease', 'b', now + 1000, 60_000)).toBe(false);
-    expect(await claimLease(app.deps.store, 'test-lease', 'b', now + 60_000, 60_000)).toBe(true);
+    expect(await claimLease(app.deps.store, { name: 'test-lease', holder: 'a', now, ttlMs: 60_000 })).toBe(true);
+    expect(await claimLease(app.deps.store, { name: 'test-lease', holder: 'b', now: now + 1000, ttlMs: 60_000 })).toBe(false);
+    expect(await claimLease(app.deps.store, { name: 'test-lease', holder: 'b', now: now + 60_000, ttlMs: 60_000 })).toBe(true);
   });
 });

@@ -32,7 +32,7 @@ describeEachStore('KV sets and reads as the store sees them', (kind) => {
     await store.close();
     await database.drop();
   });
-  const read = (key: string) => getValue(store.read, 1, 'b', key, Date.now());
+  const read = (key: string) => getValue(store.read, { walletId: 1, bucket: 'b', key }, Date.now());
 
   it('keeps every code point of a value, U+0000 and other control characters included', async () => {
     const value = 'a\u0000b\u0001\t\r\nc\u007f😀';

@@ -228,13 +228,10 @@ describe.runIf(process.env.TEST_DATABASE_URL !== undefined)('PostgreSQL: read ch
     };
     const inside = await store.write(async (tx) => {
       // One row in LOG_COLUMNS order.
-      await insertRowsPostgres(
-        tx,
-        LOG_INSERT,
-        ['log-1', walletId, 'GET', '/kv/b/k', 'kv', 200, 1, null, record.createdAt, 1, 99, null],
-        spendRowsOf([{ ...record, id: 'log-1' }]),
-        true,
-      );
+      await insertRowsPostgres(tx, LOG_INSERT, ['log-1', walletId, 'GET', '/kv/b/k', 'kv', 200, 1, null, record.createdAt, 1, 99, null], {
+        alsoRows: spendRowsOf([{ ...record, id: 'log-1' }]),
+        syncLater: true,
+      });
       return tx.get<{ value: string }>("SELECT current_setting('synchronous_commit') AS value");
     });
     expect(inside).toEqual({ value: 'off' });

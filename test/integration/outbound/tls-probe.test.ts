@@ -112,12 +112,11 @@ describe('TLS certificate inspection against local TLS servers', () => {
     });
 
     const context = (port: number, allow: string[]): SslContext => ({
-      resolver: createRequestResolver(
-        createDnsClient([{ host: '127.0.0.1', port: dns.port }]),
-        { timeoutMs: 1000, maxRetries: 0, retryDelayMs: 0 },
-        4,
-        createAddressPolicy(allow),
-      ),
+      resolver: createRequestResolver(createDnsClient([{ host: '127.0.0.1', port: dns.port }]), {
+        options: { timeoutMs: 1000, maxRetries: 0, retryDelayMs: 0 },
+        concurrency: 4,
+        policy: createAddressPolicy(allow),
+      }),
       policy: createAddressPolicy(allow),
       port,
       secureContext: createSecureContext({ ca: [ca.caPem] }),

@@ -29,6 +29,6 @@ describeEachStore('upgrading an existing database', (kind) => {
   it('keeps every stored value, non-ASCII included, when PostgreSQL values become bytes (migration 8)', async () => {
     const value = 'héllo 😀 \\ "quoted"';
     const store = await upgrade.from(8, [['INSERT INTO kv (wallet_id, bucket, key, value, expires_at) VALUES (1, $1, $2, $3, $4)', ['b', 'k', value, 9e12]]]);
-    expect(await getValue(store.read, 1, 'b', 'k', 0)).toBe(value);
+    expect(await getValue(store.read, { walletId: 1, bucket: 'b', key: 'k' }, 0)).toBe(value);
   });
 });

@@ -76,7 +76,7 @@ const SUBJECTS: Record<string, (input: string) => unknown> = {
   'low-balance recharge hint (PUBLIC_URL)': (input) => rechargeHint(input),
   messageIdOf: (input) => messageIdOf({ headers: [], subject: '', from: [], to: [], cc: [], attachments: [], messageId: `<${input}` }, () => 'id'),
   mailboxOf: (input) => mailboxOf(`${input}@mail.test.`, 'mail.test'),
-  verifyAttachmentLink: (input) => verifyAttachmentLink(Buffer.alloc(32), 'id', input, input, 0),
+  verifyAttachmentLink: (input) => verifyAttachmentLink(Buffer.alloc(32), { id: 'id', expires: input, signature: input }, 0),
   'option keys (validateFormatConfig, redactOptions)': (input) => [
     validateFormatConfig({ format: 'slack', options: { [input]: 'v' } }),
     redactOptions({ [input]: 'v' }),

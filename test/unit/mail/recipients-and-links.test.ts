@@ -35,19 +35,19 @@ describe('signed attachment links', () => {
     expect(url.origin + url.pathname).toBe('https://api.example.test/mail/attachments/abc');
     const signature = String(url.searchParams.get('signature'));
     expect(signature).toBe(attachmentSignature(key, 'abc', expires));
-    expect(verifyAttachmentLink(key, 'abc', String(expires), signature, now)).toBe(true);
-    expect(verifyAttachmentLink(key, 'abc', String(expires), signature, expires * 1000 - 1)).toBe(true);
-    expect(verifyAttachmentLink(key, 'abc', String(expires), signature, expires * 1000)).toBe(false);
+    expect(verifyAttachmentLink(key, { id: 'abc', expires: String(expires), signature }, now)).toBe(true);
+    expect(verifyAttachmentLink(key, { id: 'abc', expires: String(expires), signature }, expires * 1000 - 1)).toBe(true);
+    expect(verifyAttachmentLink(key, { id: 'abc', expires: String(expires), signature }, expires * 1000)).toBe(false);
   });
 
   it('refuses another id, another expiry, another key, a malformed expiry or signature', () => {
     const signature = attachmentSignature(key, 'abc', expires);
-    expect(verifyAttachmentLink(key, 'abd', String(expires), signature, now)).toBe(false);
-    expect(verifyAttachmentLink(key, 'abc', String(expires + 1), signature, now)).toBe(false);
-    expect(verifyAttachmentLink(Buffer.alloc(32, 8), 'abc', String(expires), signature, now)).toBe(false);
-    expect(verifyAttachmentLink(key, 'abc', `${expires}.0`, signature, now)).toBe(false);
-    expect(verifyAttachmentLink(key, 'abc', String(expires), `${signature}x`, now)).toBe(false);
-    expect(verifyAttachmentLink(key, 'abc', String(expires), '', now)).toBe(false);
+    expect(verifyAttachmentLink(key, { id: 'abd', expires: String(expires), signature }, now)).toBe(false);
+    expect(verifyAttachmentLink(key, { id: 'abc', expires: String(expires + 1), signature }, now)).toBe(false);
+    expect(verifyAttachmentLink(Buffer.alloc(32, 8), { id: 'abc', expires: String(expires), signature }, now)).toBe(false);
+    expect(verifyAttachmentLink(key, { id: 'abc', expires: `${expires}.0`, signature }, now)).toBe(false);
+    expect(verifyAttachmentLink(key, { id: 'abc', expires: String(expires), signature: `${signature}x` }, now)).toBe(false);
+    expect(verifyAttachmentLink(key, { id: 'abc', expires: String(expires), signature: '' }, now)).toBe(false);
   });
 });
 

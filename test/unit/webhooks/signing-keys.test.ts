@@ -19,10 +19,11 @@ function verifies(key: string, headers: Record<string, string>): boolean {
 describe('signatureHeadersFor', () => {
   const [current, previous] = [secret(), secret()];
   const rotatedAt = Date.now() - SIGNING_KEY_OVERLAP_MS / 2;
-  const at = (now: number) => signatureHeadersFor({ current, previous, rotatedAt }, 'msg_1', Math.floor(Date.now() / 1000), BODY, now);
+  const at = (now: number) =>
+    signatureHeadersFor({ current, previous, rotatedAt }, { messageId: 'msg_1', timestampSeconds: Math.floor(Date.now() / 1000), body: BODY }, now);
 
   it('signs with the current secret only when there is no previous one', () => {
-    const headers = signatureHeadersFor({ current }, 'msg_1', Math.floor(Date.now() / 1000), BODY, Date.now());
+    const headers = signatureHeadersFor({ current }, { messageId: 'msg_1', timestampSeconds: Math.floor(Date.now() / 1000), body: BODY }, Date.now());
     expect(headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
     expect([verifies(current, headers), verifies(previous, headers)]).toStrictEqual([true, false]);
   });
