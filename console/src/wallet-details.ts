@@ -3,12 +3,9 @@
  * asked, then kept for the rest of the session, so opening the Wallet page again costs nothing; signing out forgets it.
  */
 import { call } from './api.js';
+import type { OkBody } from './api-types.js';
 
-export interface WalletInfo {
-  readonly wallet: number;
-  readonly created: string;
-  readonly hash: string;
-}
+export type WalletInfo = OkBody<'tokenGet'>;
 
 let known: WalletInfo | undefined;
 

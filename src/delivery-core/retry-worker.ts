@@ -148,9 +148,9 @@ async function retry(deps: DeliveryPorts, findTarget: FindDeliveryTarget, delive
     await abandonRetry(deps.store, delivery.id, target === undefined ? 'webhook deleted' : 'body not kept');
     return 'abandoned';
   }
-  // A zero charge only reads the balance, for the attempt's log row (retries cost nothing).
-  const wallet = await deps.ledger.charge(delivery.walletId, 0);
-  if (!wallet.ok && wallet.reason === 'gone') {
+  // The balance, for the attempt's log row (retries cost nothing).
+  const balance = await deps.ledger.balanceOf(delivery.walletId);
+  if (balance === 'gone') {
     await abandonRetry(deps.store, delivery.id, 'wallet deleted');
     return 'abandoned';
   }
@@ -160,7 +160,7 @@ async function retry(deps: DeliveryPorts, findTarget: FindDeliveryTarget, delive
     attempt: delivery.attempts,
     target,
     cost: 0,
-    balance: wallet.ok ? wallet.balance : wallet.reason === 'insufficient' ? wallet.balance : 0,
+    balance,
   });
   return result.ok ? 'success' : 'failure';
 }

@@ -339,10 +339,6 @@ export function refusalMetering(deps: MeteringPorts): { track(app: FastifyInstan
     const end = path.slice(1).search(/[/?#]/);
     return end === -1 ? path.slice(1) : path.slice(1, end + 1);
   };
-  const balanceOf = async (wallet: WalletRef): Promise<number | undefined> => {
-    const outcome = await deps.ledger.charge(wallet.id, 0); // a zero cost only reads the balance
-    return outcome.ok ? outcome.balance : undefined;
-  };
   return {
     track(app) {
       app.addHook('onRoute', (route) => {
@@ -356,8 +352,8 @@ export function refusalMetering(deps: MeteringPorts): { track(app: FastifyInstan
         const hash = sha256Hex(token);
         const wallet = deps.ledger.cachedWallet(hash) ?? (await deps.ledger.findWallet(hash));
         if (wallet === undefined) return;
-        const balance = await balanceOf(wallet);
-        if (balance === undefined) return;
+        const balance = await deps.ledger.balanceOf(wallet.id);
+        if (balance === 'gone') return;
         void reply.header('x-cost', '0').header('x-balance', String(balance));
       } catch (error) {
         request.log.debug({ err: error }, 'no balance for a refusal');

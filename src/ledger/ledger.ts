@@ -11,7 +11,7 @@ import { FREE_RULE, FreeRowLimit } from './free-row-limit.js';
 import { RateBuckets } from '../lib/rate-buckets.js';
 import type { LogEntry } from './log-entry.js';
 import type { LedgerMetrics } from '../observability/metrics.js';
-import { chargeWalletIn, creditWallet, creditWalletIn, findWalletByHash, refundWallet } from './wallet.queries.js';
+import { chargeWalletIn, creditWallet, creditWalletIn, findWalletByHash, balanceThroughWrites, refundWallet } from './wallet.queries.js';
 import type { ChargeOutcome, InUnitCharge, WalletRow } from './wallet.queries.js';
 import { deleteWalletIn } from './wallet-deletion.js';
 import { claimNotification, pendingWallets, releaseNotification, updateLowBalanceSettings } from './low-balance.js';
@@ -90,6 +90,14 @@ export class Ledger {
    */
   charge(walletId: number, cost: number, readOnly = false): ChargeOutcome | Promise<ChargeOutcome> {
     return this.charger.charge(walletId, cost, readOnly);
+  }
+
+  /**
+   * The wallet's balance, or 'gone' when it no longer exists: what a charge of nothing reads (it includes charges
+   * not yet committed). Writes and logs nothing.
+   */
+  balanceOf(walletId: number): Promise<number | 'gone'> {
+    return balanceThroughWrites(this.store, walletId);
   }
 
   /** A charge inside the caller's unit of work (inbound mail: every recipient's charge and outbox entry commit together). */

@@ -85,13 +85,18 @@ export async function chargeWalletIn(tx: Sql, walletId: number, cost: number): P
 const SYNC_LATER = { syncLater: true } as const;
 
 /**
- * A charge of nothing: the balance, read through the write path so it includes charges not yet committed; it writes
- * nothing, so it waits for no commit (nor fsync).
+ * A wallet's balance, or 'gone' when it has no row: read through the write path so it includes charges not yet
+ * committed; it writes nothing, so it waits for no commit (nor fsync).
  */
-export async function zeroCharge(store: Store, walletId: number): Promise<ChargeOutcome> {
+export async function balanceThroughWrites(store: Store, walletId: number): Promise<number | 'gone'> {
   const { rows } = await store.writeDeferred<{ balance: number }>(BALANCE, [walletId], SYNC_LATER);
-  const [row] = rows;
-  return row !== undefined ? { ok: true, balance: row.balance, durable: ALREADY_DURABLE } : refusedCharge(undefined);
+  return rows[0]?.balance ?? 'gone';
+}
+
+/** A charge of nothing: the balance (balanceThroughWrites) as an accepted charge, or refused when the wallet is gone. */
+export async function zeroCharge(store: Store, walletId: number): Promise<ChargeOutcome> {
+  const balance = await balanceThroughWrites(store, walletId);
+  return balance === 'gone' ? refusedCharge(undefined) : { ok: true, balance, durable: ALREADY_DURABLE };
 }
 
 /** Returns the new balance, or undefined when the wallet no longer exists. */

@@ -4,22 +4,11 @@
  */
 import type { ComponentChildren } from 'preact';
 import { formatInstant, relativeTime } from './ui.js';
+import type { OkBody } from '../api-types.js';
 import './log-table.css';
 
-/** An entry of GET /token/logs (and of the operator's GET /manage/wallets/{hash}/logs, which adds manage rows' reason). */
-export interface LogEntry {
-  readonly id: string;
-  readonly method: string;
-  readonly path: string;
-  readonly endpoint: string;
-  readonly status_code: number;
-  readonly response_time_ms: number;
-  readonly error?: string;
-  readonly timestamp: string;
-  readonly cost: number;
-  readonly balance: number;
-  readonly reason?: string;
-}
+/** An entry of GET /token/logs (and of the operator's GET /manage/wallets/{hash}/logs, whose manage rows carry a reason). */
+export type LogEntry = OkBody<'logsList'>['logs'][number];
 
 interface LogTableProps {
   readonly entries: readonly LogEntry[];

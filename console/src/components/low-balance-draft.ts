@@ -3,19 +3,12 @@
  * (docs/contract.md#low-balance: PUT merges, omitted fields keep their values, null clears).
  */
 import { validateFormatConfig } from '../../../src/formats/index.js';
+import type { OkBody } from '../api-types.js';
 
-export interface LowBalanceWebhookView {
-  readonly url: string;
+export type SettingsView = OkBody<'settingsGet'>;
+/** The webhook as read back; in an update (SettingsUpdate) its headers may be left out. */
+export interface LowBalanceWebhookView extends Omit<NonNullable<SettingsView['low_balance_webhook']>, 'headers'> {
   readonly headers?: Record<string, string>;
-  readonly format?: string;
-  readonly template?: Record<string, unknown>;
-  readonly options?: Record<string, string>;
-}
-
-export interface SettingsView {
-  readonly low_balance_threshold: number;
-  readonly low_balance_webhook?: LowBalanceWebhookView;
-  readonly low_balance_email?: string;
 }
 
 export interface Draft {

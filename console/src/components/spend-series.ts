@@ -3,15 +3,10 @@
  * each with its credits per category, plus totals. Pure, so the chart and its table read the same numbers.
  */
 import { LOG_CATEGORIES } from '../../../src/ledger/log-entry.js';
+import type { OkBody } from '../api-types.js';
 
-export type SpendPeriod = 'hour' | 'day';
-
-export interface SpendAnswer {
-  readonly by: SpendPeriod;
-  readonly from: string;
-  readonly to: string;
-  readonly series: ReadonlyArray<{ readonly start: string; readonly endpoint: string; readonly credits: number; readonly calls: number }>;
-}
+export type SpendAnswer = OkBody<'spendSummary'>;
+export type SpendPeriod = SpendAnswer['by'];
 
 export interface Period {
   /** Epoch ms of the period's start (UTC). */

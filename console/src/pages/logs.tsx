@@ -6,6 +6,7 @@
 import { useState } from 'preact/hooks';
 import type { PageProps } from '../app.js';
 import { call } from '../api.js';
+import type { OkBody } from '../api-types.js';
 import { useLoad } from '../use-load.js';
 import { CostHint, ErrorNote, Loading, PageTitle } from '../components/ui.js';
 import { LogFilters } from '../components/log-filters.js';
@@ -14,11 +15,7 @@ import { LogTable } from '../components/log-table.js';
 import type { LogEntry } from '../components/log-table.js';
 import './logs.css';
 
-interface LogsAnswer {
-  readonly logs: readonly LogEntry[];
-  readonly n: number;
-  readonly cursor?: string | null;
-}
+type LogsAnswer = OkBody<'logsList'>;
 
 const REFRESH_MS = 5_000;
 const EMPTY: LogFilter = { type: '', status: '', path: '', n: 25 };

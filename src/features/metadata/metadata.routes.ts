@@ -6,7 +6,6 @@ import { walletOf } from '../../http/metering.js';
 import { errorResponses, tokenAuth } from '../../http/schemas.js';
 import { isoTime } from '../../lib/time.js';
 import { analyzeUrl } from './metadata.service.js';
-import type { AiSummary } from './metadata.service.js';
 import { MetadataFailure, MetadataRequest, MetadataResult } from './metadata.schemas.js';
 import { RobotsCache } from './robots.js';
 import { SUMMARY_LEVELS } from './ai/summarizer.js';
@@ -113,8 +112,7 @@ export const metadataRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
       },
     },
     async (request) => {
-      const level = (request.body.aiSummary ?? 'none') as AiSummary;
-      const data = await analyzeUrl(analyzer, request.body.url, level, walletOf(request).id);
+      const data = await analyzeUrl(analyzer, request.body.url, request.body.aiSummary ?? 'none', walletOf(request).id);
       return { success: true, data, timestamp: isoTime(deps.clock.now()) };
     },
   );

@@ -1,19 +1,27 @@
 import { Type } from '@sinclair/typebox';
 import type { Static, TObject, TProperties } from '@sinclair/typebox';
 import { ISODate, Nullable } from '../../http/schemas.js';
+import { SUMMARY_LEVELS } from './ai/summarizer.js';
+import type { KeyFacts, SummaryLevel } from './ai/summarizer.js';
+import { ANALYSIS_LIMITS } from './html/limits.js';
+import type { AnalysisLimit } from './html/limits.js';
 
 /** Open objects: a page may say more than we list, and clients ignore what they do not know (docs/contract.md#versioning). */
 const Open = <T extends TProperties>(properties: T, description?: string): TObject<T> =>
   Type.Object(properties, { additionalProperties: true, ...(description === undefined ? {} : { description }) });
 const Strings = Type.Array(Type.String());
 const AnyObject = Type.Object({}, { additionalProperties: true });
+/** A string from a fixed list, typed as that list's union (OpenAPI 3.0 has no `const`, so not a union of literals). */
+const OneOf = <T extends string>(values: readonly T[], options: { default?: T; description: string }) =>
+  Type.Unsafe<T>({ enum: [...values], ...options, type: 'string' });
+
+export type AiSummary = 'none' | SummaryLevel;
 
 export const MetadataRequest = Type.Object(
   {
     url: Type.String({ maxLength: 2048, 'x-error': 'must be a string of at most 2048 characters', description: 'Absolute http or https URL of a public page' }),
     aiSummary: Type.Optional(
-      Type.String({
-        enum: ['none', 'short', 'medium', 'long'],
+      OneOf<AiSummary>(['none', ...SUMMARY_LEVELS], {
         default: 'none',
         description: '`none` (55 credits); `short`, `medium`, `long` add a summary of about 50, 150 or 300 words and key facts (800 credits)',
       }),
@@ -37,7 +45,7 @@ const Seo = Open({
   wordCount: Type.Integer(),
 });
 
-const Technical = Open({
+export const Technical = Open({
   statusCode: Type.Integer(),
   finalUrl: Type.String(),
   originalUrl: Type.String(),
@@ -51,10 +59,11 @@ const Technical = Open({
   analysisTruncated: Type.Boolean({
     description: 'The page outgrew a bound of the analysis (1 MiB of markup, 100,000 nodes, nesting 256 deep, 500 ms); the groups describe the part read',
   }),
-  analysisLimit: Type.Optional(Type.String({ enum: ['bytes', 'nodes', 'depth', 'time'], description: 'The bound reached first, when analysisTruncated' })),
+  analysisLimit: Type.Optional(OneOf<AnalysisLimit>(ANALYSIS_LIMITS, { description: 'The bound reached first, when analysisTruncated' })),
   server: Type.String(),
   lastModified: Type.String(),
 });
+export type Technical = Static<typeof Technical>;
 
 const Links = Open({
   internal: Open({ total: Type.Integer(), urls: Strings }),
@@ -108,7 +117,7 @@ const DocumentInfo = Open(
   'Present instead of the HTML groups when the URL is not an HTML page',
 );
 
-const Ai = Open({
+export const AiBlock = Open({
   summary: Open(
     {
       short: Type.Optional(Type.String()),
@@ -119,11 +128,12 @@ const Ai = Open({
     },
     'The requested level only',
   ),
-  keyFacts: AnyObject,
+  keyFacts: Type.Unsafe<KeyFacts>(AnyObject),
   processingTime: Type.Integer({ description: 'Milliseconds' }),
   model: Type.String({ description: '`builtin-extractive` or the provider model' }),
   warning: Type.Optional(Type.String()),
 });
+export type AiBlock = Static<typeof AiBlock>;
 
 export const MetadataResult = Type.Object({
   success: Type.Boolean(),
@@ -147,7 +157,7 @@ export const MetadataResult = Type.Object({
     media: Type.Optional(Media),
     structuredData: Type.Optional(StructuredData),
     document: Type.Optional(DocumentInfo),
-    ai: Type.Optional(Ai),
+    ai: Type.Optional(AiBlock),
   }),
   timestamp: ISODate,
 });

@@ -14,44 +14,13 @@ import type { RobotsCache } from './robots.js';
 import { inWalletShare } from '../../outbound/pools.js';
 import type { Pools } from '../../outbound/pools.js';
 import type { PoolKey } from '../../lib/fair-limiter.js';
-
-export type AiSummary = 'none' | SummaryLevel;
+import type { AiBlock, AiSummary, Technical } from './metadata.schemas.js';
 
 /** Values of `ai.keyFacts` looked through for URLs; facts with more are not returned. */
 const MAX_FACT_VALUES = 10_000;
 
 /** Page text handed to a summarizer is cut to this many characters (`ai.summary.truncated`). */
 export const AI_TEXT_BUDGET = 12_000;
-
-export interface Technical {
-  statusCode: number;
-  finalUrl: string;
-  originalUrl: string;
-  robotsAllowed: boolean;
-  isSecure: boolean;
-  contentType: string;
-  /** Bytes of the body received (at most the cap). */
-  contentLength: number;
-  /** The body was longer than the cap and was cut. */
-  truncated: boolean;
-  redirects: number;
-  /** Milliseconds from the first request to the last byte read. */
-  responseTime: number;
-  /** A bound of the analysis (bytes, nodes, depth or time) was reached: the groups describe only part of the page. */
-  analysisTruncated: boolean;
-  /** Which bound, when analysisTruncated. */
-  analysisLimit?: AnalysisLimit;
-  server: string;
-  lastModified: string;
-}
-
-export interface AiBlock {
-  summary: Partial<Record<SummaryLevel, string>> & { contentLength: number; truncated: boolean };
-  keyFacts: KeyFacts;
-  processingTime: number;
-  model: string;
-  warning?: string;
-}
 
 export type MetadataData = Partial<Omit<HtmlAnalysis, 'mainText' | 'limit'>> & {
   seo: Omit<HtmlAnalysis['seo'], 'wordCount'> & { wordCount: number };

@@ -43,6 +43,18 @@ describeEachStore('the ledger', (kind) => {
     expect(await ledger.credit(walletId + 1_000_000, 1)).toBeUndefined();
   });
 
+  it('balanceOf reads the balance with a charge answered but not yet durable, writes nothing, and says gone for a wallet that is gone', async () => {
+    const { ledger } = testApp().deps;
+    const walletId = await walletIdOf(testApp().deps, await testApp().createToken(100));
+    await ledger.updateLowBalanceSettings(walletId, { threshold: 80 });
+    const charged = await ledger.charge(walletId, 30);
+    expect(await ledger.balanceOf(walletId)).toBe(70);
+    if (charged.ok) await charged.durable;
+    expect(await ledger.balanceOf(walletId)).toBe(70);
+    expect(await flags(walletId)).toEqual({ balance: 70, lb_pending: 1, lb_armed: 0 });
+    expect(await ledger.balanceOf(walletId + 1_000_000)).toBe('gone');
+  });
+
   it('records a refused delivery as a 402 webhook-delivery row the owner reads in GET /token/logs', async () => {
     const token = await testApp().createToken(7);
     const walletId = await walletIdOf(testApp().deps, token);

@@ -52,7 +52,7 @@ function withBucket(buckets: readonly BucketSummary[], saved: SavedEntry, more: 
   if (buckets.some((row) => row.bucket === saved.bucket)) return buckets;
   const last = buckets[buckets.length - 1];
   if (more && last !== undefined && saved.bucket > last.bucket) return buckets;
-  const row: BucketSummary = { bucket: saved.bucket, keys: 1, size: utf8Bytes(saved.value) };
+  const row: BucketSummary = { bucket: saved.bucket, keys: 1, size: utf8Bytes(saved.value), capped: false };
   return [...buckets, row].sort((a, b) => (a.bucket < b.bucket ? -1 : a.bucket > b.bucket ? 1 : 0));
 }
 

@@ -2,21 +2,11 @@
 import { call } from '../../api.js';
 import type { Answer } from '../../api.js';
 import type { Page } from '../../components/use-paged-list.js';
+import type { OkBody } from '../../api-types.js';
 
-export interface BucketSummary {
-  readonly bucket: string;
-  readonly keys: number;
-  /** The live values' size in UTF-8 bytes. */
-  readonly size: number;
-  /** The bucket holds more entries than the service counts per call: `keys` and `size` are lower bounds. */
-  readonly capped?: boolean;
-}
-
-export interface KeySummary {
-  readonly key: string;
-  readonly expiresAt: string;
-  readonly size: number;
-}
+/** `size`: the live values' size in UTF-8 bytes; `capped`: more entries than the service counts per call, so `keys` and `size` are lower bounds. */
+export type BucketSummary = OkBody<'kvBuckets'>['buckets'][number];
+export type KeySummary = OkBody<'kvList'>['keys'][number];
 
 export interface PageRequest {
   readonly prefix: string;

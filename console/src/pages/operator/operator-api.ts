@@ -3,26 +3,13 @@ import { call } from '../../api.js';
 import type { Answer } from '../../api.js';
 import type { Page } from '../../components/use-paged-list.js';
 import type { LogEntry } from '../../components/log-table.js';
+import type { OkBody } from '../../api-types.js';
 
-export interface WalletSummary {
-  readonly hash: string;
-  /** The balance, in credits. */
-  readonly wallet: number;
-  readonly created: string;
-  readonly lastUsed: string;
-}
-
-export interface DaySpend {
-  /** UTC day, YYYY-MM-DD. */
-  readonly day: string;
-  readonly credits: number;
-}
-
-export interface ServiceStats {
-  readonly wallets: number;
-  readonly credits: number;
-  readonly spentPerDay: readonly DaySpend[];
-}
+/** `wallet` is the balance, in credits. */
+export type WalletSummary = OkBody<'walletList'>['wallets'][number];
+export type ServiceStats = OkBody<'serviceStats'>;
+/** `day`: a UTC day, YYYY-MM-DD. */
+export type DaySpend = ServiceStats['spentPerDay'][number];
 
 export const WALLET_SORTS = [
   { value: 'lastUsed', label: 'Last used' },

@@ -113,9 +113,8 @@ function Summary({ ai }: { ai: NonNullable<MetadataAnswer['data']>['ai'] }) {
 
 function LinksAndContacts({ data }: { data: NonNullable<MetadataAnswer['data']> }) {
   const domains = data.links?.external?.domains ?? [];
-  const contact = data.contact ?? {};
   const profiles = Object.entries(data.social ?? {}).filter(([name, value]) => name !== 'favicon' && typeof value === 'string' && value !== '');
-  if (data.links === undefined && profiles.length === 0 && contact.emails === undefined) return null;
+  if (data.links === undefined && profiles.length === 0 && data.contact?.emails === undefined) return null;
   return (
     <article class="panel" aria-label="Links and contacts">
       <h4>Links and contacts</h4>
@@ -128,8 +127,8 @@ function LinksAndContacts({ data }: { data: NonNullable<MetadataAnswer['data']> 
             {domains.length > 8 ? ` and ${domains.length - 8} more` : ''}
           </Fact>
         )}
-        {(contact.emails ?? []).length === 0 ? null : <Fact term="E-mail">{(contact.emails ?? []).join(', ')}</Fact>}
-        {(contact.phones ?? []).length === 0 ? null : <Fact term="Phone">{(contact.phones ?? []).join(', ')}</Fact>}
+        {(data.contact?.emails ?? []).length === 0 ? null : <Fact term="E-mail">{(data.contact?.emails ?? []).join(', ')}</Fact>}
+        {(data.contact?.phones ?? []).length === 0 ? null : <Fact term="Phone">{(data.contact?.phones ?? []).join(', ')}</Fact>}
         {profiles.map(([name, value]) => (
           <Fact key={name} term={name}>
             <Outside url={String(value)} />

@@ -1,4 +1,5 @@
-/** The parts of POST /url-to-metadata's answer the console shows (docs/contract.md#url-metadata); every group is optional. */
+/** POST /url-to-metadata's answer as the console shows it (docs/contract.md#url-metadata), and the summary levels it offers. */
+import type { OkBody } from '../../api-types.js';
 
 export const SUMMARY_LEVELS = [
   { level: 'none', label: 'No summary', credits: 55 },
@@ -8,38 +9,8 @@ export const SUMMARY_LEVELS = [
 ] as const;
 export type SummaryLevel = (typeof SUMMARY_LEVELS)[number]['level'];
 
-type Loose = Readonly<Record<string, unknown>>;
-
-export interface MetadataAnswer {
-  readonly success: boolean;
-  readonly timestamp?: string;
-  readonly data?: {
-    readonly seo?: Loose & { title?: string; description?: string; keywords?: readonly string[]; canonical?: string; language?: string; author?: string };
-    readonly technical?: Loose & {
-      statusCode?: number;
-      finalUrl?: string;
-      originalUrl?: string;
-      contentType?: string;
-      responseTime?: number;
-      redirects?: number;
-      isSecure?: boolean;
-      robotsAllowed?: boolean;
-    };
-    readonly openGraph?: Loose;
-    readonly twitterCard?: Loose;
-    readonly social?: Loose;
-    readonly contact?: Loose & { emails?: readonly string[]; phones?: readonly string[] };
-    readonly links?: { internal?: { total?: number }; external?: { total?: number; domains?: readonly string[] } };
-    readonly media?: { images?: { total?: number; withoutAlt?: number }; logo?: string };
-    readonly document?: Loose & { kind?: string; mimeType?: string; size?: number | null; width?: number; height?: number; pages?: number };
-    readonly ai?: {
-      summary?: Loose & { contentLength?: number; truncated?: boolean };
-      keyFacts?: Loose;
-      model?: string;
-      warning?: string;
-    };
-  };
-}
+/** The answer as the service documents it (the SDK's generated types); the panels still read each group defensively. */
+export type MetadataAnswer = OkBody<'urlMetadata'>;
 
 export const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
 
@@ -47,7 +18,7 @@ export const text = (value: unknown): string | undefined => (typeof value === 's
 export function imageUrl(value: unknown): string | undefined {
   if (Array.isArray(value)) return imageUrl(value[0]);
   if (typeof value === 'object' && value !== null) {
-    const record = value as Loose;
+    const record = value as Readonly<Record<string, unknown>>;
     return text(record.url) ?? text(record.secureUrl) ?? text(record.src);
   }
   return text(value);

@@ -2,14 +2,11 @@
 import { call } from '../../api.js';
 import { Charged, CostHint, ErrorNote, JsonView } from '../../components/ui.js';
 import { usePaidCall } from '../../components/use-paid-call.js';
+import type { OkBody } from '../../api-types.js';
 
-interface MyIpAnswer {
-  readonly ip: string;
-  readonly ipv6: string;
-  readonly [field: string]: string | boolean;
-}
+type MyIpAnswer = OkBody<'myIp'>;
 
-const FIELDS: ReadonlyArray<readonly [string, string]> = [
+const FIELDS: ReadonlyArray<readonly [keyof MyIpAnswer, string]> = [
   ['ip', 'IPv4 address'],
   ['ipv6', 'IPv6 address'],
   ['country', 'Country'],

@@ -4,7 +4,8 @@ import { performance } from 'node:perf_hooks';
  * Bounds of the analysis of one page, so a hostile page costs at most a fixed amount of work.
  * A page over any of them is analysed in part, and the answer says which bound stopped it.
  */
-export type AnalysisLimit = 'bytes' | 'nodes' | 'depth' | 'time';
+export const ANALYSIS_LIMITS = ['bytes', 'nodes', 'depth', 'time'] as const;
+export type AnalysisLimit = (typeof ANALYSIS_LIMITS)[number];
 
 /** Bytes of the body parsed as markup; the rest is ignored. */
 export const MAX_MARKUP_BYTES = 1024 * 1024;
