@@ -22,13 +22,20 @@ const CORE = [
   'src/jobs/**',
   'src/ports.ts',
 ];
-const noFeatureImports = { group: ['**/features/**'], message: 'The core imports no feature: move what it needs into the core, or invert the call.' };
+const noFeatureImports = {
+  group: ['**/features/**'],
+  message: 'The core imports no feature: move what it needs into the core, or invert the call.',
+};
 const noRootImports = {
   regex: '^(\\.\\./)+(deps|app|service|main|retention)\\.js$|^\\./(deps|app|service|main)\\.js$',
-  message: 'The core imports no part of the composition root: take the ports you use (src/ports.ts), or be handed what you need.',
+  message:
+    'The core imports no part of the composition root: take the ports you use (src/ports.ts), or be handed what you need.',
 };
 /** jobs/ is the machinery below every worker (pollers, pools, the sweeper): delivery-core/ runs on it, never the reverse. */
-const noJobsUpward = { group: ['**/delivery-core/**', '**/ledger/**', '**/http/**'], message: 'jobs/ runs steps it is handed: it imports no owner of them.' };
+const noJobsUpward = {
+  group: ['**/delivery-core/**', '**/ledger/**', '**/http/**'],
+  message: 'jobs/ runs steps it is handed: it imports no owner of them.',
+};
 
 /**
  * Every engine difference lives in src/store/: outside it, code states intentions through Store and never names an
@@ -68,14 +75,20 @@ export default tseslint.config(
       '@typescript-eslint/require-await': 'off',
       // Its fixer drops assertions that steer generic inference (Fastify's logger type), breaking the build.
       '@typescript-eslint/no-unnecessary-type-assertion': 'off',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       // A variable set once after the closures that read it are made (a server's own handle) stays `let`.
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
       // A caught value is rethrown as it came (it is an Error in practice, but typed unknown).
       '@typescript-eslint/only-throw-error': ['error', { allowThrowingUnknown: true }],
       '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingUnknown: true }],
     },
-    settings: { 'import-x/resolver-next': [createTypeScriptImportResolver()], 'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] } },
+    settings: {
+      'import-x/resolver-next': [createTypeScriptImportResolver()],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+    },
   },
   // Later entries replace the rule's options of earlier ones for the files they match: each entry lists every pattern it needs.
   {
@@ -86,15 +99,31 @@ export default tseslint.config(
   {
     files: CORE,
     ignores: ['src/store/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [noFeatureImports, noRootImports, engineModules, engineNames] }] },
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [noFeatureImports, noRootImports, engineModules, engineNames] }],
+    },
   },
-  { files: ['src/store/**'], rules: { 'no-restricted-imports': ['error', { patterns: [noFeatureImports, noRootImports] }] } },
+  {
+    files: ['src/store/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [noFeatureImports, noRootImports] }] },
+  },
   {
     files: ['src/jobs/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [noFeatureImports, noRootImports, noJobsUpward, engineModules, engineNames] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [noFeatureImports, noRootImports, noJobsUpward, engineModules, engineNames] },
+      ],
+    },
   },
-  { files: ['src/features/*/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [otherFeature(1), engineModules, engineNames] }] } },
-  { files: ['src/features/*/*/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [otherFeature(2), engineModules, engineNames] }] } },
+  {
+    files: ['src/features/*/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [otherFeature(1), engineModules, engineNames] }] },
+  },
+  {
+    files: ['src/features/*/*/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [otherFeature(2), engineModules, engineNames] }] },
+  },
   {
     // Tests and benchmarks poke at JSON answers: `any` from JSON.parse is how they read them.
     files: ['test/**', 'bench/**'],
@@ -112,6 +141,9 @@ export default tseslint.config(
     },
   },
   { files: ['**/*.js', '**/*.mjs', '**/*.cjs'], ...tseslint.configs.disableTypeChecked },
-  { files: ['**/*.js', '**/*.mjs', '**/*.cjs'], languageOptions: { globals: { process: 'readonly', console: 'readonly' } } },
+  {
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+  },
   prettier,
 );

@@ -46,11 +46,10 @@ async function seed(databaseUrl: string, url: string, minute: number): Promise<v
     const walletIds: number[] = [];
     await store.write(async (tx) => {
       for (let w = 0; w < WALLETS; w++) {
-        const [row] = await tx.all<{ id: number }>('INSERT INTO wallets (hash, balance, created_at, last_used_at) VALUES ($1, $2, $3, $3) RETURNING id', [
-          sha256Hex(`bench-deliveries-${minute}-${w}`),
-          1_000_000,
-          now,
-        ]);
+        const [row] = await tx.all<{ id: number }>(
+          'INSERT INTO wallets (hash, balance, created_at, last_used_at) VALUES ($1, $2, $3, $3) RETURNING id',
+          [sha256Hex(`bench-deliveries-${minute}-${w}`), 1_000_000, now],
+        );
         if (row !== undefined) walletIds.push(row.id);
       }
     });
@@ -70,7 +69,12 @@ async function seed(databaseUrl: string, url: string, minute: number): Promise<v
   }
 }
 
-async function benchOnce(label: string, databaseUrl: string, caFile: string, certificates: ReturnType<typeof createTestCertificates>): Promise<Result> {
+async function benchOnce(
+  label: string,
+  databaseUrl: string,
+  caFile: string,
+  certificates: ReturnType<typeof createTestCertificates>,
+): Promise<Result> {
   /** Per delivery id: its webhook, attempts seen, successes answered. */
   const seen = new Map<string, { webhookId: string; attempts: number; successes: number }>();
   let delivered = 0;
@@ -106,8 +110,13 @@ async function benchOnce(label: string, databaseUrl: string, caFile: string, cer
   try {
     const minute = Math.ceil((Date.now() + LEAD_MS) / MINUTE) * MINUTE;
     await seed(databaseUrl, receiver.url('/delivery', '127.0.0.1'), minute);
-    console.log(`${label}: ${DELIVERIES} deliveries due at ${new Date(minute).toISOString()}, half failing once, waiting…`);
-    await Promise.race([allDelivered, new Promise((resolve) => setTimeout(resolve, minute - Date.now() + WAIT_AFTER_MS))]);
+    console.log(
+      `${label}: ${DELIVERIES} deliveries due at ${new Date(minute).toISOString()}, half failing once, waiting…`,
+    );
+    await Promise.race([
+      allDelivered,
+      new Promise((resolve) => setTimeout(resolve, minute - Date.now() + WAIT_AFTER_MS)),
+    ]);
     const entries = [...seen.values()];
     const failedOnce = entries.filter((e) => Number(e.webhookId.slice(1)) % 2 === 0);
     return {
@@ -136,7 +145,9 @@ async function main(): Promise<void> {
   console.log(
     `\n${DELIVERIES} scheduled deliveries due in one minute, every other one answered 503 once, DELIVERY_RETRY_BASE_MS=${RETRY_BASE_MS}; service on core 0, receiver on core 1${pinningNote}\n`,
   );
-  console.log('| store | delivered | missing | delivered twice | attempts | failed half retried once | all delivered after |');
+  console.log(
+    '| store | delivered | missing | delivered twice | attempts | failed half retried once | all delivered after |',
+  );
   console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const r of results) {
     console.log(

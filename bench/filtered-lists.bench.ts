@@ -11,7 +11,15 @@
  *   BENCH_LOG_ROWS=600000 BENCH_DELIVERIES=200000 BENCH_CALLS=20
  *   BENCH_DATABASE_URL=postgres://…   run on PostgreSQL too (a scratch schema)
  */
-import { freePort, fundedToken, onEachStore, percentiles, startBuiltService, stopProcess, withScratchDir } from './lib.js';
+import {
+  freePort,
+  fundedToken,
+  onEachStore,
+  percentiles,
+  startBuiltService,
+  stopProcess,
+  withScratchDir,
+} from './lib.js';
 import { sha256Hex } from '../src/lib/hash.js';
 import { openStore } from '../src/store/open-store.js';
 import { insertNumberedRows } from '../test/helpers/numbered-rows.js';
@@ -97,16 +105,29 @@ await withScratchDir('coinop-filtered-', (dir) =>
     const service = await startBuiltService(port, { DATABASE_URL: databaseUrl });
     try {
       const token = await fundedToken(url, 1000);
-      const wallet = (await store.read.get<{ id: number }>('SELECT id FROM wallets WHERE hash = $1', [sha256Hex(token)]))?.id as number;
+      const wallet = (
+        await store.read.get<{ id: number }>('SELECT id FROM wallets WHERE hash = $1', [sha256Hex(token)])
+      )?.id as number;
       const now = Date.now();
       const started = performance.now();
       await seed(store, now, wallet);
-      console.log(`${label}: ${LOG_ROWS} log rows, ${DELIVERIES} deliveries seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-      const page = (extra: Partial<PageRequest>) => () => logPage(store, { walletId: wallet, n: 100, before: NEWEST, since: now - LOG_RETENTION_MS, ...extra });
+      console.log(
+        `${label}: ${LOG_ROWS} log rows, ${DELIVERIES} deliveries seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+      );
+      const page = (extra: Partial<PageRequest>) => () =>
+        logPage(store, { walletId: wallet, n: 100, before: NEWEST, since: now - LOG_RETENTION_MS, ...extra });
       const list = (extra: Partial<DeliveryQuery>) => () =>
-        listDeliveries(store, { walletId: wallet, webhookId: WEBHOOK, limit: 100, expiredAt: now - DELIVERY_RETENTION_MS, ...extra });
+        listDeliveries(store, {
+          walletId: wallet,
+          webhookId: WEBHOOK,
+          limit: 100,
+          expiredAt: now - DELIVERY_RETENTION_MS,
+          ...extra,
+        });
       console.log(`  GET /token/logs?n=100                      ${await timed(page({}))}`);
-      console.log(`  GET /token/logs?n=100&status=599           ${await timed(page({ status: { from: 599, to: 600 } }))}`);
+      console.log(
+        `  GET /token/logs?n=100&status=599           ${await timed(page({ status: { from: 599, to: 600 } }))}`,
+      );
       console.log(`  GET /token/logs?n=100&path=/nothing        ${await timed(page({ pathPrefix: '/nothing' }))}`);
       console.log(`  GET /webhook/{id}/deliveries?n=100         ${await timed(list({}))}`);
       console.log(`  GET /webhook/{id}/deliveries?status=failure ${await timed(list({ status: 'failure' }))}`);

@@ -14,10 +14,14 @@ import type { IsolationFigures } from '../test/helpers/isolation/figures.js';
 
 const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
 const runs: IsolationFigures[] = await withScratchDir('coinop-isolation-bench-', (dir) =>
-  onEachStore(dir, (label, databaseUrl) => runIsolationScenario({ store: label, databaseUrl, retryWaitMs: 60_000, log: (line) => console.error(line) })),
+  onEachStore(dir, (label, databaseUrl) =>
+    runIsolationScenario({ store: label, databaseUrl, retryWaitMs: 60_000, log: (line) => console.error(line) }),
+  ),
 );
 console.log(`Tenant isolation, ${new Date().toISOString().slice(0, 10)}, commit ${commit}\n`);
 console.log(figuresTable(runs));
 const failed = runs.flatMap(violations);
-console.log(failed.length === 0 ? '\nEvery bound met.' : `\nBounds not met:\n${failed.map((line) => `- ${line}`).join('\n')}`);
+console.log(
+  failed.length === 0 ? '\nEvery bound met.' : `\nBounds not met:\n${failed.map((line) => `- ${line}`).join('\n')}`,
+);
 console.log(`\n${JSON.stringify(runs)}`);

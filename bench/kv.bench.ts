@@ -84,7 +84,13 @@ const kvRuns = (name: string, server: ChildProcess, url: string, token: string, 
   const headers = { 'x-token': token };
   return [
     { name: `${name} GET /kv`, server, database, options: { url: `${url}/kv/bench/key`, headers }, samples: [] },
-    { name: `${name} POST /kv`, server, database, options: { url: `${url}/kv/bench/key?ttl=3600`, method: 'POST', body: VALUE, headers }, samples: [] },
+    {
+      name: `${name} POST /kv`,
+      server,
+      database,
+      options: { url: `${url}/kv/bench/key?ttl=3600`, method: 'POST', body: VALUE, headers },
+      samples: [],
+    },
   ];
 };
 
@@ -107,7 +113,12 @@ class Servers {
     const port = await freePort();
     const child = this.track(spawnPinned(['bench/bare-server.mjs'], { PORT: String(port) }));
     await waitForHttp(`http://127.0.0.1:${port}/`);
-    this.runs.push({ name: 'bare node:http', server: child, options: { url: `http://127.0.0.1:${port}/` }, samples: [] });
+    this.runs.push({
+      name: 'bare node:http',
+      server: child,
+      options: { url: `http://127.0.0.1:${port}/` },
+      samples: [],
+    });
   }
 
   /** The Redis baseline with the node flags `npm start` gives coinop, so it is not slowed by the GC's defaults. */
@@ -142,10 +153,18 @@ const fixed = (value: number): string => (Number.isNaN(value) ? '–' : value.to
 
 function report(runs: readonly Run[], notes: readonly string[]): void {
   const bareRps = median(runs[0]?.samples.map((s) => s.rps) ?? []);
-  console.log(`\n${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s, servers pinned to core 0${pinningNote}; ${notes.join('; ')};`);
-  console.log("medians over the rounds; ratio = req/s ÷ the median of bare node:http; server CPU = the server process's user + system time per request;");
-  console.log("database CPU = that of every redis-server or postgres process per request (shared servers: other clients' work included);");
-  console.log("Redis runs without persistence (no RDB, no AOF): a crash loses its debits and values, unlike coinop's fsync per commit.\n");
+  console.log(
+    `\n${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s, servers pinned to core 0${pinningNote}; ${notes.join('; ')};`,
+  );
+  console.log(
+    "medians over the rounds; ratio = req/s ÷ the median of bare node:http; server CPU = the server process's user + system time per request;",
+  );
+  console.log(
+    "database CPU = that of every redis-server or postgres process per request (shared servers: other clients' work included);",
+  );
+  console.log(
+    "Redis runs without persistence (no RDB, no AOF): a crash loses its debits and values, unlike coinop's fsync per commit.\n",
+  );
   console.log(
     '| run | req/s | ratio to bare | server CPU µs/req | database CPU µs/req | p50 ms | p99 ms | errors | non-2xx |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   );
@@ -159,7 +178,9 @@ function report(runs: readonly Run[], notes: readonly string[]): void {
     );
   }
   const rounds = Array.from({ length: ROUNDS }, (_, i) => i + 1);
-  console.log(`\nreq/s in each round\n\n| run | ${rounds.map((i) => `round ${i}`).join(' | ')} |\n| --- |${' ---: |'.repeat(ROUNDS)}`);
+  console.log(
+    `\nreq/s in each round\n\n| run | ${rounds.map((i) => `round ${i}`).join(' | ')} |\n| --- |${' ---: |'.repeat(ROUNDS)}`,
+  );
   for (const run of runs) console.log(`| ${run.name} | ${run.samples.map((s) => Math.round(s.rps)).join(' | ')} |`);
 }
 
@@ -190,7 +211,9 @@ async function bench(dir: string, postgresUrl: string | undefined): Promise<void
 async function main(): Promise<void> {
   pinSelf(1);
   const postgresUrl = process.env.BENCH_DATABASE_URL;
-  await withScratchDir('coinop-bench-', (dir) => (postgresUrl ? withPostgresSchema(postgresUrl, (url) => bench(dir, url)) : bench(dir, undefined)));
+  await withScratchDir('coinop-bench-', (dir) =>
+    postgresUrl ? withPostgresSchema(postgresUrl, (url) => bench(dir, url)) : bench(dir, undefined),
+  );
 }
 
 await main();

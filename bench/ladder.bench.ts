@@ -117,18 +117,37 @@ class Servers {
 /** A funded token of the store behind `server`, with the key set (the real read must find it). */
 async function fundedKey(server: Server): Promise<string> {
   const token = await fundedToken(server.url, CREDITS);
-  const set = await fetch(`${server.url}/kv/bench/key`, { method: 'POST', body: 'a value of moderate size', headers: { 'x-token': token } });
+  const set = await fetch(`${server.url}/kv/bench/key`, {
+    method: 'POST',
+    body: 'a value of moderate size',
+    headers: { 'x-token': token },
+  });
   if (!set.ok) throw new Error(`seeding ${server.url}: ${set.status} ${await set.text()}`);
   return token;
 }
 
 /** GET /kv/bench/key on `server` with `token` (by default its own, from fundedKey). */
-async function kvRung(name: string, server: Server, options: { token?: string; onPostgres?: boolean } = {}): Promise<Rung> {
+async function kvRung(
+  name: string,
+  server: Server,
+  options: { token?: string; onPostgres?: boolean } = {},
+): Promise<Rung> {
   const headers = { 'x-token': options.token ?? (await fundedKey(server)) };
-  return { name, server: server.child, options: { url: `${server.url}/kv/bench/key`, headers }, onPostgres: options.onPostgres, samples: [] };
+  return {
+    name,
+    server: server.child,
+    options: { url: `${server.url}/kv/bench/key`, headers },
+    onPostgres: options.onPostgres,
+    samples: [],
+  };
 }
 
-const plainRung = (name: string, server: Server, path = '/'): Rung => ({ name, server: server.child, options: { url: `${server.url}${path}` }, samples: [] });
+const plainRung = (name: string, server: Server, path = '/'): Rung => ({
+  name,
+  server: server.child,
+  options: { url: `${server.url}${path}` },
+  samples: [],
+});
 
 async function startRungs(servers: Servers, dir: string, postgresUrl: string | undefined): Promise<Rung[]> {
   const sqlite = (name: string): string => `sqlite:${join(dir, `${name}.db`)}`;
@@ -140,10 +159,16 @@ async function startRungs(servers: Servers, dir: string, postgresUrl: string | u
     plainRung('bare node:http', await servers.script('bench/bare-server.mjs')),
     plainRung('Fastify hello world', await servers.script('bench/fastify-hello.mjs')),
     plainRung('coinop GET /healthz (no metering)', full, '/healthz'),
-    await kvRung('coinop GET /kv, store work taken out (SQLite NORMAL)', await servers.noStore(sqlite('none'), '', normal)),
+    await kvRung(
+      'coinop GET /kv, store work taken out (SQLite NORMAL)',
+      await servers.noStore(sqlite('none'), '', normal),
+    ),
     await kvRung('+ real charge', await servers.noStore(sqlite('charge'), 'charge', normal)),
     await kvRung('+ real KV read', await servers.noStore(sqlite('read'), 'charge,read', normal)),
-    await kvRung('+ real call log: the whole GET, SQLite NORMAL', await servers.noStore(sqlite('log'), 'charge,read,log', normal)),
+    await kvRung(
+      '+ real call log: the whole GET, SQLite NORMAL',
+      await servers.noStore(sqlite('log'), 'charge,read,log', normal),
+    ),
     await kvRung('coinop GET /kv, SQLite FULL (the default: the real service)', full),
   ];
   if (postgresUrl !== undefined) {
@@ -151,7 +176,12 @@ async function startRungs(servers: Servers, dir: string, postgresUrl: string | u
     const withoutLog = await servers.noStore(postgresUrl, 'charge,read');
     const token = await fundedKey(withoutLog);
     rungs.push(await kvRung('coinop GET /kv, PostgreSQL, call log taken out', withoutLog, { token, onPostgres: true }));
-    rungs.push(await kvRung('coinop GET /kv, PostgreSQL (the real service)', await servers.coinop(postgresUrl), { token, onPostgres: true }));
+    rungs.push(
+      await kvRung('coinop GET /kv, PostgreSQL (the real service)', await servers.coinop(postgresUrl), {
+        token,
+        onPostgres: true,
+      }),
+    );
   }
   return rungs;
 }
@@ -164,13 +194,15 @@ async function measure(rung: Rung, seconds: number): Promise<Sample> {
   const perRequest = (cpu: number): number => (cpu * 1e6) / result.requests.total;
   const cpuUs = perRequest(cpuSeconds(rung.server.pid) - cpuBefore);
   const databaseCpuUs = rung.onPostgres ? perRequest(cpuSpent(databaseBefore, cpuByPid(postgresPids()))) : NaN;
-  if (result.errors || result.non2xx) throw new Error(`${rung.name}: ${result.errors} errors, ${result.non2xx} non-2xx`);
+  if (result.errors || result.non2xx)
+    throw new Error(`${rung.name}: ${result.errors} errors, ${result.non2xx} non-2xx`);
   return { rps: result.requests.average, cpuUs, databaseCpuUs, p99: result.latency.p99 };
 }
 
 const median = (values: readonly number[]): number => percentiles(values).p50;
 const fixed = (value: number): string => (Number.isNaN(value) ? '–' : value.toFixed(1));
-const signed = (value: number): string => (Number.isNaN(value) ? '–' : `${value >= 0 ? '+' : '−'}${Math.abs(value).toFixed(1)}`);
+const signed = (value: number): string =>
+  Number.isNaN(value) ? '–' : `${value >= 0 ? '+' : '−'}${Math.abs(value).toFixed(1)}`;
 /** The median over the rounds of `pick(rung) − pick(above)`, each round against itself (the drift cancels). */
 const delta = (rung: Rung, above: Rung | undefined, pick: (s: Sample) => number): number =>
   above === undefined ? NaN : median(rung.samples.map((s, i) => pick(s) - pick(above.samples[i] ?? s)));
@@ -180,16 +212,25 @@ function report(rungs: readonly Rung[], notes: readonly string[]): void {
   console.log(
     `\n${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s, servers pinned to core 0${pinningNote}${notes.map((note) => `; ${note}`).join('')};`,
   );
-  console.log("medians over the rounds; ratio = req/s ÷ that of bare node:http; server CPU = the server process's user + system time per request;");
-  console.log('Δ = server CPU minus that of the rung above, the median of the per-round differences ("db" the same for the database CPU);');
-  console.log("database CPU = that of every postgres process per request (a shared server: other clients' work included).\n");
-  console.log('| rung | req/s | ratio to bare | server CPU µs/req | Δ µs vs the rung above | database CPU µs/req | p99 ms |');
+  console.log(
+    "medians over the rounds; ratio = req/s ÷ that of bare node:http; server CPU = the server process's user + system time per request;",
+  );
+  console.log(
+    'Δ = server CPU minus that of the rung above, the median of the per-round differences ("db" the same for the database CPU);',
+  );
+  console.log(
+    "database CPU = that of every postgres process per request (a shared server: other clients' work included).\n",
+  );
+  console.log(
+    '| rung | req/s | ratio to bare | server CPU µs/req | Δ µs vs the rung above | database CPU µs/req | p99 ms |',
+  );
   console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
   rungs.forEach((rung, i) => {
     const of = (pick: (s: Sample) => number): number => median(rung.samples.map(pick));
     const above = rungs[i - 1];
     const rps = of((s) => s.rps);
-    const databaseDelta = rung.onPostgres && above?.onPostgres ? ` (db ${signed(delta(rung, above, (s) => s.databaseCpuUs))})` : '';
+    const databaseDelta =
+      rung.onPostgres && above?.onPostgres ? ` (db ${signed(delta(rung, above, (s) => s.databaseCpuUs))})` : '';
     console.log(
       `| ${rung.name} | ${Math.round(rps)} | ${((rps / bareRps) * 100).toFixed(0)} % | ${fixed(of((s) => s.cpuUs))} | ` +
         `${signed(delta(rung, above, (s) => s.cpuUs))}${databaseDelta} | ${fixed(of((s) => s.databaseCpuUs))} | ${of((s) => s.p99)} |`,
@@ -225,7 +266,9 @@ async function ladder(dir: string, postgresUrl: string | undefined): Promise<voi
 async function main(): Promise<void> {
   pinSelf(1);
   const postgresUrl = process.env.BENCH_DATABASE_URL;
-  await withScratchDir('coinop-ladder-', (dir) => (postgresUrl ? withPostgresSchema(postgresUrl, (url) => ladder(dir, url)) : ladder(dir, undefined)));
+  await withScratchDir('coinop-ladder-', (dir) =>
+    postgresUrl ? withPostgresSchema(postgresUrl, (url) => ladder(dir, url)) : ladder(dir, undefined),
+  );
 }
 
 await main();

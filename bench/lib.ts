@@ -34,12 +34,19 @@ export function startFlags(): string[] {
 }
 
 /** CPU profile of the service when BENCH_PROFILE_DIR is set. */
-const profileFlags = (): string[] => (process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []);
+const profileFlags = (): string[] =>
+  process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
 
 /** Spawns `node <args>` pinned to core 0 (taskset execs node, so the pid is node's). */
-export function spawnPinned(args: string[], env: Record<string, string>, stdout: 'ignore' | 'pipe' = 'ignore'): ChildProcess {
+export function spawnPinned(
+  args: string[],
+  env: Record<string, string>,
+  stdout: 'ignore' | 'pipe' = 'ignore',
+): ChildProcess {
   const argv = [...profileFlags(), ...args];
-  const [command, commandArgs] = hasTaskset ? ['taskset', ['-c', '0', process.execPath, ...argv]] : [process.execPath, argv];
+  const [command, commandArgs] = hasTaskset
+    ? ['taskset', ['-c', '0', process.execPath, ...argv]]
+    : [process.execPath, argv];
   return spawn(command, commandArgs, { env: { ...process.env, ...env }, stdio: ['ignore', stdout, 'inherit'] });
 }
 
@@ -48,7 +55,11 @@ const BENCH_ADMIN_TOKEN = 'bench-admin-token-0123456789';
 
 /** A new token from the service at `url`, its wallet holding the 100 credits every new wallet gets. */
 export async function newToken(url: string): Promise<string> {
-  const created = await fetch(`${url}/token`, { method: 'POST', body: 'token=new', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  const created = await fetch(`${url}/token`, {
+    method: 'POST',
+    body: 'token=new',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
   if (!created.ok) throw new Error(`creating the bench token: ${created.status} ${await created.text()}`);
   return created.text();
 }
@@ -78,7 +89,11 @@ export async function waitForHttp(url: string, attempts = 300): Promise<void> {
 }
 
 /** The built service (`npm run build` first) as `npm start` runs it (plus `extraFlags`), on core 0, answering on 127.0.0.1:`port`. */
-export async function startBuiltService(port: number, env: Record<string, string>, extraFlags: string[] = []): Promise<ChildProcess> {
+export async function startBuiltService(
+  port: number,
+  env: Record<string, string>,
+  extraFlags: string[] = [],
+): Promise<ChildProcess> {
   const child = spawnPinned([...startFlags(), ...extraFlags, 'dist/main.js'], {
     PORT: String(port),
     HOST: '127.0.0.1',
@@ -94,7 +109,13 @@ export async function startBuiltService(port: number, env: Record<string, string
 /** The service from its TypeScript sources (as `npm run dev`), on core 0, answering on loopback; `env` adds settings. */
 export async function startSourceService(env: Record<string, string>): Promise<ChildProcess> {
   const port = await freePort();
-  const child = spawnPinned(['--import', 'tsx', 'src/main.ts'], { PORT: String(port), HOST: '127.0.0.1', SMTP_PORT: '0', LOG_LEVEL: 'warn', ...env });
+  const child = spawnPinned(['--import', 'tsx', 'src/main.ts'], {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    SMTP_PORT: '0',
+    LOG_LEVEL: 'warn',
+    ...env,
+  });
   await waitForHttp(`http://127.0.0.1:${port}/healthz`);
   return child;
 }
@@ -162,7 +183,10 @@ export async function withScratchDir<T>(prefix: string, run: (dir: string) => Pr
 }
 
 /** Runs `bench` on SQLite (a file in `dir`; skipped with BENCH_SKIP_SQLITE=1) and on PostgreSQL when BENCH_DATABASE_URL is set. */
-export async function onEachStore<R>(dir: string, bench: (label: 'SQLite' | 'PostgreSQL', databaseUrl: string) => Promise<R>): Promise<R[]> {
+export async function onEachStore<R>(
+  dir: string,
+  bench: (label: 'SQLite' | 'PostgreSQL', databaseUrl: string) => Promise<R>,
+): Promise<R[]> {
   const results: R[] = [];
   if (process.env.BENCH_SKIP_SQLITE !== '1') results.push(await bench('SQLite', `sqlite:${join(dir, 'bench.db')}`));
   const pgUrl = process.env.BENCH_DATABASE_URL;
@@ -230,7 +254,10 @@ export function pinProcesses(label: string, select: () => number[], core: number
     }
   } catch (error) {
     restore();
-    return { note: `${label} not pinned (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`, restore: () => {} };
+    return {
+      note: `${label} not pinned (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,
+      restore: () => {},
+    };
   }
   return { note: `${label} (${pids.length} process${pids.length === 1 ? '' : 'es'}) pinned to core ${core}`, restore };
 }
@@ -243,7 +270,11 @@ export { BENCH_ADMIN_TOKEN };
  * databases' affinity is restored whatever happens, Ctrl-C included (the finally would not run then: the servers are
  * stopped and the process exits 130). Returns the pins' notes, for the header.
  */
-export async function whilePinned(pinned: readonly Pinned[], stopServers: () => Promise<void>, measure: () => Promise<void>): Promise<string[]> {
+export async function whilePinned(
+  pinned: readonly Pinned[],
+  stopServers: () => Promise<void>,
+  measure: () => Promise<void>,
+): Promise<string[]> {
   const restore = (): void => pinned.forEach((pin) => pin.restore());
   const interrupted = (): void => {
     restore();

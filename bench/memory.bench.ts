@@ -13,7 +13,11 @@ const SETS = Number(process.env.BENCH_SETS ?? 1_000_000);
 pinSelf(1);
 const dir = mkdtempSync(join(tmpdir(), 'coinop-mem-'));
 const port = await freePort();
-const child = await startBuiltService(port, { DATABASE_URL: `sqlite:${join(dir, 'mem.db')}` }, ['--expose-gc', '--import', './bench/gc-on-signal.mjs']);
+const child = await startBuiltService(port, { DATABASE_URL: `sqlite:${join(dir, 'mem.db')}` }, [
+  '--expose-gc',
+  '--import',
+  './bench/gc-on-signal.mjs',
+]);
 
 /** Resident size once a full GC has run: what the service still holds, without garbage V8 has not collected yet. */
 async function retainedMb(): Promise<number> {
@@ -50,7 +54,11 @@ for (let round = 0; round < ROUNDS; round++) {
         method: 'POST',
         headers: { 'x-token': token },
         // 100,000 distinct keys, each overwritten ten times over the whole run.
-        setupRequest: (request) => ({ ...request, path: `/kv/mem/k${n++ % 100_000}`, body: 'a value of moderate size for the memory run' }),
+        setupRequest: (request) => ({
+          ...request,
+          path: `/kv/mem/k${n++ % 100_000}`,
+          body: 'a value of moderate size for the memory run',
+        }),
       },
     ],
   });
@@ -68,6 +76,8 @@ await stopProcess(child);
 rmSync(dir, { recursive: true, force: true });
 
 console.log(`sets: ${total} (non-2xx ${non2xx}, errors ${errors}) at ~${Math.round(total / seconds)} req/s`);
-console.log(`RSS after start: ${afterStart} MB; 10 s after each quarter of the sets: ${afterRound.join(', ')} MB; peak ${peak} MB`);
+console.log(
+  `RSS after start: ${afterStart} MB; 10 s after each quarter of the sets: ${afterRound.join(', ')} MB; peak ${peak} MB`,
+);
 console.log(`RSS after a full GC: at start ${retainedAfterStart} MB; after each quarter: ${retained.join(', ')} MB`);
 console.log(`RSS every 5 s: ${samples.join(', ')} MB`);

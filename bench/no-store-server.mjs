@@ -20,7 +20,8 @@ const keep = new Set(
     .map((part) => part.trim())
     .filter(Boolean),
 );
-for (const part of keep) if (!PARTS.includes(part)) throw new Error(`KEEP: unknown part "${part}" (known: ${PARTS.join(', ')})`);
+for (const part of keep)
+  if (!PARTS.includes(part)) throw new Error(`KEEP: unknown part "${part}" (known: ${PARTS.join(', ')})`);
 
 const config = loadConfig();
 const real = createDeps(config);
@@ -34,7 +35,9 @@ const stubbedRead = new Proxy(real.store.read, {
   get(target, property) {
     if (property !== 'get') return Reflect.get(target, property);
     return (sql, params) =>
-      sql === KV_READ ? Promise.resolve({ value: 'a value of moderate size', expires_at: Number.MAX_SAFE_INTEGER }) : target.get(sql, params);
+      sql === KV_READ
+        ? Promise.resolve({ value: 'a value of moderate size', expires_at: Number.MAX_SAFE_INTEGER })
+        : target.get(sql, params);
   },
 });
 // The real ledger (wallet lookups from the store), each part either its own (bound) or taken out.

@@ -48,7 +48,11 @@ const loadScript = () => redis.script('LOAD', SCRIPT);
 let sha = await loadScript();
 
 const walletOf = (token) => hash('sha256', token, 'hex');
-if (process.env.BENCH_TOKEN) await redis.set(`${PREFIX}wallet:${walletOf(process.env.BENCH_TOKEN)}`, String(Number(process.env.BENCH_CREDITS ?? 0)));
+if (process.env.BENCH_TOKEN)
+  await redis.set(
+    `${PREFIX}wallet:${walletOf(process.env.BENCH_TOKEN)}`,
+    String(Number(process.env.BENCH_CREDITS ?? 0)),
+  );
 
 async function runScript(keys, args) {
   try {
@@ -73,7 +77,12 @@ async function call(request, reply, operation, value = '', ttl = 0) {
   const { bucket, key } = request.params;
   // '/' cannot occur in a bucket or key (the schema refuses it), so `bucket/key` names one pair only.
   const keys = [`${PREFIX}wallet:${wallet}`, `${PREFIX}kv:${wallet}:${bucket}/${key}`, `${PREFIX}log:${wallet}`];
-  const [status, balance, body] = await runScript(keys, [operation, value, String(ttl), `${Date.now()} ${request.method} ${request.url}`]);
+  const [status, balance, body] = await runScript(keys, [
+    operation,
+    value,
+    String(ttl),
+    `${Date.now()} ${request.method} ${request.url}`,
+  ]);
   reply.code(status);
   if (status === 401) return 'Unauthorized';
   reply.header('x-cost', status === 402 ? '0' : '1').header('x-balance', String(balance));
@@ -104,7 +113,13 @@ app.post('/kv/:bucket/:key', { schema: { params, querystring: setQuery } }, (req
     reply.code(400).type('text/plain; charset=utf-8');
     return `Invalid ttl: must be an integer from 0 to ${MAX_TTL_SECONDS}`;
   }
-  return call(request, reply, 'SET', typeof request.body === 'string' ? request.body : '', ttl === 0 ? MAX_TTL_SECONDS : ttl);
+  return call(
+    request,
+    reply,
+    'SET',
+    typeof request.body === 'string' ? request.body : '',
+    ttl === 0 ? MAX_TTL_SECONDS : ttl,
+  );
 });
 
 /** Deletes this run's keys (SCAN, never FLUSHALL) and quits; once, though SIGINT and SIGTERM may both come (Ctrl-C, then the bench's stop). */

@@ -15,7 +15,15 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { percentiles, pinSelf, pinningNote, onEachStore, withScratchDir, startSourceService, stopProcess } from './lib.js';
+import {
+  percentiles,
+  pinSelf,
+  pinningNote,
+  onEachStore,
+  withScratchDir,
+  startSourceService,
+  stopProcess,
+} from './lib.js';
 import type { Percentiles } from './lib.js';
 import { createTestCertificates, startHttpsReceiver } from '../test/helpers/https-receiver.js';
 import { openStore } from '../src/store/open-store.js';
@@ -53,11 +61,10 @@ async function seed(databaseUrl: string, url: string, minute: number): Promise<v
     const walletIds: number[] = [];
     await store.write(async (tx) => {
       for (let w = 0; w < WALLETS; w++) {
-        const [row] = await tx.all<{ id: number }>('INSERT INTO wallets (hash, balance, created_at, last_used_at) VALUES ($1, $2, $3, $3) RETURNING id', [
-          sha256Hex(`bench-${minute}-${w}`),
-          1_000_000,
-          now,
-        ]);
+        const [row] = await tx.all<{ id: number }>(
+          'INSERT INTO wallets (hash, balance, created_at, last_used_at) VALUES ($1, $2, $3, $3) RETURNING id',
+          [sha256Hex(`bench-${minute}-${w}`), 1_000_000, now],
+        );
         if (row !== undefined) walletIds.push(row.id);
       }
     });
@@ -77,7 +84,12 @@ async function seed(databaseUrl: string, url: string, minute: number): Promise<v
   }
 }
 
-async function benchOnce(label: string, databaseUrl: string, caFile: string, certificates: ReturnType<typeof createTestCertificates>): Promise<Result> {
+async function benchOnce(
+  label: string,
+  databaseUrl: string,
+  caFile: string,
+  certificates: ReturnType<typeof createTestCertificates>,
+): Promise<Result> {
   const arrivals: Arrival[] = [];
   let done: () => void = () => undefined;
   const allArrived = new Promise<void>((resolve) => (done = resolve));
@@ -85,24 +97,41 @@ async function benchOnce(label: string, databaseUrl: string, caFile: string, cer
     certificates,
     responder: (request) => {
       const body = JSON.parse(request.text) as { webhookId: string; scheduledFor: string; executedAt: string };
-      arrivals.push({ webhookId: body.webhookId, scheduledFor: Date.parse(body.scheduledFor), executedAt: Date.parse(body.executedAt), arrivedAt: Date.now() });
+      arrivals.push({
+        webhookId: body.webhookId,
+        scheduledFor: Date.parse(body.scheduledFor),
+        executedAt: Date.parse(body.executedAt),
+        arrivedAt: Date.now(),
+      });
       request.body = Buffer.alloc(0);
       if (arrivals.length >= SCHEDULES) done();
       return { status: 204 };
     },
   });
-  const caEnv: Record<string, string> = process.env.BENCH_OUTBOUND_CA_FILE === '1' ? { OUTBOUND_CA_FILE: caFile } : { NODE_EXTRA_CA_CERTS: caFile };
-  const service = await startSourceService({ DATABASE_URL: databaseUrl, OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8', ...caEnv });
+  const caEnv: Record<string, string> =
+    process.env.BENCH_OUTBOUND_CA_FILE === '1' ? { OUTBOUND_CA_FILE: caFile } : { NODE_EXTRA_CA_CERTS: caFile };
+  const service = await startSourceService({
+    DATABASE_URL: databaseUrl,
+    OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8',
+    ...caEnv,
+  });
   try {
     const minute = Math.ceil((Date.now() + LEAD_MS) / MINUTE) * MINUTE;
     await seed(databaseUrl, receiver.url('/run', '127.0.0.1'), minute);
     console.log(`${label}: ${SCHEDULES} schedules due at ${new Date(minute).toISOString()}, waiting…`);
-    await Promise.race([allArrived, new Promise((resolve) => setTimeout(resolve, minute - Date.now() + WAIT_AFTER_MS))]);
+    await Promise.race([
+      allArrived,
+      new Promise((resolve) => setTimeout(resolve, minute - Date.now() + WAIT_AFTER_MS)),
+    ]);
     const ofMinute = arrivals.filter((a) => a.scheduledFor === minute);
     const ids = new Set(ofMinute.map((a) => a.webhookId));
     if (process.env.BENCH_VERBOSE === '1') {
       const perSecond = new Map<number, number>();
-      for (const a of ofMinute) perSecond.set(Math.floor((a.arrivedAt - minute) / 1000), (perSecond.get(Math.floor((a.arrivedAt - minute) / 1000)) ?? 0) + 1);
+      for (const a of ofMinute)
+        perSecond.set(
+          Math.floor((a.arrivedAt - minute) / 1000),
+          (perSecond.get(Math.floor((a.arrivedAt - minute) / 1000)) ?? 0) + 1,
+        );
       console.log(
         'arrivals per second:',
         [...perSecond]
@@ -136,12 +165,18 @@ async function main(): Promise<void> {
   });
 
   const ca = process.env.BENCH_OUTBOUND_CA_FILE === '1' ? 'OUTBOUND_CA_FILE' : 'NODE_EXTRA_CA_CERTS';
-  console.log(`\n${SCHEDULES} schedules due in one minute, ${WALLETS} wallets; service on core 0, receiver on core 1${pinningNote}; CA via ${ca}\n`);
-  console.log('| store | fired | duplicates | missing | all fired after | lateness p50 / p99 / max (executedAt) | arrival p50 / p99 / max |');
+  console.log(
+    `\n${SCHEDULES} schedules due in one minute, ${WALLETS} wallets; service on core 0, receiver on core 1${pinningNote}; CA via ${ca}\n`,
+  );
+  console.log(
+    '| store | fired | duplicates | missing | all fired after | lateness p50 / p99 / max (executedAt) | arrival p50 / p99 / max |',
+  );
   console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
   const ms = (p: Percentiles) => `${p.p50} / ${p.p99} / ${p.max} ms`;
   for (const r of results) {
-    console.log(`| ${r.label} | ${r.fired} | ${r.duplicates} | ${r.missing} | ${(r.allFiredMs / 1000).toFixed(1)} s | ${ms(r.executed)} | ${ms(r.arrived)} |`);
+    console.log(
+      `| ${r.label} | ${r.fired} | ${r.duplicates} | ${r.missing} | ${(r.allFiredMs / 1000).toFixed(1)} s | ${ms(r.executed)} | ${ms(r.arrived)} |`,
+    );
   }
 }
 

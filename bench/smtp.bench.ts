@@ -23,7 +23,17 @@ import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { freePort, percentiles, pinSelf, pinningNote, onEachStore, withScratchDir, rssMb, spawnPinned, stopProcess } from './lib.js';
+import {
+  freePort,
+  percentiles,
+  pinSelf,
+  pinningNote,
+  onEachStore,
+  withScratchDir,
+  rssMb,
+  spawnPinned,
+  stopProcess,
+} from './lib.js';
 import type { Percentiles } from './lib.js';
 import { createTestCertificates, startHttpsReceiver } from '../test/helpers/https-receiver.js';
 import { openStore } from '../src/store/open-store.js';
@@ -155,11 +165,10 @@ async function seed(databaseUrl: string, url: string): Promise<string> {
     const mailbox = `r_${base32Id(16)}`;
     const now = Date.now();
     await store.write(async (tx) => {
-      const [wallet] = await tx.all<{ id: number }>('INSERT INTO wallets (hash, balance, created_at, last_used_at) VALUES ($1, $2, $3, $3) RETURNING id', [
-        sha256Hex(`bench-${now}`),
-        1_000_000_000,
-        now,
-      ]);
+      const [wallet] = await tx.all<{ id: number }>(
+        'INSERT INTO wallets (hash, balance, created_at, last_used_at) VALUES ($1, $2, $3, $3) RETURNING id',
+        [sha256Hex(`bench-${now}`), 1_000_000_000, now],
+      );
       await tx.run(
         `INSERT INTO webhooks (wallet_id, webhook_id, url, headers, include_attachments, mailbox, signing_secret, created_at, updated_at)
          VALUES ($1, 'bench', $2, '{}', 1, $3, $4, $5, $5)`,
@@ -176,7 +185,15 @@ async function startService(env: Record<string, string>): Promise<{ child: Child
   const port = await freePort();
   const child = spawnPinned(
     ['--import', 'tsx', fileURLToPath(import.meta.url)],
-    { BENCH_ROLE: 'service', SMTP_PORT: String(port), SMTP_HOST: '127.0.0.1', MAIL_DOMAIN, LOG_LEVEL: 'warn', PUBLIC_URL: 'https://coinop.bench', ...env },
+    {
+      BENCH_ROLE: 'service',
+      SMTP_PORT: String(port),
+      SMTP_HOST: '127.0.0.1',
+      MAIL_DOMAIN,
+      LOG_LEVEL: 'warn',
+      PUBLIC_URL: 'https://coinop.bench',
+      ...env,
+    },
     'pipe',
   );
   await new Promise<void>((resolve, reject) => {
@@ -190,7 +207,12 @@ async function startService(env: Record<string, string>): Promise<{ child: Child
   return { child, port };
 }
 
-async function benchOnce(label: string, databaseUrl: string, caFile: string, certificates: ReturnType<typeof createTestCertificates>): Promise<Result> {
+async function benchOnce(
+  label: string,
+  databaseUrl: string,
+  caFile: string,
+  certificates: ReturnType<typeof createTestCertificates>,
+): Promise<Result> {
   const sentAt = new Map<string, number>();
   const latencies: number[] = [];
   let delivered = 0;
@@ -212,7 +234,11 @@ async function benchOnce(label: string, databaseUrl: string, caFile: string, cer
     },
   });
   const address = await seed(databaseUrl, receiver.url('/hook', '127.0.0.1'));
-  const { child, port } = await startService({ DATABASE_URL: databaseUrl, OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8', NODE_EXTRA_CA_CERTS: caFile });
+  const { child, port } = await startService({
+    DATABASE_URL: databaseUrl,
+    OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8',
+    NODE_EXTRA_CA_CERTS: caFile,
+  });
   const pid = Number(child.pid); // taskset execs node: same process
   const rss: number[] = [];
   const sampler = setInterval(() => {
@@ -285,7 +311,9 @@ async function loadMain(): Promise<void> {
     `\n${(MESSAGE_BYTES / 1024).toFixed(0)} KB messages over ${CONNECTIONS} pipelined SMTP sessions for ${SECONDS} s (after ${WARMUP_SECONDS} s warm-up); ` +
       `service on core 0, client + HTTPS receiver on core 1${pinningNote}\n`,
   );
-  console.log('| store | accepted | msg/s | delivered | end of DATA → delivery p50 / p99 / max | DATA reply p50 / p99 | service RSS first → last (max) |');
+  console.log(
+    '| store | accepted | msg/s | delivered | end of DATA → delivery p50 / p99 / max | DATA reply p50 / p99 | service RSS first → last (max) |',
+  );
   console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
   const ms = (p: Percentiles) => `${p.p50.toFixed(1)} / ${p.p99.toFixed(1)} / ${p.max.toFixed(1)} ms`;
   for (const r of results) {

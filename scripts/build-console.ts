@@ -52,7 +52,9 @@ for (const file of result.outputFiles) {
 }
 if (names.js === undefined) throw new Error('console build produced no JavaScript');
 const template = readFileSync(join(root, 'console', 'index.html'), 'utf8');
-const html = template.replace('%SCRIPT%', `assets/${names.js}`).replace('%STYLE%', names.css === undefined ? '' : `assets/${names.css}`);
+const html = template
+  .replace('%SCRIPT%', `assets/${names.js}`)
+  .replace('%STYLE%', names.css === undefined ? '' : `assets/${names.css}`);
 writeFileSync(join(out, 'index.html'), html);
 writeFileSync(join(out, 'index.html.gz'), gzipSync(html, { level: 9 }));
 writeFileSync(join(out, 'index.html.br'), brotliCompressSync(html));

@@ -64,7 +64,8 @@ async function kvRoundTrip(url: string, token: string, key: string): Promise<num
   await set.arrayBuffer();
   const get = await fetch(`${url}/kv/smoke/${key}`, { headers });
   const got = await get.text();
-  if (get.status !== 200 || got !== value) fail(`GET /kv answered ${get.status} ${JSON.stringify(got)}, expected ${value}`);
+  if (get.status !== 200 || got !== value)
+    fail(`GET /kv answered ${get.status} ${JSON.stringify(got)}, expected ${value}`);
   const logs = await fetch(`${url}/token/logs?n=5`, { headers });
   if (logs.status !== 200) fail(`GET /token/logs answered ${logs.status}`);
   await logs.arrayBuffer();
@@ -83,7 +84,12 @@ async function fund(url: string, adminToken: string, token: string): Promise<voi
 }
 
 /** `seconds` of mixed load from `workers` concurrent loops: KV round trips with log reads, and token creations. */
-async function mixedLoad(url: string, token: string, seconds: number, workers: number): Promise<{ requests: number; tokens: number }> {
+async function mixedLoad(
+  url: string,
+  token: string,
+  seconds: number,
+  workers: number,
+): Promise<{ requests: number; tokens: number }> {
   const deadline = Date.now() + seconds * 1000;
   let requests = 0;
   let tokens = 0;
@@ -133,7 +139,9 @@ async function main(): Promise<void> {
     child.once('exit', (code, signal) => resolve({ code, signal })),
   );
   try {
-    await waitReady(url, () => (child.exitCode ?? child.signalCode ?? undefined)?.toString().concat(`:\n${log.slice(-2000)}`));
+    await waitReady(url, () =>
+      (child.exitCode ?? child.signalCode ?? undefined)?.toString().concat(`:\n${log.slice(-2000)}`),
+    );
     const token = (await createToken(url)) ?? fail('the first POST /token was refused with 429');
     let requests = 1 + (await kvRoundTrip(url, token, 'first'));
     let tokens = 1;
@@ -153,7 +161,9 @@ async function main(): Promise<void> {
     clearTimeout(timer);
     if (NATIVE_ABORT.test(log)) fail(`native abort in the log:\n${log}`);
     if (code !== 0) fail(`exit ${code ?? signal} after SIGTERM (expected a graceful 0):\n${log.slice(-4000)}`);
-    console.log(`smoke: Node ${process.version}: ${requests} requests (${tokens} tokens), ${seconds} s of load, healthy, graceful exit 0`);
+    console.log(
+      `smoke: Node ${process.version}: ${requests} requests (${tokens} tokens), ${seconds} s of load, healthy, graceful exit 0`,
+    );
   } finally {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });

@@ -7,7 +7,13 @@ import { registerErrorHandling } from './http/error-handler.js';
 import { refusalMetering, registerMetering } from './http/metering.js';
 import { methodNotAllowed } from './http/method-not-allowed.js';
 import { registerLandingPage, registerOpenApi, registerOpenApiDocument } from './http/openapi.js';
-import { answerClientError, answerRouterError, answerUnusualRequests, MAX_PARAM_LENGTH, requireHost } from './http/before-routing.js';
+import {
+  answerClientError,
+  answerRouterError,
+  answerUnusualRequests,
+  MAX_PARAM_LENGTH,
+  requireHost,
+} from './http/before-routing.js';
 import { corsFor } from './http/cors.js';
 import { registerClientIdentity, trustedProxies } from './http/client-identity.js';
 import { registerValidation } from './http/validation.js';
@@ -41,7 +47,11 @@ function timeoutCheckInterval(headersTimeoutMs: number): number {
 
 /** `inbound`: the process's one inbound-mail pipeline, shared with the SMTP listener (service.ts); needed when INBOUND_SECRET is set. */
 /** `receivesMail`: whether e-mail can reach this instance (mailbox webhooks are refused otherwise); default: `inbound` exists, as in service.ts. */
-export async function buildApp(deps: Deps, inbound?: InboundMail, options: { readonly receivesMail?: boolean } = {}): Promise<FastifyInstance> {
+export async function buildApp(
+  deps: Deps,
+  inbound?: InboundMail,
+  options: { readonly receivesMail?: boolean } = {},
+): Promise<FastifyInstance> {
   await deps.tracing?.ready;
   const observer = new RequestObserver(deps.logger, deps.metrics, deps.tracing);
   // Refusals before routing charge nothing but show the balance to a valid token on a metered path (http/metering.ts).
@@ -112,7 +122,8 @@ export async function buildApp(deps: Deps, inbound?: InboundMail, options: { rea
   await app.register(myIpRoutes, { deps });
   await app.register(billingRoutes, { deps });
   await app.register(mcpRoutes, { deps });
-  if (deps.config.adminToken !== undefined) await app.register(manageRoutes, { deps, adminToken: deps.config.adminToken });
+  if (deps.config.adminToken !== undefined)
+    await app.register(manageRoutes, { deps, adminToken: deps.config.adminToken });
   await app.register(metricsRoutes, { metrics: deps.metrics, token: deps.config.metricsToken, clock: deps.clock });
   registerConsole(app, consoleFiles());
 

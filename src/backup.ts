@@ -11,7 +11,8 @@ import { backupSqliteFile } from './store/sqlite/sqlite-backup.js';
 class Refusal extends Error {}
 
 async function backup(args: readonly string[]): Promise<string> {
-  if (args.length !== 1 || args[0] === undefined || args[0].trim() === '') throw new Refusal('usage: npm run backup -- <file>');
+  if (args.length !== 1 || args[0] === undefined || args[0].trim() === '')
+    throw new Refusal('usage: npm run backup -- <file>');
   const target = resolve(args[0]);
   const config = loadConfig();
   if (!config.databaseUrl.startsWith('sqlite:')) {

@@ -108,7 +108,8 @@ function httpTimeouts(env: Env): { httpHeadersTimeoutMs: number; httpRequestTime
   const httpHeadersTimeoutMs = milliseconds(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000);
   const httpRequestTimeoutMs = milliseconds(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000);
   // Node refuses a head timeout longer than the whole request's.
-  if (httpHeadersTimeoutMs > httpRequestTimeoutMs) throw new ConfigError('HTTP_HEADERS_TIMEOUT_MS', 'must not exceed HTTP_REQUEST_TIMEOUT_MS');
+  if (httpHeadersTimeoutMs > httpRequestTimeoutMs)
+    throw new ConfigError('HTTP_HEADERS_TIMEOUT_MS', 'must not exceed HTTP_REQUEST_TIMEOUT_MS');
   return { httpHeadersTimeoutMs, httpRequestTimeoutMs };
 }
 
@@ -117,7 +118,8 @@ function shutdownDelay(env: Env): number {
   const raw = text(env, 'SHUTDOWN_DELAY_MS');
   if (raw === undefined) return 3000;
   const value = /^\d{1,6}$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(value >= 0 && value <= 300_000)) throw new ConfigError('SHUTDOWN_DELAY_MS', 'must be an integer from 0 to 300000 (milliseconds)');
+  if (!(value >= 0 && value <= 300_000))
+    throw new ConfigError('SHUTDOWN_DELAY_MS', 'must be an integer from 0 to 300000 (milliseconds)');
   return value;
 }
 
@@ -126,7 +128,8 @@ function deliveryRetryBase(env: Env): number {
   const raw = text(env, 'DELIVERY_RETRY_BASE_MS');
   if (raw === undefined) return 30_000;
   const value = /^\d{1,7}$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(value >= 1 && value <= 3_600_000)) throw new ConfigError('DELIVERY_RETRY_BASE_MS', 'must be an integer from 1 to 3600000 (milliseconds)');
+  if (!(value >= 1 && value <= 3_600_000))
+    throw new ConfigError('DELIVERY_RETRY_BASE_MS', 'must be an integer from 1 to 3600000 (milliseconds)');
   return value;
 }
 
@@ -146,7 +149,8 @@ function httpUrl(env: Env, name: string, fallback?: string): string | undefined 
   } catch {
     throw new ConfigError(name, 'must be an absolute http(s) URL');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(name, 'must be an absolute http(s) URL');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ConfigError(name, 'must be an absolute http(s) URL');
   return raw.replace(/\/+$/, '');
 }
 
@@ -159,8 +163,15 @@ function corsOrigins(env: Env): string[] {
     } catch {
       url = undefined;
     }
-    if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:') || raw.replace(/\/$/, '').toLowerCase() !== url.origin) {
-      throw new ConfigError('CORS_ORIGINS', `"${raw}" is not an origin like https://app.example.com (scheme, host, optional port; no path, no wildcard)`);
+    if (
+      url === undefined ||
+      (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+      raw.replace(/\/$/, '').toLowerCase() !== url.origin
+    ) {
+      throw new ConfigError(
+        'CORS_ORIGINS',
+        `"${raw}" is not an origin like https://app.example.com (scheme, host, optional port; no path, no wildcard)`,
+      );
     }
     return url.origin;
   });
@@ -168,12 +179,17 @@ function corsOrigins(env: Env): string[] {
 
 function metricsToken(env: Env): string | undefined {
   const token = text(env, 'METRICS_TOKEN');
-  if (token !== undefined && token.length < 16) throw new ConfigError('METRICS_TOKEN', 'must be at least 16 characters');
+  if (token !== undefined && token.length < 16)
+    throw new ConfigError('METRICS_TOKEN', 'must be at least 16 characters');
   return token;
 }
 
 /** A value that breaks its rule (a `problem` function of lib/setting-rules) stops the start, named. */
-function checked(name: string, value: string | undefined, problem: (value: string) => string | undefined): string | undefined {
+function checked(
+  name: string,
+  value: string | undefined,
+  problem: (value: string) => string | undefined,
+): string | undefined {
   const broken = value === undefined ? undefined : problem(value);
   if (broken !== undefined) throw new ConfigError(name, broken);
   return value;
@@ -216,7 +232,8 @@ function readChargeSyncMs(env: Env): number {
   const raw = text(env, 'READ_CHARGE_SYNC_MS');
   if (raw === undefined) return 10;
   const value = /^\d{1,4}$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(value >= 1 && value <= 1000)) throw new ConfigError('READ_CHARGE_SYNC_MS', 'must be an integer from 1 to 1000 (milliseconds)');
+  if (!(value >= 1 && value <= 1000))
+    throw new ConfigError('READ_CHARGE_SYNC_MS', 'must be an integer from 1 to 1000 (milliseconds)');
   return value;
 }
 
@@ -229,10 +246,14 @@ export function loadConfig(env: Env = process.env): Config {
   const tlsCert = text(env, 'SMTP_TLS_CERT');
   const tlsKey = text(env, 'SMTP_TLS_KEY');
   if ((tlsCert === undefined) !== (tlsKey === undefined)) {
-    throw new ConfigError(tlsCert === undefined ? 'SMTP_TLS_CERT' : 'SMTP_TLS_KEY', 'SMTP_TLS_CERT and SMTP_TLS_KEY must be set together');
+    throw new ConfigError(
+      tlsCert === undefined ? 'SMTP_TLS_CERT' : 'SMTP_TLS_KEY',
+      'SMTP_TLS_CERT and SMTP_TLS_KEY must be set together',
+    );
   }
   const adminToken = text(env, 'ADMIN_TOKEN');
-  if (adminToken !== undefined && adminToken.length < 16) throw new ConfigError('ADMIN_TOKEN', 'must be at least 16 characters');
+  if (adminToken !== undefined && adminToken.length < 16)
+    throw new ConfigError('ADMIN_TOKEN', 'must be at least 16 characters');
   const dnsServers = list(env, 'DNS_SERVERS');
   for (const server of dnsServers) {
     // One parser for server addresses (the DNS feature's); here only IP literals: a name would need a resolver to find the resolver.
@@ -276,7 +297,10 @@ export function loadConfig(env: Env = process.env): Config {
     inboundSecret: text(env, 'INBOUND_SECRET'),
     logLevel,
     metricsToken: metricsToken(env),
-    otel: Object.freeze({ endpoint: httpUrl(env, 'OTEL_EXPORTER_OTLP_ENDPOINT'), serviceName: text(env, 'OTEL_SERVICE_NAME') ?? 'coinop' }),
+    otel: Object.freeze({
+      endpoint: httpUrl(env, 'OTEL_EXPORTER_OTLP_ENDPOINT'),
+      serviceName: text(env, 'OTEL_SERVICE_NAME') ?? 'coinop',
+    }),
     corsOrigins: corsOrigins(env),
     deliveryRetryBaseMs: deliveryRetryBase(env),
   };

@@ -63,7 +63,10 @@ export function createLogger(config: Config): Logger {
   return pino(
     {
       level: config.logLevel,
-      redact: { paths: ['req.headers["x-token"]', 'req.headers["x-admin-token"]', 'req.headers.authorization'], censor: '***' },
+      redact: {
+        paths: ['req.headers["x-token"]', 'req.headers["x-admin-token"]', 'req.headers.authorization'],
+        censor: '***',
+      },
     },
     // Written asynchronously (an access-log line per request must not be a blocking write each); pino
     // flushes what is buffered when the process exits.
@@ -77,7 +80,8 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
   const metrics = new ServiceMetrics();
   const pools = createPools();
   const { endpoint, serviceName } = config.otel;
-  const tracing = endpoint === undefined ? undefined : new Tracing({ endpoint, serviceName, serviceVersion: SERVICE_VERSION });
+  const tracing =
+    endpoint === undefined ? undefined : new Tracing({ endpoint, serviceName, serviceVersion: SERVICE_VERSION });
   const openedStore =
     overrides.store ??
     openStore(config.databaseUrl, {
@@ -91,14 +95,27 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
   // One address guard and one set of trusted roots (OUTBOUND_ALLOW_CIDRS, OUTBOUND_CA_FILE) for every way out:
   // HTTP(S) through `outbound`, DNS servers and TLS inspection through `dns`.
   const policy = createAddressPolicy(config.outboundAllowCidrs);
-  const secureContext = trustedRoots(config.outboundCaFile === undefined ? undefined : readFileSync(config.outboundCaFile, 'utf8'));
+  const secureContext = trustedRoots(
+    config.outboundCaFile === undefined ? undefined : readFileSync(config.outboundCaFile, 'utf8'),
+  );
   const openedOutbound =
     overrides.outbound ??
-    createOutbound({ policy, secureContext, lookup: createNameLookup(config.dnsServers), userAgent: `coinop-webhook/${SERVICE_VERSION}` });
+    createOutbound({
+      policy,
+      secureContext,
+      lookup: createNameLookup(config.dnsServers),
+      userAgent: `coinop-webhook/${SERVICE_VERSION}`,
+    });
   const outbound = tracing?.outbound(openedOutbound) ?? openedOutbound;
   const openedDns =
     overrides.dns ??
-    createDnsLookup({ client: createDnsClient(resolverAddresses(config.dnsServers)), policy, clock, tlsContext: secureContext, queryPool: pools.dnsQueries });
+    createDnsLookup({
+      client: createDnsClient(resolverAddresses(config.dnsServers)),
+      policy,
+      clock,
+      tlsContext: secureContext,
+      queryPool: pools.dnsQueries,
+    });
   const dns = tracing?.wrap(openedDns, { lookup: { name: 'dns lookup' } }) ?? openedDns;
   const mailer = overrides.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.notifyFrom });
   const geo = overrides.geo ?? createGeoLookup({ configuredPath: config.geoipDb, logger });
@@ -107,6 +124,25 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     overrides.stripe ??
     (config.stripe.secretKey === undefined
       ? undefined
-      : new (requireOnDemand<typeof Stripe>('stripe'))(config.stripe.secretKey, { maxNetworkRetries: 1, timeout: 10_000 }));
-  return { config, logger, clock, store, ledger, outbound, dns, mailer, geo, summarizer, stripe, readiness: new Readiness(), metrics, tracing, pools };
+      : new (requireOnDemand<typeof Stripe>('stripe'))(config.stripe.secretKey, {
+          maxNetworkRetries: 1,
+          timeout: 10_000,
+        }));
+  return {
+    config,
+    logger,
+    clock,
+    store,
+    ledger,
+    outbound,
+    dns,
+    mailer,
+    geo,
+    summarizer,
+    stripe,
+    readiness: new Readiness(),
+    metrics,
+    tracing,
+    pools,
+  };
 }

@@ -33,13 +33,18 @@ export const errors = {
   payloadTooLarge: () => new ApiError(413, 'Payload Too Large'),
   /** A delivery whose body is no longer kept (7 days, over 1 MiB, or e-mail content after its delivery ended): no redelivery. */
   deliveryExpired: () => new ApiError(410, 'Delivery expired'),
-  tooManyRequests: (retryAfterSeconds: number) => new ApiError(429, 'Too Many Requests', { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) }),
+  tooManyRequests: (retryAfterSeconds: number) =>
+    new ApiError(429, 'Too Many Requests', { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) }),
   internal: () => new ApiError(500, 'Internal Server Error'),
   rechargeNotConfigured: () => new ApiError(501, 'Recharge is not configured'),
   badGateway: (cause: string) => new ApiError(502, cause),
   /** `retryAfterSeconds`: when the caller may try again (a wallet over its share of a shared pool). */
   unavailable: (cause: string, retryAfterSeconds?: number) =>
-    new ApiError(503, cause, retryAfterSeconds === undefined ? {} : { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) }),
+    new ApiError(
+      503,
+      cause,
+      retryAfterSeconds === undefined ? {} : { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+    ),
   /** The store is unreachable or not answering in time (docs/reference.md#while-the-database-is-away). */
   storeUnavailable: () => new ApiError(503, 'Service Unavailable', { 'retry-after': '2' }),
 } as const;

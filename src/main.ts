@@ -14,7 +14,8 @@ function refuseStart(error: unknown): never {
     process.exit(2);
   }
   const systemError = error instanceof Error && typeof (error as { syscall?: unknown }).syscall === 'string';
-  const detail = error instanceof Error ? (systemError ? error.message : (error.stack ?? error.message)) : String(error);
+  const detail =
+    error instanceof Error ? (systemError ? error.message : (error.stack ?? error.message)) : String(error);
   process.stderr.write(`coinop: failed to start: ${detail}\n`);
   process.exit(1);
 }

@@ -30,11 +30,18 @@ export function retentionSteps({ store, ledger }: RetentionDeps): RetentionStep[
 }
 
 /** One sweep now; `walkAllLogs` also walks whole tables (see LOG_WALK_INTERVAL_MS). */
-export function sweep(deps: RetentionDeps & Pick<Deps, 'clock'>, options: { readonly walkAllLogs?: boolean } = {}): Promise<SweepReport> {
+export function sweep(
+  deps: RetentionDeps & Pick<Deps, 'clock'>,
+  options: { readonly walkAllLogs?: boolean } = {},
+): Promise<SweepReport> {
   return runSweep(retentionSteps(deps), { now: deps.clock.now(), walkAll: options.walkAllLogs === true });
 }
 
 /** The sweeper over every owner's step (see startSweepers). */
-export function startRetention(deps: RetentionDeps & Pick<Deps, 'clock' | 'logger'>, holder: string, intervalMs = MINUTE): () => Promise<void> {
+export function startRetention(
+  deps: RetentionDeps & Pick<Deps, 'clock' | 'logger'>,
+  holder: string,
+  intervalMs = MINUTE,
+): () => Promise<void> {
   return startSweepers(deps, retentionSteps(deps), holder, intervalMs);
 }

@@ -74,7 +74,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
       async start() {
         // Messages a crashed process was receiving were never answered 250 (their senders retry): their bytes go.
         const leftovers = await SpoolFolder.removeLeftovers();
-        if (leftovers.length > 0) logger.info({ folders: leftovers }, 'removed spool folders left by a stopped process');
+        if (leftovers.length > 0)
+          logger.info({ folders: leftovers }, 'removed spool folders left by a stopped process');
         if (inboundWanted) inbound = await InboundMail.create(deps);
       },
       stop: async () => inbound?.close(),
@@ -84,12 +85,15 @@ export async function createService(config: Config, options: ServiceOptions = {}
       async start() {
         if (inbound === undefined || smtpPort === undefined) return;
         const listener = inbound;
-        smtp = await listenNaming(() => startSmtpListener(deps, { ...options.smtp, port: smtpPort, inbound: listener }), {
-          hostSetting: 'SMTP_HOST',
-          portSetting: 'SMTP_PORT',
-          host: options.smtp?.host ?? config.smtpHost,
-          port: smtpPort,
-        });
+        smtp = await listenNaming(
+          () => startSmtpListener(deps, { ...options.smtp, port: smtpPort, inbound: listener }),
+          {
+            hostSetting: 'SMTP_HOST',
+            portSetting: 'SMTP_PORT',
+            host: options.smtp?.host ?? config.smtpHost,
+            port: smtpPort,
+          },
+        );
       },
       stop: async () => smtp?.close(),
     },
@@ -102,7 +106,9 @@ export async function createService(config: Config, options: ServiceOptions = {}
         worker('scheduler', () => startScheduler(deps, instanceId)),
         worker('low-balance notifier', () => startLowBalanceNotifier(deps, instanceId)),
         worker('delivery retries', () =>
-          startRetryWorker(deps, instanceId, { findTarget: (walletId, webhookId) => findDeliveryTarget(deps.store.read, walletId, webhookId) }),
+          startRetryWorker(deps, instanceId, {
+            findTarget: (walletId, webhookId) => findDeliveryTarget(deps.store.read, walletId, webhookId),
+          }),
         ),
         {
           name: 'http',

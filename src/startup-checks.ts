@@ -17,7 +17,8 @@ import { StoreUnavailableError } from './store/store-errors.js';
 export function checkSettingFiles(config: Config): void {
   if (config.outboundCaFile !== undefined) {
     const pem = readSetting('OUTBOUND_CA_FILE', config.outboundCaFile);
-    if (!parses(() => new X509Certificate(pem))) throw new ConfigError('OUTBOUND_CA_FILE', `${config.outboundCaFile} holds no PEM certificate`);
+    if (!parses(() => new X509Certificate(pem)))
+      throw new ConfigError('OUTBOUND_CA_FILE', `${config.outboundCaFile} holds no PEM certificate`);
   }
   if (config.smtpTlsCert !== undefined && config.smtpTlsKey !== undefined) {
     // PEM text or a path, as the SMTP listener takes them.
@@ -26,7 +27,8 @@ export function checkSettingFiles(config: Config): void {
     const key = pemOf('SMTP_TLS_KEY', config.smtpTlsKey);
     if (!parses(() => new X509Certificate(cert))) throw new ConfigError('SMTP_TLS_CERT', 'is not a PEM certificate');
     if (!parses(() => createPrivateKey(key))) throw new ConfigError('SMTP_TLS_KEY', 'is not a PEM private key');
-    if (!parses(() => createSecureContext({ cert, key }))) throw new ConfigError('SMTP_TLS_KEY', 'does not belong to the certificate in SMTP_TLS_CERT');
+    if (!parses(() => createSecureContext({ cert, key })))
+      throw new ConfigError('SMTP_TLS_KEY', 'does not belong to the certificate in SMTP_TLS_CERT');
   }
   if (config.databaseUrl.startsWith('sqlite:')) checkSqliteFile(config);
 }
@@ -113,7 +115,12 @@ const SETTING_SQLSTATES = new Set(['3D000', '42501']);
  * supervisor that restarts at once would otherwise give up on a database that is still starting), then the
  * start ends naming DATABASE_URL, as it does at once when the server refuses the login or the database.
  */
-export async function migrateAtStart(store: Store, config: Config, logger: Logger, waitMs = STORE_START_WAIT_MS): Promise<void> {
+export async function migrateAtStart(
+  store: Store,
+  config: Config,
+  logger: Logger,
+  waitMs = STORE_START_WAIT_MS,
+): Promise<void> {
   const location = databaseLocation(config.databaseUrl);
   const setting = store.dialect === 'sqlite' ? sqliteSetting(config) : 'DATABASE_URL';
   const deadline = Date.now() + waitMs;
@@ -156,13 +163,20 @@ export interface ListenSettings {
 }
 
 /** Runs a listen; a failure the settings cause names them (EADDRINUSE, another process on the port, stays a failed start). */
-export async function listenNaming<T>(listen: () => Promise<T>, { hostSetting, portSetting, host, port }: ListenSettings): Promise<T> {
+export async function listenNaming<T>(
+  listen: () => Promise<T>,
+  { hostSetting, portSetting, host, port }: ListenSettings,
+): Promise<T> {
   try {
     return await listen();
   } catch (error) {
     const problem = SETTING_LISTEN_CODES[codeOf(error)];
     if (problem === undefined) throw error;
     const setting = codeOf(error) === 'EACCES' ? portSetting : hostSetting;
-    throw new ConfigError(setting, `cannot listen on ${host}:${port}: ${setting === portSetting ? `port ${port}` : host} ${problem}`, 'Unusable');
+    throw new ConfigError(
+      setting,
+      `cannot listen on ${host}:${port}: ${setting === portSetting ? `port ${port}` : host} ${problem}`,
+      'Unusable',
+    );
   }
 }

@@ -24,18 +24,27 @@ function stripeState(stripe: Config['stripe']): { state: string; warning?: strin
   const checkout = stripe.secretKey !== undefined && (stripe.price1m !== undefined || stripe.price3m !== undefined);
   const links = stripe.paymentLink1m !== undefined || stripe.paymentLink3m !== undefined;
   const anySet = Object.values(stripe).some((value) => value !== undefined);
-  if (stripe.webhookSecret !== undefined && (checkout || links)) return { state: checkout ? 'on (Checkout)' : 'on (Payment Links)' };
+  if (stripe.webhookSecret !== undefined && (checkout || links))
+    return { state: checkout ? 'on (Checkout)' : 'on (Payment Links)' };
   if (!anySet) return { state: 'off' };
-  const missing = stripe.webhookSecret === undefined ? 'STRIPE_WEBHOOK_SECRET' : 'STRIPE_SECRET_KEY with STRIPE_PRICE_1M/_3M, or STRIPE_PAYMENT_LINK_1M/_3M';
+  const missing =
+    stripe.webhookSecret === undefined
+      ? 'STRIPE_WEBHOOK_SECRET'
+      : 'STRIPE_SECRET_KEY with STRIPE_PRICE_1M/_3M, or STRIPE_PAYMENT_LINK_1M/_3M';
   return { state: 'off', warning: `Stripe settings are incomplete (${missing} missing): /recharge answers 501` };
 }
 
 /** `ports`: what the listeners got (PORT=0 and SMTP_PORT from a test's options differ from the settings). */
-export function startupSummary(config: Config, ports: { readonly http: number; readonly smtp: number | null }, inboundRelay: boolean): StartupSummary {
+export function startupSummary(
+  config: Config,
+  ports: { readonly http: number; readonly smtp: number | null },
+  inboundRelay: boolean,
+): StartupSummary {
   const warnings: string[] = [];
   const reachableHost = WILDCARD_HOSTS.has(config.host) ? 'localhost' : urlHost(config.host);
   // PUBLIC_URL when the operator set it; otherwise where this machine reaches the listener.
-  const base = config.publicUrl === `http://localhost:${config.port}` ? `http://${reachableHost}:${ports.http}` : config.publicUrl;
+  const base =
+    config.publicUrl === `http://localhost:${config.port}` ? `http://${reachableHost}:${ports.http}` : config.publicUrl;
   const stripe = stripeState(config.stripe);
   if (stripe.warning !== undefined) warnings.push(stripe.warning);
   if (ports.smtp !== null && config.mailDomain === 'localhost') {
@@ -57,7 +66,10 @@ export function startupSummary(config: Config, ports: { readonly http: number; r
       docs: `${base}/docs`,
       smtp: ports.smtp === null ? 'off' : `${urlHost(config.smtpHost)}:${ports.smtp} for @${config.mailDomain}`,
       inboundRelay: inboundRelay ? 'on (POST /inbound/raw)' : 'off',
-      outboundMail: config.smtpUrl === undefined ? 'off (notification e-mails are logged, not sent)' : `${origin(config.smtpUrl)} from ${config.notifyFrom}`,
+      outboundMail:
+        config.smtpUrl === undefined
+          ? 'off (notification e-mails are logged, not sent)'
+          : `${origin(config.smtpUrl)} from ${config.notifyFrom}`,
       ai,
       stripe: stripe.state,
       operatorApi: config.adminToken === undefined ? 'off' : 'on',

@@ -85,7 +85,13 @@ export async function call<T = unknown>(method: string, path: string, options: C
     headers['content-type'] = 'text/plain; charset=utf-8';
     body = options.text;
   }
-  const response = await fetch(apiUrl(path, options.query), { method, headers, body, cache: 'no-store', credentials: 'omit' });
+  const response = await fetch(apiUrl(path, options.query), {
+    method,
+    headers,
+    body,
+    cache: 'no-store',
+    credentials: 'omit',
+  });
   const cost = headerNumber(response, 'x-cost');
   const balance = headerNumber(response, 'x-balance');
   if (balance !== undefined && !options.admin) {
@@ -93,7 +99,8 @@ export async function call<T = unknown>(method: string, path: string, options: C
     for (const listener of balanceListeners) listener(balance);
   }
   const text = await response.text();
-  if (!response.ok) throw new ApiError(response.status, text.trim() || response.statusText, cost, balance, options.admin === true);
+  if (!response.ok)
+    throw new ApiError(response.status, text.trim() || response.statusText, cost, balance, options.admin === true);
   const isJson = (response.headers.get('content-type') ?? '').includes('json');
   const data = (isJson && text !== '' ? JSON.parse(text) : text) as T;
   return { status: response.status, data, cost, balance };
@@ -105,8 +112,10 @@ export async function call<T = unknown>(method: string, path: string, options: C
  * and how credits get onto a wallet of a self-hosted service, since the service's own answer is only its two words.
  */
 export function describeError(error: unknown, needs?: number): string {
-  if (error instanceof ApiError && error.status === 402) return `${error.status}: ${error.message}. ${insufficientAdvice(needs, error.balance)}`;
-  if (error instanceof ApiError && error.status === 401 && !error.admin) return `${error.status}: ${error.message}. ${UNAUTHORIZED_ADVICE}`;
+  if (error instanceof ApiError && error.status === 402)
+    return `${error.status}: ${error.message}. ${insufficientAdvice(needs, error.balance)}`;
+  if (error instanceof ApiError && error.status === 401 && !error.admin)
+    return `${error.status}: ${error.message}. ${UNAUTHORIZED_ADVICE}`;
   if (error instanceof ApiError) return `${error.status}: ${error.message}`;
   return error instanceof Error ? error.message : String(error);
 }

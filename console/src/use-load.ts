@@ -21,7 +21,9 @@ export function useLoad<T>(load: () => Promise<T>, keys: readonly unknown[], ref
     setState((previous) => ({ ...previous, loading: true }));
     load().then(
       (data) => mine === generation.current && setState({ data, loading: false }),
-      (error: unknown) => mine === generation.current && setState((previous) => ({ data: previous.data, error: describeError(error), loading: false })),
+      (error: unknown) =>
+        mine === generation.current &&
+        setState((previous) => ({ data: previous.data, error: describeError(error), loading: false })),
     );
   }, keys);
   useEffect(run, [run]);

@@ -12,7 +12,10 @@ import { isRetryable, retryDelayMs } from './retry-policy.js';
 import { recordRedelivery, recordRetry } from './retry.queries.js';
 
 /** What sending a delivery uses: the send (outbound), its log line (ledger), its history (store), counts and time. */
-export type DeliveryPorts = Pick<CorePorts, 'config' | 'logger' | 'clock' | 'store' | 'ledger' | 'outbound' | 'metrics'>;
+export type DeliveryPorts = Pick<
+  CorePorts,
+  'config' | 'logger' | 'clock' | 'store' | 'ledger' | 'outbound' | 'metrics'
+>;
 type SendPorts = Pick<CorePorts, 'clock' | 'outbound' | 'metrics' | 'ledger'>;
 
 /** Deliveries and their attempts are kept as long as the call log (docs/reference.md#delivery-history), then swept. */
@@ -87,12 +90,24 @@ async function sendAttempt(deps: SendPorts, { target, deliveryId, bodyText, metr
   const error = result.ok ? null : cutText(result.cause, MAX_LOG_TEXT);
   return {
     result,
-    attempt: { deliveryId, at: startedAt, url: target.url, statusCode: result.status ?? null, ms, error, responseBody: result.responseExcerpt ?? null },
+    attempt: {
+      deliveryId,
+      at: startedAt,
+      url: target.url,
+      statusCode: result.status ?? null,
+      ms,
+      error,
+      responseBody: result.responseExcerpt ?? null,
+    },
   };
 }
 
 /** Records an attempt; a history the store could not take is only logged (the call happened and is in the call log). */
-async function keepHistory(deps: Pick<CorePorts, 'logger'>, deliveryId: string, write: () => Promise<unknown>): Promise<void> {
+async function keepHistory(
+  deps: Pick<CorePorts, 'logger'>,
+  deliveryId: string,
+  write: () => Promise<unknown>,
+): Promise<void> {
   try {
     await write();
   } catch (failure) {
@@ -110,7 +125,8 @@ async function keepHistory(deps: Pick<CorePorts, 'logger'>, deliveryId: string, 
 export async function deliver(deps: DeliveryPorts, delivery: Delivery): Promise<Delivered> {
   const deliveryId = `msg_${logId()}`;
   // Serialised once: the signed text is handed over as is, so the signed bytes are the bytes sent.
-  const body = delivery.body instanceof JsonText ? delivery.body : new JsonText(JSON.stringify(delivery.body) ?? 'null');
+  const body =
+    delivery.body instanceof JsonText ? delivery.body : new JsonText(JSON.stringify(delivery.body) ?? 'null');
   const { result, attempt } = await sendAttempt(deps, {
     target: delivery,
     deliveryId,
@@ -121,7 +137,10 @@ export async function deliver(deps: DeliveryPorts, delivery: Delivery): Promise<
   const maxAttempts = 1 + Math.max(0, delivery.retryAttempts ?? 0);
   const kept = storedBody(body.text);
   // A body over the 1 MiB rule is not kept, so there is nothing to send again: no retry.
-  const nextAttemptAt = maxAttempts > 1 && kept !== null && isRetryable(result) ? attempt.at + retryDelayMs(deps.config.deliveryRetryBaseMs, 1) : null;
+  const nextAttemptAt =
+    maxAttempts > 1 && kept !== null && isRetryable(result)
+      ? attempt.at + retryDelayMs(deps.config.deliveryRetryBaseMs, 1)
+      : null;
   const status = result.ok ? 'success' : nextAttemptAt === null ? 'failure' : 'pending';
   await keepHistory(deps, deliveryId, () =>
     recordAttempt(
@@ -167,7 +186,10 @@ export interface LaterAttempt {
  * Sends a recorded delivery again with its delivery id and exact body, a fresh signature, and records the
  * attempt. A retry that fails worth retrying while attempts are left stays `pending`, due after the next backoff.
  */
-export async function deliverAgain(deps: DeliveryPorts, later: LaterAttempt): Promise<DeliveryResult & { readonly attempt: number }> {
+export async function deliverAgain(
+  deps: DeliveryPorts,
+  later: LaterAttempt,
+): Promise<DeliveryResult & { readonly attempt: number }> {
   const { delivery } = later;
   const trigger: DeliveryTrigger = later.kind === 'redelivery' ? 'redelivery' : delivery.trigger;
   const log = { walletId: delivery.walletId, webhookId: delivery.webhookId, cost: later.cost, balance: later.balance };
@@ -180,7 +202,13 @@ export async function deliverAgain(deps: DeliveryPorts, later: LaterAttempt): Pr
   });
   const retryLeft = later.kind === 'retry' && later.attempt < delivery.maxAttempts && isRetryable(result);
   const nextAttemptAt = retryLeft ? attempt.at + retryDelayMs(deps.config.deliveryRetryBaseMs, later.attempt) : null;
-  const outcome = { ok: result.ok, at: attempt.at, statusCode: attempt.statusCode, error: attempt.error, nextAttemptAt };
+  const outcome = {
+    ok: result.ok,
+    at: attempt.at,
+    statusCode: attempt.statusCode,
+    error: attempt.error,
+    nextAttemptAt,
+  };
   const record: AttemptRecord = { ...attempt, attempt: later.attempt, trigger, willRetry: retryLeft };
   await keepHistory(deps, delivery.id, () =>
     later.kind === 'retry' ? recordRetry(deps.store, outcome, record) : recordRedelivery(deps.store, outcome, record),

@@ -92,14 +92,19 @@ function withoutRetry(delivery: DeliveryRecord, attempt: AttemptRecord): [Delive
  * e-mail deliveries keep no content (rule 5 of webhook deliveries: routed mail is not retained after delivery).
  * Resolves to the status recorded.
  */
-export async function recordAttempt(store: Store, delivery: DeliveryRecord, attempt: AttemptRecord): Promise<DeliveryStatus> {
+export async function recordAttempt(
+  store: Store,
+  delivery: DeliveryRecord,
+  attempt: AttemptRecord,
+): Promise<DeliveryStatus> {
   return store.write(async (tx) => {
     let [d, a] = [delivery, attempt];
     const bodyBytes = d.body === null ? 0 : Buffer.byteLength(d.body);
     if (d.status === 'pending') {
       await tx.lockRow('wallets', { id: d.walletId });
       const pending = await pendingRetriesOf(tx, d.walletId);
-      if (pending.deliveries + 1 > RETRY_BUDGET_DELIVERIES || pending.bytes + bodyBytes > RETRY_BUDGET_BYTES) [d, a] = withoutRetry(d, a);
+      if (pending.deliveries + 1 > RETRY_BUDGET_DELIVERIES || pending.bytes + bodyBytes > RETRY_BUDGET_BYTES)
+        [d, a] = withoutRetry(d, a);
     }
     const body = d.trigger === 'email' && d.status !== 'pending' ? null : d.body;
     await tx.run(UPSERT_DELIVERY, [
@@ -210,12 +215,10 @@ export async function listDeliveries(source: DeliverySource, query: DeliveryQuer
     (status) =>
       `SELECT ${SUMMARY_COLUMNS} FROM deliveries WHERE wallet_id = $1 AND webhook_id = $2 AND status = '${status}' AND created_at > $3 AND ${OF_A_WEBHOOK}`,
   );
-  const rows = await source.read.all<DeliveryRow>(source.mergeWalks(walks, 'created_at DESC, id DESC', { limit: '$4' }), [
-    query.walletId,
-    query.webhookId,
-    query.expiredAt,
-    query.limit,
-  ]);
+  const rows = await source.read.all<DeliveryRow>(
+    source.mergeWalks(walks, 'created_at DESC, id DESC', { limit: '$4' }),
+    [query.walletId, query.webhookId, query.expiredAt, query.limit],
+  );
   return rows.map(fromRow);
 }
 

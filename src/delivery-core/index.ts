@@ -2,7 +2,14 @@
  * Every outbound webhook call and its history (docs/reference.md#delivery-history): test deliveries, inbound mail, scheduled runs,
  * low-balance notifications, retries and redeliveries all send through here. Core: imports no feature; features call it.
  */
-export { deliver, deliverAgain, DELIVERY_RETENTION_MS, MAX_STORED_BODY_BYTES, type Delivered, type LaterAttempt } from './deliver.js';
+export {
+  deliver,
+  deliverAgain,
+  DELIVERY_RETENTION_MS,
+  MAX_STORED_BODY_BYTES,
+  type Delivered,
+  type LaterAttempt,
+} from './deliver.js';
 export {
   DELIVERY_STATUSES,
   DELIVERY_TRIGGERS,

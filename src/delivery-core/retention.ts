@@ -12,9 +12,11 @@ export function deliveryRetention(store: Store): RetentionStep[] {
     {
       name: 'expiredDeliveries',
       run: ({ now }) =>
-        deleteInBatches(store, `DELETE FROM deliveries WHERE id IN (SELECT id FROM deliveries WHERE created_at <= $1 LIMIT ${SWEEP_BATCH}) RETURNING 1 AS n`, [
-          now - DELIVERY_RETENTION_MS,
-        ]),
+        deleteInBatches(
+          store,
+          `DELETE FROM deliveries WHERE id IN (SELECT id FROM deliveries WHERE created_at <= $1 LIMIT ${SWEEP_BATCH}) RETURNING 1 AS n`,
+          [now - DELIVERY_RETENTION_MS],
+        ),
     },
     {
       name: 'expiredAttempts',

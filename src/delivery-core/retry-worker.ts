@@ -74,7 +74,8 @@ class RetryDispatcher {
     if (free === 0) return 0;
     const fullWallets = this.limiter.fullKeys().filter((key): key is number => typeof key === 'number');
     const roomOf = new Map<number, number>();
-    for (const { walletId } of this.inFlight.values()) if (!fullWallets.includes(walletId)) roomOf.set(walletId, this.limiter.roomFor(walletId));
+    for (const { walletId } of this.inFlight.values())
+      if (!fullWallets.includes(walletId)) roomOf.set(walletId, this.limiter.roomFor(walletId));
     const now = this.deps.clock.now();
     const claimed = await claimDueRetries(this.deps.store, {
       now,
@@ -142,7 +143,11 @@ export async function runDueRetries(deps: DeliveryPorts, options: RetryPassOptio
   return dispatcher.report;
 }
 
-async function retry(deps: DeliveryPorts, findTarget: FindDeliveryTarget, delivery: DeliveryRecord): Promise<'success' | 'failure' | 'abandoned'> {
+async function retry(
+  deps: DeliveryPorts,
+  findTarget: FindDeliveryTarget,
+  delivery: DeliveryRecord,
+): Promise<'success' | 'failure' | 'abandoned'> {
   const target = await findTarget(delivery.walletId, delivery.webhookId);
   if (target === undefined || delivery.body === null) {
     await abandonRetry(deps.store, delivery.id, target === undefined ? 'webhook deleted' : 'body not kept');
@@ -170,10 +175,18 @@ async function retry(deps: DeliveryPorts, findTarget: FindDeliveryTarget, delive
  * into the free slots while earlier attempts are still in flight. While the store is away it pauses (OutageLog) and
  * tries again shortly. Stopping waits for the attempts in flight, so their writes land before the store closes.
  */
-export function startRetryWorker(deps: DeliveryPorts, instanceId: string, options: { findTarget: FindDeliveryTarget; intervalMs?: number }): RunningWorker {
+export function startRetryWorker(
+  deps: DeliveryPorts,
+  instanceId: string,
+  options: { findTarget: FindDeliveryTarget; intervalMs?: number },
+): RunningWorker {
   const logger = deps.logger.child({ worker: 'delivery retries', instance: instanceId });
   const outage = new OutageLog(logger);
-  const dispatcher = new RetryDispatcher(deps, { findTarget: options.findTarget, outage, onSlotFreed: () => poller.wake() });
+  const dispatcher = new RetryDispatcher(deps, {
+    findTarget: options.findTarget,
+    outage,
+    onSlotFreed: () => poller.wake(),
+  });
   const poller = startPoller({
     intervalMs: options.intervalMs ?? SECOND,
     clock: deps.clock,

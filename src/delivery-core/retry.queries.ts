@@ -73,7 +73,10 @@ export async function claimDueRetries(store: Store, claim: RetryClaim): Promise<
 
 /** Takes the next attempt number of a delivery (for a redelivery); undefined when the delivery is gone. */
 export async function reserveAttempt(store: Store, deliveryId: string): Promise<number | undefined> {
-  const [row] = await store.writeOne<{ attempts: number }>('UPDATE deliveries SET attempts = attempts + 1 WHERE id = $1 RETURNING attempts', [deliveryId]);
+  const [row] = await store.writeOne<{ attempts: number }>(
+    'UPDATE deliveries SET attempts = attempts + 1 WHERE id = $1 RETURNING attempts',
+    [deliveryId],
+  );
   return row?.attempts;
 }
 
@@ -98,7 +101,15 @@ export async function recordRetry(store: Store, outcome: LaterOutcome, attempt: 
       `UPDATE deliveries SET status = $2, next_attempt_at = $3, last_attempt_at = $4, last_status_code = $5, last_error = $6,
          body = CASE WHEN trigger = 'email' AND $7 = 1 THEN NULL ELSE body END
        WHERE id = $1 AND status = 'pending'`,
-      [attempt.deliveryId, status, outcome.nextAttemptAt, outcome.at, outcome.statusCode, outcome.error, status === 'pending' ? 0 : 1],
+      [
+        attempt.deliveryId,
+        status,
+        outcome.nextAttemptAt,
+        outcome.at,
+        outcome.statusCode,
+        outcome.error,
+        status === 'pending' ? 0 : 1,
+      ],
     );
     await tx.run(INSERT_ATTEMPT, attemptParams(attempt));
   });

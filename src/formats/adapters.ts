@@ -1,7 +1,13 @@
 import { LIMITS, discordBody, slackBody, teamsBody, telegramBody } from './chat.js';
 import { emailMessage, lowBalanceMessage, type ChatMessage } from './message.js';
 import { pagerDutyEmail, pagerDutyLowBalance } from './pagerduty.js';
-import { isWebhookFormat, type InboundEmailPayload, type LowBalanceEvent, type LowBalancePayload, type WebhookFormat } from './payloads.js';
+import {
+  isWebhookFormat,
+  type InboundEmailPayload,
+  type LowBalanceEvent,
+  type LowBalancePayload,
+  type WebhookFormat,
+} from './payloads.js';
 import { renderTemplate } from './template-engine.js';
 import type { RenderOptions } from './template-engine.js';
 
@@ -26,12 +32,18 @@ export interface LowBalanceFormatSettings extends FormatSettings {
 }
 
 /** No format (undefined, null, or a stored "" checked at run time): the payload itself. */
-export function formatEmail(format: WebhookFormat | null | undefined, payload: InboundEmailPayload, settings: FormatSettings = {}): unknown {
+export function formatEmail(
+  format: WebhookFormat | null | undefined,
+  payload: InboundEmailPayload,
+  settings: FormatSettings = {},
+): unknown {
   // A custom webhook saved without a template (validation prevents it) still delivers the mail.
   if (format === 'custom') {
     // Values cut to fit the budget: `{{truncated}}` says so, as the payload's flag does for the 1 MiB rule.
     const whenCut = (data: unknown): unknown => ({ ...(data as InboundEmailPayload), truncated: true });
-    return hasTemplate(settings) ? renderTemplate(settings.template, payload, renderOptions(settings, whenCut)) : payload;
+    return hasTemplate(settings)
+      ? renderTemplate(settings.template, payload, renderOptions(settings, whenCut))
+      : payload;
   }
   if (format === 'pagerduty') return pagerDutyEmail(payload, option(settings, 'routing_key'));
   if (!isWebhookFormat(format)) return payload;
@@ -40,18 +52,33 @@ export function formatEmail(format: WebhookFormat | null | undefined, payload: I
 }
 
 export function lowBalancePayload(event: LowBalanceEvent): LowBalancePayload {
-  return { type: 'low_balance', wallet: event.wallet, threshold: event.threshold, token_hash: event.token_hash, timestamp: event.timestamp };
+  return {
+    type: 'low_balance',
+    wallet: event.wallet,
+    threshold: event.threshold,
+    token_hash: event.token_hash,
+    timestamp: event.timestamp,
+  };
 }
 
-export function formatLowBalance(format: WebhookFormat | null | undefined, event: LowBalanceEvent, settings: LowBalanceFormatSettings = {}): unknown {
+export function formatLowBalance(
+  format: WebhookFormat | null | undefined,
+  event: LowBalanceEvent,
+  settings: LowBalanceFormatSettings = {},
+): unknown {
   const raw = lowBalancePayload(event);
-  if (format === 'custom') return hasTemplate(settings) ? renderTemplate(settings.template, raw, renderOptions(settings)) : raw;
+  if (format === 'custom')
+    return hasTemplate(settings) ? renderTemplate(settings.template, raw, renderOptions(settings)) : raw;
   if (format === 'pagerduty') return pagerDutyLowBalance(event, option(settings, 'routing_key'), settings.publicUrl);
   if (!isWebhookFormat(format)) return raw;
   return chatBody(format, lowBalanceMessage(event, settings.publicUrl), settings);
 }
 
-function chatBody(format: 'slack' | 'discord' | 'teams' | 'telegram', message: ChatMessage, settings: FormatSettings): unknown {
+function chatBody(
+  format: 'slack' | 'discord' | 'teams' | 'telegram',
+  message: ChatMessage,
+  settings: FormatSettings,
+): unknown {
   switch (format) {
     case 'slack':
       return slackBody(message);
@@ -64,7 +91,8 @@ function chatBody(format: 'slack' | 'discord' | 'teams' | 'telegram', message: C
   }
 }
 
-const hasTemplate = (settings: FormatSettings): boolean => settings.template !== undefined && settings.template !== null;
+const hasTemplate = (settings: FormatSettings): boolean =>
+  settings.template !== undefined && settings.template !== null;
 
 const renderOptions = (settings: FormatSettings, whenCut?: RenderOptions['whenCut']): RenderOptions => ({
   ...(settings.maxBytes === undefined ? {} : { maxBytes: settings.maxBytes }),

@@ -23,7 +23,8 @@ export function validateFormatConfig(input: FormatConfigInput): string | null {
   const optionsError = validateOptions(input.options);
   if (optionsError !== null) return optionsError;
   const required = REQUIRED_OPTION[format];
-  if (required !== undefined && !nonEmpty(input.options?.[required])) return `Invalid format: ${format} requires options.${required}`;
+  if (required !== undefined && !nonEmpty(input.options?.[required]))
+    return `Invalid format: ${format} requires options.${required}`;
   const hasTemplate = input.template !== undefined && input.template !== null;
   if (format === 'custom' && !hasTemplate) return 'Invalid format: custom requires a template';
   // Checked whatever the format, so a template stored for later is never one that cannot render.
@@ -58,5 +59,7 @@ const SENSITIVE = /token|secret|password|key/i;
 
 export function redactOptions(options: Readonly<Record<string, string>> | null | undefined): Record<string, string> {
   // fromEntries defines properties, so a `__proto__` key stays a plain key.
-  return Object.fromEntries(Object.entries(options ?? {}).map(([key, value]) => [key, SENSITIVE.test(key) ? '***' : value]));
+  return Object.fromEntries(
+    Object.entries(options ?? {}).map(([key, value]) => [key, SENSITIVE.test(key) ? '***' : value]),
+  );
 }

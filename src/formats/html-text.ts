@@ -30,8 +30,15 @@ const cell: FormatCallback = (element, walk, builder) => {
   builder.addInline(' ');
 };
 
-const skipped = ['head', 'title', 'script', 'style', 'template', 'svg', 'img'].map((selector): SelectorDefinition => ({ selector, format: 'skip' }));
-const headings = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((selector): SelectorDefinition => ({ selector, format: 'heading', options: { uppercase: false } }));
+const skipped = ['head', 'title', 'script', 'style', 'template', 'svg', 'img'].map((selector): SelectorDefinition => ({
+  selector,
+  format: 'skip',
+}));
+const headings = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((selector): SelectorDefinition => ({
+  selector,
+  format: 'heading',
+  options: { uppercase: false },
+}));
 
 const OPTIONS: HtmlToTextOptions = {
   // Chat platforms wrap lines themselves.

@@ -10,7 +10,13 @@ export {
   type ScheduledRunPayload,
   type WebhookFormat,
 } from './payloads.js';
-export { formatEmail, formatLowBalance, lowBalancePayload, type FormatSettings, type LowBalanceFormatSettings } from './adapters.js';
+export {
+  formatEmail,
+  formatLowBalance,
+  lowBalancePayload,
+  type FormatSettings,
+  type LowBalanceFormatSettings,
+} from './adapters.js';
 export {
   RENDER_MAX_BYTES,
   TEMPLATE_MAX_BYTES,
@@ -23,6 +29,12 @@ export {
   type Rendered,
 } from './template-engine.js';
 export { fitJsonString, jsonBytes, jsonStringBytes } from './json-size.js';
-export { OPTIONS_MAX_KEYS, OPTION_VALUE_MAX_CHARS, redactOptions, validateFormatConfig, type FormatConfigInput } from './format-config.js';
+export {
+  OPTIONS_MAX_KEYS,
+  OPTION_VALUE_MAX_CHARS,
+  redactOptions,
+  validateFormatConfig,
+  type FormatConfigInput,
+} from './format-config.js';
 export { lowBalanceSentence, plainBody } from './message.js';
 export { htmlToText } from './html-text.js';

@@ -42,7 +42,8 @@ export function plainBody(payload: InboundEmailPayload, max = Infinity): string 
   return htmlToText(payload.html);
 }
 
-export const lowBalanceSentence = (event: LowBalanceEvent): string => `Wallet balance ${event.wallet} is at or below the threshold ${event.threshold}.`;
+export const lowBalanceSentence = (event: LowBalanceEvent): string =>
+  `Wallet balance ${event.wallet} is at or below the threshold ${event.threshold}.`;
 
 /** Where to add credits; the base URL is known only to the caller's config. */
 export function rechargeHint(publicUrl?: string): string {

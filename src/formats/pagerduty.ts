@@ -29,13 +29,17 @@ export interface PagerDutyEvent {
 
 export function pagerDutyEmail(payload: InboundEmailPayload, routingKey: string): PagerDutyEvent {
   const name = truncate(singleLine(payload.from.name ?? ''), PAGERDUTY_LIMITS.fromName);
-  const details: Record<string, string> = { text: truncate(plainBody(payload, PAGERDUTY_LIMITS.detailsText), PAGERDUTY_LIMITS.detailsText) };
+  const details: Record<string, string> = {
+    text: truncate(plainBody(payload, PAGERDUTY_LIMITS.detailsText), PAGERDUTY_LIMITS.detailsText),
+  };
   if (name !== '') details.from_name = name;
   return {
     routing_key: routingKey,
     event_action: 'trigger',
     // Omitted when empty: PagerDuty then derives one instead of refusing the event.
-    ...(payload.externalMessageId === '' ? {} : { dedup_key: truncate(payload.externalMessageId, PAGERDUTY_LIMITS.dedupKey) }),
+    ...(payload.externalMessageId === ''
+      ? {}
+      : { dedup_key: truncate(payload.externalMessageId, PAGERDUTY_LIMITS.dedupKey) }),
     payload: {
       summary: truncate(subjectOf(payload), PAGERDUTY_LIMITS.summary),
       // `source` is required by PagerDuty; a relay could in theory report no address.

@@ -7,7 +7,8 @@
 export const WEBHOOK_FORMATS = ['slack', 'discord', 'teams', 'telegram', 'pagerduty', 'custom'] as const;
 export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
 
-export const isWebhookFormat = (value: unknown): value is WebhookFormat => typeof value === 'string' && (WEBHOOK_FORMATS as readonly string[]).includes(value);
+export const isWebhookFormat = (value: unknown): value is WebhookFormat =>
+  typeof value === 'string' && (WEBHOOK_FORMATS as readonly string[]).includes(value);
 
 export interface EmailAddress {
   email: string;

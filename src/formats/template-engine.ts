@@ -132,7 +132,9 @@ function planRender(template: unknown, data: unknown): Plan {
   let fixed = 0;
   const slot = (chain: readonly Alternative[], inText: boolean): Slot => {
     const value = resolveChain(chain, data) ?? '';
-    const made: Slot = inText ? { value, text: sizes.text(value), bytes: sizes.textBytes(value) } : { value, bytes: sizes.json(value) };
+    const made: Slot = inText
+      ? { value, text: sizes.text(value), bytes: sizes.textBytes(value) }
+      : { value, bytes: sizes.json(value) };
     slots.push(made);
     return made;
   };
@@ -194,7 +196,9 @@ function build(node: Node, cutter: Cutter | null): unknown {
       // fromEntries defines properties, so a `__proto__` key stays a plain key.
       return Object.fromEntries(node.entries.map(([key, value]) => [key, build(value, cutter)]));
     case 'whole':
-      return cutter === null || node.slot.bytes <= cutter.cap ? copyJson(node.slot.value) : cutter.whole(node.slot.value);
+      return cutter === null || node.slot.bytes <= cutter.cap
+        ? copyJson(node.slot.value)
+        : cutter.whole(node.slot.value);
     case 'text':
       return node.parts
         .map((part) => {
@@ -233,7 +237,8 @@ class Cutter {
   }
 
   private cutWhole(value: unknown): unknown {
-    if (typeof value === 'string') return this.cap < 2 + ELLIPSIS_BYTES ? '' : fitJsonString(value, this.cap - ELLIPSIS_BYTES) + ELLIPSIS;
+    if (typeof value === 'string')
+      return this.cap < 2 + ELLIPSIS_BYTES ? '' : fitJsonString(value, this.cap - ELLIPSIS_BYTES) + ELLIPSIS;
     if (Array.isArray(value)) {
       const texts = value.map((item: unknown) => JSON.stringify(item) ?? 'null');
       return value.slice(0, leadingThatFit(texts, this.cap));
@@ -345,9 +350,11 @@ function inline(value: unknown): string {
 }
 
 /** A filled-in object must not alias the payload it came from. */
-const copyJson = (value: unknown): unknown => (typeof value === 'object' && value !== null ? (JSON.parse(JSON.stringify(value)) as unknown) : value);
+const copyJson = (value: unknown): unknown =>
+  typeof value === 'object' && value !== null ? (JSON.parse(JSON.stringify(value)) as unknown) : value;
 
-const isJsonValue = (value: unknown): boolean => typeof value !== 'function' && typeof value !== 'symbol' && typeof value !== 'bigint';
+const isJsonValue = (value: unknown): boolean =>
+  typeof value !== 'function' && typeof value !== 'symbol' && typeof value !== 'bigint';
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;

@@ -16,13 +16,20 @@
  * Pure and total: every input yields either pieces or one error with its location.
  */
 
-export type PathSegment = { readonly kind: 'key'; readonly name: string } | { readonly kind: 'index'; readonly index: number };
+export type PathSegment =
+  { readonly kind: 'key'; readonly name: string } | { readonly kind: 'index'; readonly index: number };
 
-export type Alternative = { readonly kind: 'path'; readonly segments: readonly PathSegment[] } | { readonly kind: 'literal'; readonly value: string };
+export type Alternative =
+  | { readonly kind: 'path'; readonly segments: readonly PathSegment[] }
+  | { readonly kind: 'literal'; readonly value: string };
 
-export type Piece = { readonly kind: 'text'; readonly text: string } | { readonly kind: 'placeholder'; readonly chain: readonly Alternative[] };
+export type Piece =
+  | { readonly kind: 'text'; readonly text: string }
+  | { readonly kind: 'placeholder'; readonly chain: readonly Alternative[] };
 
-export type ParsedString = { readonly ok: true; readonly pieces: readonly Piece[] } | { readonly ok: false; readonly reason: string; readonly excerpt: string };
+export type ParsedString =
+  | { readonly ok: true; readonly pieces: readonly Piece[] }
+  | { readonly ok: false; readonly reason: string; readonly excerpt: string };
 
 export function parsePlaceholders(source: string): ParsedString {
   const pieces: Piece[] = [];

@@ -2,7 +2,14 @@ import { STATUS_CODES } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { ConnectionError, FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  ConnectionError,
+  FastifyBaseLogger,
+  FastifyError,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+} from 'fastify';
 import { errors } from '../errors.js';
 import type { ApiError } from '../errors.js';
 import type { RefusalCostHeaders } from './metering.js';
@@ -21,7 +28,10 @@ export const MAX_PARAM_LENGTH = 16 * 1024;
  * that is too large) in plain text with the status text as body, as every other error; Fastify's default answers JSON.
  * No request means no token read and no CORS: these answers carry neither cost nor CORS headers.
  */
-export function answerClientError(logger: FastifyBaseLogger, newRequestId: () => string): (error: ConnectionError, socket: Socket) => void {
+export function answerClientError(
+  logger: FastifyBaseLogger,
+  newRequestId: () => string,
+): (error: ConnectionError, socket: Socket) => void {
   return (error, socket) => {
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
     const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
@@ -86,7 +96,9 @@ const CONNECT_ALLOW = 'GET, HEAD, POST, PUT, PATCH, DELETE';
  *   connection is closed, since it was handed over raw.
  */
 export function answerUnusualRequests(server: Server, requestId: (request: IncomingMessage) => string): void {
-  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => server.emit('request', request, response));
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) =>
+    server.emit('request', request, response),
+  );
   server.on('connect', (request: IncomingMessage, socket: Duplex) => {
     const body = errors.methodNotAllowed([]).body;
     socket.end(

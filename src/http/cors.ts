@@ -8,7 +8,8 @@ const ALLOWED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
  * The request headers the API reads: `x-token` for every paid call, `content-type` for bodies, `x-request-id` to
  * correlate, and what MCP clients send to `/mcp` (`mcp-protocol-version`, `mcp-session-id`; browsers' agents too).
  */
-const ALLOWED_HEADERS = 'Authorization, Content-Type, X-Token, X-Admin-Token, X-Request-Id, Mcp-Protocol-Version, Mcp-Session-Id';
+const ALLOWED_HEADERS =
+  'Authorization, Content-Type, X-Token, X-Admin-Token, X-Request-Id, Mcp-Protocol-Version, Mcp-Session-Id';
 /** How long a browser may reuse a preflight's answer (Chromium caps it at 2 hours). */
 const PREFLIGHT_MAX_AGE_SECONDS = '600';
 

@@ -15,16 +15,27 @@ declare module 'fastify' {
   }
 }
 
-const ERROR_BODIES: Readonly<Record<ErrorBodyShape, (message: string) => { readonly type: string; readonly text: string }>> = {
+const ERROR_BODIES: Readonly<
+  Record<ErrorBodyShape, (message: string) => { readonly type: string; readonly text: string }>
+> = {
   'plain-text': (message) => ({ type: PLAIN_TEXT, text: message }),
-  'json-failure': (message) => ({ type: 'application/json; charset=utf-8', text: JSON.stringify({ success: false, error: message }) }),
+  'json-failure': (message) => ({
+    type: 'application/json; charset=utf-8',
+    text: JSON.stringify({ success: false, error: message }),
+  }),
 };
 
 /** Authentication and metering answer alike on every route (docs/contract.md#errors: `Unauthorized`, `Insufficient credits`). */
 const SERVICE_WIDE_STATUSES: ReadonlySet<number> = new Set([401, 402]);
 
 /** The content type and serialised body of an error `message` answered with `statusCode` on this request's route. */
-export function errorBody(request: FastifyRequest, statusCode: number, message: string): { readonly type: string; readonly text: string } {
-  const shape = SERVICE_WIDE_STATUSES.has(statusCode) ? 'plain-text' : (request.routeOptions.config.errorBody ?? 'plain-text');
+export function errorBody(
+  request: FastifyRequest,
+  statusCode: number,
+  message: string,
+): { readonly type: string; readonly text: string } {
+  const shape = SERVICE_WIDE_STATUSES.has(statusCode)
+    ? 'plain-text'
+    : (request.routeOptions.config.errorBody ?? 'plain-text');
   return ERROR_BODIES[shape](message);
 }

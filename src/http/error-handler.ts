@@ -23,7 +23,8 @@ function fromFramework(error: FastifyError): ApiError | undefined {
     default:
       break;
   }
-  if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') return errors.badRequest('Invalid JSON body');
+  if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH')
+    return errors.badRequest('Invalid JSON body');
   const status = error.statusCode ?? 500;
   if (status < 400 || status >= 500) return undefined;
   // Never the framework's own text (it may repeat the request): the catalogue's answer for the status, else the status text.
@@ -39,7 +40,12 @@ async function sendStoreAway(request: FastifyRequest, reply: FastifyReply, error
   await reply.send(answerStoreAway(request, reply));
 }
 
-async function sendError(deps: Pick<CorePorts, 'ledger'>, request: FastifyRequest, reply: FastifyReply, error: ApiError): Promise<void> {
+async function sendError(
+  deps: Pick<CorePorts, 'ledger'>,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: ApiError,
+): Promise<void> {
   let answered = error;
   // A request that failed before it was charged (e.g. an unparsable body) still pays, as client errors do (docs/contract.md#metering).
   try {
@@ -55,7 +61,11 @@ async function sendError(deps: Pick<CorePorts, 'ledger'>, request: FastifyReques
 }
 
 /** One error handler: our error, a framework error, the store being away (503), anything else (logged, 500). */
-export function registerErrorHandling(app: FastifyInstance, deps: Pick<CorePorts, 'ledger'>, refusalCost?: RefusalCostHeaders): void {
+export function registerErrorHandling(
+  app: FastifyInstance,
+  deps: Pick<CorePorts, 'ledger'>,
+  refusalCost?: RefusalCostHeaders,
+): void {
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
     if (error instanceof ApiError) return sendError(deps, request, reply, error);
     const framework = fromFramework(error);

@@ -99,7 +99,10 @@ export function secretGate(clock: Clock, secretName: string, secret: string, rul
       return true;
     }
     if (guesses.failed(client)) {
-      request.log.warn({ client, failures: rule.failures, lockedForSeconds: rule.windowMs / 1000 }, `${secretName}: too many wrong guesses`);
+      request.log.warn(
+        { client, failures: rule.failures, lockedForSeconds: rule.windowMs / 1000 },
+        `${secretName}: too many wrong guesses`,
+      );
     }
     return false;
   };

@@ -81,7 +81,11 @@ function refuseGone(deps: MeteringPorts, request: FastifyRequest, state: MeterSt
 }
 
 /** Records the outcome of a charge on a wallet that still exists: the refusal to answer, or undefined once charged. */
-function applyCharge(state: MeterState, cost: number, outcome: Exclude<ChargeOutcome, GoneOutcome>): ApiError | undefined {
+function applyCharge(
+  state: MeterState,
+  cost: number,
+  outcome: Exclude<ChargeOutcome, GoneOutcome>,
+): ApiError | undefined {
   if (!outcome.ok) {
     state.charged = 0;
     state.balance = outcome.balance;
@@ -136,7 +140,9 @@ export function chargeFailedRequest(deps: MeteringPorts, request: FastifyRequest
   if (statusCode === 401 || statusCode >= 500) return Promise.resolve();
   if (state === undefined || state.charged !== undefined) return Promise.resolve();
   const cost = state.spec.failureCost ?? (typeof state.spec.cost === 'number' ? state.spec.cost : 0);
-  return new Promise((resolve, reject) => charge(deps, request, cost, (error) => (error === undefined ? resolve() : reject(error))));
+  return new Promise((resolve, reject) =>
+    charge(deps, request, cost, (error) => (error === undefined ? resolve() : reject(error))),
+  );
 }
 
 function setCostHeaders(reply: FastifyReply, state: MeterState, cost: number): void {
@@ -203,7 +209,12 @@ export function answerStoreAway(request: FastifyRequest, reply: FastifyReply): s
  * could not be made (`committed` true: the charge stands, and the answer says so): the store away gets its 503,
  * anything else a 500 without cost headers. Returns the body.
  */
-function answerFailedSettlement(request: FastifyRequest, reply: FastifyReply, error: unknown, committed: boolean): string {
+function answerFailedSettlement(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: unknown,
+  committed: boolean,
+): string {
   request.log.error({ err: error }, committed ? 'refunding a charge failed' : 'committing a charge failed');
   const state = request.meter;
   if (state !== undefined && !committed) {
@@ -218,11 +229,19 @@ function answerFailedSettlement(request: FastifyRequest, reply: FastifyReply, er
     state.error = answer.body;
   }
   const body = errorBody(request, answer.statusCode, answer.body);
-  void reply.code(answer.statusCode).type(body.type).headers(answer.headers).removeHeader('x-cost').removeHeader('x-balance');
+  void reply
+    .code(answer.statusCode)
+    .type(body.type)
+    .headers(answer.headers)
+    .removeHeader('x-cost')
+    .removeHeader('x-balance');
   return body.text;
 }
 
-const withHook = <H>(existing: H | H[] | undefined, hook: H): H[] => [...(existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]), hook];
+const withHook = <H>(existing: H | H[] | undefined, hook: H): H[] => [
+  ...(existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]),
+  hook,
+];
 
 /**
  * Attaches the metering hooks to each metered route as it is declared, with its spec bound: unmetered
@@ -246,7 +265,12 @@ export function registerMetering(app: FastifyInstance, deps: MeteringPorts): voi
 
 function meterHooks(deps: MeteringPorts, spec: MeterSpec) {
   /** Once the charge is durable: refunds by status where the route says so, sets the headers, lets the answer go. */
-  const settle = (reply: FastifyReply, state: MeterState, payload: unknown, done: (error: Error | null, payload?: unknown) => void) => {
+  const settle = (
+    reply: FastifyReply,
+    state: MeterState,
+    payload: unknown,
+    done: (error: Error | null, payload?: unknown) => void,
+  ) => {
     if (spec.settle === undefined) {
       answerCost(reply, state, state.charged ?? 0);
       return done(null, payload);
@@ -289,7 +313,12 @@ function meterHooks(deps: MeteringPorts, spec: MeterSpec) {
       });
     },
 
-    onSend(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void): void {
+    onSend(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      payload: unknown,
+      done: (error: Error | null, payload?: unknown) => void,
+    ): void {
       const state = request.meter;
       if (state === undefined || state.charged === undefined) return done(null, payload);
       // Nothing is acknowledged before its charge is durable.
@@ -331,7 +360,10 @@ export type RefusalCostHeaders = (request: FastifyRequest, reply: FastifyReply) 
  * lookup (cached) and a balance read; nothing is written or logged. A missing or unknown token, or a store that does
  * not answer, leaves the refusal as it is (never a 401 or a 503 in its place). `track` must run before routes are added.
  */
-export function refusalMetering(deps: MeteringPorts): { track(app: FastifyInstance): void; headers: RefusalCostHeaders } {
+export function refusalMetering(deps: MeteringPorts): {
+  track(app: FastifyInstance): void;
+  headers: RefusalCostHeaders;
+} {
   const meteredSegments = new Set<string>();
   const firstSegment = (url: string): string => {
     // The absolute form (`GET http://host/kv/…`) is routed by its path.
@@ -347,7 +379,12 @@ export function refusalMetering(deps: MeteringPorts): { track(app: FastifyInstan
     },
     async headers(request, reply) {
       const token = request.headers['x-token'];
-      if (typeof token !== 'string' || token.length < MIN_TOKEN_LENGTH || !meteredSegments.has(firstSegment(request.url))) return;
+      if (
+        typeof token !== 'string' ||
+        token.length < MIN_TOKEN_LENGTH ||
+        !meteredSegments.has(firstSegment(request.url))
+      )
+        return;
       try {
         const hash = sha256Hex(token);
         const wallet = deps.ledger.cachedWallet(hash) ?? (await deps.ledger.findWallet(hash));

@@ -83,7 +83,8 @@ const COST_HEADERS = {
     example: 1,
   },
   XBalance: {
-    description: 'The wallet balance after this call. On every answer of a metered operation whose wallet balance is known (not 401).',
+    description:
+      'The wallet balance after this call. On every answer of a metered operation whose wallet balance is known (not 401).',
     schema: { type: 'integer' },
     example: 99,
   },
@@ -94,10 +95,15 @@ const COST_HEADERS = {
  * number, or 0 on an unmetered route. A rule the route declares (`x-cost`) must start with the meter's number; a
  * computed cost must be declared.
  */
-function documentedCost(name: string, meter: MeterSpec | undefined, declared: number | string | undefined): number | string {
+function documentedCost(
+  name: string,
+  meter: MeterSpec | undefined,
+  declared: number | string | undefined,
+): number | string {
   const charged = meter?.cost;
   if (declared === undefined) {
-    if (typeof charged === 'function') throw new Error(`${name}: a computed cost needs its rule declared as schema['x-cost']`);
+    if (typeof charged === 'function')
+      throw new Error(`${name}: a computed cost needs its rule declared as schema['x-cost']`);
     return charged ?? 0;
   }
   if (typeof charged === 'number' && !new RegExp(`^${charged}\\b`).test(String(declared))) {
@@ -113,23 +119,50 @@ function costSentence(cost: number | string): string {
 }
 
 /** Per route, as the document is generated: operation cost (x-cost and a sentence), public security, and the marker. */
-function transformRoute({ schema, url, route }: { schema: FastifySchema; url: string; route: RouteOptions }): { schema: FastifySchema; url: string } {
+function transformRoute({ schema, url, route }: { schema: FastifySchema; url: string; route: RouteOptions }): {
+  schema: FastifySchema;
+  url: string;
+} {
   if (schema === undefined || schema === null || schema.hide === true) return { schema, url };
   const { example, ...rest } = schema;
   const cost = documentedCost(`${String(route.method)} ${url}`, route.config?.meter, rest['x-cost']);
   const marker: Marker = { metered: route.config?.meter !== undefined, example };
-  const description = [rest.description, costSentence(cost)].filter((part) => part !== undefined && part !== '').join('\n\n');
+  const description = [rest.description, costSentence(cost)]
+    .filter((part) => part !== undefined && part !== '')
+    .join('\n\n');
   // A free call draws on the wallet's free budget (metering.ts): beyond it, 429.
-  const response = cost === 0 && marker.metered ? { ...(rest.response as Record<number, unknown> | undefined), 429: errorResponses[429] } : rest.response;
+  const response =
+    cost === 0 && marker.metered
+      ? { ...(rest.response as Record<number, unknown> | undefined), 429: errorResponses[429] }
+      : rest.response;
   // An operation without a token says so (`security: []`) rather than leaving it unsaid.
-  return { schema: { ...rest, response, description, security: rest.security ?? [], 'x-cost': cost, [MARKER]: marker } as FastifySchema, url };
+  return {
+    schema: {
+      ...rest,
+      response,
+      description,
+      security: rest.security ?? [],
+      'x-cost': cost,
+      [MARKER]: marker,
+    } as FastifySchema,
+    url,
+  };
 }
 
 /** A text/plain error answer with the catalogue's wording: its only values where fixed, else one example. */
-function errorContent(status: number, content: Record<string, Media>, routeWording: string | readonly string[] | undefined): Record<string, Media> {
+function errorContent(
+  status: number,
+  content: Record<string, Media>,
+  routeWording: string | readonly string[] | undefined,
+): Record<string, Media> {
   const text = content['text/plain'];
   if (text === undefined) return content;
-  const wording = routeWording === undefined ? FIXED_WORDING[status] : typeof routeWording === 'string' ? [routeWording] : routeWording;
+  const wording =
+    routeWording === undefined
+      ? FIXED_WORDING[status]
+      : typeof routeWording === 'string'
+        ? [routeWording]
+        : routeWording;
   const schema =
     wording !== undefined && (FIXED_WORDING[status] !== undefined || routeWording !== undefined)
       ? { type: 'string', enum: [...wording], example: wording[0] }
@@ -137,8 +170,13 @@ function errorContent(status: number, content: Record<string, Media>, routeWordi
   return { ...content, 'text/plain': { ...text, schema } };
 }
 
-const withExample = (content: Record<string, Media> | undefined, example: unknown): Record<string, Media> | undefined =>
-  content === undefined ? undefined : Object.fromEntries(Object.entries(content).map(([type, media]) => [type, { ...media, example }]));
+const withExample = (
+  content: Record<string, Media> | undefined,
+  example: unknown,
+): Record<string, Media> | undefined =>
+  content === undefined
+    ? undefined
+    : Object.fromEntries(Object.entries(content).map(([type, media]) => [type, { ...media, example }]));
 
 function completeOperation(operation: Operation): void {
   const marker = operation[MARKER];
@@ -150,8 +188,13 @@ function completeOperation(operation: Operation): void {
     const status = Number(code);
     // New objects throughout: the generated responses share schema objects between routes.
     if (marker.metered && status !== 401)
-      response.headers = { ...response.headers, 'x-cost': { $ref: '#/components/headers/XCost' }, 'x-balance': { $ref: '#/components/headers/XBalance' } };
-    if (status >= 400 && response.content !== undefined) response.content = errorContent(status, response.content, example?.errors?.[status]);
+      response.headers = {
+        ...response.headers,
+        'x-cost': { $ref: '#/components/headers/XCost' },
+        'x-balance': { $ref: '#/components/headers/XBalance' },
+      };
+    if (status >= 400 && response.content !== undefined)
+      response.content = errorContent(status, response.content, example?.errors?.[status]);
     if (status >= 200 && status < 300 && example !== undefined && !exampleAnswered) {
       response.content = withExample(response.content, example.response);
       exampleAnswered = true;
@@ -161,16 +204,24 @@ function completeOperation(operation: Operation): void {
   if (operation.requestBody !== undefined && example.body !== undefined)
     operation.requestBody.content = withExample(operation.requestBody.content, example.body) ?? {};
   for (const parameter of operation.parameters ?? []) {
-    const value = parameter.in === 'path' ? example.params?.[parameter.name] : parameter.in === 'query' ? example.query?.[parameter.name] : undefined;
+    const value =
+      parameter.in === 'path'
+        ? example.params?.[parameter.name]
+        : parameter.in === 'query'
+          ? example.query?.[parameter.name]
+          : undefined;
     if (value !== undefined) parameter.example = value;
   }
 }
 
 /** Once the document is generated: the shared cost headers, then each operation's headers, error wording and examples. */
 const transformDocument: SwaggerTransformObject = (documentObject) => {
-  const document = ('openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject) as Document;
+  const document = (
+    'openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject
+  ) as Document;
   document.components = { ...document.components, headers: COST_HEADERS };
-  for (const item of Object.values(document.paths ?? {})) for (const operation of Object.values(item)) completeOperation(operation);
+  for (const item of Object.values(document.paths ?? {}))
+    for (const operation of Object.values(item)) completeOperation(operation);
   return document as ReturnType<SwaggerTransformObject>;
 };
 

@@ -72,5 +72,7 @@ export function registerLandingPage(app: FastifyInstance, version: string): void
     'A token: POST /token with the form body token=new; then send it as the x-token header.',
     '',
   ].join('\n');
-  app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.code(302).header('location', 'console/').type(PLAIN_TEXT).send(text));
+  app.get('/', { schema: { hide: true } }, async (_request, reply) =>
+    reply.code(302).header('location', 'console/').type(PLAIN_TEXT).send(text),
+  );
 }

@@ -10,7 +10,14 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 /** The Ajv the routes validate with; exported so tests that call a feature directly apply the same schema rules and defaults. */
 export function createAjv(coerceTypes: boolean): Ajv {
   // removeAdditional off: an unknown field is an error the caller should hear about, not silently dropped.
-  const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false, verbose: true });
+  const ajv = new Ajv({
+    coerceTypes,
+    useDefaults: true,
+    removeAdditional: false,
+    allErrors: false,
+    strict: false,
+    verbose: true,
+  });
   addFormats(ajv);
   return ajv;
 }
@@ -22,8 +29,13 @@ export function createAjv(coerceTypes: boolean): Ajv {
 export function registerValidation(app: FastifyInstance): void {
   const strict = createAjv(false);
   const coercing = createAjv(true);
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema as FastifySchema & object));
-  app.setSchemaErrorFormatter((validationErrors, dataVar) => new Error(describeValidationError(validationErrors[0] as ErrorObject | undefined, dataVar)));
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    (httpPart === 'body' ? strict : coercing).compile(schema as FastifySchema & object),
+  );
+  app.setSchemaErrorFormatter(
+    (validationErrors, dataVar) =>
+      new Error(describeValidationError(validationErrors[0] as ErrorObject | undefined, dataVar)),
+  );
 }
 
 /** Longest unknown field or parameter name repeated in a 400 body. */
@@ -62,7 +74,8 @@ export function describeValidationError(error: ErrorObject | undefined, dataVar:
   }
   const name = field === '' ? (dataVar === 'body' ? 'body' : dataVar) : field;
   if (custom !== undefined) return `Invalid ${name}: ${custom}`;
-  if (field === '' && dataVar === 'body' && error.keyword === 'type') return `Invalid body: must be a JSON ${String(params.type)}`;
+  if (field === '' && dataVar === 'body' && error.keyword === 'type')
+    return `Invalid body: must be a JSON ${String(params.type)}`;
   if (error.keyword === 'enum') {
     const allowed = (params.allowedValues as unknown[])
       .filter((value) => value !== '')

@@ -11,7 +11,10 @@ export interface FairDrainOptions<T> {
   readonly pool: FairLimiter;
   readonly keyOf: (item: T) => PoolKey;
   /** Claims at most `limit` items, none of a key in `shares.full`, at most `shares.roomFor(key)` of any key. */
-  readonly fetch: (limit: number, shares: ClaimShares) => Promise<{ readonly items: readonly T[]; readonly more: boolean }>;
+  readonly fetch: (
+    limit: number,
+    shares: ClaimShares,
+  ) => Promise<{ readonly items: readonly T[]; readonly more: boolean }>;
   /** Carries out one item; a throw is passed to `onError` and the drain goes on. */
   readonly handle: (item: T) => Promise<void>;
   readonly onError: (error: unknown) => void;

@@ -24,7 +24,11 @@ export const SWEEP_BATCH = 1000;
  * Runs `sql` (a DELETE of at most SWEEP_BATCH rows, `RETURNING 1 AS n`) until a batch comes back short, and
  * returns how many rows went in all.
  */
-export async function deleteInBatches(store: Pick<Store, 'writeOne'>, sql: string, params: readonly unknown[]): Promise<number> {
+export async function deleteInBatches(
+  store: Pick<Store, 'writeOne'>,
+  sql: string,
+  params: readonly unknown[],
+): Promise<number> {
   let total = 0;
   for (;;) {
     const rows = await store.writeOne<{ n: number }>(sql, params);

@@ -38,7 +38,12 @@ export interface SweeperParts {
  * waits for a sweep in progress, so the store can close after it. A sweep the store's going away cut
  * short is tried again within seconds of its return (every step is idempotent), a claimed walk with it.
  */
-export function startSweepers(parts: SweeperParts, steps: readonly RetentionStep[], holder: string, intervalMs = MINUTE): () => Promise<void> {
+export function startSweepers(
+  parts: SweeperParts,
+  steps: readonly RetentionStep[],
+  holder: string,
+  intervalMs = MINUTE,
+): () => Promise<void> {
   const { store, clock, logger } = parts;
   let walkClaims = 0;
   /** The walk was claimed by a sweep that did not finish: the next sweep does it without claiming again. */
@@ -52,7 +57,12 @@ export function startSweepers(parts: SweeperParts, steps: readonly RetentionStep
       if (!(await claimLease(store, { name: 'sweep', holder, now, ttlMs: intervalMs - 5000 }))) return;
       // Its own lease, claimed under a holder name used once, so it is won only when the last walk's has run out:
       // once per interval across instances and restarts.
-      walkOwed ||= await claimLease(store, { name: 'log-walk', holder: `${holder}#${++walkClaims}`, now, ttlMs: LOG_WALK_INTERVAL_MS });
+      walkOwed ||= await claimLease(store, {
+        name: 'log-walk',
+        holder: `${holder}#${++walkClaims}`,
+        now,
+        ttlMs: LOG_WALK_INTERVAL_MS,
+      });
       logger.debug(await runSweep(steps, { now, walkAll: walkOwed }), 'sweep done');
       walkOwed = false;
     },

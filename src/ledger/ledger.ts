@@ -11,7 +11,14 @@ import { FREE_RULE, FreeRowLimit } from './free-row-limit.js';
 import { RateBuckets } from '../lib/rate-buckets.js';
 import type { LogEntry } from './log-entry.js';
 import type { LedgerMetrics } from '../observability/metrics.js';
-import { chargeWalletIn, creditWallet, creditWalletIn, findWalletByHash, balanceThroughWrites, refundWallet } from './wallet.queries.js';
+import {
+  chargeWalletIn,
+  creditWallet,
+  creditWalletIn,
+  findWalletByHash,
+  balanceThroughWrites,
+  refundWallet,
+} from './wallet.queries.js';
 import type { ChargeOutcome, InUnitCharge, WalletRow } from './wallet.queries.js';
 import { deleteWalletIn } from './wallet-deletion.js';
 import { claimNotification, pendingWallets, releaseNotification, updateLowBalanceSettings } from './low-balance.js';
@@ -54,10 +61,17 @@ export class Ledger {
     { clock, logger, metrics, readCharges = 'deferred' }: LedgerOptions,
   ) {
     this.metrics = metrics;
-    this.wallets = new WalletDirectory(store, clock, (error) => logger.error({ err: error }, 'recording last use failed'));
+    this.wallets = new WalletDirectory(store, clock, (error) =>
+      logger.error({ err: error }, 'recording last use failed'),
+    );
     this.charger = new WalletCharger(store, readCharges);
     // Under READ_CHARGES=deferred the log's batches do not wait for the disk either (log-insert.ts).
-    this.logs = new LogBuffer(store, clock, (error, dropped) => logger.error({ err: error, dropped }, 'writing call logs failed'), readCharges === 'deferred');
+    this.logs = new LogBuffer(
+      store,
+      clock,
+      (error, dropped) => logger.error({ err: error, dropped }, 'writing call logs failed'),
+      readCharges === 'deferred',
+    );
     this.freeRows = new FreeRowLimit(clock);
     this.freeCalls = new RateBuckets(clock, FREE_RULE);
     metrics?.watchLogBuffer(() => this.logs.waiting);

@@ -22,7 +22,11 @@ export class LogBuffer {
     onError: (error: unknown, dropped: number) => void,
     syncLater = false,
   ) {
-    this.buffer = new WriteBuffer((batch) => insertLogs(store, batch, syncLater), onError, { maxBatch: 100, maxDelayMs: 500, keepOnFailure: 50_000 });
+    this.buffer = new WriteBuffer((batch) => insertLogs(store, batch, syncLater), onError, {
+      maxBatch: 100,
+      maxDelayMs: 500,
+      keepOnFailure: 50_000,
+    });
   }
 
   /** Records a call now; the entry gets its id and creation time here. */

@@ -1,4 +1,14 @@
-export const LOG_CATEGORIES = ['kv', 'token', 'settings', 'webhook', 'webhook-delivery', 'url-to-metadata', 'myip', 'service', 'manage'] as const;
+export const LOG_CATEGORIES = [
+  'kv',
+  'token',
+  'settings',
+  'webhook',
+  'webhook-delivery',
+  'url-to-metadata',
+  'myip',
+  'service',
+  'manage',
+] as const;
 export type LogCategory = (typeof LOG_CATEGORIES)[number];
 
 /** A log row as recorded; timestamps are epoch milliseconds. */

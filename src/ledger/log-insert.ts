@@ -5,7 +5,8 @@ import { ADD_HOURLY_SPEND, hourlySpendRows } from './spend-aggregate.js';
 import { ADD_DAILY_SPEND, dailySpendRows } from './daily-spend.js';
 
 /** The log table's columns, in the order rows are written (and read back by the logs feature). */
-export const LOG_COLUMNS = 'id, wallet_id, method, path, endpoint, status_code, response_time_ms, error, created_at, cost, balance, delivery_id';
+export const LOG_COLUMNS =
+  'id, wallet_id, method, path, endpoint, status_code, response_time_ms, error, created_at, cost, balance, delivery_id';
 const COLUMN_COUNT = 12;
 /** Only operator rows carry a note: a batch without one writes the columns above and nothing more. */
 const NOTE_COLUMN = 'note';
@@ -43,10 +44,16 @@ export const LOG_INSERT: BulkInsert = {
   types: ['text', 'bigint', 'text', 'text', 'text', 'int', 'int', 'text', 'bigint', 'bigint', 'bigint', 'text'],
   also: [ADD_HOURLY_SPEND, ADD_DAILY_SPEND],
 };
-const LOG_INSERT_WITH_NOTE: BulkInsert = { ...LOG_INSERT, columns: [...LOG_INSERT.columns, NOTE_COLUMN], types: [...LOG_INSERT.types, 'text'] };
+const LOG_INSERT_WITH_NOTE: BulkInsert = {
+  ...LOG_INSERT,
+  columns: [...LOG_INSERT.columns, NOTE_COLUMN],
+  types: [...LOG_INSERT.types, 'text'],
+};
 
 /** The spend totals a batch adds, one list of rows per statement of LOG_INSERT.also (the one place they are computed). */
-export function spendRowsOf(records: readonly LogRecord[]): [Array<[number, number, string, number, number]>, Array<[number, number]>] {
+export function spendRowsOf(
+  records: readonly LogRecord[],
+): [Array<[number, number, string, number, number]>, Array<[number, number]>] {
   return [hourlySpendRows(records), dailySpendRows(records)];
 }
 

@@ -47,18 +47,22 @@ RETURNING id, hash, balance, lb_threshold, lb_webhook, lb_email`;
  * Matches only this claim: a new incident raised meanwhile (lb_pending back to 1) stays pending,
  * and a claim taken over after its lease ran out is released by its new holder only.
  */
-const RELEASE = 'UPDATE wallets SET lb_pending = 0, lb_pending_until = 0 WHERE id = $1 AND lb_pending = 2 AND lb_pending_until = $2';
+const RELEASE =
+  'UPDATE wallets SET lb_pending = 0, lb_pending_until = 0 WHERE id = $1 AND lb_pending = 2 AND lb_pending_until = $2';
 
 /** Wallets with a notification due (not held back by the interval) or a claim gone stale; two index lookups. */
 export async function pendingWallets(sql: Sql, now: number, minIntervalMs: number, limit: number): Promise<number[]> {
-  const pending = await sql.all<{ id: number }>('SELECT id FROM wallets WHERE lb_pending = 1 AND lb_last_sent_at <= $1 ORDER BY id LIMIT $2', [
-    now - minIntervalMs,
-    limit,
-  ]);
+  const pending = await sql.all<{ id: number }>(
+    'SELECT id FROM wallets WHERE lb_pending = 1 AND lb_last_sent_at <= $1 ORDER BY id LIMIT $2',
+    [now - minIntervalMs, limit],
+  );
   const room = limit - pending.length;
   const stale =
     room > 0
-      ? await sql.all<{ id: number }>('SELECT id FROM wallets WHERE lb_pending = 2 AND lb_pending_until < $1 ORDER BY lb_pending_until LIMIT $2', [now, room])
+      ? await sql.all<{ id: number }>(
+          'SELECT id FROM wallets WHERE lb_pending = 2 AND lb_pending_until < $1 ORDER BY lb_pending_until LIMIT $2',
+          [now, room],
+        )
       : [];
   return [...pending, ...stale].map((row) => row.id);
 }
@@ -71,9 +75,18 @@ export interface ClaimTiming {
 }
 
 /** The conditional UPDATE that makes one notifier, on one instance, the sender; it also enforces the rate limit. */
-export async function claimNotification(store: Store, walletId: number, timing: ClaimTiming): Promise<ClaimedNotification | undefined> {
+export async function claimNotification(
+  store: Store,
+  walletId: number,
+  timing: ClaimTiming,
+): Promise<ClaimedNotification | undefined> {
   const leaseUntil = timing.now + timing.leaseMs;
-  const [row] = await store.writeOne<ClaimedRow>(CLAIM, [leaseUntil, walletId, timing.now, timing.now - timing.minIntervalMs]);
+  const [row] = await store.writeOne<ClaimedRow>(CLAIM, [
+    leaseUntil,
+    walletId,
+    timing.now,
+    timing.now - timing.minIntervalMs,
+  ]);
   if (row === undefined) return undefined;
   return {
     walletId: row.id,
@@ -102,7 +115,11 @@ export interface LowBalanceSettingsChange {
  * One statement, so concurrent updates of different fields never undo each other.
  * A new threshold re-arms the incident: the next charge at or below it notifies.
  */
-export async function updateLowBalanceSettings(store: Store, walletId: number, change: LowBalanceSettingsChange): Promise<void> {
+export async function updateLowBalanceSettings(
+  store: Store,
+  walletId: number,
+  change: LowBalanceSettingsChange,
+): Promise<void> {
   await store.writeOne(
     `UPDATE wallets SET
        lb_threshold = CASE WHEN $1 = 1 THEN $2 ELSE lb_threshold END,

@@ -21,7 +21,13 @@ async function deleteExpiredLogsAnywhere(store: Store, cutoff: number): Promise<
     );
     if (window?.upto === null || window?.upto === undefined) return total;
     const upto = Number(window.upto); // PostgreSQL returns BIGINT as text
-    total += (await store.writeOne('DELETE FROM logs WHERE seq > $1 AND seq <= $2 AND created_at <= $3 RETURNING 1 AS n', [after, upto, cutoff])).length;
+    total += (
+      await store.writeOne('DELETE FROM logs WHERE seq > $1 AND seq <= $2 AND created_at <= $3 RETURNING 1 AS n', [
+        after,
+        upto,
+        cutoff,
+      ])
+    ).length;
     after = upto;
   }
 }
@@ -66,9 +72,10 @@ function idleWalletRetention(store: Store, ledger: Pick<Ledger, 'deleteWallet'>)
       let deleted = 0;
       const cutoff = now - TOKEN_INACTIVITY_MS;
       for (;;) {
-        const stale = await store.read.all<{ id: number; hash: string }>(`SELECT id, hash FROM wallets WHERE last_used_at < $1 LIMIT ${IDLE_WALLET_BATCH}`, [
-          cutoff,
-        ]);
+        const stale = await store.read.all<{ id: number; hash: string }>(
+          `SELECT id, hash FROM wallets WHERE last_used_at < $1 LIMIT ${IDLE_WALLET_BATCH}`,
+          [cutoff],
+        );
         // Re-checked inside the unit: a wallet used since the SELECT survives.
         for (const wallet of stale) if (await ledger.deleteWallet(wallet, cutoff)) deleted++;
         if (stale.length < IDLE_WALLET_BATCH) return deleted;
@@ -78,6 +85,9 @@ function idleWalletRetention(store: Store, ledger: Pick<Ledger, 'deleteWallet'>)
 }
 
 /** The ledger's tables, in the order the sweep has always taken them: the log, spend per hour, idle wallets. */
-export function ledgerRetention(store: Store, ledger: Pick<Ledger, 'deleteWallet'>): { logs: RetentionStep; spend: RetentionStep; wallets: RetentionStep } {
+export function ledgerRetention(
+  store: Store,
+  ledger: Pick<Ledger, 'deleteWallet'>,
+): { logs: RetentionStep; spend: RetentionStep; wallets: RetentionStep } {
   return { logs: logRetention(store), spend: spendRetention(store), wallets: idleWalletRetention(store, ledger) };
 }

@@ -40,7 +40,13 @@ export class WalletDirectory {
     if (cached !== undefined) return cached;
     const row = await findWalletByHash(this.store.read, hash);
     if (row === undefined) return undefined;
-    const wallet: WalletRef = { id: row.id, hash: row.hash, createdAt: row.created_at, lastUsedAt: row.last_used_at, lastBalance: row.balance };
+    const wallet: WalletRef = {
+      id: row.id,
+      hash: row.hash,
+      createdAt: row.created_at,
+      lastUsedAt: row.last_used_at,
+      lastBalance: row.balance,
+    };
     if (this.cache.size >= MAX_CACHED_WALLETS) {
       const oldest = this.cache.keys().next().value;
       if (oldest !== undefined) this.cache.delete(oldest);
@@ -65,6 +71,8 @@ export class WalletDirectory {
     const now = this.clock.now();
     if (now - wallet.lastUsedAt < LAST_USED_GRANULARITY) return;
     wallet.lastUsedAt = now;
-    this.store.writeOne('UPDATE wallets SET last_used_at = $1 WHERE id = $2 AND last_used_at < $1', [now, wallet.id]).catch(this.onError);
+    this.store
+      .writeOne('UPDATE wallets SET last_used_at = $1 WHERE id = $2 AND last_used_at < $1', [now, wallet.id])
+      .catch(this.onError);
   }
 }

@@ -73,7 +73,8 @@ export async function readBalance(sql: Sql, walletId: number): Promise<number | 
 }
 
 /** A charge made inside a unit of work: refused with the balance, or without one when the wallet is gone. */
-export type InUnitCharge = { readonly ok: true; readonly balance: number } | { readonly ok: false; readonly balance?: number };
+export type InUnitCharge =
+  { readonly ok: true; readonly balance: number } | { readonly ok: false; readonly balance?: number };
 
 /** The debit of `chargeWallet` inside a larger unit of work; on refusal the balance when the wallet exists. */
 export async function chargeWalletIn(tx: Sql, walletId: number, cost: number): Promise<InUnitCharge> {
@@ -118,7 +119,11 @@ export async function creditWalletIn(tx: Sql, walletId: number, amount: number):
 }
 
 export async function insertWallet(sql: Sql, hash: string, balance: number, now: number): Promise<void> {
-  await sql.run('INSERT INTO wallets (hash, balance, created_at, last_used_at) VALUES ($1, $2, $3, $3)', [hash, balance, now]);
+  await sql.run('INSERT INTO wallets (hash, balance, created_at, last_used_at) VALUES ($1, $2, $3, $3)', [
+    hash,
+    balance,
+    now,
+  ]);
 }
 
 export function findWalletByHash(sql: Sql, hash: string): Promise<WalletRow | undefined> {

@@ -32,7 +32,8 @@ export class FairLimiter {
   constructor(private readonly options: FairLimiterOptions) {
     const { slots, perKey } = options;
     if (!Number.isInteger(slots) || slots < 1) throw new Error('slots must be a positive integer');
-    if (!Number.isInteger(perKey) || perKey < 1 || perKey > slots) throw new Error('perKey must be an integer from 1 to slots');
+    if (!Number.isInteger(perKey) || perKey < 1 || perKey > slots)
+      throw new Error('perKey must be an integer from 1 to slots');
   }
 
   /** Tasks running now, in all. */

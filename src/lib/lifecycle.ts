@@ -9,7 +9,11 @@ export interface Component {
 }
 
 /** What a stop that failed or overran is reported to (a logger's error). */
-export type StopProblem = (problem: { readonly component: string; readonly error?: unknown; readonly timedOut?: boolean }) => void;
+export type StopProblem = (problem: {
+  readonly component: string;
+  readonly error?: unknown;
+  readonly timedOut?: boolean;
+}) => void;
 
 export interface Lifecycle {
   /** Starts the components in order; if one fails, those already started are stopped (reverse order) and the error thrown. */

@@ -21,7 +21,11 @@ export function createLimiter(concurrency: number): Limiter {
 }
 
 /** `items.map(fn)` with at most `concurrency` calls in flight; results keep the input order. */
-export function mapBounded<T, R>(items: readonly T[], concurrency: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export function mapBounded<T, R>(
+  items: readonly T[],
+  concurrency: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const limit = createLimiter(concurrency);
   return Promise.all(items.map((item, index) => limit(() => fn(item, index))));
 }

@@ -7,14 +7,17 @@ import ipaddr from 'ipaddr.js';
  */
 
 /** RFC 1123 host names: labels of letters, digits and inner hyphens, up to 253 characters in all. */
-const HOST_NAME = /^(?=.{1,253}\.?$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?$/i;
+const HOST_NAME =
+  /^(?=.{1,253}\.?$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?$/i;
 
 export function hostProblem(value: string): string | undefined {
   return isIP(value) !== 0 || HOST_NAME.test(value) ? undefined : `"${value}" is not an IP address or a host name`;
 }
 
 export function domainProblem(value: string): string | undefined {
-  return HOST_NAME.test(value) && isIP(value) === 0 ? undefined : `"${value}" is not a domain name (letters, digits, hyphens and dots)`;
+  return HOST_NAME.test(value) && isIP(value) === 0
+    ? undefined
+    : `"${value}" is not a domain name (letters, digits, hyphens and dots)`;
 }
 
 /** As the outbound address guard reads each entry (ipaddr.js): an address, or an address/prefix. */
@@ -38,8 +41,12 @@ export function trustedProxyProblem(entry: string): string | undefined {
   const range = slash === -1 ? undefined : entry.slice(slash + 1);
   const valid = ipaddr.isValid(address);
   const max = valid && ipaddr.parse(address).kind() === 'ipv6' ? 128 : 32;
-  const rangeValid = range === undefined || (/^\d+$/.test(range) ? Number(range) >= 1 && Number(range) <= max : max === 32 && netmaskPrefix(range) > 0);
-  return valid && rangeValid ? undefined : `"${entry}" is not an IP address, a CIDR range or one of ${PROXY_KEYWORDS.join(', ')}`;
+  const rangeValid =
+    range === undefined ||
+    (/^\d+$/.test(range) ? Number(range) >= 1 && Number(range) <= max : max === 32 && netmaskPrefix(range) > 0);
+  return valid && rangeValid
+    ? undefined
+    : `"${entry}" is not an IP address, a CIDR range or one of ${PROXY_KEYWORDS.join(', ')}`;
 }
 
 /** The prefix length of an IPv4 netmask (255.255.0.0: 16), or 0 when it is not one. */
@@ -54,12 +61,16 @@ export function smtpUrlProblem(value: string): string | undefined {
   } catch {
     return 'must be an smtp:// or smtps:// URL';
   }
-  return (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname !== '' ? undefined : 'must be an smtp:// or smtps:// URL';
+  return (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname !== ''
+    ? undefined
+    : 'must be an smtp:// or smtps:// URL';
 }
 
 /** `someone@example.com` or `Name <someone@example.com>`, on one line. */
 export function senderProblem(value: string): string | undefined {
-  return /^[^\r\n]*[^\s@<>]@[^\s@<>]+>?$/.test(value) ? undefined : 'must be an e-mail address (someone@example.com or Name <someone@example.com>)';
+  return /^[^\r\n]*[^\s@<>]@[^\s@<>]+>?$/.test(value)
+    ? undefined
+    : 'must be an e-mail address (someone@example.com or Name <someone@example.com>)';
 }
 
 /** What node-postgres will parse (it uses WHATWG URL): a bad port or escape would otherwise surface as a stack trace. */

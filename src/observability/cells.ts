@@ -99,7 +99,11 @@ export class HistogramFamily {
       let cumulative = 0;
       for (let slot = 0; slot <= buckets.length; slot++) {
         cumulative += cell.counts[slot] as number;
-        values.push({ labels: { ...labels, le: slot < buckets.length ? (buckets[slot] as number) : '+Inf' }, value: cumulative, metricName: `${name}_bucket` });
+        values.push({
+          labels: { ...labels, le: slot < buckets.length ? (buckets[slot] as number) : '+Inf' },
+          value: cumulative,
+          metricName: `${name}_bucket`,
+        });
       }
       values.push({ labels, value: cell.sum, metricName: `${name}_sum` });
       values.push({ labels, value: cell.count, metricName: `${name}_count` });
@@ -109,7 +113,11 @@ export class HistogramFamily {
 }
 
 /** A gauge read when scraped (state such as a pool's size), so nothing is counted while serving. */
-export function scrapedGauge(registry: Registry, definition: Definition & { labelNames?: readonly string[] }, read: (gauge: Gauge) => void): void {
+export function scrapedGauge(
+  registry: Registry,
+  definition: Definition & { labelNames?: readonly string[] },
+  read: (gauge: Gauge) => void,
+): void {
   new Gauge({
     ...definition,
     labelNames: definition.labelNames ?? [],

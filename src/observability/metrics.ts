@@ -53,7 +53,11 @@ export class ServiceMetrics implements StoreMetrics, LedgerMetrics {
   });
   /** method → route → status → cell. */
   private readonly httpCells = new CellMap(
-    (method: string) => new CellMap((route: string) => new CellMap((status: number) => this.httpDuration.cell({ method, route, status_code: String(status) }))),
+    (method: string) =>
+      new CellMap(
+        (route: string) =>
+          new CellMap((status: number) => this.httpDuration.cell({ method, route, status_code: String(status) })),
+      ),
   );
   private readonly charged = new CounterFamily(this.registry, {
     name: 'coinop_credits_charged_total',
@@ -77,7 +81,9 @@ export class ServiceMetrics implements StoreMetrics, LedgerMetrics {
     help: 'Webhook deliveries by trigger and outcome, with their duration (_count: the deliveries)',
     buckets: DELIVERY_BUCKETS,
   });
-  private readonly deliveryCells = new CellMap((trigger: string) => new CellMap((outcome: string) => this.deliveryDuration.cell({ trigger, outcome })));
+  private readonly deliveryCells = new CellMap(
+    (trigger: string) => new CellMap((outcome: string) => this.deliveryDuration.cell({ trigger, outcome })),
+  );
   private readonly smtpSessions = new CounterFamily(this.registry, {
     name: 'coinop_smtp_sessions_total',
     help: 'Inbound SMTP connections, accepted or refused at connect',
@@ -116,7 +122,11 @@ export class ServiceMetrics implements StoreMetrics, LedgerMetrics {
   constructor() {
     scrapedGauge(
       this.registry,
-      { name: 'coinop_postgres_pool_connections', help: 'PostgreSQL pool: connections open (total), idle, and callers waiting for one', labelNames: ['state'] },
+      {
+        name: 'coinop_postgres_pool_connections',
+        help: 'PostgreSQL pool: connections open (total), idle, and callers waiting for one',
+        labelNames: ['state'],
+      },
       (gauge) => {
         for (const read of this.pools) {
           const use = read();
@@ -126,9 +136,13 @@ export class ServiceMetrics implements StoreMetrics, LedgerMetrics {
         }
       },
     );
-    scrapedGauge(this.registry, { name: 'coinop_call_log_buffer_rows', help: 'Call-log rows waiting to be written' }, (gauge) => {
-      gauge.set(this.logBuffers.reduce((sum, read) => sum + read(), 0));
-    });
+    scrapedGauge(
+      this.registry,
+      { name: 'coinop_call_log_buffer_rows', help: 'Call-log rows waiting to be written' },
+      (gauge) => {
+        gauge.set(this.logBuffers.reduce((sum, read) => sum + read(), 0));
+      },
+    );
   }
 
   /** The cell of one HTTP outcome; callers keep no reference, the lookup is three map reads. */

@@ -23,18 +23,27 @@ interface Loaded {
 
 /** The OpenTelemetry SDK, loaded only when tracing is on: a service without it never imports these packages. */
 async function loadSdk(settings: TracingSettings): Promise<Loaded> {
-  const [api, { TracerProvider, BatchSpanProcessor }, { OTLPTraceExporter }, { resourceFromAttributes }] = await Promise.all([
-    import('@opentelemetry/api'),
-    import('@opentelemetry/sdk-trace'),
-    import('@opentelemetry/exporter-trace-otlp-http'),
-    import('@opentelemetry/resources'),
-  ]);
+  const [api, { TracerProvider, BatchSpanProcessor }, { OTLPTraceExporter }, { resourceFromAttributes }] =
+    await Promise.all([
+      import('@opentelemetry/api'),
+      import('@opentelemetry/sdk-trace'),
+      import('@opentelemetry/exporter-trace-otlp-http'),
+      import('@opentelemetry/resources'),
+    ]);
   const exporter = new OTLPTraceExporter({ url: `${settings.endpoint.replace(/\/+$/, '')}/v1/traces` });
   const provider = new TracerProvider({
-    resource: resourceFromAttributes({ 'service.name': settings.serviceName, 'service.version': settings.serviceVersion }),
+    resource: resourceFromAttributes({
+      'service.name': settings.serviceName,
+      'service.version': settings.serviceVersion,
+    }),
     spanProcessors: [new BatchSpanProcessor({ exporter })],
   });
-  return { api, tracer: provider.getTracer('coinop', settings.serviceVersion), flush: () => provider.forceFlush(), shutdown: () => provider.shutdown() };
+  return {
+    api,
+    tracer: provider.getTracer('coinop', settings.serviceVersion),
+    flush: () => provider.forceFlush(),
+    shutdown: () => provider.shutdown(),
+  };
 }
 
 /** How one method of a wrapped object becomes a span. */
@@ -50,7 +59,10 @@ type MethodSpans<T> = { [K in keyof T]?: T[K] extends (...args: infer A) => infe
 function serverAddress(url: string): Attributes {
   try {
     const parsed = new URL(url);
-    return { 'server.address': parsed.hostname, 'server.port': Number(parsed.port || (parsed.protocol === 'https:' ? 443 : 80)) };
+    return {
+      'server.address': parsed.hostname,
+      'server.port': Number(parsed.port || (parsed.protocol === 'https:' ? 443 : 80)),
+    };
   } catch {
     return {};
   }
@@ -76,18 +88,27 @@ export class Tracing {
   }
 
   /** Runs `work` in a span, a child of the span in progress (a request's, a delivery's), its parent for what it calls. */
-  async run<T>(name: string, attributes: Attributes, work: () => Promise<T>, describe?: (result: T) => Attributes): Promise<T> {
+  async run<T>(
+    name: string,
+    attributes: Attributes,
+    work: () => Promise<T>,
+    describe?: (result: T) => Attributes,
+  ): Promise<T> {
     const loaded = this.loaded;
     if (loaded === undefined) return work();
     const parent = this.current.getStore();
-    const context = parent === undefined ? loaded.api.ROOT_CONTEXT : loaded.api.trace.setSpan(loaded.api.ROOT_CONTEXT, parent);
+    const context =
+      parent === undefined ? loaded.api.ROOT_CONTEXT : loaded.api.trace.setSpan(loaded.api.ROOT_CONTEXT, parent);
     const span = loaded.tracer.startSpan(name, { kind: loaded.api.SpanKind.CLIENT, attributes }, context);
     try {
       const result = await this.current.run(span, work);
       if (describe !== undefined) span.setAttributes(describe(result));
       return result;
     } catch (error) {
-      span.setStatus({ code: loaded.api.SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+      span.setStatus({
+        code: loaded.api.SpanStatusCode.ERROR,
+        message: error instanceof Error ? error.message : String(error),
+      });
       throw error;
     } finally {
       span.end();
@@ -102,7 +123,8 @@ export class Tracing {
         const span = (spans as Record<string | symbol, SpanOf<unknown[], unknown> | undefined>)[property];
         if (span === undefined || typeof value !== 'function') return value;
         const method = value as (...args: unknown[]) => Promise<unknown>;
-        return (...args: unknown[]) => this.run(span.name, span.attributes?.(...args) ?? {}, () => method.apply(object, args), span.result);
+        return (...args: unknown[]) =>
+          this.run(span.name, span.attributes?.(...args) ?? {}, () => method.apply(object, args), span.result);
       },
     });
   }
@@ -123,13 +145,18 @@ export class Tracing {
       insertRows: { name: 'db insert rows', attributes: () => system },
       executeMany: { name: 'db write many', attributes: () => system },
     });
-    return new Proxy(wrapped, { get: (object, property): unknown => (property === 'read' ? read : Reflect.get(object, property)) });
+    return new Proxy(wrapped, {
+      get: (object, property): unknown => (property === 'read' ? read : Reflect.get(object, property)),
+    });
   }
 
   /** Every way out over HTTP(S) with a span per call: fetches (URL metadata, AI) and webhook deliveries. */
   outbound(outbound: Outbound): Outbound {
     return this.wrap(outbound, {
-      request: { name: 'fetch', attributes: (request) => ({ ...serverAddress(request.url), 'http.request.method': request.method ?? 'GET' }) },
+      request: {
+        name: 'fetch',
+        attributes: (request) => ({ ...serverAddress(request.url), 'http.request.method': request.method ?? 'GET' }),
+      },
       deliverJson: {
         name: 'webhook delivery',
         attributes: serverAddress,

@@ -91,7 +91,9 @@ function parseAllowEntry(entry: string): Cidr {
 function isExempt(address: IpAddress, exempt: readonly Cidr[]): boolean {
   // An IPv4-mapped address reaches the IPv4 host, so an IPv4 exemption covers it.
   const candidates =
-    address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress() ? [address, (address as ipaddr.IPv6).toIPv4Address()] : [address];
+    address.kind() === 'ipv6' && (address as ipaddr.IPv6).isIPv4MappedAddress()
+      ? [address, (address as ipaddr.IPv6).toIPv4Address()]
+      : [address];
   return candidates.some((candidate) => exempt.some((cidr) => inCidr(candidate, cidr)));
 }
 

@@ -47,7 +47,12 @@ export function timeoutCause(timeoutMs: number): string {
 }
 
 const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'EAI_NODATA', 'ENODATA', 'ESERVFAIL']);
-const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+const TIMEOUT_CODES = new Set([
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'ETIMEDOUT',
+]);
 // Node's TLS layer reports verification failures with OpenSSL's names
 // (CERT_HAS_EXPIRED, UNABLE_TO_VERIFY_LEAF_SIGNATURE, DEPTH_ZERO_SELF_SIGNED_CERT, …)
 // and protocol failures as ERR_SSL_* / ERR_TLS_*.
@@ -57,12 +62,17 @@ const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_)|SELF_SIGNED|INVALID_CA|H
  * Map whatever undici/node threw to our codes. `gotResponse` tells a failure
  * while reading an answer apart from one while reaching the server.
  */
-export function classifyFailure(err: unknown, context: { timedOut: boolean; timeoutMs: number; gotResponse: boolean }): OutboundError {
+export function classifyFailure(
+  err: unknown,
+  context: { timedOut: boolean; timeoutMs: number; gotResponse: boolean },
+): OutboundError {
   if (err instanceof OutboundError) return err;
   if (context.timedOut) return new OutboundError('timeout', timeoutCause(context.timeoutMs));
   const guard = findGuardError(err);
   if (guard !== null) {
-    return guard.code === 'refused_address' ? new OutboundError('refused_address', 'refused address') : new OutboundError('dns_failure', 'DNS lookup failed');
+    return guard.code === 'refused_address'
+      ? new OutboundError('refused_address', 'refused address')
+      : new OutboundError('dns_failure', 'DNS lookup failed');
   }
   const code = errorCode(err);
   if (TIMEOUT_CODES.has(code)) return new OutboundError('timeout', timeoutCause(context.timeoutMs));

@@ -75,7 +75,8 @@ export function openGuardedSession(options: GuardedSessionOptions): GuardedSessi
         callback(new GuardError('refused_address', `refused address ${remote ?? '?'}`), null);
         return;
       }
-      if (options.trackRemotes !== false) remotes.set(endpointKey(target.protocol, target.hostname, target.port), remote);
+      if (options.trackRemotes !== false)
+        remotes.set(endpointKey(target.protocol, target.hostname, target.port), remote);
       callback(null, socket);
     });
   };
@@ -84,7 +85,9 @@ export function openGuardedSession(options: GuardedSessionOptions): GuardedSessi
     connect,
     headersTimeout: options.idleTimeoutMs + UNDICI_TIMER_SLACK_MS,
     bodyTimeout: options.idleTimeoutMs + UNDICI_TIMER_SLACK_MS,
-    ...(options.keepIdleMs === undefined ? {} : { keepAliveTimeout: options.keepIdleMs, keepAliveMaxTimeout: options.keepIdleMs }),
+    ...(options.keepIdleMs === undefined
+      ? {}
+      : { keepAliveTimeout: options.keepIdleMs, keepAliveMaxTimeout: options.keepIdleMs }),
   });
 
   return {
@@ -111,7 +114,12 @@ function guardedLookup(policy: AddressPolicy, resolve: Resolver) {
   };
 }
 
-async function resolveAllowed(hostname: string, policy: AddressPolicy, resolve: Resolver, family: 0 | 4 | 6): Promise<LookupAddress[]> {
+async function resolveAllowed(
+  hostname: string,
+  policy: AddressPolicy,
+  resolve: Resolver,
+  family: 0 | 4 | 6,
+): Promise<LookupAddress[]> {
   let resolved: Array<{ address: string; family: 4 | 6 }>;
   try {
     resolved = await resolve(hostname);

@@ -5,7 +5,17 @@ import type { Readable } from 'node:stream';
 // message; `host` and `content-length` are ours to compute, and a forged
 // value would let a caller smuggle a second request or reach another vhost.
 // `expect` is refused by undici itself.
-const DROPPED = new Set(['connection', 'keep-alive', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length', 'expect']);
+const DROPPED = new Set([
+  'connection',
+  'keep-alive',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  'content-length',
+  'expect',
+]);
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const UNSAFE_VALUE = /[\r\n\0]/;
 

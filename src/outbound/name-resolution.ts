@@ -20,7 +20,11 @@ const LOOPBACK = [
 
 function configuredLookup(dnsServers: readonly string[]): NameLookup {
   if (dnsServers.length === 0) {
-    return async (hostname) => (await lookup(hostname, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
+    return async (hostname) =>
+      (await lookup(hostname, { all: true, verbatim: true })).map((a) => ({
+        address: a.address,
+        family: a.family === 6 ? 6 : 4,
+      }));
   }
   const resolver = new Resolver({ timeout: 5000, tries: 2 });
   resolver.setServers([...dnsServers]);

@@ -7,7 +7,14 @@ import type { AddressPolicy } from './address-policy.js';
 import { classifyFailure, OutboundError } from './errors.js';
 import { openGuardedSession, type GuardedSession, type Resolver } from './guarded-agent.js';
 import { flattenHeaders, readCapped, sanitizeHeaders } from './http-parts.js';
-import { DELIVERY_PORTABLE_HEADERS, nextHop, redirectLocation, REQUEST_PORTABLE_HEADERS, type Hop, type OutboundMethod } from './redirects.js';
+import {
+  DELIVERY_PORTABLE_HEADERS,
+  nextHop,
+  redirectLocation,
+  REQUEST_PORTABLE_HEADERS,
+  type Hop,
+  type OutboundMethod,
+} from './redirects.js';
 import { assertLiteralAllowed, isLocalhostName, literalIp, parseTargetUrl } from './url-rules.js';
 
 export { OutboundError, type OutboundErrorCode } from './errors.js';
@@ -103,7 +110,9 @@ const LOCALHOST_ADDRESSES = ['127.0.0.1', '::1'];
 
 export function createOutbound(options: OutboundOptions | SharedTrustOptions): Outbound {
   const { policy, secureContext } =
-    'policy' in options ? options : { policy: createAddressPolicy(options.allowCidrs), secureContext: trustedRoots(options.extraCaPem) };
+    'policy' in options
+      ? options
+      : { policy: createAddressPolicy(options.allowCidrs), secureContext: trustedRoots(options.extraCaPem) };
   const resolve: Resolver = options.lookup ?? systemResolve;
   const sessions = new Set<GuardedSession>();
   let closed = false;
@@ -135,7 +144,11 @@ export function createOutbound(options: OutboundOptions | SharedTrustOptions): O
    * `shared`: a long-lived session to use (and keep open); otherwise one is opened for this request and closed after it.
    * `portable`: the headers a redirect to another origin keeps (redirects.ts).
    */
-  async function send(req: OutboundRequest, shared: GuardedSession | undefined, portable: ReadonlySet<string>): Promise<OutboundResponse> {
+  async function send(
+    req: OutboundRequest,
+    shared: GuardedSession | undefined,
+    portable: ReadonlySet<string>,
+  ): Promise<OutboundResponse> {
     const started = performance.now();
     const timeoutMs = req.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const cap = req.maxResponseBytes ?? options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
@@ -154,7 +167,9 @@ export function createOutbound(options: OutboundOptions | SharedTrustOptions): O
       timedOut = true;
       controller.abort();
     }, timeoutMs);
-    const session = shared ?? openGuardedSession({ policy, resolve, secureContext, connectTimeoutMs: timeoutMs, idleTimeoutMs: timeoutMs });
+    const session =
+      shared ??
+      openGuardedSession({ policy, resolve, secureContext, connectTimeoutMs: timeoutMs, idleTimeoutMs: timeoutMs });
     if (shared === undefined) sessions.add(session);
     // Set false at each hop and true once its response head arrived; read when the request fails.
     let gotResponse: boolean | undefined;
@@ -235,7 +250,11 @@ export function createOutbound(options: OutboundOptions | SharedTrustOptions): O
     }
     const addresses = isLocalhostName(url.hostname)
       ? LOCALHOST_ADDRESSES
-      : await resolveQuietly(resolve, url.hostname, Math.min(CHECK_LOOKUP_TIMEOUT_MS, options.timeoutMs ?? DEFAULT_TIMEOUT_MS));
+      : await resolveQuietly(
+          resolve,
+          url.hostname,
+          Math.min(CHECK_LOOKUP_TIMEOUT_MS, options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+        );
     // A name that does not resolve now is accepted: DNS may be down or not yet
     // set up, and the connect-time guard judges whatever it resolves to later.
     if (addresses.length > 0 && !addresses.some((address) => policy.isAllowed(address))) throw refused;
@@ -243,7 +262,9 @@ export function createOutbound(options: OutboundOptions | SharedTrustOptions): O
 
   async function close(): Promise<void> {
     closed = true;
-    await Promise.all([...sessions, ...(deliveries === undefined ? [] : [deliveries])].map((session) => session.close()));
+    await Promise.all(
+      [...sessions, ...(deliveries === undefined ? [] : [deliveries])].map((session) => session.close()),
+    );
   }
 
   return { request, deliverJson, checkUrl, close };

@@ -68,7 +68,8 @@ export async function inWalletShare<T>(pool: FairLimiter, wallet: PoolKey, task:
   try {
     return await pool.run(wallet, task);
   } catch (error) {
-    if (error instanceof PoolFullError && error.key === wallet) throw errors.unavailable(WALLET_BUSY, WALLET_BUSY_RETRY_S);
+    if (error instanceof PoolFullError && error.key === wallet)
+      throw errors.unavailable(WALLET_BUSY, WALLET_BUSY_RETRY_S);
     throw error;
   }
 }

@@ -21,7 +21,12 @@ const BODY_HEADERS = ['content-type', 'content-encoding', 'content-language', 'c
  * no secret. Anything else (authorization, cookies, an API key of the AI provider, …) was meant for the first
  * origin, not for wherever it points us.
  */
-export const REQUEST_PORTABLE_HEADERS: ReadonlySet<string> = new Set(['user-agent', 'accept', 'accept-language', ...BODY_HEADERS]);
+export const REQUEST_PORTABLE_HEADERS: ReadonlySet<string> = new Set([
+  'user-agent',
+  'accept',
+  'accept-language',
+  ...BODY_HEADERS,
+]);
 
 /**
  * Headers of a delivery that cross origins: our content-type and user-agent, and the Standard Webhooks
@@ -30,7 +35,13 @@ export const REQUEST_PORTABLE_HEADERS: ReadonlySet<string> = new Set(['user-agen
  * secret (an HMAC of the very bytes the new origin receives, useless for any other body, id or timestamp),
  * and a receiver that moved to another host needs it to verify what it gets.
  */
-export const DELIVERY_PORTABLE_HEADERS: ReadonlySet<string> = new Set(['content-type', 'user-agent', 'webhook-id', 'webhook-timestamp', 'webhook-signature']);
+export const DELIVERY_PORTABLE_HEADERS: ReadonlySet<string> = new Set([
+  'content-type',
+  'user-agent',
+  'webhook-id',
+  'webhook-timestamp',
+  'webhook-signature',
+]);
 
 /** The Location to follow, or null when the response is final. */
 export function redirectLocation(status: number, location: string | string[] | undefined): string | null {
@@ -54,7 +65,8 @@ export function nextHop(current: Hop, status: number, location: string, allowHtt
     throw new OutboundError('response_error', 'invalid redirect');
   }
   if (url.protocol === 'http:' && !allowHttp) throw new OutboundError('insecure_redirect', 'insecure redirect');
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new OutboundError('response_error', 'invalid redirect');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new OutboundError('response_error', 'invalid redirect');
   if (url.username !== '' || url.password !== '') throw new OutboundError('response_error', 'invalid redirect');
 
   const headers = { ...current.headers };

@@ -76,7 +76,10 @@ export function inspectCertificate(options: InspectOptions): Promise<Certificate
       if (error !== undefined) reject(error);
       else resolve(report as CertificateReport);
     };
-    const timer = setTimeout(() => finish(new TlsInspectionError(`no TLS handshake within ${options.timeoutMs} ms`)), options.timeoutMs);
+    const timer = setTimeout(
+      () => finish(new TlsInspectionError(`no TLS handshake within ${options.timeoutMs} ms`)),
+      options.timeoutMs,
+    );
     socket.once('error', (error: NodeJS.ErrnoException) => finish(new TlsInspectionError(error.code ?? error.message)));
     socket.once('secureConnect', () => {
       const certificate = socket.getPeerCertificate(false);
@@ -92,7 +95,12 @@ export function inspectCertificate(options: InspectOptions): Promise<Certificate
         chainValid: socket.authorized,
         ...(socket.authorized || reason === undefined || reason === null
           ? {}
-          : { validationError: reason instanceof Error ? ((reason as NodeJS.ErrnoException).code ?? reason.message) : String(reason as string) }),
+          : {
+              validationError:
+                reason instanceof Error
+                  ? ((reason as NodeJS.ErrnoException).code ?? reason.message)
+                  : String(reason as string),
+            }),
       });
     });
   });

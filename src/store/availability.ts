@@ -22,7 +22,8 @@ export class Availability {
   async guard<T>(call: () => Promise<T>): Promise<T> {
     const failedAt = this.lastFailureAt;
     if (failedAt === undefined) return this.observe(call, false);
-    if (this.probing || this.now() - failedAt < PROBE_INTERVAL_MS) throw new StoreUnavailableError('the database was unreachable moments ago');
+    if (this.probing || this.now() - failedAt < PROBE_INTERVAL_MS)
+      throw new StoreUnavailableError('the database was unreachable moments ago');
     this.probing = true;
     return this.observe(call, true);
   }

@@ -38,7 +38,10 @@ function sqliteText(insert: BulkInsert, rows: number): string {
   let text = texts[rows];
   if (text === undefined) {
     const width = insert.columns.length;
-    const tuples = Array.from({ length: rows }, (_, r) => `(${Array.from({ length: width }, (_, c) => `$${r * width + c + 1}`).join(', ')})`);
+    const tuples = Array.from(
+      { length: rows },
+      (_, r) => `(${Array.from({ length: width }, (_, c) => `$${r * width + c + 1}`).join(', ')})`,
+    );
     text = `INSERT INTO ${insert.table} (${insert.columns.join(', ')}) VALUES ${tuples.join(', ')}`;
     texts[rows] = text;
   }
@@ -48,7 +51,12 @@ function sqliteText(insert: BulkInsert, rows: number): string {
 type Rows = readonly (readonly unknown[])[];
 
 /** SQLite: inside one unit, chunks of up to SQLITE_ROWS rows, then each `also` statement over its rows. */
-export async function insertRowsSqlite(tx: Unit, insert: BulkInsert, values: readonly unknown[], alsoRows: readonly Rows[] = []): Promise<void> {
+export async function insertRowsSqlite(
+  tx: Unit,
+  insert: BulkInsert,
+  values: readonly unknown[],
+  alsoRows: readonly Rows[] = [],
+): Promise<void> {
   const width = insert.columns.length;
   const rows = values.length / width;
   for (let start = 0; start < rows; start += SQLITE_ROWS) {
@@ -93,7 +101,12 @@ function appendColumns(columns: unknown[][], offset: number, width: number, rows
 }
 
 /** PostgreSQL: one statement for the whole batch and what it implies; `syncLater`: its commit does not wait for the WAL flush. */
-export async function insertRowsPostgres(sql: Sql, insert: BulkInsert, values: readonly unknown[], options: InsertOptions = {}): Promise<void> {
+export async function insertRowsPostgres(
+  sql: Sql,
+  insert: BulkInsert,
+  values: readonly unknown[],
+  options: InsertOptions = {},
+): Promise<void> {
   const { alsoRows = [], syncLater = false } = options;
   const width = insert.columns.length;
   const columns: unknown[][] = Array.from({ length: width }, () => []);

@@ -16,15 +16,19 @@ export const POSTGRES_LOCKS: RowLocks = {
  */
 export type MergeWalks = (walks: readonly string[], order: string, window: MergeWindow) => string;
 
-export type MergeWindow = { readonly limit: number; readonly offset?: number } | { readonly limit: `$${number}`; readonly offset?: never };
+export type MergeWindow =
+  { readonly limit: number; readonly offset?: number } | { readonly limit: `$${number}`; readonly offset?: never };
 
-const windowText = (window: MergeWindow): string => `LIMIT ${window.limit}${window.offset === undefined ? '' : ` OFFSET ${window.offset}`}`;
+const windowText = (window: MergeWindow): string =>
+  `LIMIT ${window.limit}${window.offset === undefined ? '' : ` OFFSET ${window.offset}`}`;
 
 /** The rows a walk may have to yield for the window: its limit and offset together. */
-const walkLimit = (window: MergeWindow): string | number => (typeof window.limit === 'number' ? window.limit + (window.offset ?? 0) : window.limit);
+const walkLimit = (window: MergeWindow): string | number =>
+  typeof window.limit === 'number' ? window.limit + (window.offset ?? 0) : window.limit;
 
 /** SQLite merges a compound's ORDER BY over its arms as they go; an arm wrapped in a subquery of its own would be sorted first. */
-export const SQLITE_MERGE_WALKS: MergeWalks = (walks, order, window) => `${walks.join(' UNION ALL ')} ORDER BY ${order} ${windowText(window)}`;
+export const SQLITE_MERGE_WALKS: MergeWalks = (walks, order, window) =>
+  `${walks.join(' UNION ALL ')} ORDER BY ${order} ${windowText(window)}`;
 
 /**
  * PostgreSQL plans a lazy Merge Append when each walk is ordered and limited; unlimited walks on a table without fresh
@@ -36,13 +40,23 @@ export const POSTGRES_MERGE_WALKS: MergeWalks = (walks, order, window) => {
 };
 
 /** `SELECT 1 FROM table WHERE col = $1 AND …` with the key's values; names are the code's own, values are bound. */
-export function selectRow(table: string, key: Readonly<Record<string, string | number>>): { sql: string; params: unknown[] } {
+export function selectRow(
+  table: string,
+  key: Readonly<Record<string, string | number>>,
+): { sql: string; params: unknown[] } {
   const columns = Object.keys(key);
-  return { sql: `SELECT 1 FROM ${table} WHERE ${columns.map((column, i) => `${column} = $${i + 1}`).join(' AND ')}`, params: Object.values(key) };
+  return {
+    sql: `SELECT 1 FROM ${table} WHERE ${columns.map((column, i) => `${column} = $${i + 1}`).join(' AND ')}`,
+    params: Object.values(key),
+  };
 }
 
 /** `statement.sql` once per row, in order. */
-export async function eachRow<T>(sql: Sql, statement: ManyStatement, rows: readonly (readonly unknown[])[]): Promise<T[]> {
+export async function eachRow<T>(
+  sql: Sql,
+  statement: ManyStatement,
+  rows: readonly (readonly unknown[])[],
+): Promise<T[]> {
   const out: T[] = [];
   for (const row of rows) out.push(...(await sql.all<T>(statement.sql, row)));
   return out;

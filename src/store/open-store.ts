@@ -7,7 +7,12 @@ import type { TightenedFile } from './sqlite/private-files.js';
 /** `sqlite:/path/file.db` or `postgres://…` (see DATABASE_URL in docs/operations.md#settings). */
 export function openStore(
   databaseUrl: string,
-  options: { sqliteSynchronous?: 'FULL' | 'NORMAL'; readChargeSyncMs?: number; metrics?: StoreMetrics; onWideFile?: (file: TightenedFile) => void } = {},
+  options: {
+    sqliteSynchronous?: 'FULL' | 'NORMAL';
+    readChargeSyncMs?: number;
+    metrics?: StoreMetrics;
+    onWideFile?: (file: TightenedFile) => void;
+  } = {},
 ): Store {
   if (databaseUrl.startsWith('sqlite:'))
     return openSqliteStore(databaseUrl.slice('sqlite:'.length), {

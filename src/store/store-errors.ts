@@ -46,7 +46,8 @@ export function isStoreUnavailable(error: unknown): boolean {
   if (error instanceof StoreUnavailableError) return true;
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && (code.startsWith('08') || UNAVAILABLE_CODES.has(code) || SYSTEM_CODES.has(code))) return true;
+  if (typeof code === 'string' && (code.startsWith('08') || UNAVAILABLE_CODES.has(code) || SYSTEM_CODES.has(code)))
+    return true;
   if (typeof code === 'string' && (code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR'))) return true;
   return DRIVER_MESSAGES.some((message) => error.message.includes(message));
 }

@@ -113,7 +113,11 @@ export interface WriterLane {
    * `touches` as in WriteOptions; `keepHeld` is `touches: []`: the caller knows the statement cannot observe
    * any held write (e.g. it touches another row), so they stay held instead of being applied first.
    */
-  runNow<T>(sql: string, params?: readonly unknown[], options?: WriteOptions & { keepHeld?: boolean }): { rows: T[]; durable: Promise<void> } | undefined;
+  runNow<T>(
+    sql: string,
+    params?: readonly unknown[],
+    options?: WriteOptions & { keepHeld?: boolean },
+  ): { rows: T[]; durable: Promise<void> } | undefined;
   /**
    * What a write joining the open group (a held one) waits for: its COMMIT with `syncLater`, else its fsync,
    * which the group then wants (see WriteOptions.syncLater).
@@ -129,7 +133,11 @@ export interface Store {
   readonly read: Sql;
   write<T>(unit: (tx: Unit) => Promise<T>): Promise<T>;
   writeOne<T>(sql: string, params?: readonly unknown[], options?: WriteOptions): Promise<T[]>;
-  writeDeferred<T>(sql: string, params?: readonly unknown[], options?: WriteOptions): Promise<{ rows: T[]; durable: Promise<void> }>;
+  writeDeferred<T>(
+    sql: string,
+    params?: readonly unknown[],
+    options?: WriteOptions,
+  ): Promise<{ rows: T[]; durable: Promise<void> }>;
   /**
    * Appends rows to a table in bulk (see bulk-insert.ts), `values` flat, row after row, and writes the rows it implies
    * (`alsoRows`, by the insert's `also` statements) atomically with them. `syncLater` as in WriteOptions: resolves once

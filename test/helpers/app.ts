@@ -54,14 +54,23 @@ export interface TestAppOptions {
 export async function startTestApp(kind: StoreKind, options: TestAppOptions = {}): Promise<TestApp> {
   const database = options.database ?? (await scratchDatabase(kind));
   // DNS_SERVERS points at a closed loopback port: no test ever sends a name query off this machine.
-  const config: Config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', SMTP_PORT: '0', DNS_SERVERS: '127.0.0.1:9', ...options.env });
+  const config: Config = loadConfig({
+    DATABASE_URL: database.url,
+    LOG_LEVEL: 'silent',
+    SMTP_PORT: '0',
+    DNS_SERVERS: '127.0.0.1:9',
+    ...options.env,
+  });
   const deps = createDeps(config, {
     clock: options.clock,
     logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     ...options.overrides?.(config),
   });
   await deps.store.migrate();
-  const inbound = options.inbound !== undefined || config.inboundSecret !== undefined ? await InboundMail.create(deps, options.inbound) : undefined;
+  const inbound =
+    options.inbound !== undefined || config.inboundSecret !== undefined
+      ? await InboundMail.create(deps, options.inbound)
+      : undefined;
   // As a deployment with the SMTP listener on (its default), though no listener is started here.
   const app = await buildApp(deps, inbound, { receivesMail: true });
   return {
@@ -95,6 +104,8 @@ export async function walletIdOf(deps: Deps, token: string): Promise<number> {
 
 /** The stored balance of the wallet a token opens (committed state, as another reader sees it). */
 export async function balanceOf(t: TestApp, token: string): Promise<number | undefined> {
-  const row = await t.deps.store.read.get<{ balance: number }>('SELECT balance FROM wallets WHERE hash = $1', [sha256Hex(token)]);
+  const row = await t.deps.store.read.get<{ balance: number }>('SELECT balance FROM wallets WHERE hash = $1', [
+    sha256Hex(token),
+  ]);
   return row?.balance;
 }

@@ -40,7 +40,8 @@ function inTempDir<T>(work: (path: (name: string) => string, openssl: (...args: 
   }
 }
 
-const sanLine = (names: readonly string[]) => `subjectAltName=${names.map((name) => `${isIP(name) === 0 ? 'DNS' : 'IP'}:${name}`).join(',')}`;
+const sanLine = (names: readonly string[]) =>
+  `subjectAltName=${names.map((name) => `${isIP(name) === 0 ? 'DNS' : 'IP'}:${name}`).join(',')}`;
 
 export function createCertificateAuthority(commonName = 'coinop test CA'): CertificateAuthority {
   const { caPem, caKey } = inTempDir((path, openssl) => {
@@ -69,10 +70,25 @@ export function createCertificateAuthority(commonName = 'coinop test CA'): Certi
       inTempDir((path, openssl) => {
         writeFileSync(path('ca.pem'), caPem);
         writeFileSync(path('ca.key'), caKey);
-        openssl('req', '-new', ...EC_KEY, '-keyout', path('leaf.key'), '-out', path('leaf.csr'), '-subj', `/CN=${names[0] ?? 'leaf'}`);
+        openssl(
+          'req',
+          '-new',
+          ...EC_KEY,
+          '-keyout',
+          path('leaf.key'),
+          '-out',
+          path('leaf.csr'),
+          '-subj',
+          `/CN=${names[0] ?? 'leaf'}`,
+        );
         writeFileSync(
           path('leaf.ext'),
-          [sanLine(names), 'basicConstraints=critical,CA:FALSE', 'keyUsage=critical,digitalSignature', 'extendedKeyUsage=serverAuth'].join('\n'),
+          [
+            sanLine(names),
+            'basicConstraints=critical,CA:FALSE',
+            'keyUsage=critical,digitalSignature',
+            'extendedKeyUsage=serverAuth',
+          ].join('\n'),
         );
         openssl(
           'x509',

@@ -30,11 +30,15 @@ import type { StoreKind } from './stores.js';
 export const CHROMIUM = '/usr/bin/chromium';
 export const CONSOLE_HOST = 'coinop.test';
 export const browserAvailable = existsSync(CHROMIUM);
-if (!browserAvailable && process.env.CI !== undefined) throw new Error(`${CHROMIUM} is missing: CI must run the browser tests (apt-get install chromium)`);
+if (!browserAvailable && process.env.CI !== undefined)
+  throw new Error(`${CHROMIUM} is missing: CI must run the browser tests (apt-get install chromium)`);
 
 /** A describe that runs only where the browser is installed, and says loudly when it is skipped. */
 export function describeInBrowser(name: string, body: () => void): void {
-  if (!browserAvailable) console.warn(`SKIPPED in-browser tests "${name}": ${CHROMIUM} is missing (apt-get install chromium, as .ci/run does)`);
+  if (!browserAvailable)
+    console.warn(
+      `SKIPPED in-browser tests "${name}": ${CHROMIUM} is missing (apt-get install chromium, as .ci/run does)`,
+    );
   describe.skipIf(!browserAvailable)(browserAvailable ? name : `${name} (skipped: ${CHROMIUM} is missing)`, body);
 }
 
@@ -60,7 +64,10 @@ export function useConsole(kind: StoreKind = 'sqlite', options: TestAppOptions =
     await state.t.app.listen({ port: 0, host: '127.0.0.1' });
     const address = state.t.app.server.address();
     state.base = `http://${CONSOLE_HOST}:${typeof address === 'object' && address !== null ? address.port : 0}`;
-    state.browser = await chromium.launch({ executablePath: CHROMIUM, args: [`--host-resolver-rules=MAP ${CONSOLE_HOST} 127.0.0.1, MAP * ~NOTFOUND`] });
+    state.browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [`--host-resolver-rules=MAP ${CONSOLE_HOST} 127.0.0.1, MAP * ~NOTFOUND`],
+    });
   }, 60_000);
   // An uncaught error or a refused script or style on any page fails the test that opened it.
   afterEach(() => {
@@ -89,7 +96,8 @@ export function useConsole(kind: StoreKind = 'sqlite', options: TestAppOptions =
       const page = await context.newPage();
       page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
       page.on('console', (message) => {
-        if (message.type() === 'error' && !/status of (4\d\d|501)/.test(message.text())) problems.push(`console error: ${message.text()}`);
+        if (message.type() === 'error' && !/status of (4\d\d|501)/.test(message.text()))
+          problems.push(`console error: ${message.text()}`);
       });
       await page.goto(`${harness.base}${path}`);
       return page;
@@ -128,13 +136,22 @@ export async function expectAccessible(page: Page): Promise<void> {
   // Evaluated through the DevTools protocol, so the page's CSP (script-src 'self') does not stop it.
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: AxeViolation[] }> } }).axe;
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
+    const axe = (
+      globalThis as unknown as {
+        axe: { run(context: Document, options: object): Promise<{ violations: AxeViolation[] }> };
+      }
+    ).axe;
+    const result = await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+    });
     return result.violations;
   });
   const serious = violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} at ${JSON.stringify(violation.nodes.map((node) => node.target))}`);
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.help} at ${JSON.stringify(violation.nodes.map((node) => node.target))}`,
+    );
   expect(serious).toEqual([]);
 }
 

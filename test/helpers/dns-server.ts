@@ -17,7 +17,14 @@ import { createSocket } from 'node:dgram';
 import type { Socket as UdpSocket } from 'node:dgram';
 import { createServer } from 'node:net';
 import type { Server, Socket } from 'node:net';
-import { AUTHORITATIVE_ANSWER, decode, encode, RECURSION_AVAILABLE, RECURSION_DESIRED, TRUNCATED_RESPONSE } from 'dns-packet';
+import {
+  AUTHORITATIVE_ANSWER,
+  decode,
+  encode,
+  RECURSION_AVAILABLE,
+  RECURSION_DESIRED,
+  TRUNCATED_RESPONSE,
+} from 'dns-packet';
 import type { Answer, DecodedPacket, RecordType } from 'dns-packet';
 
 export type ZoneRecord = Answer;
@@ -75,7 +82,12 @@ export function txt(text: string, ttl = 300, name?: string): (owner: string) => 
 const canonical = (name: string): string => name.toLowerCase().replace(/\.$/, '');
 const RCODES = { NOERROR: 0, FORMERR: 1, SERVFAIL: 2, NXDOMAIN: 3, NOTIMP: 4, REFUSED: 5 } as const;
 
-function answerFromZone(zone: readonly ZoneRecord[], name: string, type: RecordType, chase: boolean): { rcode: number; answers: Answer[] } {
+function answerFromZone(
+  zone: readonly ZoneRecord[],
+  name: string,
+  type: RecordType,
+  chase: boolean,
+): { rcode: number; answers: Answer[] } {
   const at = (owner: string) => zone.filter((record) => canonical(record.name) === owner);
   const answers: Answer[] = [];
   let current = canonical(name);
@@ -90,7 +102,9 @@ function answerFromZone(zone: readonly ZoneRecord[], name: string, type: RecordT
     current = canonical(alias.data);
   }
   if (answers.length > 0) return { rcode: 0, answers };
-  const exists = zone.some((record) => canonical(record.name) === current || canonical(record.name).endsWith(`.${current}`));
+  const exists = zone.some(
+    (record) => canonical(record.name) === current || canonical(record.name).endsWith(`.${current}`),
+  );
   return { rcode: exists ? 0 : RCODES.NXDOMAIN, answers: [] };
 }
 
@@ -109,7 +123,13 @@ export async function startDnsServer(options: DnsServerOptions = {}): Promise<Te
     const key = `${canonical(question.name)}|${question.type}`;
     const attempt = (counts.get(key) ?? 0) + 1;
     counts.set(key, attempt);
-    const query: ReceivedQuery = { name: canonical(question.name), type: question.type, transport, at: performance.now(), attempt };
+    const query: ReceivedQuery = {
+      name: canonical(question.name),
+      type: question.type,
+      transport,
+      at: performance.now(),
+      attempt,
+    };
     queries.push(query);
     const behaviour = rule?.(query);
     if (behaviour !== undefined && 'drop' in behaviour) return;
@@ -125,8 +145,19 @@ export async function startDnsServer(options: DnsServerOptions = {}): Promise<Te
       ({ rcode, answers } = answerFromZone(zone, question.name, question.type, chase));
     }
     const truncated = behaviour !== undefined && 'truncate' in behaviour && transport === 'udp';
-    const flags = AUTHORITATIVE_ANSWER | RECURSION_AVAILABLE | ((request.flags ?? 0) & RECURSION_DESIRED) | rcode | (truncated ? TRUNCATED_RESPONSE : 0);
-    const message = encode({ type: 'response', id: request.id, flags, questions: [question], answers: truncated ? [] : [...answers] });
+    const flags =
+      AUTHORITATIVE_ANSWER |
+      RECURSION_AVAILABLE |
+      ((request.flags ?? 0) & RECURSION_DESIRED) |
+      rcode |
+      (truncated ? TRUNCATED_RESPONSE : 0);
+    const message = encode({
+      type: 'response',
+      id: request.id,
+      flags,
+      questions: [question],
+      answers: truncated ? [] : [...answers],
+    });
     const delay = behaviour !== undefined && 'delayMs' in behaviour ? behaviour.delayMs : 0;
     if (delay === 0) return send(message);
     const timer = setTimeout(() => {
@@ -182,7 +213,10 @@ export async function startDnsServer(options: DnsServerOptions = {}): Promise<Te
     queries,
     queriesFor: (name, type, transport) =>
       queries.filter(
-        (query) => query.name === canonical(name) && (type === undefined || query.type === type) && (transport === undefined || query.transport === transport),
+        (query) =>
+          query.name === canonical(name) &&
+          (type === undefined || query.type === type) &&
+          (transport === undefined || query.transport === transport),
       ),
     setZone(next) {
       zone = next;

@@ -55,7 +55,11 @@ export function anchorsOf(markdown: string): Set<string> {
 
 /** The text of a source file with its string, template and regular-expression literals and JSX text blanked out. */
 export function commentsAndCode(source: string, fileName: string): string {
-  const kind = fileName.endsWith('.tsx') ? ts.ScriptKind.TSX : fileName.endsWith('.ts') ? ts.ScriptKind.TS : ts.ScriptKind.JS;
+  const kind = fileName.endsWith('.tsx')
+    ? ts.ScriptKind.TSX
+    : fileName.endsWith('.ts')
+      ? ts.ScriptKind.TS
+      : ts.ScriptKind.JS;
   const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true, kind);
   const chars = source.split('');
   const blank = (from: number, to: number) => {
@@ -91,7 +95,12 @@ export function commentsAndCode(source: string, fileName: string): string {
 const lineAt = (text: string, index: number): number => text.slice(0, index).split('\n').length;
 
 /** Problems with one link target (a path, a path and an anchor, or an anchor alone), resolved from `base`. */
-function checkTarget(root: string, base: string, target: string, readMarkdown: (path: string) => string | undefined): string | undefined {
+function checkTarget(
+  root: string,
+  base: string,
+  target: string,
+  readMarkdown: (path: string) => string | undefined,
+): string | undefined {
   const [pathPart = '', anchor] = target.split('#');
   const path = pathPart === '' ? base : resolve(dirname(base), pathPart);
   if (!path.startsWith(root)) return `links ${target}, outside the repository`;
@@ -99,7 +108,8 @@ function checkTarget(root: string, base: string, target: string, readMarkdown: (
   const exists = path.endsWith('.md') ? markdown !== undefined : existsSync(path);
   if (pathPart !== '' && !exists) return `links ${target}, which does not exist`;
   if (anchor === undefined || !path.endsWith('.md')) return undefined;
-  if (markdown === undefined || !anchorsOf(markdown).has(anchor)) return `links ${target}, a heading ${relative(root, path)} does not have`;
+  if (markdown === undefined || !anchorsOf(markdown).has(anchor))
+    return `links ${target}, a heading ${relative(root, path)} does not have`;
   return undefined;
 }
 
@@ -111,15 +121,18 @@ export function findingsIn(
   root: string,
   relativePath: string,
   text: string,
-  readMarkdown: (path: string) => string | undefined = (path) => (existsSync(path) ? readFileSync(path, 'utf8') : undefined),
+  readMarkdown: (path: string) => string | undefined = (path) =>
+    existsSync(path) ? readFileSync(path, 'utf8') : undefined,
 ): Finding[] {
   const file = join(root, relativePath);
   const markdown = relativePath.endsWith('.md');
   const scanned = markdown || relativePath.endsWith('.sh') ? text : commentsAndCode(text, relativePath);
   const findings: Finding[] = [];
-  const add = (index: number, problem: string) => findings.push({ file: relativePath, line: lineAt(scanned, index), problem });
+  const add = (index: number, problem: string) =>
+    findings.push({ file: relativePath, line: lineAt(scanned, index), problem });
 
-  for (const { pattern, what } of OUTSIDE) for (const match of scanned.matchAll(pattern)) add(match.index, `${what}: ${match[0]}`);
+  for (const { pattern, what } of OUTSIDE)
+    for (const match of scanned.matchAll(pattern)) add(match.index, `${what}: ${match[0]}`);
 
   for (const match of scanned.matchAll(DOCS_PATH)) {
     const path = match[0].replace(/#.*$/, '');
@@ -150,7 +163,9 @@ export function checkedFiles(root: string): string[] {
       if (statSync(join(root, path)).isDirectory()) return walk(path);
       return /\.(ts|tsx|mjs|js|sh|md)$/.test(name) ? [path] : [];
     });
-  const folders = ['src', 'test', 'bench', 'scripts', 'docs', 'console/src', 'clients/typescript/src'].filter((dir) => existsSync(join(root, dir)));
+  const folders = ['src', 'test', 'bench', 'scripts', 'docs', 'console/src', 'clients/typescript/src'].filter((dir) =>
+    existsSync(join(root, dir)),
+  );
   const topLevel = readdirSync(root).filter((name) => name.endsWith('.md'));
   return [...topLevel, ...folders.flatMap(walk)];
 }

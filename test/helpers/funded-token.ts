@@ -7,7 +7,10 @@ import { sha256Hex } from '../../src/lib/hash.js';
  * set there). Throws when either call is refused: a 429 from the creation limit would otherwise hand the test an
  * invalid token.
  */
-export async function fundedToken(url: string, options: { adminToken: string; amount: number; dispatcher?: Dispatcher }): Promise<string> {
+export async function fundedToken(
+  url: string,
+  options: { adminToken: string; amount: number; dispatcher?: Dispatcher },
+): Promise<string> {
   const dispatcher = options.dispatcher === undefined ? {} : { dispatcher: options.dispatcher };
   const created = await request(`${url}/token`, {
     method: 'POST',

@@ -13,7 +13,13 @@
  *
  * Certificates come from certificates.ts.
  */
-import { createServer as createHttpServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer as createHttpServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { createCertificateAuthority } from './certificates.js';
@@ -100,7 +106,13 @@ export async function startHttpsReceiver(options: ReceiverOptions = {}): Promise
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      const received: ReceivedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, text: body.toString('utf8') };
+      const received: ReceivedRequest = {
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        body,
+        text: body.toString('utf8'),
+      };
       requests.push(received);
       for (const wake of waiters) wake();
       const script = queue.shift() ?? fallback;
@@ -111,7 +123,9 @@ export async function startHttpsReceiver(options: ReceiverOptions = {}): Promise
   };
 
   const server: Server =
-    certificates === undefined ? createHttpServer(handle) : createHttpsServer({ cert: certificates.certPem, key: certificates.keyPem }, handle);
+    certificates === undefined
+      ? createHttpServer(handle)
+      : createHttpsServer({ cert: certificates.certPem, key: certificates.keyPem }, handle);
   let connections = 0;
   server.on('connection', () => connections++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -20,7 +20,9 @@ export async function putSettings(app: TestApp, token: string, settings: Record<
 /** Spends `times` credits with GET /token (1 credit each); returns the balance left. */
 export async function spendCredits(app: TestApp, token: string, times: number): Promise<number> {
   let balance = NaN;
-  for (let i = 0; i < times; i++) balance = (await app.inject({ method: 'GET', url: '/token', headers: { 'x-token': token } })).json().wallet as number;
+  for (let i = 0; i < times; i++)
+    balance = (await app.inject({ method: 'GET', url: '/token', headers: { 'x-token': token } })).json()
+      .wallet as number;
   return balance;
 }
 

@@ -19,7 +19,11 @@ function newest(dir: string): number {
 /** As `npm start` judges dist/: `npm ci` builds it (prepare); a tree whose sources changed since is built here. */
 export function ensureBuilt(): void {
   const main = join(ROOT, 'dist', 'main.js');
-  const sources = Math.max(newest(join(ROOT, 'src')), newest(join(ROOT, 'console')), statSync(join(ROOT, 'tsconfig.build.json')).mtimeMs);
+  const sources = Math.max(
+    newest(join(ROOT, 'src')),
+    newest(join(ROOT, 'console')),
+    statSync(join(ROOT, 'tsconfig.build.json')).mtimeMs,
+  );
   if (existsSync(main) && statSync(main).mtimeMs >= sources) return;
   execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore' });
 }

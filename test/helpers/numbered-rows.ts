@@ -9,7 +9,13 @@ const CHUNK = 50_000;
  * PostgreSQL), in one transaction of CHUNK rows a statement. Table, columns and expressions are the caller's own
  * text, never user input.
  */
-export async function insertNumberedRows(store: Store, table: string, columns: string, count: number, select: string): Promise<void> {
+export async function insertNumberedRows(
+  store: Store,
+  table: string,
+  columns: string,
+  count: number,
+  select: string,
+): Promise<void> {
   await store.write(async (tx) => {
     for (let from = 0; from < count; from += CHUNK) {
       const to = Math.min(count, from + CHUNK);

@@ -49,11 +49,17 @@ export type Support = { ok: true } | { ok: false; reason: string };
 export function podmanSupport(): Support {
   const install = 'apt-get install podman runc mmdebstrap uidmap, as .ci/run does';
   for (const command of ['podman', 'runc', 'mmdebstrap']) {
-    if (onPath(command) === undefined && !existsSync(`/usr/sbin/${command}`)) return { ok: false, reason: `${command} is missing (${install})` };
+    if (onPath(command) === undefined && !existsSync(`/usr/sbin/${command}`))
+      return { ok: false, reason: `${command} is missing (${install})` };
   }
-  if (process.getuid?.() !== 0) return { ok: false, reason: 'building the base with mmdebstrap and running rootful podman need root' };
+  if (process.getuid?.() !== 0)
+    return { ok: false, reason: 'building the base with mmdebstrap and running rootful podman need root' };
   try {
-    execFileSync('podman', ['info', '--format', '{{.Host.OCIRuntime.Name}}'], { env: podmanEnv(), stdio: 'pipe', timeout: 60_000 });
+    execFileSync('podman', ['info', '--format', '{{.Host.OCIRuntime.Name}}'], {
+      env: podmanEnv(),
+      stdio: 'pipe',
+      timeout: 60_000,
+    });
   } catch (error) {
     return {
       ok: false,
@@ -73,17 +79,24 @@ export function podmanSupport(): Support {
  */
 export function podman(args: string[], timeoutMs = 120_000): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile('nice', ['-n', '10', 'podman', ...args], { env: podmanEnv(), timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`podman ${args.join(' ')}: ${error.message}\n${stdout}\n${stderr}`));
-      else resolve(stdout);
-    });
+    execFile(
+      'nice',
+      ['-n', '10', 'podman', ...args],
+      { env: podmanEnv(), timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`podman ${args.join(' ')}: ${error.message}\n${stdout}\n${stderr}`));
+        else resolve(stdout);
+      },
+    );
   });
 }
 
 /** podman's exit code for `args`, for commands whose failure is an answer (image exists, healthcheck run). */
 export function podmanStatus(args: string[]): Promise<number> {
   return new Promise((resolve) => {
-    execFile('podman', args, { env: podmanEnv(), timeout: 60_000 }, (error) => resolve(error === null ? 0 : typeof error.code === 'number' ? error.code : 1));
+    execFile('podman', args, { env: podmanEnv(), timeout: 60_000 }, (error) =>
+      resolve(error === null ? 0 : typeof error.code === 'number' ? error.code : 1),
+    );
   });
 }
 
@@ -92,7 +105,10 @@ function npmFolder(): string {
   const command = onPath('npm');
   if (command === undefined) throw new Error('npm is not on PATH');
   let dir = dirname(realpathSync(command));
-  while (!existsSync(join(dir, 'package.json')) || (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string }).name !== 'npm') {
+  while (
+    !existsSync(join(dir, 'package.json')) ||
+    (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string }).name !== 'npm'
+  ) {
     if (dirname(dir) === dir) throw new Error(`no npm package above ${command}`);
     dir = dirname(dir);
   }
@@ -105,7 +121,9 @@ function npmFolder(): string {
  */
 function npmNetworkSettings(): { registry: string; caFile: string | undefined } {
   const get = (key: string) => execFileSync('npm', ['config', 'get', key], { encoding: 'utf8' }).trim();
-  const caFile = [process.env.NODE_EXTRA_CA_CERTS, get('cafile')].find((file) => file !== undefined && file !== 'null' && file !== '' && existsSync(file));
+  const caFile = [process.env.NODE_EXTRA_CA_CERTS, get('cafile')].find(
+    (file) => file !== undefined && file !== 'null' && file !== '' && existsSync(file),
+  );
   return { registry: get('registry'), caFile };
 }
 
@@ -140,15 +158,21 @@ export async function testBaseImage(): Promise<string> {
       'ln -s ../lib/node_modules/npm/bin/npm-cli.js "$1/usr/local/bin/npm"',
       'ln -s ../lib/node_modules/npm/bin/npx-cli.js "$1/usr/local/bin/npx"',
       `cp ${quote(join(work, 'npmrc'))} "$1/usr/local/etc/npmrc"`,
-      ...(network.caFile === undefined ? [] : [`cp ${quote(join(work, 'extra-ca.crt'))} "$1/usr/local/etc/extra-ca.crt"`]),
+      ...(network.caFile === undefined
+        ? []
+        : [`cp ${quote(join(work, 'extra-ca.crt'))} "$1/usr/local/etc/extra-ca.crt"`]),
     ].join(' && ');
     const tarball = join(work, 'base.tar');
     await new Promise<void>((resolve, reject) => {
       const args = ['--quiet', '--variant=minbase', `--include=${DEBIAN_PACKAGES.join(',')}`];
-      for (const excluded of ['/usr/share/doc/*', '/usr/share/man/*', '/usr/share/locale/*']) args.push(`--dpkgopt=path-exclude=${excluded}`);
+      for (const excluded of ['/usr/share/doc/*', '/usr/share/man/*', '/usr/share/locale/*'])
+        args.push(`--dpkgopt=path-exclude=${excluded}`);
       args.push(`--customize-hook=${install}`, DEBIAN_SUITE, tarball, DEBIAN_MIRROR);
-      const child = execFile('nice', ['-n', '10', 'mmdebstrap', ...args], { timeout: 600_000, maxBuffer: 64 * 1024 * 1024 }, (error, _stdout, stderr) =>
-        error ? reject(new Error(`mmdebstrap: ${error.message}\n${stderr}`)) : resolve(),
+      const child = execFile(
+        'nice',
+        ['-n', '10', 'mmdebstrap', ...args],
+        { timeout: 600_000, maxBuffer: 64 * 1024 * 1024 },
+        (error, _stdout, stderr) => (error ? reject(new Error(`mmdebstrap: ${error.message}\n${stderr}`)) : resolve()),
       );
       child.stdin?.end();
     });

@@ -32,17 +32,24 @@ export interface PlanNode {
  * sequential scan counts every row of the table; a bitmap's entries count in both its nodes).
  */
 export function entriesRead(node: PlanNode): number {
-  const own = / Scan$/.test(node['Node Type']) ? (node['Actual Rows'] + (node['Rows Removed by Filter'] ?? 0)) * node['Actual Loops'] : 0;
+  const own = / Scan$/.test(node['Node Type'])
+    ? (node['Actual Rows'] + (node['Rows Removed by Filter'] ?? 0)) * node['Actual Loops']
+    : 0;
   return own + (node.Plans ?? []).reduce((sum, child) => sum + entriesRead(child), 0);
 }
 
 /** PostgreSQL only: the entries `statement` reads when run (EXPLAIN ANALYZE runs it). */
 export async function entriesReadBy(store: Store, statement: RunStatement): Promise<number> {
-  const [row] = await store.read.all<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${statement.sql}`, statement.params);
+  const [row] = await store.read.all<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(
+    `EXPLAIN (ANALYZE, FORMAT JSON) ${statement.sql}`,
+    statement.params,
+  );
   return entriesRead(row?.['QUERY PLAN'][0]?.Plan as PlanNode);
 }
 
 /** SQLite only: the lines of the plan of `statement` (EXPLAIN QUERY PLAN). */
 export async function sqlitePlan(store: Store, statement: RunStatement): Promise<string[]> {
-  return (await store.read.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${statement.sql}`, statement.params)).map((row) => row.detail);
+  return (await store.read.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${statement.sql}`, statement.params)).map(
+    (row) => row.detail,
+  );
 }

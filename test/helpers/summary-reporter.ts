@@ -25,8 +25,12 @@ export default class SummaryReporter implements Reporter {
       else if (ran === 0) skippedSuites.push(relative(process.cwd(), module.moduleId));
     }
     if (skippedSuites.length > 0) {
-      const why = process.env.TEST_DATABASE_URL ? '' : ' (TEST_DATABASE_URL is unset: PostgreSQL-only suites do not run)';
-      process.stdout.write(`\nSuites that ran no test${why}:\n${skippedSuites.map((path) => `  ${path}`).join('\n')}\n`);
+      const why = process.env.TEST_DATABASE_URL
+        ? ''
+        : ' (TEST_DATABASE_URL is unset: PostgreSQL-only suites do not run)';
+      process.stdout.write(
+        `\nSuites that ran no test${why}:\n${skippedSuites.map((path) => `  ${path}`).join('\n')}\n`,
+      );
     }
     process.stdout.write(`\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   }

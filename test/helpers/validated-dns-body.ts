@@ -11,6 +11,7 @@ const validate = createAjv(false).compile<DnsLookupInput>(DnsLookupBody);
  */
 export function validatedBody(body: DnsLookupBody): DnsLookupInput {
   const copy = structuredClone(body);
-  if (!validate(copy)) throw new Error(`the schema refuses ${JSON.stringify(body)}: ${JSON.stringify(validate.errors)}`);
+  if (!validate(copy))
+    throw new Error(`the schema refuses ${JSON.stringify(body)}: ${JSON.stringify(validate.errors)}`);
   return copy;
 }

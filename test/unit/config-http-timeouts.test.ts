@@ -15,7 +15,9 @@ describe('HTTP_HEADERS_TIMEOUT_MS and HTTP_REQUEST_TIMEOUT_MS', () => {
   it.each(['0', '99', '3600001', '1e4', '10s', '-5', '5000.5', '99999999'])('refuse %s', (value) => {
     for (const name of ['HTTP_HEADERS_TIMEOUT_MS', 'HTTP_REQUEST_TIMEOUT_MS']) {
       expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
-      expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid ${name}: must be an integer from 100 to 3600000`));
+      expect(() => loadConfig({ [name]: value })).toThrow(
+        new RegExp(`^Invalid ${name}: must be an integer from 100 to 3600000`),
+      );
     }
   });
 

@@ -29,6 +29,8 @@ describe('READ_CHARGES and READ_CHARGE_SYNC_MS', () => {
   });
 
   it.each(['0', '1001', '-5', '2.5', '10ms', '1e2', '00000010000'])('refuses READ_CHARGE_SYNC_MS=%j', (value) => {
-    expect(refusal({ READ_CHARGE_SYNC_MS: value })).toBe('Invalid READ_CHARGE_SYNC_MS: must be an integer from 1 to 1000 (milliseconds)');
+    expect(refusal({ READ_CHARGE_SYNC_MS: value })).toBe(
+      'Invalid READ_CHARGE_SYNC_MS: must be an integer from 1 to 1000 (milliseconds)',
+    );
   });
 });

@@ -33,7 +33,9 @@ describe('settings that name files are read before the start', () => {
   const database = `sqlite:${join(dir, 'coinop.db')}`;
 
   it('takes a certificate with its key, as paths or as PEM text, and a PEM CA file', () => {
-    expect(judged({ DATABASE_URL: database, SMTP_TLS_CERT: cert, SMTP_TLS_KEY: key, OUTBOUND_CA_FILE: cert })).toBe('ok');
+    expect(judged({ DATABASE_URL: database, SMTP_TLS_CERT: cert, SMTP_TLS_KEY: key, OUTBOUND_CA_FILE: cert })).toBe(
+      'ok',
+    );
     expect(judged({ DATABASE_URL: database, SMTP_TLS_CERT: first.certPem, SMTP_TLS_KEY: first.keyPem })).toBe('ok');
   });
 
@@ -44,11 +46,15 @@ describe('settings that name files are read before the start', () => {
   });
 
   it('names the file that is missing or is not what the setting wants', () => {
-    expect(judged({ DATABASE_URL: database, SMTP_TLS_CERT: cert, SMTP_TLS_KEY: text })).toBe('Invalid SMTP_TLS_KEY: is not a PEM private key');
+    expect(judged({ DATABASE_URL: database, SMTP_TLS_CERT: cert, SMTP_TLS_KEY: text })).toBe(
+      'Invalid SMTP_TLS_KEY: is not a PEM private key',
+    );
     expect(judged({ DATABASE_URL: database, SMTP_TLS_CERT: join(dir, 'gone.pem'), SMTP_TLS_KEY: key })).toBe(
       `Invalid SMTP_TLS_CERT: cannot read ${join(dir, 'gone.pem')} (ENOENT)`,
     );
-    expect(judged({ DATABASE_URL: database, OUTBOUND_CA_FILE: text })).toBe(`Invalid OUTBOUND_CA_FILE: ${text} holds no PEM certificate`);
+    expect(judged({ DATABASE_URL: database, OUTBOUND_CA_FILE: text })).toBe(
+      `Invalid OUTBOUND_CA_FILE: ${text} holds no PEM certificate`,
+    );
   });
 
   it('refuses an SQLite file that is not a database, naming DATABASE_URL, or DATA_DIR when that chose it', () => {

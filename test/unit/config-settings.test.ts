@@ -40,7 +40,11 @@ describe('settings with a syntax: refused with a ConfigError naming the variable
 
 describe('settings with a syntax: good values pass', () => {
   it('takes addresses and ranges for OUTBOUND_ALLOW_CIDRS', () => {
-    expect(loadConfig({ OUTBOUND_ALLOW_CIDRS: '10.0.0.0/8, 192.0.2.7,fd00::/8' }).outboundAllowCidrs).toEqual(['10.0.0.0/8', '192.0.2.7', 'fd00::/8']);
+    expect(loadConfig({ OUTBOUND_ALLOW_CIDRS: '10.0.0.0/8, 192.0.2.7,fd00::/8' }).outboundAllowCidrs).toEqual([
+      '10.0.0.0/8',
+      '192.0.2.7',
+      'fd00::/8',
+    ]);
   });
 
   it('takes what Fastify takes for TRUST_PROXY, without blank entries', () => {
@@ -55,22 +59,32 @@ describe('settings with a syntax: good values pass', () => {
   });
 
   it('takes smtp:// and smtps:// URLs, plain and named senders', () => {
-    expect(loadConfig({ SMTP_URL: 'smtps://user:pass@mail.example.com:465', NOTIFY_FROM: 'Coinop <alerts@example.com>' })).toMatchObject({
+    expect(
+      loadConfig({ SMTP_URL: 'smtps://user:pass@mail.example.com:465', NOTIFY_FROM: 'Coinop <alerts@example.com>' }),
+    ).toMatchObject({
       smtpUrl: 'smtps://user:pass@mail.example.com:465',
       notifyFrom: 'Coinop <alerts@example.com>',
     });
   });
 
   it('takes a PostgreSQL URL with a socket host or options', () => {
-    expect(loadConfig({ DATABASE_URL: 'postgres:///coinop?host=/var/run/postgresql' }).databaseUrl).toBe('postgres:///coinop?host=/var/run/postgresql');
+    expect(loadConfig({ DATABASE_URL: 'postgres:///coinop?host=/var/run/postgresql' }).databaseUrl).toBe(
+      'postgres:///coinop?host=/var/run/postgresql',
+    );
   });
 });
 
 describe('databaseLocation: where the data is, never the credentials', () => {
   it('names the PostgreSQL host, port and database only', () => {
-    expect(databaseLocation('postgres://coinop:s3cret@db.internal:6432/coinop?sslmode=require')).toBe('PostgreSQL db.internal:6432/coinop');
-    expect(databaseLocation('postgresql://coinop:s3cret@db.internal/coinop')).toBe('PostgreSQL db.internal:5432/coinop');
-    expect(databaseLocation('postgres:///coinop?host=/var/run/postgresql')).toBe('PostgreSQL /var/run/postgresql:5432/coinop');
+    expect(databaseLocation('postgres://coinop:s3cret@db.internal:6432/coinop?sslmode=require')).toBe(
+      'PostgreSQL db.internal:6432/coinop',
+    );
+    expect(databaseLocation('postgresql://coinop:s3cret@db.internal/coinop')).toBe(
+      'PostgreSQL db.internal:5432/coinop',
+    );
+    expect(databaseLocation('postgres:///coinop?host=/var/run/postgresql')).toBe(
+      'PostgreSQL /var/run/postgresql:5432/coinop',
+    );
   });
 
   it('gives the absolute SQLite path', () => {

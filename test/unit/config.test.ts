@@ -30,7 +30,12 @@ describe('loadConfig defaults', () => {
   });
 
   it('receives mail on 0.0.0.0:2525 for localhost and sends as coinop@localhost', () => {
-    expect([config.smtpHost, config.smtpPort, config.mailDomain, config.notifyFrom]).toEqual(['0.0.0.0', 2525, 'localhost', 'coinop@localhost']);
+    expect([config.smtpHost, config.smtpPort, config.mailDomain, config.notifyFrom]).toEqual([
+      '0.0.0.0',
+      2525,
+      'localhost',
+      'coinop@localhost',
+    ]);
   });
 
   it('logs at info and leaves optional features off', () => {
@@ -100,7 +105,12 @@ describe('loadConfig derived values', () => {
 
   it('treats empty and blank variables as unset', () => {
     const config = loadConfig({ PORT: '', HOST: '  ', LOG_LEVEL: '', ADMIN_TOKEN: '' });
-    expect([config.port, config.host, config.logLevel, config.adminToken]).toEqual([8080, '0.0.0.0', 'info', undefined]);
+    expect([config.port, config.host, config.logLevel, config.adminToken]).toEqual([
+      8080,
+      '0.0.0.0',
+      'info',
+      undefined,
+    ]);
   });
 });
 
@@ -138,11 +148,17 @@ describe('loadConfig refuses bad values with a ConfigError naming the variable',
     expect(loadConfig({ ADMIN_TOKEN: 'b'.repeat(16) }).adminToken).toBe('b'.repeat(16));
   });
 
-  it.each(['dns.google', 'not-an-ip', '8.8.8.8;1.1.1.1', '8.8.8.8:dns', 'http://1.1.1.1', '1.1.1.1:53:53'])('DNS_SERVERS=%j', (value) => {
-    expectRefused({ DNS_SERVERS: value }, 'DNS_SERVERS');
-  });
+  it.each(['dns.google', 'not-an-ip', '8.8.8.8;1.1.1.1', '8.8.8.8:dns', 'http://1.1.1.1', '1.1.1.1:53:53'])(
+    'DNS_SERVERS=%j',
+    (value) => {
+      expectRefused({ DNS_SERVERS: value }, 'DNS_SERVERS');
+    },
+  );
 
-  it.each(['300.1.1.1', '1.2.3', '1.2.3.4.5', '...', 'cafe', 'beef:dead', '8.8.8.8:70000'])('DNS_SERVERS=%j, which only looks like ip[:port]', (value) => {
-    expectRefused({ DNS_SERVERS: value }, 'DNS_SERVERS');
-  });
+  it.each(['300.1.1.1', '1.2.3', '1.2.3.4.5', '...', 'cafe', 'beef:dead', '8.8.8.8:70000'])(
+    'DNS_SERVERS=%j, which only looks like ip[:port]',
+    (value) => {
+      expectRefused({ DNS_SERVERS: value }, 'DNS_SERVERS');
+    },
+  );
 });

@@ -29,7 +29,10 @@ const code = sources(join(ROOT, 'src'))
 /** Entries whose body is the caller's text: the reference names them in the table instead. */
 const PARAMETERISED: ReadonlySet<ErrorName> = new Set(['badRequest', 'invalidField', 'badGateway', 'unavailable']);
 const SAMPLE_ARGS: Partial<Record<ErrorName, unknown[]>> = { methodNotAllowed: [['GET']], tooManyRequests: [3] };
-const sample = (name: ErrorName) => (errors[name] as (...args: unknown[]) => { statusCode: number; body: string })(...(SAMPLE_ARGS[name] ?? ['field', 'rule']));
+const sample = (name: ErrorName) =>
+  (errors[name] as (...args: unknown[]) => { statusCode: number; body: string })(
+    ...(SAMPLE_ARGS[name] ?? ['field', 'rule']),
+  );
 
 describe('the error catalogue', () => {
   const names = Object.keys(errors) as ErrorName[];

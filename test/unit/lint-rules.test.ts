@@ -19,7 +19,8 @@ const eslint = new ESLint({ cwd: ROOT, overrideConfig: [tseslint.configs.disable
 
 afterAll(() => rmSync(SCRATCH, { recursive: true, force: true }));
 
-const rulesOf = (results: ESLint.LintResult[]): string[] => results.flatMap((result) => result.messages.map((message) => message.ruleId ?? message.message));
+const rulesOf = (results: ESLint.LintResult[]): string[] =>
+  results.flatMap((result) => result.messages.map((message) => message.ruleId ?? message.message));
 
 /** The rules a source placed at `relativePath` would break. */
 async function rulesBrokenAt(relativePath: string, source: string): Promise<string[]> {
@@ -40,7 +41,9 @@ describe('npm run lint', () => {
   it('refuses a core module that takes the whole Deps (the composition root, which names feature types)', async () => {
     const source = "import type { Deps } from '../deps.js';\nexport type Probe = Deps['ledger'];\n";
     expect(await rulesBrokenAt('src/delivery-core/zz-lint-probe.ts', source)).toContain('no-restricted-imports');
-    expect(await rulesBrokenAt('src/store/sqlite/zz-lint-probe.ts', source.replace('../deps.js', '../../deps.js'))).toContain('no-restricted-imports');
+    expect(
+      await rulesBrokenAt('src/store/sqlite/zz-lint-probe.ts', source.replace('../deps.js', '../../deps.js')),
+    ).toContain('no-restricted-imports');
   }, 60_000);
 
   it('lets a core module take the ports it uses', async () => {
@@ -54,7 +57,8 @@ describe('npm run lint', () => {
   }, 60_000);
 
   it('refuses an import cycle through files on disk (the poller importing the retry worker that runs on it)', async () => {
-    const source = "import { startRetryWorker } from '../delivery-core/retry-worker.js';\nexport const probe = startRetryWorker;\n";
+    const source =
+      "import { startRetryWorker } from '../delivery-core/retry-worker.js';\nexport const probe = startRetryWorker;\n";
     const poller = readFileSync(join(ROOT, 'src/jobs/poller.ts'), 'utf8');
     expect(await rulesBrokenAt('src/jobs/poller.ts', source + poller)).toContain('import-x/no-cycle');
   }, 60_000);
@@ -65,14 +69,17 @@ describe('npm run lint', () => {
   }, 60_000);
 
   it('lets a feature import another feature through its index.ts', async () => {
-    const source = "import { findMailboxWebhooks } from '../webhooks/index.js';\nexport const probe = findMailboxWebhooks;\n";
+    const source =
+      "import { findMailboxWebhooks } from '../webhooks/index.js';\nexport const probe = findMailboxWebhooks;\n";
     expect(await rulesBrokenAt('src/features/kv/zz-lint-probe.ts', source)).not.toContain('no-restricted-imports');
   }, 60_000);
 
   it("refuses an engine's module outside src/store/, in the core and in a feature", async () => {
-    const core = "import { BatchedDebits } from '../store/postgres/batched-debits.js';\nexport const probe = BatchedDebits;\n";
+    const core =
+      "import { BatchedDebits } from '../store/postgres/batched-debits.js';\nexport const probe = BatchedDebits;\n";
     expect(await rulesBrokenAt('src/ledger/zz-lint-probe.ts', core)).toContain('no-restricted-imports');
-    const feature = "import type { SqliteStore } from '../../store/sqlite/sqlite-store.js';\nexport type Probe = SqliteStore;\n";
+    const feature =
+      "import type { SqliteStore } from '../../store/sqlite/sqlite-store.js';\nexport type Probe = SqliteStore;\n";
     expect(await rulesBrokenAt('src/features/kv/zz-lint-probe.ts', feature)).toContain('no-restricted-imports');
   }, 60_000);
 
@@ -83,7 +90,8 @@ describe('npm run lint', () => {
   }, 60_000);
 
   it("lets the store import its engines' modules and constants, and the rest of src/ the engine-neutral store", async () => {
-    const inStore = "import { POSTGRES_SYNC_LATER } from './postgres/sync-later.js';\nexport const probe = POSTGRES_SYNC_LATER;\n";
+    const inStore =
+      "import { POSTGRES_SYNC_LATER } from './postgres/sync-later.js';\nexport const probe = POSTGRES_SYNC_LATER;\n";
     expect(await rulesBrokenAt('src/store/zz-lint-probe.ts', inStore)).not.toContain('no-restricted-imports');
     const neutral = "import type { Store } from '../store/store.js';\nexport type Probe = Store;\n";
     expect(await rulesBrokenAt('src/ledger/zz-lint-probe.ts', neutral)).not.toContain('no-restricted-imports');

@@ -24,7 +24,8 @@ function nameOf(node: ts.SignatureDeclaration): string {
   if (ts.isConstructorDeclaration(node)) return `constructor of ${node.parent.name?.text ?? 'a class'}`;
   if (node.name !== undefined) return node.name.getText();
   const parent = node.parent;
-  if (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isTypeAliasDeclaration(parent)) return parent.name.getText();
+  if (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isTypeAliasDeclaration(parent))
+    return parent.name.getText();
   return 'an unnamed function';
 }
 
@@ -34,10 +35,14 @@ function wideSignaturesIn(path: string, source: string): string[] {
   const found: string[] = [];
   const visit = (node: ts.Node): void => {
     if (ts.isFunctionLike(node)) {
-      const parameters = node.parameters.filter((parameter) => !(ts.isIdentifier(parameter.name) && parameter.name.text === 'this'));
+      const parameters = node.parameters.filter(
+        (parameter) => !(ts.isIdentifier(parameter.name) && parameter.name.text === 'this'),
+      );
       if (parameters.length > MOST_POSITIONAL) {
         const line = file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1;
-        found.push(`${relative(ROOT, path)}:${line} ${nameOf(node)} (${parameters.map((parameter) => parameter.name.getText(file)).join(', ')})`);
+        found.push(
+          `${relative(ROOT, path)}:${line} ${nameOf(node)} (${parameters.map((parameter) => parameter.name.getText(file)).join(', ')})`,
+        );
       }
     }
     ts.forEachChild(node, visit);
@@ -55,7 +60,13 @@ describe('function signatures in src/', () => {
       'export type T = (a: number, b: number, c: number, d: number, e: number) => void;',
       'export function ok(this: unknown, a: number, b: number, c: number, { d, e }: { d: number; e: number }) {}',
     ].join('\n');
-    expect(wideSignaturesIn(join(ROOT, 'src/probe.ts'), probe).map((line) => line.split(' ')[1])).toEqual(['f', 'constructor', 'm', 'g', 'T']);
+    expect(wideSignaturesIn(join(ROOT, 'src/probe.ts'), probe).map((line) => line.split(' ')[1])).toEqual([
+      'f',
+      'constructor',
+      'm',
+      'g',
+      'T',
+    ]);
   });
 
   it('no function, method or constructor takes five or more positional parameters', () => {

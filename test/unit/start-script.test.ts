@@ -11,7 +11,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
  * adding and removing a file in src/ (as a tool or a test does) must not stop a built tree from starting.
  */
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const startScript = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+const startScript = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } })
+  .scripts.start;
 const check = startScript.slice(0, startScript.indexOf('exec '));
 
 const BUILT = new Date('2026-06-01T12:00:00Z');
@@ -27,8 +28,18 @@ describe("npm start's check of dist/", () => {
     for (const dir of ['dist', 'src/lib', 'console', 'scripts']) mkdirSync(join(tree, dir), { recursive: true });
     // The script's first step, the Node.js version check, runs as it does in the project (this Node passes it).
     copyFileSync(join(ROOT, 'scripts', 'check-node.cjs'), join(tree, 'scripts', 'check-node.cjs'));
-    for (const file of ['dist/main.js', 'src/main.ts', 'src/lib/time.ts', 'console/index.html', 'tsconfig.build.json']) writeFileSync(join(tree, file), '');
-    for (const path of ['src/main.ts', 'src/lib/time.ts', 'src/lib', 'src', 'console/index.html', 'console', 'tsconfig.build.json']) at(path, BEFORE);
+    for (const file of ['dist/main.js', 'src/main.ts', 'src/lib/time.ts', 'console/index.html', 'tsconfig.build.json'])
+      writeFileSync(join(tree, file), '');
+    for (const path of [
+      'src/main.ts',
+      'src/lib/time.ts',
+      'src/lib',
+      'src',
+      'console/index.html',
+      'console',
+      'tsconfig.build.json',
+    ])
+      at(path, BEFORE);
     at('dist/main.js', BUILT);
   });
   afterEach(() => rmSync(tree, { recursive: true, force: true }));
@@ -49,10 +60,13 @@ describe("npm start's check of dist/", () => {
     expect(run()).toEqual({ code: 0, stdout: 'fresh\n', stderr: '' });
   });
 
-  it.each(['src/lib/time.ts', 'console/index.html', 'tsconfig.build.json'])('refuses it with one line when %s changed since', (path) => {
-    at(path, AFTER);
-    expect(run()).toEqual(refused);
-  });
+  it.each(['src/lib/time.ts', 'console/index.html', 'tsconfig.build.json'])(
+    'refuses it with one line when %s changed since',
+    (path) => {
+      at(path, AFTER);
+      expect(run()).toEqual(refused);
+    },
+  );
 
   it('refuses a tree with no dist/main.js', () => {
     rmSync(join(tree, 'dist/main.js'));

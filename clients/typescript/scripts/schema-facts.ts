@@ -28,7 +28,8 @@ type Json = Record<string, unknown>;
 function at(value: unknown, ...path: string[]): Json {
   let node = value;
   for (const step of path) {
-    if (typeof node !== 'object' || node === null || !(step in node)) throw new Error(`the service document has no ${path.join('.')}`);
+    if (typeof node !== 'object' || node === null || !(step in node))
+      throw new Error(`the service document has no ${path.join('.')}`);
     node = (node as Json)[step];
   }
   return node as Json;
@@ -63,13 +64,21 @@ export function schemaFacts(document: unknown): SchemaFacts {
   const domains = at(jsonBody(document, '/dns-lookup', 'post'), 'domains');
   const webhook = jsonBody(document, '/webhook', 'post');
   return {
-    domains: { minItems: Number(domains.minItems), maxItems: Number(domains.maxItems), error: String(domains['x-error']) },
+    domains: {
+      minItems: Number(domains.minItems),
+      maxItems: Number(domains.maxItems),
+      error: String(domains['x-error']),
+    },
     domain: stringFact(at(domains, 'items')),
     webhookId: stringFact(at(webhook, 'webhookId')),
     reservedWebhookIds: [...RESERVED_WEBHOOK_IDS],
     webhookUrl: stringFact(at(webhook, 'url')),
     metadataUrl: stringFact(at(jsonBody(document, '/url-to-metadata', 'post'), 'url')),
-    costs: Object.fromEntries(operations(document).flatMap(({ operationId, cost }) => (cost === undefined ? [] : [[operationId, cost]]))),
-    metadataSummaryCost: Number(/or (\d+) with aiSummary/.exec(String(at(document, 'paths', '/url-to-metadata', 'post')['x-cost']))?.[1]),
+    costs: Object.fromEntries(
+      operations(document).flatMap(({ operationId, cost }) => (cost === undefined ? [] : [[operationId, cost]])),
+    ),
+    metadataSummaryCost: Number(
+      /or (\d+) with aiSummary/.exec(String(at(document, 'paths', '/url-to-metadata', 'post')['x-cost']))?.[1],
+    ),
   };
 }

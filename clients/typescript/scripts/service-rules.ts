@@ -37,13 +37,17 @@ export function kvTtlProblem(ttl: string): Problem {
 
 /** A listing's page size (keys, buckets). */
 export function listLimitProblem(limit: number): Problem {
-  return Number.isInteger(limit) && limit >= 1 && limit <= MAX_LIST_LIMIT ? null : `Invalid limit: must be an integer from 1 to ${MAX_LIST_LIMIT}`;
+  return Number.isInteger(limit) && limit >= 1 && limit <= MAX_LIST_LIMIT
+    ? null
+    : `Invalid limit: must be an integer from 1 to ${MAX_LIST_LIMIT}`;
 }
 
 function stringProblem(name: string, value: string, fact: StringFact): Problem {
   const rule = (wording: string) => `Invalid ${name}: ${fact.error ?? wording}`;
-  if (fact.minLength !== undefined && value.length < fact.minLength) return rule(`must be at least ${fact.minLength} characters`);
-  if (fact.maxLength !== undefined && value.length > fact.maxLength) return rule(`must be at most ${fact.maxLength} characters`);
+  if (fact.minLength !== undefined && value.length < fact.minLength)
+    return rule(`must be at least ${fact.minLength} characters`);
+  if (fact.maxLength !== undefined && value.length > fact.maxLength)
+    return rule(`must be at most ${fact.maxLength} characters`);
   if (fact.pattern !== undefined && !new RegExp(fact.pattern, 'u').test(value)) return rule('is not valid');
   return null;
 }
@@ -55,7 +59,8 @@ export function dnsDomainsProblem(domains: readonly string[]): Problem {
   for (const [index, raw] of domains.entries()) {
     const problem = stringProblem(`domains[${index}]`, raw, domain);
     if (problem !== null) return problem;
-    if (parseTarget(raw) === null) return `Invalid domains[${index}]: "${raw.slice(0, 300)}" is not a valid domain name or IP address`;
+    if (parseTarget(raw) === null)
+      return `Invalid domains[${index}]: "${raw.slice(0, 300)}" is not a valid domain name or IP address`;
   }
   return null;
 }
@@ -110,7 +115,11 @@ export function scheduleProblem(cron: string, timezone: string, now: Date): Prob
 }
 
 /** What a successful call of `operationId` costs (the service's `x-cost`), with the metadata fetch's AI summary priced in. */
-export function callCost(operationId: string, request: { readonly aiSummary?: string | undefined } = {}): number | undefined {
-  if (operationId === 'urlMetadata' && request.aiSummary !== undefined && request.aiSummary !== 'none') return SCHEMA_FACTS.metadataSummaryCost;
+export function callCost(
+  operationId: string,
+  request: { readonly aiSummary?: string | undefined } = {},
+): number | undefined {
+  if (operationId === 'urlMetadata' && request.aiSummary !== undefined && request.aiSummary !== 'none')
+    return SCHEMA_FACTS.metadataSummaryCost;
   return SCHEMA_FACTS.costs[operationId];
 }

@@ -60,13 +60,23 @@ async function settle<Data>(baseUrl: string, plan: CallPlan, call: () => Promise
   try {
     answer = await call();
   } catch (cause) {
-    throw new ConnectionFailed({ status: 0, body: `cannot reach ${baseUrl}: ${reason(cause)}`, cost: 0, balance: undefined }, { cause });
+    throw new ConnectionFailed(
+      { status: 0, body: `cannot reach ${baseUrl}: ${reason(cause)}`, cost: 0, balance: undefined },
+      { cause },
+    );
   }
   const { response } = answer;
   if (!response.ok) {
-    const body = typeof answer.error === 'string' ? answer.error : answer.error === undefined ? '' : JSON.stringify(answer.error);
+    const body =
+      typeof answer.error === 'string' ? answer.error : answer.error === undefined ? '' : JSON.stringify(answer.error);
     const needed = response.status === 402 ? rules.callCost(plan.operationId, plan.request) : undefined;
-    throw errorForStatus({ status: response.status, body, ...chargeOf(response), retryAfter: headerNumber(response, 'retry-after'), needed });
+    throw errorForStatus({
+      status: response.status,
+      body,
+      ...chargeOf(response),
+      retryAfter: headerNumber(response, 'retry-after'),
+      needed,
+    });
   }
   return { data: answer.data as Data, ...chargeOf(response) };
 }
@@ -98,7 +108,10 @@ export class Coinop {
   constructor(options: CoinopOptions = {}) {
     const settings = resolveSettings({ url: options.baseUrl, token: options.token, adminToken: options.adminToken });
     this.baseUrl = settings.url.replace(/\/+$/, '');
-    this.api = createClient<paths>({ baseUrl: this.baseUrl, ...(options.fetch === undefined ? {} : { fetch: options.fetch }) });
+    this.api = createClient<paths>({
+      baseUrl: this.baseUrl,
+      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    });
     this.token = settings.token;
     this.adminToken = settings.adminToken;
   }
@@ -134,17 +147,23 @@ export class Coinop {
 
   /** Recent calls, newest first (GET /token/logs, free). */
   logs(query: T.LogsQuery = {}): Promise<Result<T.Logs>> {
-    return this.send('logsList', () => this.api.GET('/token/logs', { headers: this.auth, params: { query: { n: 5, ...query } } }));
+    return this.send('logsList', () =>
+      this.api.GET('/token/logs', { headers: this.auth, params: { query: { n: 5, ...query } } }),
+    );
   }
 
   /** Credits spent per UTC hour or day and log category, the last 7 days at most (GET /token/spend, free). */
   spend(query: T.SpendQuery = {}): Promise<Result<T.Spend>> {
-    return this.send('spendSummary', () => this.api.GET('/token/spend', { headers: this.auth, params: { query: { days: 7, by: 'day', ...query } } }));
+    return this.send('spendSummary', () =>
+      this.api.GET('/token/spend', { headers: this.auth, params: { query: { days: 7, by: 'day', ...query } } }),
+    );
   }
 
   /** A Stripe payment link for `amount` million credits, as text (GET /recharge, free); `ServerError` 501 when recharge is not configured. */
   rechargeLink(amount: T.RechargeAmount): Promise<Result<string>> {
-    return this.send('rechargeLink', () => this.api.GET('/recharge', { headers: this.auth, params: { query: { amount } }, parseAs: 'text' }));
+    return this.send('rechargeLink', () =>
+      this.api.GET('/recharge', { headers: this.auth, params: { query: { amount } }, parseAs: 'text' }),
+    );
   }
 
   settingsGet(): Promise<Result<T.Settings>> {
@@ -152,7 +171,9 @@ export class Coinop {
   }
 
   settingsUpdate(settings: T.SettingsUpdate): Promise<Result<string>> {
-    return this.send('settingsUpdate', () => this.api.PUT('/token/settings', { headers: this.auth, body: settings, parseAs: 'text' }));
+    return this.send('settingsUpdate', () =>
+      this.api.PUT('/token/settings', { headers: this.auth, body: settings, parseAs: 'text' }),
+    );
   }
 
   /** Stores `value` under bucket/key; `ttl` in seconds (0 or absent: 30 days). */
@@ -160,7 +181,10 @@ export class Coinop {
     return this.send({ operationId: 'kvSet', problem: rules.kvSetProblem(bucket, key, value, options.ttl) }, () =>
       this.api.POST('/kv/{bucket}/{key}', {
         headers: { ...this.auth, 'content-type': 'text/plain' },
-        params: { path: { bucket, key }, ...(options.ttl === undefined ? {} : { query: { ttl: String(options.ttl) } }) },
+        params: {
+          path: { bucket, key },
+          ...(options.ttl === undefined ? {} : { query: { ttl: String(options.ttl) } }),
+        },
         // The document may declare no body schema for this text/plain body; the value is sent as it is.
         body: value as never,
         bodySerializer: asText,
@@ -183,8 +207,13 @@ export class Coinop {
 
   /** One page of a bucket's live keys in byte order, with value sizes (limit: 1 to 100, default 20); pass `cursor` back for the following page. */
   kvList(bucket: string, query: T.KvListQuery = {}): Promise<Result<T.KeyList>> {
-    return this.send({ operationId: 'kvList', problem: rules.first(rules.bucketProblem(bucket), rules.pagingProblem(query)) }, () =>
-      this.api.GET('/kv/{bucket}', { headers: this.auth, params: { path: { bucket }, query: { limit: 20, ...query } } }),
+    return this.send(
+      { operationId: 'kvList', problem: rules.first(rules.bucketProblem(bucket), rules.pagingProblem(query)) },
+      () =>
+        this.api.GET('/kv/{bucket}', {
+          headers: this.auth,
+          params: { path: { bucket }, query: { limit: 20, ...query } },
+        }),
     );
   }
 
@@ -214,16 +243,24 @@ export class Coinop {
   /** Replaces the whole configuration (PUT). */
   webhookReplace(webhookId: string, webhook: T.WebhookReplace): Promise<Result<T.Webhook>> {
     return this.send(
-      { operationId: 'webhookReplace', problem: rules.first(rules.webhookIdProblem(webhookId), rules.webhookInputProblem(webhook, new Date())) },
-      () => this.api.PUT('/webhook/{webhookId}', { headers: this.auth, params: { path: { webhookId } }, body: webhook }),
+      {
+        operationId: 'webhookReplace',
+        problem: rules.first(rules.webhookIdProblem(webhookId), rules.webhookInputProblem(webhook, new Date())),
+      },
+      () =>
+        this.api.PUT('/webhook/{webhookId}', { headers: this.auth, params: { path: { webhookId } }, body: webhook }),
     );
   }
 
   /** Changes only the given fields (PATCH). */
   webhookUpdate(webhookId: string, changes: T.WebhookPatch): Promise<Result<T.Webhook>> {
     return this.send(
-      { operationId: 'webhookUpdate', problem: rules.first(rules.webhookIdProblem(webhookId), rules.webhookPatchProblem(changes, new Date())) },
-      () => this.api.PATCH('/webhook/{webhookId}', { headers: this.auth, params: { path: { webhookId } }, body: changes }),
+      {
+        operationId: 'webhookUpdate',
+        problem: rules.first(rules.webhookIdProblem(webhookId), rules.webhookPatchProblem(changes, new Date())),
+      },
+      () =>
+        this.api.PATCH('/webhook/{webhookId}', { headers: this.auth, params: { path: { webhookId } }, body: changes }),
     );
   }
 
@@ -242,13 +279,19 @@ export class Coinop {
 
   webhookDeliveries(webhookId: string, query: T.DeliveriesQuery = {}): Promise<Result<T.Deliveries>> {
     return this.send({ operationId: 'webhookDeliveries', problem: rules.webhookIdProblem(webhookId) }, () =>
-      this.api.GET('/webhook/{webhookId}/deliveries', { headers: this.auth, params: { path: { webhookId }, query: { n: 20, ...query } } }),
+      this.api.GET('/webhook/{webhookId}/deliveries', {
+        headers: this.auth,
+        params: { path: { webhookId }, query: { n: 20, ...query } },
+      }),
     );
   }
 
   webhookDelivery(webhookId: string, deliveryId: string): Promise<Result<T.Delivery>> {
     return this.send({ operationId: 'webhookDelivery', problem: rules.webhookIdProblem(webhookId) }, () =>
-      this.api.GET('/webhook/{webhookId}/deliveries/{deliveryId}', { headers: this.auth, params: { path: { webhookId, deliveryId } } }),
+      this.api.GET('/webhook/{webhookId}/deliveries/{deliveryId}', {
+        headers: this.auth,
+        params: { path: { webhookId, deliveryId } },
+      }),
     );
   }
 
@@ -270,13 +313,21 @@ export class Coinop {
 
   /** A wallet as the operator sees it; `wallet` is a token or its SHA-256 hex hash. */
   adminWallet(wallet: string): Promise<Result<T.AdminWallet>> {
-    return this.send('walletGet', () => this.api.GET('/manage/wallets/{hash}', { headers: this.adminAuth, params: { path: { hash: walletHash(wallet) } } }));
+    return this.send('walletGet', () =>
+      this.api.GET('/manage/wallets/{hash}', {
+        headers: this.adminAuth,
+        params: { path: { hash: walletHash(wallet) } },
+      }),
+    );
   }
 
   /** One page of every wallet, newest used, highest balance or newest created first (GET /manage/wallets; limit 1 to 100, default 20); pass `cursor` back for the following page. */
   adminWallets(query: T.AdminWalletsQuery = {}): Promise<Result<T.AdminWallets>> {
     return this.send('walletList', () =>
-      this.api.GET('/manage/wallets', { headers: this.adminAuth, params: { query: { limit: 20, sort: 'lastUsed', ...query } } }),
+      this.api.GET('/manage/wallets', {
+        headers: this.adminAuth,
+        params: { query: { limit: 20, sort: 'lastUsed', ...query } },
+      }),
     );
   }
 
@@ -292,28 +343,42 @@ export class Coinop {
 
   /** Wallets, credits in circulation and credits spent on each of the last `days` UTC days (GET /manage/stats; days 1 to 90, default 7). */
   adminStats(query: T.AdminStatsQuery = {}): Promise<Result<T.AdminStats>> {
-    return this.send('serviceStats', () => this.api.GET('/manage/stats', { headers: this.adminAuth, params: { query: { days: 7, ...query } } }));
+    return this.send('serviceStats', () =>
+      this.api.GET('/manage/stats', { headers: this.adminAuth, params: { query: { days: 7, ...query } } }),
+    );
   }
 
   /** Adds `amount` credits to a wallet (a token or its hash). */
   adminCredit(wallet: string, amount: number, reason?: string): Promise<Result<T.AdminCredit>> {
-    return this.send('walletCredit', () => this.api.POST('/manage/wallets/{hash}/credit', this.amountRequest(wallet, amount, reason)));
+    return this.send('walletCredit', () =>
+      this.api.POST('/manage/wallets/{hash}/credit', this.amountRequest(wallet, amount, reason)),
+    );
   }
 
   /** Takes `amount` credits from a wallet (a token or its hash), all or nothing (POST /manage/wallets/{hash}/debit); `Conflict` when the balance does not cover it. */
   adminDebit(wallet: string, amount: number, reason?: string): Promise<Result<T.AdminDebit>> {
-    return this.send('walletDebit', () => this.api.POST('/manage/wallets/{hash}/debit', this.amountRequest(wallet, amount, reason)));
+    return this.send('walletDebit', () =>
+      this.api.POST('/manage/wallets/{hash}/debit', this.amountRequest(wallet, amount, reason)),
+    );
   }
 
   /** A credit's or debit's request: `amount` credits moved on `wallet` (a token or its hash), with the operator's reason if any. */
   private amountRequest(wallet: string, amount: number, reason: string | undefined) {
-    return { headers: this.adminAuth, params: { path: { hash: walletHash(wallet) } }, body: { amount, ...(reason === undefined ? {} : { reason }) } };
+    return {
+      headers: this.adminAuth,
+      params: { path: { hash: walletHash(wallet) } },
+      body: { amount, ...(reason === undefined ? {} : { reason }) },
+    };
   }
 
   /** Deletes a wallet (a token or its hash) and all its data; its token answers 401 from then on (DELETE /manage/wallets/{hash}). */
   adminDelete(wallet: string): Promise<Result<string>> {
     return this.send('walletDelete', () =>
-      this.api.DELETE('/manage/wallets/{hash}', { headers: this.adminAuth, params: { path: { hash: walletHash(wallet) } }, parseAs: 'text' }),
+      this.api.DELETE('/manage/wallets/{hash}', {
+        headers: this.adminAuth,
+        params: { path: { hash: walletHash(wallet) } },
+        parseAs: 'text',
+      }),
     );
   }
 }

@@ -10,13 +10,22 @@ export const first = (...problems: readonly Problem[]): Problem => problems.find
 
 export const bucketProblem = (bucket: string): Problem => rules.kvNameProblem('bucket', bucket);
 
-export const kvPathProblem = (bucket: string, key: string): Problem => first(rules.kvNameProblem('bucket', bucket), rules.kvNameProblem('key', key));
+export const kvPathProblem = (bucket: string, key: string): Problem =>
+  first(rules.kvNameProblem('bucket', bucket), rules.kvNameProblem('key', key));
 
 export const kvSetProblem = (bucket: string, key: string, value: string, ttl: number | string | undefined): Problem =>
-  first(kvPathProblem(bucket, key), ttl === undefined ? null : rules.kvTtlProblem(String(ttl)), rules.kvValueProblem(value));
+  first(
+    kvPathProblem(bucket, key),
+    ttl === undefined ? null : rules.kvTtlProblem(String(ttl)),
+    rules.kvValueProblem(value),
+  );
 
 /** A listing's `prefix`, `cursor` and `limit` (keys of a bucket, or buckets). */
-export const pagingProblem = (query: { prefix?: string | undefined; cursor?: string | undefined; limit?: number | undefined }): Problem =>
+export const pagingProblem = (query: {
+  prefix?: string | undefined;
+  cursor?: string | undefined;
+  limit?: number | undefined;
+}): Problem =>
   first(
     query.prefix === undefined ? null : rules.kvPrefixProblem(query.prefix),
     query.cursor === undefined ? null : rules.kvNameProblem('cursor', query.cursor),
@@ -33,7 +42,11 @@ export function webhookInputProblem(input: T.WebhookCreate, now: Date): Problem 
     rules.webhookUrlProblem(input.url),
     input.headers === undefined ? null : rules.webhookHeadersProblem(input.headers),
     input.schedule === undefined
-      ? rules.webhookFormatProblem(fields.format as string | undefined, fields.options as Record<string, string> | undefined, fields.template)
+      ? rules.webhookFormatProblem(
+          fields.format as string | undefined,
+          fields.options as Record<string, string> | undefined,
+          fields.template,
+        )
       : rules.scheduleProblem(input.schedule.cron, input.schedule.timezone, now),
   );
 }
@@ -44,7 +57,9 @@ export function webhookPatchProblem(patch: T.WebhookPatch, now: Date): Problem {
   return first(
     patch.url === undefined ? null : rules.webhookUrlProblem(patch.url),
     patch.headers === undefined || patch.headers === null ? null : rules.webhookHeadersProblem(patch.headers),
-    schedule?.cron === undefined || schedule.timezone === undefined ? null : rules.scheduleProblem(schedule.cron, schedule.timezone, now),
+    schedule?.cron === undefined || schedule.timezone === undefined
+      ? null
+      : rules.scheduleProblem(schedule.cron, schedule.timezone, now),
   );
 }
 

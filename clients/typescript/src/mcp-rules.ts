@@ -27,7 +27,9 @@ const CHECKS: Readonly<Record<string, (args: Args) => Problem>> = {
   kv_set: (args) => {
     const [bucket, key, value] = [text(args.bucket), text(args.key), text(args.value)];
     const ttl = typeof args.ttl === 'number' || typeof args.ttl === 'string' ? args.ttl : undefined;
-    return bucket === undefined || key === undefined || value === undefined ? null : rules.kvSetProblem(bucket, key, value, ttl);
+    return bucket === undefined || key === undefined || value === undefined
+      ? null
+      : rules.kvSetProblem(bucket, key, value, ttl);
   },
   kv_list: (args) => {
     const bucket = text(args.bucket);
@@ -35,7 +37,9 @@ const CHECKS: Readonly<Record<string, (args: Args) => Problem>> = {
   },
   kv_buckets: paging,
   dns_lookup: (args) =>
-    Array.isArray(args.domains) && args.domains.every((domain) => typeof domain === 'string') ? rules.dnsProblem({ domains: args.domains }) : null,
+    Array.isArray(args.domains) && args.domains.every((domain) => typeof domain === 'string')
+      ? rules.dnsProblem({ domains: args.domains })
+      : null,
   url_metadata: (args) => {
     const url = text(args.url);
     return url === undefined ? null : rules.metadataProblem({ url });

@@ -34,7 +34,11 @@ export async function serveMcpOverStdio(settings: McpBridgeSettings): Promise<vo
     connected ??= (async () => {
       const client = new Client({ name: 'coinop-mcp-stdio', version: BRIDGE_VERSION });
       const endpoint = new URL('/mcp', settings.url);
-      await client.connect(new StreamableHTTPClientTransport(endpoint, { requestInit: { headers: { authorization: `Bearer ${settings.token}` } } }));
+      await client.connect(
+        new StreamableHTTPClientTransport(endpoint, {
+          requestInit: { headers: { authorization: `Bearer ${settings.token}` } },
+        }),
+      );
       return client;
     })().catch((error: unknown) => {
       connected = undefined; // the next request tries again (the instance may have been starting)
@@ -68,10 +72,12 @@ function refusedHere(problem: string): CallToolResult {
 
 export const mcpCommand: Command = {
   summary: "serve the instance's MCP tools over stdio, for a local agent (stdout carries the protocol)",
-  usage: 'coinop mcp [--url <base URL>] [--token <token>]   (an agent starts it; each tool call is charged as its HTTP call)',
+  usage:
+    'coinop mcp [--url <base URL>] [--token <token>]   (an agent starts it; each tool call is charged as its HTTP call)',
   async run(args) {
     const { settings } = invocation(args, {});
-    if (settings.token === undefined) throw new UsageError('no token: set COINOP_TOKEN, pass --token, or run `coinop token new --save`');
+    if (settings.token === undefined)
+      throw new UsageError('no token: set COINOP_TOKEN, pass --token, or run `coinop token new --save`');
     await serveMcpOverStdio({ url: settings.url, token: settings.token });
   },
 };

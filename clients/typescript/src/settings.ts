@@ -22,7 +22,8 @@ interface ConfigFile {
 
 /** `$XDG_CONFIG_HOME/coinop/config.json`, by default `~/.config/coinop/config.json`. */
 export function configPath(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_CONFIG_HOME !== undefined && env.XDG_CONFIG_HOME !== '' ? env.XDG_CONFIG_HOME : join(homedir(), '.config');
+  const base =
+    env.XDG_CONFIG_HOME !== undefined && env.XDG_CONFIG_HOME !== '' ? env.XDG_CONFIG_HOME : join(homedir(), '.config');
   return join(base, 'coinop', 'config.json');
 }
 
@@ -50,7 +51,8 @@ export function saveConfigFile(path: string, changes: ConfigFile): void {
   writeFileSync(path, `${JSON.stringify({ ...readConfigFile(path), ...changes }, null, 2)}\n`, { mode: 0o600 });
 }
 
-const nonEmpty = (value: string | undefined): string | undefined => (value === undefined || value === '' ? undefined : value);
+const nonEmpty = (value: string | undefined): string | undefined =>
+  value === undefined || value === '' ? undefined : value;
 
 export function resolveSettings(
   given: { url?: string | undefined; token?: string | undefined; adminToken?: string | undefined },

@@ -1,8 +1,12 @@
 // Request and answer shapes, named after the operations and taken from the generated document types.
 import type { paths } from './generated/schema.js';
 
-type OkContent<Operation> = Operation extends { responses: { 200: { content: infer Content } } } ? Content[keyof Content] : never;
-type JsonBody<Operation> = Operation extends { requestBody?: { content: { 'application/json': infer Body } } } ? Body : never;
+type OkContent<Operation> = Operation extends { responses: { 200: { content: infer Content } } }
+  ? Content[keyof Content]
+  : never;
+type JsonBody<Operation> = Operation extends { requestBody?: { content: { 'application/json': infer Body } } }
+  ? Body
+  : never;
 type Query<Operation> = Operation extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
 
 export type WalletInfo = OkContent<paths['/token']['get']>;

@@ -13,7 +13,15 @@ export interface ConfirmButtonProps {
   readonly onConfirm: () => void;
 }
 
-export function ConfirmButton({ label, groupLabel = label, question, confirmLabel, danger, disabled, onConfirm }: ConfirmButtonProps) {
+export function ConfirmButton({
+  label,
+  groupLabel = label,
+  question,
+  confirmLabel,
+  danger,
+  disabled,
+  onConfirm,
+}: ConfirmButtonProps) {
   const [asking, setAsking] = useState(false);
   const yes = useRef<HTMLButtonElement>(null);
   const opener = useRef<HTMLButtonElement>(null);
@@ -25,7 +33,13 @@ export function ConfirmButton({ label, groupLabel = label, question, confirmLabe
   }, [asking]);
   if (!asking) {
     return (
-      <button type="button" ref={opener} class={danger ? 'danger' : undefined} disabled={disabled} onClick={() => setAsking(true)}>
+      <button
+        type="button"
+        ref={opener}
+        class={danger ? 'danger' : undefined}
+        disabled={disabled}
+        onClick={() => setAsking(true)}
+      >
         {label}
       </button>
     );

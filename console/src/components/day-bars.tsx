@@ -21,7 +21,8 @@ const LABELLED_DAYS = 14;
 const credits = (amount: number) => `${amount.toLocaleString()} credit${amount === 1 ? '' : 's'}`;
 
 /** An axis label in the same style as formatDay, without the weekday and year: "22 Nov". */
-const shortDay = (day: string): string => new Date(day).toLocaleDateString('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'short' });
+const shortDay = (day: string): string =>
+  new Date(day).toLocaleDateString('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'short' });
 
 export function DayBars({ days, title }: { days: readonly DayAmount[]; title: string }) {
   const highest = Math.max(1, ...days.map((entry) => entry.credits));

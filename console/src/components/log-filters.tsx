@@ -42,7 +42,11 @@ export function LogFilters({ initial, onApply }: { initial: LogFilter; onApply: 
       <div class="row">
         <div>
           <label for="log-type">Category</label>
-          <select id="log-type" value={draft.type} onChange={(event) => setDraft({ ...draft, type: event.currentTarget.value })}>
+          <select
+            id="log-type"
+            value={draft.type}
+            onChange={(event) => setDraft({ ...draft, type: event.currentTarget.value })}
+          >
             <option value="">All categories</option>
             {LOG_CATEGORIES.map((category) => (
               <option key={category} value={category}>
@@ -53,7 +57,11 @@ export function LogFilters({ initial, onApply }: { initial: LogFilter; onApply: 
         </div>
         <div>
           <label for="log-status">Status</label>
-          <select id="log-status" value={draft.status} onChange={(event) => setDraft({ ...draft, status: event.currentTarget.value })}>
+          <select
+            id="log-status"
+            value={draft.status}
+            onChange={(event) => setDraft({ ...draft, status: event.currentTarget.value })}
+          >
             {STATUSES.map((status) => (
               <option key={status.value} value={status.value}>
                 {status.label}
@@ -73,7 +81,11 @@ export function LogFilters({ initial, onApply }: { initial: LogFilter; onApply: 
         </div>
         <div class="log-size">
           <label for="log-n">Per page</label>
-          <select id="log-n" value={String(draft.n)} onChange={(event) => setDraft({ ...draft, n: Number(event.currentTarget.value) })}>
+          <select
+            id="log-n"
+            value={String(draft.n)}
+            onChange={(event) => setDraft({ ...draft, n: Number(event.currentTarget.value) })}
+          >
             {SIZES.map((size) => (
               <option key={size} value={String(size)}>
                 {size}

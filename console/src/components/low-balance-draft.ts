@@ -28,7 +28,8 @@ export interface Draft {
 /** The service reads secrets back as this; sending it would store it. */
 export const REDACTED = '***';
 
-export const DEFAULT_TEMPLATE = '{\n  "text": "Balance {{wallet}} is at or below {{threshold}} (wallet {{token_hash}})"\n}';
+export const DEFAULT_TEMPLATE =
+  '{\n  "text": "Balance {{wallet}} is at or below {{threshold}} (wallet {{token_hash}})"\n}';
 
 export function draftOf(settings: SettingsView): Draft {
   const webhook = settings.low_balance_webhook;
@@ -52,10 +53,14 @@ export function parseTemplate(text: string): Parsed<Record<string, unknown> | un
   if (text.trim() === '') return { ok: true, value: undefined };
   try {
     const value: unknown = JSON.parse(text);
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, error: 'Invalid template: must be a JSON object' };
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      return { ok: false, error: 'Invalid template: must be a JSON object' };
     return { ok: true, value: value as Record<string, unknown> };
   } catch (error) {
-    return { ok: false, error: `Invalid template: not JSON (${error instanceof Error ? error.message : String(error)})` };
+    return {
+      ok: false,
+      error: `Invalid template: not JSON (${error instanceof Error ? error.message : String(error)})`,
+    };
   }
 }
 
@@ -71,7 +76,10 @@ export function parseHeaders(text: string): Parsed<Record<string, string>> {
 }
 
 /** The webhook object the draft describes (before any check), or undefined when no URL is given. */
-export function webhookOf(draft: Draft, saved: LowBalanceWebhookView | undefined): Parsed<LowBalanceWebhookView | undefined> {
+export function webhookOf(
+  draft: Draft,
+  saved: LowBalanceWebhookView | undefined,
+): Parsed<LowBalanceWebhookView | undefined> {
   if (draft.url.trim() === '') return { ok: true, value: undefined };
   const headers = parseHeaders(draft.headers);
   if (!headers.ok) return headers;
@@ -124,14 +132,16 @@ export function updateOf(draft: Draft, saved: SettingsView): Parsed<SettingsUpda
   const before = webhookOf(draftOf(saved), saved.low_balance_webhook);
   if (JSON.stringify(webhook.value) !== JSON.stringify(before.ok ? before.value : undefined)) {
     const secret = redactedName(webhook.value);
-    if (secret !== undefined) return { ok: false, error: `Enter ${secret} again: the service shows saved secrets as ${REDACTED}` };
+    if (secret !== undefined)
+      return { ok: false, error: `Enter ${secret} again: the service shows saved secrets as ${REDACTED}` };
     update.low_balance_webhook = webhook.value ?? null;
   }
   return { ok: true, value: update };
 }
 
 function redactedName(webhook: LowBalanceWebhookView | undefined): string | undefined {
-  for (const [name, value] of Object.entries(webhook?.headers ?? {})) if (value === REDACTED) return `the value of header ${name}`;
+  for (const [name, value] of Object.entries(webhook?.headers ?? {}))
+    if (value === REDACTED) return `the value of header ${name}`;
   for (const [name, value] of Object.entries(webhook?.options ?? {})) if (value === REDACTED) return name;
   return undefined;
 }

@@ -28,7 +28,9 @@ export function LowBalanceSettings({ tokenHash }: { tokenHash: string }) {
       <h2 id="low-balance-heading">Low-balance notifications</h2>
       <ErrorNote error={settings.error} />
       <Loading when={settings.data === undefined && settings.loading} />
-      {settings.data === undefined ? null : <SettingsForm saved={settings.data} tokenHash={tokenHash} onSaved={() => setFresh((count) => count + 1)} />}
+      {settings.data === undefined ? null : (
+        <SettingsForm saved={settings.data} tokenHash={tokenHash} onSaved={() => setFresh((count) => count + 1)} />
+      )}
     </section>
   );
 }
@@ -43,7 +45,9 @@ function SettingsForm({ saved, tokenHash, onSaved }: { saved: SettingsView; toke
       ...previous,
       [field]: value,
       // A custom format starts from a working template rather than an error.
-      ...(field === 'format' && value === 'custom' && previous.template.trim() === '' ? { template: DEFAULT_TEMPLATE } : {}),
+      ...(field === 'format' && value === 'custom' && previous.template.trim() === ''
+        ? { template: DEFAULT_TEMPLATE }
+        : {}),
     }));
   };
   const webhook = webhookOf(draft, saved.low_balance_webhook);
@@ -68,12 +72,33 @@ function SettingsForm({ saved, tokenHash, onSaved }: { saved: SettingsView; toke
     <form class="low-balance" onSubmit={(event) => void save(event)}>
       <div class="lb-fields">
         <label for="lb-threshold">Threshold (credits)</label>
-        <input id="lb-threshold" type="number" min={0} step={1} inputMode="numeric" value={draft.threshold} onInput={set('threshold')} />
+        <input
+          id="lb-threshold"
+          type="number"
+          min={0}
+          step={1}
+          inputMode="numeric"
+          value={draft.threshold}
+          onInput={set('threshold')}
+        />
         <p class="muted small">Notify once when the balance falls to this or below; 0 turns notifications off.</p>
         <label for="lb-email">E-mail</label>
-        <input id="lb-email" type="email" autoComplete="email" value={draft.email} onInput={set('email')} placeholder="ops@example.com" />
+        <input
+          id="lb-email"
+          type="email"
+          autoComplete="email"
+          value={draft.email}
+          onInput={set('email')}
+          placeholder="ops@example.com"
+        />
         <label for="lb-url">Webhook URL (HTTPS)</label>
-        <input id="lb-url" type="url" value={draft.url} onInput={set('url')} placeholder="https://hooks.slack.com/services/…" />
+        <input
+          id="lb-url"
+          type="url"
+          value={draft.url}
+          onInput={set('url')}
+          placeholder="https://hooks.slack.com/services/…"
+        />
         <label for="lb-format">Format</label>
         <select id="lb-format" value={draft.format} onChange={set('format')}>
           {FORMATS.map((format) => (
@@ -82,8 +107,17 @@ function SettingsForm({ saved, tokenHash, onSaved }: { saved: SettingsView; toke
             </option>
           ))}
         </select>
-        {draft.format === 'telegram' ? <Field id="lb-chat-id" label="Telegram chat_id" value={draft.chatId} onInput={set('chatId')} /> : null}
-        {draft.format === 'pagerduty' ? <Field id="lb-routing-key" label="PagerDuty routing_key" value={draft.routingKey} onInput={set('routingKey')} /> : null}
+        {draft.format === 'telegram' ? (
+          <Field id="lb-chat-id" label="Telegram chat_id" value={draft.chatId} onInput={set('chatId')} />
+        ) : null}
+        {draft.format === 'pagerduty' ? (
+          <Field
+            id="lb-routing-key"
+            label="PagerDuty routing_key"
+            value={draft.routingKey}
+            onInput={set('routingKey')}
+          />
+        ) : null}
         {draft.format === 'custom' ? (
           <>
             <label for="lb-template">
@@ -93,8 +127,17 @@ function SettingsForm({ saved, tokenHash, onSaved }: { saved: SettingsView; toke
           </>
         ) : null}
         <label for="lb-headers">Extra headers (one “Name: value” per line)</label>
-        <textarea id="lb-headers" value={draft.headers} onInput={set('headers')} spellcheck={false} rows={2} placeholder="Authorization: Bearer …" />
-        <p class="muted small">Saved header values and secret options read back as ***; type them again when you change the webhook.</p>
+        <textarea
+          id="lb-headers"
+          value={draft.headers}
+          onInput={set('headers')}
+          spellcheck={false}
+          rows={2}
+          placeholder="Authorization: Bearer …"
+        />
+        <p class="muted small">
+          Saved header values and secret options read back as ***; type them again when you change the webhook.
+        </p>
       </div>
       <LowBalancePreview
         webhook={webhook.ok ? webhook.value : undefined}
@@ -121,7 +164,17 @@ function SettingsForm({ saved, tokenHash, onSaved }: { saved: SettingsView; toke
   );
 }
 
-function Field({ id, label, value, onInput }: { id: string; label: string; value: string; onInput: (event: { currentTarget: { value: string } }) => void }) {
+function Field({
+  id,
+  label,
+  value,
+  onInput,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onInput: (event: { currentTarget: { value: string } }) => void;
+}) {
   return (
     <>
       <label for={id}>{label}</label>

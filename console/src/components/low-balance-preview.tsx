@@ -17,10 +17,18 @@ export interface PreviewProps {
 }
 
 /** What the preview shows, computed apart from the markup (and tested through it). */
-export function previewOf({ webhook, draftError, threshold, tokenHash }: PreviewProps): { body?: string; problem?: string } {
+export function previewOf({ webhook, draftError, threshold, tokenHash }: PreviewProps): {
+  body?: string;
+  problem?: string;
+} {
   if (draftError !== undefined) return { problem: draftError };
   if (webhook === undefined) return {};
-  const event: LowBalanceEvent = { wallet: threshold, threshold, token_hash: tokenHash, timestamp: new Date().toISOString() };
+  const event: LowBalanceEvent = {
+    wallet: threshold,
+    threshold,
+    token_hash: tokenHash,
+    timestamp: new Date().toISOString(),
+  };
   const format = isWebhookFormat(webhook.format) ? webhook.format : null;
   const publicUrl = apiRoot().toString().replace(/\/$/, '');
   const problem = formatProblem(webhook) ?? undefined;
@@ -42,7 +50,8 @@ export function LowBalancePreview(props: PreviewProps) {
       ) : (
         <>
           <p class="muted">
-            POST {props.webhook?.url ?? ''}, <code>content-type: application/json</code>, when the balance reaches {props.threshold.toLocaleString()}:
+            POST {props.webhook?.url ?? ''}, <code>content-type: application/json</code>, when the balance reaches{' '}
+            {props.threshold.toLocaleString()}:
           </p>
           {props.threshold > 0 ? null : <p class="muted">Notifications are off while the threshold is 0.</p>}
           {preview.problem === undefined ? null : (

@@ -20,11 +20,14 @@ export function Recharge() {
     setError(undefined);
     try {
       const answer = (await call<string>('GET', '/recharge', { query: { amount } })).data.trim();
-      if (httpHref(answer) === undefined) setError(`The service answered with something that is not a payment link: ${answer.slice(0, 200)}`);
+      if (httpHref(answer) === undefined)
+        setError(`The service answered with something that is not a payment link: ${answer.slice(0, 200)}`);
       else setLink({ url: answer, amount });
     } catch (failure) {
       setError(
-        failure instanceof ApiError && failure.status === 501 ? `Recharge is not set up on this service (${describeError(failure)}).` : describeError(failure),
+        failure instanceof ApiError && failure.status === 501
+          ? `Recharge is not set up on this service (${describeError(failure)}).`
+          : describeError(failure),
       );
     } finally {
       setBusy(false);
@@ -49,7 +52,8 @@ export function Recharge() {
         </button>
       </div>
       <p class="muted small">
-        <CostHint credits={0} />. The link opens the payment page in a new tab; the credits arrive when the payment completes.
+        <CostHint credits={0} />. The link opens the payment page in a new tab; the credits arrive when the payment
+        completes.
       </p>
       <div role="status">
         {link === undefined ? null : (

@@ -72,7 +72,14 @@ function Bars({ view, summary }: { view: SpendView; summary: string }) {
                 const from = base;
                 base += credits;
                 return (
-                  <rect key={category} class={`segment c-${category}`} x={x} width={barWidth} y={y(base)} height={y(from) - y(base)}>
+                  <rect
+                    key={category}
+                    class={`segment c-${category}`}
+                    x={x}
+                    width={barWidth}
+                    y={y(base)}
+                    height={y(from) - y(base)}
+                  >
                     <title>{`${periodLabel(view.by, period.start)} UTC: ${category}, ${plural(credits, 'credit')}`}</title>
                   </rect>
                 );
@@ -95,7 +102,11 @@ function XLabel({ view, index, x }: { view: SpendView; index: number; x: number 
   const every = view.periods.length > 72 ? 24 : 6;
   if (view.by === 'hour' && hour % every !== 0) return null;
   const lines =
-    view.by === 'day' || every === 24 ? [dayLabel(period.start)] : hour === 0 ? [hourLabel(period.start), dayLabel(period.start)] : [hourLabel(period.start)];
+    view.by === 'day' || every === 24
+      ? [dayLabel(period.start)]
+      : hour === 0
+        ? [hourLabel(period.start), dayLabel(period.start)]
+        : [hourLabel(period.start)];
   return (
     <text class="x-label" x={x} y={TOP + PLOT_H + 16} text-anchor="middle">
       {lines.map((line, number) => (
@@ -127,7 +138,9 @@ function SpendTable({ view }: { view: SpendView }) {
       <summary>Show as table</summary>
       <div class="spend-scroll" tabIndex={0} role="region" aria-label="Credits per period">
         <table>
-          <caption class="muted">Credits per {view.by === 'day' ? 'UTC day' : 'UTC hour'} and category; periods without spending left out.</caption>
+          <caption class="muted">
+            Credits per {view.by === 'day' ? 'UTC day' : 'UTC hour'} and category; periods without spending left out.
+          </caption>
           <thead>
             <tr>
               <th scope="col">{view.by === 'day' ? 'Day' : 'Hour'} (UTC)</th>

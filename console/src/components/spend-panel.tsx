@@ -29,7 +29,11 @@ export function SpendPanel() {
   const range = RANGES.find((candidate) => candidate.id === rangeId) ?? RANGES[0];
   const by = range?.by ?? 'day';
   const days = range?.days ?? 7;
-  const spend = useLoad(async () => (await call<SpendAnswer>('GET', '/token/spend', { query: { days, by } })).data, [days, by], REFRESH_MS);
+  const spend = useLoad(
+    async () => (await call<SpendAnswer>('GET', '/token/spend', { query: { days, by } })).data,
+    [days, by],
+    REFRESH_MS,
+  );
   // Read again after any charge the console sees (the balance moved), so the chart never trails the page's own calls.
   const { reload } = spend;
   useEffect(() => {
@@ -54,7 +58,13 @@ export function SpendPanel() {
           <legend class="visually-hidden">Period</legend>
           {RANGES.map((candidate) => (
             <label key={candidate.id}>
-              <input type="radio" name="spend-range" value={candidate.id} checked={candidate.id === rangeId} onChange={() => setRangeId(candidate.id)} />
+              <input
+                type="radio"
+                name="spend-range"
+                value={candidate.id}
+                checked={candidate.id === rangeId}
+                onChange={() => setRangeId(candidate.id)}
+              />
               {candidate.label}
             </label>
           ))}
@@ -66,9 +76,12 @@ export function SpendPanel() {
       </div>
       <ErrorNote error={spend.error} />
       <Loading when={spend.data === undefined && spend.loading} />
-      {spend.data === undefined ? null : <SpendChart view={spendView(spend.data)} range={range?.span ?? 'the last 7 days'} />}
+      {spend.data === undefined ? null : (
+        <SpendChart view={spendView(spend.data)} range={range?.span ?? 'the last 7 days'} />
+      )}
       <p class="muted small">
-        By category of the call log, in UTC periods; refreshed every 30 seconds and after each charge made here. Free calls are not drawn.
+        By category of the call log, in UTC periods; refreshed every 30 seconds and after each charge made here. Free
+        calls are not drawn.
       </p>
     </section>
   );

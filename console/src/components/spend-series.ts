@@ -52,7 +52,10 @@ export function spendView(answer: SpendAnswer): SpendView {
   }
   // Categories unknown to this console (a newer service) still show, after the known ones.
   const known: readonly string[] = LOG_CATEGORIES;
-  const categories = [...known.filter((name) => totals.has(name)), ...[...totals.keys()].filter((name) => !known.includes(name)).sort()];
+  const categories = [
+    ...known.filter((name) => totals.has(name)),
+    ...[...totals.keys()].filter((name) => !known.includes(name)).sort(),
+  ];
   return { by: answer.by, periods, categories, totals, total: sum(totals.values()), calls };
 }
 
@@ -88,4 +91,5 @@ export const dayLabel = (start: number): string => {
   return `${WEEKDAYS[date.getUTCDay()] ?? ''} ${date.getUTCDate()}`;
 };
 export const hourLabel = (start: number): string => `${pad(new Date(start).getUTCHours())}:00`;
-export const periodLabel = (by: SpendPeriod, start: number): string => (by === 'day' ? dayLabel(start) : `${dayLabel(start)}, ${hourLabel(start)}`);
+export const periodLabel = (by: SpendPeriod, start: number): string =>
+  by === 'day' ? dayLabel(start) : `${dayLabel(start)}, ${hourLabel(start)}`;

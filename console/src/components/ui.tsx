@@ -74,7 +74,13 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
   };
   return (
     <span class="copy">
-      <input ref={field} readOnly value={text} aria-label={`${label}: value`} onFocus={(event) => event.currentTarget.select()} />
+      <input
+        ref={field}
+        readOnly
+        value={text}
+        aria-label={`${label}: value`}
+        onFocus={(event) => event.currentTarget.select()}
+      />
       <button type="button" onClick={() => void copy()}>
         {done ? 'Copied' : label}
       </button>
@@ -118,7 +124,13 @@ export function formatInstant(when: string | number | Date, timeZone = viewerZon
 
 /** A day in the same style: "Sat, 28 Nov 2026" (in UTC for the service's UTC days, given as YYYY-MM-DD). */
 export function formatDay(when: string | number | Date, timeZone = viewerZone()): string {
-  return new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' }).format(new Date(when));
+  return new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+  }).format(new Date(when));
 }
 
 /** A relative time for a future or past ISO instant: "in 3 h", "5 min ago". */

@@ -37,7 +37,10 @@ interface State<T> {
   readonly balance?: number;
 }
 
-export function usePagedList<T>(fetchPage: (cursor: string | null) => Promise<Answer<Page<T>>>, keys: readonly unknown[]): PagedList<T> {
+export function usePagedList<T>(
+  fetchPage: (cursor: string | null) => Promise<Answer<Page<T>>>,
+  keys: readonly unknown[],
+): PagedList<T> {
   const [state, setState] = useState<State<T>>({ cursor: null, loading: true });
   const generation = useRef(0);
   const load = useCallback(
@@ -47,7 +50,13 @@ export function usePagedList<T>(fetchPage: (cursor: string | null) => Promise<An
       fetchPage(cursor).then(
         (answer) =>
           mine === generation.current &&
-          setState({ items: [...before, ...answer.data.items], cursor: answer.data.cursor, loading: false, cost: answer.cost, balance: answer.balance }),
+          setState({
+            items: [...before, ...answer.data.items],
+            cursor: answer.data.cursor,
+            loading: false,
+            cost: answer.cost,
+            balance: answer.balance,
+          }),
         (failure: unknown) =>
           mine === generation.current &&
           setState((previous) => ({
@@ -71,6 +80,9 @@ export function usePagedList<T>(fetchPage: (cursor: string | null) => Promise<An
     balance: state.balance,
     loadMore: () => state.cursor !== null && load(state.cursor, state.items ?? []),
     reload: () => load(null, []),
-    update: (change) => setState((previous) => (previous.items === undefined ? previous : { ...previous, items: change(previous.items) })),
+    update: (change) =>
+      setState((previous) =>
+        previous.items === undefined ? previous : { ...previous, items: change(previous.items) },
+      ),
   };
 }

@@ -18,8 +18,13 @@ export interface PaidCall<T> {
  * `cost` is what the call's label says it costs (a refusal for want of credits says it). `clearWhileBusy` hides the last answer as soon as the call starts (an action whose old answer would mislead, such
  * as a rotated secret); by default it stays on screen until the new one replaces it.
  */
-export function usePaidCall<T>({ clearWhileBusy = false, cost }: { clearWhileBusy?: boolean; cost?: number } = {}): PaidCall<T> {
-  const [state, setState] = useState<{ busy: boolean; error?: string; result?: T; cost?: number; balance?: number }>({ busy: false });
+export function usePaidCall<T>({
+  clearWhileBusy = false,
+  cost,
+}: { clearWhileBusy?: boolean; cost?: number } = {}): PaidCall<T> {
+  const [state, setState] = useState<{ busy: boolean; error?: string; result?: T; cost?: number; balance?: number }>({
+    busy: false,
+  });
   return {
     busy: state.busy,
     error: state.error,

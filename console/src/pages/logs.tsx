@@ -46,8 +46,8 @@ export function Logs(_props: PageProps) {
     <>
       <PageTitle title="Call logs">Call logs</PageTitle>
       <p class="muted">
-        Every call the wallet made in the last 7 days, newest first (<CostHint credits={0} />; reading the log is itself logged). Entries can appear a few
-        seconds after the call.
+        Every call the wallet made in the last 7 days, newest first (<CostHint credits={0} />; reading the log is itself
+        logged). Entries can appear a few seconds after the call.
       </p>
       <LogFilters initial={filter} onApply={apply} />
       <div class="log-bar">
@@ -80,7 +80,13 @@ export function Logs(_props: PageProps) {
 /** `more`: older entries remain, so an empty or short filtered page is not the end. */
 function Entries({ entries, more }: { entries: readonly LogEntry[]; more: boolean }) {
   if (entries.length === 0) {
-    return <p class="panel muted">{more ? 'No matching entries among these; press Older to keep looking.' : 'No calls match these filters.'}</p>;
+    return (
+      <p class="panel muted">
+        {more ? 'No matching entries among these; press Older to keep looking.' : 'No calls match these filters.'}
+      </p>
+    );
   }
-  return <LogTable entries={entries}>{more ? <p class="muted small">Older entries remain: press Older.</p> : null}</LogTable>;
+  return (
+    <LogTable entries={entries}>{more ? <p class="muted small">Older entries remain: press Older.</p> : null}</LogTable>
+  );
 }

@@ -14,7 +14,8 @@ export interface NewWallet {
 }
 
 /** Proves a wallet token on a free call (the last log entry): 401 for an unknown token; the answer carries x-balance. */
-const proveWallet = async (): Promise<number | undefined> => (await call('GET', '/token/logs', { query: { n: 1 } })).balance;
+const proveWallet = async (): Promise<number | undefined> =>
+  (await call('GET', '/token/logs', { query: { n: 1 } })).balance;
 
 export function SignIn({ onSignedIn }: { onSignedIn: (created?: NewWallet) => void }) {
   const [token, setToken] = useState('');
@@ -63,7 +64,14 @@ export function SignIn({ onSignedIn }: { onSignedIn: (created?: NewWallet) => vo
       <PageTitle title="Sign in">coinop console</PageTitle>
       <form onSubmit={(event) => void submit(event)}>
         <label for="token">API token</label>
-        <input id="token" name="token" type="password" autoComplete="off" value={token} onInput={(event) => setToken(event.currentTarget.value)} />
+        <input
+          id="token"
+          name="token"
+          type="password"
+          autoComplete="off"
+          value={token}
+          onInput={(event) => setToken(event.currentTarget.value)}
+        />
         <p class="muted">Kept in this tab only (sessionStorage) and sent as the x-token header. Signing in is free.</p>
         <p>
           No token yet?{' '}
@@ -98,8 +106,11 @@ export function NewTokenNotice({ wallet, onDone }: { wallet: NewWallet; onDone: 
   return (
     <div class="notice" role="status" data-testid="new-token">
       <p>
-        <strong>Signed in with a new wallet{wallet.balance === undefined ? '' : ` holding ${plural(wallet.balance, 'credit')}`}.</strong> Its token is below:
-        keep it somewhere safe. It is the only key to this wallet and cannot be shown again.
+        <strong>
+          Signed in with a new wallet
+          {wallet.balance === undefined ? '' : ` holding ${plural(wallet.balance, 'credit')}`}.
+        </strong>{' '}
+        Its token is below: keep it somewhere safe. It is the only key to this wallet and cannot be shown again.
       </p>
       <CopyButton text={wallet.token} label="Copy token" />
       <p>

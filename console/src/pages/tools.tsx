@@ -44,7 +44,17 @@ export function Tools({ route }: PageProps) {
   );
 }
 
-function Tool({ name, label, active, children }: { name: string; label: string; active: string; children: ComponentChildren }) {
+function Tool({
+  name,
+  label,
+  active,
+  children,
+}: {
+  name: string;
+  label: string;
+  active: string;
+  children: ComponentChildren;
+}) {
   return (
     <section class="panel tools-panel" aria-labelledby={`tool-${name}`} hidden={name !== active}>
       <h2 id={`tool-${name}`}>{label}</h2>

@@ -33,14 +33,17 @@ export function Wallet(_props: PageProps) {
     <>
       <PageTitle title="Wallet">Wallet</PageTitle>
       <p class="muted">
-        Opening this page is free: the balance, the chart and the payment link cost nothing. The token hash and the notification settings are read when asked.
+        Opening this page is free: the balance, the chart and the payment link cost nothing. The token hash and the
+        notification settings are read when asked.
       </p>
       <section class="panel wallet-summary" aria-labelledby="balance-heading">
         <Balance />
         {info === undefined ? (
           <div class="wallet-hash">
             <h2 id="hash-heading">Token hash and notifications</h2>
-            <p class="muted small">Reads the wallet (GET /token) and its low-balance settings (GET /token/settings), once for this session.</p>
+            <p class="muted small">
+              Reads the wallet (GET /token) and its low-balance settings (GET /token/settings), once for this session.
+            </p>
             <div class="actions">
               <button type="button" disabled={details.busy} onClick={() => void show()}>
                 Show token hash and notification settings
@@ -79,7 +82,10 @@ function Hash({ info }: { info: WalletInfo }) {
   return (
     <div class="wallet-hash">
       <h2 id="hash-heading">Token hash</h2>
-      <p class="muted small">The SHA-256 of your token: safe to share with an operator or in a support request. The token itself is never shown.</p>
+      <p class="muted small">
+        The SHA-256 of your token: safe to share with an operator or in a support request. The token itself is never
+        shown.
+      </p>
       <CopyButton text={info.hash} label="Copy hash" />
       <p class="muted small">
         Wallet created <time dateTime={info.created}>{formatInstant(info.created)}</time>

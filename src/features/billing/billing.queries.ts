@@ -9,7 +9,8 @@ export interface StripeCredit {
 }
 
 export type CreditOutcome =
-  { readonly credited: true; readonly balance: number } | { readonly credited: false; readonly reason: 'already-credited' | 'wallet-gone' };
+  | { readonly credited: true; readonly balance: number }
+  | { readonly credited: false; readonly reason: 'already-credited' | 'wallet-gone' };
 
 class WalletGone extends Error {}
 
@@ -17,7 +18,10 @@ class WalletGone extends Error {}
  * Records the session and credits the wallet in one transaction: a replayed or concurrent event finds the
  * session already recorded and credits nothing; a wallet deleted meanwhile rolls the record back.
  */
-export async function creditStripeSession(deps: Pick<Deps, 'store' | 'ledger'>, credit: StripeCredit): Promise<CreditOutcome> {
+export async function creditStripeSession(
+  deps: Pick<Deps, 'store' | 'ledger'>,
+  credit: StripeCredit,
+): Promise<CreditOutcome> {
   try {
     return await deps.store.write(async (tx): Promise<CreditOutcome> => {
       const recorded = await tx.run(

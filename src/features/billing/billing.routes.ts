@@ -4,13 +4,26 @@ import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { walletOf } from '../../http/metering.js';
 import { errorResponses, okText, responses, tokenAuth, PLAIN_TEXT } from '../../http/schemas.js';
-import { handleStripeEvent, rechargeLink, RECHARGE_DONE_PATH, verifyStripeEvent, WEBHOOK_PATH } from './billing.service.js';
+import {
+  handleStripeEvent,
+  rechargeLink,
+  RECHARGE_DONE_PATH,
+  verifyStripeEvent,
+  WEBHOOK_PATH,
+} from './billing.service.js';
 import { RECHARGE_AMOUNTS } from './recharge-plans.js';
 import type { RechargeAmount } from './recharge-plans.js';
 
 // Closed, as the contract defines the query (docs/contract.md#recharge): an unknown parameter is 400 (this free call is logged with its path).
 const RechargeQuery = Type.Object(
-  { amount: Type.String({ enum: [...RECHARGE_AMOUNTS], default: '1', 'x-error': 'must be 1 or 3', description: 'Millions of credits to buy: 1 or 3' }) },
+  {
+    amount: Type.String({
+      enum: [...RECHARGE_AMOUNTS],
+      default: '1',
+      'x-error': 'must be 1 or 3',
+      description: 'Millions of credits to buy: 1 or 3',
+    }),
+  },
   { additionalProperties: false },
 );
 const DoneQuery = Type.Object({ cancelled: Type.Optional(Type.String()) });
@@ -27,7 +40,11 @@ const WEBHOOK_BODY_LIMIT = 512 * 1024;
 export const billingRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   // The signature covers the exact bytes Stripe sent: keep the body raw, whatever its content type.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT }, (_request: FastifyRequest, body, done) => done(null, body));
+  app.addContentTypeParser(
+    '*',
+    { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT },
+    (_request: FastifyRequest, body, done) => done(null, body),
+  );
 
   app.get(
     '/recharge',
@@ -62,7 +79,10 @@ export const billingRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
         tags: ['token'],
         querystring: DoneQuery,
         response: { 200: okText('A short message') },
-        example: { response: 'Thank you: your payment was received. The credits are added to your wallet as soon as Stripe confirms it.' },
+        example: {
+          response:
+            'Thank you: your payment was received. The credits are added to your wallet as soon as Stripe confirms it.',
+        },
       },
     },
     async (request, reply) => {
@@ -82,10 +102,14 @@ export const billingRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
       schema: {
         operationId: 'stripeWebhook',
         summary: 'Stripe webhook (signed with STRIPE_WEBHOOK_SECRET)',
-        description: 'Credits a wallet once per paid Checkout Session (`checkout.session.completed`, `checkout.session.async_payment_succeeded`).',
+        description:
+          'Credits a wallet once per paid Checkout Session (`checkout.session.completed`, `checkout.session.async_payment_succeeded`).',
         tags: ['billing'],
         response: { 200: WebhookAnswer, 400: errorResponses[400], 413: errorResponses[413], 501: errorResponses[501] },
-        example: { response: { received: true, credited: true, credits: 1000000 }, errors: { 400: 'Invalid stripe-signature' } },
+        example: {
+          response: { received: true, credited: true, credits: 1000000 },
+          errors: { 400: 'Invalid stripe-signature' },
+        },
       },
     },
     async (request) => {

@@ -39,24 +39,37 @@ export async function rechargeLink(deps: BillingDeps, amount: RechargeAmount, wa
     deps.logger.error({ err: error }, 'creating a Stripe Checkout Session failed');
     throw errors.badGateway('Payment provider unavailable: could not create the checkout session');
   }
-  if (session.url === null || session.url === undefined) throw errors.badGateway('Payment provider unavailable: no checkout URL returned');
+  if (session.url === null || session.url === undefined)
+    throw errors.badGateway('Payment provider unavailable: no checkout URL returned');
   return session.url;
 }
 
 /** The verified event, or 400 for a missing or wrong signature (or a stale timestamp). */
-export function verifyStripeEvent(deps: BillingDeps, rawBody: Buffer, signature: string | string[] | undefined): Stripe.Event {
+export function verifyStripeEvent(
+  deps: BillingDeps,
+  rawBody: Buffer,
+  signature: string | string[] | undefined,
+): Stripe.Event {
   const secret = deps.config.stripe.webhookSecret;
   if (secret === undefined) throw errors.rechargeNotConfigured();
   if (typeof signature !== 'string' || signature === '') throw errors.badRequest('Missing stripe-signature header');
   try {
-    return requireOnDemand<typeof Stripe>('stripe').webhooks.constructEvent(rawBody, signature, secret, undefined, undefined, deps.clock.now());
+    return requireOnDemand<typeof Stripe>('stripe').webhooks.constructEvent(
+      rawBody,
+      signature,
+      secret,
+      undefined,
+      undefined,
+      deps.clock.now(),
+    );
   } catch {
     throw errors.badRequest('Invalid stripe-signature');
   }
 }
 
 export type WebhookOutcome =
-  { readonly credited: true; readonly credits: number; readonly balance: number } | { readonly credited: false; readonly reason: string };
+  | { readonly credited: true; readonly credits: number; readonly balance: number }
+  | { readonly credited: false; readonly reason: string };
 
 /** Credits of a completed session: our metadata, else (Checkout with our prices) its line items. */
 async function creditsOf(deps: BillingDeps, session: Stripe.Checkout.Session): Promise<number | undefined> {
@@ -83,7 +96,11 @@ const PAID = 'paid';
  * `checkout.session.async_payment_succeeded` credit the wallet named by `client_reference_id`, once per
  * session; the credit is logged in that wallet's log with category `service`. Everything else is acknowledged.
  */
-export async function handleStripeEvent(deps: BillingDeps, event: Stripe.Event, startedAt: number): Promise<WebhookOutcome> {
+export async function handleStripeEvent(
+  deps: BillingDeps,
+  event: Stripe.Event,
+  startedAt: number,
+): Promise<WebhookOutcome> {
   if (event.type !== 'checkout.session.completed' && event.type !== 'checkout.session.async_payment_succeeded') {
     return { credited: false, reason: `ignored ${event.type}` };
   }
@@ -101,7 +118,13 @@ export async function handleStripeEvent(deps: BillingDeps, event: Stripe.Event, 
     return { credited: false, reason: 'unknown product' };
   }
   const now = deps.clock.now();
-  const outcome = await creditStripeSession(deps, { sessionId: session.id, eventId: event.id, walletId: wallet.id, credits, at: now });
+  const outcome = await creditStripeSession(deps, {
+    sessionId: session.id,
+    eventId: event.id,
+    walletId: wallet.id,
+    credits,
+    at: now,
+  });
   if (!outcome.credited) return outcome;
   deps.ledger.recordAlways({
     walletId: wallet.id,

@@ -23,7 +23,11 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 function send(request: FastifyRequest, reply: FastifyReply, file: ConsoleFile, cacheControl: string) {
   const accepted = request.headers['accept-encoding'] ?? '';
-  const [encoding, body] = accepted.includes('br') ? ['br', file.brotli] : accepted.includes('gzip') ? ['gzip', file.gzip] : [undefined, file.identity];
+  const [encoding, body] = accepted.includes('br')
+    ? ['br', file.brotli]
+    : accepted.includes('gzip')
+      ? ['gzip', file.gzip]
+      : [undefined, file.identity];
   if (encoding !== undefined) reply.header('content-encoding', encoding);
   return reply
     .header('vary', 'accept-encoding')

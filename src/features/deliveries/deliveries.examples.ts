@@ -18,12 +18,27 @@ const delivery = {
 };
 
 export const deliveryExamples = {
-  list: { params, query: { n: 20, status: 'success' }, response: { deliveries: [delivery], n: 1 }, errors: { 404: errors.webhookNotFound().body } },
+  list: {
+    params,
+    query: { n: 20, status: 'success' },
+    response: { deliveries: [delivery], n: 1 },
+    errors: { 404: errors.webhookNotFound().body },
+  },
   get: {
     params: { ...params, deliveryId: delivery.id },
     response: {
       ...delivery,
-      attempts: [{ attempt: 1, trigger: 'email', at: '2026-06-01T12:00:00.000Z', statusCode: 200, ms: 142, error: null, responseBody: 'ok' }],
+      attempts: [
+        {
+          attempt: 1,
+          trigger: 'email',
+          at: '2026-06-01T12:00:00.000Z',
+          statusCode: 200,
+          ms: 142,
+          error: null,
+          responseBody: 'ok',
+        },
+      ],
       body: '{"type":"email.received","data":{"subject":"Hello"}}',
     },
     errors: { 404: [errors.webhookNotFound().body, errors.deliveryNotFound().body] },

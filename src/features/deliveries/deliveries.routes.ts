@@ -7,7 +7,14 @@ import { responses, tokenAuth } from '../../http/schemas.js';
 import { DELIVERY_RETENTION_MS, findDelivery, listDeliveries } from '../../delivery-core/index.js';
 import type { DeliveryStatus } from '../../delivery-core/index.js';
 import { findWebhook, WebhookParams } from '../webhooks/index.js';
-import { attemptView, DeliveriesQuery, DeliveryDetail, DeliveryList, DeliveryParams, summaryView } from './deliveries.schemas.js';
+import {
+  attemptView,
+  DeliveriesQuery,
+  DeliveryDetail,
+  DeliveryList,
+  DeliveryParams,
+  summaryView,
+} from './deliveries.schemas.js';
 import { deliveryExamples } from './deliveries.examples.js';
 import { redeliverRoutes } from './redeliver.routes.js';
 
@@ -70,7 +77,12 @@ export const deliveryRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
       const walletId = walletOf(request).id;
       const { webhookId, deliveryId } = request.params;
       await ownWebhook(walletId, webhookId);
-      const found = await findDelivery(deps.store.read, { walletId, webhookId, deliveryId, expiredAt: deps.clock.now() - DELIVERY_RETENTION_MS });
+      const found = await findDelivery(deps.store.read, {
+        walletId,
+        webhookId,
+        deliveryId,
+        expiredAt: deps.clock.now() - DELIVERY_RETENTION_MS,
+      });
       if (found === undefined) throw errors.deliveryNotFound();
       return { ...summaryView(found.delivery), attempts: found.attempts.map(attemptView), body: found.delivery.body };
     },

@@ -11,13 +11,25 @@ export const MAX_DELIVERIES = 100;
 export const DEFAULT_DELIVERIES = 20;
 
 export const DeliveriesQuery = Type.Object({
-  n: Type.Integer({ minimum: 1, maximum: MAX_DELIVERIES, default: DEFAULT_DELIVERIES, 'x-error': `must be an integer from 1 to ${MAX_DELIVERIES}` }),
+  n: Type.Integer({
+    minimum: 1,
+    maximum: MAX_DELIVERIES,
+    default: DEFAULT_DELIVERIES,
+    'x-error': `must be an integer from 1 to ${MAX_DELIVERIES}`,
+  }),
   status: Type.Optional(
-    Type.String({ enum: [...DELIVERY_STATUSES], 'x-error': 'must be success, failure or pending', description: 'Only deliveries in this state' }),
+    Type.String({
+      enum: [...DELIVERY_STATUSES],
+      'x-error': 'must be success, failure or pending',
+      description: 'Only deliveries in this state',
+    }),
   ),
 });
 
-export const DeliveryParams = Type.Object({ ...WebhookParams.properties, deliveryId: Type.String({ description: 'A delivery id, `msg_…`' }) });
+export const DeliveryParams = Type.Object({
+  ...WebhookParams.properties,
+  deliveryId: Type.String({ description: 'A delivery id, `msg_…`' }),
+});
 
 const summaryFields = {
   id: Type.String({ description: 'The delivery id: the `webhook-id` header of every attempt' }),
@@ -36,7 +48,10 @@ export const DeliveryList = Type.Object({ deliveries: Type.Array(DeliverySummary
 
 const Attempt = Type.Object({
   attempt: Type.Integer(),
-  trigger: Type.String({ enum: [...DELIVERY_TRIGGERS], description: 'The delivery’s trigger (first attempt and retries), or `redelivery`' }),
+  trigger: Type.String({
+    enum: [...DELIVERY_TRIGGERS],
+    description: 'The delivery’s trigger (first attempt and retries), or `redelivery`',
+  }),
   at: ISODate,
   statusCode: Nullable(Type.Integer()),
   ms: Type.Integer(),
@@ -48,7 +63,11 @@ const Attempt = Type.Object({
 export const DeliveryDetail = Type.Object({
   ...summaryFields,
   attempts: Type.Array(Attempt),
-  body: Nullable(Type.String({ description: 'The exact JSON text sent, as a string (parse it for the payload); null when it was over 1 MiB' })),
+  body: Nullable(
+    Type.String({
+      description: 'The exact JSON text sent, as a string (parse it for the payload); null when it was over 1 MiB',
+    }),
+  ),
 });
 
 const isoOrNull = (epochMs: number | null): string | null => (epochMs === null ? null : isoTime(epochMs));

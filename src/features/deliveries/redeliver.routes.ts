@@ -30,9 +30,15 @@ export const redeliverRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async 
   const lookUp = async (walletId: number, params: Params) => {
     if (typeof params.webhookId !== 'string' || typeof params.deliveryId !== 'string') return undefined;
     // Expired rows not yet swept are found too: they answer 410, not 404.
-    return findDelivery(deps.store.read, { walletId, webhookId: params.webhookId, deliveryId: params.deliveryId, expiredAt: 0 });
+    return findDelivery(deps.store.read, {
+      walletId,
+      webhookId: params.webhookId,
+      deliveryId: params.deliveryId,
+      expiredAt: 0,
+    });
   };
-  const redeliverable = (delivery: DeliveryRecord): boolean => delivery.body !== null && delivery.createdAt > deps.clock.now() - DELIVERY_RETENTION_MS;
+  const redeliverable = (delivery: DeliveryRecord): boolean =>
+    delivery.body !== null && delivery.createdAt > deps.clock.now() - DELIVERY_RETENTION_MS;
 
   const meter: MeterSpec = {
     cost: (request) => {
@@ -61,7 +67,8 @@ export const redeliverRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async 
         operationId: 'webhookRedeliver',
         'x-cost': `1, 2 or 5: what the delivery cost (1 for a test, 2 for mail or a scheduled run, 5 for mail with attachments); ${REFUSAL_COST} when refused`,
         example: deliveryExamples.redeliver,
-        summary: 'Send a recorded delivery again: same delivery id, fresh signature, a new attempt; costs what the delivery cost',
+        summary:
+          'Send a recorded delivery again: same delivery id, fresh signature, a new attempt; costs what the delivery cost',
         tags: ['webhook'],
         security: tokenAuth,
         params: DeliveryParams,

@@ -34,7 +34,9 @@ export const PROVIDER_DKIM_SELECTORS: Readonly<Record<string, readonly string[]>
 };
 
 export function dkimSelectors(provider: string | null): string[] {
-  return [...new Set([...COMMON_DKIM_SELECTORS, ...(provider === null ? [] : (PROVIDER_DKIM_SELECTORS[provider] ?? []))])];
+  return [
+    ...new Set([...COMMON_DKIM_SELECTORS, ...(provider === null ? [] : (PROVIDER_DKIM_SELECTORS[provider] ?? []))]),
+  ];
 }
 
 /**
@@ -52,7 +54,11 @@ export interface DkimCheck {
 }
 
 /** Probes `<selector>._domainkey.<domain>` TXT for every selector (CNAMEs to a provider are followed). */
-export async function probeDkim(domain: string, selectors: readonly string[], queryTxt: (name: string) => Promise<QueryResult>): Promise<DkimCheck> {
+export async function probeDkim(
+  domain: string,
+  selectors: readonly string[],
+  queryTxt: (name: string) => Promise<QueryResult>,
+): Promise<DkimCheck> {
   const answers = await Promise.all(selectors.map((selector) => queryTxt(`${selector}._domainkey.${domain}`)));
   const found = selectors.filter((_, index) => {
     const answer = answers[index] as QueryResult;

@@ -28,5 +28,8 @@ export async function discoverDmarc(domain: string, fetchTxt: TxtFetch): Promise
 async function dmarcAt(domain: string, fetchTxt: TxtFetch): Promise<DmarcCheck> {
   const answer = await fetchTxt(`_dmarc.${domain}`);
   if (answer.ok) return dmarcFromTexts(answer.texts);
-  return { present: false, ...(answer.failure === 'NXDOMAIN' ? {} : { error: `TXT lookup failed (${answer.failure})` }) };
+  return {
+    present: false,
+    ...(answer.failure === 'NXDOMAIN' ? {} : { error: `TXT lookup failed (${answer.failure})` }),
+  };
 }

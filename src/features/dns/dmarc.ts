@@ -14,7 +14,8 @@ export interface DmarcRecord {
   readonly ruf?: string;
 }
 
-export type DmarcParse = { readonly ok: true; readonly record: DmarcRecord } | { readonly ok: false; readonly error: string };
+export type DmarcParse =
+  { readonly ok: true; readonly record: DmarcRecord } | { readonly ok: false; readonly error: string };
 
 export function isDmarcRecord(text: string): boolean {
   return /^v\s*=\s*DMARC1\s*(;|$)/i.test(text.trim());
@@ -32,7 +33,8 @@ export function parseDmarc(text: string): DmarcParse {
     if (eq <= 0) return { ok: false, error: `malformed tag "${tag}"` };
     const name = tag.slice(0, eq).trim().toLowerCase();
     const value = tag.slice(eq + 1).trim();
-    if (index === 0 && (name !== 'v' || value !== 'DMARC1')) return { ok: false, error: 'does not start with v=DMARC1' };
+    if (index === 0 && (name !== 'v' || value !== 'DMARC1'))
+      return { ok: false, error: 'does not start with v=DMARC1' };
     if (!pairs.has(name)) pairs.set(name, value);
   }
   const policy = pairs.get('p')?.toLowerCase();
@@ -40,7 +42,8 @@ export function parseDmarc(text: string): DmarcParse {
   if (!POLICIES.includes(policy)) return { ok: false, error: `has an unknown policy p=${policy}` };
   const sp = pairs.get('sp')?.toLowerCase();
   const pctText = pairs.get('pct');
-  const pct = pctText !== undefined && /^\d{1,3}$/.test(pctText) && Number(pctText) <= 100 ? Number(pctText) : undefined;
+  const pct =
+    pctText !== undefined && /^\d{1,3}$/.test(pctText) && Number(pctText) <= 100 ? Number(pctText) : undefined;
   const rua = pairs.get('rua');
   const ruf = pairs.get('ruf');
   return {

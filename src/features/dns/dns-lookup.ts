@@ -13,7 +13,13 @@ import type { Target } from './names.js';
 import { checkPropagation, DEFAULT_PROPAGATION_SERVERS, resolvePropagationServers } from './propagation.js';
 import type { PropagationResult, PropagationServer } from './propagation.js';
 import { hiddenWarning, NOT_ASKED_WARNING, publicRecords } from './public-answers.js';
-import { createRequestBudget, deadlineWarning, MAX_PACKETS_PER_REQUEST, packetLimitWarning, REQUEST_DEADLINE_MS } from './request-budget.js';
+import {
+  createRequestBudget,
+  deadlineWarning,
+  MAX_PACKETS_PER_REQUEST,
+  packetLimitWarning,
+  REQUEST_DEADLINE_MS,
+} from './request-budget.js';
 import type { RequestBudget, RequestLimits } from './request-budget.js';
 import { createRequestResolver } from './request-resolver.js';
 import type { RequestResolver } from './request-resolver.js';
@@ -33,7 +39,10 @@ export type LookupResult = {
   readonly reverseLookup?: ReverseLookup;
   readonly metadata?: { readonly queryTime: number; readonly totalRecords: number };
 } & Partial<Omit<EmailEnrichment, 'warnings' | 'recommendations'>> &
-  Partial<Omit<SslFields, 'warnings' | 'recommendations'>> & { readonly warnings?: string[]; readonly recommendations?: string[] };
+  Partial<Omit<SslFields, 'warnings' | 'recommendations'>> & {
+    readonly warnings?: string[];
+    readonly recommendations?: string[];
+  };
 
 export interface DomainResult {
   readonly domain: string;
@@ -115,7 +124,11 @@ function collect(types: readonly RecordType[], outcomes: readonly QueryResult[],
 }
 
 /** Why this result may be incomplete or trimmed: the request's limits, and what the address screening did. */
-function limitWarnings(context: RequestContext, hidden: number, errors: Partial<Record<RecordType, QueryFailure>>): string[] {
+function limitWarnings(
+  context: RequestContext,
+  hidden: number,
+  errors: Partial<Record<RecordType, QueryFailure>>,
+): string[] {
   const warnings: string[] = [];
   if (hidden > 0) warnings.push(hiddenWarning(hidden));
   if (Object.values(errors).includes('NON_PUBLIC_ADDRESS')) warnings.push(NOT_ASKED_WARNING);
@@ -148,7 +161,10 @@ function withoutAdvice<T extends { readonly warnings: string[]; readonly recomme
 }
 
 /** One entry of `results`, and whether every query of it failed (docs/contract.md#dns-lookup: it counts in failedLookups). */
-async function lookupTarget(context: RequestContext, target: Target): Promise<{ readonly result: DomainResult; readonly failed: boolean }> {
+async function lookupTarget(
+  context: RequestContext,
+  target: Target,
+): Promise<{ readonly result: DomainResult; readonly failed: boolean }> {
   const { plan, resolver, settings } = context;
   const started = performance.now();
   // An address is asked for its PTR, whatever the record types.
@@ -165,7 +181,9 @@ async function lookupTarget(context: RequestContext, target: Target): Promise<{ 
 
   const isDomain = target.kind === 'domain' && !failed;
   // TLS inspection judges every address itself (and says when none is public), so it gets them all.
-  const rawAddresses = outcomes.flatMap((outcome, index) => (outcome.ok && (types[index] === 'A' || types[index] === 'AAAA') ? outcome.records : []));
+  const rawAddresses = outcomes.flatMap((outcome, index) =>
+    outcome.ok && (types[index] === 'A' || types[index] === 'AAAA') ? outcome.records : [],
+  );
   const addressRecords = plan.recordTypes.includes('A') || plan.recordTypes.includes('AAAA') ? rawAddresses : undefined;
   const [reverse, enrichment, ssl, propagation] = await Promise.all([
     plan.performReverseLookup && !failed ? reverseOf(context, target, records, outcomes) : undefined,
@@ -218,7 +236,14 @@ async function lookupTarget(context: RequestContext, target: Target): Promise<{ 
     ...(enrichment === undefined && ssl === undefined && own.length === 0 ? {} : { warnings, recommendations }),
     ...(plan.includeMetadata ? { metadata: { queryTime: Math.round(performance.now() - started), totalRecords } } : {}),
   };
-  return { result: { domain: target.input, lookupResult, ...(propagation === undefined ? {} : { propagationResults: propagation }) }, failed };
+  return {
+    result: {
+      domain: target.input,
+      lookupResult,
+      ...(propagation === undefined ? {} : { propagationResults: propagation }),
+    },
+    failed,
+  };
 }
 
 export function createDnsLookup(settings: DnsLookupSettings): DnsLookup {
@@ -227,7 +252,9 @@ export function createDnsLookup(settings: DnsLookupSettings): DnsLookup {
     async lookup(input, wallet) {
       const plan = planLookup(input);
       // Counted from here: the deadline covers the servers' names, every lookup, and TLS inspection.
-      const budget = createRequestBudget(settings.requestLimits ?? { deadlineMs: REQUEST_DEADLINE_MS, maxPackets: MAX_PACKETS_PER_REQUEST });
+      const budget = createRequestBudget(
+        settings.requestLimits ?? { deadlineMs: REQUEST_DEADLINE_MS, maxPackets: MAX_PACKETS_PER_REQUEST },
+      );
       const resolver = createRequestResolver(settings.client, {
         options: { ...plan.query, budget },
         concurrency: settings.queryConcurrency ?? DEFAULT_QUERY_CONCURRENCY,
@@ -236,10 +263,18 @@ export function createDnsLookup(settings: DnsLookupSettings): DnsLookup {
       });
       // Caller-chosen servers are judged even when the check is off: a refused server is a 400 either way.
       const chosen =
-        plan.propagationServers === undefined ? undefined : await resolvePropagationServers(plan.propagationServers, { policy: settings.policy, resolver });
-      const propagation = plan.checkPropagation ? (chosen ?? settings.propagationDefaults ?? DEFAULT_PROPAGATION_SERVERS) : undefined;
+        plan.propagationServers === undefined
+          ? undefined
+          : await resolvePropagationServers(plan.propagationServers, { policy: settings.policy, resolver });
+      const propagation = plan.checkPropagation
+        ? (chosen ?? settings.propagationDefaults ?? DEFAULT_PROPAGATION_SERVERS)
+        : undefined;
       const context: RequestContext = { settings, plan, resolver, propagation, budget };
-      const outcomes = await mapBounded(plan.targets, settings.domainConcurrency ?? DEFAULT_DOMAIN_CONCURRENCY, (target) => lookupTarget(context, target));
+      const outcomes = await mapBounded(
+        plan.targets,
+        settings.domainConcurrency ?? DEFAULT_DOMAIN_CONCURRENCY,
+        (target) => lookupTarget(context, target),
+      );
       const failedLookups = outcomes.filter((outcome) => outcome.failed).length;
       return {
         summary: {

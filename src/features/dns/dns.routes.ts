@@ -35,9 +35,21 @@ export const dnsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, 
         body: DnsLookupBody,
         response: responses(DnsLookupResponse, 400, 401, 402, 413, 503),
         example: {
-          body: { domains: ['example.com'], recordTypes: ['A', 'MX'], enableEnrichment: false, enableSslInspection: false, performReverseLookup: false },
+          body: {
+            domains: ['example.com'],
+            recordTypes: ['A', 'MX'],
+            enableEnrichment: false,
+            enableSslInspection: false,
+            performReverseLookup: false,
+          },
           response: {
-            summary: { totalDomains: 1, successfulLookups: 1, failedLookups: 0, recordTypes: ['A', 'MX'], propagationCheckEnabled: false },
+            summary: {
+              totalDomains: 1,
+              successfulLookups: 1,
+              failedLookups: 0,
+              recordTypes: ['A', 'MX'],
+              propagationCheckEnabled: false,
+            },
             results: [
               {
                 domain: 'example.com',

@@ -3,7 +3,13 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import { ISODate, Nullable } from '../../http/schemas.js';
 import { RECORD_TYPES } from '../../outbound/dns/dns-types.js';
 import { REQUEST_DEADLINE_MS } from './request-budget.js';
-import { MAX_DOMAINS, MAX_PROPAGATION_SERVERS, RETRIES_RANGE, RETRY_DELAY_RANGE, TIMEOUT_RANGE } from './request-limits.js';
+import {
+  MAX_DOMAINS,
+  MAX_PROPAGATION_SERVERS,
+  RETRIES_RANGE,
+  RETRY_DELAY_RANGE,
+  TIMEOUT_RANGE,
+} from './request-limits.js';
 
 /**
  * Request and response schemas of POST /dns-lookup (docs/contract.md#dns-lookup).
@@ -13,21 +19,36 @@ import { MAX_DOMAINS, MAX_PROPAGATION_SERVERS, RETRIES_RANGE, RETRY_DELAY_RANGE,
 
 const OneOf = <T extends string>(values: readonly T[], options: Record<string, unknown> = {}) =>
   Type.Unsafe<T>({ type: 'string', enum: [...values], ...options });
-const StringMap = (description: string) => Type.Unsafe<Record<string, string>>({ type: 'object', additionalProperties: { type: 'string' }, description });
-const OpenObject = (description: string) => Type.Unsafe<Record<string, unknown>>({ type: 'object', additionalProperties: true, description });
+const StringMap = (description: string) =>
+  Type.Unsafe<Record<string, string>>({ type: 'object', additionalProperties: { type: 'string' }, description });
+const OpenObject = (description: string) =>
+  Type.Unsafe<Record<string, unknown>>({ type: 'object', additionalProperties: true, description });
 const range = (r: { min: number; max: number; default: number }, description: string) =>
-  Type.Integer({ minimum: r.min, maximum: r.max, default: r.default, 'x-error': `must be an integer from ${r.min} to ${r.max}`, description });
+  Type.Integer({
+    minimum: r.min,
+    maximum: r.max,
+    default: r.default,
+    'x-error': `must be an integer from ${r.min} to ${r.max}`,
+    description,
+  });
 
 const RecordTypeName = OneOf(RECORD_TYPES, { 'x-error': `must be one of ${RECORD_TYPES.join(', ')}` });
 
 export const DnsLookupBody = Type.Object(
   {
-    domains: Type.Array(Type.String({ minLength: 1, maxLength: 253, 'x-error': 'must be a domain name or IP address of 1 to 253 characters' }), {
-      minItems: 1,
-      maxItems: MAX_DOMAINS,
-      'x-error': `must list 1 to ${MAX_DOMAINS} domain names or IP addresses`,
-      description: `1 to ${MAX_DOMAINS} domain names (international names allowed) or IP addresses (looked up as PTR); duplicates are looked up once`,
-    }),
+    domains: Type.Array(
+      Type.String({
+        minLength: 1,
+        maxLength: 253,
+        'x-error': 'must be a domain name or IP address of 1 to 253 characters',
+      }),
+      {
+        minItems: 1,
+        maxItems: MAX_DOMAINS,
+        'x-error': `must list 1 to ${MAX_DOMAINS} domain names or IP addresses`,
+        description: `1 to ${MAX_DOMAINS} domain names (international names allowed) or IP addresses (looked up as PTR); duplicates are looked up once`,
+      },
+    ),
     recordTypes: Type.Optional(
       Type.Array(RecordTypeName, {
         minItems: 1,
@@ -36,18 +57,34 @@ export const DnsLookupBody = Type.Object(
         description: 'Default A, AAAA, MX, TXT, NS, CNAME',
       }),
     ),
-    checkPropagation: Type.Optional(Type.Boolean({ default: false, description: 'Ask several public resolvers and compare their answers' })),
-    propagationServers: Type.Optional(
-      Type.Array(Type.String({ minLength: 1, maxLength: 261, 'x-error': 'must be an IP address or host name, optionally with :port' }), {
-        maxItems: MAX_PROPAGATION_SERVERS,
-        'x-error': `must list at most ${MAX_PROPAGATION_SERVERS} servers`,
-        description: 'Replaces the default resolvers; public addresses on port 53 only (private, loopback, link-local addresses and other ports are refused)',
-      }),
+    checkPropagation: Type.Optional(
+      Type.Boolean({ default: false, description: 'Ask several public resolvers and compare their answers' }),
     ),
-    performReverseLookup: Type.Optional(Type.Boolean({ default: true, description: 'PTR lookups for returned addresses' })),
-    enableEnrichment: Type.Optional(Type.Boolean({ default: true, description: 'MX provider, SPF, DMARC, DKIM and an e-mail security score' })),
+    propagationServers: Type.Optional(
+      Type.Array(
+        Type.String({
+          minLength: 1,
+          maxLength: 261,
+          'x-error': 'must be an IP address or host name, optionally with :port',
+        }),
+        {
+          maxItems: MAX_PROPAGATION_SERVERS,
+          'x-error': `must list at most ${MAX_PROPAGATION_SERVERS} servers`,
+          description:
+            'Replaces the default resolvers; public addresses on port 53 only (private, loopback, link-local addresses and other ports are refused)',
+        },
+      ),
+    ),
+    performReverseLookup: Type.Optional(
+      Type.Boolean({ default: true, description: 'PTR lookups for returned addresses' }),
+    ),
+    enableEnrichment: Type.Optional(
+      Type.Boolean({ default: true, description: 'MX provider, SPF, DMARC, DKIM and an e-mail security score' }),
+    ),
     enableSslInspection: Type.Optional(Type.Boolean({ default: true, description: 'TLS certificate of port 443' })),
-    timeout: Type.Optional(range(TIMEOUT_RANGE, `Milliseconds per query try (the whole request ends after ${REQUEST_DEADLINE_MS / 1000} s)`)),
+    timeout: Type.Optional(
+      range(TIMEOUT_RANGE, `Milliseconds per query try (the whole request ends after ${REQUEST_DEADLINE_MS / 1000} s)`),
+    ),
     maxRetries: Type.Optional(range(RETRIES_RANGE, 'Tries after the first one')),
     retryDelay: Type.Optional(range(RETRY_DELAY_RANGE, 'Milliseconds between tries')),
     includeMetadata: Type.Optional(Type.Boolean({ default: false, description: 'Add queryTime and totalRecords' })),
@@ -57,7 +94,8 @@ export const DnsLookupBody = Type.Object(
 export type DnsLookupBody = Static<typeof DnsLookupBody>;
 
 const ttl = Type.Integer({ description: 'Seconds, as the answering server gave it' });
-const record = <P extends Record<string, TSchema>>(type: string, properties: P) => Type.Object({ type: OneOf([type]), ...properties, ttl });
+const record = <P extends Record<string, TSchema>>(type: string, properties: P) =>
+  Type.Object({ type: OneOf([type]), ...properties, ttl });
 const NameValue = (type: string) => record(type, { value: Type.String() });
 
 const Records = Type.Object(
@@ -83,7 +121,16 @@ const Records = Type.Object(
       ),
     ),
     CAA: Type.Optional(Type.Array(record('CAA', { flags: Type.Integer(), tag: Type.String(), value: Type.String() }))),
-    SRV: Type.Optional(Type.Array(record('SRV', { priority: Type.Integer(), weight: Type.Integer(), port: Type.Integer(), target: Type.String() }))),
+    SRV: Type.Optional(
+      Type.Array(
+        record('SRV', {
+          priority: Type.Integer(),
+          weight: Type.Integer(),
+          port: Type.Integer(),
+          target: Type.String(),
+        }),
+      ),
+    ),
   },
   { description: 'Records grouped by type; a type with no records is absent' },
 );
@@ -98,7 +145,10 @@ const LookupResult = Type.Object({
     ),
   ),
   reverseLookup: Type.Optional(
-    Type.Object({ hostnames: Type.Array(Type.String()), responseTime: Type.Integer({ description: 'Milliseconds spent in PTR lookups' }) }),
+    Type.Object({
+      hostnames: Type.Array(Type.String()),
+      responseTime: Type.Integer({ description: 'Milliseconds spent in PTR lookups' }),
+    }),
   ),
   mx_provider: Type.Optional(Nullable(Type.String({ description: 'Mail provider recognised from the MX hosts' }))),
   spf_valid: Type.Optional(Type.Boolean()),
@@ -134,7 +184,11 @@ const PropagationResult = Type.Object({
   domain: Type.String(),
   recordType: RecordTypeName,
   timestamp: ISODate,
-  servers: Type.Unsafe<Record<string, Static<typeof ServerAnswer>>>({ type: 'object', additionalProperties: ServerAnswer, description: 'Keyed by server' }),
+  servers: Type.Unsafe<Record<string, Static<typeof ServerAnswer>>>({
+    type: 'object',
+    additionalProperties: ServerAnswer,
+    description: 'Keyed by server',
+  }),
   isPropagated: Type.Boolean({ description: 'Every server matches the main lookup' }),
   consistencyPercentage: Type.Number({ minimum: 0, maximum: 100 }),
 });

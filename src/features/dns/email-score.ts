@@ -1,7 +1,12 @@
 import type { DmarcPolicy } from './dmarc.js';
 
 export interface EmailPosture {
-  readonly spf: { readonly present: boolean; readonly valid: boolean; readonly strict: boolean; readonly error?: string };
+  readonly spf: {
+    readonly present: boolean;
+    readonly valid: boolean;
+    readonly strict: boolean;
+    readonly error?: string;
+  };
   readonly dmarc: { readonly present: boolean; readonly policy?: DmarcPolicy; readonly error?: string };
   readonly dkim: { readonly found: boolean };
 }
@@ -33,7 +38,10 @@ export function assessEmailSecurity(posture: EmailPosture, domain: string): Emai
     score += 20;
     if (spf.valid) score += 10;
     else
-      miss(`SPF record is invalid${spf.error === undefined ? '' : `: ${spf.error}`}`, 'Fix the SPF record so it has one v=spf1 record within 10 DNS lookups');
+      miss(
+        `SPF record is invalid${spf.error === undefined ? '' : `: ${spf.error}`}`,
+        'Fix the SPF record so it has one v=spf1 record within 10 DNS lookups',
+      );
     if (spf.strict) score += 10;
     else miss('SPF record does not end in -all', 'End the SPF record with -all so unlisted senders are rejected');
   }
@@ -48,9 +56,15 @@ export function assessEmailSecurity(posture: EmailPosture, domain: string): Emai
     if (dmarc.policy === 'reject') score += 20;
     else if (dmarc.policy === 'quarantine') {
       score += 10;
-      miss('DMARC policy is quarantine, not reject', 'Move the DMARC policy to reject once reports show your own mail passes');
+      miss(
+        'DMARC policy is quarantine, not reject',
+        'Move the DMARC policy to reject once reports show your own mail passes',
+      );
     } else {
-      miss('DMARC policy is none: spoofed mail is still delivered', 'Raise the DMARC policy to quarantine, then to reject');
+      miss(
+        'DMARC policy is none: spoofed mail is still delivered',
+        'Raise the DMARC policy to quarantine, then to reject',
+      );
     }
   }
 

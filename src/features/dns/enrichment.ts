@@ -40,7 +40,11 @@ export async function enrichDomain(resolver: RequestResolver, domain: string): P
   const mx = await mxAnswer;
   const mxRecords = mx.ok ? mx.records : [];
   const provider = mxProvider(mxRecords);
-  const [spf, dmarc, dkim] = await Promise.all([spfCheck, dmarcCheck, probeDkim(domain, dkimSelectors(provider), (name) => resolver.query(name, 'TXT'))]);
+  const [spf, dmarc, dkim] = await Promise.all([
+    spfCheck,
+    dmarcCheck,
+    probeDkim(domain, dkimSelectors(provider), (name) => resolver.query(name, 'TXT')),
+  ]);
   const assessment = assessEmailSecurity({ spf, dmarc, dkim: { found: dkim.found } }, domain);
   return {
     mx_provider: provider,

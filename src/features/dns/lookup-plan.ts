@@ -45,7 +45,8 @@ export function planLookup(input: DnsLookupInput): LookupPlan {
   const seen = new Set<string>();
   input.domains.forEach((raw, index) => {
     const target = parseTarget(raw);
-    if (target === null) throw errors.invalidField(`domains[${index}]`, `"${raw.slice(0, 300)}" is not a valid domain name or IP address`);
+    if (target === null)
+      throw errors.invalidField(`domains[${index}]`, `"${raw.slice(0, 300)}" is not a valid domain name or IP address`);
     // `Example.com`, `example.com.` and `EXAMPLE.COM` are one lookup; so are two spellings of one address.
     if (seen.has(target.name)) return;
     seen.add(target.name);

@@ -38,7 +38,9 @@ function providerOfHost(exchange: string): string | null {
 
 /** The provider of the most preferred MX host that is recognised; null when none is (or no MX). */
 export function mxProvider(records: readonly DnsRecord[]): string | null {
-  const mx = records.flatMap((record) => (record.type === 'MX' ? [record] : [])).sort((a, b) => a.priority - b.priority);
+  const mx = records
+    .flatMap((record) => (record.type === 'MX' ? [record] : []))
+    .sort((a, b) => a.priority - b.priority);
   for (const record of mx) {
     const provider = providerOfHost(record.exchange);
     if (provider !== null) return provider;

@@ -15,7 +15,11 @@ export interface PropagationServer {
   readonly location: string;
 }
 
-const publicResolver = (ip: string, location: string): PropagationServer => ({ name: ip, address: { host: ip, port: DNS_PORT }, location });
+const publicResolver = (ip: string, location: string): PropagationServer => ({
+  name: ip,
+  address: { host: ip, port: DNS_PORT },
+  location,
+});
 
 /** docs/contract.md#dns-lookup: the default propagation resolvers. All are anycast; the label names the operator and its home. */
 export const DEFAULT_PROPAGATION_SERVERS: readonly PropagationServer[] = [
@@ -50,17 +54,23 @@ export async function resolvePropagationServers(
       const spec = parseServerSpec(entry);
       if (spec === null) throw errors.invalidField(field, 'must be an IP address or host name, optionally with :port');
       if (spec.isIp) {
-        if (!context.policy.isAllowed(spec.host)) throw errors.invalidField(field, `${spec.host} is not a public address`);
+        if (!context.policy.isAllowed(spec.host))
+          throw errors.invalidField(field, `${spec.host} is not a public address`);
         if (spec.port !== DNS_PORT && !context.policy.isExempt(spec.host)) throw errors.invalidField(field, PORT_RULE);
         return { name: entry, address: { host: spec.host, port: spec.port }, location: CUSTOM_LOCATION };
       }
-      const [v4, v6] = await Promise.all([context.resolver.query(spec.host, 'A'), context.resolver.query(spec.host, 'AAAA')]);
+      const [v4, v6] = await Promise.all([
+        context.resolver.query(spec.host, 'A'),
+        context.resolver.query(spec.host, 'AAAA'),
+      ]);
       const addresses = [v4, v6]
         .flatMap((result) => (result.ok ? result.records : []))
         .flatMap((record) => (record.type === 'A' || record.type === 'AAAA' ? [record.address] : []));
       if (addresses.length === 0) throw errors.invalidField(field, `${spec.host} does not resolve`);
-      if (!addresses.every((address) => context.policy.isAllowed(address))) throw errors.invalidField(field, `${spec.host} resolves to a non-public address`);
-      if (spec.port !== DNS_PORT && !addresses.every((address) => context.policy.isExempt(address))) throw errors.invalidField(field, PORT_RULE);
+      if (!addresses.every((address) => context.policy.isAllowed(address)))
+        throw errors.invalidField(field, `${spec.host} resolves to a non-public address`);
+      if (spec.port !== DNS_PORT && !addresses.every((address) => context.policy.isExempt(address)))
+        throw errors.invalidField(field, PORT_RULE);
       return { name: entry, address: { host: addresses[0] as string, port: spec.port }, location: CUSTOM_LOCATION };
     }),
   );
@@ -110,7 +120,9 @@ export async function checkPropagation(input: {
   readonly show?: (records: DnsRecord[]) => DnsRecord[];
 }): Promise<PropagationResult> {
   const expected = signature(input.main);
-  const answers = await Promise.all(input.servers.map((server) => input.resolver.query(input.name, input.recordType, [server.address])));
+  const answers = await Promise.all(
+    input.servers.map((server) => input.resolver.query(input.name, input.recordType, [server.address])),
+  );
   const servers: Record<string, ServerAnswer> = {};
   const matches: boolean[] = [];
   input.servers.forEach((server, index) => {

@@ -67,10 +67,17 @@ export function screenOwner(result: QueryResult, policy: AddressPolicy): QueryRe
 }
 
 /** The records without A/AAAA records the policy refuses, and how many were removed. */
-export function publicRecords(records: readonly DnsRecord[], policy: AddressPolicy): { readonly records: DnsRecord[]; readonly hidden: number } {
-  const shown = records.filter((record) => (record.type !== 'A' && record.type !== 'AAAA') || policy.isAllowed(record.address));
+export function publicRecords(
+  records: readonly DnsRecord[],
+  policy: AddressPolicy,
+): { readonly records: DnsRecord[]; readonly hidden: number } {
+  const shown = records.filter(
+    (record) => (record.type !== 'A' && record.type !== 'AAAA') || policy.isAllowed(record.address),
+  );
   return { records: shown, hidden: records.length - shown.length };
 }
 
-export const hiddenWarning = (count: number): string => `${count} non-public address${count === 1 ? '' : 'es'} removed from the answers (NON_PUBLIC_ADDRESS)`;
-export const NOT_ASKED_WARNING = 'Names under the reverse zone of a non-public address are not looked up (NON_PUBLIC_ADDRESS)';
+export const hiddenWarning = (count: number): string =>
+  `${count} non-public address${count === 1 ? '' : 'es'} removed from the answers (NON_PUBLIC_ADDRESS)`;
+export const NOT_ASKED_WARNING =
+  'Names under the reverse zone of a non-public address are not looked up (NON_PUBLIC_ADDRESS)';

@@ -4,9 +4,13 @@ import type { DnsRecord } from '../../outbound/dns/dns-types.js';
 export function recordKey(record: DnsRecord): string {
   const { ttl: _ttl, ...data } = record;
   const normalised = Object.fromEntries(
-    Object.entries(data).map(([field, value]) => [field, typeof value === 'string' && field !== 'value' && field !== 'tag' ? value.toLowerCase() : value]),
+    Object.entries(data).map(([field, value]) => [
+      field,
+      typeof value === 'string' && field !== 'value' && field !== 'tag' ? value.toLowerCase() : value,
+    ]),
   );
-  if (record.type === 'CNAME' || record.type === 'NS' || record.type === 'PTR') normalised.value = record.value.toLowerCase();
+  if (record.type === 'CNAME' || record.type === 'NS' || record.type === 'PTR')
+    normalised.value = record.value.toLowerCase();
   return JSON.stringify(normalised);
 }
 

@@ -15,7 +15,8 @@ export const MAX_REVERSE_ADDRESSES = 10;
 
 export function addressesOf(records: readonly DnsRecord[]): string[] {
   const out: string[] = [];
-  for (const record of records) if ((record.type === 'A' || record.type === 'AAAA') && !out.includes(record.address)) out.push(record.address);
+  for (const record of records)
+    if ((record.type === 'A' || record.type === 'AAAA') && !out.includes(record.address)) out.push(record.address);
   return out;
 }
 
@@ -28,7 +29,9 @@ export function ptrHostnames(records: readonly DnsRecord[]): string[] {
 /** PTR names of the addresses a domain resolved to (the first MAX_REVERSE_ADDRESSES), deduplicated. */
 export async function reverseLookup(resolver: RequestResolver, addresses: readonly string[]): Promise<ReverseLookup> {
   const started = performance.now();
-  const results = await Promise.all(addresses.slice(0, MAX_REVERSE_ADDRESSES).map((address) => resolver.query(reverseName(address), 'PTR')));
+  const results = await Promise.all(
+    addresses.slice(0, MAX_REVERSE_ADDRESSES).map((address) => resolver.query(reverseName(address), 'PTR')),
+  );
   const hostnames = ptrHostnames(results.flatMap((result) => (result.ok ? result.records : [])));
   return { hostnames, responseTime: Math.round(performance.now() - started) };
 }

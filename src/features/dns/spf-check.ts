@@ -5,7 +5,9 @@ import type { SpfRecord } from './spf.js';
 /** The TXT strings at a name (one string per record), or why there are none. */
 export type TxtFetch = (
   name: string,
-) => Promise<{ readonly ok: true; readonly texts: readonly string[] } | { readonly ok: false; readonly failure: QueryFailure }>;
+) => Promise<
+  { readonly ok: true; readonly texts: readonly string[] } | { readonly ok: false; readonly failure: QueryFailure }
+>;
 
 export interface SpfCheck {
   /** At least one `v=spf1` record at the domain. */
@@ -43,7 +45,12 @@ const canonical = (name: string): string => name.toLowerCase().replace(/\.$/, ''
  * a target already on the current path is a loop; the 11th lookup is an error (RFC 7208 4.6.4).
  * Returns whether the policy that finally applies ends in `-all`.
  */
-async function walk(fetch: TxtFetch, record: SpfRecord, path: readonly string[], count: { lookups: number }): Promise<boolean> {
+async function walk(
+  fetch: TxtFetch,
+  record: SpfRecord,
+  path: readonly string[],
+  count: { lookups: number },
+): Promise<boolean> {
   const spend = () => {
     count.lookups++;
     if (count.lookups > MAX_DNS_LOOKUPS) throw new SpfError(`more than ${MAX_DNS_LOOKUPS} DNS lookups`);
@@ -88,7 +95,8 @@ export async function checkSpf(domain: string, fetch: TxtFetch): Promise<SpfChec
     const error = answer.ok || answer.failure === 'NXDOMAIN' ? undefined : `TXT lookup failed (${answer.failure})`;
     return { present: false, valid: false, strict: false, lookups: 0, ...(error === undefined ? {} : { error }) };
   }
-  if (records.length > 1) return { present: true, valid: false, strict: false, lookups: 0, error: 'more than one SPF record' };
+  if (records.length > 1)
+    return { present: true, valid: false, strict: false, lookups: 0, error: 'more than one SPF record' };
   const record = records[0] as string;
   const parsed = parseSpf(record);
   if (!parsed.ok) return { present: true, record, valid: false, strict: false, lookups: 0, error: parsed.error };

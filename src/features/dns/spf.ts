@@ -24,7 +24,8 @@ export interface SpfRecord {
   readonly exp?: string;
 }
 
-export type SpfParse = { readonly ok: true; readonly record: SpfRecord } | { readonly ok: false; readonly error: string };
+export type SpfParse =
+  { readonly ok: true; readonly record: SpfRecord } | { readonly ok: false; readonly error: string };
 
 /** Mechanisms and modifiers that cost a DNS lookup (RFC 7208 4.6.4). */
 export const LOOKUP_MECHANISMS: ReadonlySet<SpfMechanismName> = new Set(['include', 'a', 'mx', 'ptr', 'exists']);
@@ -73,7 +74,8 @@ function parseMechanism(term: string): SpfMechanism | string {
       return rest === '' ? { qualifier, name } : `invalid term "${term}"`;
     case 'include':
     case 'exists':
-      if (argument === undefined || argument === '' || !DOMAIN_SPEC.test(argument)) return `"${name}" needs a domain: "${term}"`;
+      if (argument === undefined || argument === '' || !DOMAIN_SPEC.test(argument))
+        return `"${name}" needs a domain: "${term}"`;
       return { qualifier, name, value: argument };
     case 'a':
     case 'mx': {
@@ -89,9 +91,13 @@ function parseMechanism(term: string): SpfMechanism | string {
       if (argument !== undefined && (argument === '' || !DOMAIN_SPEC.test(argument))) return `invalid term "${term}"`;
       return argument === undefined ? { qualifier, name } : { qualifier, name, value: argument };
     case 'ip4':
-      return argument !== undefined && validNetwork(argument, 'ipv4') ? { qualifier, name, value: argument } : `invalid address in "${term}"`;
+      return argument !== undefined && validNetwork(argument, 'ipv4')
+        ? { qualifier, name, value: argument }
+        : `invalid address in "${term}"`;
     case 'ip6':
-      return argument !== undefined && validNetwork(argument, 'ipv6') ? { qualifier, name, value: argument } : `invalid address in "${term}"`;
+      return argument !== undefined && validNetwork(argument, 'ipv6')
+        ? { qualifier, name, value: argument }
+        : `invalid address in "${term}"`;
     default:
       return `unknown mechanism "${name}"`;
   }
@@ -110,7 +116,8 @@ export function parseSpf(text: string): SpfParse {
       const name = (modifier[1] as string).toLowerCase();
       const value = modifier[2] as string;
       if (name === 'redirect' || name === 'exp') {
-        if ((name === 'redirect' ? redirect : exp) !== undefined) return { ok: false, error: `more than one ${name}= modifier` };
+        if ((name === 'redirect' ? redirect : exp) !== undefined)
+          return { ok: false, error: `more than one ${name}= modifier` };
         if (value === '' || !DOMAIN_SPEC.test(value)) return { ok: false, error: `${name}= needs a domain` };
         if (name === 'redirect') redirect = value;
         else exp = value;
@@ -121,7 +128,10 @@ export function parseSpf(text: string): SpfParse {
     if (typeof mechanism === 'string') return { ok: false, error: mechanism };
     mechanisms.push(mechanism);
   }
-  return { ok: true, record: { mechanisms, ...(redirect === undefined ? {} : { redirect }), ...(exp === undefined ? {} : { exp }) } };
+  return {
+    ok: true,
+    record: { mechanisms, ...(redirect === undefined ? {} : { redirect }), ...(exp === undefined ? {} : { exp }) },
+  };
 }
 
 /** The qualifier of the record's `all`, if it has one. */

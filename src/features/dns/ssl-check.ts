@@ -32,10 +32,16 @@ export interface SslContext {
 }
 
 /** The certificate report, or why no handshake was made or it failed. */
-async function handshake(context: SslContext, domain: string, address: string, timeoutMs: number): Promise<CertificateReport | string> {
+async function handshake(
+  context: SslContext,
+  domain: string,
+  address: string,
+  timeoutMs: number,
+): Promise<CertificateReport | string> {
   const remaining = context.budget === undefined ? Infinity : context.budget.remainingMs();
   if (remaining <= 0) return 'the request deadline passed before the TLS handshake';
-  if (context.budget !== undefined && !context.budget.takePacket()) return 'the request packet limit was reached before the TLS handshake';
+  if (context.budget !== undefined && !context.budget.takePacket())
+    return 'the request packet limit was reached before the TLS handshake';
   try {
     const handshakeMs = Math.min(timeoutMs, MAX_TLS_TIMEOUT_MS, remaining);
     return await inspectCertificate({
@@ -52,7 +58,11 @@ async function handshake(context: SslContext, domain: string, address: string, t
   }
 }
 
-const failed = (cause: string): SslFields => ({ ssl_error: cause, warnings: [`SSL inspection failed: ${cause}`], recommendations: [] });
+const failed = (cause: string): SslFields => ({
+  ssl_error: cause,
+  warnings: [`SSL inspection failed: ${cause}`],
+  recommendations: [],
+});
 
 /**
  * The certificate served on port 443 of a domain: connects to its first address (A before AAAA,
@@ -86,7 +96,9 @@ export async function inspectDomainCertificate(
     recommendations.push('Renew the SSL certificate before it expires');
   }
   if (!report.chainValid) {
-    warnings.push(`SSL certificate did not validate${report.validationError === undefined ? '' : ` (${report.validationError})`}`);
+    warnings.push(
+      `SSL certificate did not validate${report.validationError === undefined ? '' : ` (${report.validationError})`}`,
+    );
     recommendations.push(`Serve a certificate for ${domain} from a trusted CA, with its full chain`);
   }
   return {

@@ -15,7 +15,15 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
 
   app.get(
     '/healthz',
-    { schema: { operationId: 'healthCheck', summary: 'Health check', tags: ['service'], response: responses(okText(), 503), example: { response: 'OK' } } },
+    {
+      schema: {
+        operationId: 'healthCheck',
+        summary: 'Health check',
+        tags: ['service'],
+        response: responses(okText(), 503),
+        example: { response: 'OK' },
+      },
+    },
     async (_request, reply) => {
       await storeAnswers();
       reply.type(PLAIN_TEXT);

@@ -1,4 +1,8 @@
 /** What the KV feature offers the others; everything else in this folder is its own. */
 export { Params as KvParams, SetQuery as KvSetQuery } from './kv.routes.js';
 export { BUCKET_COUNT_CAP as KV_BUCKET_COUNT_CAP } from './kv.rules.js';
-export { BucketsQuery as KvBucketsQuery, ListParams as KvListParams, ListQuery as KvListQuery } from './kv.list-routes.js';
+export {
+  BucketsQuery as KvBucketsQuery,
+  ListParams as KvListParams,
+  ListQuery as KvListQuery,
+} from './kv.list-routes.js';

@@ -5,17 +5,30 @@ import { errors } from '../../errors.js';
 import { ISODate, Nullable, responses, tokenAuth } from '../../http/schemas.js';
 import { walletOf } from '../../http/metering.js';
 import { isoTime } from '../../lib/time.js';
-import { BUCKET_COUNT_CAP, BUCKET_PAGE_COUNT_BUDGET, checkName, checkPrefix, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from './kv.rules.js';
+import {
+  BUCKET_COUNT_CAP,
+  BUCKET_PAGE_COUNT_BUDGET,
+  checkName,
+  checkPrefix,
+  DEFAULT_LIST_LIMIT,
+  MAX_LIST_LIMIT,
+} from './kv.rules.js';
 import { listBuckets, listKeys } from './kv.listing.js';
 
-const Bucket = Type.String({ description: '1 to 30 characters; no control characters or /; no reserved- prefix, no --- suffix' });
+const Bucket = Type.String({
+  description: '1 to 30 characters; no control characters or /; no reserved- prefix, no --- suffix',
+});
 export const ListParams = Type.Object({ bucket: Bucket });
 
 /** The listings' query (docs/reference.md#key-value-store); closed as the contract's queries are, so an unknown parameter is 400. */
 const pageQuery = (names: 'keys' | 'buckets') =>
   Type.Object(
     {
-      prefix: Type.Optional(Type.String({ description: `Only ${names} starting with this (at most 30 characters; no control characters or /)` })),
+      prefix: Type.Optional(
+        Type.String({
+          description: `Only ${names} starting with this (at most 30 characters; no control characters or /)`,
+        }),
+      ),
       cursor: Type.Optional(Type.String({ description: "Opaque: the previous answer's `cursor`, for the next page" })),
       limit: Type.Integer({
         minimum: 1,
@@ -30,7 +43,9 @@ const pageQuery = (names: 'keys' | 'buckets') =>
 export const ListQuery = pageQuery('keys');
 export const BucketsQuery = pageQuery('buckets');
 
-const Cursor = Nullable(Type.String({ description: 'Pass it as `cursor` for the next page; null when none remain. Opaque.' }));
+const Cursor = Nullable(
+  Type.String({ description: 'Pass it as `cursor` for the next page; null when none remain. Opaque.' }),
+);
 const KeyList = Type.Object({
   keys: Type.Array(
     Type.Object({
@@ -102,9 +117,16 @@ export const kvListRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
       const problem = checkName('bucket', bucket);
       if (problem !== null) throw errors.badRequest(problem);
       checkPaging(prefix, cursor);
-      const page = await listKeys(deps.store.read, { walletId: walletOf(request).id, bucket, prefix, cursor, limit }, deps.clock.now());
+      const page = await listKeys(
+        deps.store.read,
+        { walletId: walletOf(request).id, bucket, prefix, cursor, limit },
+        deps.clock.now(),
+      );
       listed.inc();
-      return { keys: page.keys.map((entry) => ({ key: entry.key, expiresAt: isoTime(entry.expiresAt), size: entry.size })), cursor: page.cursor };
+      return {
+        keys: page.keys.map((entry) => ({ key: entry.key, expiresAt: isoTime(entry.expiresAt), size: entry.size })),
+        cursor: page.cursor,
+      };
     },
   );
 
@@ -140,7 +162,11 @@ export const kvListRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
     async (request) => {
       const { prefix = '', cursor, limit } = request.query;
       checkPaging(prefix, cursor);
-      const page = await listBuckets(deps.store.read, { walletId: walletOf(request).id, prefix, cursor, limit }, deps.clock.now());
+      const page = await listBuckets(
+        deps.store.read,
+        { walletId: walletOf(request).id, prefix, cursor, limit },
+        deps.clock.now(),
+      );
       listed.inc();
       return page;
     },

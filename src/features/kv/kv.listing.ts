@@ -49,9 +49,16 @@ WHERE wallet_id = $1 AND bucket = $2 AND key > $3 AND ${range} AND expires_at > 
   };
 }
 
-export async function listKeys(sql: Sql, listing: Listing & { readonly bucket: string }, now: number): Promise<KeyPage> {
+export async function listKeys(
+  sql: Sql,
+  listing: Listing & { readonly bucket: string },
+  now: number,
+): Promise<KeyPage> {
   const statement = keyPageStatement(listing, now);
-  const rows = await sql.all<{ key: string; expires_at: number; size: number | string }>(statement.sql, statement.params);
+  const rows = await sql.all<{ key: string; expires_at: number; size: number | string }>(
+    statement.sql,
+    statement.params,
+  );
   const page = rows.slice(0, listing.limit);
   return {
     keys: page.map((row) => ({ key: row.key, expiresAt: Number(row.expires_at), size: Number(row.size) })),
@@ -89,7 +96,8 @@ export interface BucketPage {
 export function bucketPageStatement(listing: Listing, now: number): Statement {
   const params: unknown[] = [listing.walletId, listing.cursor ?? '', listing.limit, now, bucketCountCap(listing.limit)];
   const range = prefixRange('kv.bucket', listing.prefix, params);
-  const next = (after: string): string => `(SELECT kv.bucket FROM kv WHERE kv.wallet_id = $1 AND kv.bucket > ${after} AND ${range} ORDER BY kv.bucket LIMIT 1)`;
+  const next = (after: string): string =>
+    `(SELECT kv.bucket FROM kv WHERE kv.wallet_id = $1 AND kv.bucket > ${after} AND ${range} ORDER BY kv.bucket LIMIT 1)`;
   const examined = `SELECT value, expires_at FROM kv WHERE kv.wallet_id = $1 AND kv.bucket = found.bucket ORDER BY kv.key LIMIT $5`;
   return {
     sql: `WITH RECURSIVE found (bucket, depth) AS (
@@ -108,13 +116,20 @@ FROM found WHERE found.bucket IS NOT NULL ORDER BY found.depth`,
 
 export async function listBuckets(sql: Sql, listing: Listing, now: number): Promise<BucketPage> {
   const statement = bucketPageStatement(listing, now);
-  const rows = await sql.all<{ bucket: string; keys: number | string; size: number | string | null; capped: number | boolean }>(
-    statement.sql,
-    statement.params,
-  );
+  const rows = await sql.all<{
+    bucket: string;
+    keys: number | string;
+    size: number | string | null;
+    capped: number | boolean;
+  }>(statement.sql, statement.params);
   const page = rows.slice(0, listing.limit);
   const buckets = page
-    .map((row) => ({ bucket: row.bucket, keys: Number(row.keys), size: Number(row.size ?? 0), capped: row.capped === true || row.capped === 1 }))
+    .map((row) => ({
+      bucket: row.bucket,
+      keys: Number(row.keys),
+      size: Number(row.size ?? 0),
+      capped: row.capped === true || row.capped === 1,
+    }))
     .filter((summary) => summary.keys > 0 || summary.capped);
   return { buckets, cursor: rows.length > listing.limit ? (page[page.length - 1]?.bucket ?? null) : null };
 }

@@ -24,7 +24,11 @@ ON CONFLICT (wallet_id, bucket, key) DO UPDATE SET value = excluded.value, expir
 
 /** Expiry is enforced on read, to the millisecond; the sweeper only reclaims space. */
 const liveValue = (row: { value: string | Buffer; expires_at: number } | undefined, now: number): string | undefined =>
-  row === undefined || row.expires_at <= now ? undefined : typeof row.value === 'string' ? row.value : row.value.toString('utf8');
+  row === undefined || row.expires_at <= now
+    ? undefined
+    : typeof row.value === 'string'
+      ? row.value
+      : row.value.toString('utf8');
 
 /** The cache of read values where the store allows one (see KvValueCache), for KvSets, KvReads and deleteValue to share. */
 export function kvValueCacheFor(store: Store): KvValueCache | undefined {
@@ -136,7 +140,8 @@ export class KvReads {
     if (cached !== undefined) return cached.expiresAt > now ? cached.value : undefined;
     const generation = cache.begin();
     const row = await this.submit(wanted);
-    if (row !== undefined && typeof row.value === 'string') cache.fill(name, { value: row.value, expiresAt: row.expires_at }, generation);
+    if (row !== undefined && typeof row.value === 'string')
+      cache.fill(name, { value: row.value, expiresAt: row.expires_at }, generation);
     return liveValue(row, now);
   }
 
@@ -152,11 +157,10 @@ export class KvReads {
 }
 
 function readValue(sql: Sql, wanted: KvKey): Promise<StoredValue> {
-  return sql.get<{ value: string | Buffer; expires_at: number }>('SELECT value, expires_at FROM kv WHERE wallet_id = $1 AND bucket = $2 AND key = $3', [
-    wanted.walletId,
-    wanted.bucket,
-    wanted.key,
-  ]);
+  return sql.get<{ value: string | Buffer; expires_at: number }>(
+    'SELECT value, expires_at FROM kv WHERE wallet_id = $1 AND bucket = $2 AND key = $3',
+    [wanted.walletId, wanted.bucket, wanted.key],
+  );
 }
 
 export async function getValue(sql: Sql, wanted: KvKey, now: number): Promise<string | undefined> {
@@ -164,7 +168,12 @@ export async function getValue(sql: Sql, wanted: KvKey, now: number): Promise<st
 }
 
 /** True when a live entry was deleted; an expired one is removed too but reported as absent. `cache`: kvValueCacheFor's, forgotten before the answer. */
-export async function deleteValue(store: Store, { walletId, bucket, key }: KvKey, now: number, cache?: KvValueCache): Promise<boolean> {
+export async function deleteValue(
+  store: Store,
+  { walletId, bucket, key }: KvKey,
+  now: number,
+  cache?: KvValueCache,
+): Promise<boolean> {
   try {
     const rows = await store.writeOne<{ expires_at: number }>(
       'DELETE FROM kv WHERE wallet_id = $1 AND bucket = $2 AND key = $3 RETURNING expires_at',

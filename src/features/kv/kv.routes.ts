@@ -53,7 +53,11 @@ export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, {
   };
   // Values are raw text whatever the content type says.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: KV_BODY_LIMIT }, (_request: FastifyRequest, body, done) => done(null, body));
+  app.addContentTypeParser(
+    '*',
+    { parseAs: 'string', bodyLimit: KV_BODY_LIMIT },
+    (_request: FastifyRequest, body, done) => done(null, body),
+  );
 
   app.post(
     '/kv/:bucket/:key',
@@ -79,7 +83,13 @@ export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, {
       const value = typeof request.body === 'string' ? request.body : '';
       const problem = checkValue(value);
       if (problem !== null) throw errors.badRequest(problem);
-      await sets.set({ walletId: walletOf(request).id, bucket, key, value, expiresAt: deps.clock.now() + ttl.seconds * 1000 });
+      await sets.set({
+        walletId: walletOf(request).id,
+        bucket,
+        key,
+        value,
+        expiresAt: deps.clock.now() + ttl.seconds * 1000,
+      });
       operations.set.inc();
       reply.type(PLAIN_TEXT);
       return 'OK';
@@ -94,7 +104,11 @@ export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, {
         operationId: 'kvGet',
         summary: 'Get a value',
         tags: ['kv'],
-        example: { params: { bucket: 'settings', key: 'theme' }, response: 'dark', errors: { 404: errors.keyNotFound().body } },
+        example: {
+          params: { bucket: 'settings', key: 'theme' },
+          response: 'dark',
+          errors: { 404: errors.keyNotFound().body },
+        },
         security: tokenAuth,
         params: Params,
         response: responses(okText('The stored value'), 400, 401, 402, 404),
@@ -121,12 +135,21 @@ export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, {
         security: tokenAuth,
         params: Params,
         response: responses(okText(), 400, 401, 402, 404),
-        example: { params: { bucket: 'settings', key: 'theme' }, response: 'OK', errors: { 404: errors.keyNotFound().body } },
+        example: {
+          params: { bucket: 'settings', key: 'theme' },
+          response: 'OK',
+          errors: { 404: errors.keyNotFound().body },
+        },
       },
     },
     async (request, reply) => {
       const { bucket, key } = names(request.params);
-      const deleted = await deleteValue(deps.store, { walletId: walletOf(request).id, bucket, key }, deps.clock.now(), cache);
+      const deleted = await deleteValue(
+        deps.store,
+        { walletId: walletOf(request).id, bucket, key },
+        deps.clock.now(),
+        cache,
+      );
       operations.delete.inc();
       if (!deleted) throw errors.keyNotFound();
       reply.type(PLAIN_TEXT);

@@ -14,7 +14,8 @@ export const BUCKET_COUNT_CAP = 1000;
 export const BUCKET_PAGE_COUNT_BUDGET = 10_000;
 
 /** How many entries of each bucket a page of `limit` buckets counts: 1000 up to 10 buckets a page, 500 at 20, 100 at 100. */
-export const bucketCountCap = (limit: number): number => Math.min(BUCKET_COUNT_CAP, Math.floor(BUCKET_PAGE_COUNT_BUDGET / limit));
+export const bucketCountCap = (limit: number): number =>
+  Math.min(BUCKET_COUNT_CAP, Math.floor(BUCKET_PAGE_COUNT_BUDGET / limit));
 
 // eslint-disable-next-line no-control-regex
 const CONTROL_OR_SLASH = /[\u0000-\u001f\u007f/]/;

@@ -66,7 +66,8 @@ function rangeConditions(statement: Statement, request: PageRequest, category: s
 }
 
 /** The categories a request reads: its `type`, or every one. */
-const categoriesOf = (request: PageRequest): readonly string[] => (request.category === undefined ? LOG_CATEGORIES : [request.category]);
+const categoriesOf = (request: PageRequest): readonly string[] =>
+  request.category === undefined ? LOG_CATEGORIES : [request.category];
 
 /** The newest first order of a range; the index's own, so walks in it are merged as they go (Store.mergeWalks). */
 const NEWEST_FIRST = 'created_at DESC, seq DESC';
@@ -79,17 +80,26 @@ interface RangeSelect {
 }
 
 /** Newest first from the request's range, as `select` says: one index range per category, merged as they go. */
-function rangeText(merge: MergeWalks, statement: Statement, request: PageRequest, { columns, conditions, window }: RangeSelect): string {
-  const walks = categoriesOf(request).map((category) => `SELECT ${columns} FROM logs WHERE ${rangeConditions(statement, request, category)}${conditions}`);
+function rangeText(
+  merge: MergeWalks,
+  statement: Statement,
+  request: PageRequest,
+  { columns, conditions, window }: RangeSelect,
+): string {
+  const walks = categoriesOf(request).map(
+    (category) => `SELECT ${columns} FROM logs WHERE ${rangeConditions(statement, request, category)}${conditions}`,
+  );
   return merge(walks, NEWEST_FIRST, window);
 }
 
 /** The SQL conditions of the filters that have no index. */
 function filterText(statement: Statement, request: PageRequest): string {
   let text = '';
-  if (request.status !== undefined) text += ` AND status_code >= ${statement.ref(request.status.from)} AND status_code < ${statement.ref(request.status.to)}`;
+  if (request.status !== undefined)
+    text += ` AND status_code >= ${statement.ref(request.status.from)} AND status_code < ${statement.ref(request.status.to)}`;
   // Both engines count substr in characters (code points), as the prefix's length is given here.
-  if (request.pathPrefix !== undefined) text += ` AND substr(path, 1, ${statement.ref([...request.pathPrefix].length)}) = ${statement.ref(request.pathPrefix)}`;
+  if (request.pathPrefix !== undefined)
+    text += ` AND substr(path, 1, ${statement.ref([...request.pathPrefix].length)}) = ${statement.ref(request.pathPrefix)}`;
   return text;
 }
 
@@ -101,7 +111,11 @@ function filterText(statement: Statement, request: PageRequest): string {
  */
 async function scanEnd(store: LogSource, request: PageRequest): Promise<LogPosition | undefined> {
   const statement = new Statement(request);
-  const text = rangeText(store.mergeWalks, statement, request, { columns: 'created_at, seq', conditions: '', window: { limit: 1, offset: SCAN_ROWS } });
+  const text = rangeText(store.mergeWalks, statement, request, {
+    columns: 'created_at, seq',
+    conditions: '',
+    window: { limit: 1, offset: SCAN_ROWS },
+  });
   const row = await store.read.get<{ created_at: number; seq: number }>(text, statement.params);
   return row === undefined ? undefined : { createdAt: row.created_at, seq: row.seq };
 }
@@ -113,13 +127,21 @@ async function scanEnd(store: LogSource, request: PageRequest): Promise<LogPosit
  * tests the other on each entry, so a page that found fewer than n matches walked on to the retention cut (a week of
  * entries) instead of stopping at the scan's end.
  */
-export function pageStatement(merge: MergeWalks, request: PageRequest, end?: LogPosition): { readonly sql: string; readonly params: readonly unknown[] } {
+export function pageStatement(
+  merge: MergeWalks,
+  request: PageRequest,
+  end?: LogPosition,
+): { readonly sql: string; readonly params: readonly unknown[] } {
   const statement = new Statement(end === undefined ? request : { ...request, since: end.createdAt - 1 });
   let conditions = filterText(statement, request);
   // Entries of the end's millisecond are newer than the end only from its seq on.
-  if (end !== undefined) conditions += ` AND (created_at > ${statement.ref(end.createdAt)} OR seq > ${statement.ref(end.seq)})`;
+  if (end !== undefined)
+    conditions += ` AND (created_at > ${statement.ref(end.createdAt)} OR seq > ${statement.ref(end.seq)})`;
   const limit = statement.ref(request.n + 1);
-  return { sql: rangeText(merge, statement, request, { columns: ROW_COLUMNS, conditions, window: { limit } }), params: statement.params };
+  return {
+    sql: rangeText(merge, statement, request, { columns: ROW_COLUMNS, conditions, window: { limit } }),
+    params: statement.params,
+  };
 }
 
 /** What a page is read from: the store's reads, and how it merges index walks. */

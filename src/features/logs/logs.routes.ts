@@ -29,12 +29,17 @@ const PagedQuery = Type.Object(
   {
     ...Query.properties,
     cursor: Type.Optional(
-      Type.String({ maxLength: 64, description: "Beyond the contract: the previous answer's `cursor`, for the next (older) page", 'x-error': CURSOR_RULE }),
+      Type.String({
+        maxLength: 64,
+        description: "Beyond the contract: the previous answer's `cursor`, for the next (older) page",
+        'x-error': CURSOR_RULE,
+      }),
     ),
     status: Type.Optional(
       Type.String({
         pattern: '^([2-5]xx|[1-5][0-9][0-9])$',
-        description: 'Beyond the contract: only entries of this status: a class (`2xx`, `3xx`, `4xx`, `5xx`) or an exact code',
+        description:
+          'Beyond the contract: only entries of this status: a class (`2xx`, `3xx`, `4xx`, `5xx`) or an exact code',
         'x-error': 'must be 2xx, 3xx, 4xx, 5xx or a status code from 100 to 599',
       }),
     ),
@@ -62,8 +67,14 @@ export const LogEntry = Type.Object({
   expiration: ISODate,
   cost: Type.Integer(),
   balance: Type.Integer(),
-  deliveryId: Type.Optional(Type.String({ description: 'webhook-delivery entries: the delivery (GET /webhook/{id}/deliveries/{deliveryId})' })),
-  reason: Type.Optional(Type.String({ description: 'Beyond the contract: manage entries, the reason the operator gave for a credit or debit' })),
+  deliveryId: Type.Optional(
+    Type.String({ description: 'webhook-delivery entries: the delivery (GET /webhook/{id}/deliveries/{deliveryId})' }),
+  ),
+  reason: Type.Optional(
+    Type.String({
+      description: 'Beyond the contract: manage entries, the reason the operator gave for a credit or debit',
+    }),
+  ),
 });
 
 const LogsResponse = Type.Object({
@@ -153,7 +164,11 @@ export const logRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, 
         status: status === undefined ? undefined : statusRange(status),
         pathPrefix: path,
       });
-      return { logs: page.rows.map(toEntry), n: page.rows.length, cursor: page.next === undefined ? null : encodeCursor(page.next) };
+      return {
+        logs: page.rows.map(toEntry),
+        n: page.rows.length,
+        cursor: page.next === undefined ? null : encodeCursor(page.next),
+      };
     },
   );
 

@@ -12,7 +12,8 @@ export interface SpendRow {
 }
 
 // A wallet's rows are a range of the primary key (wallet, hour, category): at most 8 days × 24 × 9 categories.
-const BY_HOUR = 'SELECT hour AS start, endpoint, credits, calls FROM spend_hourly WHERE wallet_id = $1 AND hour >= $2 ORDER BY hour, endpoint';
+const BY_HOUR =
+  'SELECT hour AS start, endpoint, credits, calls FROM spend_hourly WHERE wallet_id = $1 AND hour >= $2 ORDER BY hour, endpoint';
 const BY_DAY = `SELECT hour - hour % ${DAY} AS start, endpoint, SUM(credits) AS credits, SUM(calls) AS calls FROM spend_hourly
 WHERE wallet_id = $1 AND hour >= $2 GROUP BY hour - hour % ${DAY}, endpoint ORDER BY start, endpoint`;
 

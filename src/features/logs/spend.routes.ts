@@ -87,7 +87,12 @@ export const spendRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
         by,
         from: isoTime(from),
         to: isoTime(now),
-        series: rows.map((row) => ({ start: isoTime(row.start), endpoint: row.endpoint, credits: row.credits, calls: row.calls })),
+        series: rows.map((row) => ({
+          start: isoTime(row.start),
+          endpoint: row.endpoint,
+          credits: row.credits,
+          calls: row.calls,
+        })),
       };
     },
   );

@@ -55,14 +55,14 @@ export class AttachmentKey {
   }
 
   private async load(): Promise<Buffer> {
-    const read = () => this.store.read.get<{ value: string }>('SELECT value FROM service_secrets WHERE name = $1', [KEY_NAME]);
+    const read = () =>
+      this.store.read.get<{ value: string }>('SELECT value FROM service_secrets WHERE name = $1', [KEY_NAME]);
     let row = await read();
     if (row === undefined) {
-      await this.store.writeOne('INSERT INTO service_secrets (name, value, created_at) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING', [
-        KEY_NAME,
-        randomBytes(32).toString('base64'),
-        this.now(),
-      ]);
+      await this.store.writeOne(
+        'INSERT INTO service_secrets (name, value, created_at) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING',
+        [KEY_NAME, randomBytes(32).toString('base64'), this.now()],
+      );
       row = await read();
     }
     if (row === undefined) throw new Error('attachment URL key missing after insert');

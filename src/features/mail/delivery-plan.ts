@@ -3,7 +3,12 @@ import { isoTime } from '../../lib/time.js';
 import { TemplateTooLarge, formatEmail, jsonStringBytes } from '../../formats/index.js';
 import type { MailboxMode, WebhookRecord } from '../webhooks/index.js';
 import { attachmentUrl } from './attachment-links.js';
-import { COST_WITH_ATTACHMENTS, COST_WITHOUT_ATTACHMENTS, DOWNLOAD_URL_TTL_MS, PAYLOAD_MAX_BYTES } from './mail-limits.js';
+import {
+  COST_WITH_ATTACHMENTS,
+  COST_WITHOUT_ATTACHMENTS,
+  DOWNLOAD_URL_TTL_MS,
+  PAYLOAD_MAX_BYTES,
+} from './mail-limits.js';
 import type { AttachmentRow } from './mail.queries.js';
 import type { ParsedMessage } from './mime-parse.js';
 import { buildPayload, payloadText } from './payload.js';
@@ -77,7 +82,12 @@ export const costOf = (parsed: ParsedMessage, mode: MailboxMode): number =>
  * cut to it before any format applies, a custom template is rendered within it, the chat and
  * PagerDuty formats are far below it by construction. Throws BodyTooLarge when it cannot be met.
  */
-export function planDelivery(source: ParsedMessage | MessageWork, context: MessageContext, target: PlanTarget, maxBytes = PAYLOAD_MAX_BYTES): DeliveryPlan {
+export function planDelivery(
+  source: ParsedMessage | MessageWork,
+  context: MessageContext,
+  target: PlanTarget,
+  maxBytes = PAYLOAD_MAX_BYTES,
+): DeliveryPlan {
   const work = source instanceof MessageWork ? source : new MessageWork(source);
   const { parsed } = work;
   const { mode } = target;
@@ -111,14 +121,22 @@ export function planDelivery(source: ParsedMessage | MessageWork, context: Messa
     }
   }
   const limit = Math.min(maxBytes, PAYLOAD_MAX_BYTES);
-  const sized = applySizeRule(buildPayload(parsed, context, { mailbox: target.mailbox, attachments: metadata, text: work.text }), limit, work.measure);
+  const sized = applySizeRule(
+    buildPayload(parsed, context, { mailbox: target.mailbox, attachments: metadata, text: work.text }),
+    limit,
+    work.measure,
+  );
   const kept = sized.payload.attachments.flatMap((meta) => {
     const row = rows.get(meta);
     return row === undefined ? [] : [row];
   });
   let body: unknown;
   try {
-    body = formatEmail(mode.format, sized.payload, { options: mode.options, template: mode.template ?? undefined, maxBytes: limit });
+    body = formatEmail(mode.format, sized.payload, {
+      options: mode.options,
+      template: mode.template ?? undefined,
+      maxBytes: limit,
+    });
   } catch (error) {
     if (error instanceof TemplateTooLarge) throw new BodyTooLarge(limit, { cause: error });
     throw error;

@@ -24,12 +24,20 @@ export function messageHashOf(parsed: ParsedMessage): string | undefined {
  * that charges it (a lost race or a rollback leaves nothing claimed). Claimed in mailbox order, so units of two
  * instances routing the same message take the claims' row locks in one order.
  */
-export async function claimFirstDeliveries(tx: Sql, plans: readonly DeliveryPlan[], messageHash: string, now: number): Promise<DeliveryPlan[]> {
+export async function claimFirstDeliveries(
+  tx: Sql,
+  plans: readonly DeliveryPlan[],
+  messageHash: string,
+  now: number,
+): Promise<DeliveryPlan[]> {
   const claimed = new Set<DeliveryPlan>();
-  const byMailbox = plans.flatMap((plan) => (plan.record.mailbox === null ? [] : [{ plan, mailbox: plan.record.mailbox }]));
+  const byMailbox = plans.flatMap((plan) =>
+    plan.record.mailbox === null ? [] : [{ plan, mailbox: plan.record.mailbox }],
+  );
   byMailbox.sort((a, b) => (a.mailbox < b.mailbox ? -1 : a.mailbox > b.mailbox ? 1 : 0));
   for (const { plan, mailbox } of byMailbox) {
-    if (await claimMessageForMailbox(tx, { mailbox, messageHash, now, staleBefore: now - DUPLICATE_WINDOW_MS })) claimed.add(plan);
+    if (await claimMessageForMailbox(tx, { mailbox, messageHash, now, staleBefore: now - DUPLICATE_WINDOW_MS }))
+      claimed.add(plan);
   }
   return plans.filter((plan) => plan.record.mailbox === null || claimed.has(plan));
 }

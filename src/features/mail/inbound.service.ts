@@ -44,7 +44,8 @@ export interface InboundEnvelope {
   readonly heloName?: string;
 }
 
-export type RecipientCheck = { readonly kind: 'ok'; readonly mailbox: string } | { readonly kind: 'unknown' } | { readonly kind: 'insufficient' };
+export type RecipientCheck =
+  { readonly kind: 'ok'; readonly mailbox: string } | { readonly kind: 'unknown' } | { readonly kind: 'insufficient' };
 
 export type AcceptOutcome =
   | { readonly kind: 'accepted'; readonly externalMessageId: string; readonly deliveries: number }
@@ -127,7 +128,10 @@ export class InboundMail {
         const keepAttachments = targets.some((target) => target.mode.includeAttachments);
         let parsed;
         try {
-          parsed = await parseMessage(await spool.reader(), { keepAttachments, maxAttachmentBytes: limits.ATTACHMENT_MAX_BYTES });
+          parsed = await parseMessage(await spool.reader(), {
+            keepAttachments,
+            maxAttachmentBytes: limits.ATTACHMENT_MAX_BYTES,
+          });
         } catch (error) {
           if (error instanceof MessageParseError) return { kind: 'unparsable', reason: error.message } as const;
           throw error;
@@ -150,7 +154,8 @@ export class InboundMail {
         const messageHash = messageHashOf(parsed);
         // A mailbox that got this message already is answered as before, and not delivered to or charged again.
         const fresh = messageHash === undefined ? targets : await this.notYetSeen(targets, messageHash);
-        if (fresh.length === 0) return { kind: 'accepted', externalMessageId: context.externalMessageId, deliveries: 0 } as const;
+        if (fresh.length === 0)
+          return { kind: 'accepted', externalMessageId: context.externalMessageId, deliveries: 0 } as const;
         // Nothing is built for a message that some wallet cannot pay: the sender retries it (452).
         const short = this.walletShort(parsed, fresh);
         if (short !== undefined) {
@@ -191,7 +196,13 @@ export class InboundMail {
       const webhook = found.get(mailbox);
       // Absent: deleted since RCPT.
       if (webhook === undefined || webhook.record.mode.kind !== 'mailbox') continue;
-      targets.push({ mailbox, walletId: webhook.walletId, record: webhook.record, mode: webhook.record.mode, balance: webhook.balance });
+      targets.push({
+        mailbox,
+        walletId: webhook.walletId,
+        record: webhook.record,
+        mode: webhook.record.mode,
+        balance: webhook.balance,
+      });
     }
     return targets;
   }
@@ -199,8 +210,17 @@ export class InboundMail {
   /** The targets that have not got this message within DUPLICATE_WINDOW_MS (as last read; `record` claims). */
   private async notYetSeen(targets: readonly Target[], messageHash: string): Promise<readonly Target[]> {
     const mailboxes = targets.map((target) => target.mailbox);
-    const seen = await mailboxesThatSaw(this.deps.store.read, mailboxes, messageHash, this.deps.clock.now() - DUPLICATE_WINDOW_MS);
-    if (seen.size > 0) this.deps.logger.info({ mailboxes: [...seen] }, 'inbound message already delivered to these mailboxes: not again');
+    const seen = await mailboxesThatSaw(
+      this.deps.store.read,
+      mailboxes,
+      messageHash,
+      this.deps.clock.now() - DUPLICATE_WINDOW_MS,
+    );
+    if (seen.size > 0)
+      this.deps.logger.info(
+        { mailboxes: [...seen] },
+        'inbound message already delivered to these mailboxes: not again',
+      );
     return targets.filter((target) => !seen.has(target.mailbox));
   }
 
@@ -221,14 +241,24 @@ export class InboundMail {
    * fit is skipped, not charged, and logged. Each body may take tens of milliseconds for a large message,
    * so the event loop gets a turn between mailboxes: a message to 50 mailboxes never holds it for all 50.
    */
-  private async plan(work: MessageWork, context: MessageContext, targets: readonly Target[], key: Buffer | undefined): Promise<DeliveryPlan[]> {
+  private async plan(
+    work: MessageWork,
+    context: MessageContext,
+    targets: readonly Target[],
+    key: Buffer | undefined,
+  ): Promise<DeliveryPlan[]> {
     const plans: DeliveryPlan[] = [];
     let left = limits.MESSAGE_BODIES_MAX_BYTES;
     for (const [i, target] of targets.entries()) {
       if (i > 0) await setImmediate();
       const share = Math.floor(left / (targets.length - i));
       try {
-        const plan = planDelivery(work, context, { mailbox: target.mailbox, walletId: target.walletId, record: target.record, mode: target.mode, key }, share);
+        const plan = planDelivery(
+          work,
+          context,
+          { mailbox: target.mailbox, walletId: target.walletId, record: target.record, mode: target.mode, key },
+          share,
+        );
         left -= Buffer.byteLength(plan.bodyJson, 'utf8');
         plans.push(plan);
       } catch (error) {
@@ -243,7 +273,10 @@ export class InboundMail {
    * One unit of work for the whole message: every recipient's duplicate claim, charge, attachments and outbox
    * entry. If one wallet cannot pay, nothing is recorded and the sender is told to retry (452).
    */
-  private async record(plans: readonly DeliveryPlan[], messageHash: string | undefined): Promise<ReadyDelivery[] | 'insufficient'> {
+  private async record(
+    plans: readonly DeliveryPlan[],
+    messageHash: string | undefined,
+  ): Promise<ReadyDelivery[] | 'insufficient'> {
     const now = this.deps.clock.now();
     const claimUntil = now + limits.OUTBOX_CLAIM_MS;
     try {

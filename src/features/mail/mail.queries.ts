@@ -12,15 +12,10 @@ export interface AttachmentRow {
 }
 
 export async function insertAttachment(tx: Sql, row: AttachmentRow): Promise<void> {
-  await tx.run('INSERT INTO mail_attachments (id, wallet_id, filename, content_type, size, content, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
-    row.id,
-    row.walletId,
-    row.filename,
-    row.contentType,
-    row.content.length,
-    row.content,
-    row.expiresAt,
-  ]);
+  await tx.run(
+    'INSERT INTO mail_attachments (id, wallet_id, filename, content_type, size, content, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+    [row.id, row.walletId, row.filename, row.contentType, row.content.length, row.content, row.expiresAt],
+  );
 }
 
 export interface StoredAttachment {
@@ -31,10 +26,12 @@ export interface StoredAttachment {
 }
 
 export async function readAttachment(sql: Sql, id: string): Promise<StoredAttachment | undefined> {
-  const row = await sql.get<{ filename: string | null; content_type: string; content: Buffer | Uint8Array; expires_at: number }>(
-    'SELECT filename, content_type, content, expires_at FROM mail_attachments WHERE id = $1',
-    [id],
-  );
+  const row = await sql.get<{
+    filename: string | null;
+    content_type: string;
+    content: Buffer | Uint8Array;
+    expires_at: number;
+  }>('SELECT filename, content_type, content, expires_at FROM mail_attachments WHERE id = $1', [id]);
   if (row === undefined) return undefined;
   const content = Buffer.isBuffer(row.content) ? row.content : Buffer.from(row.content);
   return { filename: row.filename, contentType: row.content_type, content, expiresAt: row.expires_at };
@@ -51,33 +48,47 @@ export interface OutboxEntry {
 }
 
 export async function insertOutbox(tx: Sql, entry: OutboxEntry, now: number, claimUntil: number): Promise<void> {
-  await tx.run('INSERT INTO inbound_outbox (id, wallet_id, webhook_id, body, cost, balance, created_at, claim_until) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)', [
-    entry.id,
-    entry.walletId,
-    entry.webhookId,
-    entry.body,
-    entry.cost,
-    entry.balance,
-    now,
-    claimUntil,
-  ]);
+  await tx.run(
+    'INSERT INTO inbound_outbox (id, wallet_id, webhook_id, body, cost, balance, created_at, claim_until) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
+    [entry.id, entry.walletId, entry.webhookId, entry.body, entry.cost, entry.balance, now, claimUntil],
+  );
 }
 
 /**
  * Takes an entry over from `expectedClaim` (compare-and-set), so exactly one instance delivers it.
  * Undefined when someone else took it or it is gone.
  */
-export async function claimOutbox(store: Store, id: string, expectedClaim: number, claimUntil: number): Promise<OutboxEntry | undefined> {
-  const [row] = await store.writeOne<{ wallet_id: number; webhook_id: string; body: string; cost: number; balance: number }>(
+export async function claimOutbox(
+  store: Store,
+  id: string,
+  expectedClaim: number,
+  claimUntil: number,
+): Promise<OutboxEntry | undefined> {
+  const [row] = await store.writeOne<{
+    wallet_id: number;
+    webhook_id: string;
+    body: string;
+    cost: number;
+    balance: number;
+  }>(
     'UPDATE inbound_outbox SET claim_until = $3 WHERE id = $1 AND claim_until = $2 RETURNING wallet_id, webhook_id, body, cost, balance',
     [id, expectedClaim, claimUntil],
   );
-  return row === undefined ? undefined : { id, walletId: row.wallet_id, webhookId: row.webhook_id, body: row.body, cost: row.cost, balance: row.balance };
+  return row === undefined
+    ? undefined
+    : { id, walletId: row.wallet_id, webhookId: row.webhook_id, body: row.body, cost: row.cost, balance: row.balance };
 }
 
 /** Entries whose claim ran out: their instance stopped before delivering them. */
-export function findStaleOutbox(sql: Sql, now: number, limit: number): Promise<Array<{ id: string; claim_until: number; wallet_id: number }>> {
-  return sql.all('SELECT id, claim_until, wallet_id FROM inbound_outbox WHERE claim_until <= $1 ORDER BY claim_until LIMIT $2', [now, limit]);
+export function findStaleOutbox(
+  sql: Sql,
+  now: number,
+  limit: number,
+): Promise<Array<{ id: string; claim_until: number; wallet_id: number }>> {
+  return sql.all(
+    'SELECT id, claim_until, wallet_id FROM inbound_outbox WHERE claim_until <= $1 ORDER BY claim_until LIMIT $2',
+    [now, limit],
+  );
 }
 
 /** Routed content is not retained after delivery (docs/contract.md#deliveries, rule 5). */
@@ -110,7 +121,12 @@ export async function claimMessageForMailbox(tx: Sql, claim: MailboxClaim): Prom
 }
 
 /** Of `mailboxes`, those a delivery of the message was claimed for since `staleBefore` (a read that saves work; the claim decides). */
-export async function mailboxesThatSaw(sql: Sql, mailboxes: readonly string[], messageHash: string, staleBefore: number): Promise<Set<string>> {
+export async function mailboxesThatSaw(
+  sql: Sql,
+  mailboxes: readonly string[],
+  messageHash: string,
+  staleBefore: number,
+): Promise<Set<string>> {
   if (mailboxes.length === 0) return new Set();
   const placeholders = mailboxes.map((_, i) => `$${i + 3}`).join(', ');
   const rows = await sql.all<{ mailbox: string }>(

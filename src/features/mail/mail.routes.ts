@@ -15,7 +15,10 @@ import { Spool, SpoolOverflow } from './spool.js';
  * HTTP side of inbound mail: attachment downloads (signed, expiring URLs under PUBLIC_URL), and
  * POST /inbound/raw for relays (registered only when INBOUND_SECRET is set).
  */
-export const mailRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; inbound?: InboundMail }> = async (app, { deps, inbound }) => {
+export const mailRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; inbound?: InboundMail }> = async (
+  app,
+  { deps, inbound },
+) => {
   await app.register(downloadRoute, { deps });
   if (deps.config.inboundSecret === undefined) return;
   // The composition root builds the pipeline whenever INBOUND_SECRET is set: a missing one is a wiring mistake.
@@ -26,7 +29,10 @@ export const mailRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; inbound?: Inbou
 const DownloadParams = Type.Object({ attachmentId: Type.String() });
 // Loose on purpose: a link that is malformed, forged or expired is simply not found.
 const DownloadQuery = Type.Object({ expires: Type.Optional(Type.String()), signature: Type.Optional(Type.String()) });
-const binary = { description: 'The attachment bytes', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } };
+const binary = {
+  description: 'The attachment bytes',
+  content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+};
 
 const downloadRoute: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   const key = new AttachmentKey(deps.store, () => deps.clock.now());
@@ -51,7 +57,8 @@ const downloadRoute: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { d
       const { attachmentId } = request.params;
       const { expires = '', signature = '' } = request.query;
       const now = deps.clock.now();
-      if (!verifyAttachmentLink(await key.get(), { id: attachmentId, expires, signature }, now)) throw errors.notFound();
+      if (!verifyAttachmentLink(await key.get(), { id: attachmentId, expires, signature }, now))
+        throw errors.notFound();
       const attachment = await readAttachment(deps.store.read, attachmentId);
       if (attachment === undefined || attachment.expiresAt <= now) throw errors.notFound();
       return reply
@@ -81,12 +88,17 @@ const RelayQuery = Type.Object({
 });
 const RelayHeaders = Type.Object({
   'x-inbound-secret': Type.String({ description: 'INBOUND_SECRET' }),
-  'x-inbound-provider': Type.Optional(Type.String({ pattern: '^[A-Za-z0-9._-]{1,40}$', 'x-error': 'must be 1 to 40 letters, digits, ".", "_" or "-"' })),
+  'x-inbound-provider': Type.Optional(
+    Type.String({ pattern: '^[A-Za-z0-9._-]{1,40}$', 'x-error': 'must be 1 to 40 letters, digits, ".", "_" or "-"' }),
+  ),
 });
 const RelayAccepted = Type.Object({ accepted: Type.Literal(true), externalMessageId: Type.String() });
 
 /** `inbound`: the process's one inbound pipeline, shared with the SMTP listener (its owner closes it). */
-const relayRoute: FastifyPluginAsyncTypebox<{ deps: Deps; secret: string; inbound: InboundMail }> = async (app, { deps, secret, inbound }) => {
+const relayRoute: FastifyPluginAsyncTypebox<{ deps: Deps; secret: string; inbound: InboundMail }> = async (
+  app,
+  { deps, secret, inbound },
+) => {
   // Checked before the body is read; wrong secrets are throttled per client (docs/limits.md).
   const isInboundSecret = secretGate(deps.clock, 'inbound secret', secret);
   app.addHook('onRequest', async (request) => {
@@ -148,7 +160,8 @@ const relayRoute: FastifyPluginAsyncTypebox<{ deps: Deps; secret: string; inboun
       }
       try {
         const mailbox = mailboxOf(request.query.recipient, deps.config.mailDomain);
-        if (mailbox === null) throw errors.invalidField('recipient', `must be a mailbox address r_…@${deps.config.mailDomain}`);
+        if (mailbox === null)
+          throw errors.invalidField('recipient', `must be a mailbox address r_…@${deps.config.mailDomain}`);
         const check = await inbound.checkRecipient(request.query.recipient);
         if (check.kind === 'unknown') throw errors.webhookNotFound();
         if (check.kind === 'insufficient') throw errors.insufficientCredits();
@@ -188,7 +201,10 @@ function safeContentType(value: string): string {
 function contentDisposition(filename: string | null): string {
   if (filename === null || filename === '') return 'attachment';
   const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const encoded = encodeURIComponent(filename).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 

@@ -70,7 +70,11 @@ export function parseMessage(source: Readable, options: ParseOptions): Promise<P
       source.unpipe(parser);
       source.destroy();
       parser.destroy();
-      reject(error instanceof MessageParseError ? error : new MessageParseError(error instanceof Error ? error.message : String(error), { cause: error }));
+      reject(
+        error instanceof MessageParseError
+          ? error
+          : new MessageParseError(error instanceof Error ? error.message : String(error), { cause: error }),
+      );
     };
     const timer = setTimeout(() => fail(new MessageParseError('parsing took too long')), PARSE_TIMEOUT_MS);
 

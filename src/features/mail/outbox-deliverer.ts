@@ -22,7 +22,10 @@ import type { FairLimiter } from '../../lib/fair-limiter.js';
  * a slot is tried again, and failures are one warning per outage.
  */
 /** Where a mailbox's deliveries go and how they are signed (a WebhookRecord will do). */
-export type DeliveryTarget = Pick<WebhookRecord, 'url' | 'headers' | 'signingSecret' | 'previousSigningKey' | 'retryAttempts'>;
+export type DeliveryTarget = Pick<
+  WebhookRecord,
+  'url' | 'headers' | 'signingSecret' | 'previousSigningKey' | 'retryAttempts'
+>;
 
 export interface ReadyDelivery {
   readonly entry: OutboxEntry;
@@ -85,7 +88,8 @@ export class OutboxDeliverer {
     if (this.closed) return; // stays in the outbox; recovered once its claim runs out
     const { entry } = ready;
     if (this.options.pool.roomFor(entry.walletId) > 0) this.start(entry.walletId, () => this.send(ready));
-    else if (this.waiting < MAX_WAITING) this.enqueueRef({ id: entry.id, claimUntil: ready.claimUntil, walletId: entry.walletId });
+    else if (this.waiting < MAX_WAITING)
+      this.enqueueRef({ id: entry.id, claimUntil: ready.claimUntil, walletId: entry.walletId });
   }
 
   /** Takes over entries whose claim ran out; returns how many were queued. */
@@ -99,7 +103,8 @@ export class OutboxDeliverer {
       this.outage.answered();
       // Entries delivered here whose deletion waits for the store are done: never taken over.
       const undelivered = stale.filter((row) => !this.deletions.has(row.id));
-      for (const row of undelivered) this.enqueueRef({ id: row.id, claimUntil: row.claim_until, walletId: row.wallet_id });
+      for (const row of undelivered)
+        this.enqueueRef({ id: row.id, claimUntil: row.claim_until, walletId: row.wallet_id });
       return undelivered.length;
     } catch (error) {
       this.outage.report(error, 'inbound outbox recovery failed');
@@ -165,7 +170,8 @@ export class OutboxDeliverer {
       webhook = await findWebhook(this.deps.store.read, entry.walletId, entry.webhookId);
     } catch (error) {
       // Claimed (by us, until now + claimMs), nothing sent: tried again under that claim.
-      if (isStoreUnavailable(error)) this.park({ id: entry.id, claimUntil: now + this.options.claimMs, walletId: entry.walletId });
+      if (isStoreUnavailable(error))
+        this.park({ id: entry.id, claimUntil: now + this.options.claimMs, walletId: entry.walletId });
       throw error;
     }
     if (webhook === undefined || webhook.mode.kind !== 'mailbox') {
@@ -193,7 +199,11 @@ export class OutboxDeliverer {
       });
     } finally {
       // Kept and retried while the store is away: an entry left behind would be taken over and sent again.
-      await this.deletions.run(entry.id, () => deleteOutbox(this.deps.store, entry.id), 'deleting a delivered outbox entry failed');
+      await this.deletions.run(
+        entry.id,
+        () => deleteOutbox(this.deps.store, entry.id),
+        'deleting a delivered outbox entry failed',
+      );
     }
   }
 

@@ -40,7 +40,9 @@ export function headerObject(headers: ParsedMessage['headers']): Record<string, 
     else values.push(value);
   }
   // fromEntries defines own properties, so a header named `__proto__` stays a plain key.
-  return Object.fromEntries([...grouped].map(([name, values]) => [name, values.length === 1 ? (values[0] as string) : values]));
+  return Object.fromEntries(
+    [...grouped].map(([name, values]) => [name, values.length === 1 ? (values[0] as string) : values]),
+  );
 }
 
 /** One mailbox's copy: its address, its attachments' metadata, and `text` (payloadText(parsed), made once per message when many mailboxes receive it). */
@@ -50,7 +52,11 @@ export interface PayloadDelivery {
   readonly text?: string | undefined;
 }
 
-export function buildPayload(parsed: ParsedMessage, context: MessageContext, delivery: PayloadDelivery): InboundEmailPayload {
+export function buildPayload(
+  parsed: ParsedMessage,
+  context: MessageContext,
+  delivery: PayloadDelivery,
+): InboundEmailPayload {
   const { mailbox, attachments, text = payloadText(parsed) } = delivery;
   const address = `${mailbox}@${context.mailDomain}`;
   const from: EmailAddress = parsed.from[0] ?? { email: context.envelopeFrom };

@@ -30,7 +30,11 @@ const TRUNCATED_FIELD_BYTES = Buffer.byteLength(',"truncated":true');
  * `measure` is jsonStringBytes, or a memo of it shared by the mailboxes of one message: `text` and
  * `html` (up to the whole decoded message) are measured, never serialised, before they are cut.
  */
-export function applySizeRule(original: InboundEmailPayload, limit: number, measure: (s: string) => number = jsonStringBytes): SizedPayload {
+export function applySizeRule(
+  original: InboundEmailPayload,
+  limit: number,
+  measure: (s: string) => number = jsonStringBytes,
+): SizedPayload {
   let size = measuredBytes(original, measure);
   if (size <= limit) return { payload: original, truncated: false, json: JSON.stringify(original) };
   const payload: InboundEmailPayload = { ...original, attachments: [...original.attachments], truncated: true };

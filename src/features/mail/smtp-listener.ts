@@ -8,7 +8,12 @@ import type { AcceptOutcome, InboundMail } from './inbound.service.js';
 import * as limits from './mail-limits.js';
 import { mailboxOf } from './recipients.js';
 import { SpoolBudget } from './spool.js';
-import { ConnectionsPerAddress, MAX_CONNECTIONS_PER_ADDRESS, SPOOL_BUDGET_BYTES, TOO_MANY_CONNECTIONS } from './smtp-connection-limits.js';
+import {
+  ConnectionsPerAddress,
+  MAX_CONNECTIONS_PER_ADDRESS,
+  SPOOL_BUDGET_BYTES,
+  TOO_MANY_CONNECTIONS,
+} from './smtp-connection-limits.js';
 import { INSUFFICIENT_CREDITS } from '../../errors.js';
 
 /**
@@ -144,7 +149,10 @@ export async function startSmtpListener(deps: Deps, options: SmtpListenerOptions
     const receivedAt = deps.clock.now();
     if (spool.overBudget && !stream.sizeExceeded) {
       await spool.dispose();
-      logger.warn({ heldBytes: budget.heldBytes, capBytes: budget.capBytes }, 'smtp spool budget exhausted: message refused with 452');
+      logger.warn(
+        { heldBytes: budget.heldBytes, capBytes: budget.capBytes },
+        'smtp spool budget exhausted: message refused with 452',
+      );
       return { ok: false, code: 452, message: NO_STORAGE };
     }
     if (stream.sizeExceeded) {
@@ -158,7 +166,13 @@ export async function startSmtpListener(deps: Deps, options: SmtpListenerOptions
     const mailFrom = session.envelope.mailFrom === false ? '' : session.envelope.mailFrom.address;
     const outcome = await inbound.accept(
       spool,
-      { mailFrom, mailboxes, provider: 'smtp', remoteAddress: session.remoteAddress, heloName: session.hostNameAppearsAs || undefined },
+      {
+        mailFrom,
+        mailboxes,
+        provider: 'smtp',
+        remoteAddress: session.remoteAddress,
+        heloName: session.hostNameAppearsAs || undefined,
+      },
       receivedAt,
     );
     return replyFor(outcome);
@@ -191,7 +205,9 @@ export async function startSmtpListener(deps: Deps, options: SmtpListenerOptions
   };
 }
 
-type Reply = { readonly ok: true; readonly message: string } | { readonly ok: false; readonly code: number; readonly message: string };
+type Reply =
+  | { readonly ok: true; readonly message: string }
+  | { readonly ok: false; readonly code: number; readonly message: string };
 
 function replyFor(outcome: AcceptOutcome): Reply {
   switch (outcome.kind) {

@@ -83,7 +83,10 @@ export class Spool {
   writable(options: { failWhenOversized?: boolean } = {}): Writable {
     return new Writable({
       write: (chunk: Buffer, _encoding, callback) => {
-        this.write(chunk).then(() => callback(options.failWhenOversized === true && this.oversized ? new SpoolOverflow() : undefined), callback);
+        this.write(chunk).then(
+          () => callback(options.failWhenOversized === true && this.oversized ? new SpoolOverflow() : undefined),
+          callback,
+        );
       },
     });
   }

@@ -47,7 +47,14 @@ export const listingRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; audit: Audit
         example: {
           query: { sort: 'balance', limit: 1 },
           response: {
-            wallets: [{ hash: EXAMPLE_HASH, wallet: 599, created: '2026-06-01T12:00:00.000Z', lastUsed: '2026-06-02T08:30:00.000Z' }],
+            wallets: [
+              {
+                hash: EXAMPLE_HASH,
+                wallet: 599,
+                created: '2026-06-01T12:00:00.000Z',
+                lastUsed: '2026-06-02T08:30:00.000Z',
+              },
+            ],
             cursor: EXAMPLE_CURSOR,
           },
         },
@@ -60,7 +67,12 @@ export const listingRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; audit: Audit
       const page = rows.slice(0, limit);
       const last = page.at(-1);
       return {
-        wallets: page.map((row) => ({ hash: row.hash, wallet: row.balance, created: isoTime(row.created_at), lastUsed: isoTime(row.last_used_at) })),
+        wallets: page.map((row) => ({
+          hash: row.hash,
+          wallet: row.balance,
+          created: isoTime(row.created_at),
+          lastUsed: isoTime(row.last_used_at),
+        })),
         cursor: rows.length > limit && last !== undefined ? encodePairCursor(last[SORT_COLUMNS[sort]], last.id) : null,
       };
     },
@@ -109,7 +121,13 @@ export const listingRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; audit: Audit
       const wallet = await deps.ledger.walletByHash(request.params.hash);
       if (wallet === undefined) throw errors.notFound();
       await deps.ledger.flush(); // rows this instance recorded but has not written yet
-      const page = await logPage(deps.store, { walletId: wallet.id, n: limit, before, since: deps.clock.now() - LOG_RETENTION_MS, category: type });
+      const page = await logPage(deps.store, {
+        walletId: wallet.id,
+        n: limit,
+        before,
+        since: deps.clock.now() - LOG_RETENTION_MS,
+        category: type,
+      });
       audit(request, { walletId: wallet.id, statusCode: 200, balance: wallet.balance });
       return { logs: page.rows.map(logEntryOf), cursor: page.next === undefined ? null : encodeLogCursor(page.next) };
     },
@@ -140,7 +158,10 @@ export const listingRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; audit: Audit
     },
     async (request) => {
       await deps.ledger.flush(); // spending this instance recorded but has not written yet
-      const [totals, spent] = await Promise.all([walletTotals(deps.store.read), spentPerDay(deps.store.read, deps.clock.now(), request.query.days)]);
+      const [totals, spent] = await Promise.all([
+        walletTotals(deps.store.read),
+        spentPerDay(deps.store.read, deps.clock.now(), request.query.days),
+      ]);
       return { ...totals, spentPerDay: spent };
     },
   );

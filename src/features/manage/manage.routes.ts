@@ -8,7 +8,10 @@ import { walletRoutes } from './manage.wallet.routes.js';
 import { listingRoutes } from './manage.listing.routes.js';
 
 /** Operator API: exists only when ADMIN_TOKEN is set (registered by app.ts then). */
-export const manageRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; adminToken: string }> = async (app, { deps, adminToken }) => {
+export const manageRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; adminToken: string }> = async (
+  app,
+  { deps, adminToken },
+) => {
   // Wrong tokens are counted per client (docs/limits.md): a run of them locks that client out for a while.
   const isAdminToken = secretGate(deps.clock, 'operator token', adminToken);
   app.addHook('onRequest', async (request: FastifyRequest) => {

@@ -22,7 +22,12 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; audit: Audit 
         response: responses(WalletView, 400, 403, 404, 429),
         example: {
           params: { hash: EXAMPLE_HASH },
-          response: { hash: EXAMPLE_HASH, wallet: 99, created: '2026-06-01T12:00:00.000Z', lastUsed: '2026-06-02T08:30:00.000Z' },
+          response: {
+            hash: EXAMPLE_HASH,
+            wallet: 99,
+            created: '2026-06-01T12:00:00.000Z',
+            lastUsed: '2026-06-02T08:30:00.000Z',
+          },
         },
       },
     },
@@ -30,7 +35,12 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; audit: Audit 
       const wallet = await deps.ledger.walletByHash(request.params.hash);
       if (wallet === undefined) throw errors.notFound();
       audit(request, { walletId: wallet.id, statusCode: 200, balance: wallet.balance });
-      return { hash: wallet.hash, wallet: wallet.balance, created: isoTime(wallet.created_at), lastUsed: isoTime(wallet.last_used_at) };
+      return {
+        hash: wallet.hash,
+        wallet: wallet.balance,
+        created: isoTime(wallet.created_at),
+        lastUsed: isoTime(wallet.last_used_at),
+      };
     },
   );
 
@@ -45,7 +55,11 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; audit: Audit 
         params: Params,
         body: AmountBody,
         response: responses(BalanceView, 400, 403, 404, 429),
-        example: { params: { hash: EXAMPLE_HASH }, body: { amount: 500, reason: 'Support ticket 1234' }, response: { hash: EXAMPLE_HASH, wallet: 599 } },
+        example: {
+          params: { hash: EXAMPLE_HASH },
+          body: { amount: 500, reason: 'Support ticket 1234' },
+          response: { hash: EXAMPLE_HASH, wallet: 599 },
+        },
       },
     },
     async (request) => {
@@ -63,7 +77,8 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; audit: Audit 
       schema: {
         operationId: 'walletDebit',
         summary: 'Debit a wallet (operator; beyond the contract)',
-        description: 'Takes `amount` credits, all or nothing: a balance that does not cover it answers 409 and nothing changes.',
+        description:
+          'Takes `amount` credits, all or nothing: a balance that does not cover it answers 409 and nothing changes.',
         tags,
         security: adminAuth,
         params: Params,
@@ -82,7 +97,12 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; audit: Audit 
       if (wallet === undefined) throw errors.notFound();
       const debit = await deps.ledger.debit(wallet.id, request.body.amount);
       if (debit.balance === undefined) throw errors.notFound(); // deleted meanwhile
-      audit(request, { walletId: wallet.id, statusCode: debit.ok ? 200 : 409, balance: debit.balance, reason: request.body.reason });
+      audit(request, {
+        walletId: wallet.id,
+        statusCode: debit.ok ? 200 : 409,
+        balance: debit.balance,
+        reason: request.body.reason,
+      });
       if (!debit.ok) throw errors.balanceTooLow();
       return { hash: wallet.hash, wallet: debit.balance };
     },

@@ -4,7 +4,8 @@ import { MCP_TOOLS } from './mcp.tools.js';
 import type { McpTool, RouteCall } from './mcp.tools.js';
 
 /** A tool call turned into its HTTP call, or refused before any call is made (and so charged nothing). */
-export type ToolCall = { readonly ok: true; readonly call: RouteCall } | { readonly ok: false; readonly refusal: string };
+export type ToolCall =
+  { readonly ok: true; readonly call: RouteCall } | { readonly ok: false; readonly refusal: string };
 
 const refused = (refusal: string): ToolCall => ({ ok: false, refusal });
 
@@ -15,12 +16,19 @@ const refused = (refusal: string): ToolCall => ({ ok: false, refusal });
  */
 const coercing = createAjv(true);
 const validators: ReadonlyMap<string, ValidateFunction> = new Map(
-  MCP_TOOLS.filter((tool) => tool.body === undefined || !('json' in tool.body)).map((tool) => [tool.name, coercing.compile(tool.inputSchema)]),
+  MCP_TOOLS.filter((tool) => tool.body === undefined || !('json' in tool.body)).map((tool) => [
+    tool.name,
+    coercing.compile(tool.inputSchema),
+  ]),
 );
 
 /** What a URL can carry as one parameter: text, a number or a boolean, written as text. */
 const asText = (value: unknown): string | undefined =>
-  typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : undefined;
+  typeof value === 'string'
+    ? value
+    : typeof value === 'number' || typeof value === 'boolean'
+      ? String(value)
+      : undefined;
 
 /**
  * Whether arguments the route's schema refuses are still sent: yes when the failing argument is one the URL carries as
@@ -47,7 +55,10 @@ function pathOf(tool: McpTool, args: Record<string, unknown>): ToolCall | string
     }
     const name = part.slice(1);
     const text = asText(args[name]);
-    if (text === undefined) return refused(args[name] === undefined ? `Missing required field: ${name}` : `Invalid ${name}: must be a string`);
+    if (text === undefined)
+      return refused(
+        args[name] === undefined ? `Missing required field: ${name}` : `Invalid ${name}: must be a string`,
+      );
     if (DOT_SEGMENT.test(text)) return refused(`Invalid ${name}: . and .. cannot be sent as a path segment`);
     segments.push(encodeURIComponent(text));
   }
@@ -55,7 +66,8 @@ function pathOf(tool: McpTool, args: Record<string, unknown>): ToolCall | string
   // However the arguments were written, the path the router sees is this tool's route and no other.
   const routed = new URL(path, 'http://localhost').pathname;
   const prefix = tool.path.split('/:')[0] ?? tool.path;
-  if (routed !== path || !routed.startsWith(prefix)) return refused(`Invalid arguments: the call would leave ${tool.method} ${tool.path}`);
+  if (routed !== path || !routed.startsWith(prefix))
+    return refused(`Invalid arguments: the call would leave ${tool.method} ${tool.path}`);
   return path;
 }
 

@@ -31,7 +31,13 @@ function dispatchAs(app: FastifyInstance, token: string, remoteAddress: string):
   return async (call): Promise<RouteAnswer> => {
     const headers: Record<string, string> = { 'x-token': token };
     if (call.contentType !== undefined) headers['content-type'] = call.contentType;
-    const answer = await app.inject({ method: call.method, url: call.url, headers, payload: call.payload, remoteAddress });
+    const answer = await app.inject({
+      method: call.method,
+      url: call.url,
+      headers,
+      payload: call.payload,
+      remoteAddress,
+    });
     const contentType = answer.headers['content-type'];
     return {
       statusCode: answer.statusCode,
@@ -54,7 +60,10 @@ function webHeaders(request: FastifyRequest): Headers {
 /** The JSON-RPC error answered, with a 400, to a batch of more than MAX_BATCH_MESSAGES messages: nothing of it is run. */
 const BATCH_TOO_LARGE = JSON.stringify({
   jsonrpc: '2.0',
-  error: { code: ErrorCode.InvalidRequest, message: `Invalid Request: Batch must not exceed ${MAX_BATCH_MESSAGES} messages` },
+  error: {
+    code: ErrorCode.InvalidRequest,
+    message: `Invalid Request: Batch must not exceed ${MAX_BATCH_MESSAGES} messages`,
+  },
   id: null,
 });
 
@@ -83,12 +92,18 @@ export const mcpRoutes: FastifyPluginAsync<{ deps: Deps }> = async (app, { deps 
     }
     const token = tokenOf(request) ?? '';
     const server = mcpServer(SERVICE_VERSION, dispatchAs(app, token, request.client.address || request.ip));
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
     try {
       await server.connect(transport);
-      const answer = await transport.handleRequest(new Request('http://localhost/mcp', { method: 'POST', headers: webHeaders(request) }), {
-        parsedBody: request.body,
-      });
+      const answer = await transport.handleRequest(
+        new Request('http://localhost/mcp', { method: 'POST', headers: webHeaders(request) }),
+        {
+          parsedBody: request.body,
+        },
+      );
       void reply.code(answer.status);
       answer.headers.forEach((value, name) => void reply.header(name, value));
       return await answer.text();

@@ -37,7 +37,10 @@ const KvListInput = Type.Object(
   { ...KvListParams.properties, ...KvListQuery.properties, limit: Type.Optional(KvListQuery.properties.limit) },
   { additionalProperties: false },
 );
-const KvBucketsInput = Type.Object({ ...KvBucketsQuery.properties, limit: Type.Optional(KvBucketsQuery.properties.limit) }, { additionalProperties: false });
+const KvBucketsInput = Type.Object(
+  { ...KvBucketsQuery.properties, limit: Type.Optional(KvBucketsQuery.properties.limit) },
+  { additionalProperties: false },
+);
 const KvSetInput = Type.Object(
   {
     ...KvParams.properties,
@@ -58,7 +61,8 @@ export const MCP_TOOLS: readonly McpTool[] = [
   },
   {
     name: 'kv_set',
-    description: 'Store a value under bucket/key, with an optional time to live in seconds (POST /kv/{bucket}/{key}; 1 credit).',
+    description:
+      'Store a value under bucket/key, with an optional time to live in seconds (POST /kv/{bucket}/{key}; 1 credit).',
     inputSchema: KvSetInput,
     method: 'POST',
     path: '/kv/:bucket/:key',
@@ -123,7 +127,8 @@ export const MCP_TOOLS: readonly McpTool[] = [
   },
   {
     name: 'webhook_test',
-    description: "Send a webhook its mode's test payload and report the receiver's answer (POST /webhook/{webhookId}/test; 1 credit).",
+    description:
+      "Send a webhook its mode's test payload and report the receiver's answer (POST /webhook/{webhookId}/test; 1 credit).",
     inputSchema: WebhookParams,
     method: 'POST',
     path: '/webhook/:webhookId/test',
@@ -137,7 +142,8 @@ export const MCP_TOOLS: readonly McpTool[] = [
   },
   {
     name: 'logs',
-    description: 'The most recent calls of this token, newest first, optionally of one category (GET /token/logs; free).',
+    description:
+      'The most recent calls of this token, newest first, optionally of one category (GET /token/logs; free).',
     inputSchema: LogsQuery,
     method: 'GET',
     path: '/token/logs',

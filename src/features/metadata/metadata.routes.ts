@@ -33,7 +33,10 @@ export const metadataMeter: MeterSpec = {
 
 const BODY_LIMIT = 16 * 1024;
 
-const failure = (description: string) => ({ description, content: { 'application/json': { schema: MetadataFailure } } });
+const failure = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: MetadataFailure } },
+});
 
 export const metadataRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   const userAgent = `Mozilla/5.0 (compatible; coinop/${SERVICE_VERSION}; +${deps.config.publicUrl})`;

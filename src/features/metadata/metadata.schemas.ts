@@ -19,11 +19,16 @@ export type AiSummary = 'none' | SummaryLevel;
 
 export const MetadataRequest = Type.Object(
   {
-    url: Type.String({ maxLength: 2048, 'x-error': 'must be a string of at most 2048 characters', description: 'Absolute http or https URL of a public page' }),
+    url: Type.String({
+      maxLength: 2048,
+      'x-error': 'must be a string of at most 2048 characters',
+      description: 'Absolute http or https URL of a public page',
+    }),
     aiSummary: Type.Optional(
       OneOf<AiSummary>(['none', ...SUMMARY_LEVELS], {
         default: 'none',
-        description: '`none` (55 credits); `short`, `medium`, `long` add a summary of about 50, 150 or 300 words and key facts (800 credits)',
+        description:
+          '`none` (55 credits); `short`, `medium`, `long` add a summary of about 50, 150 or 300 words and key facts (800 credits)',
       }),
     ),
   },
@@ -57,9 +62,12 @@ export const Technical = Open({
   redirects: Type.Integer(),
   responseTime: Type.Integer({ description: 'Milliseconds' }),
   analysisTruncated: Type.Boolean({
-    description: 'The page outgrew a bound of the analysis (1 MiB of markup, 100,000 nodes, nesting 256 deep, 500 ms); the groups describe the part read',
+    description:
+      'The page outgrew a bound of the analysis (1 MiB of markup, 100,000 nodes, nesting 256 deep, 500 ms); the groups describe the part read',
   }),
-  analysisLimit: Type.Optional(OneOf<AnalysisLimit>(ANALYSIS_LIMITS, { description: 'The bound reached first, when analysisTruncated' })),
+  analysisLimit: Type.Optional(
+    OneOf<AnalysisLimit>(ANALYSIS_LIMITS, { description: 'The bound reached first, when analysisTruncated' }),
+  ),
   server: Type.String(),
   lastModified: Type.String(),
 });
@@ -82,12 +90,24 @@ const Contact = Open({
   address: Type.String(),
 });
 
-const Icon = Open({ rel: Type.String(), href: Type.String(), sizes: Type.Optional(Type.String()), type: Type.Optional(Type.String()) });
+const Icon = Open({
+  rel: Type.String(),
+  href: Type.String(),
+  sizes: Type.Optional(Type.String()),
+  type: Type.Optional(Type.String()),
+});
 const Media = Open({
   images: Open({
     total: Type.Integer(),
     withoutAlt: Type.Integer(),
-    items: Type.Array(Open({ src: Type.String(), alt: Type.String(), width: Type.Optional(Type.Integer()), height: Type.Optional(Type.Integer()) })),
+    items: Type.Array(
+      Open({
+        src: Type.String(),
+        alt: Type.String(),
+        width: Type.Optional(Type.Integer()),
+        height: Type.Optional(Type.Integer()),
+      }),
+    ),
   }),
   videos: Open({ total: Type.Integer(), urls: Strings }),
   audio: Open({ total: Type.Integer(), urls: Strings }),
@@ -97,7 +117,9 @@ const Media = Open({
 
 const StructuredData = Open({
   types: Strings,
-  jsonLd: Type.Array(AnyObject, { description: 'JSON-LD entities as published, less URL values of other schemes than http and https' }),
+  jsonLd: Type.Array(AnyObject, {
+    description: 'JSON-LD entities as published, less URL values of other schemes than http and https',
+  }),
   basics: Nullable(AnyObject),
   invalidBlocks: Type.Integer(),
 });
@@ -142,16 +164,28 @@ export const MetadataResult = Type.Object({
     technical: Technical,
     links: Type.Optional(Links),
     openGraph: Type.Optional(
-      Type.Object({}, { additionalProperties: true, description: 'og:* properties, camel-cased; URL properties resolved, and left out unless http or https' }),
+      Type.Object(
+        {},
+        {
+          additionalProperties: true,
+          description: 'og:* properties, camel-cased; URL properties resolved, and left out unless http or https',
+        },
+      ),
     ),
     twitterCard: Type.Optional(
       Type.Object(
         {},
-        { additionalProperties: true, description: 'twitter:* properties, camel-cased; URL properties resolved, and left out unless http or https' },
+        {
+          additionalProperties: true,
+          description: 'twitter:* properties, camel-cased; URL properties resolved, and left out unless http or https',
+        },
       ),
     ),
     social: Type.Optional(
-      Type.Object({ favicon: Type.String() }, { additionalProperties: true, description: 'Profile URLs by network (x, linkedin, github, …) and the favicon' }),
+      Type.Object(
+        { favicon: Type.String() },
+        { additionalProperties: true, description: 'Profile URLs by network (x, linkedin, github, …) and the favicon' },
+      ),
     ),
     contact: Type.Optional(Contact),
     media: Type.Optional(Media),

@@ -39,7 +39,12 @@ export interface MetadataDeps {
   readonly pools: Pick<Pools, 'pageFetches' | 'summaries'>;
 }
 
-function technicalOf(page: FetchedPage, originalUrl: URL, robotsAllowed: boolean, limit: AnalysisLimit | undefined): Technical {
+function technicalOf(
+  page: FetchedPage,
+  originalUrl: URL,
+  robotsAllowed: boolean,
+  limit: AnalysisLimit | undefined,
+): Technical {
   return {
     statusCode: page.status,
     finalUrl: page.finalUrl,
@@ -78,7 +83,15 @@ async function summarize(
   deps: MetadataDeps,
   wallet: PoolKey,
   level: SummaryLevel,
-  content: { text: string; cut: boolean; title: string; description: string; url: string; language: string; facts: KeyFacts },
+  content: {
+    text: string;
+    cut: boolean;
+    title: string;
+    description: string;
+    url: string;
+    language: string;
+    facts: KeyFacts;
+  },
 ): Promise<AiBlock> {
   const started = performance.now();
   const truncated = content.cut || content.text.length > AI_TEXT_BUDGET;
@@ -109,11 +122,16 @@ async function summarize(
  * the origin asked for is read while the page loads (isAllowed never rejects, so a failed page leaves nothing
  * unhandled behind); a redirect to another origin is checked after.
  */
-function fetchWithRobots(deps: MetadataDeps, url: URL, wallet: PoolKey): Promise<{ page: FetchedPage; robotsAllowed: boolean }> {
+function fetchWithRobots(
+  deps: MetadataDeps,
+  url: URL,
+  wallet: PoolKey,
+): Promise<{ page: FetchedPage; robotsAllowed: boolean }> {
   return inWalletShare(deps.pools.pageFetches, wallet, async () => {
     const robotsFirst = deps.robots.isAllowed(url);
     const page = await fetchPage(deps.outbound, url, deps.headers);
-    const robotsAllowed = page.finalUrlParsed.origin === url.origin ? await robotsFirst : await deps.robots.isAllowed(page.finalUrlParsed);
+    const robotsAllowed =
+      page.finalUrlParsed.origin === url.origin ? await robotsFirst : await deps.robots.isAllowed(page.finalUrlParsed);
     return { page, robotsAllowed };
   });
 }
@@ -122,7 +140,12 @@ function fetchWithRobots(deps: MetadataDeps, url: URL, wallet: PoolKey): Promise
  * Fetches one URL and tells everything it can about it, for `wallet` (whose shares of the pools it waits for).
  * Throws ApiError (400 bad URL / refused address, 502 fetch failure, 503 the wallet's queue is full).
  */
-export async function analyzeUrl(deps: MetadataDeps, rawUrl: string, aiSummary: AiSummary, wallet: PoolKey): Promise<MetadataData> {
+export async function analyzeUrl(
+  deps: MetadataDeps,
+  rawUrl: string,
+  aiSummary: AiSummary,
+  wallet: PoolKey,
+): Promise<MetadataData> {
   const url = parsePageUrl(rawUrl);
   const { page, robotsAllowed } = await fetchWithRobots(deps, url, wallet);
 
@@ -160,13 +183,21 @@ export async function analyzeUrl(deps: MetadataDeps, rawUrl: string, aiSummary: 
         description: other.description,
         url: page.finalUrl,
         language: data.seo.language,
-        facts: { documentKind: other.document.kind, ...(other.document.wordCount === undefined ? {} : { wordCount: countWords(other.text) }) },
+        facts: {
+          documentKind: other.document.kind,
+          ...(other.document.wordCount === undefined ? {} : { wordCount: countWords(other.text) }),
+        },
       });
     }
     return data;
   }
 
-  const analysis = analyzeHtml({ body: page.body, url: page.finalUrlParsed, charset: page.charset, contentLanguage: page.headers['content-language'] });
+  const analysis = analyzeHtml({
+    body: page.body,
+    url: page.finalUrlParsed,
+    charset: page.charset,
+    contentLanguage: page.headers['content-language'],
+  });
   const { mainText, limit, ...groups } = analysis;
   const data: MetadataData = { ...groups, technical: technicalOf(page, url, robotsAllowed, limit) };
   if (aiSummary !== 'none') {

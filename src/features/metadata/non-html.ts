@@ -6,7 +6,8 @@ import { parseMarkup, textOf } from './html/markup.js';
 import { clip, squash } from './html/text.js';
 import { countWords } from './html/page-text.js';
 
-export type DocumentKind = 'image' | 'video' | 'audio' | 'pdf' | 'text' | 'json' | 'xml' | 'font' | 'archive' | 'binary';
+export type DocumentKind =
+  'image' | 'video' | 'audio' | 'pdf' | 'text' | 'json' | 'xml' | 'font' | 'archive' | 'binary';
 
 /** What can be said about a response that is not an HTML page. */
 export interface DocumentInfo {
@@ -161,5 +162,11 @@ export function analyzeNonHtml(input: NonHtmlInput): NonHtmlAnalysis {
     if (kind === 'text') text = text.replace(/\r\n?/g, '\n');
     document.wordCount = countWords(text);
   }
-  return { document, title: title || document.filename, description, text: kind === 'json' ? '' : text, ...(limit === undefined ? {} : { limit }) };
+  return {
+    document,
+    title: title || document.filename,
+    description,
+    text: kind === 'json' ? '' : text,
+    ...(limit === undefined ? {} : { limit }),
+  };
 }

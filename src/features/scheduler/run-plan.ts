@@ -22,7 +22,9 @@ export function planRun(schedule: CronSchedule | string, dueAt: number, now: num
   if (typeof schedule === 'string') return { kind: 'invalid', scheduledFor: dueAt, error: schedule };
   const next = schedule.nextAfter(new Date(Math.max(now, dueAt)));
   const nextRunAt = next === null ? null : next.getTime();
-  return now - dueAt < MISSED_RUN_GRACE_MS ? { kind: 'fire', scheduledFor: dueAt, nextRunAt } : { kind: 'skip', scheduledFor: dueAt, nextRunAt };
+  return now - dueAt < MISSED_RUN_GRACE_MS
+    ? { kind: 'fire', scheduledFor: dueAt, nextRunAt }
+    : { kind: 'skip', scheduledFor: dueAt, nextRunAt };
 }
 
 /** Parses each distinct cron + zone once per pass; the error text when it does not parse. */

@@ -52,7 +52,10 @@ ORDER BY w.next_run_at
 LIMIT $2${locks.skipLocked('w')}`;
 
 /** The rows to claim: every run of a wallet with room for it (`shares`), and every row that only moves on (skipped, invalid). */
-function withinShares<R extends { readonly row: DueRow; readonly plan: RunPlan }>(entries: readonly R[], shares: ClaimShares | undefined): R[] {
+function withinShares<R extends { readonly row: DueRow; readonly plan: RunPlan }>(
+  entries: readonly R[],
+  shares: ClaimShares | undefined,
+): R[] {
   if (shares === undefined) return [...entries];
   const taken = new Map<number, number>();
   return entries.filter(({ row, plan }) => {
@@ -147,8 +150,13 @@ export async function claimDueRuns(
   const excluded = options.shares?.full ?? [];
   return store.write(async (tx) => {
     const due = await tx.all<DueRow>(selectDue(tx.locks, excluded.length), [now, limit, ...excluded]);
-    const planned = due.map((row) => ({ row, plan: planRun(options.schedules(row.cron, row.timezone), row.next_run_at, now) }));
-    const plans = new Map(withinShares(planned, options.shares).map((entry) => [key(entry.row.wallet_id, entry.row.webhook_id), entry]));
+    const planned = due.map((row) => ({
+      row,
+      plan: planRun(options.schedules(row.cron, row.timezone), row.next_run_at, now),
+    }));
+    const plans = new Map(
+      withinShares(planned, options.shares).map((entry) => [key(entry.row.wallet_id, entry.row.webhook_id), entry]),
+    );
     const claimed = await claimAll(
       tx,
       [...plans.values()].map(({ row, plan }) => ({
@@ -181,7 +189,9 @@ export async function claimDueRuns(
           retryAttempts: row.retry_attempts,
           ...(row.previous_signing_secret === null || row.signing_secret_rotated_at === null
             ? {}
-            : { previousSigningKey: { secret: row.previous_signing_secret, rotatedAt: row.signing_secret_rotated_at } }),
+            : {
+                previousSigningKey: { secret: row.previous_signing_secret, rotatedAt: row.signing_secret_rotated_at },
+              }),
         });
       }
     }
@@ -220,7 +230,9 @@ function parseHeaders(json: string): Record<string, string> {
   try {
     const value: unknown = JSON.parse(json);
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return {};
-    return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+    return Object.fromEntries(
+      Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+    );
   } catch {
     return {};
   }

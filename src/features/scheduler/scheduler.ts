@@ -83,7 +83,8 @@ export async function runDueSchedules(deps: Deps, options: SchedulerOptions = {}
     fetch: async (limit, shares) => {
       const batch = await claimDueRuns(deps.store, { now: deps.clock.now(), limit, schedules, shares });
       report.skipped += batch.skipped;
-      if (batch.skipped > 0) deps.logger.info({ skipped: batch.skipped }, 'scheduled runs skipped (missed by an hour or more, or invalid)');
+      if (batch.skipped > 0)
+        deps.logger.info({ skipped: batch.skipped }, 'scheduled runs skipped (missed by an hour or more, or invalid)');
       // A batch that moved nothing on (its rows all of wallets without room, or claimed elsewhere) is not fetched again at once.
       return { items: batch.runs, more: batch.more && batch.runs.length + batch.skipped > 0 };
     },
@@ -114,13 +115,20 @@ function takeUnfinished(deps: Deps, unfinished: ClaimedRun[], report: SchedulerR
   const due = held.filter((run) => now - run.scheduledFor < MISSED_RUN_GRACE_MS);
   if (due.length < held.length) {
     report.skipped += held.length - due.length;
-    deps.logger.info({ skipped: held.length - due.length }, 'scheduled runs skipped: the store was away for an hour or more');
+    deps.logger.info(
+      { skipped: held.length - due.length },
+      'scheduled runs skipped: the store was away for an hour or more',
+    );
   }
   return due;
 }
 
 /** Carries out one claimed run: 'success' when the callback answered 2xx; `storeAway` when it could not be charged (nothing sent). */
-async function fire(deps: Deps, recorder: RunRecorder, run: ClaimedRun): Promise<'success' | 'failure' | { readonly storeAway: unknown }> {
+async function fire(
+  deps: Deps,
+  recorder: RunRecorder,
+  run: ClaimedRun,
+): Promise<'success' | 'failure' | { readonly storeAway: unknown }> {
   let charge;
   try {
     // The same charge as metered requests (batched per wallet on PostgreSQL).
@@ -134,7 +142,13 @@ async function fire(deps: Deps, recorder: RunRecorder, run: ClaimedRun): Promise
   if (!charge.ok) {
     if (charge.reason === 'gone') return 'failure'; // the wallet was deleted; its webhooks go with it
     const now = deps.clock.now();
-    recorder.add({ walletId: run.walletId, webhookId: run.webhookId, ranAt: now, status: 'failure', error: INSUFFICIENT_CREDITS });
+    recorder.add({
+      walletId: run.walletId,
+      webhookId: run.webhookId,
+      ranAt: now,
+      status: 'failure',
+      error: INSUFFICIENT_CREDITS,
+    });
     deps.ledger.recordRefusal(run.walletId, run.webhookId, charge.balance);
     return 'failure';
   }
@@ -187,7 +201,11 @@ export function startScheduler(deps: Deps, instanceId: string, options: { interv
   });
   const stop = async (): Promise<void> => {
     await poller();
-    if (unfinished.length > 0) logger.warn({ runs: unfinished.length }, 'stopped with claimed scheduled runs not carried out: the store was away');
+    if (unfinished.length > 0)
+      logger.warn(
+        { runs: unfinished.length },
+        'stopped with claimed scheduled runs not carried out: the store was away',
+      );
   };
   return Object.assign(stop, { wake: () => poller.wake() });
 }

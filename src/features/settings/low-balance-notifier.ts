@@ -64,11 +64,19 @@ export async function sendPendingLowBalance(deps: Deps, options: NotifierOptions
     batchSize: 100,
     shouldStop: options.shouldStop,
     fetch: async (limit) => {
-      const timing = { now: deps.clock.now(), leaseMs: NOTIFICATION_LEASE_MS, minIntervalMs: NOTIFICATION_MIN_INTERVAL_MS };
+      const timing = {
+        now: deps.clock.now(),
+        leaseMs: NOTIFICATION_LEASE_MS,
+        minIntervalMs: NOTIFICATION_MIN_INTERVAL_MS,
+      };
       const candidates = await deps.ledger.pendingNotifications(timing.now, timing.minIntervalMs, limit);
       // Settled one by one: the claims that did commit are sent even when others met the store away.
-      const settled = await Promise.allSettled(candidates.map((walletId) => deps.ledger.claimNotification(walletId, timing)));
-      const items = settled.flatMap((claim) => (claim.status === 'fulfilled' && claim.value !== undefined ? [claim.value] : []));
+      const settled = await Promise.allSettled(
+        candidates.map((walletId) => deps.ledger.claimNotification(walletId, timing)),
+      );
+      const items = settled.flatMap((claim) =>
+        claim.status === 'fulfilled' && claim.value !== undefined ? [claim.value] : [],
+      );
       const failed = settled.find((claim) => claim.status === 'rejected');
       if (failed !== undefined) {
         claimFailure ??= failed.reason;
@@ -87,7 +95,12 @@ export async function sendPendingLowBalance(deps: Deps, options: NotifierOptions
         // No retry (docs/contract.md#deliveries, rule 2): whatever happened, this incident is done.
         const release = () => deps.ledger.releaseNotification(claim);
         if (options.releases === undefined) await release();
-        else await options.releases.run(`${claim.walletId}:${claim.leaseUntil}`, release, 'releasing a low-balance claim failed');
+        else
+          await options.releases.run(
+            `${claim.walletId}:${claim.leaseUntil}`,
+            release,
+            'releasing a low-balance claim failed',
+          );
       }
     },
     onError: (error) => outage.report(error, 'low-balance notification failed'),
@@ -101,7 +114,12 @@ async function notify(deps: Deps, claim: ClaimedNotification): Promise<{ webhook
   // The balance rose back above the threshold (or notifications were disabled) before we got here:
   // the incident is over and a "balance is low" message would be false.
   if (claim.threshold <= 0 || claim.balance > claim.threshold) return { webhook: false, email: false };
-  const event: LowBalanceEvent = { wallet: claim.balance, threshold: claim.threshold, token_hash: claim.hash, timestamp: isoTime(deps.clock.now()) };
+  const event: LowBalanceEvent = {
+    wallet: claim.balance,
+    threshold: claim.threshold,
+    token_hash: claim.hash,
+    timestamp: isoTime(deps.clock.now()),
+  };
   const [webhook, email] = await Promise.all([sendWebhook(deps, claim, event), sendEmail(deps, claim, event)]);
   return { webhook, email };
 }
@@ -112,7 +130,11 @@ async function sendWebhook(deps: Deps, claim: ClaimedNotification, event: LowBal
   // Stored by PUT /token/settings from a validated LowBalanceWebhook.
   const webhook = JSON.parse(claim.webhookJson) as LowBalanceWebhook;
   const format = isWebhookFormat(webhook.format) ? webhook.format : undefined;
-  const body = formatLowBalance(format, event, { options: webhook.options, template: webhook.template, publicUrl: deps.config.publicUrl });
+  const body = formatLowBalance(format, event, {
+    options: webhook.options,
+    template: webhook.template,
+    publicUrl: deps.config.publicUrl,
+  });
   const result = await deliver(deps, {
     trigger: 'low_balance',
     walletId: claim.walletId,
@@ -160,7 +182,11 @@ function lowBalanceEmail(event: LowBalanceEvent, publicUrl: string): { subject: 
 }
 
 /** Polls every second on every instance; the claim makes each notification go out once. */
-export function startLowBalanceNotifier(deps: Deps, instanceId: string, options: { intervalMs?: number } = {}): RunningWorker {
+export function startLowBalanceNotifier(
+  deps: Deps,
+  instanceId: string,
+  options: { intervalMs?: number } = {},
+): RunningWorker {
   const logger = deps.logger.child({ worker: 'low-balance', instance: instanceId });
   const outage = new OutageLog(logger);
   const releases = new PendingWrites(outage);

@@ -30,6 +30,11 @@ export interface SettingsChange {
 
 /** Written by the ledger, which owns every write to the wallet row; the webhook is stored as its JSON. */
 export function updateSettings(deps: Pick<Deps, 'ledger'>, walletId: number, change: SettingsChange): Promise<void> {
-  const webhookJson = change.webhook === undefined ? undefined : change.webhook === null ? null : JSON.stringify(change.webhook);
-  return deps.ledger.updateLowBalanceSettings(walletId, { threshold: change.threshold, webhookJson, email: change.email });
+  const webhookJson =
+    change.webhook === undefined ? undefined : change.webhook === null ? null : JSON.stringify(change.webhook);
+  return deps.ledger.updateLowBalanceSettings(walletId, {
+    threshold: change.threshold,
+    webhookJson,
+    email: change.email,
+  });
 }

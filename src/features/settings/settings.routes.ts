@@ -15,7 +15,8 @@ const meter = { cost: 1, category: 'settings' } as const;
 const readMeter = { ...meter, readOnly: true } as const;
 
 /** The shared checks word their messages for a webhook's own fields (`Invalid url: …`): here they sit under low_balance_webhook. */
-const underLowBalanceWebhook = (message: string): string => message.replace(/^Invalid /, 'Invalid low_balance_webhook.');
+const underLowBalanceWebhook = (message: string): string =>
+  message.replace(/^Invalid /, 'Invalid low_balance_webhook.');
 
 /** Save-time checks: the URL must be public HTTPS (the same check webhooks get), headers and format sane. */
 async function checkWebhook(deps: Deps, webhook: LowBalanceWebhook): Promise<string | null> {
@@ -25,7 +26,10 @@ async function checkWebhook(deps: Deps, webhook: LowBalanceWebhook): Promise<str
     return underLowBalanceWebhook(error instanceof OutboundError ? error.message : 'Invalid url');
   }
   const format = validateFormatConfig({ format: webhook.format, options: webhook.options, template: webhook.template });
-  return checkHeaders(webhook.headers ?? {}, 'low_balance_webhook.headers') ?? (format === null ? null : underLowBalanceWebhook(format));
+  return (
+    checkHeaders(webhook.headers ?? {}, 'low_balance_webhook.headers') ??
+    (format === null ? null : underLowBalanceWebhook(format))
+  );
 }
 
 function view(webhook: LowBalanceWebhook) {
@@ -71,7 +75,10 @@ export const settingsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
         operationId: 'settingsUpdate',
         summary: 'Update low-balance notification settings (omitted fields keep their values, null clears)',
         tags: ['token'],
-        example: { body: { low_balance_threshold: 50, low_balance_email: 'ops@example.com', low_balance_webhook: null }, response: 'OK' },
+        example: {
+          body: { low_balance_threshold: 50, low_balance_email: 'ops@example.com', low_balance_webhook: null },
+          response: 'OK',
+        },
         security: tokenAuth,
         body: SettingsUpdate,
         response: responses(okText(), 400, 401, 402, 413),

@@ -5,7 +5,10 @@ import { Nullable } from '../../http/schemas.js';
 export const StringMap = (options: { maxProperties?: number; maxValueLength?: number; description?: string } = {}) =>
   Type.Unsafe<Record<string, string>>({
     type: 'object',
-    additionalProperties: { type: 'string', ...(options.maxValueLength === undefined ? {} : { maxLength: options.maxValueLength }) },
+    additionalProperties: {
+      type: 'string',
+      ...(options.maxValueLength === undefined ? {} : { maxLength: options.maxValueLength }),
+    },
     ...(options.maxProperties === undefined ? {} : { maxProperties: options.maxProperties }),
     ...(options.description === undefined ? {} : { description: options.description }),
   });
@@ -33,10 +36,18 @@ export type LowBalanceWebhook = Static<typeof LowBalanceWebhook>;
 
 export const SettingsUpdate = Type.Object(
   {
-    low_balance_threshold: Type.Optional(Type.Integer({ minimum: 0, maximum: 1e12, 'x-error': 'must be an integer from 0 to 1000000000000' })),
+    low_balance_threshold: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: 1e12, 'x-error': 'must be an integer from 0 to 1000000000000' }),
+    ),
     low_balance_webhook: Type.Optional(Nullable(LowBalanceWebhook)),
     low_balance_email: Type.Optional(
-      Nullable(Type.String({ format: 'email', maxLength: 254, 'x-error': 'must be an e-mail address of at most 254 characters' })),
+      Nullable(
+        Type.String({
+          format: 'email',
+          maxLength: 254,
+          'x-error': 'must be an e-mail address of at most 254 characters',
+        }),
+      ),
     ),
   },
   { additionalProperties: false },

@@ -6,6 +6,7 @@ import { MINUTE } from '../../lib/time.js';
 export function tokenCreationRetention(store: Store): RetentionStep {
   return {
     name: 'expiredTokenCreations',
-    run: async ({ now }) => (await store.writeOne('DELETE FROM token_creations WHERE last_at <= $1 RETURNING 1 AS n', [now - MINUTE])).length,
+    run: async ({ now }) =>
+      (await store.writeOne('DELETE FROM token_creations WHERE last_at <= $1 RETURNING 1 AS n', [now - MINUTE])).length,
   };
 }

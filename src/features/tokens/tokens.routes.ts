@@ -21,9 +21,13 @@ export const WalletInfo = Type.Object({
 export const tokenRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   // Form bodies only here: `token=new` is the whole API of this route.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, body, done) => {
-    done(null, Object.fromEntries(new URLSearchParams(body as string)));
-  });
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 1024 },
+    (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    },
+  );
 
   app.post(
     '/token',
@@ -54,7 +58,13 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
         operationId: 'tokenGet',
         summary: 'Wallet info',
         tags: ['token'],
-        example: { response: { wallet: 99, created: '2026-06-01T12:00:00.000Z', hash: 'a3f1c9d2e4b6a8c0e2f4a6b8c0d2e4f6a8b0c2d4e6f8a0b2c4d6e8f0a2b4c6d8' } },
+        example: {
+          response: {
+            wallet: 99,
+            created: '2026-06-01T12:00:00.000Z',
+            hash: 'a3f1c9d2e4b6a8c0e2f4a6b8c0d2e4f6a8b0c2d4e6f8a0b2c4d6e8f0a2b4c6d8',
+          },
+        },
         security: tokenAuth,
         response: responses(WalletInfo, 401, 402),
       },

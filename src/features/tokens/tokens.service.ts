@@ -6,7 +6,8 @@ import { insertWallet } from '../../ledger/ledger.js';
 export const NEW_WALLET_CREDITS = 100;
 export const TOKEN_CREATION_INTERVAL_MS = 10_000;
 
-export type CreateTokenOutcome = { readonly ok: true; readonly token: string } | { readonly ok: false; readonly retryAfterMs: number };
+export type CreateTokenOutcome =
+  { readonly ok: true; readonly token: string } | { readonly ok: false; readonly retryAfterMs: number };
 
 /**
  * Creates a wallet unless this client (`clientKey`: its address, or its /64 for IPv6, see http/client-identity.ts)
@@ -23,7 +24,9 @@ export async function createToken(store: Store, clientKey: string, now: number):
       [clientKey, now, now - TOKEN_CREATION_INTERVAL_MS],
     );
     if (claimed.length === 0) {
-      const row = await tx.get<{ last_at: number }>('SELECT last_at FROM token_creations WHERE client_ip = $1', [clientKey]);
+      const row = await tx.get<{ last_at: number }>('SELECT last_at FROM token_creations WHERE client_ip = $1', [
+        clientKey,
+      ]);
       return { ok: false, retryAfterMs: (row?.last_at ?? now) + TOKEN_CREATION_INTERVAL_MS - now };
     }
     await insertWallet(tx, sha256Hex(token), NEW_WALLET_CREDITS, now);

@@ -11,7 +11,8 @@ export const newSigningSecret = (): string => `whsec_${randomBytes(32).toString(
 /** How src/deliveries signs a webhook's deliveries: with its signing keys (both during a rotation's overlap, signing-keys.ts). */
 export function webhookSigner(keys: Pick<WebhookRecord, 'signingSecret' | 'previousSigningKey'>): Signer {
   const signing = signingKeysOf(keys);
-  return (messageId, timestampSeconds, body, now) => signatureHeadersFor(signing, { messageId, timestampSeconds, body }, now);
+  return (messageId, timestampSeconds, body, now) =>
+    signatureHeadersFor(signing, { messageId, timestampSeconds, body }, now);
 }
 
 /** Where a webhook's deliveries go now and how they are signed: retries and redeliveries follow the webhook as it is. */
@@ -20,7 +21,11 @@ export function deliveryTargetOf(record: WebhookRecord): DeliveryTarget {
 }
 
 /** The retry worker's view of a webhook (src/deliveries cannot import features; service.ts hands it this). */
-export async function findDeliveryTarget(sql: Sql, walletId: number, webhookId: string): Promise<DeliveryTarget | undefined> {
+export async function findDeliveryTarget(
+  sql: Sql,
+  walletId: number,
+  webhookId: string,
+): Promise<DeliveryTarget | undefined> {
   const record = await findWebhook(sql, walletId, webhookId);
   return record === undefined ? undefined : deliveryTargetOf(record);
 }

@@ -25,7 +25,8 @@ export function signingKeysOf(record: Pick<WebhookRecord, 'signingSecret' | 'pre
 
 /** The secrets that sign at `now`: the current one, then the previous one while the overlap lasts. */
 export function secretsInForce(keys: SigningKeys, now: number): string[] {
-  const overlapping = keys.previous !== undefined && keys.rotatedAt !== undefined && now - keys.rotatedAt < SIGNING_KEY_OVERLAP_MS;
+  const overlapping =
+    keys.previous !== undefined && keys.rotatedAt !== undefined && now - keys.rotatedAt < SIGNING_KEY_OVERLAP_MS;
   return overlapping ? [keys.current, keys.previous] : [keys.current];
 }
 

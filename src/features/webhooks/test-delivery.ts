@@ -25,7 +25,10 @@ export function testBody(deps: Deps, record: WebhookRecord, walletHash: string):
   const { mode } = record;
   if (mode.kind === 'scheduled') return testScheduledRun(record.webhookId, walletHash, now);
   const to = mailboxAddress(record.mailbox ?? '', deps.config.mailDomain);
-  return formatEmail(mode.format, testInboundEmail(to, now), { options: mode.options, template: mode.template ?? undefined });
+  return formatEmail(mode.format, testInboundEmail(to, now), {
+    options: mode.options,
+    template: mode.template ?? undefined,
+  });
 }
 
 /**
@@ -33,7 +36,11 @@ export function testBody(deps: Deps, record: WebhookRecord, walletHash: string):
  * every delivery (the receiver's status, the error, the delivery id), so the route's own log row is skipped.
  * A failed delivery is an outcome, not an error: the answer stays 200 (docs/contract.md#deliveries).
  */
-export async function sendTestDelivery(deps: Deps, record: WebhookRecord, context: TestDeliveryContext): Promise<TestOutcome> {
+export async function sendTestDelivery(
+  deps: Deps,
+  record: WebhookRecord,
+  context: TestDeliveryContext,
+): Promise<TestOutcome> {
   const result = await deliver(deps, {
     trigger: 'test',
     walletId: context.walletId,
@@ -46,5 +53,7 @@ export async function sendTestDelivery(deps: Deps, record: WebhookRecord, contex
     cost: context.cost,
     balance: context.balance,
   });
-  return result.ok ? { success: true, message: 'test webhook delivered' } : { success: false, message: `webhook call failed: ${result.cause}` };
+  return result.ok
+    ? { success: true, message: 'test webhook delivered' }
+    : { success: false, message: `webhook call failed: ${result.cause}` };
 }

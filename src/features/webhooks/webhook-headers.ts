@@ -35,7 +35,8 @@ export function checkHeaders(headers: Record<string, string>, field = 'headers')
     if (!TOKEN.test(name)) return `Invalid ${field}: "${name}" is not a valid header name`;
     if (FORBIDDEN.has(name.toLowerCase())) return `Invalid ${field}: "${name}" cannot be set`;
     const value = headers[name] ?? '';
-    if (value.length > MAX_HEADER_VALUE_LENGTH) return `Invalid ${field}: value of "${name}" is longer than ${MAX_HEADER_VALUE_LENGTH} characters`;
+    if (value.length > MAX_HEADER_VALUE_LENGTH)
+      return `Invalid ${field}: value of "${name}" is longer than ${MAX_HEADER_VALUE_LENGTH} characters`;
     if (UNSAFE_VALUE.test(value)) return `Invalid ${field}: value of "${name}" contains control characters`;
   }
   return null;

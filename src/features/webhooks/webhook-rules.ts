@@ -17,7 +17,13 @@ export type RuleResult<T> = { ok: true; value: T } | { ok: false; error: string 
 
 const fail = (error: string): { ok: false; error: string } => ({ ok: false, error });
 
-const DEFAULT_MAILBOX: MailboxMode = { kind: 'mailbox', format: null, template: null, options: {}, includeAttachments: true };
+const DEFAULT_MAILBOX: MailboxMode = {
+  kind: 'mailbox',
+  format: null,
+  template: null,
+  options: {},
+  includeAttachments: true,
+};
 
 interface MailboxFields {
   format?: string | null;
@@ -42,7 +48,10 @@ function mailboxMode(fields: MailboxFields): RuleResult<MailboxMode> {
 }
 
 /** Validates a schedule (syntax, zone, 30-day rules) and computes its next run from `now`. */
-export function scheduledMode(schedule: { cron: string; timezone: string; active: boolean }, now: Date): RuleResult<ScheduledMode> {
+export function scheduledMode(
+  schedule: { cron: string; timezone: string; active: boolean },
+  now: Date,
+): RuleResult<ScheduledMode> {
   const parsed = parseSchedule(schedule.cron, schedule.timezone);
   if (!parsed.ok) return parsed;
   const windowError = checkScheduleWindow(parsed.schedule, now);
@@ -50,13 +59,21 @@ export function scheduledMode(schedule: { cron: string; timezone: string; active
   const next = schedule.active ? parsed.schedule.nextAfter(now) : null;
   return {
     ok: true,
-    value: { kind: 'scheduled', cron: schedule.cron.trim(), timezone: parsed.schedule.timezone, active: schedule.active, nextRunAt: next?.getTime() ?? null },
+    value: {
+      kind: 'scheduled',
+      cron: schedule.cron.trim(),
+      timezone: parsed.schedule.timezone,
+      active: schedule.active,
+      nextRunAt: next?.getTime() ?? null,
+    },
   };
 }
 
-const mailboxFieldsIn = (body: object): string[] => MAILBOX_ONLY_FIELDS.filter((field) => (body as Record<string, unknown>)[field] !== undefined);
+const mailboxFieldsIn = (body: object): string[] =>
+  MAILBOX_ONLY_FIELDS.filter((field) => (body as Record<string, unknown>)[field] !== undefined);
 
-const combinationError = (field: string): string => `Invalid field combination: ${field} is for mailbox webhooks and cannot be sent with schedule`;
+const combinationError = (field: string): string =>
+  `Invalid field combination: ${field} is for mailbox webhooks and cannot be sent with schedule`;
 
 interface CommonFields {
   readonly url: string;
@@ -71,7 +88,9 @@ function withCommon(common: CommonFields, mode: RuleResult<MailboxMode | Schedul
 
 /** Retries are kept only when on: a webhook without them has no `retryAttempts` at all. */
 function configOf({ url, headers, retryAttempts }: CommonFields, mode: MailboxMode | ScheduledMode): WebhookConfig {
-  return retryAttempts === undefined || retryAttempts === 0 ? { url, headers, mode } : { url, headers, mode, retryAttempts };
+  return retryAttempts === undefined || retryAttempts === 0
+    ? { url, headers, mode }
+    : { url, headers, mode, retryAttempts };
 }
 
 /** POST and PUT: the whole configuration; the mode is chosen by the presence of `schedule`. */
@@ -84,7 +103,10 @@ export function configFromInput(input: WebhookInput, now: Date): RuleResult<Webh
   const mode =
     input.schedule === undefined
       ? mailboxMode(input)
-      : scheduledMode({ cron: input.schedule.cron, timezone: input.schedule.timezone, active: input.schedule.active ?? true }, now);
+      : scheduledMode(
+          { cron: input.schedule.cron, timezone: input.schedule.timezone, active: input.schedule.active ?? true },
+          now,
+        );
   return withCommon({ url: input.url, headers, retryAttempts: input.retry?.attempts ?? 0 }, mode);
 }
 
@@ -107,7 +129,11 @@ export function configFromPatch(current: WebhookConfig, patch: WebhookPatch, now
   if (headerError !== null) return fail(headerError);
   const url = patch.url ?? current.url;
   // `retry: null` (or attempts 0) returns to the contract's single attempt.
-  const common = { url, headers, retryAttempts: patch.retry === undefined ? current.retryAttempts : (patch.retry?.attempts ?? 0) };
+  const common = {
+    url,
+    headers,
+    retryAttempts: patch.retry === undefined ? current.retryAttempts : (patch.retry?.attempts ?? 0),
+  };
 
   if (toMailbox) {
     const base = current.mode.kind === 'mailbox' ? current.mode : DEFAULT_MAILBOX;

@@ -16,7 +16,12 @@ const view = {
   email: 'r_7f3k9q2m@mail.example.com',
   hash: HASH,
 };
-const input = { webhookId: 'orders', url: 'https://hooks.example.com/orders', headers: { authorization: 'Bearer s3cret' }, format: 'slack' };
+const input = {
+  webhookId: 'orders',
+  url: 'https://hooks.example.com/orders',
+  headers: { authorization: 'Bearer s3cret' },
+  format: 'slack',
+};
 
 export const webhookExamples = {
   create: {
@@ -32,7 +37,12 @@ export const webhookExamples = {
     response: { ...view, webhook: 'https://hooks.example.com/orders-v2', format: 'discord' },
     errors: notFound,
   },
-  update: { params, body: { rotateSecret: true }, response: { ...view, signingSecret: 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD' }, errors: notFound },
+  update: {
+    params,
+    body: { rotateSecret: true },
+    response: { ...view, signingSecret: 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD' },
+    errors: notFound,
+  },
   delete: { params, response: 'OK', errors: notFound },
   test: { params, response: { success: true, message: 'test webhook delivered' }, errors: notFound },
 } satisfies Record<string, OperationExample>;

@@ -34,7 +34,13 @@ const COLUMN_COUNT = COLUMNS.split(',').length;
 function fromRow(row: WebhookRow): WebhookRecord {
   const mode: WebhookRecord['mode'] =
     row.cron !== null && row.timezone !== null
-      ? { kind: 'scheduled', cron: row.cron, timezone: row.timezone, active: row.active === 1, nextRunAt: row.next_run_at }
+      ? {
+          kind: 'scheduled',
+          cron: row.cron,
+          timezone: row.timezone,
+          active: row.active === 1,
+          nextRunAt: row.next_run_at,
+        }
       : {
           kind: 'mailbox',
           format: isWebhookFormat(row.format) ? row.format : null,
@@ -97,7 +103,11 @@ export async function findWebhook(sql: Sql, walletId: number, webhookId: string)
 }
 
 /** The webhook, locked until the unit ends: for a read-modify-write that must not undo a concurrent change. */
-export async function findWebhookForUpdate(tx: Unit, walletId: number, webhookId: string): Promise<WebhookRecord | undefined> {
+export async function findWebhookForUpdate(
+  tx: Unit,
+  walletId: number,
+  webhookId: string,
+): Promise<WebhookRecord | undefined> {
   const row = await tx.get<WebhookRow>(`${SELECT_ONE}${tx.locks.forUpdate}`, [walletId, webhookId]);
   return row === undefined ? undefined : fromRow(row);
 }
@@ -118,7 +128,10 @@ const WEBHOOK_COLUMNS = COLUMNS.split(',')
  * Inbound mail's recipient lookup: each mailbox's webhook and its wallet's balance, all in one
  * query (an IN list, which both engines take). Unknown mailboxes are simply absent.
  */
-export async function findMailboxWebhooks(sql: Sql, mailboxes: readonly string[]): Promise<Map<string, MailboxWebhook>> {
+export async function findMailboxWebhooks(
+  sql: Sql,
+  mailboxes: readonly string[],
+): Promise<Map<string, MailboxWebhook>> {
   const found = new Map<string, MailboxWebhook>();
   if (mailboxes.length === 0) return found;
   const placeholders = mailboxes.map((_, i) => `$${i + 1}`).join(', ');
@@ -127,13 +140,17 @@ export async function findMailboxWebhooks(sql: Sql, mailboxes: readonly string[]
     mailboxes,
   );
   for (const row of rows) {
-    if (row.mailbox !== null) found.set(row.mailbox, { walletId: row.wallet_id, balance: row.balance, record: fromRow(row) });
+    if (row.mailbox !== null)
+      found.set(row.mailbox, { walletId: row.wallet_id, balance: row.balance, record: fromRow(row) });
   }
   return found;
 }
 
 export async function listWebhooks(sql: Sql, walletId: number): Promise<WebhookRecord[]> {
-  const rows = await sql.all<WebhookRow>(`SELECT ${COLUMNS} FROM webhooks WHERE wallet_id = $1 ORDER BY created_at, webhook_id`, [walletId]);
+  const rows = await sql.all<WebhookRow>(
+    `SELECT ${COLUMNS} FROM webhooks WHERE wallet_id = $1 ORDER BY created_at, webhook_id`,
+    [walletId],
+  );
   return rows.map(fromRow);
 }
 
@@ -149,10 +166,10 @@ export async function lockWalletWebhooks(tx: Unit, walletId: number): Promise<vo
 
 export async function insertWebhook(sql: Sql, walletId: number, record: WebhookRecord): Promise<boolean> {
   const placeholders = Array.from({ length: COLUMN_COUNT + 1 }, (_, i) => `$${i + 1}`).join(', ');
-  const result = await sql.run(`INSERT INTO webhooks (wallet_id, ${COLUMNS}) VALUES (${placeholders}) ON CONFLICT (wallet_id, webhook_id) DO NOTHING`, [
-    walletId,
-    ...toParams(record),
-  ]);
+  const result = await sql.run(
+    `INSERT INTO webhooks (wallet_id, ${COLUMNS}) VALUES (${placeholders}) ON CONFLICT (wallet_id, webhook_id) DO NOTHING`,
+    [walletId, ...toParams(record)],
+  );
   return result.changes === 1;
 }
 
@@ -164,13 +181,17 @@ export async function updateWebhook(sql: Sql, walletId: number, record: WebhookR
     .map((column, i) => `${column} = $${i + 3}`)
     .join(', ');
   const [webhookId, ...rest] = toParams(record);
-  await sql.run(`UPDATE webhooks SET ${assignments} WHERE wallet_id = $1 AND webhook_id = $2`, [walletId, webhookId, ...rest]);
+  await sql.run(`UPDATE webhooks SET ${assignments} WHERE wallet_id = $1 AND webhook_id = $2`, [
+    walletId,
+    webhookId,
+    ...rest,
+  ]);
 }
 
 export async function deleteWebhook(store: Store, walletId: number, webhookId: string): Promise<boolean> {
-  const rows = await store.writeOne<{ webhook_id: string }>('DELETE FROM webhooks WHERE wallet_id = $1 AND webhook_id = $2 RETURNING webhook_id', [
-    walletId,
-    webhookId,
-  ]);
+  const rows = await store.writeOne<{ webhook_id: string }>(
+    'DELETE FROM webhooks WHERE wallet_id = $1 AND webhook_id = $2 RETURNING webhook_id',
+    [walletId, webhookId],
+  );
   return rows.length > 0;
 }

@@ -30,8 +30,14 @@ const WEBHOOK_BODY_LIMIT = 64 * 1024;
 const tags = ['webhook'];
 
 /** `receivesMail`: the SMTP listener or the inbound relay is on, so a mailbox address can receive (app.ts). */
-export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; receivesMail: boolean }> = async (app, { deps, receivesMail }) => {
-  const contextOf = (request: FastifyRequest) => ({ mailDomain: deps.config.mailDomain, walletHash: walletOf(request).hash });
+export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; receivesMail: boolean }> = async (
+  app,
+  { deps, receivesMail },
+) => {
+  const contextOf = (request: FastifyRequest) => ({
+    mailDomain: deps.config.mailDomain,
+    walletHash: walletOf(request).hash,
+  });
 
   app.post(
     '/webhook',
@@ -41,7 +47,8 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; receivesMail
       schema: {
         operationId: 'webhookCreate',
         example: webhookExamples.create,
-        summary: 'Create a webhook: mailbox mode, or scheduled mode when `schedule` is given. The signing secret is shown only here.',
+        summary:
+          'Create a webhook: mailbox mode, or scheduled mode when `schedule` is given. The signing secret is shown only here.',
         tags,
         security: tokenAuth,
         body: WebhookInput,
@@ -103,7 +110,8 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; receivesMail
       schema: {
         operationId: 'webhookReplace',
         example: webhookExamples.replace,
-        summary: 'Replace a webhook wholesale (mode chosen by `schedule`; the mailbox address is kept while in mailbox mode)',
+        summary:
+          'Replace a webhook wholesale (mode chosen by `schedule`; the mailbox address is kept while in mailbox mode)',
         tags,
         security: tokenAuth,
         params: WebhookParams,
@@ -112,7 +120,12 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; receivesMail
       },
     },
     async (request) => {
-      const record = await replaceWebhook(deps, { walletId: walletOf(request).id, webhookId: request.params.webhookId }, request.body, receivesMail);
+      const record = await replaceWebhook(
+        deps,
+        { walletId: walletOf(request).id, webhookId: request.params.webhookId },
+        request.body,
+        receivesMail,
+      );
       return webhookView(record, contextOf(request));
     },
   );
@@ -160,7 +173,8 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; receivesMail
       },
     },
     async (request, reply) => {
-      if (!(await deleteWebhook(deps.store, walletOf(request).id, request.params.webhookId))) throw errors.webhookNotFound();
+      if (!(await deleteWebhook(deps.store, walletOf(request).id, request.params.webhookId)))
+        throw errors.webhookNotFound();
       reply.type(PLAIN_TEXT);
       return 'OK';
     },
@@ -177,7 +191,8 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; receivesMail
         schema: {
           operationId: 'webhookTest',
           example: webhookExamples.test,
-          summary: 'Send the dummy payload of the webhook’s mode to its URL; a failed delivery is still a 200 with success false',
+          summary:
+            'Send the dummy payload of the webhook’s mode to its URL; a failed delivery is still a 200 with success false',
           tags,
           security: tokenAuth,
           params: WebhookParams,

@@ -21,7 +21,8 @@ export const WebhookId = Type.String({
 
 export const WebhookParams = Type.Object({ webhookId: WebhookId });
 
-const StringMap = (description: string) => Type.Unsafe<Record<string, string>>({ type: 'object', additionalProperties: { type: 'string' }, description });
+const StringMap = (description: string) =>
+  Type.Unsafe<Record<string, string>>({ type: 'object', additionalProperties: { type: 'string' }, description });
 
 const Template = Type.Unsafe<Record<string, unknown>>({
   type: 'object',
@@ -54,7 +55,11 @@ export const RetryPolicy = Type.Object(
       description: 'Attempts after a failed first one (network error, timeout, 5xx, 408, 429); 0: none',
     }),
     backoff: Type.Optional(
-      Type.String({ enum: [...RETRY_BACKOFFS], 'x-error': 'must be exponential', description: 'From 30 s, doubling, at most 10 h, ±20 % jitter' }),
+      Type.String({
+        enum: [...RETRY_BACKOFFS],
+        'x-error': 'must be exponential',
+        description: 'From 30 s, doubling, at most 10 h, ±20 % jitter',
+      }),
     ),
   },
   { additionalProperties: false, description: 'Delivery retries; absent: one attempt (the contract)' },
@@ -62,7 +67,10 @@ export const RetryPolicy = Type.Object(
 
 export const ScheduleInput = Type.Object(
   { cron: Cron, timezone: Timezone, active: Type.Optional(Active) },
-  { additionalProperties: false, description: 'Scheduled mode: first run within 30 days, at most 31 days between runs' },
+  {
+    additionalProperties: false,
+    description: 'Scheduled mode: first run within 30 days, at most 31 days between runs',
+  },
 );
 export type ScheduleInput = Static<typeof ScheduleInput>;
 
@@ -98,7 +106,9 @@ export const WebhookPatch = Type.Object(
     includeAttachments: Type.Optional(IncludeAttachments),
     schedule: Type.Optional(Nullable(SchedulePatch)),
     retry: Type.Optional(Nullable(RetryPolicy)),
-    rotateSecret: Type.Optional(Type.Boolean({ description: 'true: issue a new signing secret, returned once in this response' })),
+    rotateSecret: Type.Optional(
+      Type.Boolean({ description: 'true: issue a new signing secret, returned once in this response' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -129,10 +139,15 @@ export const WebhookView = Type.Object({
   email: Type.Optional(Type.String({ description: 'Mailbox mode: the address whose mail is delivered' })),
   schedule: Type.Optional(ScheduleView),
   retry: Type.Optional(
-    Type.Object({ attempts: Type.Integer(), backoff: Type.String({ enum: [...RETRY_BACKOFFS] }) }, { description: 'Present when retries are on' }),
+    Type.Object(
+      { attempts: Type.Integer(), backoff: Type.String({ enum: [...RETRY_BACKOFFS] }) },
+      { description: 'Present when retries are on' },
+    ),
   ),
   hash: Type.Optional(Type.String({ description: 'SHA-256 hash of the token; always present' })),
-  signingSecret: Type.Optional(Type.String({ description: 'Standard Webhooks secret (whsec_…); only on create and on rotateSecret' })),
+  signingSecret: Type.Optional(
+    Type.String({ description: 'Standard Webhooks secret (whsec_…); only on create and on rotateSecret' }),
+  ),
 });
 
 export const WebhookList = Type.Object({ webhooks: Type.Array(WebhookView) });

@@ -7,9 +7,22 @@ import { SIGNING_KEY_OVERLAP_MS } from './signing-keys.js';
 import type { WebhookConfig, WebhookRecord } from './webhook-record.js';
 import { NO_HISTORY } from './webhook-record.js';
 import type { RuleResult } from './webhook-rules.js';
-import { checkWebhookId, configFromInput, configFromPatch, DEFAULT_WEBHOOK_ID, MAX_WEBHOOKS_PER_WALLET } from './webhook-rules.js';
+import {
+  checkWebhookId,
+  configFromInput,
+  configFromPatch,
+  DEFAULT_WEBHOOK_ID,
+  MAX_WEBHOOKS_PER_WALLET,
+} from './webhook-rules.js';
 import type { WebhookInput, WebhookPatch } from './webhooks.schemas.js';
-import { countWebhooks, findWebhook, findWebhookForUpdate, insertWebhook, lockWalletWebhooks, updateWebhook } from './webhooks.queries.js';
+import {
+  countWebhooks,
+  findWebhook,
+  findWebhookForUpdate,
+  insertWebhook,
+  lockWalletWebhooks,
+  updateWebhook,
+} from './webhooks.queries.js';
 
 /** Mailbox local part: `r_` + 16 lowercase base32 characters (docs/contract.md#webhooks), 80 random bits. */
 const newMailbox = (): string => `r_${base32Id(16)}`;
@@ -18,7 +31,8 @@ const newMailbox = (): string => `r_${base32Id(16)}`;
  * Without the SMTP listener (SMTP_PORT=0) and the relay (INBOUND_SECRET), no e-mail can reach this service:
  * a new mailbox address would never receive anything, so none is handed out (docs/reference.md#inbound-e-mail).
  */
-export const NO_INBOUND_MAIL = 'Mailbox webhooks are unavailable: this instance receives no e-mail (give a schedule instead)';
+export const NO_INBOUND_MAIL =
+  'Mailbox webhooks are unavailable: this instance receives no e-mail (give a schedule instead)';
 
 function newMailboxIf(receivesMail: boolean): string {
   if (!receivesMail) throw errors.badRequest(NO_INBOUND_MAIL);
@@ -48,10 +62,13 @@ type SigningFields = Pick<WebhookRecord, 'signingSecret' | 'previousSigningKey'>
  * the keys stay, less a previous secret whose overlap is over (no reason to keep it stored).
  */
 function signingAfter(current: WebhookRecord, newSecret: string | undefined, now: number): SigningFields {
-  if (newSecret !== undefined) return { signingSecret: newSecret, previousSigningKey: { secret: current.signingSecret, rotatedAt: now } };
+  if (newSecret !== undefined)
+    return { signingSecret: newSecret, previousSigningKey: { secret: current.signingSecret, rotatedAt: now } };
   const previous = current.previousSigningKey;
   const inOverlap = previous !== undefined && now - previous.rotatedAt < SIGNING_KEY_OVERLAP_MS;
-  return inOverlap ? { signingSecret: current.signingSecret, previousSigningKey: previous } : { signingSecret: current.signingSecret };
+  return inOverlap
+    ? { signingSecret: current.signingSecret, previousSigningKey: previous }
+    : { signingSecret: current.signingSecret };
 }
 
 /** A change made at `now`: `newSecret` when it rotates the signing secret; `receivesMail` as createWebhook takes it. */
@@ -62,15 +79,32 @@ interface Change {
 }
 
 /** The stored record after a change: the mailbox stays while in mailbox mode, run history while scheduled. */
-function changed(current: WebhookRecord, config: WebhookConfig, { now, newSecret, receivesMail }: Change): WebhookRecord {
+function changed(
+  current: WebhookRecord,
+  config: WebhookConfig,
+  { now, newSecret, receivesMail }: Change,
+): WebhookRecord {
   const signing = signingAfter(current, newSecret, now);
   const mailbox = config.mode.kind === 'mailbox' ? (current.mailbox ?? newMailboxIf(receivesMail)) : null;
   const history = config.mode.kind === 'scheduled' && current.mode.kind === 'scheduled' ? current.history : NO_HISTORY;
-  return { ...config, webhookId: current.webhookId, mailbox, ...signing, history, createdAt: current.createdAt, updatedAt: now };
+  return {
+    ...config,
+    webhookId: current.webhookId,
+    mailbox,
+    ...signing,
+    history,
+    createdAt: current.createdAt,
+    updatedAt: now,
+  };
 }
 
 /** `receivesMail`: the SMTP listener or the relay is on (app.ts); without, no new mailbox address is handed out. */
-export async function createWebhook(deps: Deps, walletId: number, input: WebhookInput, receivesMail: boolean): Promise<WebhookRecord> {
+export async function createWebhook(
+  deps: Deps,
+  walletId: number,
+  input: WebhookInput,
+  receivesMail: boolean,
+): Promise<WebhookRecord> {
   const webhookId = input.webhookId ?? DEFAULT_WEBHOOK_ID;
   const idError = checkWebhookId(webhookId);
   if (idError !== null) throw errors.badRequest(idError);
@@ -104,7 +138,12 @@ export interface WebhookRef {
   readonly webhookId: string;
 }
 
-export async function replaceWebhook(deps: Deps, { walletId, webhookId }: WebhookRef, input: WebhookInput, receivesMail: boolean): Promise<WebhookRecord> {
+export async function replaceWebhook(
+  deps: Deps,
+  { walletId, webhookId }: WebhookRef,
+  input: WebhookInput,
+  receivesMail: boolean,
+): Promise<WebhookRecord> {
   if (input.webhookId !== undefined && input.webhookId !== webhookId) {
     throw errors.badRequest('Invalid webhookId: must match the path (a webhook cannot be renamed)');
   }
@@ -126,7 +165,12 @@ export interface PatchOutcome {
   readonly newSecret?: string;
 }
 
-export async function patchWebhook(deps: Deps, { walletId, webhookId }: WebhookRef, patch: WebhookPatch, receivesMail: boolean): Promise<PatchOutcome> {
+export async function patchWebhook(
+  deps: Deps,
+  { walletId, webhookId }: WebhookRef,
+  patch: WebhookPatch,
+  receivesMail: boolean,
+): Promise<PatchOutcome> {
   const now = deps.clock.now();
   // Validate against what is stored now, and check a new URL before taking the write lane:
   // the check may wait on DNS.

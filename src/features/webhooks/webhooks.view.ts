@@ -46,7 +46,9 @@ export function webhookView(record: WebhookRecord, context: ViewContext, signing
     headers: redactHeaders(record.headers),
     ...modeFields,
     // Shown only when opted in: without it the answer is the contract's, field for field.
-    ...(record.retryAttempts !== undefined && record.retryAttempts > 0 ? { retry: { attempts: record.retryAttempts, backoff: 'exponential' as const } } : {}),
+    ...(record.retryAttempts !== undefined && record.retryAttempts > 0
+      ? { retry: { attempts: record.retryAttempts, backoff: 'exponential' as const } }
+      : {}),
     hash: context.walletHash,
     ...(signingSecret === undefined ? {} : { signingSecret }),
   };

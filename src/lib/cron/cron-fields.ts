@@ -57,7 +57,8 @@ export type ParseFieldsResult = { ok: true; fields: CronFields } | { ok: false; 
 export function parseCronFields(cron: string): ParseFieldsResult {
   if (cron.length > MAX_CRON_LENGTH) return fail(`${PREFIX} longer than ${MAX_CRON_LENGTH} characters`);
   const text = cron.trim();
-  if (text.startsWith('@')) return fail(`${PREFIX} @ shortcuts are not supported, use 5 fields (minute hour day month weekday)`);
+  if (text.startsWith('@'))
+    return fail(`${PREFIX} @ shortcuts are not supported, use 5 fields (minute hour day month weekday)`);
   const parts = text === '' ? [] : text.split(/\s+/);
   if (parts.length !== FIELD_SPECS.length) return fail(`${PREFIX} must have 5 fields (minute hour day month weekday)`);
 

@@ -41,7 +41,8 @@ export function parseSchedule(cron: string, timezone: string): ParseScheduleResu
   const parsed = parseCronFields(cron);
   if (!parsed.ok) return parsed;
   const zone = canonicalZone(timezone);
-  if (zone === null) return { ok: false, error: `Invalid schedule.timezone: unknown IANA time zone ${quote(timezone)}` };
+  if (zone === null)
+    return { ok: false, error: `Invalid schedule.timezone: unknown IANA time zone ${quote(timezone)}` };
 
   const matcher = compileMatcher(parsed.fields);
   const clock = zoneClock(zone);

@@ -34,7 +34,14 @@ export function zoneClock(timezone: string): ZoneClock {
   const wall = (instantMs: number): number => {
     const parts: Record<string, number> = {};
     for (const { type, value } of format.formatToParts(instantMs)) parts[type] = Number(value);
-    const local = Date.UTC(parts.year ?? 0, (parts.month ?? 1) - 1, parts.day ?? 1, parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0);
+    const local = Date.UTC(
+      parts.year ?? 0,
+      (parts.month ?? 1) - 1,
+      parts.day ?? 1,
+      parts.hour ?? 0,
+      parts.minute ?? 0,
+      parts.second ?? 0,
+    );
     // formatToParts drops milliseconds; zone offsets are whole seconds.
     return local + (((instantMs % 1000) + 1000) % 1000);
   };
@@ -45,7 +52,9 @@ export function zoneClock(timezone: string): ZoneClock {
     // near this time (zones change offset at most a few times a year).
     const withEarlierOffset = wallMs - offsetAt(wallMs - DAY);
     const withLaterOffset = wallMs - offsetAt(wallMs + DAY);
-    const instants = [...new Set([withEarlierOffset, withLaterOffset])].filter((candidate) => wall(candidate) === wallMs).sort((a, b) => a - b);
+    const instants = [...new Set([withEarlierOffset, withLaterOffset])]
+      .filter((candidate) => wall(candidate) === wallMs)
+      .sort((a, b) => a - b);
     if (instants.length > 0) return { instants, skippedAt: NaN };
     // In a gap the later offset reads the time as an instant before the jump and the
     // earlier offset as one after it; bisect (whole seconds) for the jump itself.

@@ -17,7 +17,12 @@ export interface DnsClient {
   /** The resolvers asked when a query names none (DNS_SERVERS, or the system's). */
   readonly servers: readonly ServerAddress[];
   /** Records of `type` at `name`, following CNAMEs for other types. Never throws for DNS failures. */
-  query(name: string, type: RecordType, options: QueryOptions, servers?: readonly ServerAddress[]): Promise<QueryResult>;
+  query(
+    name: string,
+    type: RecordType,
+    options: QueryOptions,
+    servers?: readonly ServerAddress[],
+  ): Promise<QueryResult>;
 }
 
 /** A payload size that avoids IP fragmentation (DNS flag day 2020); larger answers come over TCP. */
@@ -41,7 +46,18 @@ function encodeQuery(id: number, name: string, type: RecordType): Buffer {
     id,
     flags: RECURSION_DESIRED,
     questions: [{ type, name }],
-    additionals: [{ type: 'OPT', name: '.', udpPayloadSize: EDNS_UDP_SIZE, extendedRcode: 0, ednsVersion: 0, flags: 0, flag_do: false, options: [] }],
+    additionals: [
+      {
+        type: 'OPT',
+        name: '.',
+        udpPayloadSize: EDNS_UDP_SIZE,
+        extendedRcode: 0,
+        ednsVersion: 0,
+        flags: 0,
+        flag_do: false,
+        options: [],
+      },
+    ],
   });
 }
 
@@ -57,7 +73,12 @@ interface Question {
 }
 
 /** One try at one server: UDP, then TCP within the same time budget when the answer says TC. */
-async function exchange(server: ServerAddress, { name, type }: Question, timeoutMs: number, budget: QueryBudget | undefined): Promise<DnsResponse> {
+async function exchange(
+  server: ServerAddress,
+  { name, type }: Question,
+  timeoutMs: number,
+  budget: QueryBudget | undefined,
+): Promise<DnsResponse> {
   const id = randomInt(0, 65_536);
   const message = encodeQuery(id, name, type);
   const check = (packet: DnsResponse): boolean => {
@@ -76,17 +97,24 @@ async function exchange(server: ServerAddress, { name, type }: Question, timeout
 }
 
 /** What is left of the request deadline; Infinity without one. */
-const remainingOf = (budget: QueryBudget | undefined): number => (budget === undefined ? Infinity : budget.remainingMs());
+const remainingOf = (budget: QueryBudget | undefined): number =>
+  budget === undefined ? Infinity : budget.remainingMs();
 
 /**
  * 1 + maxRetries tries, `retryDelayMs` apart, rotating through the servers. No try and no pause
  * outlasts the request deadline: once it has passed, the query fails as TIMEOUT.
  */
-async function ask(name: string, type: RecordType, servers: readonly ServerAddress[], options: QueryOptions): Promise<DnsResponse> {
+async function ask(
+  name: string,
+  type: RecordType,
+  servers: readonly ServerAddress[],
+  options: QueryOptions,
+): Promise<DnsResponse> {
   let last: QueryFailure = 'TIMEOUT';
   const question: Question = { name, type };
   for (let attempt = 0; attempt <= options.maxRetries; attempt++) {
-    if (attempt > 0 && options.retryDelayMs > 0) await sleep(Math.min(options.retryDelayMs, remainingOf(options.budget)));
+    if (attempt > 0 && options.retryDelayMs > 0)
+      await sleep(Math.min(options.retryDelayMs, remainingOf(options.budget)));
     const timeoutMs = Math.min(options.timeoutMs, remainingOf(options.budget));
     if (timeoutMs <= 0) throw new QueryError('TIMEOUT');
     const server = servers[attempt % servers.length] as ServerAddress;

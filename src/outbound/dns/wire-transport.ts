@@ -37,7 +37,12 @@ function tryDecode(message: Buffer): DnsResponse | undefined {
  * "port unreachable" surfaces as an error instead of a silent timeout. Packets that do not answer
  * our question are ignored, as a spoofing attempt would be.
  */
-export function udpExchange(server: ServerAddress, query: Buffer, check: ResponseCheck, timeoutMs: number): Promise<DnsResponse> {
+export function udpExchange(
+  server: ServerAddress,
+  query: Buffer,
+  check: ResponseCheck,
+  timeoutMs: number,
+): Promise<DnsResponse> {
   return new Promise((resolve, reject) => {
     const socket = createSocket(isIP(server.host) === 6 ? 'udp6' : 'udp4');
     let settled = false;
@@ -53,8 +58,13 @@ export function udpExchange(server: ServerAddress, query: Buffer, check: Respons
       if (error !== undefined) reject(error);
       else resolve(packet as DnsResponse);
     };
-    const timer = setTimeout(() => finish(new TransportError('TIMEOUT', `no answer within ${timeoutMs} ms`)), timeoutMs);
-    socket.on('error', (error: NodeJS.ErrnoException) => finish(new TransportError('UNREACHABLE', error.code ?? error.message)));
+    const timer = setTimeout(
+      () => finish(new TransportError('TIMEOUT', `no answer within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      finish(new TransportError('UNREACHABLE', error.code ?? error.message)),
+    );
     socket.on('message', (message: Buffer) => {
       const packet = tryDecode(message);
       if (packet !== undefined && check(packet)) finish(undefined, packet);
@@ -68,7 +78,12 @@ export function udpExchange(server: ServerAddress, query: Buffer, check: Respons
 }
 
 /** One TCP exchange (RFC 1035 4.2.2: two-byte length prefix), used when the UDP answer was truncated. */
-export function tcpExchange(server: ServerAddress, query: Buffer, check: ResponseCheck, timeoutMs: number): Promise<DnsResponse> {
+export function tcpExchange(
+  server: ServerAddress,
+  query: Buffer,
+  check: ResponseCheck,
+  timeoutMs: number,
+): Promise<DnsResponse> {
   return new Promise((resolve, reject) => {
     const socket = connect({ host: server.host, port: server.port });
     let buffered = Buffer.alloc(0);
@@ -81,8 +96,13 @@ export function tcpExchange(server: ServerAddress, query: Buffer, check: Respons
       if (error !== undefined) reject(error);
       else resolve(packet as DnsResponse);
     };
-    const timer = setTimeout(() => finish(new TransportError('TIMEOUT', `no answer within ${timeoutMs} ms`)), timeoutMs);
-    socket.on('error', (error: NodeJS.ErrnoException) => finish(new TransportError('UNREACHABLE', error.code ?? error.message)));
+    const timer = setTimeout(
+      () => finish(new TransportError('TIMEOUT', `no answer within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      finish(new TransportError('UNREACHABLE', error.code ?? error.message)),
+    );
     socket.on('close', () => finish(new TransportError('BAD_RESPONSE', 'connection closed before an answer')));
     socket.on('connect', () => {
       const length = Buffer.alloc(2);
@@ -94,7 +114,8 @@ export function tcpExchange(server: ServerAddress, query: Buffer, check: Respons
       while (buffered.length >= 2) {
         const size = buffered.readUInt16BE(0);
         if (buffered.length < 2 + size) {
-          if (buffered.length > MAX_TCP_MESSAGE + 2) finish(new TransportError('BAD_RESPONSE', 'oversized TCP message'));
+          if (buffered.length > MAX_TCP_MESSAGE + 2)
+            finish(new TransportError('BAD_RESPONSE', 'oversized TCP message'));
           return;
         }
         const packet = tryDecode(buffered.subarray(2, 2 + size));

@@ -10,8 +10,10 @@ export interface Migration {
 }
 
 const coreTables = (dialect: 'sqlite' | 'postgres'): string => {
-  const walletId = dialect === 'sqlite' ? 'INTEGER PRIMARY KEY AUTOINCREMENT' : 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY';
-  const logSeq = dialect === 'sqlite' ? 'INTEGER PRIMARY KEY AUTOINCREMENT' : 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY';
+  const walletId =
+    dialect === 'sqlite' ? 'INTEGER PRIMARY KEY AUTOINCREMENT' : 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY';
+  const logSeq =
+    dialect === 'sqlite' ? 'INTEGER PRIMARY KEY AUTOINCREMENT' : 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY';
   return `
 CREATE TABLE wallets (
   id ${walletId},
@@ -386,20 +388,55 @@ CREATE INDEX deliveries_pending_wallet ON deliveries (wallet_id, next_attempt_at
 `;
 
 export const migrations: readonly Migration[] = [
-  { id: 1, name: 'core: wallets, kv, logs, rate limits, leases', sqlite: coreTables('sqlite'), postgres: coreTables('postgres') },
+  {
+    id: 1,
+    name: 'core: wallets, kv, logs, rate limits, leases',
+    sqlite: coreTables('sqlite'),
+    postgres: coreTables('postgres'),
+  },
   { id: 2, name: 'webhooks', sqlite: webhooks, postgres: webhooks },
-  { id: 4, name: 'low-balance: stale notification claims', sqlite: staleLowBalanceClaims, postgres: staleLowBalanceClaims },
+  {
+    id: 4,
+    name: 'low-balance: stale notification claims',
+    sqlite: staleLowBalanceClaims,
+    postgres: staleLowBalanceClaims,
+  },
   { id: 5, name: 'billing: credited Stripe checkout sessions', sqlite: stripeCredits, postgres: stripeCredits },
-  { id: 6, name: 'inbound mail: attachments, outbox, service secrets', sqlite: inboundMail('sqlite'), postgres: inboundMail('postgres') },
+  {
+    id: 6,
+    name: 'inbound mail: attachments, outbox, service secrets',
+    sqlite: inboundMail('sqlite'),
+    postgres: inboundMail('postgres'),
+  },
   { id: 7, name: 'logs: only the index reads need', ...logsWithOnlyTheReadIndex },
   { id: 8, name: 'kv: values as bytes on PostgreSQL', ...kvValuesAsBytes },
-  { id: 9, name: 'low-balance: one notification per wallet per hour', sqlite: lowBalanceRateLimit, postgres: lowBalanceRateLimit },
-  { id: 10, name: 'webhooks: previous signing secret kept for the rotation overlap', sqlite: previousSigningSecret, postgres: previousSigningSecret },
-  { id: 11, name: 'inbound mail: Message-IDs seen per mailbox', sqlite: seenInboundMessages, postgres: seenInboundMessages },
+  {
+    id: 9,
+    name: 'low-balance: one notification per wallet per hour',
+    sqlite: lowBalanceRateLimit,
+    postgres: lowBalanceRateLimit,
+  },
+  {
+    id: 10,
+    name: 'webhooks: previous signing secret kept for the rotation overlap',
+    sqlite: previousSigningSecret,
+    postgres: previousSigningSecret,
+  },
+  {
+    id: 11,
+    name: 'inbound mail: Message-IDs seen per mailbox',
+    sqlite: seenInboundMessages,
+    postgres: seenInboundMessages,
+  },
   { id: 12, name: 'deliveries: attempt history', sqlite: deliveryHistory, postgres: deliveryHistory },
   { id: 13, name: 'deliveries: opt-in retries and redeliveries', sqlite: deliveryRetries, postgres: deliveryRetries },
   { id: 14, name: 'kv: keys compared by bytes (listing order)', ...kvKeysInByteOrder },
-  { id: 15, name: 'operator API: credit reasons, spend per day, wallet listing order', sqlite: operatorApi('sqlite'), postgres: operatorApi('postgres') },
+  {
+    id: 15,
+    name: 'operator API: credit reasons, spend per day, wallet listing order',
+    sqlite: operatorApi('sqlite'),
+    postgres: operatorApi('postgres'),
+  },
   { id: 16, name: 'logs: spend per wallet, hour and category', sqlite: spendHourly, postgres: spendHourly },
   { id: 17, name: 'kv: buckets compared by bytes (listing order)', ...kvBucketsInByteOrder },
   { id: 18, name: 'logs: the read index ends with the order of writing', ...logsReadIndexWithSeq },

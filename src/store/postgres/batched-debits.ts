@@ -78,7 +78,9 @@ export class BatchedDebits implements Debits {
       // The one debit statement does whatever else a debit does (it must merge, see DebitStatements.debit).
       if (total > 0) await tx.run(this.statements.debit, [total, id]);
       return after.map((balanceAfter): DebitOutcome =>
-        balanceAfter === undefined ? refusedDebit(balance) : { ok: true, balance: balanceAfter, durable: ALREADY_DURABLE },
+        balanceAfter === undefined
+          ? refusedDebit(balance)
+          : { ok: true, balance: balanceAfter, durable: ALREADY_DURABLE },
       );
     });
   }

@@ -1,7 +1,12 @@
 import type { ColumnForm, ColumnType } from '../store.js';
 
 /** PostgreSQL's array type for each column type (bytes: storedText's UTF-8 bytes). */
-const ARRAY_TYPES: Readonly<Record<ColumnType, string>> = { bigint: 'bigint[]', int: 'int[]', text: 'text[]', bytes: 'bytea[]' };
+const ARRAY_TYPES: Readonly<Record<ColumnType, string>> = {
+  bigint: 'bigint[]',
+  int: 'int[]',
+  text: 'text[]',
+  bytes: 'bytea[]',
+};
 
 /** `unnest($first::type[], …)`: the rows of column arrays bound from parameter `first` on, one array per column. */
 export function unnestRows(types: readonly ColumnType[], first = 1): string {

@@ -23,17 +23,24 @@ export async function applyPostgresMigrations(pool: pg.Pool, list: readonly Migr
 async function migrateWith(client: pg.PoolClient, list: readonly Migration[]): Promise<void> {
   // A migration may rewrite a large table, or wait for another instance's: the store's statement bounds
   // are for requests, not for this.
-  const slow = (text: string, values?: unknown[]) => client.query({ text, values, query_timeout: MIGRATION_READ_TIMEOUT_MS } as pg.QueryConfig);
+  const slow = (text: string, values?: unknown[]) =>
+    client.query({ text, values, query_timeout: MIGRATION_READ_TIMEOUT_MS } as pg.QueryConfig);
   await client.query('BEGIN');
   await client.query('SET LOCAL statement_timeout = 0');
   await slow('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
-  await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)');
+  await client.query(
+    'CREATE TABLE IF NOT EXISTS schema_migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)',
+  );
   const { rows } = await client.query<{ id: number }>('SELECT id FROM schema_migrations');
   const applied = new Set(rows.map((row) => Number(row.id)));
   for (const migration of list) {
     if (applied.has(migration.id)) continue;
     await slow(migration.postgres);
-    await client.query('INSERT INTO schema_migrations (id, name, applied_at) VALUES ($1, $2, $3)', [migration.id, migration.name, Date.now()]);
+    await client.query('INSERT INTO schema_migrations (id, name, applied_at) VALUES ($1, $2, $3)', [
+      migration.id,
+      migration.name,
+      Date.now(),
+    ]);
   }
   await client.query('COMMIT');
 }

@@ -65,7 +65,9 @@ function executor(target: Queryable, names: StatementNames): Sql {
   return {
     all: async <T>(sql: string, params?: readonly unknown[]) => (await query(sql, params)).rows as T[],
     get: async <T>(sql: string, params?: readonly unknown[]) => (await query(sql, params)).rows[0] as T | undefined,
-    run: async (sql: string, params?: readonly unknown[]): Promise<RunResult> => ({ changes: (await query(sql, params)).rowCount ?? 0 }),
+    run: async (sql: string, params?: readonly unknown[]): Promise<RunResult> => ({
+      changes: (await query(sql, params)).rowCount ?? 0,
+    }),
   };
 }
 
@@ -129,7 +131,8 @@ export function openPostgresStore(url: string, options: PostgresStoreOptions = {
   const names: StatementNames = { byText: new Map(), enabled: true };
   const pooled = executor(pool, names);
   const availability = new Availability();
-  const guarded = <T>(call: () => Promise<T>): Promise<T> => availability.guard(call).catch((error: unknown) => Promise.reject(asStoreError(error)));
+  const guarded = <T>(call: () => Promise<T>): Promise<T> =>
+    availability.guard(call).catch((error: unknown) => Promise.reject(asStoreError(error)));
   const read: Sql = {
     all: (sql, params) => guarded(() => pooled.all(sql, params)),
     get: (sql, params) => guarded(() => pooled.get(sql, params)),
@@ -165,14 +168,20 @@ export function openPostgresStore(url: string, options: PostgresStoreOptions = {
     read,
     write,
     writeOne: <T>(sql: string, params?: readonly unknown[]) => read.all<T>(sql, params),
-    writeDeferred: async <T>(sql: string, params?: readonly unknown[]) => ({ rows: await read.all<T>(sql, params), durable: Promise.resolve() }),
+    writeDeferred: async <T>(sql: string, params?: readonly unknown[]) => ({
+      rows: await read.all<T>(sql, params),
+      durable: Promise.resolve(),
+    }),
     // The column form is one statement (atomic by itself); the row form needs a unit to be atomic.
     executeMany: <T>(statement: ManyStatement, rows: readonly (readonly unknown[])[]) =>
-      statement.columns === undefined ? write((tx) => tx.executeMany<T>(statement, rows)) : executeMany<T>(read, statement, rows),
+      statement.columns === undefined
+        ? write((tx) => tx.executeMany<T>(statement, rows))
+        : executeMany<T>(read, statement, rows),
     readColumns: <T>(form: ColumnForm, rows: readonly (readonly unknown[])[]) =>
       rows.length === 0 ? Promise.resolve([]) : read.all<T>(columnText(form), columnArrays(rows)),
     // One statement, what the batch implies included (see BulkInsert.also): atomic by itself, no transaction of its own.
-    insertRows: (insert, values, options) => (values.length === 0 ? Promise.resolve() : insertRowsPostgres(read, insert, values, options)),
+    insertRows: (insert, values, options) =>
+      values.length === 0 ? Promise.resolve() : insertRowsPostgres(read, insert, values, options),
     locks: POSTGRES_LOCKS,
     mergeWalks: POSTGRES_MERGE_WALKS,
     // Every statement is a round trip and every commit a WAL flush: calls arriving while a batch runs share the next one.

@@ -15,7 +15,12 @@ export function syncLaterUpdate(update: string): string {
   let text = texts.get(update);
   if (text === undefined) {
     const where = update.indexOf('\nWHERE ');
-    if (!/^\s*UPDATE\s/i.test(update) || where < 0 || where !== update.lastIndexOf('\nWHERE ') || /\sFROM\s/i.test(update.slice(0, where))) {
+    if (
+      !/^\s*UPDATE\s/i.test(update) ||
+      where < 0 ||
+      where !== update.lastIndexOf('\nWHERE ') ||
+      /\sFROM\s/i.test(update.slice(0, where))
+    ) {
       throw new Error('syncLaterUpdate takes an UPDATE of one table with one line-leading WHERE and no FROM');
     }
     text = `${update.slice(0, where)}\nFROM (SELECT ${POSTGRES_SYNC_LATER}) AS sync_later${update.slice(where)}`;

@@ -40,7 +40,11 @@ export class HeldDebits implements Debits {
     }
     const { debit, balance, table } = this.statements;
     // This row holds nothing (checked above) and the debit touches only its row: other rows' debits stay held.
-    const now = this.lane.runNow<{ balance: number }>(debit, [amount, id], syncLater ? KEEP_HELD_SYNC_LATER : KEEP_HELD);
+    const now = this.lane.runNow<{ balance: number }>(
+      debit,
+      [amount, id],
+      syncLater ? KEEP_HELD_SYNC_LATER : KEEP_HELD,
+    );
     // A unit owns the connection: the plain path.
     if (now === undefined) return this.deferredDebit(id, amount, syncLater);
     const row = now.rows[0];
@@ -55,14 +59,19 @@ export class HeldDebits implements Debits {
       this.held.delete(id);
       if (entry.debit === 0) return;
       // Nothing else touched the table since the first UPDATE, so this cannot miss; if it does, the group rolls back.
-      if (run(debit, [entry.debit, id]).length === 0) throw new Error(`held debit of ${table} row ${id} was not applied`);
+      if (run(debit, [entry.debit, id]).length === 0)
+        throw new Error(`held debit of ${table} row ${id} was not applied`);
     });
     return { ok: true, balance: row.balance, durable: now.durable };
   }
 
   /** The debit through the write path; a refusal reads the balance there too, so it includes debits not yet committed. */
   private async deferredDebit(id: number, amount: number, syncLater: boolean): Promise<DebitOutcome> {
-    const { rows, durable } = await this.store.writeDeferred<{ balance: number }>(this.statements.debit, [amount, id], syncLater ? SYNC_LATER : undefined);
+    const { rows, durable } = await this.store.writeDeferred<{ balance: number }>(
+      this.statements.debit,
+      [amount, id],
+      syncLater ? SYNC_LATER : undefined,
+    );
     const [row] = rows;
     if (row !== undefined) return { ok: true, balance: row.balance, durable };
     const current = await this.store.writeDeferred<{ balance: number }>(this.statements.balance, [id], SYNC_LATER);

@@ -16,7 +16,11 @@ const SIDE_FILES = ['-journal', '-wal', '-shm'] as const;
  */
 function createPartial(target: string): { path: string; fd: number } {
   const path = join(dirname(target), `.${basename(target)}.partial-${randomBytes(12).toString('hex')}`);
-  const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, PRIVATE_FILE_MODE);
+  const fd = openSync(
+    path,
+    constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+    PRIVATE_FILE_MODE,
+  );
   // The umask may only have narrowed it; exactly 0600, so SQLite's side files get the same.
   fchmodSync(fd, PRIVATE_FILE_MODE);
   return { path, fd };
@@ -26,7 +30,8 @@ function createPartial(target: string): { path: string; fd: number } {
 function assertSameFile(path: string, fd: number): void {
   const created = fstatSync(fd);
   const named = lstatSync(path);
-  if (!named.isFile() || named.ino !== created.ino || named.dev !== created.dev) throw new Error(`${path} was replaced while the copy was written`);
+  if (!named.isFile() || named.ino !== created.ino || named.dev !== created.dev)
+    throw new Error(`${path} was replaced while the copy was written`);
 }
 
 /**

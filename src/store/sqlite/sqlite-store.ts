@@ -36,7 +36,10 @@ function prepareText(sql: string): { text: string; positional: boolean } {
 /** The one argument better-sqlite3 binds from: the array itself (anonymous `?`) or an object (`@pn`). */
 function bindings(params: readonly unknown[] | undefined, positional: boolean): unknown[] | Record<string, unknown> {
   if (params === undefined) return [];
-  if (positional) return params.some((value) => value === undefined || typeof value === 'boolean') ? params.map(normaliseParam) : (params as unknown[]);
+  if (positional)
+    return params.some((value) => value === undefined || typeof value === 'boolean')
+      ? params.map(normaliseParam)
+      : (params as unknown[]);
   const named: Record<string, unknown> = {};
   for (let i = 0; i < params.length; i++) named[`p${i + 1}`] = normaliseParam(params[i]);
   return named;
@@ -166,7 +169,9 @@ export function openSqliteStore(path: string, options: SqliteOptions = {}): Sqli
     executeMany: (statement, rows) => writerLane.write((tx) => tx.executeMany(statement, rows)),
     readColumns: () => Promise.reject(new Error('SQLite binds no columns: its reads go row by row (Store.coalesced)')),
     insertRows: (insert, values, options) =>
-      values.length === 0 ? Promise.resolve() : writerLane.write((tx) => insertRowsSqlite(tx, insert, values, options?.alsoRows), options?.syncLater),
+      values.length === 0
+        ? Promise.resolve()
+        : writerLane.write((tx) => insertRowsSqlite(tx, insert, values, options?.alsoRows), options?.syncLater),
     locks: NO_LOCKS,
     mergeWalks: SQLITE_MERGE_WALKS,
     // Statements are local and group commit already shares one commit among a turn's writes: nothing to coalesce.

@@ -115,15 +115,25 @@ export class SqliteWriter implements WriterLane {
   }
 
   /** Runs now (or right after a running unit); the rows come back before the commit. */
-  async deferred<T>(sql: string, params?: readonly unknown[], options?: WriteOptions): Promise<{ rows: T[]; durable: Promise<void> }> {
+  async deferred<T>(
+    sql: string,
+    params?: readonly unknown[],
+    options?: WriteOptions,
+  ): Promise<{ rows: T[]; durable: Promise<void> }> {
     const touches = options?.touches;
     const syncLater = options?.syncLater === true;
     if (this.unitRunning) return this.afterUnits(async () => this.execute<T>(sql, params, touches, syncLater));
     return this.execute<T>(sql, params, touches, syncLater);
   }
 
-  runNow<T>(sql: string, params?: readonly unknown[], options?: WriteOptions & { keepHeld?: boolean }): { rows: T[]; durable: Promise<void> } | undefined {
-    return this.unitRunning ? undefined : this.execute<T>(sql, params, options?.keepHeld === true ? [] : options?.touches, options?.syncLater === true);
+  runNow<T>(
+    sql: string,
+    params?: readonly unknown[],
+    options?: WriteOptions & { keepHeld?: boolean },
+  ): { rows: T[]; durable: Promise<void> } | undefined {
+    return this.unitRunning
+      ? undefined
+      : this.execute<T>(sql, params, options?.keepHeld === true ? [] : options?.touches, options?.syncLater === true);
   }
 
   groupSettled(syncLater: boolean): Promise<void> {
@@ -169,7 +179,8 @@ export class SqliteWriter implements WriterLane {
     }
     const walSync = this.walSync;
     // Durable, and no other fsync still running: the store closes the WAL descriptors next.
-    if (walSync !== undefined) await new Promise<void>((resolve) => walSync.whenDurable(() => walSync.whenIdle(resolve)));
+    if (walSync !== undefined)
+      await new Promise<void>((resolve) => walSync.whenDurable(() => walSync.whenIdle(resolve)));
     this.cancelLateSync();
   }
 
@@ -198,7 +209,10 @@ export class SqliteWriter implements WriterLane {
     }
   }
 
-  private async runUnit<T>(unit: (tx: Unit) => Promise<T>, syncLater: boolean): Promise<{ value: T; durable: Promise<void> }> {
+  private async runUnit<T>(
+    unit: (tx: Unit) => Promise<T>,
+    syncLater: boolean,
+  ): Promise<{ value: T; durable: Promise<void> }> {
     const transaction = this.transaction();
     this.applyHeld(transaction);
     const db = this.connection.db;

@@ -113,7 +113,8 @@ export class WalSync {
   /** A slot is free again; when all are, the idle waiters run, one at a time while that still holds. */
   private release(slot: number): void {
     this.freeSlots.push(slot);
-    while (this.freeSlots.length === FSYNCS_IN_FLIGHT && this.idleWaiters.length > 0) (this.idleWaiters.shift() as () => void)();
+    while (this.freeSlots.length === FSYNCS_IN_FLIGHT && this.idleWaiters.length > 0)
+      (this.idleWaiters.shift() as () => void)();
     if (this.closed && this.freeSlots.length === FSYNCS_IN_FLIGHT) this.closeDescriptors();
   }
 

@@ -14,12 +14,22 @@ export interface Latencies {
 }
 
 /** Percentiles of the samples' durations (`ms`); `since` (epoch ms) dates the slowest one. */
-export function latencies(samples: ReadonlyArray<{ readonly ms: number; readonly at?: number }>, since?: number): Latencies {
+export function latencies(
+  samples: ReadonlyArray<{ readonly ms: number; readonly at?: number }>,
+  since?: number,
+): Latencies {
   const sorted = [...samples].sort((a, b) => a.ms - b.ms);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]?.ms ?? Number.NaN;
+  const at = (q: number) =>
+    sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]?.ms ?? Number.NaN;
   const slowest = sorted[sorted.length - 1];
   const slowestAt = since === undefined || slowest?.at === undefined ? {} : { slowestAtMs: slowest.at - since };
-  return { count: sorted.length, p50: round(at(0.5)), p99: round(at(0.99)), max: round(slowest?.ms ?? Number.NaN), ...slowestAt };
+  return {
+    count: sorted.length,
+    p50: round(at(0.5)),
+    p99: round(at(0.99)),
+    max: round(slowest?.ms ?? Number.NaN),
+    ...slowestAt,
+  };
 }
 
 export const round = (ms: number): number => Math.round(ms * 10) / 10;
@@ -41,7 +51,12 @@ export interface IsolationFigures {
     readonly testMs: readonly number[];
     readonly metadataMs: readonly number[];
     /** Calls that did not answer as they should (GET /kv and /healthz not 200, a test not delivered, metadata not 200). */
-    readonly failures: { readonly kv: number; readonly healthz: number; readonly tests: number; readonly metadata: number };
+    readonly failures: {
+      readonly kv: number;
+      readonly healthz: number;
+      readonly tests: number;
+      readonly metadata: number;
+    };
     readonly retry: {
       readonly afterDueMs: number | null;
       /** How long past due the scenario waited for it. */
@@ -89,8 +104,18 @@ export function bounds(figures: IsolationFigures): Bound[] {
       derived: `max(${KV_P99_FLOOR_MS} ms, ${KV_P99_QUIET_FACTOR} × quiet p99 ${ms(quiet.kv.p99)})`,
       ok: attack.kv.p99 <= kvP99Limit,
     },
-    { name: 'victim GET /kv slowest under attack', figure: ms(attack.kv.max), limit: `≤ ${ms(CALL_MAX_MS)}`, ok: attack.kv.max <= CALL_MAX_MS },
-    { name: '/healthz longest poll under attack', figure: ms(attack.healthz.max), limit: `≤ ${ms(CALL_MAX_MS)}`, ok: attack.healthz.max <= CALL_MAX_MS },
+    {
+      name: 'victim GET /kv slowest under attack',
+      figure: ms(attack.kv.max),
+      limit: `≤ ${ms(CALL_MAX_MS)}`,
+      ok: attack.kv.max <= CALL_MAX_MS,
+    },
+    {
+      name: '/healthz longest poll under attack',
+      figure: ms(attack.healthz.max),
+      limit: `≤ ${ms(CALL_MAX_MS)}`,
+      ok: attack.healthz.max <= CALL_MAX_MS,
+    },
     {
       name: 'victim retry, arrival after due',
       figure: retry === null ? `not within ${ms(attack.retry.waitedMs)}` : ms(retry),
@@ -141,10 +166,14 @@ export function preconditions(figures: IsolationFigures): Bound[] {
 export function violations(figures: IsolationFigures): string[] {
   return [...preconditions(figures), ...bounds(figures)]
     .filter((bound) => !bound.ok)
-    .map((bound) => `[${figures.store}] ${bound.name}: ${bound.figure}, bound ${bound.limit}${bound.derived === undefined ? '' : ` = ${bound.derived}`}`);
+    .map(
+      (bound) =>
+        `[${figures.store}] ${bound.name}: ${bound.figure}, bound ${bound.limit}${bound.derived === undefined ? '' : ` = ${bound.derived}`}`,
+    );
 }
 
-const list = (values: readonly number[]): string => (values.length === 0 ? '–' : values.map((value) => Math.round(value)).join(', '));
+const list = (values: readonly number[]): string =>
+  values.length === 0 ? '–' : values.map((value) => Math.round(value)).join(', ');
 const tally = (counts: Record<string, number>): string =>
   Object.entries(counts)
     .map(([status, count]) => `${count}× ${status}`)
@@ -156,10 +185,18 @@ const spread = (figure: Latencies): string =>
 /** A Markdown table of the runs' figures, one column per run. */
 export function figuresTable(runs: readonly IsolationFigures[]): string {
   const rows: Array<[string, string, (run: IsolationFigures) => string]> = [
-    ['GET /kv alone: p50 / p99 / max', '', (run) => `${run.quiet.kv.p50} / ${run.quiet.kv.p99} / ${run.quiet.kv.max} ms (${run.quiet.kv.count})`],
+    [
+      'GET /kv alone: p50 / p99 / max',
+      '',
+      (run) => `${run.quiet.kv.p50} / ${run.quiet.kv.p99} / ${run.quiet.kv.max} ms (${run.quiet.kv.count})`,
+    ],
     ['test delivery alone', '', (run) => `${list(run.quiet.testMs)} ms`],
     ['url-to-metadata alone', '', (run) => `${list(run.quiet.metadataMs)} ms`],
-    ['retry alone, after due', '', (run) => (run.quiet.retryAfterDueMs === null ? 'not arrived' : `${Math.round(run.quiet.retryAfterDueMs)} ms`)],
+    [
+      'retry alone, after due',
+      '',
+      (run) => (run.quiet.retryAfterDueMs === null ? 'not arrived' : `${Math.round(run.quiet.retryAfterDueMs)} ms`),
+    ],
   ];
   const boundRows = (run: IsolationFigures) => bounds(run);
   const header = ['figure', 'bound', ...runs.map((run) => run.store)];
@@ -173,7 +210,9 @@ export function figuresTable(runs: readonly IsolationFigures[]): string {
         if (own === undefined) return '';
         return `${own.figure}${own.derived === undefined ? '' : ` (${own.limit})`}${own.ok ? '' : ' ✗'}`;
       });
-      lines.push(`| ${bound.name} | ${bound.derived === undefined ? bound.limit : KV_P99_RULE} | ${cells.join(' | ')} |`);
+      lines.push(
+        `| ${bound.name} | ${bound.derived === undefined ? bound.limit : KV_P99_RULE} | ${cells.join(' | ')} |`,
+      );
     });
   }
   const attackRows: Array<[string, (run: IsolationFigures) => string]> = [
@@ -187,7 +226,10 @@ export function figuresTable(runs: readonly IsolationFigures[]): string {
     ['hostile url-to-metadata answered', (run) => tally(run.hostile.metadata)],
     ['hostile MCP batches answered', (run) => tally(run.hostile.mcpBatches)],
     ['hostile KV writes answered', (run) => tally(run.hostile.kvWrites)],
-    ['hostile webhook requests (of which retries)', (run) => `${run.hostile.webhookRequests} (${run.hostile.webhookRetries})`],
+    [
+      'hostile webhook requests (of which retries)',
+      (run) => `${run.hostile.webhookRequests} (${run.hostile.webhookRetries})`,
+    ],
     ['hostile slow-page requests', (run) => String(run.hostile.slowPageRequests)],
   ];
   for (const [name, value] of attackRows) lines.push(`| ${name} | | ${runs.map(value).join(' | ')} |`);

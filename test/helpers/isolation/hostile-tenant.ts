@@ -18,7 +18,8 @@ const send = (message: FromHostile): void => {
   process.send?.(message);
 };
 
-const SLOW_PAGE = '<!doctype html><html><head><title>Slow page</title><meta name="description" content="answers late"></head><body>late</body></html>';
+const SLOW_PAGE =
+  '<!doctype html><html><head><title>Slow page</title><meta name="description" content="answers late"></head><body>late</body></html>';
 const KV_VALUE = 'x'.repeat(1000);
 
 /** Delivery ids the never-answering receiver has seen: a second request with one of them is a retry. */
@@ -50,7 +51,12 @@ async function startPeers(setup: Setup): Promise<Peers> {
     protocol: 'http',
     responder: (req) =>
       req.path.startsWith('/slow')
-        ? { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: SLOW_PAGE, delayMs: setup.mix.slowPageMs }
+        ? {
+            status: 200,
+            headers: { 'content-type': 'text/html; charset=utf-8' },
+            body: SLOW_PAGE,
+            delayMs: setup.mix.slowPageMs,
+          }
         : { status: 404, body: 'not found' },
   });
   return { webhook, pages, watch };
@@ -100,7 +106,13 @@ async function attempt(wallet: Wallet, dispatcher: Dispatcher, call: Call, signa
 const PAUSE_AFTER_REFUSAL_MS = 50;
 
 /** `connections` loops, each making `next()`'s call again as soon as the last one answered, until `signal` aborts. */
-async function flood(connections: number, localAddress: string, wallet: Wallet, next: () => Call, signal: AbortSignal): Promise<StatusTally> {
+async function flood(
+  connections: number,
+  localAddress: string,
+  wallet: Wallet,
+  next: () => Call,
+  signal: AbortSignal,
+): Promise<StatusTally> {
   const tally: StatusTally = {};
   if (connections === 0) return tally;
   const agent = new Agent({ connections, localAddress });
@@ -122,7 +134,9 @@ function mcpBatch(mix: HostileMix, slowPage: () => string, kvKey: () => string):
   const calls = [
     ...Array.from({ length: mix.mcpBatch.webhookTests }, () => tool('webhook_test', { webhookId: 'flood' })),
     ...Array.from({ length: mix.mcpBatch.slowMetadata }, () => tool('url_metadata', { url: slowPage() })),
-    ...Array.from({ length: mix.mcpBatch.kvWrites }, () => tool('kv_set', { bucket: 'flood', key: kvKey(), value: KV_VALUE })),
+    ...Array.from({ length: mix.mcpBatch.kvWrites }, () =>
+      tool('kv_set', { bucket: 'flood', key: kvKey(), value: KV_VALUE }),
+    ),
   ];
   return JSON.stringify(calls.map((params, id) => ({ jsonrpc: '2.0', id, method: 'tools/call', params })));
 }
@@ -130,7 +144,11 @@ function mcpBatch(mix: HostileMix, slowPage: () => string, kvKey: () => string):
 async function setUp(setup: Setup, peers: Peers): Promise<Wallet> {
   const dispatcher = new Agent({ connections: 1, localAddress: setup.localAddress });
   try {
-    const token = await fundedToken(setup.serviceUrl, { adminToken: setup.adminToken, amount: setup.credits, dispatcher });
+    const token = await fundedToken(setup.serviceUrl, {
+      adminToken: setup.adminToken,
+      amount: setup.credits,
+      dispatcher,
+    });
     const created = await request(`${setup.serviceUrl}/webhook`, {
       method: 'POST',
       dispatcher,
@@ -144,7 +162,8 @@ async function setUp(setup: Setup, peers: Peers): Promise<Wallet> {
       }),
     });
     const text = await created.body.text();
-    if (created.statusCode !== 200) throw new Error(`creating the hostile webhook answered ${created.statusCode}: ${text}`);
+    if (created.statusCode !== 200)
+      throw new Error(`creating the hostile webhook answered ${created.statusCode}: ${text}`);
     return { url: setup.serviceUrl, token };
   } finally {
     await dispatcher.destroy();
@@ -176,7 +195,12 @@ async function attack(setup: Setup, peers: Peers, wallet: Wallet, durationMs: nu
       mix.metadataConnections,
       localAddress,
       wallet,
-      () => ({ method: 'POST', path: '/url-to-metadata', body: JSON.stringify({ url: slowPage() }), contentType: 'application/json' }),
+      () => ({
+        method: 'POST',
+        path: '/url-to-metadata',
+        body: JSON.stringify({ url: slowPage() }),
+        contentType: 'application/json',
+      }),
       stop,
     ),
     flood(
@@ -192,7 +216,13 @@ async function attack(setup: Setup, peers: Peers, wallet: Wallet, durationMs: nu
       }),
       stop,
     ),
-    flood(mix.kvConnections, localAddress, wallet, () => ({ method: 'POST', path: `/kv/flood/${kvKey()}`, body: KV_VALUE, contentType: 'text/plain' }), stop),
+    flood(
+      mix.kvConnections,
+      localAddress,
+      wallet,
+      () => ({ method: 'POST', path: `/kv/flood/${kvKey()}`, body: KV_VALUE, contentType: 'text/plain' }),
+      stop,
+    ),
   ]);
   return {
     tests,
@@ -225,7 +255,9 @@ async function handle(message: ToHostile): Promise<void> {
 }
 
 process.on('message', (message: ToHostile) => {
-  handle(message).catch((error: unknown) => send({ type: 'failed', error: error instanceof Error ? (error.stack ?? error.message) : String(error) }));
+  handle(message).catch((error: unknown) =>
+    send({ type: 'failed', error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
+  );
 });
 // The scenario gone (its test killed), nothing is left to serve.
 process.on('disconnect', () => process.exit(0));

@@ -34,8 +34,10 @@ export const HOSTILE_MIX: HostileMix = {
   slowPageMs: 9_000,
 };
 
-export const hostileConnections = (mix: HostileMix): number => mix.testConnections + mix.metadataConnections + mix.mcpConnections + mix.kvConnections;
-export const concurrentHostileTests = (mix: HostileMix): number => mix.testConnections + mix.mcpConnections * mix.mcpBatch.webhookTests;
+export const hostileConnections = (mix: HostileMix): number =>
+  mix.testConnections + mix.metadataConnections + mix.mcpConnections + mix.kvConnections;
+export const concurrentHostileTests = (mix: HostileMix): number =>
+  mix.testConnections + mix.mcpConnections * mix.mcpBatch.webhookTests;
 
 /** Answers the hostile wallet got, by kind and then by HTTP status (`error`: no answer, the client gave up). */
 export type StatusTally = Record<string, number>;

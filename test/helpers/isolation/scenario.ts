@@ -20,7 +20,17 @@ import { latencies, round } from './figures.js';
 import type { IsolationFigures } from './figures.js';
 import { concurrentHostileTests, HOSTILE_MIX, hostileConnections } from './protocol.js';
 import type { FromHostile, HostileMix, HostileReport, ToHostile } from './protocol.js';
-import { closeVictimPeers, every, kvRead, pageMetadata, pollHealth, retryAfterFailure, setUpVictim, startVictimPeers, testDelivery } from './victim.js';
+import {
+  closeVictimPeers,
+  every,
+  kvRead,
+  pageMetadata,
+  pollHealth,
+  retryAfterFailure,
+  setUpVictim,
+  startVictimPeers,
+  testDelivery,
+} from './victim.js';
 import type { VictimClient, VictimPeers } from './victim.js';
 
 const ADMIN_TOKEN = 'admin-token-for-tenant-isolation';
@@ -57,7 +67,11 @@ interface Hostile {
 }
 
 function forkHostile(): Hostile {
-  const child = fork(HOSTILE_ENTRY, [], { cwd: ROOT, execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(HOSTILE_ENTRY, [], {
+    cwd: ROOT,
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const received: FromHostile[] = [];
   const waiters = new Set<() => void>();
   let failure: string | undefined;
@@ -117,7 +131,11 @@ async function hostileRetries(hostile: Hostile, limitMs: number): Promise<void> 
 /** Calls made before the quiet measure and not counted: the first ones of each kind pay for compiling their code paths. */
 const WARM_UP_CALLS = 50;
 
-async function quietFigures(client: VictimClient, peers: VictimPeers, calls: number): Promise<IsolationFigures['quiet']> {
+async function quietFigures(
+  client: VictimClient,
+  peers: VictimPeers,
+  calls: number,
+): Promise<IsolationFigures['quiet']> {
   for (let i = 0; i < WARM_UP_CALLS; i++) await kvRead(client);
   await testDelivery(client);
   await pageMetadata(client, peers.pages);
@@ -207,13 +225,20 @@ export async function runIsolationScenario(options: ScenarioOptions): Promise<Is
     client = await setUpVictim(service.url, { adminToken: ADMIN_TOKEN, localAddress: VICTIM_ADDRESS, peers });
     await hostile.next('ready', 30_000);
     const quiet = await quietFigures(client, peers, options.quietCalls ?? 300);
-    log(`[${options.store}] quiet: GET /kv p99 ${quiet.kv.p99} ms; attack for ${(options.attackMs ?? 20_000) / 1000} s`);
+    log(
+      `[${options.store}] quiet: GET /kv p99 ${quiet.kv.p99} ms; attack for ${(options.attackMs ?? 20_000) / 1000} s`,
+    );
     const { attack, report } = await attackFigures(service, client, peers, hostile, {
       attackMs: options.attackMs ?? 20_000,
       retryWaitMs: options.retryWaitMs ?? 20_000,
       mix,
     });
-    return { store: options.store, quiet, attack, hostile: { ...report, connections: hostileConnections(mix), concurrentTests: concurrentHostileTests(mix) } };
+    return {
+      store: options.store,
+      quiet,
+      attack,
+      hostile: { ...report, connections: hostileConnections(mix), concurrentTests: concurrentHostileTests(mix) },
+    };
   } finally {
     await stopChild(service?.child);
     await stopChild(hostile?.child);

@@ -51,7 +51,9 @@ export async function startVictimPeers(certificates: TestCertificates): Promise<
     pages: await startHttpsReceiver({
       protocol: 'http',
       responder: (req) =>
-        req.path.startsWith('/page') ? { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: NORMAL_PAGE } : { status: 404 },
+        req.path.startsWith('/page')
+          ? { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: NORMAL_PAGE }
+          : { status: 404 },
     }),
   };
 }
@@ -68,7 +70,13 @@ interface Answer {
   readonly ms: number;
 }
 
-async function call(client: VictimClient, method: 'GET' | 'POST', path: string, body?: string, contentType?: string): Promise<Answer> {
+async function call(
+  client: VictimClient,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: string,
+  contentType?: string,
+): Promise<Answer> {
   const started = performance.now();
   try {
     const answer = await request(`${client.url}${path}`, {
@@ -87,7 +95,10 @@ async function call(client: VictimClient, method: 'GET' | 'POST', path: string, 
 const VICTIM_KEY = '/kv/victim/profile';
 
 /** A funded victim wallet from `localAddress`, with a key to read and two webhooks: one for tests, one that retries once. */
-export async function setUpVictim(url: string, options: { adminToken: string; localAddress: string; peers: VictimPeers }): Promise<VictimClient> {
+export async function setUpVictim(
+  url: string,
+  options: { adminToken: string; localAddress: string; peers: VictimPeers },
+): Promise<VictimClient> {
   const dispatcher = new Agent({ connections: 4, localAddress: options.localAddress });
   const token = await fundedToken(url, { adminToken: options.adminToken, amount: 1_000_000, dispatcher });
   const client: VictimClient = { url, token, dispatcher };
@@ -95,12 +106,21 @@ export async function setUpVictim(url: string, options: { adminToken: string; lo
     const { status, text } = await answer;
     if (status !== 200) throw new Error(`${what} answered ${status}: ${text}`);
   };
-  await must(call(client, 'POST', VICTIM_KEY, 'the victim wallet keeps its profile here', 'text/plain'), 'setting the victim key');
+  await must(
+    call(client, 'POST', VICTIM_KEY, 'the victim wallet keeps its profile here', 'text/plain'),
+    'setting the victim key',
+  );
   // Inactive schedules never fire: these webhooks serve only the tests the victim makes.
   const schedule = { cron: '0 0 * * *', timezone: 'UTC', active: false };
   const webhook = (webhookId: string, receiver: HttpsReceiver, retry?: { attempts: number }) =>
     must(
-      call(client, 'POST', '/webhook', JSON.stringify({ webhookId, url: receiver.url('/hook', '127.0.0.1'), schedule, retry }), 'application/json'),
+      call(
+        client,
+        'POST',
+        '/webhook',
+        JSON.stringify({ webhookId, url: receiver.url('/hook', '127.0.0.1'), schedule, retry }),
+        'application/json',
+      ),
       `creating the victim webhook ${webhookId}`,
     );
   await webhook('tested', options.peers.tests);
@@ -124,7 +144,13 @@ let pageNumber = 0;
 
 /** url-to-metadata of the ordinary page (a fresh URL each time, so nothing can answer from a cache). */
 export async function pageMetadata(client: VictimClient, pages: HttpsReceiver): Promise<{ ms: number; ok: boolean }> {
-  const answer = await call(client, 'POST', '/url-to-metadata', JSON.stringify({ url: pages.url(`/page?n=${++pageNumber}`, '127.0.0.1') }), 'application/json');
+  const answer = await call(
+    client,
+    'POST',
+    '/url-to-metadata',
+    JSON.stringify({ url: pages.url(`/page?n=${++pageNumber}`, '127.0.0.1') }),
+    'application/json',
+  );
   return { ms: answer.ms, ok: answer.status === 200 };
 }
 
@@ -139,7 +165,11 @@ export interface RetryFigure {
  * A test delivery the receiver answers 503, then the wait for its retry (due DELIVERY_RETRY_BASE_MS later, ± jitter):
  * how long after it was due it arrived, waiting at most `waitMs` past due.
  */
-export async function retryAfterFailure(client: VictimClient, receiver: RetryReceiver, options: { waitMs: number; since: number }): Promise<RetryFigure> {
+export async function retryAfterFailure(
+  client: VictimClient,
+  receiver: RetryReceiver,
+  options: { waitMs: number; since: number },
+): Promise<RetryFigure> {
   const before = receiver.arrivals.length;
   receiver.failNext();
   const sentAtMs = Date.now() - options.since;
@@ -147,7 +177,8 @@ export async function retryAfterFailure(client: VictimClient, receiver: RetryRec
   const first = receiver.arrivals[before];
   if (first === undefined) throw new Error('the victim test delivery never reached its receiver');
   const detail = await call(client, 'GET', `/webhook/retried/deliveries/${first.deliveryId}`);
-  const nextAttemptAt = detail.status === 200 ? (JSON.parse(detail.text) as { nextAttemptAt: string | null }).nextAttemptAt : null;
+  const nextAttemptAt =
+    detail.status === 200 ? (JSON.parse(detail.text) as { nextAttemptAt: string | null }).nextAttemptAt : null;
   // Already retried by the time it was read: due no later than the base delay after the first attempt.
   const dueAt = nextAttemptAt === null ? first.at + 1000 : Date.parse(nextAttemptAt);
   for (;;) {
@@ -165,7 +196,11 @@ export interface Sample {
 }
 
 /** Polls `/healthz` every `everyMs` on a connection of its own until `until` (epoch ms): how long each poll waited for its answer. */
-export async function pollHealth(url: string, everyMs: number, until: number): Promise<{ samples: Sample[]; failures: number }> {
+export async function pollHealth(
+  url: string,
+  everyMs: number,
+  until: number,
+): Promise<{ samples: Sample[]; failures: number }> {
   const dispatcher = new Agent({ connections: 1 });
   const samples: Sample[] = [];
   let failures = 0;
@@ -191,7 +226,12 @@ export async function pollHealth(url: string, everyMs: number, until: number): P
 }
 
 /** Runs `once` every `everyMs` (after `startAfterMs`) until `until`, one at a time: each result, with when it was started. */
-export async function every<T>(everyMs: number, startAfterMs: number, until: number, once: () => Promise<T>): Promise<Array<T & { at: number }>> {
+export async function every<T>(
+  everyMs: number,
+  startAfterMs: number,
+  until: number,
+  once: () => Promise<T>,
+): Promise<Array<T & { at: number }>> {
   const results: Array<T & { at: number }> = [];
   await sleep(startAfterMs);
   while (Date.now() < until) {

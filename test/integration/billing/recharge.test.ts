@@ -3,7 +3,15 @@ import { describeEachStore } from '../../helpers/each-store.js';
 import { useTestApp } from '../../helpers/use-test-app.js';
 import { useAppWith } from '../../fixtures/override-app.js';
 import { sha256Hex } from '../../../src/lib/hash.js';
-import { CHECKOUT_ENV, deliver, PUBLIC_URL, sessionEvent, STRIPE_KEY, useFakeStripe, WEBHOOK_SECRET } from './stripe-fixtures.js';
+import {
+  CHECKOUT_ENV,
+  deliver,
+  PUBLIC_URL,
+  sessionEvent,
+  STRIPE_KEY,
+  useFakeStripe,
+  WEBHOOK_SECRET,
+} from './stripe-fixtures.js';
 
 const PLAIN = 'text/plain; charset=utf-8';
 
@@ -50,36 +58,56 @@ describeEachStore('GET /recharge with Stripe Checkout', (kind) => {
   it.each([
     ['1', 'price_1m_test', '1000000'],
     ['3', 'price_3m_test', '3000000'],
-  ])('creates a Checkout Session for amount=%s with the wallet hash as client_reference_id', async (amount, price, credits) => {
-    const token = await get().createToken(5);
-    const before = stripe.api().requests.length;
-    const res = await get().inject({ method: 'GET', url: `/recharge?amount=${amount}`, headers: { 'x-token': token } });
-    expect([res.statusCode, res.body, res.headers['content-type']]).toEqual([200, 'https://checkout.stripe.com/c/pay/cs_test_created', PLAIN]);
-    expect([res.headers['x-cost'], res.headers['x-balance']]).toEqual(['0', '5']);
+  ])(
+    'creates a Checkout Session for amount=%s with the wallet hash as client_reference_id',
+    async (amount, price, credits) => {
+      const token = await get().createToken(5);
+      const before = stripe.api().requests.length;
+      const res = await get().inject({
+        method: 'GET',
+        url: `/recharge?amount=${amount}`,
+        headers: { 'x-token': token },
+      });
+      expect([res.statusCode, res.body, res.headers['content-type']]).toEqual([
+        200,
+        'https://checkout.stripe.com/c/pay/cs_test_created',
+        PLAIN,
+      ]);
+      expect([res.headers['x-cost'], res.headers['x-balance']]).toEqual(['0', '5']);
 
-    const request = stripe.api().requests[before];
-    expect(request?.method).toBe('POST');
-    expect(request?.path).toBe('/v1/checkout/sessions');
-    expect(request?.headers.authorization).toBe(`Bearer ${STRIPE_KEY}`);
-    const form = new URLSearchParams(request?.text);
-    expect(form.get('mode')).toBe('payment');
-    expect(form.get('client_reference_id')).toBe(sha256Hex(token));
-    expect(form.get('line_items[0][price]')).toBe(price);
-    expect(form.get('line_items[0][quantity]')).toBe('1');
-    expect(form.get('metadata[credits]')).toBe(credits);
-    expect(form.get('success_url')).toBe(`${PUBLIC_URL}/recharge/done`);
-    expect(form.get('cancel_url')).toBe(`${PUBLIC_URL}/recharge/done?cancelled=1`);
-    // The token itself never leaves the service.
-    expect(request?.text).not.toContain(token);
-  });
+      const request = stripe.api().requests[before];
+      expect(request?.method).toBe('POST');
+      expect(request?.path).toBe('/v1/checkout/sessions');
+      expect(request?.headers.authorization).toBe(`Bearer ${STRIPE_KEY}`);
+      const form = new URLSearchParams(request?.text);
+      expect(form.get('mode')).toBe('payment');
+      expect(form.get('client_reference_id')).toBe(sha256Hex(token));
+      expect(form.get('line_items[0][price]')).toBe(price);
+      expect(form.get('line_items[0][quantity]')).toBe('1');
+      expect(form.get('metadata[credits]')).toBe(credits);
+      expect(form.get('success_url')).toBe(`${PUBLIC_URL}/recharge/done`);
+      expect(form.get('cancel_url')).toBe(`${PUBLIC_URL}/recharge/done?cancelled=1`);
+      // The token itself never leaves the service.
+      expect(request?.text).not.toContain(token);
+    },
+  );
 
   it('defaults to amount 1 and is logged under service', async () => {
     const token = await get().createToken(5);
     await get().inject({ method: 'GET', url: '/recharge', headers: { 'x-token': token } });
     const form = new URLSearchParams(stripe.api().requests.at(-1)?.text);
     expect(form.get('line_items[0][price]')).toBe('price_1m_test');
-    const logs = (await get().inject({ method: 'GET', url: '/token/logs?n=1&type=service', headers: { 'x-token': token } })).json().logs;
-    expect(logs[0]).toMatchObject({ method: 'GET', path: '/recharge', endpoint: 'service', status_code: 200, cost: 0, balance: 5 });
+    const logs = (
+      await get().inject({ method: 'GET', url: '/token/logs?n=1&type=service', headers: { 'x-token': token } })
+    ).json().logs;
+    expect(logs[0]).toMatchObject({
+      method: 'GET',
+      path: '/recharge',
+      endpoint: 'service',
+      status_code: 200,
+      cost: 0,
+      balance: 5,
+    });
   });
 
   it('serves a wallet with no credits (the point of recharging)', async () => {
@@ -89,10 +117,17 @@ describeEachStore('GET /recharge with Stripe Checkout', (kind) => {
   });
 
   it('answers 502 when Stripe fails', async () => {
-    stripe.api().enqueue({ status: 500, headers: { 'content-type': 'application/json' }, body: '{"error":{"type":"api_error","message":"boom"}}' });
+    stripe.api().enqueue({
+      status: 500,
+      headers: { 'content-type': 'application/json' },
+      body: '{"error":{"type":"api_error","message":"boom"}}',
+    });
     const token = await get().createToken(5);
     const res = await get().inject({ method: 'GET', url: '/recharge', headers: { 'x-token': token } });
-    expect([res.statusCode, res.body]).toEqual([502, 'Payment provider unavailable: could not create the checkout session']);
+    expect([res.statusCode, res.body]).toEqual([
+      502,
+      'Payment provider unavailable: could not create the checkout session',
+    ]);
     expect(res.headers['x-cost']).toBe('0');
   });
 });
@@ -105,7 +140,10 @@ describeEachStore('GET /recharge with Payment Links', (kind) => {
   it('answers the configured link with client_reference_id set to the wallet hash', async () => {
     const token = await get().createToken(5);
     const res = await get().inject({ method: 'GET', url: '/recharge?amount=1', headers: { 'x-token': token } });
-    expect([res.statusCode, res.body]).toEqual([200, `https://buy.stripe.com/test_1m?locale=en&client_reference_id=${sha256Hex(token)}`]);
+    expect([res.statusCode, res.body]).toEqual([
+      200,
+      `https://buy.stripe.com/test_1m?locale=en&client_reference_id=${sha256Hex(token)}`,
+    ]);
   });
 
   it('answers 501 for an amount without a link', async () => {

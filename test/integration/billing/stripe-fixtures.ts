@@ -16,13 +16,22 @@ export const CHECKOUT_ENV = {
   PUBLIC_URL,
 };
 
-const json = (body: unknown, status = 200): ScriptedResponse => ({ status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const json = (body: unknown, status = 200): ScriptedResponse => ({
+  status,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
 
 /** The part of the Stripe API the service uses, faked on loopback (plain HTTP). */
 function fakeStripe(request: ReceivedRequest): ScriptedResponse {
   const path = request.path.split('?')[0] ?? '';
   if (request.method === 'POST' && path === '/v1/checkout/sessions') {
-    return json({ id: 'cs_test_created', object: 'checkout.session', url: 'https://checkout.stripe.com/c/pay/cs_test_created', mode: 'payment' });
+    return json({
+      id: 'cs_test_created',
+      object: 'checkout.session',
+      url: 'https://checkout.stripe.com/c/pay/cs_test_created',
+      mode: 'payment',
+    });
   }
   const lineItems = /^\/v1\/checkout\/sessions\/([^/]+)\/line_items$/.exec(path);
   if (request.method === 'GET' && lineItems !== null) {
@@ -52,7 +61,8 @@ export function useFakeStripe(): { api: () => HttpsReceiver; client: () => Strip
   };
   return {
     api: started,
-    client: () => new Stripe(STRIPE_KEY, { host: '127.0.0.1', port: started().port, protocol: 'http', maxNetworkRetries: 0 }),
+    client: () =>
+      new Stripe(STRIPE_KEY, { host: '127.0.0.1', port: started().port, protocol: 'http', maxNetworkRetries: 0 }),
   };
 }
 
@@ -93,11 +103,19 @@ export function sessionEvent(event: SessionEvent): string {
 }
 
 export function sign(payload: string, options: { secret?: string; timestamp?: number } = {}): string {
-  return Stripe.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? WEBHOOK_SECRET, timestamp: options.timestamp });
+  return Stripe.webhooks.generateTestHeaderString({
+    payload,
+    secret: options.secret ?? WEBHOOK_SECRET,
+    timestamp: options.timestamp,
+  });
 }
 
 /** POST the event as Stripe would; `signature: null` sends no stripe-signature header. */
-export function deliver(t: TestApp, payload: string, signature: string | null = sign(payload)): Promise<LightMyRequestResponse> {
+export function deliver(
+  t: TestApp,
+  payload: string,
+  signature: string | null = sign(payload),
+): Promise<LightMyRequestResponse> {
   const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
   if (signature !== null) headers['stripe-signature'] = signature;
   return t.inject({ method: 'POST', url: '/billing/stripe/webhook', headers, payload });

@@ -8,7 +8,10 @@ import { balanceOf, CHECKOUT_ENV, deliver, sessionEvent, sign, useFakeStripe } f
 const PLAIN = 'text/plain; charset=utf-8';
 
 async function creditedRows(t: TestApp, sessionId: string): Promise<number> {
-  const row = await t.deps.store.read.get<{ n: number }>('SELECT COUNT(*) AS n FROM stripe_credits WHERE session_id = $1', [sessionId]);
+  const row = await t.deps.store.read.get<{ n: number }>(
+    'SELECT COUNT(*) AS n FROM stripe_credits WHERE session_id = $1',
+    [sessionId],
+  );
   return Number(row?.n ?? 0);
 }
 
@@ -39,12 +42,21 @@ describeEachStore('POST /billing/stripe/webhook', (kind) => {
       const token = await get().createToken(5);
       await deliver(get(), sessionEvent({ ...ids(), walletHash: sha256Hex(token), credits: 1_000_000 }));
       const [entry] = await serviceLogs(get(), token);
-      expect(entry).toMatchObject({ method: 'POST', path: '/billing/stripe/webhook', endpoint: 'service', status_code: 200, cost: 0, balance: 1_000_005 });
+      expect(entry).toMatchObject({
+        method: 'POST',
+        path: '/billing/stripe/webhook',
+        endpoint: 'service',
+        status_code: 200,
+        cost: 0,
+        balance: 1_000_005,
+      });
     });
 
     it('makes the recharged wallet usable at once (cached wallet, new balance)', async () => {
       const token = await get().createToken(0);
-      expect((await get().inject({ method: 'GET', url: '/token', headers: { 'x-token': token } })).statusCode).toBe(402);
+      expect((await get().inject({ method: 'GET', url: '/token', headers: { 'x-token': token } })).statusCode).toBe(
+        402,
+      );
       await deliver(get(), sessionEvent({ ...ids(), walletHash: sha256Hex(token), credits: 1_000_000 }));
       const info = await get().inject({ method: 'GET', url: '/token', headers: { 'x-token': token } });
       expect([info.statusCode, info.json().wallet]).toEqual([200, 999_999]);
@@ -52,9 +64,14 @@ describeEachStore('POST /billing/stripe/webhook', (kind) => {
 
     it('takes the credits from the line items when the session has no credits metadata', async () => {
       const token = await get().createToken(5);
-      const res = await deliver(get(), sessionEvent({ eventId: 'evt_line_items', sessionId: 'cs_line_3m', walletHash: sha256Hex(token) }));
+      const res = await deliver(
+        get(),
+        sessionEvent({ eventId: 'evt_line_items', sessionId: 'cs_line_3m', walletHash: sha256Hex(token) }),
+      );
       expect(res.json()).toEqual({ received: true, credited: true, credits: 3_000_000 });
-      expect(stripe.api().requests.some((request) => request.path.startsWith('/v1/checkout/sessions/cs_line_3m/line_items'))).toBe(true);
+      expect(
+        stripe.api().requests.some((request) => request.path.startsWith('/v1/checkout/sessions/cs_line_3m/line_items')),
+      ).toBe(true);
     });
   });
 
@@ -87,7 +104,13 @@ describeEachStore('POST /billing/stripe/webhook', (kind) => {
       const hash = sha256Hex(token);
       const pending = await deliver(
         get(),
-        sessionEvent({ eventId: `${sessionId}_a`, sessionId, walletHash: hash, credits: 1_000_000, paymentStatus: 'unpaid' }),
+        sessionEvent({
+          eventId: `${sessionId}_a`,
+          sessionId,
+          walletHash: hash,
+          credits: 1_000_000,
+          paymentStatus: 'unpaid',
+        }),
       );
       expect(pending.json()).toEqual({ received: true, credited: false, reason: 'payment unpaid' });
       expect(await balanceOf(get(), token)).toBe(5);
@@ -108,8 +131,18 @@ describeEachStore('POST /billing/stripe/webhook', (kind) => {
   describe('events that credit nothing but are acknowledged', () => {
     it('an unknown session: client_reference_id of no wallet', async () => {
       const event = ids();
-      const res = await deliver(get(), sessionEvent({ ...event, walletHash: sha256Hex('coin_nobody-has-this-token-000000000000000000'), credits: 1_000_000 }));
-      expect([res.statusCode, res.json()]).toEqual([200, { received: true, credited: false, reason: 'unknown wallet' }]);
+      const res = await deliver(
+        get(),
+        sessionEvent({
+          ...event,
+          walletHash: sha256Hex('coin_nobody-has-this-token-000000000000000000'),
+          credits: 1_000_000,
+        }),
+      );
+      expect([res.statusCode, res.json()]).toEqual([
+        200,
+        { received: true, credited: false, reason: 'unknown wallet' },
+      ]);
       expect(await creditedRows(get(), event.sessionId)).toBe(0);
     });
 
@@ -122,7 +155,12 @@ describeEachStore('POST /billing/stripe/webhook', (kind) => {
       const token = await get().createToken(5);
       const res = await deliver(
         get(),
-        sessionEvent({ eventId: 'evt_other_product', sessionId: 'cs_other_product', walletHash: sha256Hex(token), credits: 42 }),
+        sessionEvent({
+          eventId: 'evt_other_product',
+          sessionId: 'cs_other_product',
+          walletHash: sha256Hex(token),
+          credits: 42,
+        }),
       );
       expect(res.json()).toEqual({ received: true, credited: false, reason: 'unknown product' });
       expect(await balanceOf(get(), token)).toBe(5);
@@ -130,7 +168,10 @@ describeEachStore('POST /billing/stripe/webhook', (kind) => {
 
     it('other event types', async () => {
       const token = await get().createToken(5);
-      const res = await deliver(get(), sessionEvent({ ...ids(), walletHash: sha256Hex(token), credits: 1_000_000, type: 'checkout.session.expired' }));
+      const res = await deliver(
+        get(),
+        sessionEvent({ ...ids(), walletHash: sha256Hex(token), credits: 1_000_000, type: 'checkout.session.expired' }),
+      );
       expect(res.json()).toEqual({ received: true, credited: false, reason: 'ignored checkout.session.expired' });
       expect(await balanceOf(get(), token)).toBe(5);
     });
@@ -139,9 +180,17 @@ describeEachStore('POST /billing/stripe/webhook', (kind) => {
   describe('400 for an event whose signature does not verify', () => {
     const cases: Array<[string, (payload: string) => string | null, (payload: string) => string]> = [
       ['a missing stripe-signature header', () => null, (payload) => payload],
-      ['a signature made with another secret', (payload) => sign(payload, { secret: 'whsec_someone_else' }), (payload) => payload],
+      [
+        'a signature made with another secret',
+        (payload) => sign(payload, { secret: 'whsec_someone_else' }),
+        (payload) => payload,
+      ],
       ['a body changed after signing', (payload) => sign(payload), (payload) => payload.replace('1000000', '3000000')],
-      ['a timestamp older than five minutes', (payload) => sign(payload, { timestamp: Math.floor(Date.now() / 1000) - 600 }), (payload) => payload],
+      [
+        'a timestamp older than five minutes',
+        (payload) => sign(payload, { timestamp: Math.floor(Date.now() / 1000) - 600 }),
+        (payload) => payload,
+      ],
       ['a garbage header', () => 't=abc,v1=def', (payload) => payload],
     ];
     it.each(cases)('refuses %s and credits nothing', async (_name, signature, body) => {

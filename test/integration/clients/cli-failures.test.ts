@@ -50,9 +50,15 @@ describeEachStore('the coinop CLI when a DNS lookup is not answered', (kind) => 
       ].join('\n'),
     });
     // --json gives scripts the answer as the service gave it, and the same exit status.
-    const json = await coinop(service.url(), ['dns', 'example.test', '--types', 'A', '--json'], { COINOP_TOKEN: token });
+    const json = await coinop(service.url(), ['dns', 'example.test', '--types', 'A', '--json'], {
+      COINOP_TOKEN: token,
+    });
     expect(json.code).toBe(6);
-    expect(JSON.parse(json.stdout)).toMatchObject({ data: { results: [{ lookupResult: { errors: { A: 'UNREACHABLE' } } }] }, cost: 5, balance: 40 });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      data: { results: [{ lookupResult: { errors: { A: 'UNREACHABLE' } } }] },
+      cost: 5,
+      balance: 40,
+    });
   });
 });
 
@@ -61,7 +67,9 @@ describeEachStore('the coinop CLI telling what a failure cost and what to do nex
 
   it('a 402 says what the call costs, what the wallet holds, and how to add credits on an instance without Stripe', async () => {
     const token = await service.app().createToken(38);
-    const answer = await coinop(service.url(), ['meta', 'https://example.test/', '--summary', 'none'], { COINOP_TOKEN: token });
+    const answer = await coinop(service.url(), ['meta', 'https://example.test/', '--summary', 'none'], {
+      COINOP_TOKEN: token,
+    });
     expect(answer).toStrictEqual({
       code: 3,
       stdout: '',
@@ -72,7 +80,9 @@ describeEachStore('the coinop CLI telling what a failure cost and what to do nex
         '',
       ].join('\n'),
     });
-    const withSummary = await coinop(service.url(), ['meta', 'https://example.test/', '--summary', 'short'], { COINOP_TOKEN: token });
+    const withSummary = await coinop(service.url(), ['meta', 'https://example.test/', '--summary', 'short'], {
+      COINOP_TOKEN: token,
+    });
     expect(withSummary.stderr).toContain('the call costs 800 credits and the wallet holds 38 credits');
   });
 
@@ -111,7 +121,11 @@ describeEachStore('the coinop CLI telling what a failure cost and what to do nex
 
 describeEachStore('the coinop CLI at a 402 on an instance selling credits through Stripe', (kind) => {
   const link = 'https://buy.stripe.com/test_cli_402';
-  const service = useListeningApp(kind, { STRIPE_WEBHOOK_SECRET: 'whsec_cli_402', STRIPE_PAYMENT_LINK_1M: link, STRIPE_PAYMENT_LINK_3M: `${link}_3m` });
+  const service = useListeningApp(kind, {
+    STRIPE_WEBHOOK_SECRET: 'whsec_cli_402',
+    STRIPE_PAYMENT_LINK_1M: link,
+    STRIPE_PAYMENT_LINK_3M: `${link}_3m`,
+  });
 
   it('says where to buy credits: the instance recharge link for the wallet', async () => {
     const token = await service.app().createToken(0);

@@ -28,7 +28,12 @@ describeEachStore('the coinop CLI against a live instance', (kind) => {
   afterAll(() => rmSync(home, { recursive: true, force: true }));
   /** The CLI with a fresh home (its config file there) and COINOP_URL set; `env` adds or overrides. */
   const coinop = (args: readonly string[], env: Record<string, string> = {}) =>
-    run(process.execPath, [CLI, ...args], { HOME: home, XDG_CONFIG_HOME: join(home, 'config'), COINOP_URL: service.url(), ...env });
+    run(process.execPath, [CLI, ...args], {
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, 'config'),
+      COINOP_URL: service.url(),
+      ...env,
+    });
 
   it('token new --save writes the config file that later commands read; balance then says 99', async () => {
     const created = await coinop(['token', 'new', '--save']);
@@ -46,8 +51,13 @@ describeEachStore('the coinop CLI against a live instance', (kind) => {
 
   it('kv set and get print the answer; --json prints data, cost and balance for scripts', async () => {
     const token = await service.app().createToken(50);
-    expect(await coinop(['kv', 'set', 'cli', 'greeting', 'hello there', '--ttl', '60'], { COINOP_TOKEN: token })).toMatchObject({ code: 0, stdout: 'OK\n' });
-    expect(await coinop(['kv', 'get', 'cli', 'greeting'], { COINOP_TOKEN: token })).toMatchObject({ code: 0, stdout: 'hello there\n' });
+    expect(
+      await coinop(['kv', 'set', 'cli', 'greeting', 'hello there', '--ttl', '60'], { COINOP_TOKEN: token }),
+    ).toMatchObject({ code: 0, stdout: 'OK\n' });
+    expect(await coinop(['kv', 'get', 'cli', 'greeting'], { COINOP_TOKEN: token })).toMatchObject({
+      code: 0,
+      stdout: 'hello there\n',
+    });
     const json = await coinop(['kv', 'get', 'cli', 'greeting', '--json', '--token', token]);
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout)).toStrictEqual({ data: 'hello there', cost: 1, balance: 47 });
@@ -56,7 +66,8 @@ describeEachStore('the coinop CLI against a live instance', (kind) => {
 
   it('kv ls prints a table of keys with their bytes (where the next page starts on stderr); --json gives keys and cursor', async () => {
     const token = await service.app().createToken(50);
-    for (const key of ['beta', 'alpha', 'gamma', 'other']) await coinop(['kv', 'set', 'cli-ls', key, 'vé', '--ttl', '60'], { COINOP_TOKEN: token });
+    for (const key of ['beta', 'alpha', 'gamma', 'other'])
+      await coinop(['kv', 'set', 'cli-ls', key, 'vé', '--ttl', '60'], { COINOP_TOKEN: token });
     const page = await coinop(['kv', 'ls', 'cli-ls', '--limit', '2'], { COINOP_TOKEN: token });
     expect(page.code).toBe(0);
     const lines = page.stdout.trimEnd().split('\n');
@@ -75,8 +86,15 @@ describeEachStore('the coinop CLI against a live instance', (kind) => {
     expect(rest.stderr).toBe('(cost 1, balance 44)\n');
     const json = await coinop(['kv', 'ls', 'cli-ls', '--prefix', 'o', '--json'], { COINOP_TOKEN: token });
     expect(json).toMatchObject({ code: 0, stderr: '' });
-    expect(JSON.parse(json.stdout)).toMatchObject({ data: { keys: [{ key: 'other', size: 3 }], cursor: null }, cost: 1, balance: 43 });
-    expect(await coinop(['kv', 'ls', 'cli-ls', '--prefix', 'zz'], { COINOP_TOKEN: token })).toMatchObject({ code: 0, stdout: '(no keys)\n' });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      data: { keys: [{ key: 'other', size: 3 }], cursor: null },
+      cost: 1,
+      balance: 43,
+    });
+    expect(await coinop(['kv', 'ls', 'cli-ls', '--prefix', 'zz'], { COINOP_TOKEN: token })).toMatchObject({
+      code: 0,
+      stdout: '(no keys)\n',
+    });
     expect((await coinop(['kv', 'ls', 'reserved-x'], { COINOP_TOKEN: token })).code).toBe(5);
     expect((await coinop(['kv', 'ls', 'cli-ls', '--limit', '101'], { COINOP_TOKEN: token })).code).toBe(5);
     expect((await coinop(['kv', 'ls'], { COINOP_TOKEN: token })).code).toBe(1);
@@ -84,7 +102,10 @@ describeEachStore('the coinop CLI against a live instance', (kind) => {
 
   it('kv buckets prints a table of buckets with their keys and bytes, a page at a time; --json gives buckets and cursor', async () => {
     const token = await service.app().createToken(50);
-    expect(await coinop(['kv', 'buckets'], { COINOP_TOKEN: token })).toMatchObject({ code: 0, stdout: '(no buckets)\n' });
+    expect(await coinop(['kv', 'buckets'], { COINOP_TOKEN: token })).toMatchObject({
+      code: 0,
+      stdout: '(no buckets)\n',
+    });
     for (const [bucket, key] of [
       ['photos', 'a'],
       ['photos', 'b'],
@@ -106,7 +127,9 @@ describeEachStore('the coinop CLI against a live instance', (kind) => {
       cost: 1,
       balance: 43,
     });
-    expect((await coinop(['kv', 'buckets', '--prefix', 'p', '--json'], { COINOP_TOKEN: token })).stdout).toContain('"photos"');
+    expect((await coinop(['kv', 'buckets', '--prefix', 'p', '--json'], { COINOP_TOKEN: token })).stdout).toContain(
+      '"photos"',
+    );
     expect((await coinop(['kv', 'buckets', 'photos'], { COINOP_TOKEN: token })).code).toBe(1);
     expect((await coinop(['kv', 'buckets', '--limit', '0'], { COINOP_TOKEN: token })).code).toBe(5);
   });
@@ -144,7 +167,9 @@ describeEachStore('the coinop CLI against a live instance', (kind) => {
     const json = JSON.parse((await coinop(['logs', '-n', '10', '--json'], { COINOP_TOKEN: token })).stdout);
     expect(json.cost).toBe(0);
     // Newest first: the logs call above (free, category token), balance, the key set.
-    expect(json.data.logs.map((entry: { endpoint: string; path: string }) => [entry.endpoint, entry.path.split('?')[0]])).toStrictEqual([
+    expect(
+      json.data.logs.map((entry: { endpoint: string; path: string }) => [entry.endpoint, entry.path.split('?')[0]]),
+    ).toStrictEqual([
       ['token', '/token/logs'],
       ['token', '/token'],
       ['kv', '/kv/cli/logged'],
@@ -161,12 +186,18 @@ describeEachStore('the coinop CLI against a live instance', (kind) => {
     let stdout = '';
     follower.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     const until = async (text: string) => {
-      for (const deadline = Date.now() + 15_000; !stdout.includes(text); await new Promise((resolve) => setTimeout(resolve, 50)))
+      for (
+        const deadline = Date.now() + 15_000;
+        !stdout.includes(text);
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      )
         if (Date.now() > deadline) throw new Error(`no ${text} in: ${stdout}`);
     };
     try {
       await until('TIME');
-      const set = await service.app().inject({ method: 'POST', url: '/kv/cli/followed', payload: 'v', headers: { 'x-token': token } });
+      const set = await service
+        .app()
+        .inject({ method: 'POST', url: '/kv/cli/followed', payload: 'v', headers: { 'x-token': token } });
       expect(set.statusCode).toBe(200);
       await until('/kv/cli/followed');
       expect(stdout.split('\n').filter((line) => line.includes('/kv/cli/followed'))).toHaveLength(1);
@@ -190,7 +221,12 @@ describeEachStore('the coinop CLI against a live instance', (kind) => {
     const token = await service.app().createToken(50);
     // script(1) (util-linux, in every Debian) runs the CLI on a pseudo-terminal; --types A on a zone the loopback server answers.
     const command = `'${process.execPath}' '${CLI}' dns example.test --types A`;
-    const answer = await run('script', ['-qec', command, '/dev/null'], { HOME: home, COINOP_URL: service.url(), COINOP_TOKEN: token, TERM: 'dumb' });
+    const answer = await run('script', ['-qec', command, '/dev/null'], {
+      HOME: home,
+      COINOP_URL: service.url(),
+      COINOP_TOKEN: token,
+      TERM: 'dumb',
+    });
     expect(answer.code).toBe(0);
     expect(answer.stdout).toContain('looking up');
     expect(answer.stdout).toContain('\r\x1b[2K');
@@ -228,13 +264,19 @@ describeEachStore('the coinop CLI against a live instance', (kind) => {
     expect(help.stdout).toMatch(/^ {2}recharge\s+a payment link for 1 or 3 million credits/m);
     const admin = await coinop(['admin', '--help']);
     expect(admin.stdout.split('\n').map((line) => line.split(' ').slice(0, 3).join(' '))).toEqual(
-      ['list', 'wallets', 'logs', 'stats', 'credit', 'debit', 'delete', ''].map((sub) => (sub === '' ? '' : `coinop admin ${sub}`)),
+      ['list', 'wallets', 'logs', 'stats', 'credit', 'debit', 'delete', ''].map((sub) =>
+        sub === '' ? '' : `coinop admin ${sub}`,
+      ),
     );
   });
 
   it('spend prints credits and calls per period and category as a table, (no spending) before any call; --json gives the series', async () => {
     const token = await service.app().createToken(20);
-    expect(await coinop(['spend'], { COINOP_TOKEN: token })).toStrictEqual({ code: 0, stdout: '(no spending)\n', stderr: '(cost 0, balance 20)\n' });
+    expect(await coinop(['spend'], { COINOP_TOKEN: token })).toStrictEqual({
+      code: 0,
+      stdout: '(no spending)\n',
+      stderr: '(cost 0, balance 20)\n',
+    });
     for (const key of ['a', 'b']) await call('POST', `/kv/cli-spend/${key}`, { 'x-token': token }, 'v');
 
     const json = await coinop(['spend', '--days', '1', '--json'], { COINOP_TOKEN: token });
@@ -277,7 +319,10 @@ describeEachStore('the coinop CLI against a live instance', (kind) => {
     expect(week.stderr).toContain('--by is one of day, hour');
     expect((await coinop(['spend', '--days', 'two'], { COINOP_TOKEN: token })).code).toBe(1);
     const tooLong = await coinop(['spend', '--days', '8'], { COINOP_TOKEN: token });
-    expect(tooLong).toMatchObject({ code: 5, stderr: 'coinop spend: BadRequest: 400: Invalid days: must be an integer from 1 to 7\n(cost 0, balance 18)\n' });
+    expect(tooLong).toMatchObject({
+      code: 5,
+      stderr: 'coinop spend: BadRequest: 400: Invalid days: must be an integer from 1 to 7\n(cost 0, balance 18)\n',
+    });
   });
 
   it('recharge on an instance without Stripe exits 6 as other server errors do; an amount other than 1 or 3 is a usage error', async () => {
@@ -306,11 +351,16 @@ describeEachStore('the coinop CLI against a live instance', (kind) => {
     const cursor = /^more wallets: add --cursor "(\S+)"\n$/.exec(first.stderr)?.[1];
     expect(cursor, first.stderr).toBeDefined();
 
-    const next = await coinop(['admin', 'list', '--sort', 'balance', '--limit', '1', '--cursor', cursor ?? '', '--json'], { ADMIN_TOKEN });
+    const next = await coinop(
+      ['admin', 'list', '--sort', 'balance', '--limit', '1', '--cursor', cursor ?? '', '--json'],
+      { ADMIN_TOKEN },
+    );
     expect(next).toMatchObject({ code: 0, stderr: '' });
     expect(JSON.parse(next.stdout)).toStrictEqual({
       data: {
-        wallets: [{ hash: sha256Hex(second), wallet: 500_000_001, created: expect.any(String), lastUsed: expect.any(String) }],
+        wallets: [
+          { hash: sha256Hex(second), wallet: 500_000_001, created: expect.any(String), lastUsed: expect.any(String) },
+        ],
         cursor: expect.any(String),
       },
       cost: 0,
@@ -345,11 +395,16 @@ describeEachStore('the coinop CLI against a live instance', (kind) => {
     expect(all.stdout.trimEnd().split('\n')).toEqual([
       expect.stringMatching(/^TIME\s+METHOD\s+PATH\s+TYPE\s+STATUS\s+COST\s+BALANCE\s+ERROR$/),
       expect.stringMatching(new RegExp(`^${WHEN}\\s+POST\\s+/kv/cli-audit/k\\s+kv\\s+200\\s+1\\s+9$`)),
-      expect.stringMatching(new RegExp(`^${WHEN}\\s+POST\\s+/manage/wallets/${hash}/credit\\s+manage\\s+200\\s+0\\s+14$`)),
+      expect.stringMatching(
+        new RegExp(`^${WHEN}\\s+POST\\s+/manage/wallets/${hash}/credit\\s+manage\\s+200\\s+0\\s+14$`),
+      ),
     ]);
     // The operator's reads are logged in the wallet too (manage): the read above is now the newest entry.
     const newest = await coinop(['admin', 'logs', hash, '-n', '2'], { ADMIN_TOKEN });
-    expect(rows(newest.stdout).map((row) => row[4])).toEqual([`/manage/wallets/${hash}/credit`, `/manage/wallets/${hash}/logs?limit=20`]);
+    expect(rows(newest.stdout).map((row) => row[4])).toEqual([
+      `/manage/wallets/${hash}/credit`,
+      `/manage/wallets/${hash}/logs?limit=20`,
+    ]);
     const cursor = /^more entries: add --cursor "(\S+)"\n$/.exec(newest.stderr)?.[1];
     expect(cursor, newest.stderr).toBeDefined();
     const older = await coinop(['admin', 'logs', hash, '--limit', '2', '--cursor', cursor ?? ''], { ADMIN_TOKEN });
@@ -358,7 +413,12 @@ describeEachStore('the coinop CLI against a live instance', (kind) => {
 
     const json = await coinop(['admin', 'logs', owner, '--type', 'kv', '--json'], { ADMIN_TOKEN });
     expect(JSON.parse(json.stdout)).toStrictEqual({
-      data: { logs: [expect.objectContaining({ method: 'POST', path: '/kv/cli-audit/k', endpoint: 'kv', cost: 1, balance: 9 })], cursor: null },
+      data: {
+        logs: [
+          expect.objectContaining({ method: 'POST', path: '/kv/cli-audit/k', endpoint: 'kv', cost: 1, balance: 9 }),
+        ],
+        cursor: null,
+      },
       cost: 0,
       balance: null,
     });
@@ -386,7 +446,9 @@ describeEachStore('the coinop CLI against a live instance', (kind) => {
       expect.stringMatching(new RegExp(`^${yesterday.day}\\s+${yesterday.credits}$`)),
       expect.stringMatching(new RegExp(`^${today.day}\\s+${today.credits + 3}$`)),
     ]);
-    expect(JSON.parse((await coinop(['admin', 'stats', '--json'], { ADMIN_TOKEN })).stdout).data.spentPerDay).toHaveLength(7);
+    expect(
+      JSON.parse((await coinop(['admin', 'stats', '--json'], { ADMIN_TOKEN })).stdout).data.spentPerDay,
+    ).toHaveLength(7);
 
     expect((await coinop(['admin', 'stats', '--days', 'two'], { ADMIN_TOKEN })).code).toBe(1);
     expect((await coinop(['admin', 'stats', '--days', '91'], { ADMIN_TOKEN })).code).toBe(5);
@@ -399,9 +461,15 @@ describeEachStore('the coinop CLI against a live instance', (kind) => {
     const json = await coinop(['admin', 'debit', owner, '4', '--reason', 'refund', '--json'], { ADMIN_TOKEN });
     expect(json).toMatchObject({ code: 0, stderr: '' });
     expect(JSON.parse(json.stdout)).toStrictEqual({ data: { hash, wallet: 6 }, cost: 0, balance: null });
-    expect(await coinop(['admin', 'debit', hash, '1'], { ADMIN_TOKEN })).toStrictEqual({ code: 0, stdout: `hash    ${hash}\nwallet  5\n`, stderr: '' });
+    expect(await coinop(['admin', 'debit', hash, '1'], { ADMIN_TOKEN })).toStrictEqual({
+      code: 0,
+      stdout: `hash    ${hash}\nwallet  5\n`,
+      stderr: '',
+    });
     const log = await call('GET', `/manage/wallets/${hash}/logs?type=manage`, { 'x-admin-token': ADMIN_TOKEN });
-    expect(JSON.parse(log.body).logs.map((entry: { balance: number; reason?: string }) => [entry.balance, entry.reason])).toStrictEqual([
+    expect(
+      JSON.parse(log.body).logs.map((entry: { balance: number; reason?: string }) => [entry.balance, entry.reason]),
+    ).toStrictEqual([
       [5, undefined],
       [6, 'refund'],
     ]);
@@ -420,10 +488,16 @@ describeEachStore('the coinop CLI against a live instance', (kind) => {
     const owner = await service.app().createToken(10);
     const refused = await coinop(['admin', 'delete', owner], { ADMIN_TOKEN });
     expect(refused).toMatchObject({ code: 1, stdout: '' });
-    expect(refused.stderr).toContain('coinop admin: deleting a wallet and all its data is irreversible: add --yes to confirm');
+    expect(refused.stderr).toContain(
+      'coinop admin: deleting a wallet and all its data is irreversible: add --yes to confirm',
+    );
     expect((await coinop(['balance'], { COINOP_TOKEN: owner })).stdout).toBe('9\n');
 
-    expect(await coinop(['admin', 'delete', owner, '--yes'], { ADMIN_TOKEN })).toStrictEqual({ code: 0, stdout: 'OK\n', stderr: '' });
+    expect(await coinop(['admin', 'delete', owner, '--yes'], { ADMIN_TOKEN })).toStrictEqual({
+      code: 0,
+      stdout: 'OK\n',
+      stderr: '',
+    });
     expect((await coinop(['balance'], { COINOP_TOKEN: owner })).code).toBe(2);
     expect((await coinop(['admin', 'delete', sha256Hex(owner), '--yes'], { ADMIN_TOKEN })).code).toBe(4);
 
@@ -435,29 +509,47 @@ describeEachStore('the coinop CLI against a live instance', (kind) => {
   });
 });
 
-describeEachStore('the coinop CLI asking for a recharge link from an instance selling through Stripe Payment Links', (kind) => {
-  const links = { '1': 'https://buy.stripe.com/test_cli_1m', '3': 'https://buy.stripe.com/test_cli_3m' };
-  const get = useTestApp(kind, { env: { STRIPE_WEBHOOK_SECRET: 'whsec_cli_test', STRIPE_PAYMENT_LINK_1M: links['1'], STRIPE_PAYMENT_LINK_3M: links['3'] } });
-  let url: string;
-  let home: string;
-  beforeAll(async () => {
-    await get().app.listen({ port: 0, host: '127.0.0.1' });
-    url = `http://127.0.0.1:${(get().app.server.address() as AddressInfo).port}`;
-    home = mkdtempSync(join(tmpdir(), 'coinop-cli-'));
-  });
-  afterAll(() => rmSync(home, { recursive: true, force: true }));
-  const coinop = (args: readonly string[], token: string) =>
-    run(process.execPath, [CLI, ...args], { HOME: home, XDG_CONFIG_HOME: join(home, 'config'), COINOP_URL: url, COINOP_TOKEN: token });
-
-  it('recharge prints the payment URL for the amount with the wallet hash, for free; --json gives it as data', async () => {
-    const token = await get().createToken(5);
-    expect(await coinop(['recharge', '3'], token)).toStrictEqual({
-      code: 0,
-      stdout: `${links['3']}?client_reference_id=${sha256Hex(token)}\n`,
-      stderr: '(cost 0, balance 5)\n',
+describeEachStore(
+  'the coinop CLI asking for a recharge link from an instance selling through Stripe Payment Links',
+  (kind) => {
+    const links = { '1': 'https://buy.stripe.com/test_cli_1m', '3': 'https://buy.stripe.com/test_cli_3m' };
+    const get = useTestApp(kind, {
+      env: {
+        STRIPE_WEBHOOK_SECRET: 'whsec_cli_test',
+        STRIPE_PAYMENT_LINK_1M: links['1'],
+        STRIPE_PAYMENT_LINK_3M: links['3'],
+      },
     });
-    const json = await coinop(['recharge', '1', '--json'], token);
-    expect(JSON.parse(json.stdout)).toStrictEqual({ data: `${links['1']}?client_reference_id=${sha256Hex(token)}`, cost: 0, balance: 5 });
-    expect((await coinop(['recharge', '1'], 'not-a-token-of-this-service')).code).toBe(2);
-  });
-});
+    let url: string;
+    let home: string;
+    beforeAll(async () => {
+      await get().app.listen({ port: 0, host: '127.0.0.1' });
+      url = `http://127.0.0.1:${(get().app.server.address() as AddressInfo).port}`;
+      home = mkdtempSync(join(tmpdir(), 'coinop-cli-'));
+    });
+    afterAll(() => rmSync(home, { recursive: true, force: true }));
+    const coinop = (args: readonly string[], token: string) =>
+      run(process.execPath, [CLI, ...args], {
+        HOME: home,
+        XDG_CONFIG_HOME: join(home, 'config'),
+        COINOP_URL: url,
+        COINOP_TOKEN: token,
+      });
+
+    it('recharge prints the payment URL for the amount with the wallet hash, for free; --json gives it as data', async () => {
+      const token = await get().createToken(5);
+      expect(await coinop(['recharge', '3'], token)).toStrictEqual({
+        code: 0,
+        stdout: `${links['3']}?client_reference_id=${sha256Hex(token)}\n`,
+        stderr: '(cost 0, balance 5)\n',
+      });
+      const json = await coinop(['recharge', '1', '--json'], token);
+      expect(JSON.parse(json.stdout)).toStrictEqual({
+        data: `${links['1']}?client_reference_id=${sha256Hex(token)}`,
+        cost: 0,
+        balance: 5,
+      });
+      expect((await coinop(['recharge', '1'], 'not-a-token-of-this-service')).code).toBe(2);
+    });
+  },
+);

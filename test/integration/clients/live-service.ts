@@ -39,7 +39,11 @@ export function noonClock(): Clock {
  */
 export function useLiveService(kind: StoreKind): LiveService {
   const outbound = useOutboundFixture();
-  const env: Record<string, string> = { ...outbound.env, ADMIN_TOKEN, OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8,192.0.2.0/24' };
+  const env: Record<string, string> = {
+    ...outbound.env,
+    ADMIN_TOKEN,
+    OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8,192.0.2.0/24',
+  };
   let dns: TestDnsServer | undefined;
   beforeAll(async () => {
     dns = await startDnsServer({ zone: [rr('example.test', 'A', '192.0.2.10', 300)] });

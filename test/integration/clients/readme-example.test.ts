@@ -29,7 +29,10 @@ function commandLines(block: string): { command: string; output: string | undefi
     .filter((line) => line.trim() !== '')
     .map((line) => {
       const [command = '', comment] = line.split(/\s+#\s+/, 2);
-      return { command: command.trim(), output: comment !== undefined && !/\s/.test(comment.trim()) ? comment.trim() : undefined };
+      return {
+        command: command.trim(),
+        output: comment !== undefined && !/\s/.test(comment.trim()) ? comment.trim() : undefined,
+      };
     });
 }
 
@@ -75,7 +78,8 @@ describeEachStore("the README's clients example, run as written", (kind) => {
       const result = await run('sh', ['-c', command], index === 0 ? { ...env, COINOP_URL: service.url } : env, ROOT);
       expect(result, command).toMatchObject({ code: 0 });
       if (output !== undefined) expect(result.stdout, command).toBe(`${output}\n`);
-      if (command.startsWith('node ')) expect(result.stdout, command).toBe(sdkOutput.map((line) => `${line}\n`).join(''));
+      if (command.startsWith('node '))
+        expect(result.stdout, command).toBe(sdkOutput.map((line) => `${line}\n`).join(''));
     }
     expect(existsSync(join(home, '.config', 'coinop', 'config.json')), 'the config file the README names').toBe(true);
   });

@@ -13,9 +13,20 @@ export interface Run {
 }
 
 /** Runs a command in a child process (asynchronously: the service answering it may live in this process). */
-export function run(command: string, args: readonly string[], env: Record<string, string>, cwd = PACKAGE, shell = false): Promise<Run> {
+export function run(
+  command: string,
+  args: readonly string[],
+  env: Record<string, string>,
+  cwd = PACKAGE,
+  shell = false,
+): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, shell, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd,
+      shell,
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

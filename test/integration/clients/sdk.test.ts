@@ -55,7 +55,11 @@ describeEachStore('the TypeScript SDK against a live instance', (kind) => {
 
   it('sets, reads and deletes a key, each result carrying cost and balance', async () => {
     const before = (await client.tokenInfo()).balance ?? 0;
-    expect(await client.kvSet('sdk', 'greeting', 'hello\nworld', { ttl: 60 })).toStrictEqual({ data: 'OK', cost: 1, balance: before - 1 });
+    expect(await client.kvSet('sdk', 'greeting', 'hello\nworld', { ttl: 60 })).toStrictEqual({
+      data: 'OK',
+      cost: 1,
+      balance: before - 1,
+    });
     expect(await client.kvGet('sdk', 'greeting')).toStrictEqual({ data: 'hello\nworld', cost: 1, balance: before - 2 });
     expect(await client.kvDelete('sdk', 'greeting')).toStrictEqual({ data: 'OK', cost: 1, balance: before - 3 });
 
@@ -81,7 +85,10 @@ describeEachStore('the TypeScript SDK against a live instance', (kind) => {
     });
     expect(Date.parse(first.data.keys[0]?.expiresAt ?? '')).toBeGreaterThan(Date.now());
     const rest = await client.kvList('sdk-list', { limit: 2, cursor: first.data.cursor ?? undefined });
-    expect(rest.data).toStrictEqual({ keys: [{ key: 'c', expiresAt: expect.any(String) as unknown, size: 3 }], cursor: null });
+    expect(rest.data).toStrictEqual({
+      keys: [{ key: 'c', expiresAt: expect.any(String) as unknown, size: 3 }],
+      cursor: null,
+    });
     expect((await client.kvList('sdk-list', { prefix: 'b' })).data.keys.map((entry) => entry.key)).toEqual(['b']);
     // Refused before sending, with the service's rule and wording: nothing charged.
     const bad = await refusal(client.kvList('sdk-list', { limit: 0 }));
@@ -98,7 +105,11 @@ describeEachStore('the TypeScript SDK against a live instance', (kind) => {
     ] as const)
       await own.kvSet(bucket, key, 'xyz');
     const first = await own.kvBuckets({ limit: 1 });
-    expect(first).toStrictEqual({ data: { buckets: [{ bucket: 'sdk-b1', keys: 2, size: 6, capped: false }], cursor: 'sdk-b1' }, cost: 1, balance: 16 });
+    expect(first).toStrictEqual({
+      data: { buckets: [{ bucket: 'sdk-b1', keys: 2, size: 6, capped: false }], cursor: 'sdk-b1' },
+      cost: 1,
+      balance: 16,
+    });
     const rest = await own.kvBuckets({ cursor: first.data.cursor ?? undefined });
     expect(rest.data).toStrictEqual({ buckets: [{ bucket: 'sdk-b2', keys: 1, size: 3, capped: false }], cursor: null });
     expect((await own.kvBuckets({ prefix: 'sdk-b2' })).data.buckets.map((entry) => entry.bucket)).toEqual(['sdk-b2']);
@@ -111,14 +122,23 @@ describeEachStore('the TypeScript SDK against a live instance', (kind) => {
     const unsent = await refusal(client.kvSet('reserved-bucket', 'k', 'v'));
     expect(unsent).toBeInstanceOf(InvalidInput);
     expect(unsent).toBeInstanceOf(BadRequest);
-    expect(unsent).toMatchObject({ status: 400, body: 'Invalid bucket: must not start with reserved-', cost: 0, balance: undefined });
+    expect(unsent).toMatchObject({
+      status: 400,
+      body: 'Invalid bucket: must not start with reserved-',
+      cost: 0,
+      balance: undefined,
+    });
     // Only the service knows which addresses it calls: a private callback is its 400, charged as client errors are.
-    const bad = await refusal(client.webhookCreate({ url: 'https://10.1.2.3/hook', schedule: { cron: '0 3 * * *', timezone: 'UTC' } }));
+    const bad = await refusal(
+      client.webhookCreate({ url: 'https://10.1.2.3/hook', schedule: { cron: '0 3 * * *', timezone: 'UTC' } }),
+    );
     expect(bad).toBeInstanceOf(BadRequest);
     expect(bad).not.toBeInstanceOf(InvalidInput);
     expect(bad).toMatchObject({ status: 400, body: 'Invalid url: refused address', cost: 1 });
 
-    const stranger = await refusal(new Coinop({ baseUrl: service.url(), token: 'not-a-token-of-this-service' }).kvGet('sdk', 'k'));
+    const stranger = await refusal(
+      new Coinop({ baseUrl: service.url(), token: 'not-a-token-of-this-service' }).kvGet('sdk', 'k'),
+    );
     expect(stranger).toBeInstanceOf(Unauthorized);
     expect(stranger).toMatchObject({ status: 401, body: 'Unauthorized', balance: undefined });
 
@@ -132,12 +152,23 @@ describeEachStore('the TypeScript SDK against a live instance', (kind) => {
   it('manages a scheduled webhook: create, list, get, update, test (delivered to a loopback receiver), deliveries, delete', async () => {
     service.outbound.receiver().respondWith({ status: 200, body: 'ok' });
     const url = service.outbound.url('/sdk-hook');
-    const created = await client.webhookCreate({ webhookId: 'sdk-nightly', url, schedule: { cron: '0 3 * * *', timezone: 'Europe/Berlin' } });
-    expect(created).toMatchObject({ data: { webhookId: 'sdk-nightly', webhook: url, schedule: { cron: '0 3 * * *', active: true } }, cost: 1 });
+    const created = await client.webhookCreate({
+      webhookId: 'sdk-nightly',
+      url,
+      schedule: { cron: '0 3 * * *', timezone: 'Europe/Berlin' },
+    });
+    expect(created).toMatchObject({
+      data: { webhookId: 'sdk-nightly', webhook: url, schedule: { cron: '0 3 * * *', active: true } },
+      cost: 1,
+    });
     expect((await client.webhookList()).data.webhooks.map((webhook) => webhook.webhookId)).toContain('sdk-nightly');
     expect((await client.webhookGet('sdk-nightly')).data).toMatchObject({ webhookId: 'sdk-nightly' });
-    expect((await client.webhookUpdate('sdk-nightly', { schedule: { active: false } })).data).toMatchObject({ schedule: { active: false } });
-    expect((await client.webhookReplace('sdk-nightly', { url, schedule: { cron: '0 4 * * *', timezone: 'UTC' } })).data).toMatchObject({
+    expect((await client.webhookUpdate('sdk-nightly', { schedule: { active: false } })).data).toMatchObject({
+      schedule: { active: false },
+    });
+    expect(
+      (await client.webhookReplace('sdk-nightly', { url, schedule: { cron: '0 4 * * *', timezone: 'UTC' } })).data,
+    ).toMatchObject({
       schedule: { cron: '0 4 * * *', timezone: 'UTC' },
     });
 
@@ -156,17 +187,25 @@ describeEachStore('the TypeScript SDK against a live instance', (kind) => {
   });
 
   it('looks up DNS (5 credits), reads URL metadata (55) and the caller IP (1)', async () => {
-    const lookup = await client.dnsLookup({ domains: ['example.test'], recordTypes: ['A'], timeout: 1000, maxRetries: 0, enableSslInspection: false });
+    const lookup = await client.dnsLookup({
+      domains: ['example.test'],
+      recordTypes: ['A'],
+      timeout: 1000,
+      maxRetries: 0,
+      enableSslInspection: false,
+    });
     expect(lookup.cost).toBe(5);
     expect(lookup.data.results[0]?.lookupResult).toMatchObject({ records: { A: [{ address: '192.0.2.10' }] } });
 
-    service.outbound
-      .receiver()
-      .respondWith((request) =>
-        request.path === '/page'
-          ? { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: '<html><head><title>SDK page</title></head><body>hi</body></html>' }
-          : { status: 404, body: 'none' },
-      );
+    service.outbound.receiver().respondWith((request) =>
+      request.path === '/page'
+        ? {
+            status: 200,
+            headers: { 'content-type': 'text/html; charset=utf-8' },
+            body: '<html><head><title>SDK page</title></head><body>hi</body></html>',
+          }
+        : { status: 404, body: 'none' },
+    );
     const metadata = await client.urlMetadata({ url: service.outbound.url('/page') });
     expect(metadata).toMatchObject({ data: { success: true, data: { seo: { title: 'SDK page' } } }, cost: 55 });
 
@@ -187,8 +226,13 @@ describeEachStore('the TypeScript SDK against a live instance', (kind) => {
   it('reads and credits a wallet through the operator API; a wrong operator token is Forbidden', async () => {
     const owner = await service.app().createToken(10);
     expect((await client.adminWallet(owner)).data).toMatchObject({ hash: tokenHash(owner), wallet: 10 });
-    expect((await client.adminCredit(tokenHash(owner), 40, 'support')).data).toStrictEqual({ hash: tokenHash(owner), wallet: 50 });
-    const forbidden = await refusal(new Coinop({ baseUrl: service.url(), adminToken: 'wrong-admin-token-0000' }).adminWallet(owner));
+    expect((await client.adminCredit(tokenHash(owner), 40, 'support')).data).toStrictEqual({
+      hash: tokenHash(owner),
+      wallet: 50,
+    });
+    const forbidden = await refusal(
+      new Coinop({ baseUrl: service.url(), adminToken: 'wrong-admin-token-0000' }).adminWallet(owner),
+    );
     expect(forbidden).toBeInstanceOf(Forbidden);
     expect(forbidden).toMatchObject({ status: 403, body: 'Forbidden' });
     const unknown = await refusal(client.adminWallet('f'.repeat(64)));
@@ -217,12 +261,19 @@ describeEachStore('the TypeScript SDK against a live instance', (kind) => {
     });
     const hourly = await own.spend({ by: 'hour' });
     expect(hourly.data.by).toBe('hour');
-    const kvCredits = hourly.data.series.filter((period) => period.endpoint === 'kv').reduce((sum, period) => sum + period.credits, 0);
+    const kvCredits = hourly.data.series
+      .filter((period) => period.endpoint === 'kv')
+      .reduce((sum, period) => sum + period.credits, 0);
     expect(kvCredits).toBe(2);
 
     const bad = await refusal(own.spend({ days: 8 }));
     expect(bad).toBeInstanceOf(BadRequest);
-    expect(bad).toMatchObject({ status: 400, body: 'Invalid days: must be an integer from 1 to 7', cost: 0, balance: 17 });
+    expect(bad).toMatchObject({
+      status: 400,
+      body: 'Invalid days: must be an integer from 1 to 7',
+      cost: 0,
+      balance: 17,
+    });
   });
 
   it('asks for a recharge link; without Stripe configured the 501 is a ServerError, for free', async () => {
@@ -239,19 +290,32 @@ describeEachStore('the TypeScript SDK against a live instance', (kind) => {
     const first = await client.adminWallets({ sort: 'balance', limit: 1 });
     expect(first).toStrictEqual({
       data: {
-        wallets: [{ hash: tokenHash(richest), wallet: 500_000_002, created: expect.any(String) as unknown, lastUsed: expect.any(String) as unknown }],
+        wallets: [
+          {
+            hash: tokenHash(richest),
+            wallet: 500_000_002,
+            created: expect.any(String) as unknown,
+            lastUsed: expect.any(String) as unknown,
+          },
+        ],
         cursor: expect.any(String) as unknown,
       },
       cost: 0,
       balance: undefined,
     });
     const next = await client.adminWallets({ sort: 'balance', limit: 1, cursor: first.data.cursor ?? undefined });
-    expect(next.data.wallets.map((wallet) => [wallet.hash, wallet.wallet])).toStrictEqual([[tokenHash(second), 500_000_001]]);
+    expect(next.data.wallets.map((wallet) => [wallet.hash, wallet.wallet])).toStrictEqual([
+      [tokenHash(second), 500_000_001],
+    ]);
     const all = await client.adminWallets({ limit: 100 });
-    expect(all.data.wallets.map((wallet) => wallet.hash)).toEqual(expect.arrayContaining([tokenHash(richest), tokenHash(second), tokenHash(token)]));
+    expect(all.data.wallets.map((wallet) => wallet.hash)).toEqual(
+      expect.arrayContaining([tokenHash(richest), tokenHash(second), tokenHash(token)]),
+    );
     expect(all.data.cursor).toBeNull();
 
-    const forbidden = await refusal(new Coinop({ baseUrl: service.url(), adminToken: 'wrong-admin-token-0000' }).adminWallets());
+    const forbidden = await refusal(
+      new Coinop({ baseUrl: service.url(), adminToken: 'wrong-admin-token-0000' }).adminWallets(),
+    );
     expect(forbidden).toBeInstanceOf(Forbidden);
     expect(forbidden).toMatchObject({ status: 403, body: 'Forbidden', cost: 0, balance: undefined });
     const bad = await refusal(client.adminWallets({ limit: 0 }));
@@ -283,7 +347,9 @@ describeEachStore('the TypeScript SDK against a live instance', (kind) => {
       balance: undefined,
     });
     const older = await client.adminWalletLogs(tokenHash(owner), { limit: 1, cursor: newest.data.cursor ?? undefined });
-    expect(older.data.logs).toMatchObject([{ method: 'POST', path: '/kv/sdk-audit/k', endpoint: 'kv', cost: 1, balance: 9 }]);
+    expect(older.data.logs).toMatchObject([
+      { method: 'POST', path: '/kv/sdk-audit/k', endpoint: 'kv', cost: 1, balance: 9 },
+    ]);
     const kv = await client.adminWalletLogs(owner, { type: 'kv' });
     expect(kv.data.logs.map((entry) => entry.path)).toStrictEqual(['/kv/sdk-audit/k']);
     expect(kv.data.cursor).toBeNull();
@@ -304,7 +370,9 @@ describeEachStore('the TypeScript SDK against a live instance', (kind) => {
     expect(after.data.wallets).toBe(before.data.wallets + 1);
     expect(after.data.credits).toBe(before.data.credits + 97);
     expect(spentIn(after.data) - spentIn(before.data)).toBe(3);
-    expect(after.data.spentPerDay.at(-1)?.day).toBe(new Date(service.app().deps.clock.now()).toISOString().slice(0, 10));
+    expect(after.data.spentPerDay.at(-1)?.day).toBe(
+      new Date(service.app().deps.clock.now()).toISOString().slice(0, 10),
+    );
     expect((await client.adminStats()).data.spentPerDay).toHaveLength(7);
 
     const bad = await refusal(client.adminStats({ days: 91 }));
@@ -314,7 +382,11 @@ describeEachStore('the TypeScript SDK against a live instance', (kind) => {
 
   it('debits a wallet with adminDebit, the reason kept in its log; a debit beyond the balance is a Conflict that changes nothing', async () => {
     const owner = await service.app().createToken(10);
-    expect(await client.adminDebit(owner, 4, 'refund')).toStrictEqual({ data: { hash: tokenHash(owner), wallet: 6 }, cost: 0, balance: undefined });
+    expect(await client.adminDebit(owner, 4, 'refund')).toStrictEqual({
+      data: { hash: tokenHash(owner), wallet: 6 },
+      cost: 0,
+      balance: undefined,
+    });
     expect((await client.adminWallet(owner)).data.wallet).toBe(6);
     expect((await client.adminWalletLogs(owner, { type: 'manage', limit: 2 })).data.logs[1]).toMatchObject({
       path: `/manage/wallets/${tokenHash(owner)}/debit`,
@@ -331,7 +403,9 @@ describeEachStore('the TypeScript SDK against a live instance', (kind) => {
   it('deletes a wallet with adminDelete: its token is Unauthorized from then on, and deleting it again is NotFound', async () => {
     const owner = await service.app().createToken(10);
     expect(await client.adminDelete(owner)).toStrictEqual({ data: 'OK', cost: 0, balance: undefined });
-    expect(await refusal(new Coinop({ baseUrl: service.url(), token: owner }).tokenInfo())).toBeInstanceOf(Unauthorized);
+    expect(await refusal(new Coinop({ baseUrl: service.url(), token: owner }).tokenInfo())).toBeInstanceOf(
+      Unauthorized,
+    );
     expect(await refusal(client.adminWallet(owner))).toBeInstanceOf(NotFound);
 
     const again = await refusal(client.adminDelete(tokenHash(owner)));
@@ -340,38 +414,64 @@ describeEachStore('the TypeScript SDK against a live instance', (kind) => {
   });
 });
 
-describeEachStore('the SDK asking for a recharge link from an instance selling through Stripe Payment Links', (kind) => {
-  const links = { '1': 'https://buy.stripe.com/test_sdk_1m', '3': 'https://buy.stripe.com/test_sdk_3m' };
-  const get = useTestApp(kind, { env: { STRIPE_WEBHOOK_SECRET: 'whsec_sdk_test', STRIPE_PAYMENT_LINK_1M: links['1'], STRIPE_PAYMENT_LINK_3M: links['3'] } });
-  let url: string;
-  beforeAll(async () => {
-    await get().app.listen({ port: 0, host: '127.0.0.1' });
-    url = `http://127.0.0.1:${(get().app.server.address() as AddressInfo).port}`;
-  });
+describeEachStore(
+  'the SDK asking for a recharge link from an instance selling through Stripe Payment Links',
+  (kind) => {
+    const links = { '1': 'https://buy.stripe.com/test_sdk_1m', '3': 'https://buy.stripe.com/test_sdk_3m' };
+    const get = useTestApp(kind, {
+      env: {
+        STRIPE_WEBHOOK_SECRET: 'whsec_sdk_test',
+        STRIPE_PAYMENT_LINK_1M: links['1'],
+        STRIPE_PAYMENT_LINK_3M: links['3'],
+      },
+    });
+    let url: string;
+    beforeAll(async () => {
+      await get().app.listen({ port: 0, host: '127.0.0.1' });
+      url = `http://127.0.0.1:${(get().app.server.address() as AddressInfo).port}`;
+    });
 
-  it.each(['1', '3'] as const)('answers the link for %s million credits as text with the wallet hash, for free', async (amount) => {
-    const token = await get().createToken(5);
-    const link = await new Coinop({ baseUrl: url, token }).rechargeLink(amount);
-    expect(link).toStrictEqual({ data: `${links[amount]}?client_reference_id=${tokenHash(token)}`, cost: 0, balance: 5 });
-  });
+    it.each(['1', '3'] as const)(
+      'answers the link for %s million credits as text with the wallet hash, for free',
+      async (amount) => {
+        const token = await get().createToken(5);
+        const link = await new Coinop({ baseUrl: url, token }).rechargeLink(amount);
+        expect(link).toStrictEqual({
+          data: `${links[amount]}?client_reference_id=${tokenHash(token)}`,
+          cost: 0,
+          balance: 5,
+        });
+      },
+    );
 
-  it('refuses a stranger as Unauthorized', async () => {
-    const stranger = await refusal(new Coinop({ baseUrl: url, token: 'not-a-token-of-this-service' }).rechargeLink('1'));
-    expect(stranger).toBeInstanceOf(Unauthorized);
-    expect(stranger).toMatchObject({ status: 401, body: 'Unauthorized' });
-  });
-});
+    it('refuses a stranger as Unauthorized', async () => {
+      const stranger = await refusal(
+        new Coinop({ baseUrl: url, token: 'not-a-token-of-this-service' }).rechargeLink('1'),
+      );
+      expect(stranger).toBeInstanceOf(Unauthorized);
+      expect(stranger).toMatchObject({ status: 401, body: 'Unauthorized' });
+    });
+  },
+);
 
 describe('the SDK when no service answers, or it is away', () => {
   it('a 503 with retry-after becomes ServiceUnavailable carrying retryAfter, cost and balance', async () => {
     // A loopback peer answering as an instance whose database is away does (its exact headers and body).
     const peer = createServer((_request, response) => {
-      response.writeHead(503, { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '2', 'x-cost': '0', 'x-balance': '41' });
+      response.writeHead(503, {
+        'content-type': 'text/plain; charset=utf-8',
+        'retry-after': '2',
+        'x-cost': '0',
+        'x-balance': '41',
+      });
       response.end('Service Unavailable');
     });
     await new Promise<void>((resolve) => peer.listen(0, '127.0.0.1', resolve));
     try {
-      const client = new Coinop({ baseUrl: `http://127.0.0.1:${(peer.address() as AddressInfo).port}`, token: 'a-token-of-some-length' });
+      const client = new Coinop({
+        baseUrl: `http://127.0.0.1:${(peer.address() as AddressInfo).port}`,
+        token: 'a-token-of-some-length',
+      });
       const away = await refusal(client.kvGet('b', 'k'));
       expect(away).toBeInstanceOf(ServiceUnavailable);
       expect(away).toMatchObject({ status: 503, body: 'Service Unavailable', retryAfter: 2, cost: 0, balance: 41 });
@@ -385,7 +485,9 @@ describe('the SDK when no service answers, or it is away', () => {
     await new Promise<void>((resolve) => peer.listen(0, '127.0.0.1', resolve));
     const port = (peer.address() as AddressInfo).port;
     await new Promise((resolve) => peer.close(resolve));
-    const failed = await refusal(new Coinop({ baseUrl: `http://127.0.0.1:${port}`, token: 'a-token-of-some-length' }).myIp());
+    const failed = await refusal(
+      new Coinop({ baseUrl: `http://127.0.0.1:${port}`, token: 'a-token-of-some-length' }).myIp(),
+    );
     expect(failed).toBeInstanceOf(ConnectionFailed);
     expect(failed.status).toBe(0);
   });

@@ -69,7 +69,10 @@ describe('the console’s files, as the service serves them', () => {
   it('keeps the first load (HTML, JS and CSS, gzip) under 150 KB', () => {
     const files = consoleFiles();
     expect(files).toBeDefined();
-    const bytes = [files!.index, ...files!.assets.values()].reduce((sum, file) => sum + gzipSync(file.identity).length, 0);
+    const bytes = [files!.index, ...files!.assets.values()].reduce(
+      (sum, file) => sum + gzipSync(file.identity).length,
+      0,
+    );
     console.info(`console first load: ${(bytes / 1024).toFixed(1)} KB gzip`);
     expect(bytes).toBeLessThan(FIRST_LOAD_BUDGET);
   });

@@ -10,7 +10,9 @@ import { balanceOf } from '../../helpers/app.js';
 /** A loopback UDP port nothing listens on: queries to it are refused at once (UNREACHABLE). */
 async function closedUdpPort(): Promise<number> {
   const socket = createSocket('udp4');
-  const port = await new Promise<number>((resolve) => socket.bind(0, '127.0.0.1', () => resolve(socket.address().port)));
+  const port = await new Promise<number>((resolve) =>
+    socket.bind(0, '127.0.0.1', () => resolve(socket.address().port)),
+  );
   await new Promise<void>((resolve) => socket.close(() => resolve()));
   return port;
 }
@@ -40,7 +42,9 @@ describeInBrowser('a DNS lookup whose resolver is unreachable', () => {
     await tool.getByLabel('Retries').fill('0');
     await tool.getByRole('button', { name: 'Look up' }).click();
     const failed = tool.getByTestId('dns-failed');
-    await expect.poll(() => failed.textContent(), { timeout: 15_000 }).toMatch(/^Lookup failed: the resolver did not answer \(UNREACHABLE\)/);
+    await expect
+      .poll(() => failed.textContent(), { timeout: 15_000 })
+      .toMatch(/^Lookup failed: the resolver did not answer \(UNREACHABLE\)/);
     expect(await failed.textContent()).toContain('Charged 5 credits');
     expect(await tool.getByText('No records found.').count()).toBe(0);
     expect(await tool.getByTestId('dns-summary').textContent()).toMatch(/^0 of 1 lookup succeeded, 1 failed/);

@@ -34,7 +34,8 @@ function watchCalls(page: Page): string[] {
   return calls;
 }
 
-const headerBalance = async (page: Page): Promise<number> => Number(((await page.getByTestId('balance').textContent()) ?? '').replace(/\D/g, ''));
+const headerBalance = async (page: Page): Promise<number> =>
+  Number(((await page.getByTestId('balance').textContent()) ?? '').replace(/\D/g, ''));
 const address = (page: Page): Promise<string> => page.evaluate(() => location.hash);
 
 describeInBrowser("a new user's first session", () => {
@@ -51,12 +52,20 @@ describeInBrowser("a new user's first session", () => {
    * Runs one action and checks that it cost exactly `shown`, both in the store and in the header; `done` waits for
    * the page to finish it. Then nothing more is charged while the page sits (no follow-up reads).
    */
-  async function costs(page: Page, token: string, shown: number, action: () => Promise<void>, done: () => Promise<unknown>): Promise<void> {
+  async function costs(
+    page: Page,
+    token: string,
+    shown: number,
+    action: () => Promise<void>,
+    done: () => Promise<unknown>,
+  ): Promise<void> {
     const before = await stored(token);
     const sent = lastCalls.length;
     await action();
     await done();
-    await expect.poll(async () => before - (await stored(token)), { message: lastCalls.slice(sent).join(', ') }).toBe(shown);
+    await expect
+      .poll(async () => before - (await stored(token)), { message: lastCalls.slice(sent).join(', ') })
+      .toBe(shown);
     // And nothing more follows on its own (no paid re-read or re-list after the action).
     await page.waitForTimeout(SETTLE_MS);
     expect(before - (await stored(token)), lastCalls.slice(sent).join(', ')).toBe(shown);
@@ -64,7 +73,14 @@ describeInBrowser("a new user's first session", () => {
   }
 
   /** An invalid input: refused in the page (the message given), the submit disabled, nothing sent, nothing charged. */
-  async function refusedInPage(page: Page, token: string, calls: string[], submit: Locator, message: Locator, expected: string | RegExp): Promise<void> {
+  async function refusedInPage(
+    page: Page,
+    token: string,
+    calls: string[],
+    submit: Locator,
+    message: Locator,
+    expected: string | RegExp,
+  ): Promise<void> {
     const before = await stored(token);
     const sent = calls.length;
     await expect.poll(() => message.textContent()).toMatch(expected);
@@ -105,21 +121,51 @@ describeInBrowser("a new user's first session", () => {
     const setButton = form.getByRole('button', { name: 'Set value' });
     await form.getByLabel('Bucket').fill('reserved-things');
     await form.getByLabel('Key').fill('theme');
-    await refusedInPage(page, token, calls, setButton, form.getByRole('alert'), 'Invalid bucket: must not start with reserved-');
+    await refusedInPage(
+      page,
+      token,
+      calls,
+      setButton,
+      form.getByRole('alert'),
+      'Invalid bucket: must not start with reserved-',
+    );
     await form.getByLabel('Bucket').fill('settings');
     await form.getByLabel('Key').fill('a/b');
-    await refusedInPage(page, token, calls, setButton, form.getByRole('alert'), 'Invalid key: must not contain control characters or /');
+    await refusedInPage(
+      page,
+      token,
+      calls,
+      setButton,
+      form.getByRole('alert'),
+      'Invalid key: must not contain control characters or /',
+    );
     await form.getByLabel('Key').fill('theme');
     await form.getByLabel('Value').fill('x'.repeat(1001));
-    await expect.poll(() => form.getByText('Plain text, at most 1000 characters (1001 now).').getAttribute('class')).toContain('error');
+    await expect
+      .poll(() => form.getByText('Plain text, at most 1000 characters (1001 now).').getAttribute('class'))
+      .toContain('error');
     await refusedInPage(page, token, calls, setButton, form.getByText(/1001 now/), /at most 1000/);
     await form.getByLabel('Value').fill('dark');
     // The time to live in the unit chosen: 31 days is refused in days, not in seconds.
     await form.getByLabel('Time to live').fill('31');
-    await refusedInPage(page, token, calls, setButton, form.getByRole('alert'), 'Time to live: must be a whole number of days from 0 to 30 (30 days)');
+    await refusedInPage(
+      page,
+      token,
+      calls,
+      setButton,
+      form.getByRole('alert'),
+      'Time to live: must be a whole number of days from 0 to 30 (30 days)',
+    );
     await form.getByLabel('Time to live').fill('-5');
     await form.getByLabel('Unit').selectOption('minutes');
-    await refusedInPage(page, token, calls, setButton, form.getByRole('alert'), 'Time to live: must be a whole number of minutes from 0 to 43,200 (30 days)');
+    await refusedInPage(
+      page,
+      token,
+      calls,
+      setButton,
+      form.getByRole('alert'),
+      'Time to live: must be a whole number of minutes from 0 to 43,200 (30 days)',
+    );
     await form.getByLabel('Time to live').fill('3');
     expect(await setButton.isDisabled()).toBe(false);
 
@@ -131,7 +177,9 @@ describeInBrowser("a new user's first session", () => {
       () => setButton.click(),
       () => expect.poll(() => form.getByRole('status').textContent()).toContain('Saved theme in settings'),
     );
-    expect(await page.getByRole('table', { name: 'Buckets' }).locator('tbody tr').first().locator('td').allTextContents()).toEqual(['settings', '1', '4 B']);
+    expect(
+      await page.getByRole('table', { name: 'Buckets' }).locator('tbody tr').first().locator('td').allTextContents(),
+    ).toEqual(['settings', '1', '4 B']);
     await expect.poll(() => page.getByText('1 bucket shown').count()).toBe(1);
 
     // Opening the bucket and the key read them, each the charge it shows.
@@ -155,7 +203,9 @@ describeInBrowser("a new user's first session", () => {
       () => panel.getByRole('button', { name: 'Save' }).click(),
       () => expect.poll(() => panel.getByTestId('kv-value').textContent()).toBe('light'),
     );
-    await expect.poll(() => page.getByRole('table', { name: 'Keys' }).locator('tbody tr').first().textContent()).toMatch(/^themeexpires in 3 min5 B$/);
+    await expect
+      .poll(() => page.getByRole('table', { name: 'Keys' }).locator('tbody tr').first().textContent())
+      .toMatch(/^themeexpires in 3 min5 B$/);
 
     // Delete: its 1 credit only; the row goes without a re-list.
     await panel.getByRole('button', { name: 'Delete' }).click();
@@ -186,7 +236,9 @@ describeInBrowser("a new user's first session", () => {
     await expectAccessible(page);
     await screenshot(page, 'webhook-new-refused');
     await page.getByLabel('Cron expression').fill('* * * * *');
-    await expect.poll(() => page.getByTestId('cron-cost').textContent()).toBe('2 credits a run: 2,880 credits a day (1,440 runs in the next 24 hours).');
+    await expect
+      .poll(() => page.getByTestId('cron-cost').textContent())
+      .toBe('2 credits a run: 2,880 credits a day (1,440 runs in the next 24 hours).');
     await page.getByLabel('Time zone').fill('Mars/Olympus_Mons');
     await refusedInPage(page, token, calls, create, problem, /unknown IANA time zone/);
     await page.getByLabel('Time zone').fill('Europe/Paris');
@@ -252,7 +304,9 @@ describeInBrowser("a new user's first session", () => {
     const page = await harness.open();
     await page.getByLabel('API token').fill('not-a-real-token-123');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/^401: Unauthorized\. Check that the whole token was pasted/);
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toMatch(/^401: Unauthorized\. Check that the whole token was pasted/);
     expect(await page.getByRole('alert').textContent()).toContain('coinop.test');
   });
 
@@ -264,7 +318,9 @@ describeInBrowser("a new user's first session", () => {
     await tool.getByLabel('Domains or IP addresses').fill('example.com');
     await tool.getByRole('button', { name: 'Look up' }).click();
     const alert = tool.getByRole('alert');
-    await expect.poll(() => alert.textContent()).toMatch(/^402: Insufficient credits\. This call needs 5 credits; the wallet has 3 credits\./);
+    await expect
+      .poll(() => alert.textContent())
+      .toMatch(/^402: Insufficient credits\. This call needs 5 credits; the wallet has 3 credits\./);
     expect(await alert.textContent()).toContain('ask its operator to credit your wallet');
     expect(await alert.textContent()).toContain('payment link');
   });

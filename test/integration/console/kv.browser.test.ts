@@ -7,7 +7,11 @@ import { balanceOf } from '../../helpers/app.js';
 
 const HOUR = 3_600_000;
 
-async function seed(harness: ConsoleHarness, token: string, entries: ReadonlyArray<{ bucket: string; key: string; value: string; ttl?: number }>) {
+async function seed(
+  harness: ConsoleHarness,
+  token: string,
+  entries: ReadonlyArray<{ bucket: string; key: string; value: string; ttl?: number }>,
+) {
   for (const entry of entries) {
     const response = await harness.t.inject({
       method: 'POST',
@@ -94,16 +98,24 @@ describeInBrowser('the key-value browser', () => {
 
     await panel.getByRole('button', { name: 'Delete' }).click();
     // Asking changes nothing yet; Cancel keeps the entry.
-    await expect.poll(() => panel.getByRole('group', { name: 'Confirm delete' }).textContent()).toContain('Delete user:42?');
+    await expect
+      .poll(() => panel.getByRole('group', { name: 'Confirm delete' }).textContent())
+      .toContain('Delete user:42?');
     await expectAccessible(page);
     await panel.getByRole('button', { name: 'Cancel' }).click();
-    expect((await harness.t.inject({ method: 'GET', url: '/kv/profiles/user:42', headers: { 'x-token': token } })).statusCode).toBe(200);
+    expect(
+      (await harness.t.inject({ method: 'GET', url: '/kv/profiles/user:42', headers: { 'x-token': token } }))
+        .statusCode,
+    ).toBe(200);
     await panel.getByRole('button', { name: 'Delete' }).click();
     await panel.getByRole('button', { name: 'Yes, delete' }).click();
     await expect.poll(() => panel.getByRole('status').textContent()).toBe('Deleted.');
     await expect.poll(() => keyRows(page).count()).toBe(1);
     expect(await keyRows(page).first().textContent()).toContain('user:43');
-    expect((await harness.t.inject({ method: 'GET', url: '/kv/profiles/user:42', headers: { 'x-token': token } })).statusCode).toBe(404);
+    expect(
+      (await harness.t.inject({ method: 'GET', url: '/kv/profiles/user:42', headers: { 'x-token': token } }))
+        .statusCode,
+    ).toBe(404);
   });
 
   it('opens the edit form with the time the entry has left, and saving keeps it there', async () => {
@@ -125,7 +137,8 @@ describeInBrowser('the key-value browser', () => {
     await panel.getByLabel('Value').fill('still soon gone');
     await panel.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => panel.getByTestId('kv-value').textContent()).toBe('still soon gone');
-    const [entry] = (await harness.t.inject({ method: 'GET', url: '/kv/short', headers: { 'x-token': token } })).json().keys;
+    const [entry] = (await harness.t.inject({ method: 'GET', url: '/kv/short', headers: { 'x-token': token } })).json()
+      .keys;
     const left = Date.parse(entry.expiresAt) - Date.now();
     expect(left).toBeGreaterThan(120_000);
     expect(left).toBeLessThanOrEqual(180_000);
@@ -135,7 +148,10 @@ describeInBrowser('the key-value browser', () => {
   it('pages through a bucket of many keys with More, and filters by prefix', async () => {
     const token = await harness.t.createToken(200);
     const keys = Array.from({ length: 45 }, (_, index) => `k${String(index).padStart(3, '0')}`);
-    await seed(harness, token, [...keys.map((key) => ({ bucket: 'many', key, value: 'v' })), { bucket: 'many', key: 'other', value: 'x' }]);
+    await seed(harness, token, [
+      ...keys.map((key) => ({ bucket: 'many', key, value: 'v' })),
+      { bucket: 'many', key: 'other', value: 'x' },
+    ]);
     const page = await openKeyValue(harness, token);
     await page.getByRole('link', { name: 'many' }).click();
     await expect.poll(() => keyRows(page).count()).toBe(20);
@@ -150,7 +166,9 @@ describeInBrowser('the key-value browser', () => {
 
     await page.getByLabel('Keys starting with').fill('k04');
     await page.getByRole('button', { name: 'Filter' }).click();
-    await expect.poll(() => keyRows(page).locator('td:first-child').allTextContents()).toEqual(['k040', 'k041', 'k042', 'k043', 'k044']);
+    await expect
+      .poll(() => keyRows(page).locator('td:first-child').allTextContents())
+      .toEqual(['k040', 'k041', 'k042', 'k043', 'k044']);
     await page.getByLabel('Keys starting with').fill('zzz');
     await page.getByRole('button', { name: 'Filter' }).click();
     await expect.poll(() => page.getByText('No key starts with “zzz”.').count()).toBe(1);
@@ -191,7 +209,10 @@ describeInBrowser('the key-value browser', () => {
           status: 200,
           contentType: 'application/json',
           headers: { 'x-cost': '1', 'x-balance': '7' },
-          body: JSON.stringify({ buckets: [{ bucket: 'events', keys: 500, size: 2_400_000, capped: true }], cursor: null }),
+          body: JSON.stringify({
+            buckets: [{ bucket: 'events', keys: 500, size: 2_400_000, capped: true }],
+            cursor: null,
+          }),
         }),
     );
     await page.getByRole('button', { name: 'Filter' }).click();
@@ -208,11 +229,15 @@ describeInBrowser('the key-value browser', () => {
     await form.getByLabel('Bucket').fill('reserved-things');
     await form.getByLabel('Key').fill('a');
     await form.getByLabel('Value').fill('x');
-    await expect.poll(() => form.getByRole('alert').textContent()).toBe('Invalid bucket: must not start with reserved-');
+    await expect
+      .poll(() => form.getByRole('alert').textContent())
+      .toBe('Invalid bucket: must not start with reserved-');
     expect(await submit.isDisabled()).toBe(true);
     await form.getByLabel('Bucket').fill('fine');
     await form.getByLabel('Time to live').fill('31');
-    await expect.poll(() => form.getByRole('alert').textContent()).toBe('Time to live: must be a whole number of days from 0 to 30 (30 days)');
+    await expect
+      .poll(() => form.getByRole('alert').textContent())
+      .toBe('Time to live: must be a whole number of days from 0 to 30 (30 days)');
     expect(await submit.isDisabled()).toBe(true);
     await form.getByLabel('Unit').selectOption('hours');
     await expect.poll(() => form.getByRole('alert').count()).toBe(0);
@@ -241,16 +266,23 @@ describeInBrowser('the key-value browser', () => {
     await page.keyboard.press('ArrowUp'); // → minutes
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter'); // the submit button
-    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Saved' }).textContent()).toContain('Saved typed in keyboard');
+    await expect
+      .poll(() => page.getByRole('status').filter({ hasText: 'Saved' }).textContent())
+      .toContain('Saved typed in keyboard');
     await expect.poll(() => page.getByRole('link', { name: 'keyboard', exact: true }).count()).toBe(1);
     // The set costs its one credit, logged as the same call with curl; the bucket list follows without being read again.
     await harness.t.deps.ledger.flush();
-    const logs = (await harness.t.inject({ method: 'GET', url: '/token/logs?n=2', headers: { 'x-token': token } })).json();
-    expect(logs.logs.map((entry: { method: string; path: string; cost: number }) => `${entry.method} ${entry.path} ${entry.cost}`)).toEqual([
-      'POST /kv/keyboard/typed?ttl=5400 1',
-      'GET /kv?limit=20 1',
-    ]);
-    const listed = (await harness.t.inject({ method: 'GET', url: '/kv/keyboard', headers: { 'x-token': token } })).json();
+    const logs = (
+      await harness.t.inject({ method: 'GET', url: '/token/logs?n=2', headers: { 'x-token': token } })
+    ).json();
+    expect(
+      logs.logs.map(
+        (entry: { method: string; path: string; cost: number }) => `${entry.method} ${entry.path} ${entry.cost}`,
+      ),
+    ).toEqual(['POST /kv/keyboard/typed?ttl=5400 1', 'GET /kv?limit=20 1']);
+    const listed = (
+      await harness.t.inject({ method: 'GET', url: '/kv/keyboard', headers: { 'x-token': token } })
+    ).json();
     expect(listed.keys).toHaveLength(1);
     expect(Date.parse(listed.keys[0].expiresAt) - Date.now()).toBeGreaterThan(85 * 60_000);
     expect(Date.parse(listed.keys[0].expiresAt) - Date.now()).toBeLessThanOrEqual(90 * 60_000);

@@ -22,7 +22,12 @@ async function rows(page: Page): Promise<Row[]> {
   );
 }
 
-async function calls(harness: ConsoleHarness, clock: ManualClock, token: string, list: ReadonlyArray<{ method: string; url: string; payload?: string }>) {
+async function calls(
+  harness: ConsoleHarness,
+  clock: ManualClock,
+  token: string,
+  list: ReadonlyArray<{ method: string; url: string; payload?: string }>,
+) {
   for (const call of list) {
     // A second apart, so the table reads as a history.
     clock.advance(1000);
@@ -68,7 +73,14 @@ describeInBrowser('the call log page', () => {
     await expect.poll(async () => (await rows(page)).length).toBeGreaterThanOrEqual(9);
     const all = await rows(page);
     // Newest first (the console's own reads, made at sign-in, come on top and are left out here).
-    const ours = ['/myip', '/webhook', '/kv/shop/bad?ttl=-1', '/kv/shop/missing', '/kv/shop/cart-1', '/kv/shop/cart-1?ttl=3600'];
+    const ours = [
+      '/myip',
+      '/webhook',
+      '/kv/shop/bad?ttl=-1',
+      '/kv/shop/missing',
+      '/kv/shop/cart-1',
+      '/kv/shop/cart-1?ttl=3600',
+    ];
     expect(all.map((row) => row.path).filter((path) => ours.includes(path))).toEqual(ours);
     expect(all.findIndex((row) => row.path === '/myip')).toBeGreaterThan(0);
     expect(all).toContainEqual({ path: '/kv/shop/missing', category: 'kv', status: 404 });
@@ -84,7 +96,9 @@ describeInBrowser('the call log page', () => {
     await filter(page, { category: '', status: '404' });
     await expect.poll(async () => (await rows(page)).map((row) => row.path)).toEqual(['/kv/shop/missing']);
     await filter(page, { status: '', path: '/kv/shop/c' });
-    await expect.poll(async () => (await rows(page)).map((row) => row.path)).toEqual(['/kv/shop/cart-1', '/kv/shop/cart-1?ttl=3600']);
+    await expect
+      .poll(async () => (await rows(page)).map((row) => row.path))
+      .toEqual(['/kv/shop/cart-1', '/kv/shop/cart-1?ttl=3600']);
     await filter(page, { path: '/nothing-here' });
     await expect.poll(() => page.getByText('No calls match these filters.').count()).toBe(1);
 

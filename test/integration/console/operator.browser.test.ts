@@ -51,18 +51,30 @@ for (const kind of STORE_KINDS) {
       const wallets = (await harness.t.deps.store.read.get<{ n: number }>('SELECT COUNT(*) AS n FROM wallets', []))?.n;
       expect(await page.getByTestId('total-wallets').textContent()).toBe(Number(wallets).toLocaleString('en-US'));
       // At least the week's 198 calls of 1 credit, as the service counts them; one bar per day.
-      const stats = (await harness.t.inject({ method: 'GET', url: '/manage/stats?days=7', headers: { 'x-admin-token': ADMIN_TOKEN } })).json() as {
+      const stats = (
+        await harness.t.inject({
+          method: 'GET',
+          url: '/manage/stats?days=7',
+          headers: { 'x-admin-token': ADMIN_TOKEN },
+        })
+      ).json() as {
         spentPerDay: Array<{ day: string; credits: number }>;
       };
       const spent = stats.spentPerDay.reduce((sum, day) => sum + day.credits, 0);
       expect(spent).toBeGreaterThanOrEqual(198);
-      expect(await page.locator('.day-bars svg').getAttribute('aria-label')).toBe(`Credits spent per day, last 7 days: ${spent} credits over 7 days`);
+      expect(await page.locator('.day-bars svg').getAttribute('aria-label')).toBe(
+        `Credits spent per day, last 7 days: ${spent} credits over 7 days`,
+      );
       expect(await page.locator('.day-bars svg title').allTextContents()).toHaveLength(7);
       await page.getByText('Show as a table').click();
-      expect(await page.locator('.day-bars tbody tr').allTextContents()).toEqual(stats.spentPerDay.map((day) => `${day.day}${day.credits}`));
+      expect(await page.locator('.day-bars tbody tr').allTextContents()).toEqual(
+        stats.spentPerDay.map((day) => `${day.day}${day.credits}`),
+      );
       await page.getByText('Show as a table').click();
       await page.getByLabel('Sort by').selectOption('balance');
-      const richestBalance = (await harness.t.deps.store.read.get<{ n: number }>('SELECT MAX(balance) AS n FROM wallets', []))?.n;
+      const richestBalance = (
+        await harness.t.deps.store.read.get<{ n: number }>('SELECT MAX(balance) AS n FROM wallets', [])
+      )?.n;
       await expect
         .poll(async () => (await page.getByTestId('wallet-balance').allTextContents())[0], patiently)
         .toBe(Number(richestBalance).toLocaleString('en-US'));
@@ -86,7 +98,9 @@ for (const kind of STORE_KINDS) {
       await page.getByLabel('Reason').fill('Invoice 2026-118 paid by bank transfer');
       await page.getByRole('button', { name: 'Credit', exact: true }).click();
       await page.getByRole('status').filter({ hasText: 'Credited' }).waitFor();
-      await expect.poll(() => page.getByTestId('log-reason').allTextContents(), patiently).toContain('Invoice 2026-118 paid by bank transfer');
+      await expect
+        .poll(() => page.getByTestId('log-reason').allTextContents(), patiently)
+        .toContain('Invoice 2026-118 paid by bank transfer');
       // The refused debit is in the log too, with the service's status; its path shows the hash shortened, whole in the tooltip.
       const debitCells = page.locator('tr', { hasText: '/debit' }).locator('td');
       expect(await debitCells.nth(4).textContent()).toBe('409');
@@ -106,13 +120,23 @@ for (const kind of STORE_KINDS) {
       await page.getByLabel('Amount (credits)').fill('250');
       await page.getByLabel('Reason').fill('Support ticket 1234: refund');
       await page.getByRole('button', { name: 'Credit', exact: true }).click();
-      await expect.poll(() => page.getByRole('status').filter({ hasText: 'Credited' }).textContent(), patiently).toBe('Credited 250 credits; balance now 750.');
+      await expect
+        .poll(() => page.getByRole('status').filter({ hasText: 'Credited' }).textContent(), patiently)
+        .toBe('Credited 250 credits; balance now 750.');
       expect(await page.getByTestId('operator-balance').textContent()).toContain('750');
-      await expect.poll(() => page.getByTestId('log-reason').allTextContents(), patiently).toContain('Support ticket 1234: refund');
+      await expect
+        .poll(() => page.getByTestId('log-reason').allTextContents(), patiently)
+        .toContain('Support ticket 1234: refund');
       // The same row through the wallet's own API: a manage entry carrying the reason.
-      const logs = await harness.t.inject({ method: 'GET', url: '/token/logs?type=manage', headers: { 'x-token': token } });
+      const logs = await harness.t.inject({
+        method: 'GET',
+        url: '/token/logs?type=manage',
+        headers: { 'x-token': token },
+      });
       const entries = (logs.json() as { logs: Array<{ path: string; reason?: string }> }).logs;
-      expect(entries).toContainEqual(expect.objectContaining({ path: `/manage/wallets/${hash}/credit`, reason: 'Support ticket 1234: refund' }));
+      expect(entries).toContainEqual(
+        expect.objectContaining({ path: `/manage/wallets/${hash}/credit`, reason: 'Support ticket 1234: refund' }),
+      );
       expect(await balanceOf(harness.t, token)).toBe(750);
     });
 
@@ -129,7 +153,9 @@ for (const kind of STORE_KINDS) {
       // A debit the balance covers goes through.
       await page.getByLabel('Amount (credits)').fill('15');
       await page.getByRole('button', { name: 'Debit', exact: true }).click();
-      await expect.poll(() => page.getByRole('status').filter({ hasText: 'Debited' }).textContent(), patiently).toBe('Debited 15 credits; balance now 25.');
+      await expect
+        .poll(() => page.getByRole('status').filter({ hasText: 'Debited' }).textContent(), patiently)
+        .toBe('Debited 15 credits; balance now 25.');
       expect(await balanceOf(harness.t, token)).toBe(25);
     });
 
@@ -138,7 +164,8 @@ for (const kind of STORE_KINDS) {
       for (let extra = 0; extra < 20; extra++) await harness.t.createToken(1 + extra);
       const page = await signedIn();
       await page.getByLabel('Sort by').selectOption('balance');
-      const balances = async () => (await page.getByTestId('wallet-balance').allTextContents()).map((text) => Number(text.replace(/\D/g, '')));
+      const balances = async () =>
+        (await page.getByTestId('wallet-balance').allTextContents()).map((text) => Number(text.replace(/\D/g, '')));
       await expect.poll(async () => (await balances())[0], patiently).toBe(1_000_000);
       const first = await balances();
       expect(first[1]).toBe(999_999);
@@ -155,7 +182,9 @@ for (const kind of STORE_KINDS) {
     onSqliteOnly('deletes a wallet once its hash is confirmed: its token then gets 401', async () => {
       const token = await harness.t.createToken(75);
       const hash = sha256Hex(token);
-      expect((await harness.t.inject({ method: 'GET', url: '/token', headers: { 'x-token': token } })).statusCode).toBe(200);
+      expect((await harness.t.inject({ method: 'GET', url: '/token', headers: { 'x-token': token } })).statusCode).toBe(
+        200,
+      );
       const page = await signedIn();
       await openWallet(page, hash);
       const remove = page.getByRole('button', { name: 'Delete wallet' });
@@ -164,9 +193,13 @@ for (const kind of STORE_KINDS) {
       expect(await remove.isDisabled()).toBe(true);
       await confirm.fill(hash.slice(0, 8));
       await remove.click();
-      await expect.poll(() => page.getByRole('status').filter({ hasText: 'Deleted' }).textContent(), patiently).toContain(`Deleted wallet ${hash.slice(0, 8)}`);
+      await expect
+        .poll(() => page.getByRole('status').filter({ hasText: 'Deleted' }).textContent(), patiently)
+        .toContain(`Deleted wallet ${hash.slice(0, 8)}`);
       expect(await page.evaluate<string>('document.activeElement?.textContent ?? ""')).toContain('Deleted wallet');
-      expect((await harness.t.inject({ method: 'GET', url: '/token', headers: { 'x-token': token } })).statusCode).toBe(401);
+      expect((await harness.t.inject({ method: 'GET', url: '/token', headers: { 'x-token': token } })).statusCode).toBe(
+        401,
+      );
       await page.getByRole('link', { name: 'All wallets' }).click();
       await page.getByTestId('wallet-balance').first().waitFor();
       expect(await page.locator(`a[href="#/operator/${hash}"]`).count()).toBe(0);
@@ -203,13 +236,16 @@ for (const kind of STORE_KINDS) {
       const page = await signedIn();
       await openWallet(page, sha256Hex(token));
       const focusedId = () => page.evaluate<string>("document.activeElement?.id ?? ''");
-      for (let presses = 0; presses < 15 && (await focusedId()) !== 'adjust-amount'; presses++) await page.keyboard.press('Tab');
+      for (let presses = 0; presses < 15 && (await focusedId()) !== 'adjust-amount'; presses++)
+        await page.keyboard.press('Tab');
       expect(await focusedId()).toBe('adjust-amount');
       await page.keyboard.type('40');
       await page.keyboard.press('Tab');
       await page.keyboard.type('Goodwill');
       await page.keyboard.press('Enter');
-      await expect.poll(() => page.getByRole('status').filter({ hasText: 'Credited' }).textContent(), patiently).toBe('Credited 40 credits; balance now 100.');
+      await expect
+        .poll(() => page.getByRole('status').filter({ hasText: 'Credited' }).textContent(), patiently)
+        .toBe('Credited 40 credits; balance now 100.');
       await expect.poll(() => page.getByTestId('log-reason').allTextContents(), patiently).toContain('Goodwill');
       expect(await balanceOf(harness.t, token)).toBe(100);
     });

@@ -12,7 +12,9 @@ describeInBrowser('signing in to the console', () => {
     const shown = await page.getByLabel('Copy token: value').inputValue();
     expect(shown).toMatch(/^\S{10,}$/);
     // New wallets hold 100 credits; signing in and the wallet page it opens are free.
-    expect(await page.getByTestId('new-token').textContent()).toContain('Signed in with a new wallet holding 100 credits.');
+    expect(await page.getByTestId('new-token').textContent()).toContain(
+      'Signed in with a new wallet holding 100 credits.',
+    );
     await expect.poll(() => page.getByTestId('balance').textContent()).toBe('100 credits');
     expect(new URL(page.url()).hash).toBe('#/wallet');
     expect(await page.evaluate(() => sessionStorage.getItem('coinop.token'))).toBe(shown);
@@ -40,7 +42,9 @@ describeInBrowser('signing in to the console', () => {
       await page.keyboard.press('Tab');
       reached.push(await focused());
     }
-    expect(reached).toEqual(expect.arrayContaining(['Skip to content', 'Wallet', 'Call logs', 'Key-value', 'Webhooks', 'Tools', 'Sign out']));
+    expect(reached).toEqual(
+      expect.arrayContaining(['Skip to content', 'Wallet', 'Call logs', 'Key-value', 'Webhooks', 'Tools', 'Sign out']),
+    );
     while ((await focused()) !== 'Key-value') await page.keyboard.press('Shift+Tab');
     await page.keyboard.press('Enter');
     await expect.poll(() => page.evaluate(() => location.hash)).toBe('#/kv');

@@ -26,10 +26,14 @@ describeInBrowser('the tools page', () => {
   let dns: TestDnsServer | undefined;
   beforeAll(async () => {
     dns = await startDnsServer({ zone: ZONE });
-    Object.assign(env, outbound.env, { DNS_SERVERS: dns.address, OUTBOUND_ALLOW_CIDRS: ['127.0.0.0/8', ...TEST_NETS].join(',') });
+    Object.assign(env, outbound.env, {
+      DNS_SERVERS: dns.address,
+      OUTBOUND_ALLOW_CIDRS: ['127.0.0.0/8', ...TEST_NETS].join(','),
+    });
     outbound.receiver().respondWith((request): ScriptedResponse => {
       if (request.path === '/robots.txt') return { headers: { 'content-type': 'text/plain' }, body: ROBOTS_TXT };
-      if (request.path === '/rich') return { headers: { 'content-type': 'text/html; charset=utf-8', server: 'test-site' }, body: RICH_PAGE };
+      if (request.path === '/rich')
+        return { headers: { 'content-type': 'text/html; charset=utf-8', server: 'test-site' }, body: RICH_PAGE };
       return { status: 404, body: 'not here' };
     });
   });
@@ -49,13 +53,25 @@ describeInBrowser('the tools page', () => {
     // Loopback's port 443 is not the domain's: no TLS inspection here.
     await tool.getByRole('checkbox', { name: 'TLS certificate of port 443' }).uncheck();
     await tool.getByRole('button', { name: 'Look up' }).click();
-    await expect.poll(() => tool.getByTestId('dns-summary').textContent()).toBe('1 of 1 lookup succeeded; types A, AAAA, MX, CNAME, TXT, NS, SOA, CAA.');
+    await expect
+      .poll(() => tool.getByTestId('dns-summary').textContent())
+      .toBe('1 of 1 lookup succeeded; types A, AAAA, MX, CNAME, TXT, NS, SOA, CAA.');
     await expect.poll(() => tool.getByText(/Charged 5 credits/).count()).toBe(1);
-    const cells = (name: string) => tool.getByRole('table', { name }).locator('tbody tr').first().locator('td').allTextContents();
+    const cells = (name: string) =>
+      tool.getByRole('table', { name }).locator('tbody tr').first().locator('td').allTextContents();
     expect(await cells('A records of example.test')).toEqual(['192.0.2.10', '300']);
     expect(await cells('MX records of example.test')).toEqual(['10', 'aspmx.l.google.com', '3600']);
     expect(await cells('TXT records of example.test')).toEqual(['v=spf1 -all', '120']);
-    expect(await cells('SOA records of example.test')).toEqual(['ns1.example.test', 'hostmaster.example.test', '7', '7200', '900', '1209600', '300', '900']);
+    expect(await cells('SOA records of example.test')).toEqual([
+      'ns1.example.test',
+      'hostmaster.example.test',
+      '7',
+      '7200',
+      '900',
+      '1209600',
+      '300',
+      '900',
+    ]);
     expect(await cells('CAA records of example.test')).toEqual(['0', 'issue', 'letsencrypt.org', '3600']);
     const security = tool.getByRole('region', { name: 'E-mail security of example.test' });
     expect(await security.getByTestId('email-score').textContent()).toBe('80');
@@ -83,11 +99,15 @@ describeInBrowser('the tools page', () => {
     await tool.getByText('Resolvers and timing').click();
     // The service's own bounds, checked before sending: the button stays disabled, nothing is charged.
     await tool.getByLabel('Timeout per query (ms)').fill('10');
-    await expect.poll(() => tool.getByTestId('dns-problem').textContent()).toBe('Invalid timeout: must be an integer from 1000 to 60000');
+    await expect
+      .poll(() => tool.getByTestId('dns-problem').textContent())
+      .toBe('Invalid timeout: must be an integer from 1000 to 60000');
     expect(await lookUp.isDisabled()).toBe(true);
     await tool.getByLabel('Timeout per query (ms)').fill('');
     await tool.getByLabel('Domains or IP addresses').fill('example.test, bad..name');
-    await expect.poll(() => tool.getByTestId('dns-problem').textContent()).toBe('"bad..name" is not a valid domain name or IP address (domains[1])');
+    await expect
+      .poll(() => tool.getByTestId('dns-problem').textContent())
+      .toBe('"bad..name" is not a valid domain name or IP address (domains[1])');
     expect(await lookUp.isDisabled()).toBe(true);
     expect(await balanceOf(harness.t, token)).toBe(100);
     // A private resolver is the service's to refuse (its address policy): its words, and the 5 credits the contract charges (docs/contract.md#costs).
@@ -110,7 +130,9 @@ describeInBrowser('the tools page', () => {
     await expect.poll(() => tool.getByText('Costs 55 credits').count()).toBe(1);
     await tool.getByLabel('Page URL').fill(outbound.url('/rich'));
     await tool.getByRole('button', { name: 'Read metadata' }).click();
-    await expect.poll(() => tool.getByTestId('metadata-title').textContent(), { timeout: 10_000 }).toBe('Acme Rockets - Reusable launch for small satellites');
+    await expect
+      .poll(() => tool.getByTestId('metadata-title').textContent(), { timeout: 10_000 })
+      .toBe('Acme Rockets - Reusable launch for small satellites');
     await expect.poll(() => tool.getByText(/Charged 55 credits/).count()).toBe(1);
     expect(await tool.getByText('Acme builds reusable rockets for small satellites.', { exact: true }).count()).toBe(1);
     // The preview image is a link to its address, never loaded.
@@ -130,7 +152,11 @@ describeInBrowser('the tools page', () => {
         seo: { title: 'Script Corp' },
         technical: { finalUrl: ' JaVaScRiPt:alert(1)', statusCode: 200 },
         twitterCard: { image: 'java\tscript:alert(2)' },
-        social: { x: 'data:text/html,<script>alert(3)</script>', github: 'https://github.com/script-corp', favicon: 'https://script.test/favicon.ico' },
+        social: {
+          x: 'data:text/html,<script>alert(3)</script>',
+          github: 'https://github.com/script-corp',
+          favicon: 'https://script.test/favicon.ico',
+        },
         links: { internal: { total: 0 }, external: { total: 1 } },
       },
     };
@@ -138,7 +164,12 @@ describeInBrowser('the tools page', () => {
     const page = await openTool(harness, token, 'URL metadata');
     const tool = page.getByRole('region', { name: 'URL metadata' });
     await page.route('**/url-to-metadata', (route) =>
-      route.fulfill({ status: 200, contentType: 'application/json', headers: { 'x-cost': '55', 'x-balance': '900' }, body: JSON.stringify(answer) }),
+      route.fulfill({
+        status: 200,
+        contentType: 'application/json',
+        headers: { 'x-cost': '55', 'x-balance': '900' },
+        body: JSON.stringify(answer),
+      }),
     );
     await tool.getByLabel('Page URL').fill('https://script.test/');
     await tool.getByRole('button', { name: 'Read metadata' }).click();
@@ -165,7 +196,13 @@ describeInBrowser('the tools page', () => {
     // Propagation asks public resolvers only, and TLS inspection a public port 443: neither can reach the suite's
     // loopback peers, so this page gets a recorded answer of that shape instead of the service's.
     const answer = {
-      summary: { totalDomains: 1, successfulLookups: 1, failedLookups: 0, recordTypes: ['A'], propagationCheckEnabled: true },
+      summary: {
+        totalDomains: 1,
+        successfulLookups: 1,
+        failedLookups: 0,
+        recordTypes: ['A'],
+        propagationCheckEnabled: true,
+      },
       results: [
         {
           domain: 'shop.example',
@@ -185,7 +222,12 @@ describeInBrowser('the tools page', () => {
               recordType: 'A',
               timestamp: '2026-06-01T12:00:00.000Z',
               servers: {
-                '8.8.8.8': { records: [{ type: 'A', address: '198.51.100.7', ttl: 300 }], responseTime: 21, location: 'Google, US', matches: true },
+                '8.8.8.8': {
+                  records: [{ type: 'A', address: '198.51.100.7', ttl: 300 }],
+                  responseTime: 21,
+                  location: 'Google, US',
+                  matches: true,
+                },
                 '9.9.9.9': { records: [], responseTime: 5000, error: 'TIMEOUT', location: 'Quad9, CH', matches: false },
               },
               isPropagated: false,
@@ -198,15 +240,32 @@ describeInBrowser('the tools page', () => {
     const token = await harness.t.createToken(100);
     const page = await openTool(harness, token, 'DNS lookup');
     await page.route('**/dns-lookup', (route) =>
-      route.fulfill({ status: 200, contentType: 'application/json', headers: { 'x-cost': '5', 'x-balance': '90' }, body: JSON.stringify(answer) }),
+      route.fulfill({
+        status: 200,
+        contentType: 'application/json',
+        headers: { 'x-cost': '5', 'x-balance': '90' },
+        body: JSON.stringify(answer),
+      }),
     );
     await page.getByLabel('Domains or IP addresses').fill('shop.example');
     await page.getByRole('checkbox', { name: 'Check propagation across public resolvers' }).check();
     await page.getByRole('button', { name: 'Look up' }).click();
     const rows = page.getByRole('table', { name: 'A answers per resolver' }).locator('tbody tr');
     await expect.poll(() => rows.count()).toBe(2);
-    expect(await rows.nth(0).locator('td').allTextContents()).toEqual(['8.8.8.8', 'Google, US', '198.51.100.7', 'yes', '21']);
-    expect(await rows.nth(1).locator('td').allTextContents()).toEqual(['9.9.9.9', 'Quad9, CH', 'TIMEOUT', 'no', '5000']);
+    expect(await rows.nth(0).locator('td').allTextContents()).toEqual([
+      '8.8.8.8',
+      'Google, US',
+      '198.51.100.7',
+      'yes',
+      '21',
+    ]);
+    expect(await rows.nth(1).locator('td').allTextContents()).toEqual([
+      '9.9.9.9',
+      'Quad9, CH',
+      'TIMEOUT',
+      'no',
+      '5000',
+    ]);
     expect(await page.getByRole('region', { name: 'Propagation of A' }).getByRole('heading').textContent()).toBe(
       'Propagation of A: 50 % consistent not everywhere yet',
     );
@@ -220,7 +279,10 @@ describeInBrowser('the tools page', () => {
     const token = await harness.t.createToken(100);
     const page = await openTool(harness, token, 'DNS lookup');
     // What has focus: a button's text, or the label around a checkbox.
-    const focused = () => page.evaluate(() => (document.activeElement?.closest('label') ?? document.activeElement)?.textContent?.trim() ?? '');
+    const focused = () =>
+      page.evaluate(
+        () => (document.activeElement?.closest('label') ?? document.activeElement)?.textContent?.trim() ?? '',
+      );
     const tabTo = async (name: string) => {
       for (let step = 0; step < 30 && (await focused()) !== name; step++) await page.keyboard.press('Tab');
       expect(await focused()).toBe(name);
@@ -234,7 +296,9 @@ describeInBrowser('the tools page', () => {
     await tabTo('Look up');
     await page.keyboard.press('Enter');
     await expect
-      .poll(() => page.getByRole('table', { name: 'CNAME records of www.example.test' }).locator('td').first().textContent())
+      .poll(() =>
+        page.getByRole('table', { name: 'CNAME records of www.example.test' }).locator('td').first().textContent(),
+      )
       .toBe('edge.example.test');
   });
 });

@@ -39,7 +39,11 @@ async function showDetails(page: Page): Promise<Page> {
   return page;
 }
 
-async function spend(harness: ConsoleHarness, token: string, calls: ReadonlyArray<{ method: 'GET' | 'POST' | 'PUT'; url: string; payload?: string }>) {
+async function spend(
+  harness: ConsoleHarness,
+  token: string,
+  calls: ReadonlyArray<{ method: 'GET' | 'POST' | 'PUT'; url: string; payload?: string }>,
+) {
   for (const call of calls) {
     const response = await harness.t.inject({
       method: call.method,
@@ -56,7 +60,10 @@ for (const kind of STORE_KINDS) {
   describeInBrowser(`the wallet page (${kind})`, () => {
     // The service's clock is moved by hand only to lay out a week of history for the screenshot; it starts at now.
     const clock = new ManualClock(Date.now());
-    const harness = useConsole(kind, { clock, env: { STRIPE_PAYMENT_LINK_1M: PAYMENT_LINK, STRIPE_WEBHOOK_SECRET: 'whsec_console_test' } });
+    const harness = useConsole(kind, {
+      clock,
+      env: { STRIPE_PAYMENT_LINK_1M: PAYMENT_LINK, STRIPE_WEBHOOK_SECRET: 'whsec_console_test' },
+    });
 
     it('shows the spend chart move by exactly the credits spent, refreshing on its own', async () => {
       const token = await harness.t.createToken(1000);
@@ -92,10 +99,14 @@ for (const kind of STORE_KINDS) {
       // Signed in without the page's own paid reads having been logged yet: a fresh wallet with no calls at all.
       await page.evaluate((value) => sessionStorage.setItem('coinop.token', value), token);
       await page.route('**/token/spend*', (route) =>
-        route.fulfill({ json: { by: 'day', from: new Date().toISOString(), to: new Date().toISOString(), series: [] } }),
+        route.fulfill({
+          json: { by: 'day', from: new Date().toISOString(), to: new Date().toISOString(), series: [] },
+        }),
       );
       await page.reload();
-      await expect.poll(() => page.getByTestId('spend-summary').textContent()).toBe('No credits spent in the last 7 days.');
+      await expect
+        .poll(() => page.getByTestId('spend-summary').textContent())
+        .toBe('No credits spent in the last 7 days.');
       await expectAccessible(page);
       await page.unroute('**/token/spend*');
       // Opening the page spent nothing: a call to draw.
@@ -103,7 +114,9 @@ for (const kind of STORE_KINDS) {
       await page.getByRole('radio', { name: 'Per day, 7 days' }).focus();
       await page.keyboard.press('ArrowRight');
       expect(await page.getByRole('radio', { name: 'Per hour, 48 hours' }).isChecked()).toBe(true);
-      await expect.poll(() => page.getByTestId('spend-summary').textContent()).toMatch(/credits? spent in the last 48 hours/);
+      await expect
+        .poll(() => page.getByTestId('spend-summary').textContent())
+        .toMatch(/credits? spent in the last 48 hours/);
       await expect.poll(() => page.locator('.spend-bars text.x-label').count()).toBeGreaterThanOrEqual(8);
     });
 
@@ -130,7 +143,9 @@ for (const kind of STORE_KINDS) {
       await page.getByLabel(/^Template/).fill('{"text": "{{wallet"}');
       await expect.poll(() => page.getByTestId('preview-problem').textContent()).toMatch(/^Invalid template/);
       await page.getByLabel('Format').selectOption('pagerduty');
-      await expect.poll(() => page.getByTestId('preview-problem').textContent()).toBe('Invalid format: pagerduty requires options.routing_key');
+      await expect
+        .poll(() => page.getByTestId('preview-problem').textContent())
+        .toBe('Invalid format: pagerduty requires options.routing_key');
       await page.getByLabel('PagerDuty routing_key').fill('R0UTINGKEY');
       await expect.poll(() => page.getByTestId('preview-problem').count()).toBe(0);
       expect(await preview.textContent()).toContain('"routing_key": "R0UTINGKEY"');
@@ -171,10 +186,16 @@ for (const kind of STORE_KINDS) {
           clock.set(now - day * 24 * HOUR - (hour % 7) * HOUR);
           const calls = 2 + ((day * 7 + hour) % 9);
           for (let index = 0; index < calls; index += 1) {
-            await harness.t.inject({ method: 'POST', url: `/kv/app/key-${index}`, headers: { 'x-token': token, 'content-type': 'text/plain' }, payload: 'v' });
+            await harness.t.inject({
+              method: 'POST',
+              url: `/kv/app/key-${index}`,
+              headers: { 'x-token': token, 'content-type': 'text/plain' },
+              payload: 'v',
+            });
           }
           await harness.t.inject({ method: 'GET', url: '/token', headers: { 'x-token': token } });
-          if (day % 2 === 0) await harness.t.inject({ method: 'GET', url: '/token/settings', headers: { 'x-token': token } });
+          if (day % 2 === 0)
+            await harness.t.inject({ method: 'GET', url: '/token/settings', headers: { 'x-token': token } });
           if (hour === 13) await harness.t.inject({ method: 'GET', url: '/webhook', headers: { 'x-token': token } });
         }
       }

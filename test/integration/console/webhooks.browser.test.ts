@@ -70,9 +70,12 @@ for (const kind of STORE_KINDS) {
       expect(address).toMatch(MAILBOX);
       expect(await notice.getByLabel('Copy signing secret: value').inputValue()).toMatch(/^whsec_/);
       // The summary below it, the create answer as stored, names the same address (nothing read again).
-      expect(await page.getByRole('region', { name: 'Summary' }).getByLabel('Copy address: value').inputValue()).toBe(address);
+      expect(await page.getByRole('region', { name: 'Summary' }).getByLabel('Copy address: value').inputValue()).toBe(
+        address,
+      );
       // The address shown is the one the service keeps, and on the webhook's own page too.
-      const [saved] = (await harness.t.inject({ method: 'GET', url: '/webhook', headers: { 'x-token': token } })).json().webhooks;
+      const [saved] = (await harness.t.inject({ method: 'GET', url: '/webhook', headers: { 'x-token': token } })).json()
+        .webhooks;
       expect(saved.email).toBe(address);
       // Read again from the service when opened later: the same address; the secret is not shown again.
       await page.reload();
@@ -111,7 +114,9 @@ function editingTests(harness: ConsoleHarness, outbound: OutboundFixture): void 
     const preview = page.getByTestId('payload-preview');
     await expect.poll(() => preview.textContent()).toContain('"externalMessageId"');
     await page.getByLabel('Format').selectOption('slack');
-    await expect.poll(() => preview.textContent()).toContain('"text": "*Invoice 2026-0412 is ready*\\nFrom: Ann Lee &lt;ann.lee@example.com&gt;');
+    await expect
+      .poll(() => preview.textContent())
+      .toContain('"text": "*Invoice 2026-0412 is ready*\\nFrom: Ann Lee &lt;ann.lee@example.com&gt;');
     await page.getByLabel('Format').selectOption('pagerduty');
     await expect.poll(() => preview.textContent()).toContain('"event_action": "trigger"');
     await page.getByLabel('Format').selectOption('custom');
@@ -132,10 +137,14 @@ function editingTests(harness: ConsoleHarness, outbound: OutboundFixture): void 
     await page.getByLabel('Scheduled: call the URL on a cron schedule').check();
     await page.getByLabel('Cron expression').fill('0 9 * * 1-5');
     await page.getByLabel('Time zone').fill('Europe/Paris');
-    await expect.poll(() => page.getByTestId('cron-description').textContent()).toContain('At 09:00, Monday through Friday');
+    await expect
+      .poll(() => page.getByTestId('cron-description').textContent())
+      .toContain('At 09:00, Monday through Friday');
     const runs = page.getByTestId('next-runs').locator('tbody tr');
     await expect.poll(() => runs.count()).toBe(5);
-    const times = await runs.locator('time').evaluateAll((nodes) => nodes.map((node) => [node.getAttribute('datetime'), node.textContent]));
+    const times = await runs
+      .locator('time')
+      .evaluateAll((nodes) => nodes.map((node) => [node.getAttribute('datetime'), node.textContent]));
     // The service's own next runs, shown at 09:00 Paris time on weekdays.
     const parsed = parseSchedule('0 9 * * 1-5', 'Europe/Paris');
     if (!parsed.ok) throw new Error(parsed.error);
@@ -180,7 +189,8 @@ function editingTests(harness: ConsoleHarness, outbound: OutboundFixture): void 
     await page.keyboard.press('Enter');
     await page.getByTestId('webhook-created').waitFor();
     await page.getByRole('heading', { level: 1, name: 'Webhook by-keyboard' }).waitFor();
-    const listed = (await harness.t.inject({ method: 'GET', url: '/webhook', headers: { 'x-token': token } })).json().webhooks;
+    const listed = (await harness.t.inject({ method: 'GET', url: '/webhook', headers: { 'x-token': token } })).json()
+      .webhooks;
     expect(listed.map((view: { webhookId: string }) => view.webhookId)).toEqual(['by-keyboard']);
   });
 
@@ -197,7 +207,9 @@ function editingTests(harness: ConsoleHarness, outbound: OutboundFixture): void 
     expect(await attempts.first().textContent()).toContain('busy, try later');
     expect(await page.getByText('Costs 1 credit').count()).toBe(1);
     await page.getByRole('button', { name: 'Redeliver' }).click();
-    await expect.poll(() => page.getByTestId('redeliver-result').textContent()).toContain('Attempt 2: webhook delivered');
+    await expect
+      .poll(() => page.getByTestId('redeliver-result').textContent())
+      .toContain('Attempt 2: webhook delivered');
     await expect.poll(() => attempts.count()).toBe(2);
     expect(await attempts.nth(1).textContent()).toMatch(/redelivery.*HTTP 200/);
     expect(await page.getByText('Charged 1 credit').count()).toBe(1);
@@ -212,25 +224,48 @@ function editingTests(harness: ConsoleHarness, outbound: OutboundFixture): void 
       webhookId: 'invoices',
       url: outbound.url('/erp/invoices'),
       format: 'custom',
-      template: { source: 'mail', vendor: '{{from.name|from.email}}', subject: '{{subject}}', pdf: '{{attachments[0].filename}}' },
+      template: {
+        source: 'mail',
+        vendor: '{{from.name|from.email}}',
+        subject: '{{subject}}',
+        pdf: '{{attachments[0].filename}}',
+      },
       headers: { authorization: 'Bearer erp-7f3a' },
       retry: { attempts: 3 },
     });
-    await hooks.create({ webhookId: 'daily-report', url: outbound.url('/reports/daily'), schedule: { cron: '0 9 * * 1-5', timezone: 'Europe/Paris' } });
-    await hooks.create({ webhookId: 'nightly-sync', url: outbound.url('/sync'), schedule: { cron: '30 2 * * *', timezone: 'America/New_York' } });
-    outbound.receiver().enqueue({ status: 200, body: '{"ok":true}' }, { status: 500, body: 'upstream timeout' }, { status: 200, body: '{"ok":true}' });
+    await hooks.create({
+      webhookId: 'daily-report',
+      url: outbound.url('/reports/daily'),
+      schedule: { cron: '0 9 * * 1-5', timezone: 'Europe/Paris' },
+    });
+    await hooks.create({
+      webhookId: 'nightly-sync',
+      url: outbound.url('/sync'),
+      schedule: { cron: '30 2 * * *', timezone: 'America/New_York' },
+    });
+    outbound
+      .receiver()
+      .enqueue(
+        { status: 200, body: '{"ok":true}' },
+        { status: 500, body: 'upstream timeout' },
+        { status: 200, body: '{"ok":true}' },
+      );
     await hooks.test('support-inbox');
     await hooks.test('support-inbox');
     await hooks.test('support-inbox');
     await hooks.test('daily-report');
-    const failed = (await hooks.deliveries('support-inbox')).deliveries.find((delivery: { status: string }) => delivery.status === 'failure');
+    const failed = (await hooks.deliveries('support-inbox')).deliveries.find(
+      (delivery: { status: string }) => delivery.status === 'failure',
+    );
     await hooks.redeliver('support-inbox', failed.id);
 
     await page.getByRole('button', { name: 'Refresh' }).click();
     const rows = page.getByTestId('webhook-list').locator('tbody tr');
     await expect.poll(() => rows.count()).toBe(4);
     await expect.poll(() => rows.filter({ hasText: 'support-inbox' }).textContent()).toContain('success');
-    expect(await rows.filter({ hasText: 'daily-report' }).textContent()).toMatch(/scheduled.*0 9 \* \* 1-5.*Europe\/Paris.*no run yet.*in /);
+    expect(await rows.filter({ hasText: 'daily-report' }).textContent()).toMatch(
+      /scheduled.*0 9 \* \* 1-5.*Europe\/Paris.*no run yet.*in /,
+    );
     await expectAccessible(page);
     await screenshot(page, 'webhooks');
     await page.emulateMedia({ colorScheme: 'dark' });
@@ -239,18 +274,29 @@ function editingTests(harness: ConsoleHarness, outbound: OutboundFixture): void 
 
     // Edit, mailbox mode: the custom template's preview; a save sends only what changed (headers stay).
     await go(page, '#/webhooks/invoices', 'Webhook invoices');
-    await expect.poll(() => page.getByTestId('payload-preview').textContent()).toContain('"pdf": "invoice-2026-0412.pdf"');
+    await expect
+      .poll(() => page.getByTestId('payload-preview').textContent())
+      .toContain('"pdf": "invoice-2026-0412.pdf"');
     await expectAccessible(page);
     await page.getByLabel('Callback URL').fill(outbound.url('/erp/invoices/v2'));
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
-    const saved = (await harness.t.inject({ method: 'GET', url: '/webhook/invoices', headers: { 'x-token': token } })).json();
-    expect(saved).toMatchObject({ webhook: outbound.url('/erp/invoices/v2'), headers: { authorization: '***' }, format: 'custom', retry: { attempts: 3 } });
+    const saved = (
+      await harness.t.inject({ method: 'GET', url: '/webhook/invoices', headers: { 'x-token': token } })
+    ).json();
+    expect(saved).toMatchObject({
+      webhook: outbound.url('/erp/invoices/v2'),
+      headers: { authorization: '***' },
+      format: 'custom',
+      retry: { attempts: 3 },
+    });
 
     // Edit, scheduled mode: the cron explainer and the run payload.
     await go(page, '#/webhooks/daily-report', 'Webhook daily-report');
     await expect.poll(() => page.getByTestId('next-runs').locator('tbody tr').count()).toBe(5);
-    await expect.poll(() => page.getByTestId('payload-preview').textContent()).toContain('"type": "scheduled_webhook_run"');
+    await expect
+      .poll(() => page.getByTestId('payload-preview').textContent())
+      .toContain('"type": "scheduled_webhook_run"');
     await expectAccessible(page);
     await screenshot(page, 'webhook-edit');
 

@@ -19,7 +19,10 @@ interface Service {
 // No image registry here, so PostgreSQL's official image cannot be pulled: what compose.yaml promises is read from
 // it, and the image's PostgreSQL path runs for real in image.test.ts.
 describe('compose.yaml: coinop and PostgreSQL', () => {
-  const compose = parse(readFileSync(`${ROOT}/compose.yaml`, 'utf8')) as { services: Record<string, Service>; volumes: Record<string, unknown> };
+  const compose = parse(readFileSync(`${ROOT}/compose.yaml`, 'utf8')) as {
+    services: Record<string, Service>;
+    volumes: Record<string, unknown>;
+  };
   const { postgres, coinop } = compose.services as { postgres: Service; coinop: Service };
 
   it('keeps PostgreSQL on a named volume and judges it ready with its own pg_isready', () => {

@@ -27,10 +27,30 @@ interface Running {
 async function runContainer(env: Record<string, string> = {}): Promise<Running> {
   const name = `coinop-test-${suffix}-${containers.length}`;
   const port = await freePort();
-  const settings = { HOST: '127.0.0.1', PORT: String(port), SMTP_PORT: '0', SHUTDOWN_DELAY_MS: '500', DNS_SERVERS: '127.0.0.1:9', ...env };
+  const settings = {
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    SMTP_PORT: '0',
+    SHUTDOWN_DELAY_MS: '500',
+    DNS_SERVERS: '127.0.0.1:9',
+    ...env,
+  };
   const envArgs = Object.entries(settings).flatMap(([key, value]) => ['--env', `${key}=${value}`]);
   // No health-check timer: podman would ask systemd for one; the check itself is run by hand below.
-  await podman(['run', '--detach', '--name', name, '--network', 'host', '--health-interval', 'disable', '--volume', `${volume}:/data`, ...envArgs, IMAGE]);
+  await podman([
+    'run',
+    '--detach',
+    '--name',
+    name,
+    '--network',
+    'host',
+    '--health-interval',
+    'disable',
+    '--volume',
+    `${volume}:/data`,
+    ...envArgs,
+    IMAGE,
+  ]);
   containers.push(name);
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
@@ -40,7 +60,8 @@ async function runContainer(env: Record<string, string> = {}): Promise<Running> 
       () => 0,
     )) !== 200
   ) {
-    if (Date.now() > deadline) throw new Error(`/readyz did not answer 200 within 60 s:\n${await podman(['logs', name])}`);
+    if (Date.now() > deadline)
+      throw new Error(`/readyz did not answer 200 within 60 s:\n${await podman(['logs', name])}`);
     await sleep(200);
   }
   return { name, url };
@@ -79,7 +100,9 @@ describe.skipIf(!support.ok)(support.ok ? suite : `${suite} (skipped: ${support.
     await replaceTagged(IMAGE, () => podman([...build, '--tag', IMAGE, ROOT], 900_000));
     // The build stage gets a tag too (from the cache: nothing is built again), so the last run's stage can be removed
     // like its image; the layers a new build shares with them (the dependencies) stay cached.
-    await replaceTagged(BUILD_STAGE, () => podman([...build, '--target', 'build', '--tag', BUILD_STAGE, ROOT], 300_000));
+    await replaceTagged(BUILD_STAGE, () =>
+      podman([...build, '--target', 'build', '--tag', BUILD_STAGE, ROOT], 300_000),
+    );
     await podman(['volume', 'create', volume]);
   }, 1_800_000);
 
@@ -90,7 +113,10 @@ describe.skipIf(!support.ok)(support.ok ? suite : `${suite} (skipped: ${support.
 
   it('defaults to the official Node image and declares a non-root user, /data, the ports, SIGTERM and a /readyz health check', async () => {
     expect(readFileSync(`${ROOT}/Dockerfile`, 'utf8')).toMatch(/^ARG BASE=node:26-bookworm-slim$/m);
-    const [image] = JSON.parse(await podman(['image', 'inspect', IMAGE])) as { Config: Record<string, unknown>; Healthcheck?: unknown }[];
+    const [image] = JSON.parse(await podman(['image', 'inspect', IMAGE])) as {
+      Config: Record<string, unknown>;
+      Healthcheck?: unknown;
+    }[];
     const config = image!.Config;
     expect(config.User).toBe('coinop');
     expect(Object.keys(config.Volumes as object)).toEqual(['/data']);
@@ -106,7 +132,11 @@ describe.skipIf(!support.ok)(support.ok ? suite : `${suite} (skipped: ${support.
     const created = await fetch(`${url}/token`, { method: 'POST', body: new URLSearchParams({ token: 'new' }) });
     token = (await created.text()).trim();
     expect(token).toMatch(/^coin_/);
-    const set = await fetch(`${url}/kv/container/greeting`, { method: 'POST', headers: { 'x-token': token }, body: 'hello from the volume' });
+    const set = await fetch(`${url}/kv/container/greeting`, {
+      method: 'POST',
+      headers: { 'x-token': token },
+      body: 'hello from the volume',
+    });
     expect(set.status).toBe(200);
     const got = await fetch(`${url}/kv/container/greeting`, { headers: { 'x-token': token } });
     expect(await got.text()).toBe('hello from the volume');
@@ -134,19 +164,24 @@ describe.skipIf(!support.ok)(support.ok ? suite : `${suite} (skipped: ${support.
     expect((await stopContainer(name)).exitCode).toBe(0);
   });
 
-  it.runIf(process.env.TEST_DATABASE_URL !== undefined)('serves on PostgreSQL with DATABASE_URL, as compose.yaml runs it', async () => {
-    let database: ScratchDatabase | undefined;
-    try {
-      database = await scratchDatabase('postgres');
-      const { name, url } = await runContainer({ DATABASE_URL: database.url });
-      const created = await fetch(`${url}/token`, { method: 'POST', body: new URLSearchParams({ token: 'new' }) });
-      const pgToken = (await created.text()).trim();
-      await fetch(`${url}/kv/container/pg`, { method: 'POST', headers: { 'x-token': pgToken }, body: 'on postgres' });
-      expect(await (await fetch(`${url}/kv/container/pg`, { headers: { 'x-token': pgToken } })).text()).toBe('on postgres');
-      expect(await podman(['logs', name])).toMatch(/"data":"PostgreSQL /);
-      expect((await stopContainer(name)).exitCode).toBe(0);
-    } finally {
-      await database?.drop();
-    }
-  });
+  it.runIf(process.env.TEST_DATABASE_URL !== undefined)(
+    'serves on PostgreSQL with DATABASE_URL, as compose.yaml runs it',
+    async () => {
+      let database: ScratchDatabase | undefined;
+      try {
+        database = await scratchDatabase('postgres');
+        const { name, url } = await runContainer({ DATABASE_URL: database.url });
+        const created = await fetch(`${url}/token`, { method: 'POST', body: new URLSearchParams({ token: 'new' }) });
+        const pgToken = (await created.text()).trim();
+        await fetch(`${url}/kv/container/pg`, { method: 'POST', headers: { 'x-token': pgToken }, body: 'on postgres' });
+        expect(await (await fetch(`${url}/kv/container/pg`, { headers: { 'x-token': pgToken } })).text()).toBe(
+          'on postgres',
+        );
+        expect(await podman(['logs', name])).toMatch(/"data":"PostgreSQL /);
+        expect((await stopContainer(name)).exitCode).toBe(0);
+      } finally {
+        await database?.drop();
+      }
+    },
+  );
 });

@@ -20,7 +20,14 @@ const INBOUND_SECRET = 'relay-secret-for-delivery-history';
 /** Short, so a receiver that never answers is a timeout within the test. */
 const TIMEOUT_MS = 800;
 
-const MESSAGE = ['From: Ann <ann@sender.test>', 'Subject: History', 'Message-ID: <history-1@sender.test>', '', 'Kept for a week.', ''].join('\r\n');
+const MESSAGE = [
+  'From: Ann <ann@sender.test>',
+  'Subject: History',
+  'Message-ID: <history-1@sender.test>',
+  '',
+  'Kept for a week.',
+  '',
+].join('\r\n');
 
 describeEachStore('delivery history: every delivery and its attempts, GET /webhook/{id}/deliveries', (kind) => {
   const clock = new ManualClock(START);
@@ -53,7 +60,8 @@ describeEachStore('delivery history: every delivery and its attempts, GET /webho
     get().inject({ method: 'GET', url: `/webhook/${webhookId}/deliveries${query}`, headers: { 'x-token': who } });
   const detail = (webhookId: string, deliveryId: string, who = token) =>
     get().inject({ method: 'GET', url: `/webhook/${webhookId}/deliveries/${deliveryId}`, headers: { 'x-token': who } });
-  const deliveries = async (webhookId: string, query = '') => ok(await list(webhookId, query)).deliveries as Array<Record<string, any>>;
+  const deliveries = async (webhookId: string, query = '') =>
+    ok(await list(webhookId, query)).deliveries as Array<Record<string, any>>;
   const deliveryLogs = async () => {
     await get().deps.ledger.flush();
     return ok(await api.logs('webhook-delivery', 100)).logs as Array<Record<string, any>>;
@@ -91,7 +99,15 @@ describeEachStore('delivery history: every delivery and its attempts, GET /webho
     expect(one).toMatchObject({ id: deliveryId, trigger: 'test', status: 'success', lastStatusCode: 200 });
     expect(one.body).toBe(request?.text);
     expect(one.attempts).toStrictEqual([
-      { attempt: 1, trigger: 'test', at: new Date(START).toISOString(), statusCode: 200, ms: expect.any(Number), error: null, responseBody: 'thanks' },
+      {
+        attempt: 1,
+        trigger: 'test',
+        at: new Date(START).toISOString(),
+        statusCode: 200,
+        ms: expect.any(Number),
+        error: null,
+        responseBody: 'thanks',
+      },
     ]);
 
     const [entry] = await deliveryLogs();
@@ -105,13 +121,28 @@ describeEachStore('delivery history: every delivery and its attempts, GET /webho
     const res = await api.test('hist-500');
     expect(ok(res)).toStrictEqual({ success: false, message: 'webhook call failed: HTTP 500' });
     const [summary] = await deliveries('hist-500');
-    expect(summary).toMatchObject({ trigger: 'test', status: 'failure', attempts: 1, lastStatusCode: 500, lastError: 'HTTP 500' });
+    expect(summary).toMatchObject({
+      trigger: 'test',
+      status: 'failure',
+      attempts: 1,
+      lastStatusCode: 500,
+      lastError: 'HTTP 500',
+    });
     const one = ok(await detail('hist-500', summary?.id));
     // 511 two-byte characters and 2 bytes of the rest: exactly 1024 bytes.
-    expect(one.attempts).toMatchObject([{ attempt: 1, statusCode: 500, error: 'HTTP 500', responseBody: `${'é'.repeat(511)}xx` }]);
+    expect(one.attempts).toMatchObject([
+      { attempt: 1, statusCode: 500, error: 'HTTP 500', responseBody: `${'é'.repeat(511)}xx` },
+    ]);
 
     const [entry] = await deliveryLogs();
-    expect(entry).toMatchObject({ path: 'hist-500', status_code: 500, error: 'webhook call failed: HTTP 500', cost: 1, balance: 998, deliveryId: summary?.id });
+    expect(entry).toMatchObject({
+      path: 'hist-500',
+      status_code: 500,
+      error: 'webhook call failed: HTTP 500',
+      cost: 1,
+      balance: 998,
+      deliveryId: summary?.id,
+    });
   });
 
   it('records a refused connection and a timeout as failed attempts without a status, each with its cause', async () => {
@@ -119,11 +150,16 @@ describeEachStore('delivery history: every delivery and its attempts, GET /webho
     expect(ok(await api.test('hist-refused')).success).toBe(false);
     const [refused] = await deliveries('hist-refused');
     expect(refused).toMatchObject({ status: 'failure', lastStatusCode: null, lastError: expect.stringMatching(/\S/) });
-    expect(ok(await detail('hist-refused', refused?.id)).attempts).toMatchObject([{ attempt: 1, statusCode: null, responseBody: null }]);
+    expect(ok(await detail('hist-refused', refused?.id)).attempts).toMatchObject([
+      { attempt: 1, statusCode: null, responseBody: null },
+    ]);
 
     outbound.receiver().enqueue({ hang: true });
     await create('hist-timeout', outbound.url(`${path}/hang`));
-    expect(ok(await api.test('hist-timeout'))).toStrictEqual({ success: false, message: 'webhook call failed: timeout after 0.8s' });
+    expect(ok(await api.test('hist-timeout'))).toStrictEqual({
+      success: false,
+      message: 'webhook call failed: timeout after 0.8s',
+    });
     const [timedOut] = await deliveries('hist-timeout');
     expect(timedOut).toMatchObject({ status: 'failure', lastStatusCode: null, lastError: 'timeout after 0.8s' });
     const [attempt] = ok(await detail('hist-timeout', timedOut?.id)).attempts as Array<Record<string, any>>;
@@ -140,7 +176,9 @@ describeEachStore('delivery history: every delivery and its attempts, GET /webho
 
   it('records scheduled runs (trigger schedule), a success and a 500, with the exact body sent', async () => {
     const walletId = await walletIdOf(get().deps, token);
-    await insertSchedules(get().deps, [{ walletId, webhookId: 'hist-cron', url: outbound.url(path), cron: '* * * * *', nextRunAt: START }]);
+    await insertSchedules(get().deps, [
+      { walletId, webhookId: 'hist-cron', url: outbound.url(path), cron: '* * * * *', nextRunAt: START },
+    ]);
     expect((await runDueSchedules(get().deps)).succeeded).toBe(1);
     outbound.receiver().enqueue({ status: 500, body: 'down' });
     clock.advance(MINUTE);
@@ -154,7 +192,9 @@ describeEachStore('delivery history: every delivery and its attempts, GET /webho
     const requests = outbound.requestsTo(path);
     expect(list.map((d) => d.id)).toEqual(requests.map((r) => r.headers['webhook-id']).reverse());
     expect(ok(await detail('hist-cron', list[1]?.id)).body).toBe(requests[0]?.text);
-    expect(ok(await detail('hist-cron', list[0]?.id)).attempts).toMatchObject([{ statusCode: 500, responseBody: 'down', error: 'HTTP 500' }]);
+    expect(ok(await detail('hist-cron', list[0]?.id)).attempts).toMatchObject([
+      { statusCode: 500, responseBody: 'down', error: 'HTTP 500' },
+    ]);
     const logs = await deliveryLogs();
     expect(logs.map((entry) => [entry.status_code, entry.cost, entry.deliveryId])).toEqual([
       [500, 2, list[0]?.id],
@@ -174,10 +214,19 @@ describeEachStore('delivery history: every delivery and its attempts, GET /webho
     await get().inbound?.idle();
     const [request] = await outbound.receiver().waitForRequests(1);
     const [delivery] = await deliveries('hist-mail');
-    expect(delivery).toMatchObject({ trigger: 'email', status: 'success', attempts: 1, lastStatusCode: 200, createdAt: expect.stringMatching(ISO) });
+    expect(delivery).toMatchObject({
+      trigger: 'email',
+      status: 'success',
+      attempts: 1,
+      lastStatusCode: 200,
+      createdAt: expect.stringMatching(ISO),
+    });
     const mailRequest = outbound.requestsTo(path)[0] ?? request;
     expect(delivery?.id).toBe(mailRequest?.headers['webhook-id']);
-    expect(JSON.parse(String(mailRequest?.text))).toMatchObject({ subject: 'History', text: expect.stringContaining('Kept for a week.') });
+    expect(JSON.parse(String(mailRequest?.text))).toMatchObject({
+      subject: 'History',
+      text: expect.stringContaining('Kept for a week.'),
+    });
     const one = ok(await detail('hist-mail', delivery?.id));
     expect(one.body).toBeNull();
     expect(JSON.stringify(one)).not.toContain('Kept for a week.');
@@ -246,7 +295,10 @@ describeEachStore('delivery history: every delivery and its attempts, GET /webho
     const notFound = (res: { statusCode: number; body: string }) => ({ status: res.statusCode, body: res.body });
 
     expect(ok(await list('hist-own', '', stranger)).deliveries).toEqual([]);
-    expect(notFound(await detail('hist-own', delivery?.id, stranger))).toEqual({ status: 404, body: 'Delivery not found' });
+    expect(notFound(await detail('hist-own', delivery?.id, stranger))).toEqual({
+      status: 404,
+      body: 'Delivery not found',
+    });
     expect(notFound(await list('hist-nobody'))).toEqual({ status: 404, body: 'Webhook not found' });
     expect(notFound(await list('hist-nobody', '', stranger))).toEqual({ status: 404, body: 'Webhook not found' });
     expect(notFound(await detail('hist-nobody', delivery?.id))).toEqual({ status: 404, body: 'Webhook not found' });
@@ -264,7 +316,14 @@ describeEachStore('delivery history: every delivery and its attempts, GET /webho
     await api.test('hist-sweep');
     const [young, old] = await deliveries('hist-sweep');
     const count = async (table: string, column: string, id: string) =>
-      Number((await get().deps.store.read.get<{ n: number | string }>(`SELECT COUNT(*) AS n FROM ${table} WHERE ${column} = $1`, [id]))?.n);
+      Number(
+        (
+          await get().deps.store.read.get<{ n: number | string }>(
+            `SELECT COUNT(*) AS n FROM ${table} WHERE ${column} = $1`,
+            [id],
+          )
+        )?.n,
+      );
 
     clock.set(START + 7 * DAY - 1);
     await sweep(get().deps);

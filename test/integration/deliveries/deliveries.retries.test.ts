@@ -10,9 +10,17 @@ import { DAY } from '../../../src/lib/time.js';
 import { ok, webhookApi } from '../webhooks/webhook-fixtures.js';
 import { BASE_MS, INBOUND_SECRET, retryAppOptions, retryPass, START } from './retry-fixtures.js';
 
-const MESSAGE = ['From: Ann <ann@sender.test>', 'Subject: Retried', 'Message-ID: <retry-1@sender.test>', '', 'Secret content.', ''].join('\r\n');
+const MESSAGE = [
+  'From: Ann <ann@sender.test>',
+  'Subject: Retried',
+  'Message-ID: <retry-1@sender.test>',
+  '',
+  'Secret content.',
+  '',
+].join('\r\n');
 
-const appOptions = (clock: ManualClock, outbound: OutboundFixture, database?: ScratchDatabase) => retryAppOptions(clock, outbound, { database });
+const appOptions = (clock: ManualClock, outbound: OutboundFixture, database?: ScratchDatabase) =>
+  retryAppOptions(clock, outbound, { database });
 
 describeEachStore('delivery retries (opt-in) and redelivery', (kind: StoreKind) => {
   const clock = new ManualClock(START);
@@ -41,14 +49,26 @@ describeEachStore('delivery retries (opt-in) and redelivery', (kind: StoreKind) 
   });
 
   const detail = async (webhookId: string, deliveryId: string) =>
-    ok(await t.inject({ method: 'GET', url: `/webhook/${webhookId}/deliveries/${deliveryId}`, headers: { 'x-token': token } }));
+    ok(
+      await t.inject({
+        method: 'GET',
+        url: `/webhook/${webhookId}/deliveries/${deliveryId}`,
+        headers: { 'x-token': token },
+      }),
+    );
   /** The delivery as the list shows it (`attempts` a count there). */
   const summary = async (webhookId: string, deliveryId: string) => {
-    const listed = ok(await t.inject({ method: 'GET', url: `/webhook/${webhookId}/deliveries?n=100`, headers: { 'x-token': token } }));
+    const listed = ok(
+      await t.inject({ method: 'GET', url: `/webhook/${webhookId}/deliveries?n=100`, headers: { 'x-token': token } }),
+    );
     return (listed.deliveries as Array<Record<string, any>>).find((d) => d.id === deliveryId);
   };
   const redeliver = (webhookId: string, deliveryId: string) =>
-    t.inject({ method: 'POST', url: `/webhook/${webhookId}/deliveries/${deliveryId}/redeliver`, headers: { 'x-token': token } });
+    t.inject({
+      method: 'POST',
+      url: `/webhook/${webhookId}/deliveries/${deliveryId}/redeliver`,
+      headers: { 'x-token': token },
+    });
   const deliveryLogs = async () => {
     await t.deps.ledger.flush();
     return ok(await api.logs('webhook-delivery', 100)).logs as Array<Record<string, any>>;
@@ -64,9 +84,14 @@ describeEachStore('delivery retries (opt-in) and redelivery', (kind: StoreKind) 
     const created = ok(await api.create({ webhookId: 'policy', url: outbound.url(path), retry: { attempts: 3 } }));
     expect(created.retry).toStrictEqual({ attempts: 3, backoff: 'exponential' });
     expect(ok(await api.get('policy')).retry).toStrictEqual({ attempts: 3, backoff: 'exponential' });
-    expect(ok(await api.patch('policy', { url: outbound.url(path) })).retry).toStrictEqual({ attempts: 3, backoff: 'exponential' });
+    expect(ok(await api.patch('policy', { url: outbound.url(path) })).retry).toStrictEqual({
+      attempts: 3,
+      backoff: 'exponential',
+    });
     expect(ok(await api.patch('policy', { retry: null }))).not.toHaveProperty('retry');
-    expect(ok(await api.patch('policy', { retry: { attempts: 8, backoff: 'exponential' } })).retry).toMatchObject({ attempts: 8 });
+    expect(ok(await api.patch('policy', { retry: { attempts: 8, backoff: 'exponential' } })).retry).toMatchObject({
+      attempts: 8,
+    });
     expect(ok(await api.put('policy', { url: outbound.url(path) }))).not.toHaveProperty('retry');
     expect(ok(await api.patch('policy', { retry: { attempts: 0 } }))).not.toHaveProperty('retry');
     const bad = await api.patch('policy', { retry: { attempts: 9 } });
@@ -123,7 +148,12 @@ describeEachStore('delivery retries (opt-in) and redelivery', (kind: StoreKind) 
     ok(await api.test('gone'));
     const deliveryId = String(outbound.requestsTo(path)[0]?.headers['webhook-id']);
     await nextAttempt('gone', deliveryId);
-    expect(await summary('gone', deliveryId)).toMatchObject({ status: 'failure', attempts: 2, lastStatusCode: 404, nextAttemptAt: null });
+    expect(await summary('gone', deliveryId)).toMatchObject({
+      status: 'failure',
+      attempts: 2,
+      lastStatusCode: 404,
+      nextAttemptAt: null,
+    });
     clock.advance(DAY);
     expect(await retryPass(t)).toMatchObject({ sent: 0 });
     expect(outbound.requestsTo(path)).toHaveLength(2);
@@ -172,7 +202,12 @@ describeEachStore('delivery retries (opt-in) and redelivery', (kind: StoreKind) 
     const failed = await redeliver('again', deliveryId);
     expect(failed.statusCode).toBe(200);
     expect(failed.headers['x-cost']).toBe('1');
-    expect(failed.json()).toStrictEqual({ success: false, attempt: 2, statusCode: 500, message: 'webhook call failed: HTTP 500' });
+    expect(failed.json()).toStrictEqual({
+      success: false,
+      attempt: 2,
+      statusCode: 500,
+      message: 'webhook call failed: HTTP 500',
+    });
     const res = await redeliver('again', deliveryId);
     expect(res.json()).toStrictEqual({ success: true, attempt: 3, statusCode: 200, message: 'webhook delivered' });
     expect(await balanceOf(t, token)).toBe((before ?? 0) - 2);
@@ -183,7 +218,11 @@ describeEachStore('delivery retries (opt-in) and redelivery', (kind: StoreKind) 
     expect(requests[2]?.headers['webhook-signature']).not.toBe(original?.headers['webhook-signature']);
     const one = await detail('again', deliveryId);
     expect(await summary('again', deliveryId)).toMatchObject({ trigger: 'test', status: 'success', attempts: 3 });
-    expect(one.attempts.map((a: Record<string, unknown>) => a.trigger)).toStrictEqual(['test', 'redelivery', 'redelivery']);
+    expect(one.attempts.map((a: Record<string, unknown>) => a.trigger)).toStrictEqual([
+      'test',
+      'redelivery',
+      'redelivery',
+    ]);
     const logs = await deliveryLogs();
     expect(logs.slice(0, 2).map((entry) => [entry.status_code, entry.cost, entry.deliveryId])).toStrictEqual([
       [200, 1, deliveryId],
@@ -212,7 +251,11 @@ describeEachStore('delivery retries (opt-in) and redelivery', (kind: StoreKind) 
     await poorApi.create({ webhookId: 'poor', url: outbound.url(`${path}/poor`) });
     ok(await poorApi.test('poor'));
     const poorId = String(outbound.requestsTo(`${path}/poor`)[0]?.headers['webhook-id']);
-    const refused = await t.inject({ method: 'POST', url: `/webhook/poor/deliveries/${poorId}/redeliver`, headers: { 'x-token': poor } });
+    const refused = await t.inject({
+      method: 'POST',
+      url: `/webhook/poor/deliveries/${poorId}/redeliver`,
+      headers: { 'x-token': poor },
+    });
     expect(refused.statusCode).toBe(402);
     expect(outbound.requestsTo(`${path}/poor`)).toHaveLength(1);
   });
@@ -230,7 +273,9 @@ describeEachStore('delivery retries (opt-in) and redelivery', (kind: StoreKind) 
     await t.inbound?.idle();
     await outbound.receiver().waitForRequests(1);
     const deliveryId = String(outbound.requestsTo(path)[0]?.headers['webhook-id']);
-    const bodyOf = async () => (await t.deps.store.read.get<{ body: string | null }>('SELECT body FROM deliveries WHERE id = $1', [deliveryId]))?.body;
+    const bodyOf = async () =>
+      (await t.deps.store.read.get<{ body: string | null }>('SELECT body FROM deliveries WHERE id = $1', [deliveryId]))
+        ?.body;
     expect(await bodyOf()).toContain('Secret content.'); // pending: kept to be sent again
     await nextAttempt('mail', deliveryId);
     expect(await summary('mail', deliveryId)).toMatchObject({ trigger: 'email', status: 'success', attempts: 2 });
@@ -251,7 +296,10 @@ describeEachStore('delivery retries (opt-in) and redelivery', (kind: StoreKind) 
     await api.remove('deleted');
     clock.set(due);
     expect(await retryPass(t)).toMatchObject({ sent: 0, abandoned: 1 });
-    const row = await t.deps.store.read.get<Record<string, unknown>>('SELECT status, last_error FROM deliveries WHERE id = $1', [deliveryId]);
+    const row = await t.deps.store.read.get<Record<string, unknown>>(
+      'SELECT status, last_error FROM deliveries WHERE id = $1',
+      [deliveryId],
+    );
     expect(row).toStrictEqual({ status: 'failure', last_error: 'webhook deleted' });
     expect(outbound.requestsTo(path)).toHaveLength(1);
   });
@@ -287,9 +335,10 @@ describe.runIf(STORE_KINDS.includes('postgres'))('delivery retries on two instan
     for (const id of ids) perId.set(id, (perId.get(id) ?? 0) + 1);
     expect([...perId.values()].every((count) => count === 2)).toBe(true);
     const walletId = await walletIdOf(first.deps, token);
-    const rows = await first.deps.store.read.all<{ status: string; attempts: number }>('SELECT status, attempts FROM deliveries WHERE wallet_id = $1', [
-      walletId,
-    ]);
+    const rows = await first.deps.store.read.all<{ status: string; attempts: number }>(
+      'SELECT status, attempts FROM deliveries WHERE wallet_id = $1',
+      [walletId],
+    );
     expect(rows.every((row) => row.status === 'success' && row.attempts === 2)).toBe(true);
   });
 });

@@ -33,8 +33,15 @@ describeEachStore('a wallet’s retry budget: deliveries and bytes pending retry
     const api = webhookApi(t, token);
     const created = ok(await api.create({ webhookId: 'hook', url: outbound.url(webhookPath), retry: { attempts: 8 } }));
     const deliveries = async () => {
-      const listed = ok(await t.inject({ method: 'GET', url: '/webhook/hook/deliveries?n=100', headers: { 'x-token': token } }));
-      return listed.deliveries as Array<{ id: string; status: string; lastError: string | null; nextAttemptAt: string | null }>;
+      const listed = ok(
+        await t.inject({ method: 'GET', url: '/webhook/hook/deliveries?n=100', headers: { 'x-token': token } }),
+      );
+      return listed.deliveries as Array<{
+        id: string;
+        status: string;
+        lastError: string | null;
+        nextAttemptAt: string | null;
+      }>;
     };
     return { api, deliveries, email: String(created.email) };
   };
@@ -43,7 +50,9 @@ describeEachStore('a wallet’s retry budget: deliveries and bytes pending retry
   it('failed deliveries beyond 64 pending, even made at once, end as failures with "retry budget full" and are never sent again', async () => {
     const hostile = await newWallet(path);
     const EXTRA = 6;
-    const answers = await Promise.all(Array.from({ length: BUDGET_DELIVERIES + EXTRA }, () => hostile.api.test('hook')));
+    const answers = await Promise.all(
+      Array.from({ length: BUDGET_DELIVERIES + EXTRA }, () => hostile.api.test('hook')),
+    );
     for (const answer of answers) expect(ok(answer).success).toBe(false);
     const all = await hostile.deliveries();
     const pending = all.filter((d) => d.status === 'pending');
@@ -80,7 +89,13 @@ describeEachStore('a wallet’s retry budget: deliveries and bytes pending retry
     // About 0.9 MB of text per message: four fit in 4 MiB, the fifth does not.
     const line = `${'x'.repeat(74)}\r\n`;
     const message = (i: number) =>
-      [`From: Ann <ann@sender.test>`, `Subject: Big ${i}`, `Message-ID: <big-${i}-${n}@sender.test>`, '', line.repeat(12_000)].join('\r\n');
+      [
+        `From: Ann <ann@sender.test>`,
+        `Subject: Big ${i}`,
+        `Message-ID: <big-${i}-${n}@sender.test>`,
+        '',
+        line.repeat(12_000),
+      ].join('\r\n');
     for (let i = 1; i <= 5; i++) {
       const res = await t.inject({
         method: 'POST',
@@ -100,10 +115,16 @@ describeEachStore('a wallet’s retry budget: deliveries and bytes pending retry
 
     const ids = outbound.requestsTo(path).map((r) => String(r.headers['webhook-id']));
     const byId = new Map((await mailbox.deliveries()).map((d) => [d.id, d]));
-    expect(ids.slice(0, 4).map((id) => byId.get(id)?.status)).toStrictEqual(['pending', 'pending', 'pending', 'pending']);
+    expect(ids.slice(0, 4).map((id) => byId.get(id)?.status)).toStrictEqual([
+      'pending',
+      'pending',
+      'pending',
+      'pending',
+    ]);
     expect(byId.get(ids[4] as string)).toMatchObject({ status: 'failure', nextAttemptAt: null });
     expect(byId.get(ids[4] as string)?.lastError).toMatch(BUDGET_FULL);
-    const bodyOf = async (id: string) => (await t.deps.store.read.get<{ body: string | null }>('SELECT body FROM deliveries WHERE id = $1', [id]))?.body;
+    const bodyOf = async (id: string) =>
+      (await t.deps.store.read.get<{ body: string | null }>('SELECT body FROM deliveries WHERE id = $1', [id]))?.body;
     expect(await bodyOf(ids[4] as string)).toBeNull(); // routed mail is not kept once its delivery ended
 
     outbound.receiver().respondWith({ status: 200 });

@@ -68,7 +68,9 @@ describeEachStore('delivery retries shared fairly between wallets', (kind: Store
     }
     // Each hostile attempt holds its slot for ATTEMPT_MS: within any shorter window at most the wallet's slots started.
     const starts = hostileAttempts().map((a) => a.at);
-    const mostAtOnce = Math.max(...starts.map((at) => starts.filter((other) => other >= at && other < at + ATTEMPT_MS - 300).length));
+    const mostAtOnce = Math.max(
+      ...starts.map((at) => starts.filter((other) => other >= at && other < at + ATTEMPT_MS - 300).length),
+    );
     expect(mostAtOnce).toBe(SLOTS_PER_WALLET);
   }, 40_000);
 
@@ -82,12 +84,19 @@ describeEachStore('delivery retries shared fairly between wallets', (kind: Store
       if (failing) firstAttempts.add(id);
       return failing ? { status: 500 } : { status: 200 };
     });
-    const wallets = await Promise.all([walletWithWebhook('/twice'), walletWithWebhook('/twice'), walletWithWebhook('/twice')]);
+    const wallets = await Promise.all([
+      walletWithWebhook('/twice'),
+      walletWithWebhook('/twice'),
+      walletWithWebhook('/twice'),
+    ]);
     for (const api of wallets) for (let i = 0; i < 12; i++) ok(await api.test('hook'));
     failing = false;
     const before = outbound.requestsTo('/twice').length;
     clock.set(START + 2 * BASE_MS);
-    const workers = [startRetryWorker(t.deps, 'first', { findTarget: targetsOf(t) }), startRetryWorker(t.deps, 'second', { findTarget: targetsOf(t) })];
+    const workers = [
+      startRetryWorker(t.deps, 'first', { findTarget: targetsOf(t) }),
+      startRetryWorker(t.deps, 'second', { findTarget: targetsOf(t) }),
+    ];
     try {
       expect(await until(() => outbound.requestsTo('/twice').length - before >= firstAttempts.size, 10_000)).toBe(true);
       await sleep(2500); // two more polls of each worker: nothing is sent again

@@ -4,7 +4,8 @@ import type { ReceivedQuery } from '../../helpers/dns-server.js';
 import { lookup, useDnsApp } from './route-fixtures.js';
 
 /** Milliseconds between consecutive arrivals at the DNS server. */
-const gaps = (queries: readonly ReceivedQuery[]) => queries.slice(1).map((query, i) => query.at - (queries[i] as ReceivedQuery).at);
+const gaps = (queries: readonly ReceivedQuery[]) =>
+  queries.slice(1).map((query, i) => query.at - (queries[i] as ReceivedQuery).at);
 
 // Timers never fire early (1 ms of rounding aside); a loaded machine makes them late, hence the slack above only.
 const about = (ms: number) => ({ atLeast: ms - 10, below: ms + 400 });

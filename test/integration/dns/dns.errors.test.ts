@@ -14,23 +14,91 @@ const BAD_INPUT: ReadonlyArray<readonly [string, unknown, string]> = [
   ['an empty domain list', { domains: [] }, DOMAINS_RULE],
   ['11 domains', { domains: Array.from({ length: 11 }, (_, i) => `d${i}.example.test`) }, DOMAINS_RULE],
   ['11 copies of one domain', { domains: Array.from({ length: 11 }, () => 'example.test') }, DOMAINS_RULE],
-  ['a number among the domains', { domains: ['example.test', 42] }, 'Invalid domains[1]: must be a domain name or IP address of 1 to 253 characters'],
-  ['an empty domain', { domains: [''] }, 'Invalid domains[0]: must be a domain name or IP address of 1 to 253 characters'],
-  ['an invalid name', { domains: ['example.test', 'bad..name'] }, 'Invalid domains[1]: "bad..name" is not a valid domain name or IP address'],
-  ['a URL instead of a name', { domains: ['https://example.test/'] }, 'Invalid domains[0]: "https://example.test/" is not a valid domain name or IP address'],
-  ['a single-label name', { domains: ['localhost'] }, 'Invalid domains[0]: "localhost" is not a valid domain name or IP address'],
-  ['a mangled IP address', { domains: ['192.168.1'] }, 'Invalid domains[0]: "192.168.1" is not a valid domain name or IP address'],
-  ['an unknown record type', { domains: ['example.test'], recordTypes: ['A', 'SPF'] }, `Invalid recordTypes[1]: must be one of ${TYPES}`],
-  ['record types as a string', { domains: ['example.test'], recordTypes: 'A' }, 'Invalid recordTypes: must list 1 or more record types'],
-  ['an empty record type list', { domains: ['example.test'], recordTypes: [] }, 'Invalid recordTypes: must list 1 or more record types'],
-  ['a string boolean', { domains: ['example.test'], checkPropagation: 'yes' }, 'Invalid checkPropagation: must be boolean'],
-  ['timeout below the range', { domains: ['example.test'], timeout: 999 }, 'Invalid timeout: must be an integer from 1000 to 60000'],
-  ['timeout above the range', { domains: ['example.test'], timeout: 60001 }, 'Invalid timeout: must be an integer from 1000 to 60000'],
-  ['a fractional timeout', { domains: ['example.test'], timeout: 1500.5 }, 'Invalid timeout: must be an integer from 1000 to 60000'],
-  ['timeout as a string', { domains: ['example.test'], timeout: '5000' }, 'Invalid timeout: must be an integer from 1000 to 60000'],
-  ['negative maxRetries', { domains: ['example.test'], maxRetries: -1 }, 'Invalid maxRetries: must be an integer from 0 to 10'],
-  ['maxRetries above the range', { domains: ['example.test'], maxRetries: 11 }, 'Invalid maxRetries: must be an integer from 0 to 10'],
-  ['retryDelay above the range', { domains: ['example.test'], retryDelay: 100001 }, 'Invalid retryDelay: must be an integer from 0 to 100000'],
+  [
+    'a number among the domains',
+    { domains: ['example.test', 42] },
+    'Invalid domains[1]: must be a domain name or IP address of 1 to 253 characters',
+  ],
+  [
+    'an empty domain',
+    { domains: [''] },
+    'Invalid domains[0]: must be a domain name or IP address of 1 to 253 characters',
+  ],
+  [
+    'an invalid name',
+    { domains: ['example.test', 'bad..name'] },
+    'Invalid domains[1]: "bad..name" is not a valid domain name or IP address',
+  ],
+  [
+    'a URL instead of a name',
+    { domains: ['https://example.test/'] },
+    'Invalid domains[0]: "https://example.test/" is not a valid domain name or IP address',
+  ],
+  [
+    'a single-label name',
+    { domains: ['localhost'] },
+    'Invalid domains[0]: "localhost" is not a valid domain name or IP address',
+  ],
+  [
+    'a mangled IP address',
+    { domains: ['192.168.1'] },
+    'Invalid domains[0]: "192.168.1" is not a valid domain name or IP address',
+  ],
+  [
+    'an unknown record type',
+    { domains: ['example.test'], recordTypes: ['A', 'SPF'] },
+    `Invalid recordTypes[1]: must be one of ${TYPES}`,
+  ],
+  [
+    'record types as a string',
+    { domains: ['example.test'], recordTypes: 'A' },
+    'Invalid recordTypes: must list 1 or more record types',
+  ],
+  [
+    'an empty record type list',
+    { domains: ['example.test'], recordTypes: [] },
+    'Invalid recordTypes: must list 1 or more record types',
+  ],
+  [
+    'a string boolean',
+    { domains: ['example.test'], checkPropagation: 'yes' },
+    'Invalid checkPropagation: must be boolean',
+  ],
+  [
+    'timeout below the range',
+    { domains: ['example.test'], timeout: 999 },
+    'Invalid timeout: must be an integer from 1000 to 60000',
+  ],
+  [
+    'timeout above the range',
+    { domains: ['example.test'], timeout: 60001 },
+    'Invalid timeout: must be an integer from 1000 to 60000',
+  ],
+  [
+    'a fractional timeout',
+    { domains: ['example.test'], timeout: 1500.5 },
+    'Invalid timeout: must be an integer from 1000 to 60000',
+  ],
+  [
+    'timeout as a string',
+    { domains: ['example.test'], timeout: '5000' },
+    'Invalid timeout: must be an integer from 1000 to 60000',
+  ],
+  [
+    'negative maxRetries',
+    { domains: ['example.test'], maxRetries: -1 },
+    'Invalid maxRetries: must be an integer from 0 to 10',
+  ],
+  [
+    'maxRetries above the range',
+    { domains: ['example.test'], maxRetries: 11 },
+    'Invalid maxRetries: must be an integer from 0 to 10',
+  ],
+  [
+    'retryDelay above the range',
+    { domains: ['example.test'], retryDelay: 100001 },
+    'Invalid retryDelay: must be an integer from 0 to 100000',
+  ],
   ['an unknown field', { domains: ['example.test'], colour: 'red' }, 'Unknown field: colour'],
   [
     '11 propagation servers',
@@ -74,14 +142,20 @@ describeEachStore('POST /dns-lookup: bad input', (kind) => {
   it('records the 400 in the log with its message and cost', async () => {
     const token = await app().createToken(100);
     await lookup(app(), token, { domains: [] });
-    const logs = (await app().inject({ method: 'GET', url: '/token/logs?n=1', headers: { 'x-token': token } })).json().logs;
+    const logs = (await app().inject({ method: 'GET', url: '/token/logs?n=1', headers: { 'x-token': token } })).json()
+      .logs;
     expect(logs[0]).toMatchObject({ endpoint: 'service', status_code: 400, error: DOMAINS_RULE, cost: 5, balance: 95 });
   });
 
   it('answers 402 without charging when the wallet has less than 5 credits', async () => {
     const token = await app().createToken(4);
     const res = await lookup(app(), token, { domains: ['example.test'], ...FAST });
-    expect([res.statusCode, res.body, res.headers['x-cost'], res.headers['x-balance']]).toEqual([402, 'Insufficient credits', '0', '4']);
+    expect([res.statusCode, res.body, res.headers['x-cost'], res.headers['x-balance']]).toEqual([
+      402,
+      'Insufficient credits',
+      '0',
+      '4',
+    ]);
     expect(await balanceOf(app(), token)).toBe(4);
   });
 

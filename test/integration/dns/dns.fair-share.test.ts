@@ -26,7 +26,8 @@ describeEachStore('POST /dns-lookup: one wallet cannot take the DNS work of othe
     );
     // Once the hostile queries reach the server, the victim asks for a name that answers at once.
     const deadline = performance.now() + 5000;
-    while (dns().queries.length - before < QUERIES_PER_WALLET && performance.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    while (dns().queries.length - before < QUERIES_PER_WALLET && performance.now() < deadline)
+      await new Promise((r) => setTimeout(r, 10));
     const started = performance.now();
     const res = await lookup(app(), victim, { domains: ['example.test'], recordTypes: ['A'], ...QUIET, ...FAST });
     const victimMs = performance.now() - started;

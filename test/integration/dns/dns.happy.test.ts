@@ -19,7 +19,13 @@ describeEachStore('POST /dns-lookup: lookups on the wire', (kind) => {
     expect([res.headers['x-cost'], res.headers['x-balance']]).toEqual(['5', '95']);
     expect(await balanceOf(app(), token)).toBe(95);
     const body = res.json();
-    expect(body.summary).toEqual({ totalDomains: 4, successfulLookups: 4, failedLookups: 0, recordTypes: [...ALL_TYPES], propagationCheckEnabled: false });
+    expect(body.summary).toEqual({
+      totalDomains: 4,
+      successfulLookups: 4,
+      failedLookups: 0,
+      recordTypes: [...ALL_TYPES],
+      propagationCheckEnabled: false,
+    });
     const [apex, srv, www, ip] = body.results;
     expect(apex.domain).toBe('example.test');
     expect(apex.lookupResult.domain).toBe('example.test');
@@ -46,14 +52,19 @@ describeEachStore('POST /dns-lookup: lookups on the wire', (kind) => {
       CAA: [{ type: 'CAA', flags: 0, tag: 'issue', value: 'letsencrypt.org', ttl: 3600 }],
     });
     expect(apex.lookupResult).not.toHaveProperty('errors');
-    expect(srv.lookupResult.records).toEqual({ SRV: [{ type: 'SRV', priority: 10, weight: 60, port: 5060, target: 'sip.example.test', ttl: 1800 }] });
+    expect(srv.lookupResult.records).toEqual({
+      SRV: [{ type: 'SRV', priority: 10, weight: 60, port: 5060, target: 'sip.example.test', ttl: 1800 }],
+    });
     expect(www.lookupResult.records).toEqual({
       A: [{ type: 'A', address: '192.0.2.20', ttl: 20 }],
       CNAME: [{ type: 'CNAME', value: 'edge.example.test', ttl: 60 }],
     });
     expect(ip).toMatchObject({
       domain: '192.0.2.10',
-      lookupResult: { domain: '192.0.2.10', records: { PTR: [{ type: 'PTR', value: 'host.example.test', ttl: 7200 }] } },
+      lookupResult: {
+        domain: '192.0.2.10',
+        records: { PTR: [{ type: 'PTR', value: 'host.example.test', ttl: 7200 }] },
+      },
     });
     expect(body.results[0]).not.toHaveProperty('propagationResults');
   });
@@ -100,20 +111,31 @@ describeEachStore('POST /dns-lookup: lookups on the wire', (kind) => {
 
   it('keeps an entry with empty records and the errors for a domain whose every query failed, and counts it failed', async () => {
     const token = await app().createToken(100);
-    const res = await lookup(app(), token, { domains: ['example.test', 'missing.test'], recordTypes: ['A', 'MX'], ...FAST });
+    const res = await lookup(app(), token, {
+      domains: ['example.test', 'missing.test'],
+      recordTypes: ['A', 'MX'],
+      ...FAST,
+    });
     expect(res.statusCode).toBe(200);
     expect([res.headers['x-cost'], res.headers['x-balance']]).toEqual(['5', '95']);
     const body = res.json();
     expect(body.summary).toMatchObject({ totalDomains: 2, successfulLookups: 1, failedLookups: 1 });
     expect(body.results[1]).toEqual({
       domain: 'missing.test',
-      lookupResult: { domain: 'missing.test', timestamp: expect.any(String), records: {}, errors: { A: 'NXDOMAIN', MX: 'NXDOMAIN' } },
+      lookupResult: {
+        domain: 'missing.test',
+        timestamp: expect.any(String),
+        records: {},
+        errors: { A: 'NXDOMAIN', MX: 'NXDOMAIN' },
+      },
     });
   });
 
   it('reports a failed record type in errors and still counts the domain as successful', async () => {
     const token = await app().createToken(100);
-    dns().setBehaviour((query) => (query.name === 'example.test' && query.type === 'MX' ? { rcode: 'SERVFAIL' } : undefined));
+    dns().setBehaviour((query) =>
+      query.name === 'example.test' && query.type === 'MX' ? { rcode: 'SERVFAIL' } : undefined,
+    );
     try {
       const res = await lookup(app(), token, {
         domains: ['example.test'],
@@ -124,7 +146,10 @@ describeEachStore('POST /dns-lookup: lookups on the wire', (kind) => {
       });
       const body = res.json();
       expect(body.summary).toMatchObject({ successfulLookups: 1, failedLookups: 0 });
-      expect(body.results[0].lookupResult).toMatchObject({ records: { A: [{ address: '192.0.2.10' }] }, errors: { MX: 'SERVFAIL' } });
+      expect(body.results[0].lookupResult).toMatchObject({
+        records: { A: [{ address: '192.0.2.10' }] },
+        errors: { MX: 'SERVFAIL' },
+      });
       expect(body.results[0].lookupResult.records).not.toHaveProperty('MX');
     } finally {
       dns().setBehaviour(undefined);
@@ -137,7 +162,14 @@ describeEachStore('POST /dns-lookup: lookups on the wire', (kind) => {
     try {
       const before = dns().queriesFor('flaky.test', 'A').length;
       const started = performance.now();
-      const res = await lookup(app(), token, { domains: ['flaky.test'], recordTypes: ['A'], enableEnrichment: false, ...FAST, maxRetries: 3, retryDelay: 50 });
+      const res = await lookup(app(), token, {
+        domains: ['flaky.test'],
+        recordTypes: ['A'],
+        enableEnrichment: false,
+        ...FAST,
+        maxRetries: 3,
+        retryDelay: 50,
+      });
       expect(performance.now() - started).toBeGreaterThanOrEqual(145);
       expect(res.json().results[0].lookupResult.errors).toEqual({ A: 'SERVFAIL' });
       expect(dns().queriesFor('flaky.test', 'A').length - before).toBe(4);
@@ -197,8 +229,16 @@ describeEachStore('POST /dns-lookup: lookups on the wire', (kind) => {
   it('logs the call under the service category with its cost', async () => {
     const token = await app().createToken(100);
     await lookup(app(), token, { domains: ['example.test'], recordTypes: ['A'], enableEnrichment: false, ...FAST });
-    const logs = (await app().inject({ method: 'GET', url: '/token/logs?n=1', headers: { 'x-token': token } })).json().logs;
-    expect(logs[0]).toMatchObject({ method: 'POST', path: '/dns-lookup', endpoint: 'service', status_code: 200, cost: 5, balance: 95 });
+    const logs = (await app().inject({ method: 'GET', url: '/token/logs?n=1', headers: { 'x-token': token } })).json()
+      .logs;
+    expect(logs[0]).toMatchObject({
+      method: 'POST',
+      path: '/dns-lookup',
+      endpoint: 'service',
+      status_code: 200,
+      cost: 5,
+      balance: 95,
+    });
   });
 });
 
@@ -221,7 +261,12 @@ describeEachStore('POST /dns-lookup: propagation with loopback resolvers allowed
     expect(body.summary.propagationCheckEnabled).toBe(true);
     expect(body.results[0].propagationResults).toHaveLength(2);
     const [a] = body.results[0].propagationResults;
-    expect(a).toMatchObject({ domain: 'example.test', recordType: 'A', isPropagated: true, consistencyPercentage: 100 });
+    expect(a).toMatchObject({
+      domain: 'example.test',
+      recordType: 'A',
+      isPropagated: true,
+      consistencyPercentage: 100,
+    });
     expect(Object.keys(a.servers)).toEqual(servers);
     expect(a.servers[dns().address]).toEqual({
       records: [{ type: 'A', address: '192.0.2.10', ttl: 300 }],
@@ -233,7 +278,16 @@ describeEachStore('POST /dns-lookup: propagation with loopback resolvers allowed
 
   it('connects to a loopback address for TLS inspection only because it is allowed (nothing listens on 443)', async () => {
     const token = await app().createToken(100);
-    const res = await lookup(app(), token, { domains: ['loopback.test'], recordTypes: ['A'], enableEnrichment: false, ...FAST, enableSslInspection: true });
-    expect(res.json().results[0].lookupResult).toMatchObject({ ssl_error: 'ECONNREFUSED', warnings: ['SSL inspection failed: ECONNREFUSED'] });
+    const res = await lookup(app(), token, {
+      domains: ['loopback.test'],
+      recordTypes: ['A'],
+      enableEnrichment: false,
+      ...FAST,
+      enableSslInspection: true,
+    });
+    expect(res.json().results[0].lookupResult).toMatchObject({
+      ssl_error: 'ECONNREFUSED',
+      warnings: ['SSL inspection failed: ECONNREFUSED'],
+    });
   });
 });

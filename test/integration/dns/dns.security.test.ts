@@ -23,7 +23,12 @@ describeEachStore('POST /dns-lookup: outbound address guard', (kind) => {
   for (const [what, server] of refused) {
     it(`refuses a ${what} propagation server with 400, charging 5`, async () => {
       const token = await app().createToken(100);
-      const res = await lookup(app(), token, { domains: ['example.test'], checkPropagation: true, propagationServers: ['9.9.9.9', server], ...FAST });
+      const res = await lookup(app(), token, {
+        domains: ['example.test'],
+        checkPropagation: true,
+        propagationServers: ['9.9.9.9', server],
+        ...FAST,
+      });
       expect(res.statusCode).toBe(400);
       expect(res.headers['content-type']).toBe(PLAIN);
       expect(res.body).toMatch(/^Invalid propagationServers\[1\]: .+ is not a public address$/);
@@ -34,8 +39,16 @@ describeEachStore('POST /dns-lookup: outbound address guard', (kind) => {
   it('refuses a propagation server named by a host that resolves to loopback, and never asks it', async () => {
     const token = await app().createToken(100);
     const before = dns().queriesFor('example.test').length;
-    const res = await lookup(app(), token, { domains: ['example.test'], checkPropagation: true, propagationServers: [`resolver.test:${dns().port}`], ...FAST });
-    expect([res.statusCode, res.body]).toEqual([400, 'Invalid propagationServers[0]: resolver.test resolves to a non-public address']);
+    const res = await lookup(app(), token, {
+      domains: ['example.test'],
+      checkPropagation: true,
+      propagationServers: [`resolver.test:${dns().port}`],
+      ...FAST,
+    });
+    expect([res.statusCode, res.body]).toEqual([
+      400,
+      'Invalid propagationServers[0]: resolver.test resolves to a non-public address',
+    ]);
     expect(dns().queriesFor('example.test').length).toBe(before);
   });
 
@@ -47,12 +60,21 @@ describeEachStore('POST /dns-lookup: outbound address guard', (kind) => {
 
   it('does not open a TLS connection to a domain that resolves to a non-public address', async () => {
     const token = await app().createToken(100);
-    const res = await lookup(app(), token, { domains: ['loopback.test'], recordTypes: ['A'], enableEnrichment: false, ...FAST, enableSslInspection: true });
+    const res = await lookup(app(), token, {
+      domains: ['loopback.test'],
+      recordTypes: ['A'],
+      enableEnrichment: false,
+      ...FAST,
+      enableSslInspection: true,
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().results[0].lookupResult).toMatchObject({
       records: {},
       ssl_error: 'loopback.test resolves to a non-public address',
-      warnings: ['1 non-public address removed from the answers (NON_PUBLIC_ADDRESS)', 'SSL inspection failed: loopback.test resolves to a non-public address'],
+      warnings: [
+        '1 non-public address removed from the answers (NON_PUBLIC_ADDRESS)',
+        'SSL inspection failed: loopback.test resolves to a non-public address',
+      ],
     });
     expect(await balanceOf(app(), token)).toBe(95);
   });
@@ -82,8 +104,15 @@ describeEachStore('POST /dns-lookup: 5xx answers cost nothing', (kind) => {
       expect(res.statusCode).toBe(status);
       expect([res.headers['x-cost'], res.headers['x-balance']]).toEqual(['0', '100']);
       expect(await balanceOf(app(), value)).toBe(100);
-      const logs = (await app().inject({ method: 'GET', url: '/token/logs?n=1', headers: { 'x-token': value } })).json().logs;
-      expect(logs[0]).toMatchObject({ path: '/dns-lookup', endpoint: 'service', status_code: status, cost: 0, balance: 100 });
+      const logs = (await app().inject({ method: 'GET', url: '/token/logs?n=1', headers: { 'x-token': value } })).json()
+        .logs;
+      expect(logs[0]).toMatchObject({
+        path: '/dns-lookup',
+        endpoint: 'service',
+        status_code: status,
+        cost: 0,
+        balance: 100,
+      });
     });
   }
 

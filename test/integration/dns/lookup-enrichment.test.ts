@@ -14,7 +14,8 @@ import type { DnsLookupBody } from '../../../src/features/dns/dns.schemas.js';
 import { validatedBody } from '../../helpers/validated-dns-body.js';
 
 /** TXT data as DNS carries it: strings of at most 255 bytes. */
-const chunks = (text: string) => Array.from({ length: Math.ceil(text.length / 255) }, (_, i) => text.slice(i * 255, (i + 1) * 255));
+const chunks = (text: string) =>
+  Array.from({ length: Math.ceil(text.length / 255) }, (_, i) => text.slice(i * 255, (i + 1) * 255));
 const KEY = `v=DKIM1; k=rsa; p=${'MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA'.repeat(8)}`;
 const txt = (name: string, text: string) => rr(name, 'TXT', chunks(text));
 
@@ -67,7 +68,13 @@ const ZONE = [
   txt('_dmarc.secure.test', 'v=DMARC1; p=reject'),
 ];
 
-const FAST = { timeout: 1000, maxRetries: 0, retryDelay: 0, enableSslInspection: false, performReverseLookup: false } as const;
+const FAST = {
+  timeout: 1000,
+  maxRetries: 0,
+  retryDelay: 0,
+  enableSslInspection: false,
+  performReverseLookup: false,
+} as const;
 
 describe('enrichment and TLS inspection of a lookup, against loopback DNS and TLS servers', () => {
   let dns: TestDnsServer;
@@ -96,7 +103,9 @@ describe('enrichment and TLS inspection of a lookup, against loopback DNS and TL
 
   const one = async (domain: string, extra: Partial<DnsLookupBody> = {}) => {
     const response = await lookup.lookup(validatedBody({ domains: [domain], ...FAST, ...extra }), 1);
-    return response.results[0]?.lookupResult as Record<string, unknown> & { enrichment?: Record<string, Record<string, unknown>> };
+    return response.results[0]?.lookupResult as Record<string, unknown> & {
+      enrichment?: Record<string, Record<string, unknown>>;
+    };
   };
 
   it('scores 100 a domain with valid strict SPF (through includes), DMARC reject and DKIM, and names its provider', async () => {
@@ -111,9 +120,18 @@ describe('enrichment and TLS inspection of a lookup, against loopback DNS and TL
       warnings: [],
       recommendations: [],
     });
-    expect(result.enrichment?.spf).toMatchObject({ present: true, valid: true, strict: true, lookups: 4, record: 'v=spf1 include:_spf.mail.test -all' });
+    expect(result.enrichment?.spf).toMatchObject({
+      present: true,
+      valid: true,
+      strict: true,
+      lookups: 4,
+      record: 'v=spf1 include:_spf.mail.test -all',
+    });
     expect(result.enrichment?.dkim).toMatchObject({ found: true, selectors: ['google'] });
-    expect(result.enrichment?.mx).toEqual({ provider: 'Google Workspace', hosts: ['aspmx.l.google.com', 'alt1.aspmx.l.google.com'] });
+    expect(result.enrichment?.mx).toEqual({
+      provider: 'Google Workspace',
+      hosts: ['aspmx.l.google.com', 'alt1.aspmx.l.google.com'],
+    });
   });
 
   it('finds SPF past the 10-lookup limit invalid, reads DMARC quarantine, and follows a DKIM CNAME', async () => {
@@ -126,7 +144,10 @@ describe('enrichment and TLS inspection of a lookup, against loopback DNS and TL
       has_dkim: true,
       email_security_score: 80,
     });
-    expect(result.warnings).toEqual(['SPF record is invalid: more than 10 DNS lookups', 'DMARC policy is quarantine, not reject']);
+    expect(result.warnings).toEqual([
+      'SPF record is invalid: more than 10 DNS lookups',
+      'DMARC policy is quarantine, not reject',
+    ]);
     expect(result.recommendations).toHaveLength(2);
     expect(result.enrichment?.dkim).toMatchObject({ selectors: ['selector1'] });
   });
@@ -152,7 +173,13 @@ describe('enrichment and TLS inspection of a lookup, against loopback DNS and TL
 
   it('probes provider-specific DKIM selectors and treats a broken DMARC record as missing', async () => {
     const result = await one('proton.test');
-    expect(result).toMatchObject({ mx_provider: 'Proton Mail', spf_valid: true, spf_strict: true, has_dkim: true, email_security_score: 60 });
+    expect(result).toMatchObject({
+      mx_provider: 'Proton Mail',
+      spf_valid: true,
+      spf_strict: true,
+      has_dkim: true,
+      email_security_score: 60,
+    });
     expect(result).not.toHaveProperty('dmarc_policy');
     expect(result.enrichment?.dkim).toMatchObject({ selectors: ['protonmail2'] });
     expect(result.warnings).toEqual(['DMARC record is invalid: DMARC record has an unknown policy p=maybe']);
@@ -178,7 +205,13 @@ describe('enrichment and TLS inspection of a lookup, against loopback DNS and TL
 
   it('gives 0 and a warning per missing record to a domain with no mail set-up', async () => {
     const result = await one('bare.test');
-    expect(result).toMatchObject({ mx_provider: null, spf_valid: false, spf_strict: false, has_dkim: false, email_security_score: 0 });
+    expect(result).toMatchObject({
+      mx_provider: null,
+      spf_valid: false,
+      spf_strict: false,
+      has_dkim: false,
+      email_security_score: 0,
+    });
     expect(result).not.toHaveProperty('dmarc_policy');
     expect(result.warnings).toEqual(['No SPF record found', 'No DMARC record found', 'No DKIM records detected']);
     expect(result.recommendations).toHaveLength(3);
@@ -206,8 +239,14 @@ describe('enrichment and TLS inspection of a lookup, against loopback DNS and TL
     expect(result).toMatchObject({ ssl_chain_valid: true, ssl_subject_alt_names: ['secure.test'] });
     expect(result.ssl_days_until_expiry).toBeGreaterThanOrEqual(19);
     expect(result.ssl_days_until_expiry).toBeLessThanOrEqual(20);
-    expect(result.warnings).toEqual(['No DKIM records detected', `SSL certificate expires in ${String(result.ssl_days_until_expiry)} days`]);
-    expect(result.recommendations).toEqual(['Configure DKIM signing for email authentication', 'Renew the SSL certificate before it expires']);
+    expect(result.warnings).toEqual([
+      'No DKIM records detected',
+      `SSL certificate expires in ${String(result.ssl_days_until_expiry)} days`,
+    ]);
+    expect(result.recommendations).toEqual([
+      'Configure DKIM signing for email authentication',
+      'Renew the SSL certificate before it expires',
+    ]);
     expect(tls.servernames).toContain('secure.test');
   });
 

@@ -4,17 +4,29 @@ import { rr } from '../../helpers/dns-server.js';
 import type { BehaviourRule } from '../../helpers/dns-server.js';
 import { lookup, useDnsApp } from './route-fixtures.js';
 
-const QUIET = { timeout: 1000, maxRetries: 0, retryDelay: 0, enableEnrichment: false, enableSslInspection: false } as const;
+const QUIET = {
+  timeout: 1000,
+  maxRetries: 0,
+  retryDelay: 0,
+  enableEnrichment: false,
+  enableSslInspection: false,
+} as const;
 
 /** What the service's own resolver might know of a cloud's internal zones. */
 const INTERNAL: BehaviourRule = (query) => {
-  if (query.name === 'mixed.test' && query.type === 'A') return { answers: [rr('mixed.test', 'A', '10.0.0.5'), rr('mixed.test', 'A', '93.184.216.34')] };
-  if (query.name === 'mixed.test' && query.type === 'AAAA') return { answers: [rr('mixed.test', 'AAAA', 'fd00::5'), rr('mixed.test', 'AAAA', '2606:4700::1')] };
-  if (query.name === 'mixed.test' && query.type === 'MX') return { answers: [rr('mixed.test', 'MX', { preference: 10, exchange: 'mail.internal' })] };
+  if (query.name === 'mixed.test' && query.type === 'A')
+    return { answers: [rr('mixed.test', 'A', '10.0.0.5'), rr('mixed.test', 'A', '93.184.216.34')] };
+  if (query.name === 'mixed.test' && query.type === 'AAAA')
+    return { answers: [rr('mixed.test', 'AAAA', 'fd00::5'), rr('mixed.test', 'AAAA', '2606:4700::1')] };
+  if (query.name === 'mixed.test' && query.type === 'MX')
+    return { answers: [rr('mixed.test', 'MX', { preference: 10, exchange: 'mail.internal' })] };
   // A public name that leads into the reverse zone of a private address (RFC 2317 style).
   if (query.name === 'sneaky.test' && query.type === 'PTR')
-    return { answers: [rr('sneaky.test', 'CNAME', '5.0.0.10.in-addr.arpa'), rr('5.0.0.10.in-addr.arpa', 'PTR', 'db.internal')] };
-  if (query.name.endsWith('.in-addr.arpa') || query.name.endsWith('.ip6.arpa')) return { answers: [rr(query.name, 'PTR', 'host.internal')] };
+    return {
+      answers: [rr('sneaky.test', 'CNAME', '5.0.0.10.in-addr.arpa'), rr('5.0.0.10.in-addr.arpa', 'PTR', 'db.internal')],
+    };
+  if (query.name.endsWith('.in-addr.arpa') || query.name.endsWith('.ip6.arpa'))
+    return { answers: [rr(query.name, 'PTR', 'host.internal')] };
   return undefined;
 };
 
@@ -25,7 +37,11 @@ describeEachStore('POST /dns-lookup: non-public answers without OUTBOUND_ALLOW_C
     dns().setBehaviour(INTERNAL);
     try {
       const token = await app().createToken(100);
-      const res = await lookup(app(), token, { domains: ['mixed.test', 'loopback.test'], recordTypes: ['A', 'AAAA', 'MX'], ...QUIET });
+      const res = await lookup(app(), token, {
+        domains: ['mixed.test', 'loopback.test'],
+        recordTypes: ['A', 'AAAA', 'MX'],
+        ...QUIET,
+      });
       expect(res.statusCode).toBe(200);
       const [mixed, loopback] = res.json().results;
       expect(mixed.lookupResult.records).toEqual({
@@ -33,12 +49,16 @@ describeEachStore('POST /dns-lookup: non-public answers without OUTBOUND_ALLOW_C
         AAAA: [{ type: 'AAAA', address: '2606:4700::1', ttl: 300 }],
         MX: [{ type: 'MX', exchange: 'mail.internal', priority: 10, ttl: 300 }],
       });
-      expect(mixed.lookupResult.warnings).toEqual(['2 non-public addresses removed from the answers (NON_PUBLIC_ADDRESS)']);
+      expect(mixed.lookupResult.warnings).toEqual([
+        '2 non-public addresses removed from the answers (NON_PUBLIC_ADDRESS)',
+      ]);
       expect(mixed.lookupResult.reverseLookup.hostnames).toEqual(['host.internal']);
       expect(dns().queriesFor('34.216.184.93.in-addr.arpa', 'PTR')).toHaveLength(1);
       expect(dns().queriesFor('5.0.0.10.in-addr.arpa')).toHaveLength(0);
       expect(loopback.lookupResult.records).toEqual({});
-      expect(loopback.lookupResult.warnings).toEqual(['1 non-public address removed from the answers (NON_PUBLIC_ADDRESS)']);
+      expect(loopback.lookupResult.warnings).toEqual([
+        '1 non-public address removed from the answers (NON_PUBLIC_ADDRESS)',
+      ]);
       expect(res.body).not.toMatch(/10\.0\.0\.5|fd00::5|127\.0\.0\.1/);
     } finally {
       dns().setBehaviour(undefined);
@@ -60,10 +80,16 @@ describeEachStore('POST /dns-lookup: non-public answers without OUTBOUND_ALLOW_C
       expect(dns().queries.length).toBe(before);
       expect(body.summary).toMatchObject({ totalDomains: 5, successfulLookups: 0, failedLookups: 5 });
       const [ip, reverseName, zone, v6, loop] = body.results;
-      for (const entry of [ip, v6, loop]) expect(entry.lookupResult).toMatchObject({ records: {}, errors: { PTR: 'NON_PUBLIC_ADDRESS' } });
+      for (const entry of [ip, v6, loop])
+        expect(entry.lookupResult).toMatchObject({ records: {}, errors: { PTR: 'NON_PUBLIC_ADDRESS' } });
       for (const entry of [reverseName, zone])
-        expect(entry.lookupResult).toMatchObject({ records: {}, errors: { PTR: 'NON_PUBLIC_ADDRESS', TXT: 'NON_PUBLIC_ADDRESS' } });
-      expect(ip.lookupResult.warnings).toEqual(['Names under the reverse zone of a non-public address are not looked up (NON_PUBLIC_ADDRESS)']);
+        expect(entry.lookupResult).toMatchObject({
+          records: {},
+          errors: { PTR: 'NON_PUBLIC_ADDRESS', TXT: 'NON_PUBLIC_ADDRESS' },
+        });
+      expect(ip.lookupResult.warnings).toEqual([
+        'Names under the reverse zone of a non-public address are not looked up (NON_PUBLIC_ADDRESS)',
+      ]);
     } finally {
       dns().setBehaviour(undefined);
     }
@@ -86,7 +112,9 @@ describeEachStore('POST /dns-lookup: non-public answers without OUTBOUND_ALLOW_C
     try {
       const token = await app().createToken(100);
       const res = await lookup(app(), token, { domains: ['93.184.216.34'], ...QUIET });
-      expect(res.json().results[0].lookupResult.records).toEqual({ PTR: [{ type: 'PTR', value: 'host.internal', ttl: 300 }] });
+      expect(res.json().results[0].lookupResult.records).toEqual({
+        PTR: [{ type: 'PTR', value: 'host.internal', ttl: 300 }],
+      });
     } finally {
       dns().setBehaviour(undefined);
     }
@@ -115,8 +143,13 @@ describeEachStore('POST /dns-lookup: non-public answers inside OUTBOUND_ALLOW_CI
       expect(ip.lookupResult.records).toEqual({ PTR: [{ type: 'PTR', value: 'host.internal', ttl: 300 }] });
       expect(mixed.lookupResult.records).toEqual({ A: [{ type: 'A', address: '93.184.216.34', ttl: 300 }] });
       // The server gave the main answer (so it matches), shown without its private address; both removals are counted.
-      expect(mixed.propagationResults[0].servers[dns().address]).toMatchObject({ records: [{ type: 'A', address: '93.184.216.34', ttl: 300 }], matches: true });
-      expect(mixed.lookupResult.warnings).toEqual(['2 non-public addresses removed from the answers (NON_PUBLIC_ADDRESS)']);
+      expect(mixed.propagationResults[0].servers[dns().address]).toMatchObject({
+        records: [{ type: 'A', address: '93.184.216.34', ttl: 300 }],
+        matches: true,
+      });
+      expect(mixed.lookupResult.warnings).toEqual([
+        '2 non-public addresses removed from the answers (NON_PUBLIC_ADDRESS)',
+      ]);
     } finally {
       dns().setBehaviour(undefined);
     }

@@ -31,7 +31,9 @@ async function startSilentServer(): Promise<{ readonly port: number; packets(): 
   const socket: Socket = createSocket('udp4');
   let packets = 0;
   socket.on('message', () => packets++);
-  const port = await new Promise<number>((resolve) => socket.bind(0, '127.0.0.1', () => resolve(socket.address().port)));
+  const port = await new Promise<number>((resolve) =>
+    socket.bind(0, '127.0.0.1', () => resolve(socket.address().port)),
+  );
   return { port, packets: () => packets, close: () => new Promise<void>((resolve) => socket.close(() => resolve())) };
 }
 
@@ -42,7 +44,9 @@ async function startMuteTcpServer(): Promise<{ readonly port: number; close(): P
     sockets.add(socket);
     socket.on('error', () => socket.destroy());
   });
-  const port = await new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
+  const port = await new Promise<number>((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)),
+  );
   return {
     port,
     close: () => {
@@ -63,36 +67,48 @@ const withShortDeadline = (config: Config): DepsOverrides => ({
   }),
 });
 
-describeEachStore('POST /dns-lookup: a request ends at its deadline, however long the contract lets each query take', (kind) => {
-  const env: Record<string, string> = {};
-  let silent: Awaited<ReturnType<typeof startSilentServer>> | undefined;
-  beforeAll(async () => {
-    silent = await startSilentServer();
-    env.DNS_SERVERS = `127.0.0.1:${silent.port}`;
-  });
-  afterAll(async () => {
-    await silent?.close();
-  });
-  const app = useTestApp(kind, { env, overrides: withShortDeadline });
+describeEachStore(
+  'POST /dns-lookup: a request ends at its deadline, however long the contract lets each query take',
+  (kind) => {
+    const env: Record<string, string> = {};
+    let silent: Awaited<ReturnType<typeof startSilentServer>> | undefined;
+    beforeAll(async () => {
+      silent = await startSilentServer();
+      env.DNS_SERVERS = `127.0.0.1:${silent.port}`;
+    });
+    afterAll(async () => {
+      await silent?.close();
+    });
+    const app = useTestApp(kind, { env, overrides: withShortDeadline });
 
-  it('answers 200 at the deadline with every outstanding query as TIMEOUT and a warning naming the deadline', async () => {
-    const token = await app().createToken(100);
-    const started = performance.now();
-    const res = await lookup(app(), token, { domains: ['example.com', 'example.org'], ...WORST });
-    const elapsed = performance.now() - started;
-    expect(elapsed).toBeGreaterThanOrEqual(SHORT_DEADLINE_MS - 50);
-    expect(elapsed).toBeLessThan(SHORT_DEADLINE_MS + 1500);
-    expect(res.statusCode).toBe(200);
-    expect([res.headers['x-cost'], res.headers['x-balance']]).toEqual(['5', '95']);
-    const body = res.json();
-    expect(body.summary).toMatchObject({ totalDomains: 2, failedLookups: 2 });
-    for (const result of body.results) {
-      expect(result.lookupResult.errors).toEqual({ A: 'TIMEOUT', AAAA: 'TIMEOUT', MX: 'TIMEOUT', TXT: 'TIMEOUT', NS: 'TIMEOUT', CNAME: 'TIMEOUT' });
-      expect(result.lookupResult.warnings).toContain(`Request deadline of ${SHORT_DEADLINE_MS} ms reached: queries still outstanding are reported as TIMEOUT`);
-    }
-    expect(silent?.packets()).toBeLessThanOrEqual(MAX_PACKETS_PER_REQUEST);
-  });
-});
+    it('answers 200 at the deadline with every outstanding query as TIMEOUT and a warning naming the deadline', async () => {
+      const token = await app().createToken(100);
+      const started = performance.now();
+      const res = await lookup(app(), token, { domains: ['example.com', 'example.org'], ...WORST });
+      const elapsed = performance.now() - started;
+      expect(elapsed).toBeGreaterThanOrEqual(SHORT_DEADLINE_MS - 50);
+      expect(elapsed).toBeLessThan(SHORT_DEADLINE_MS + 1500);
+      expect(res.statusCode).toBe(200);
+      expect([res.headers['x-cost'], res.headers['x-balance']]).toEqual(['5', '95']);
+      const body = res.json();
+      expect(body.summary).toMatchObject({ totalDomains: 2, failedLookups: 2 });
+      for (const result of body.results) {
+        expect(result.lookupResult.errors).toEqual({
+          A: 'TIMEOUT',
+          AAAA: 'TIMEOUT',
+          MX: 'TIMEOUT',
+          TXT: 'TIMEOUT',
+          NS: 'TIMEOUT',
+          CNAME: 'TIMEOUT',
+        });
+        expect(result.lookupResult.warnings).toContain(
+          `Request deadline of ${SHORT_DEADLINE_MS} ms reached: queries still outstanding are reported as TIMEOUT`,
+        );
+      }
+      expect(silent?.packets()).toBeLessThanOrEqual(MAX_PACKETS_PER_REQUEST);
+    });
+  },
+);
 
 describe('the default request deadline', () => {
   let silent: Awaited<ReturnType<typeof startSilentServer>>;
@@ -133,10 +149,19 @@ describeEachStore('POST /dns-lookup: packets per request are capped', (kind) => 
     try {
       const token = await app().createToken(100);
       const before = dns().queries.length;
-      const res = await lookup(app(), token, { domains, recordTypes: ALL_TYPES, timeout: 1000, maxRetries: 10, retryDelay: 0, ...QUIET });
+      const res = await lookup(app(), token, {
+        domains,
+        recordTypes: ALL_TYPES,
+        timeout: 1000,
+        maxRetries: 10,
+        retryDelay: 0,
+        ...QUIET,
+      });
       expect(res.statusCode).toBe(200);
       expect(dns().queries.length - before).toBeLessThanOrEqual(MAX_PACKETS_PER_REQUEST);
-      const results = res.json().results as Array<{ lookupResult: { errors: Record<string, string>; warnings?: string[] } }>;
+      const results = res.json().results as Array<{
+        lookupResult: { errors: Record<string, string>; warnings?: string[] };
+      }>;
       const failures = results.flatMap((result) => Object.values(result.lookupResult.errors));
       expect(failures).toContain('PACKET_LIMIT');
       expect(failures.filter((failure) => failure !== 'PACKET_LIMIT' && failure !== 'SERVFAIL')).toEqual([]);
@@ -161,7 +186,9 @@ describeEachStore('POST /dns-lookup: propagation servers on port 53 only', (kind
   for (const [what, server] of refusedPorts) {
     it(`refuses ${what} with another port with 400, charging 5`, async () => {
       dns().setBehaviour((query) =>
-        query.name === 'public-resolver.test' && query.type === 'A' ? { answers: [rr('public-resolver.test', 'A', '9.9.9.9')] } : undefined,
+        query.name === 'public-resolver.test' && query.type === 'A'
+          ? { answers: [rr('public-resolver.test', 'A', '9.9.9.9')] }
+          : undefined,
       );
       try {
         const token = await app().createToken(100);
@@ -221,7 +248,13 @@ describe('the TLS inspection of a request', () => {
     });
     const started = performance.now();
     const response = await lookupService.lookup(
-      validatedBody({ domains: ['secure.test'], recordTypes: ['A'], enableEnrichment: false, performReverseLookup: false, ...WORST }),
+      validatedBody({
+        domains: ['secure.test'],
+        recordTypes: ['A'],
+        enableEnrichment: false,
+        performReverseLookup: false,
+        ...WORST,
+      }),
       1,
     );
     const elapsed = performance.now() - started;

@@ -18,7 +18,15 @@ export const ZONE: ZoneRecord[] = [
   rr(
     'example.test',
     'SOA',
-    { mname: 'ns1.example.test', rname: 'hostmaster.example.test', serial: 7, refresh: 7200, retry: 900, expire: 1209600, minimum: 300 },
+    {
+      mname: 'ns1.example.test',
+      rname: 'hostmaster.example.test',
+      serial: 7,
+      refresh: 7200,
+      retry: 900,
+      expire: 1209600,
+      minimum: 300,
+    },
     900,
   ),
   rr('example.test', 'CAA', { flags: 0, tag: 'issue', value: 'letsencrypt.org' }, 3600),
@@ -49,13 +57,19 @@ export interface DnsAppOptions {
 }
 
 /** A test app whose DNS_SERVERS is a loopback DNS server serving ZONE (started first, closed last). */
-export function useDnsApp(kind: Parameters<typeof useTestApp>[0], options: DnsAppOptions = {}): { app: () => TestApp; dns: () => TestDnsServer } {
+export function useDnsApp(
+  kind: Parameters<typeof useTestApp>[0],
+  options: DnsAppOptions = {},
+): { app: () => TestApp; dns: () => TestDnsServer } {
   const env: Record<string, string> = {};
   let dns: TestDnsServer | undefined;
   beforeAll(async () => {
     dns = await startDnsServer({ zone: ZONE });
     env.DNS_SERVERS = dns.address;
-    const allowed = [...(options.allowTestNets === false ? [] : TEST_NETS), ...(options.allowLoopback ? ['127.0.0.0/8'] : [])];
+    const allowed = [
+      ...(options.allowTestNets === false ? [] : TEST_NETS),
+      ...(options.allowLoopback ? ['127.0.0.0/8'] : []),
+    ];
     if (allowed.length > 0) env.OUTBOUND_ALLOW_CIDRS = allowed.join(',');
   });
   afterAll(async () => {

@@ -31,7 +31,12 @@ describe('access log: one pino line per request at info', () => {
   it('method, route pattern, status, ms, cost, wallet hash prefix and request id; never a token', async () => {
     const token = await get().createToken(10);
     const before = requestLines().length;
-    const set = await get().inject({ method: 'POST', url: '/kv/b/k?ttl=60', headers: { 'x-token': token }, payload: 'v' });
+    const set = await get().inject({
+      method: 'POST',
+      url: '/kv/b/k?ttl=60',
+      headers: { 'x-token': token },
+      payload: 'v',
+    });
     expect(set.statusCode).toBe(200);
     // The token in every place a careless log could pick it up: a header on a refused call, the query string of a 404.
     await get().inject({ method: 'GET', url: '/kv/b/k', headers: { 'x-token': `${token}x` } });

@@ -13,7 +13,13 @@ const FORM = 'application/x-www-form-urlencoded';
 function createVia(t: TestApp, forwardedFor: string | undefined, remoteAddress = PROXY) {
   const headers: Record<string, string> = { 'content-type': FORM };
   if (forwardedFor !== undefined) headers['x-forwarded-for'] = forwardedFor;
-  return t.inject({ method: 'POST', url: '/token', headers, payload: 'token=new', remoteAddress } satisfies InjectOptions);
+  return t.inject({
+    method: 'POST',
+    url: '/token',
+    headers,
+    payload: 'token=new',
+    remoteAddress,
+  } satisfies InjectOptions);
 }
 
 async function statuses(t: TestApp, forwarded: readonly string[]): Promise<number[]> {
@@ -24,7 +30,12 @@ async function statuses(t: TestApp, forwarded: readonly string[]): Promise<numbe
 
 async function myIpVia(t: TestApp, forwardedFor: string): Promise<{ ip: string; ipv6: string }> {
   const token = await t.createToken(10);
-  const res = await t.inject({ method: 'GET', url: '/myip', remoteAddress: PROXY, headers: { 'x-token': token, 'x-forwarded-for': forwardedFor } });
+  const res = await t.inject({
+    method: 'GET',
+    url: '/myip',
+    remoteAddress: PROXY,
+    headers: { 'x-token': token, 'x-forwarded-for': forwardedFor },
+  });
   expect(res.statusCode, res.body).toBe(200);
   return res.json();
 }
@@ -34,13 +45,21 @@ describeEachStore('client identity behind a trusted proxy: how an address is wri
   const get = useTestApp(kind, { clock, env: { TRUST_PROXY: PROXY } });
 
   it('mints one token for an IPv4 client whatever port X-Forwarded-For gives it', async () => {
-    expect(await statuses(get(), ['203.0.113.7:1111', '203.0.113.7:2222', '203.0.113.7', '::ffff:203.0.113.7', '[::ffff:203.0.113.7]:80'])).toEqual([
-      200, 429, 429, 429, 429,
-    ]);
+    expect(
+      await statuses(get(), [
+        '203.0.113.7:1111',
+        '203.0.113.7:2222',
+        '203.0.113.7',
+        '::ffff:203.0.113.7',
+        '[::ffff:203.0.113.7]:80',
+      ]),
+    ).toEqual([200, 429, 429, 429, 429]);
   });
 
   it('mints one token for an IPv6 /64 written bracketed, with a port, or bare', async () => {
-    expect(await statuses(get(), ['[2001:db8:1:2::1]:443', '[2001:db8:1:2::2]:444', '[2001:db8:1:2::3]', '2001:db8:1:2::4'])).toEqual([200, 429, 429, 429]);
+    expect(
+      await statuses(get(), ['[2001:db8:1:2::1]:443', '[2001:db8:1:2::2]:444', '[2001:db8:1:2::3]', '2001:db8:1:2::4']),
+    ).toEqual([200, 429, 429, 429]);
   });
 
   it('mints at most one token for any number of entries that are no address', async () => {

@@ -8,7 +8,12 @@ import { describe } from 'vitest';
 async function hammer(apps: readonly TestApp[], token: string, requests: number) {
   const responses = await Promise.all(
     Array.from({ length: requests }, (_, i) =>
-      (apps[i % apps.length] as TestApp).inject({ method: 'POST', url: `/kv/race/k${i}`, payload: 'v', headers: { 'x-token': token } }),
+      (apps[i % apps.length] as TestApp).inject({
+        method: 'POST',
+        url: `/kv/race/k${i}`,
+        payload: 'v',
+        headers: { 'x-token': token },
+      }),
     ),
   );
   const count = (status: number) => responses.filter((r) => r.statusCode === status).length;

@@ -30,7 +30,8 @@ const CATALOGUE: Readonly<Record<number, readonly string[]>> = {
   431: ['Request Header Fields Too Large'],
   501: ['Recharge is not configured'],
 };
-const BAD_REQUEST = /^(Bad Request|Invalid [^\n]+|Missing [^\n]+|Unknown (field|query parameter): [^\n]+|Unsupported content type|Too many webhooks[^\n]*)$/;
+const BAD_REQUEST =
+  /^(Bad Request|Invalid [^\n]+|Missing [^\n]+|Unknown (field|query parameter): [^\n]+|Unsupported content type|Too many webhooks[^\n]*)$/;
 
 /** The catalogue's wording for `status`, or, for a status it does not list (416 from the docs' file server), the status text. */
 function isCatalogueWording(status: number, body: string): boolean {
@@ -74,30 +75,90 @@ describeEachStore('raw requests of every malformed family answer in the contract
   const families: Array<[string, string | Buffer, number, string]> = [
     ['a request line that is not one', 'GARBAGE\r\n\r\n', 400, 'Bad Request'],
     ['a request target without a leading slash', `GET token/settings HTTP/1.1\r\n${HOST}\r\n`, 400, 'Bad Request'],
-    ['an absolute-form target for an unknown path', `GET http://coinop.test/nope HTTP/1.1\r\n${HOST}\r\n`, 404, 'Not Found'],
-    ['a control character in a header value', `GET /token HTTP/1.1\r\n${HOST}X-Note: a\x01b\r\n\r\n`, 400, 'Bad Request'],
+    [
+      'an absolute-form target for an unknown path',
+      `GET http://coinop.test/nope HTTP/1.1\r\n${HOST}\r\n`,
+      404,
+      'Not Found',
+    ],
+    [
+      'a control character in a header value',
+      `GET /token HTTP/1.1\r\n${HOST}X-Note: a\x01b\r\n\r\n`,
+      400,
+      'Bad Request',
+    ],
     ['a NUL in a header value', `GET /token HTTP/1.1\r\n${HOST}X-Note: a\x00b\r\n\r\n`, 400, 'Bad Request'],
     ['a header name with illegal characters', `GET /token HTTP/1.1\r\n${HOST}X(Note): b\r\n\r\n`, 400, 'Bad Request'],
     ['a header line without a colon', `GET /token HTTP/1.1\r\n${HOST}NoColonHere\r\n\r\n`, 400, 'Bad Request'],
     ['UTF-8 bytes in the path', bytes('GET /kv/b/', [0xc3, 0xa9], ` HTTP/1.1\r\n${HOST}\r\n`), 400, 'Bad Request'],
     ['a raw 0x80 byte in the path', bytes('GET /kv/b/', [0x80], ` HTTP/1.1\r\n${HOST}\r\n`), 400, 'Bad Request'],
     ['a raw 0xFF byte in the path', bytes('GET /', [0xff], ` HTTP/1.1\r\n${HOST}\r\n`), 400, 'Bad Request'],
-    ['a percent-encoding of a byte that is not UTF-8', `GET /kv/b/%FF HTTP/1.1\r\n${HOST}\r\n`, 400, 'Invalid path: malformed percent-encoding'],
-    ['a percent sign without two hex digits', `GET /kv/b/%G1 HTTP/1.1\r\n${HOST}\r\n`, 400, 'Invalid path: malformed percent-encoding'],
-    ['a percent sign at the end of the path', `GET /kv/b/% HTTP/1.1\r\n${HOST}\r\n`, 400, 'Invalid path: malformed percent-encoding'],
-    ['a malformed percent-encoding on an unknown path', `GET /nope/%E2%82 HTTP/1.1\r\n${HOST}\r\n`, 400, 'Invalid path: malformed percent-encoding'],
-    ['a head over 16 KiB', `GET /token HTTP/1.1\r\n${HOST}X-Pad: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'Request Header Fields Too Large'],
-    ['a URL over 16 KiB', `GET /kv/b/${'k'.repeat(20_000)} HTTP/1.1\r\n${HOST}\r\n`, 431, 'Request Header Fields Too Large'],
-    ['two different Content-Length headers', `POST /kv/b/k HTTP/1.1\r\n${HOST}Content-Length: 1\r\nContent-Length: 2\r\n\r\nab`, 400, 'Bad Request'],
-    ['a Content-Length that is not a number', `POST /kv/b/k HTTP/1.1\r\n${HOST}Content-Length: x\r\n\r\nab`, 400, 'Bad Request'],
-    ['a Transfer-Encoding other than chunked last', `POST /kv/b/k HTTP/1.1\r\n${HOST}Transfer-Encoding: gzip\r\n\r\nab`, 400, 'Bad Request'],
+    [
+      'a percent-encoding of a byte that is not UTF-8',
+      `GET /kv/b/%FF HTTP/1.1\r\n${HOST}\r\n`,
+      400,
+      'Invalid path: malformed percent-encoding',
+    ],
+    [
+      'a percent sign without two hex digits',
+      `GET /kv/b/%G1 HTTP/1.1\r\n${HOST}\r\n`,
+      400,
+      'Invalid path: malformed percent-encoding',
+    ],
+    [
+      'a percent sign at the end of the path',
+      `GET /kv/b/% HTTP/1.1\r\n${HOST}\r\n`,
+      400,
+      'Invalid path: malformed percent-encoding',
+    ],
+    [
+      'a malformed percent-encoding on an unknown path',
+      `GET /nope/%E2%82 HTTP/1.1\r\n${HOST}\r\n`,
+      400,
+      'Invalid path: malformed percent-encoding',
+    ],
+    [
+      'a head over 16 KiB',
+      `GET /token HTTP/1.1\r\n${HOST}X-Pad: ${'a'.repeat(20_000)}\r\n\r\n`,
+      431,
+      'Request Header Fields Too Large',
+    ],
+    [
+      'a URL over 16 KiB',
+      `GET /kv/b/${'k'.repeat(20_000)} HTTP/1.1\r\n${HOST}\r\n`,
+      431,
+      'Request Header Fields Too Large',
+    ],
+    [
+      'two different Content-Length headers',
+      `POST /kv/b/k HTTP/1.1\r\n${HOST}Content-Length: 1\r\nContent-Length: 2\r\n\r\nab`,
+      400,
+      'Bad Request',
+    ],
+    [
+      'a Content-Length that is not a number',
+      `POST /kv/b/k HTTP/1.1\r\n${HOST}Content-Length: x\r\n\r\nab`,
+      400,
+      'Bad Request',
+    ],
+    [
+      'a Transfer-Encoding other than chunked last',
+      `POST /kv/b/k HTTP/1.1\r\n${HOST}Transfer-Encoding: gzip\r\n\r\nab`,
+      400,
+      'Bad Request',
+    ],
     [
       'Transfer-Encoding and Content-Length together',
       `POST /kv/b/k HTTP/1.1\r\n${HOST}Transfer-Encoding: chunked\r\nContent-Length: 2\r\n\r\n0\r\n\r\n`,
       400,
       'Bad Request',
     ],
-    ['a malformed chunk', `POST /kv/b/k HTTP/1.1\r\n${HOST}Transfer-Encoding: chunked\r\n\r\nzz\r\nab\r\n0\r\n\r\n`, 400, 'Bad Request'],
+    [
+      'a malformed chunk',
+      `POST /kv/b/k HTTP/1.1\r\n${HOST}Transfer-Encoding: chunked\r\n\r\nzz\r\nab\r\n0\r\n\r\n`,
+      400,
+      'Bad Request',
+    ],
     ['an HTTP/1.1 request without Host', 'GET /healthz HTTP/1.1\r\n\r\n', 400, 'Missing Host header'],
     ['an unknown HTTP version', `GET /healthz HTTP/3.7\r\n${HOST}\r\n`, 400, 'Bad Request'],
     ['OPTIONS on a known path', `OPTIONS /kv/b/k HTTP/1.1\r\n${HOST}\r\n`, 405, 'Method Not Allowed'],
@@ -167,75 +228,119 @@ describeEachStore('raw requests of every malformed family answer in the contract
   });
 });
 
-describeEachStore('refusals before routing: x-cost 0 and x-balance for a valid token on a metered path, nothing charged or logged', (kind) => {
-  const get = useTestApp(kind);
-  const port = useListeningApp(get);
+describeEachStore(
+  'refusals before routing: x-cost 0 and x-balance for a valid token on a metered path, nothing charged or logged',
+  (kind) => {
+    const get = useTestApp(kind);
+    const port = useListeningApp(get);
 
-  /** Calls `request` (with the token) and checks the answer, the headers and that the wallet did not move. */
-  async function expectRefusal(request: (token: string) => string, status: number, body: string, costHeaders: boolean) {
-    const token = await get().createToken(7);
-    const answer = await exchange(port(), request(token));
-    expect([answer.status, answer.headers['content-type'], answer.body]).toEqual([status, PLAIN, body]);
-    expect([answer.headers['x-cost'], answer.headers['x-balance']]).toEqual(costHeaders ? ['0', '7'] : [undefined, undefined]);
-    expect(await balanceOf(get(), token)).toBe(7);
-    return token;
-  }
-
-  it.each([
-    ['a malformed percent-encoding', 'GET /kv/b/%FF', 400, 'Invalid path: malformed percent-encoding'],
-    ['a malformed percent-encoding in a DELETE', 'DELETE /kv/%E2%82/k', 400, 'Invalid path: malformed percent-encoding'],
-    ['an unknown path under /kv', 'GET /kv/b/k/extra', 404, 'Not Found'],
-    ['an unknown path under /token', 'DELETE /token/logs/1', 404, 'Not Found'],
-    ['an unknown path under /webhook', 'GET /webhook/a/b/c', 404, 'Not Found'],
-    ['a method a /kv path does not answer', 'PUT /kv/b/k', 405, 'Method Not Allowed'],
-    ['a method /token does not answer', 'PATCH /token', 405, 'Method Not Allowed'],
-    ['OPTIONS on /token/settings', 'OPTIONS /token/settings', 405, 'Method Not Allowed'],
-  ])('%s (%s) answers %i with x-cost: 0 and the balance', async (_name, line, status, body) => {
-    await expectRefusal((token) => `${line} HTTP/1.1\r\n${HOST}x-token: ${token}\r\nContent-Length: 0\r\n\r\n`, status, body, true);
-  });
-
-  it('an HTTP/1.1 request without Host on a metered path is refused the same way', async () => {
-    await expectRefusal((token) => `GET /kv/b/k HTTP/1.1\r\nx-token: ${token}\r\n\r\n`, 400, 'Missing Host header', true);
-  });
-
-  it.each([
-    ['an unknown path outside the metered ones', (token: string) => `GET /nope HTTP/1.1\r\n${HOST}x-token: ${token}\r\n\r\n`, 404, 'Not Found'],
-    [
-      'a method /healthz does not answer',
-      (token: string) => `POST /healthz HTTP/1.1\r\n${HOST}x-token: ${token}\r\nContent-Length: 0\r\n\r\n`,
-      405,
-      'Method Not Allowed',
-    ],
-    [
-      'an unknown token',
-      () => `GET /kv/b/%FF HTTP/1.1\r\n${HOST}x-token: coin_unknown-token-0123456789\r\n\r\n`,
-      400,
-      'Invalid path: malformed percent-encoding',
-    ],
-    ['a token too short to be one', () => `GET /kv/b/k/extra HTTP/1.1\r\n${HOST}x-token: short\r\n\r\n`, 404, 'Not Found'],
-    ['no token', () => `PUT /kv/b/k HTTP/1.1\r\n${HOST}Content-Length: 0\r\n\r\n`, 405, 'Method Not Allowed'],
-  ])('%s: the refusal as it is, without cost headers and never a 401', async (_name, request, status, body) => {
-    await expectRefusal(request, status, body, false);
-  });
-
-  it('a key longer than any router limit reaches the route: its 400, charged as a short bad key is', async () => {
-    const token = await get().createToken(7);
-    for (const key of ['k'.repeat(31), 'k'.repeat(1001), 'k'.repeat(15_000)]) {
-      const answer = await exchange(port(), `GET /kv/b/${key} HTTP/1.1\r\n${HOST}x-token: ${token}\r\n\r\n`);
-      expect([answer.status, answer.body, answer.headers['x-cost']], `${key.length} characters`).toEqual([400, 'Invalid key: must be 1 to 30 characters', '1']);
+    /** Calls `request` (with the token) and checks the answer, the headers and that the wallet did not move. */
+    async function expectRefusal(
+      request: (token: string) => string,
+      status: number,
+      body: string,
+      costHeaders: boolean,
+    ) {
+      const token = await get().createToken(7);
+      const answer = await exchange(port(), request(token));
+      expect([answer.status, answer.headers['content-type'], answer.body]).toEqual([status, PLAIN, body]);
+      expect([answer.headers['x-cost'], answer.headers['x-balance']]).toEqual(
+        costHeaders ? ['0', '7'] : [undefined, undefined],
+      );
+      expect(await balanceOf(get(), token)).toBe(7);
+      return token;
     }
-    expect(await balanceOf(get(), token)).toBe(4);
-  });
 
-  it('logs no call for a refusal before routing', async () => {
-    const token = await expectRefusal((t) => `GET /kv/b/%FF HTTP/1.1\r\n${HOST}x-token: ${t}\r\n\r\n`, 400, 'Invalid path: malformed percent-encoding', true);
-    await exchange(port(), `PUT /kv/b/k HTTP/1.1\r\n${HOST}x-token: ${token}\r\nContent-Length: 0\r\n\r\n`);
-    await exchange(port(), `GET /kv/b/k/extra HTTP/1.1\r\n${HOST}x-token: ${token}\r\n\r\n`);
-    await exchange(port(), `GET /token HTTP/1.1\r\n${HOST}x-token: ${token}\r\n\r\n`);
-    const logs = await get().inject({ method: 'GET', url: '/token/logs?n=100', headers: { 'x-token': token } });
-    expect((logs.json() as { logs: Array<{ path: string }> }).logs.map((entry) => entry.path)).toEqual(['/token']);
-  });
-});
+    it.each([
+      ['a malformed percent-encoding', 'GET /kv/b/%FF', 400, 'Invalid path: malformed percent-encoding'],
+      [
+        'a malformed percent-encoding in a DELETE',
+        'DELETE /kv/%E2%82/k',
+        400,
+        'Invalid path: malformed percent-encoding',
+      ],
+      ['an unknown path under /kv', 'GET /kv/b/k/extra', 404, 'Not Found'],
+      ['an unknown path under /token', 'DELETE /token/logs/1', 404, 'Not Found'],
+      ['an unknown path under /webhook', 'GET /webhook/a/b/c', 404, 'Not Found'],
+      ['a method a /kv path does not answer', 'PUT /kv/b/k', 405, 'Method Not Allowed'],
+      ['a method /token does not answer', 'PATCH /token', 405, 'Method Not Allowed'],
+      ['OPTIONS on /token/settings', 'OPTIONS /token/settings', 405, 'Method Not Allowed'],
+    ])('%s (%s) answers %i with x-cost: 0 and the balance', async (_name, line, status, body) => {
+      await expectRefusal(
+        (token) => `${line} HTTP/1.1\r\n${HOST}x-token: ${token}\r\nContent-Length: 0\r\n\r\n`,
+        status,
+        body,
+        true,
+      );
+    });
+
+    it('an HTTP/1.1 request without Host on a metered path is refused the same way', async () => {
+      await expectRefusal(
+        (token) => `GET /kv/b/k HTTP/1.1\r\nx-token: ${token}\r\n\r\n`,
+        400,
+        'Missing Host header',
+        true,
+      );
+    });
+
+    it.each([
+      [
+        'an unknown path outside the metered ones',
+        (token: string) => `GET /nope HTTP/1.1\r\n${HOST}x-token: ${token}\r\n\r\n`,
+        404,
+        'Not Found',
+      ],
+      [
+        'a method /healthz does not answer',
+        (token: string) => `POST /healthz HTTP/1.1\r\n${HOST}x-token: ${token}\r\nContent-Length: 0\r\n\r\n`,
+        405,
+        'Method Not Allowed',
+      ],
+      [
+        'an unknown token',
+        () => `GET /kv/b/%FF HTTP/1.1\r\n${HOST}x-token: coin_unknown-token-0123456789\r\n\r\n`,
+        400,
+        'Invalid path: malformed percent-encoding',
+      ],
+      [
+        'a token too short to be one',
+        () => `GET /kv/b/k/extra HTTP/1.1\r\n${HOST}x-token: short\r\n\r\n`,
+        404,
+        'Not Found',
+      ],
+      ['no token', () => `PUT /kv/b/k HTTP/1.1\r\n${HOST}Content-Length: 0\r\n\r\n`, 405, 'Method Not Allowed'],
+    ])('%s: the refusal as it is, without cost headers and never a 401', async (_name, request, status, body) => {
+      await expectRefusal(request, status, body, false);
+    });
+
+    it('a key longer than any router limit reaches the route: its 400, charged as a short bad key is', async () => {
+      const token = await get().createToken(7);
+      for (const key of ['k'.repeat(31), 'k'.repeat(1001), 'k'.repeat(15_000)]) {
+        const answer = await exchange(port(), `GET /kv/b/${key} HTTP/1.1\r\n${HOST}x-token: ${token}\r\n\r\n`);
+        expect([answer.status, answer.body, answer.headers['x-cost']], `${key.length} characters`).toEqual([
+          400,
+          'Invalid key: must be 1 to 30 characters',
+          '1',
+        ]);
+      }
+      expect(await balanceOf(get(), token)).toBe(4);
+    });
+
+    it('logs no call for a refusal before routing', async () => {
+      const token = await expectRefusal(
+        (t) => `GET /kv/b/%FF HTTP/1.1\r\n${HOST}x-token: ${t}\r\n\r\n`,
+        400,
+        'Invalid path: malformed percent-encoding',
+        true,
+      );
+      await exchange(port(), `PUT /kv/b/k HTTP/1.1\r\n${HOST}x-token: ${token}\r\nContent-Length: 0\r\n\r\n`);
+      await exchange(port(), `GET /kv/b/k/extra HTTP/1.1\r\n${HOST}x-token: ${token}\r\n\r\n`);
+      await exchange(port(), `GET /token HTTP/1.1\r\n${HOST}x-token: ${token}\r\n\r\n`);
+      const logs = await get().inject({ method: 'GET', url: '/token/logs?n=100', headers: { 'x-token': token } });
+      expect((logs.json() as { logs: Array<{ path: string }> }).logs.map((entry) => entry.path)).toEqual(['/token']);
+    });
+  },
+);
 
 /** Seeded PRNG (mulberry32): the same cases on every run, and a failure names the seed that makes it. */
 function random(seed: number): () => number {
@@ -281,9 +386,48 @@ function seedRequests(token: string): string[] {
   ];
 }
 
-const INTERESTING_BYTES = [0x00, 0x01, 0x09, 0x0a, 0x0d, 0x20, 0x22, 0x23, 0x25, 0x2f, 0x3a, 0x3f, 0x5c, 0x7f, 0x80, 0xa0, 0xc3, 0xe2, 0xff];
-const INSERTS = ['%', '%FF', '%G', '%00', '%2F', '/', '//', '../', '?', '#', '\r\n', '\n', ' ', ':', '\x00', '\u00e9', '\u{1F600}', 'HTTP/1.1', ',', '"'];
-const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'QUERY', 'PROPFIND', 'CONNECT', 'FOO', 'get', 'G ET', ''];
+const INTERESTING_BYTES = [
+  0x00, 0x01, 0x09, 0x0a, 0x0d, 0x20, 0x22, 0x23, 0x25, 0x2f, 0x3a, 0x3f, 0x5c, 0x7f, 0x80, 0xa0, 0xc3, 0xe2, 0xff,
+];
+const INSERTS = [
+  '%',
+  '%FF',
+  '%G',
+  '%00',
+  '%2F',
+  '/',
+  '//',
+  '../',
+  '?',
+  '#',
+  '\r\n',
+  '\n',
+  ' ',
+  ':',
+  '\x00',
+  '\u00e9',
+  '\u{1F600}',
+  'HTTP/1.1',
+  ',',
+  '"',
+];
+const METHODS = [
+  'GET',
+  'HEAD',
+  'POST',
+  'PUT',
+  'PATCH',
+  'DELETE',
+  'OPTIONS',
+  'TRACE',
+  'QUERY',
+  'PROPFIND',
+  'CONNECT',
+  'FOO',
+  'get',
+  'G ET',
+  '',
+];
 
 /** One to three random mutations of a valid request: bytes set, inserted or deleted, lines repeated, methods, paths and heads swapped or grown. */
 function mutate(request: string, next: () => number): Buffer {
@@ -302,7 +446,10 @@ function mutate(request: string, next: () => number): Buffer {
         data = Buffer.concat([data.subarray(0, at), Buffer.from(pick(INSERTS), 'utf8'), data.subarray(at)]);
         break;
       case 2:
-        data = Buffer.concat([data.subarray(0, at), data.subarray(Math.min(data.length, at + 1 + Math.floor(next() * 8)))]);
+        data = Buffer.concat([
+          data.subarray(0, at),
+          data.subarray(Math.min(data.length, at + 1 + Math.floor(next() * 8))),
+        ]);
         break;
       case 3: {
         const lines = text.split('\r\n');
@@ -315,7 +462,10 @@ function mutate(request: string, next: () => number): Buffer {
         data = Buffer.from(text.replace(/^[^ ]*/, pick(METHODS)), 'latin1');
         break;
       case 5: {
-        const path = pick(['/kv/b/', '/kv/', '/token/', '/webhook/', '/', '/docs/static/', '/nope/']) + pick(INSERTS) + 'x'.repeat(Math.floor(next() * 40));
+        const path =
+          pick(['/kv/b/', '/kv/', '/token/', '/webhook/', '/', '/docs/static/', '/nope/']) +
+          pick(INSERTS) +
+          'x'.repeat(Math.floor(next() * 40));
         data = Buffer.from(text.replace(/^([^ ]* )[^ ]*/, `$1${path}`), 'latin1');
         break;
       }
@@ -341,14 +491,18 @@ async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T
 
 describeEachStore('a seeded fuzz of mutated requests answers in the contract shape', (kind) => {
   // Short time limits: a mutation that leaves a request unfinished gets its 408 at once instead of holding the run.
-  const get = useTestApp(kind, { env: { HTTP_HEADERS_TIMEOUT_MS: '300', HTTP_REQUEST_TIMEOUT_MS: '600', CORS_ORIGINS: 'https://app.example' } });
+  const get = useTestApp(kind, {
+    env: { HTTP_HEADERS_TIMEOUT_MS: '300', HTTP_REQUEST_TIMEOUT_MS: '600', CORS_ORIGINS: 'https://app.example' },
+  });
   const port = useListeningApp(get);
 
   it(`answers ${FUZZ_CASES} mutations (seed ${FUZZ_SEED}) in plain text with the catalogue wording, never JSON, never 500`, async () => {
     const token = await get().createToken(1_000_000);
     const seeds = seedRequests(token);
     const next = random(FUZZ_SEED);
-    const cases = Array.from({ length: FUZZ_CASES }, () => mutate(seeds[Math.floor(next() * seeds.length)] as string, next));
+    const cases = Array.from({ length: FUZZ_CASES }, () =>
+      mutate(seeds[Math.floor(next() * seeds.length)] as string, next),
+    );
     const statuses = new Map<number, number>();
     await eachLimited(cases, FUZZ_CONCURRENCY, async (request) => {
       const bodyless = request.subarray(0, 5).toString('latin1') === 'HEAD ';
@@ -357,7 +511,8 @@ describeEachStore('a seeded fuzz of mutated requests answers in the contract sha
       expectContractShape(answer, request, bodyless);
     });
     // The mutations reach past the parser: refusals of every layer, and requests that still succeed.
-    for (const status of [200, 400, 401, 404, 405]) expect(statuses.get(status) ?? 0, `answers with ${status}`).toBeGreaterThan(0);
+    for (const status of [200, 400, 401, 404, 405])
+      expect(statuses.get(status) ?? 0, `answers with ${status}`).toBeGreaterThan(0);
   }, 120_000);
 });
 
@@ -365,6 +520,10 @@ describe('the fuzz mutations', () => {
   it('are the same for the same seed', () => {
     const first = random(7);
     const second = random(7);
-    expect(mutate('GET /token HTTP/1.1\r\nHost: a\r\n\r\n', first).equals(mutate('GET /token HTTP/1.1\r\nHost: a\r\n\r\n', second))).toBe(true);
+    expect(
+      mutate('GET /token HTTP/1.1\r\nHost: a\r\n\r\n', first).equals(
+        mutate('GET /token HTTP/1.1\r\nHost: a\r\n\r\n', second),
+      ),
+    ).toBe(true);
   });
 });

@@ -18,7 +18,11 @@ const meter: MeterSpec = { category: 'kv', cost: 3 };
 interface FailBody {
   readonly fail: 'ours' | 'crash';
 }
-const Body = { type: 'object', required: ['fail'], properties: { fail: { type: 'string', enum: ['ours', 'crash'] } } } as const;
+const Body = {
+  type: 'object',
+  required: ['fail'],
+  properties: { fail: { type: 'string', enum: ['ours', 'crash'] } },
+} as const;
 
 /**
  * The one extension point of the shared error handler: a route declares `config.errorBody` and only the
@@ -45,7 +49,11 @@ describeEachStore('error bodies declared per route', (kind) => {
       throw new Error('a bug');
     };
     app.post<{ Body: FailBody }>('/plain', { config: { meter }, schema: { body: Body } }, handler);
-    app.post<{ Body: FailBody }>('/json', { config: { meter, errorBody: 'json-failure' }, schema: { body: Body } }, handler);
+    app.post<{ Body: FailBody }>(
+      '/json',
+      { config: { meter, errorBody: 'json-failure' }, schema: { body: Body } },
+      handler,
+    );
     await app.ready();
   });
   afterAll(async () => {
@@ -64,7 +72,11 @@ describeEachStore('error bodies declared per route', (kind) => {
 
   it('answers in plain text by default', async () => {
     const res = await call('/plain', await get().createToken(10), '{"fail":"ours"}');
-    expect([res.statusCode, res.headers['content-type'], res.body]).toEqual([502, PLAIN, 'Could not fetch the URL: timeout after 10s']);
+    expect([res.statusCode, res.headers['content-type'], res.body]).toEqual([
+      502,
+      PLAIN,
+      'Could not fetch the URL: timeout after 10s',
+    ]);
   });
 
   it('answers {success: false, error} on a route that declares json-failure, same status and message', async () => {
@@ -90,7 +102,11 @@ describeEachStore('error bodies declared per route', (kind) => {
 
   it('keeps the service-wide plain-text 401 and 402 on a json-failure route', async () => {
     const unauthorized = await call('/json', undefined, '{"fail":"ours"}');
-    expect([unauthorized.statusCode, unauthorized.headers['content-type'], unauthorized.body]).toEqual([401, PLAIN, 'Unauthorized']);
+    expect([unauthorized.statusCode, unauthorized.headers['content-type'], unauthorized.body]).toEqual([
+      401,
+      PLAIN,
+      'Unauthorized',
+    ]);
     const poor = await call('/json', await get().createToken(2), '{"fail":"ours"}');
     expect([poor.statusCode, poor.headers['content-type'], poor.body]).toEqual([402, PLAIN, 'Insufficient credits']);
   });

@@ -8,7 +8,13 @@ import { FREE_BURST } from '../../../src/ledger/free-row-limit.js';
 
 // Everything free draws on one budget per wallet, kept by the metering layer (src/http/metering.ts): the free routes
 // and every POST /mcp. Beyond it: 429 with retry-after, and no work done for the call; paid calls never draw on it.
-const FREE_ROUTES = ['/token/logs?n=1', '/token/spend', '/webhook/none/deliveries', '/webhook/none/deliveries/d1', '/recharge?amount=1m'];
+const FREE_ROUTES = [
+  '/token/logs?n=1',
+  '/token/spend',
+  '/webhook/none/deliveries',
+  '/webhook/none/deliveries/d1',
+  '/recharge?amount=1m',
+];
 
 const get = (t: TestApp, token: string, url: string) => t.inject({ method: 'GET', url, headers: { 'x-token': token } });
 
@@ -16,7 +22,11 @@ function listTools(t: TestApp, token: string) {
   return t.inject({
     method: 'POST',
     url: '/mcp',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
     payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
   });
 }
@@ -34,13 +44,22 @@ describeEachStore('one free-call budget per wallet', (kind) => {
   it(`serves ${FREE_BURST} free calls at once, then answers 429 with retry-after without reading the store`, async () => {
     const t = testApp();
     const token = await t.createToken(50);
-    for (let i = 0; i < FREE_BURST; i++) expect((await get(t, token, FREE_ROUTES[i % FREE_ROUTES.length] ?? '')).statusCode).not.toBe(429);
+    for (let i = 0; i < FREE_BURST; i++)
+      expect((await get(t, token, FREE_ROUTES[i % FREE_ROUTES.length] ?? '')).statusCode).not.toBe(429);
     // A balance only the store knows: an answer that read the store would show it.
     await t.deps.store.write((tx) => tx.run('UPDATE wallets SET balance = 777 WHERE hash = $1', [sha256Hex(token)]));
     for (const url of FREE_ROUTES) {
       const refused = await get(t, token, url);
-      expect([refused.statusCode, refused.body, refused.headers['content-type']], url).toEqual([429, 'Too Many Requests', 'text/plain; charset=utf-8']);
-      expect([refused.headers['retry-after'], refused.headers['x-cost'], refused.headers['x-balance']], url).toEqual(['1', '0', '50']);
+      expect([refused.statusCode, refused.body, refused.headers['content-type']], url).toEqual([
+        429,
+        'Too Many Requests',
+        'text/plain; charset=utf-8',
+      ]);
+      expect([refused.headers['retry-after'], refused.headers['x-cost'], refused.headers['x-balance']], url).toEqual([
+        '1',
+        '0',
+        '50',
+      ]);
     }
   });
 

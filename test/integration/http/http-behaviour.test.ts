@@ -20,13 +20,16 @@ describeEachStore('HTTP behaviour shared by all routes', (kind) => {
     ['GET', '/nope', false],
     ['GET', '/kv/b/k/extra', true],
     ['DELETE', '/token/logs/1', true],
-  ] as Array<[HTTPMethods, string, boolean]>)('answers %s %s with 404 Not Found in plain text, charging nothing', async (method, url, metered) => {
-    const token = await get().createToken(5);
-    const res = await get().inject({ method, url, headers: { 'x-token': token } });
-    expect([res.statusCode, res.body, res.headers['content-type']]).toEqual([404, 'Not Found', PLAIN]);
-    expect([res.headers['x-cost'], res.headers['x-balance']]).toEqual(metered ? ['0', '5'] : [undefined, undefined]);
-    expect(await balanceOf(get(), token)).toBe(5);
-  });
+  ] as Array<[HTTPMethods, string, boolean]>)(
+    'answers %s %s with 404 Not Found in plain text, charging nothing',
+    async (method, url, metered) => {
+      const token = await get().createToken(5);
+      const res = await get().inject({ method, url, headers: { 'x-token': token } });
+      expect([res.statusCode, res.body, res.headers['content-type']]).toEqual([404, 'Not Found', PLAIN]);
+      expect([res.headers['x-cost'], res.headers['x-balance']]).toEqual(metered ? ['0', '5'] : [undefined, undefined]);
+      expect(await balanceOf(get(), token)).toBe(5);
+    },
+  );
 
   it.each([
     ['PUT', '/kv/b/k', 'GET, HEAD, POST, DELETE', true],
@@ -40,19 +43,32 @@ describeEachStore('HTTP behaviour shared by all routes', (kind) => {
     ['POST', '/healthz', 'GET, HEAD', false],
     ['GET', `/manage/wallets/${'a'.repeat(64)}/credit`, 'POST', false],
     ['PUT', `/manage/wallets/${'a'.repeat(64)}`, 'GET, HEAD, DELETE', false],
-  ] as Array<[HTTPMethods, string, string, boolean]>)('answers %s %s with 405 and allow: %s, charging nothing', async (method, url, allow, metered) => {
-    const token = await get().createToken(5);
-    const res = await get().inject({ method, url, headers: { 'x-token': token, 'content-type': 'application/json' }, payload: '{not json' });
-    expect([res.statusCode, res.body, res.headers['content-type']]).toEqual([405, 'Method Not Allowed', PLAIN]);
-    expect(res.headers.allow).toBe(allow);
-    expect([res.headers['x-cost'], res.headers['x-balance']]).toEqual(metered ? ['0', '5'] : [undefined, undefined]);
-    expect(await balanceOf(get(), token)).toBe(5);
-  });
+  ] as Array<[HTTPMethods, string, string, boolean]>)(
+    'answers %s %s with 405 and allow: %s, charging nothing',
+    async (method, url, allow, metered) => {
+      const token = await get().createToken(5);
+      const res = await get().inject({
+        method,
+        url,
+        headers: { 'x-token': token, 'content-type': 'application/json' },
+        payload: '{not json',
+      });
+      expect([res.statusCode, res.body, res.headers['content-type']]).toEqual([405, 'Method Not Allowed', PLAIN]);
+      expect(res.headers.allow).toBe(allow);
+      expect([res.headers['x-cost'], res.headers['x-balance']]).toEqual(metered ? ['0', '5'] : [undefined, undefined]);
+      expect(await balanceOf(get(), token)).toBe(5);
+    },
+  );
 
   it('answers 400 Invalid JSON body in plain text to malformed JSON', async () => {
     const token = await get().createToken(5);
     for (const payload of ['{', '{"low_balance_threshold": 1,}', "{'a': 1}"]) {
-      const res = await get().inject({ method: 'PUT', url: '/token/settings', headers: { 'x-token': token, 'content-type': 'application/json' }, payload });
+      const res = await get().inject({
+        method: 'PUT',
+        url: '/token/settings',
+        headers: { 'x-token': token, 'content-type': 'application/json' },
+        payload,
+      });
       expect([res.statusCode, res.body, res.headers['content-type']]).toEqual([400, 'Invalid JSON body', PLAIN]);
     }
     const res = await get().inject({
@@ -64,11 +80,23 @@ describeEachStore('HTTP behaviour shared by all routes', (kind) => {
     expect([res.statusCode, res.body, res.headers['content-type']]).toEqual([400, 'Invalid JSON body', PLAIN]);
   });
 
-  it.each(['[1]', '"text"', '42', 'true', 'null'])('answers 400 to the JSON body %s, which is not an object', async (payload) => {
-    const token = await get().createToken(5);
-    const res = await get().inject({ method: 'PUT', url: '/token/settings', headers: { 'x-token': token, 'content-type': 'application/json' }, payload });
-    expect([res.statusCode, res.body, res.headers['content-type']]).toEqual([400, 'Invalid body: must be a JSON object', PLAIN]);
-  });
+  it.each(['[1]', '"text"', '42', 'true', 'null'])(
+    'answers 400 to the JSON body %s, which is not an object',
+    async (payload) => {
+      const token = await get().createToken(5);
+      const res = await get().inject({
+        method: 'PUT',
+        url: '/token/settings',
+        headers: { 'x-token': token, 'content-type': 'application/json' },
+        payload,
+      });
+      expect([res.statusCode, res.body, res.headers['content-type']]).toEqual([
+        400,
+        'Invalid body: must be a JSON object',
+        PLAIN,
+      ]);
+    },
+  );
 
   it('answers 413 Payload Too Large in plain text to a body over the limit', async () => {
     const token = await get().createToken(5);
@@ -79,7 +107,11 @@ describeEachStore('HTTP behaviour shared by all routes', (kind) => {
       headers: { 'x-token': token, 'content-type': 'application/json' },
       payload: big,
     });
-    expect([settings.statusCode, settings.body, settings.headers['content-type']]).toEqual([413, 'Payload Too Large', PLAIN]);
+    expect([settings.statusCode, settings.body, settings.headers['content-type']]).toEqual([
+      413,
+      'Payload Too Large',
+      PLAIN,
+    ]);
     const form = await get().inject({
       method: 'POST',
       url: '/token',
@@ -150,16 +182,22 @@ function documentationSuite(kind: StoreKind, label: string, env: Record<string, 
       expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
       const doc = res.json() as { openapi: string };
       expect(doc.openapi).toMatch(/^3\.0\.\d+$/);
-      await expect(SwaggerParser.validate(structuredClone(doc) as unknown as Parameters<typeof SwaggerParser.validate>[0])).resolves.toBeTruthy();
+      await expect(
+        SwaggerParser.validate(structuredClone(doc) as unknown as Parameters<typeof SwaggerParser.validate>[0]),
+      ).resolves.toBeTruthy();
     });
 
     it('lists every route, and no 405 placeholder', async () => {
-      const doc = (await get().inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, unknown>> };
+      const doc = (await get().inject({ method: 'GET', url: '/openapi.json' })).json() as {
+        paths: Record<string, Record<string, unknown>>;
+      };
       const listed = operations(doc);
       for (const operation of expected) expect(listed).toContain(operation);
       expect(listed).not.toContain('put /kv/{bucket}/{key}');
       expect(listed).not.toContain('patch /token');
-      expect(listed.filter((operation) => operation.includes('/manage/'))).toEqual(expected.filter((operation) => operation.includes('/manage/')));
+      expect(listed.filter((operation) => operation.includes('/manage/'))).toEqual(
+        expected.filter((operation) => operation.includes('/manage/')),
+      );
     });
 
     it('serves /docs from local assets only', async () => {
@@ -168,7 +206,9 @@ function documentationSuite(kind: StoreKind, label: string, env: Record<string, 
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(res.body).toContain('<div id="swagger-ui">');
       expect(res.body).not.toMatch(/(src|href)\s*=\s*["']?(https?:)?\/\//i);
-      const assets = [...res.body.matchAll(/(?:src|href)\s*=\s*"([^"]+)"/g)].map((match) => new URL(match[1] as string, url));
+      const assets = [...res.body.matchAll(/(?:src|href)\s*=\s*"([^"]+)"/g)].map(
+        (match) => new URL(match[1] as string, url),
+      );
       expect(assets.some((asset) => asset.pathname.endsWith('.js'))).toBe(true);
       expect(assets.some((asset) => asset.pathname.endsWith('.css'))).toBe(true);
       for (const asset of assets) {

@@ -58,7 +58,11 @@ function expectTimedOut(exchange: RawExchange, limitMs: number): void {
 describeEachStore('HTTP time limits for slow clients', (kind) => {
   const receiver = useOutboundFixture();
   const get = useTestApp(kind, {
-    env: { ...receiver.env, HTTP_HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS), HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS) },
+    env: {
+      ...receiver.env,
+      HTTP_HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS),
+      HTTP_REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
+    },
   });
   let port = 0;
   beforeAll(async () => {
@@ -112,7 +116,10 @@ describeEachStore('HTTP time limits for slow clients', (kind) => {
       payload: JSON.stringify({ url: receiver.url('/slow') }),
     });
     receiver.receiver().enqueue({ status: 200, delayMs: REQUEST_TIMEOUT_MS + 500 });
-    const res = await fetch(`http://127.0.0.1:${port}/webhook/${String(created.json().webhookId)}/test`, { method: 'POST', headers: { 'x-token': token } });
+    const res = await fetch(`http://127.0.0.1:${port}/webhook/${String(created.json().webhookId)}/test`, {
+      method: 'POST',
+      headers: { 'x-token': token },
+    });
     expect([res.status, await res.json()]).toEqual([200, { success: true, message: 'test webhook delivered' }]);
   });
 });

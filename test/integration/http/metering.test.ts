@@ -58,13 +58,30 @@ const ROUTES: readonly MeteredRoute[] = [
     ok: { method: 'GET', url: '/token/spend?by=hour', status: 200 },
     clientError: { method: 'GET', url: '/token/spend?days=8', body: 'Invalid days: must be an integer from 1 to 7' },
   },
-  { name: 'GET /token/settings', cost: 1, category: 'settings', ok: { method: 'GET', url: '/token/settings', status: 200 } },
+  {
+    name: 'GET /token/settings',
+    cost: 1,
+    category: 'settings',
+    ok: { method: 'GET', url: '/token/settings', status: 200 },
+  },
   {
     name: 'PUT /token/settings',
     cost: 1,
     category: 'settings',
-    ok: { method: 'PUT', url: '/token/settings', payload: '{"low_balance_threshold":5}', contentType: JSON_TYPE, status: 200 },
-    clientError: { method: 'PUT', url: '/token/settings', payload: '{"colour":"red"}', contentType: JSON_TYPE, body: 'Unknown field: colour' },
+    ok: {
+      method: 'PUT',
+      url: '/token/settings',
+      payload: '{"low_balance_threshold":5}',
+      contentType: JSON_TYPE,
+      status: 200,
+    },
+    clientError: {
+      method: 'PUT',
+      url: '/token/settings',
+      payload: '{"colour":"red"}',
+      contentType: JSON_TYPE,
+      body: 'Unknown field: colour',
+    },
   },
   {
     name: 'POST /kv/{bucket}/{key}',
@@ -146,7 +163,14 @@ const ROUTES: readonly MeteredRoute[] = [
     name: 'PUT /webhook/{webhookId}',
     cost: 1,
     category: 'webhook',
-    ok: { method: 'PUT', url: '/webhook/nope', payload: HOOK_BODY, contentType: JSON_TYPE, status: 404, error: 'Webhook not found' },
+    ok: {
+      method: 'PUT',
+      url: '/webhook/nope',
+      payload: HOOK_BODY,
+      contentType: JSON_TYPE,
+      status: 404,
+      error: 'Webhook not found',
+    },
     clientError: {
       method: 'PUT',
       url: '/webhook/nope',
@@ -159,8 +183,21 @@ const ROUTES: readonly MeteredRoute[] = [
     name: 'PATCH /webhook/{webhookId}',
     cost: 1,
     category: 'webhook',
-    ok: { method: 'PATCH', url: '/webhook/nope', payload: '{}', contentType: JSON_TYPE, status: 404, error: 'Webhook not found' },
-    clientError: { method: 'PATCH', url: '/webhook/nope', payload: '{"webhookId":"x"}', contentType: JSON_TYPE, body: 'Unknown field: webhookId' },
+    ok: {
+      method: 'PATCH',
+      url: '/webhook/nope',
+      payload: '{}',
+      contentType: JSON_TYPE,
+      status: 404,
+      error: 'Webhook not found',
+    },
+    clientError: {
+      method: 'PATCH',
+      url: '/webhook/nope',
+      payload: '{"webhookId":"x"}',
+      contentType: JSON_TYPE,
+      body: 'Unknown field: webhookId',
+    },
   },
   {
     name: 'DELETE /webhook/{webhookId}',
@@ -181,7 +218,11 @@ const ROUTES: readonly MeteredRoute[] = [
     cost: 0,
     category: 'webhook',
     ok: { method: 'GET', url: '/webhook/nope/deliveries', status: 404, error: 'Webhook not found' },
-    clientError: { method: 'GET', url: '/webhook/nope/deliveries?n=0', body: 'Invalid n: must be an integer from 1 to 100' },
+    clientError: {
+      method: 'GET',
+      url: '/webhook/nope/deliveries?n=0',
+      body: 'Invalid n: must be an integer from 1 to 100',
+    },
   },
   {
     name: 'GET /webhook/{webhookId}/deliveries/{deliveryId}',
@@ -227,7 +268,12 @@ function send(t: TestApp, call: Call, token?: string) {
   const headers: Record<string, string> = {};
   if (token !== undefined) headers['x-token'] = token;
   if (call.contentType !== undefined) headers['content-type'] = call.contentType;
-  return t.inject({ method: call.method, url: call.url, headers, ...(call.payload === undefined ? {} : { payload: call.payload }) });
+  return t.inject({
+    method: call.method,
+    url: call.url,
+    headers,
+    ...(call.payload === undefined ? {} : { payload: call.payload }),
+  });
 }
 
 function expectUnauthorized(res: Awaited<ReturnType<typeof send>>) {
@@ -263,7 +309,10 @@ describeEachStore('auth and metering of every metered route', (kind) => {
       it('answers 401 to a token shorter than 10 characters even when its wallet exists', async () => {
         const t = get();
         await t.deps.store.write((tx) =>
-          tx.run('INSERT INTO wallets (hash, balance, created_at, last_used_at) VALUES ($1, 5, 0, 0) ON CONFLICT (hash) DO NOTHING', [sha256Hex('nine-char')]),
+          tx.run(
+            'INSERT INTO wallets (hash, balance, created_at, last_used_at) VALUES ($1, 5, 0, 0) ON CONFLICT (hash) DO NOTHING',
+            [sha256Hex('nine-char')],
+          ),
         );
         expectUnauthorized(await send(t, route.ok, 'nine-char'));
       });
@@ -336,7 +385,11 @@ describeEachStore('auth and metering of every metered route', (kind) => {
         const calls = [route.ok, ...(clientError ? [clientError] : []), ...(route.cost > 0 ? [route.ok] : [])];
         const answers: Array<Awaited<ReturnType<typeof send>>> = [];
         for (const call of calls) answers.push(await send(t, call, token));
-        const res = await t.inject({ method: 'GET', url: `/token/logs?n=${calls.length}`, headers: { 'x-token': token } });
+        const res = await t.inject({
+          method: 'GET',
+          url: `/token/logs?n=${calls.length}`,
+          headers: { 'x-token': token },
+        });
         const logs = res.json().logs as Array<Record<string, unknown>>;
         const expected = calls.map((call, i) => {
           const answer = answers[i] as (typeof answers)[number];
@@ -357,7 +410,12 @@ describeEachStore('auth and metering of every metered route', (kind) => {
           };
         });
         expect(logs).toStrictEqual(expected.reverse());
-        if (route.cost > 0) expect(logs[0]).toMatchObject({ status_code: 402, cost: 0, balance: route.credits === undefined ? 0 : route.credits - route.cost });
+        if (route.cost > 0)
+          expect(logs[0]).toMatchObject({
+            status_code: 402,
+            cost: 0,
+            balance: route.credits === undefined ? 0 : route.credits - route.cost,
+          });
         for (const entry of logs) expect(Number.isInteger(entry.response_time_ms)).toBe(true);
       });
     });
@@ -367,7 +425,12 @@ describeEachStore('auth and metering of every metered route', (kind) => {
 describeEachStore('metering of requests that fail before validation', (kind) => {
   const get = useTestApp(kind);
   const settings = (token: string, payload: string) =>
-    get().inject({ method: 'PUT', url: '/token/settings', headers: { 'x-token': token, 'content-type': JSON_TYPE }, payload });
+    get().inject({
+      method: 'PUT',
+      url: '/token/settings',
+      headers: { 'x-token': token, 'content-type': JSON_TYPE },
+      payload,
+    });
 
   it('charges 1 for malformed JSON and answers 400 with x-cost and x-balance', async () => {
     const token = await get().createToken(5);
@@ -378,7 +441,12 @@ describeEachStore('metering of requests that fail before validation', (kind) => 
 
   it('charges 1 for an oversized body answered 413', async () => {
     const token = await get().createToken(5);
-    const res = await get().inject({ method: 'POST', url: '/kv/b/k', headers: { 'x-token': token }, payload: 'x'.repeat(20_000) });
+    const res = await get().inject({
+      method: 'POST',
+      url: '/kv/b/k',
+      headers: { 'x-token': token },
+      payload: 'x'.repeat(20_000),
+    });
     expect([res.statusCode, res.body]).toEqual([413, 'Payload Too Large']);
     expect([res.headers['x-cost'], res.headers['x-balance']]).toEqual(['1', '4']);
   });
@@ -401,7 +469,10 @@ describeEachStore('metering of HEAD on a paid GET route', (kind) => {
     expect([head.statusCode, head.headers['x-cost'], head.headers['x-balance']]).toEqual([200, '1', '3']);
     expect(await balanceOf(get(), token)).toBe(3);
     const logs = await get().inject({ method: 'GET', url: '/token/logs?n=1', headers: { 'x-token': token } });
-    expect((logs.json() as { logs: Array<{ method: string; path: string }> }).logs[0]).toMatchObject({ method: 'HEAD', path: '/kv/b/k' });
+    expect((logs.json() as { logs: Array<{ method: string; path: string }> }).logs[0]).toMatchObject({
+      method: 'HEAD',
+      path: '/kv/b/k',
+    });
     expect((await get().inject({ method: 'HEAD', url: '/kv/b/k' })).statusCode).toBe(401);
   });
 });

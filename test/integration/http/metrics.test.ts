@@ -37,7 +37,9 @@ describeEachStore('GET /metrics', (kind) => {
     // registry was made, which a fast first scrape can see as 0: present is what counts here.)
     expect(sample(res.body, 'process_cpu_user_seconds_total')).toBeGreaterThanOrEqual(0);
     expect(sample(res.body, 'process_resident_memory_bytes')).toBeGreaterThan(0);
-    const doc = (await get().inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, unknown> };
+    const doc = (await get().inject({ method: 'GET', url: '/openapi.json' })).json() as {
+      paths: Record<string, unknown>;
+    };
     expect(Object.keys(doc.paths)).not.toContain('/metrics');
     // The wallet paid nothing for the scrape: only what GET /token itself costs is gone.
     const info = await get().inject({ method: 'GET', url: '/token', headers: { 'x-token': token } });
@@ -48,30 +50,53 @@ describeEachStore('GET /metrics', (kind) => {
     const before = await scrape();
     const rich = await get().createToken(10);
     const poor = await get().createToken(0);
-    const set = await get().inject({ method: 'POST', url: '/kv/metrics-bucket/secret-key-42', headers: { 'x-token': rich }, payload: 'v' });
+    const set = await get().inject({
+      method: 'POST',
+      url: '/kv/metrics-bucket/secret-key-42',
+      headers: { 'x-token': rich },
+      payload: 'v',
+    });
     expect(set.statusCode).toBe(200);
-    const refused = await get().inject({ method: 'GET', url: '/kv/metrics-bucket/secret-key-42', headers: { 'x-token': poor } });
+    const refused = await get().inject({
+      method: 'GET',
+      url: '/kv/metrics-bucket/secret-key-42',
+      headers: { 'x-token': poor },
+    });
     expect(refused.statusCode).toBe(402);
     const after = await scrape();
 
-    const delta = (metric: string, labels: Record<string, string>) => (sample(after, metric, labels) ?? 0) - (sample(before, metric, labels) ?? 0);
+    const delta = (metric: string, labels: Record<string, string>) =>
+      (sample(after, metric, labels) ?? 0) - (sample(before, metric, labels) ?? 0);
     expect(delta('coinop_kv_operations_total', { operation: 'set' })).toBe(1);
     expect(delta('coinop_credits_charged_total', { category: 'kv' })).toBe(1);
     expect(delta('coinop_charges_refused_total', { category: 'kv' })).toBe(1);
     const route = '/kv/:bucket/:key';
     expect(delta('coinop_http_request_duration_seconds_count', { method: 'POST', route, status_code: '200' })).toBe(1);
     expect(delta('coinop_http_request_duration_seconds_count', { method: 'GET', route, status_code: '402' })).toBe(1);
-    expect(sample(after, 'coinop_http_request_duration_seconds_bucket', { method: 'POST', route, status_code: '200', le: '+Inf' })).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(after, 'coinop_http_request_duration_seconds_bucket', {
+        method: 'POST',
+        route,
+        status_code: '200',
+        le: '+Inf',
+      }),
+    ).toBeGreaterThanOrEqual(1);
     // The route pattern, never the URL: what callers put in paths stays out of the metrics.
     expect(after).not.toContain('secret-key-42');
     expect(sample(after, 'coinop_call_log_buffer_rows')).toBeGreaterThanOrEqual(0);
   });
 
   it('a request no route matches is counted under one label, not its URL', async () => {
-    const before = sample(await scrape(), 'coinop_http_request_duration_seconds_count', { route: '(unmatched)', status_code: '404' }) ?? 0;
+    const before =
+      sample(await scrape(), 'coinop_http_request_duration_seconds_count', {
+        route: '(unmatched)',
+        status_code: '404',
+      }) ?? 0;
     await get().inject({ method: 'GET', url: '/no/such/path-7f3a' });
     const after = await scrape();
-    expect(sample(after, 'coinop_http_request_duration_seconds_count', { route: '(unmatched)', status_code: '404' })).toBe(before + 1);
+    expect(
+      sample(after, 'coinop_http_request_duration_seconds_count', { route: '(unmatched)', status_code: '404' }),
+    ).toBe(before + 1);
     expect(after).not.toContain('path-7f3a');
   });
 
@@ -100,7 +125,12 @@ describeEachStore('GET /metrics counts deliveries by trigger and outcome', (kind
 
   it('a test delivery that the receiver accepts counts as trigger=test, outcome=success, with its duration', async () => {
     const labels = { trigger: 'test', outcome: 'success' };
-    const count = async () => sample((await get().inject({ method: 'GET', url: '/metrics' })).body, 'coinop_delivery_duration_seconds_count', labels) ?? 0;
+    const count = async () =>
+      sample(
+        (await get().inject({ method: 'GET', url: '/metrics' })).body,
+        'coinop_delivery_duration_seconds_count',
+        labels,
+      ) ?? 0;
     const before = await count();
     const api = webhookApi(get(), token);
     const created = ok(await api.create({ url: receiver().url('/hook', '127.0.0.1') }));
@@ -130,7 +160,8 @@ describe('METRICS_TOKEN', () => {
   it('throttles wrong tokens per client: after 10 in a minute even the right one is answered 429, other clients are not held', async () => {
     const scrapeFrom = (remoteAddress: string, token: string) =>
       get().inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${token}` }, remoteAddress });
-    for (let i = 0; i < 10; i++) expect((await scrapeFrom('198.51.100.70', `${METRICS_TOKEN}${i}`)).statusCode).toBe(401);
+    for (let i = 0; i < 10; i++)
+      expect((await scrapeFrom('198.51.100.70', `${METRICS_TOKEN}${i}`)).statusCode).toBe(401);
     const refused = await scrapeFrom('198.51.100.70', METRICS_TOKEN);
     expect(refused.statusCode).toBe(429);
     expect(refused.body).toBe('Too Many Requests');

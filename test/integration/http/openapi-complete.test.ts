@@ -77,7 +77,9 @@ interface Document {
 }
 
 function operationsOf(document: Document): Array<{ method: string; path: string; operation: Operation }> {
-  return Object.entries(document.paths).flatMap(([path, item]) => Object.entries(item).map(([method, operation]) => ({ method, path, operation })));
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, operation]) => ({ method, path, operation })),
+  );
 }
 
 async function documentOf(t: TestApp): Promise<Document> {
@@ -93,7 +95,9 @@ describeEachStore('the OpenAPI document, complete', (kind) => {
 
   it('validates as OpenAPI 3.0 and names every route once', async () => {
     const document = await documentOf(get());
-    await expect(SwaggerParser.validate(structuredClone(document) as unknown as Parameters<typeof SwaggerParser.validate>[0])).resolves.toBeTruthy();
+    await expect(
+      SwaggerParser.validate(structuredClone(document) as unknown as Parameters<typeof SwaggerParser.validate>[0]),
+    ).resolves.toBeTruthy();
     const ids = operationsOf(document).map(({ operation }) => operation.operationId);
     expect(new Set(ids).size).toBe(ids.length);
     expect([...ids].sort()).toEqual([...OPERATION_IDS].sort());
@@ -104,25 +108,37 @@ describeEachStore('the OpenAPI document, complete', (kind) => {
       const name = `${method} ${path}`;
       expect(operation.summary, name).toMatch(/\S/);
       const cost = operation['x-cost'];
-      expect(typeof cost === 'number' ? Number.isInteger(cost) && cost >= 0 : typeof cost === 'string' && /^\d/.test(cost), name).toBe(true);
-      expect(operation.description, name).toMatch(cost === 0 ? /Free: costs 0 credits\.$/ : /(Costs \d+ credits?|Cost in credits: .+)\.$/);
+      expect(
+        typeof cost === 'number' ? Number.isInteger(cost) && cost >= 0 : typeof cost === 'string' && /^\d/.test(cost),
+        name,
+      ).toBe(true);
+      expect(operation.description, name).toMatch(
+        cost === 0 ? /Free: costs 0 credits\.$/ : /(Costs \d+ credits?|Cost in credits: .+)\.$/,
+      );
       expect(operation.security, name).toBeDefined();
     }
   });
 
   it('states the costs the contract gives', async () => {
-    const byId = new Map(operationsOf(await documentOf(get())).map(({ operation }) => [operation.operationId, operation['x-cost']]));
-    expect(Object.fromEntries(['tokenCreate', 'tokenGet', 'logsList', 'kvSet', 'webhookTest', 'myIp', 'rechargeLink'].map((id) => [id, byId.get(id)]))).toEqual(
-      {
-        tokenCreate: 0,
-        tokenGet: 1,
-        logsList: 0,
-        kvSet: 1,
-        webhookTest: 1,
-        myIp: 1,
-        rechargeLink: 0,
-      },
+    const byId = new Map(
+      operationsOf(await documentOf(get())).map(({ operation }) => [operation.operationId, operation['x-cost']]),
     );
+    expect(
+      Object.fromEntries(
+        ['tokenCreate', 'tokenGet', 'logsList', 'kvSet', 'webhookTest', 'myIp', 'rechargeLink'].map((id) => [
+          id,
+          byId.get(id),
+        ]),
+      ),
+    ).toEqual({
+      tokenCreate: 0,
+      tokenGet: 1,
+      logsList: 0,
+      kvSet: 1,
+      webhookTest: 1,
+      myIp: 1,
+      rechargeLink: 0,
+    });
     expect(byId.get('dnsLookup')).toMatch(/^5\b.*0 for a 5xx/);
     expect(byId.get('urlMetadata')).toMatch(/^55, or 800 with aiSummary/);
     expect(byId.get('mailInject')).toMatch(/^2, or 5 with attachments/);
@@ -137,7 +153,9 @@ describeEachStore('the OpenAPI document, complete', (kind) => {
       for (const [status, response] of Object.entries(operation.responses)) {
         if (status === '401') continue;
         expect(response.headers?.['x-cost']?.$ref, `${method} ${path} ${status}`).toBe('#/components/headers/XCost');
-        expect(response.headers?.['x-balance']?.$ref, `${method} ${path} ${status}`).toBe('#/components/headers/XBalance');
+        expect(response.headers?.['x-balance']?.$ref, `${method} ${path} ${status}`).toBe(
+          '#/components/headers/XBalance',
+        );
       }
     }
   });
@@ -146,7 +164,9 @@ describeEachStore('the OpenAPI document, complete', (kind) => {
     const document = await documentOf(get());
     for (const { method, path, operation } of operationsOf(document)) {
       const name = `${method} ${path}`;
-      const plain = Object.entries(operation.responses).filter(([status, response]) => Number(status) >= 400 && response.content?.['text/plain'] !== undefined);
+      const plain = Object.entries(operation.responses).filter(
+        ([status, response]) => Number(status) >= 400 && response.content?.['text/plain'] !== undefined,
+      );
       if (!WITHOUT_CLIENT_ERRORS.has(operation.operationId ?? ''))
         expect(
           plain.some(([status]) => Number(status) < 500),
@@ -159,10 +179,14 @@ describeEachStore('the OpenAPI document, complete', (kind) => {
         if (status === '402') expect(schema?.enum, name).toEqual(['Insufficient credits']);
       }
     }
-    const notFound = (path: string, method: string) => document.paths[path]?.[method]?.responses['404']?.content?.['text/plain']?.schema?.enum;
+    const notFound = (path: string, method: string) =>
+      document.paths[path]?.[method]?.responses['404']?.content?.['text/plain']?.schema?.enum;
     expect(notFound('/kv/{bucket}/{key}', 'get')).toEqual(['Key Not Found']);
     expect(notFound('/webhook/{webhookId}', 'get')).toEqual(['Webhook not found']);
-    expect(notFound('/webhook/{webhookId}/deliveries/{deliveryId}', 'get')).toEqual(['Webhook not found', 'Delivery not found']);
+    expect(notFound('/webhook/{webhookId}/deliveries/{deliveryId}', 'get')).toEqual([
+      'Webhook not found',
+      'Delivery not found',
+    ]);
   });
 
   it('gives every operation an example answer, and an example body and parameters where it takes them', async () => {
@@ -171,8 +195,10 @@ describeEachStore('the OpenAPI document, complete', (kind) => {
       const success = Object.entries(operation.responses).find(([status]) => status.startsWith('2'));
       expect(success, name).toBeDefined();
       for (const media of Object.values(success?.[1].content ?? {})) expect(media.example, name).toBeDefined();
-      for (const media of Object.values(operation.requestBody?.content ?? {})) expect(media.example, `${name} body`).toBeDefined();
-      for (const parameter of operation.parameters ?? []) if (parameter.in === 'path') expect(parameter.example, `${name} ${parameter.name}`).toBeDefined();
+      for (const media of Object.values(operation.requestBody?.content ?? {}))
+        expect(media.example, `${name} body`).toBeDefined();
+      for (const parameter of operation.parameters ?? [])
+        if (parameter.in === 'path') expect(parameter.example, `${name} ${parameter.name}`).toBeDefined();
     }
   });
 
@@ -188,16 +214,31 @@ describeEachStore('the OpenAPI document, complete', (kind) => {
     ['kvBuckets', 'GET', '/kv?prefix=d', undefined],
     ['webhookList', 'GET', '/webhook', undefined],
     ['myIp', 'GET', '/myip', undefined],
-  ] as Array<[string, HTTPMethods, string, string | undefined]>)('charges %s what the document states', async (id, method, url, payload) => {
-    const document = await documentOf(get());
-    const documented = operationsOf(document).find(({ operation }) => operation.operationId === id)?.operation['x-cost'];
-    const token = await get().createToken(50);
-    if (method !== 'POST')
-      await get().inject({ method: 'POST', url: '/kv/docs/key', headers: { 'x-token': token, 'content-type': 'text/plain' }, payload: 'v' });
-    const res = await get().inject({ method, url, headers: { 'x-token': token, ...(payload === undefined ? {} : { 'content-type': 'text/plain' }) }, payload });
-    expect(res.statusCode).toBe(200);
-    expect(res.headers['x-cost']).toBe(String(documented));
-  });
+  ] as Array<[string, HTTPMethods, string, string | undefined]>)(
+    'charges %s what the document states',
+    async (id, method, url, payload) => {
+      const document = await documentOf(get());
+      const documented = operationsOf(document).find(({ operation }) => operation.operationId === id)?.operation[
+        'x-cost'
+      ];
+      const token = await get().createToken(50);
+      if (method !== 'POST')
+        await get().inject({
+          method: 'POST',
+          url: '/kv/docs/key',
+          headers: { 'x-token': token, 'content-type': 'text/plain' },
+          payload: 'v',
+        });
+      const res = await get().inject({
+        method,
+        url,
+        headers: { 'x-token': token, ...(payload === undefined ? {} : { 'content-type': 'text/plain' }) },
+        payload,
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['x-cost']).toBe(String(documented));
+    },
+  );
 });
 
 describe('/llms.txt', () => {
@@ -217,7 +258,12 @@ describe('/llms.txt', () => {
     const document = await documentOf(get());
     for (const { method, path, operation } of operationsOf(document)) {
       const cost = operation['x-cost'];
-      const shown = cost === 0 ? 'Cost: free.' : typeof cost === 'number' ? `Cost: ${cost} credit${cost === 1 ? '' : 's'}.` : `Cost in credits: ${cost}.`;
+      const shown =
+        cost === 0
+          ? 'Cost: free.'
+          : typeof cost === 'number'
+            ? `Cost: ${cost} credit${cost === 1 ? '' : 's'}.`
+            : `Cost in credits: ${cost}.`;
       const line = lines.find((candidate) => candidate.startsWith(`- [${operation.operationId}](`));
       expect(line, operation.operationId).toBeDefined();
       expect(line).toContain(`\`${method.toUpperCase()} ${path}\``);

@@ -66,7 +66,11 @@ function firstAnswer(buffer: Buffer, bodyless: boolean, closed: boolean): RawAns
  * Rejects when the server closes without answering or takes longer than `timeoutMs`. A request cut short waits for
  * the server's time limits (its 408).
  */
-export function exchange(port: number, request: string | Buffer, options: { bodyless?: boolean; timeoutMs?: number } = {}): Promise<RawAnswer> {
+export function exchange(
+  port: number,
+  request: string | Buffer,
+  options: { bodyless?: boolean; timeoutMs?: number } = {},
+): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     let received = Buffer.alloc(0);
@@ -80,13 +84,21 @@ export function exchange(port: number, request: string | Buffer, options: { body
       else resolve(answer as RawAnswer);
     };
     const timer = setTimeout(
-      () => finish(new Error(`no complete answer within ${options.timeoutMs ?? 5000} ms: ${received.toString('latin1').slice(0, 200)}`)),
+      () =>
+        finish(
+          new Error(
+            `no complete answer within ${options.timeoutMs ?? 5000} ms: ${received.toString('latin1').slice(0, 200)}`,
+          ),
+        ),
       options.timeoutMs ?? 5000,
     );
     const check = (closed: boolean) => {
       const answer = firstAnswer(received, options.bodyless === true, closed);
       if (answer !== undefined) finish(undefined, answer);
-      else if (closed) finish(new Error(`closed without a complete answer: ${JSON.stringify(received.toString('latin1').slice(0, 200))}`));
+      else if (closed)
+        finish(
+          new Error(`closed without a complete answer: ${JSON.stringify(received.toString('latin1').slice(0, 200))}`),
+        );
     };
     socket.on('data', (chunk: Buffer) => {
       received = Buffer.concat([received, chunk]);

@@ -13,15 +13,27 @@ describe('x-request-id on every answer', () => {
 
   it('echoes a well-formed id given by a trusted proxy', async () => {
     const id = 'Abc-123_x.y';
-    const res = await get().inject({ method: 'GET', url: '/healthz', remoteAddress: PROXY, headers: { 'x-request-id': id } });
+    const res = await get().inject({
+      method: 'GET',
+      url: '/healthz',
+      remoteAddress: PROXY,
+      headers: { 'x-request-id': id },
+    });
     expect(res.headers['x-request-id']).toBe(id);
   });
 
   it('generates its own for a client that is not a trusted proxy, even one naming an id the service gave another request', async () => {
-    const earlier = (await get().inject({ method: 'GET', url: '/healthz', remoteAddress: '198.51.100.1' })).headers['x-request-id'];
+    const earlier = (await get().inject({ method: 'GET', url: '/healthz', remoteAddress: '198.51.100.1' })).headers[
+      'x-request-id'
+    ];
     expect(earlier).toMatch(GENERATED);
     for (const claimed of ['Abc-123_x.y', String(earlier)]) {
-      const res = await get().inject({ method: 'GET', url: '/healthz', remoteAddress: '198.51.100.2', headers: { 'x-request-id': claimed } });
+      const res = await get().inject({
+        method: 'GET',
+        url: '/healthz',
+        remoteAddress: '198.51.100.2',
+        headers: { 'x-request-id': claimed },
+      });
       expect(res.headers['x-request-id']).toMatch(GENERATED);
       expect(res.headers['x-request-id']).not.toBe(claimed);
     }
@@ -30,7 +42,12 @@ describe('x-request-id on every answer', () => {
   it('generates its own for every client when no proxy is trusted', async () => {
     const t = await startTestApp('sqlite');
     try {
-      const res = await t.inject({ method: 'GET', url: '/healthz', remoteAddress: PROXY, headers: { 'x-request-id': 'Abc-123_x.y' } });
+      const res = await t.inject({
+        method: 'GET',
+        url: '/healthz',
+        remoteAddress: PROXY,
+        headers: { 'x-request-id': 'Abc-123_x.y' },
+      });
       expect(res.headers['x-request-id']).toMatch(GENERATED);
     } finally {
       await t.close();
@@ -43,7 +60,8 @@ describe('x-request-id on every answer', () => {
       expect(res.headers['x-request-id']).toMatch(GENERATED);
     }
     const ids = new Set<unknown>();
-    for (let i = 0; i < 5; i++) ids.add((await get().inject({ method: 'GET', url: '/healthz' })).headers['x-request-id']);
+    for (let i = 0; i < 5; i++)
+      ids.add((await get().inject({ method: 'GET', url: '/healthz' })).headers['x-request-id']);
     expect(ids.size).toBe(5);
   });
 

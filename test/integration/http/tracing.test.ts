@@ -34,7 +34,8 @@ function useCollector() {
           for (const resourceSpan of payload.resourceSpans) {
             const service = attributesOf(resourceSpan.resource?.attributes)['service.name'];
             for (const scope of resourceSpan.scopeSpans)
-              for (const span of scope.spans) spans.push({ ...span, attributes: attributesOf(span.attributes), service });
+              for (const span of scope.spans)
+                spans.push({ ...span, attributes: attributesOf(span.attributes), service });
           }
         }
         response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
@@ -57,13 +58,24 @@ describe('OpenTelemetry tracing (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
 
   it('exports a span per request, with the store calls made for it as its children', async () => {
     const token = await get().createToken(10);
-    const res = await get().inject({ method: 'POST', url: '/kv/b/traced?ttl=60', headers: { 'x-token': token }, payload: 'v' });
+    const res = await get().inject({
+      method: 'POST',
+      url: '/kv/b/traced?ttl=60',
+      headers: { 'x-token': token },
+      payload: 'v',
+    });
     expect(res.statusCode).toBe(200);
     await get().deps.tracing?.flush();
 
-    const request = collector.spans.find((span) => span.attributes['coinop.request_id'] === res.headers['x-request-id']);
+    const request = collector.spans.find(
+      (span) => span.attributes['coinop.request_id'] === res.headers['x-request-id'],
+    );
     expect(request).toMatchObject({ name: 'POST /kv/:bucket/:key', service: 'coinop-under-test' });
-    expect(request?.attributes).toMatchObject({ 'http.route': '/kv/:bucket/:key', 'http.request.method': 'POST', 'http.response.status_code': 200 });
+    expect(request?.attributes).toMatchObject({
+      'http.route': '/kv/:bucket/:key',
+      'http.request.method': 'POST',
+      'http.response.status_code': 200,
+    });
     const children = collector.spans.filter((span) => span.parentSpanId === request?.spanId);
     expect(children.length).toBeGreaterThan(0);
     expect(children.every((span) => span.traceId === request?.traceId && span.name.startsWith('db '))).toBe(true);
@@ -81,7 +93,11 @@ describe('OpenTelemetry tracing (OTEL_EXPORTER_OTLP_ENDPOINT set)', () => {
     await get().deps.tracing?.flush();
 
     const delivery = collector.spans.find((span) => span.name === 'webhook delivery');
-    expect(delivery?.attributes).toMatchObject({ 'server.address': '127.0.0.1', 'http.response.status_code': 200, 'coinop.delivered': true });
+    expect(delivery?.attributes).toMatchObject({
+      'server.address': '127.0.0.1',
+      'http.response.status_code': 200,
+      'coinop.delivered': true,
+    });
     const parent = collector.spans.find((span) => span.spanId === delivery?.parentSpanId);
     expect(parent?.name).toBe('POST /webhook/:webhookId/test');
     expect(JSON.stringify(collector.spans)).not.toContain('abc123');

@@ -32,8 +32,16 @@ describe('low-balance notifications across a PostgreSQL outage, two instances', 
     const shared = { url: database.pg.url, drop: async () => undefined };
     for (let i = 0; i < 2; i++) {
       const logs: WorkerLogLine[] = [];
-      const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as WorkerLogLine) });
-      const t = await startTestApp('postgres', { database: shared, clock, env: outbound.env, overrides: () => ({ logger }) });
+      const logger = pino(
+        { level: 'info' },
+        { write: (line: string) => void logs.push(JSON.parse(line) as WorkerLogLine) },
+      );
+      const t = await startTestApp('postgres', {
+        database: shared,
+        clock,
+        env: outbound.env,
+        overrides: () => ({ logger }),
+      });
       instances.push({ t, notifier: startLowBalanceNotifier(t.deps, `instance-${i}`, { intervalMs: 200 }), logs });
     }
   }, 60_000);
@@ -69,7 +77,13 @@ describe('low-balance notifications across a PostgreSQL outage, two instances', 
     await postgres.start();
 
     const pending = async (): Promise<number> =>
-      Number((await first.t.deps.store.read.get<{ lb_pending: number }>('SELECT lb_pending FROM wallets WHERE hash = $1', [sha256Hex(token)]))?.lb_pending);
+      Number(
+        (
+          await first.t.deps.store.read.get<{ lb_pending: number }>('SELECT lb_pending FROM wallets WHERE hash = $1', [
+            sha256Hex(token),
+          ])
+        )?.lb_pending,
+      );
     const releasedInTime = await until(async () => (await pending()) === 0, 10_000);
 
     // Well past the claim's lease: nobody takes it over.

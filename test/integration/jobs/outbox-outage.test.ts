@@ -29,7 +29,10 @@ describe('inbound mail across a PostgreSQL outage, two instances', () => {
     const shared = { url: database.pg.url, drop: async () => undefined };
     for (let i = 0; i < 2; i++) {
       const logs: WorkerLogLine[] = [];
-      const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as WorkerLogLine) });
+      const logger = pino(
+        { level: 'info' },
+        { write: (line: string) => void logs.push(JSON.parse(line) as WorkerLogLine) },
+      );
       const t = await startTestApp('postgres', {
         database: shared,
         clock,

@@ -23,8 +23,15 @@ describe('sweepers across a PostgreSQL outage', () => {
   beforeAll(async () => {
     database.pg = await startPrivatePostgres();
     if (database.pg === undefined) return;
-    const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as WorkerLogLine) });
-    app = await startTestApp('postgres', { database: { url: database.pg.url, drop: async () => undefined }, clock, overrides: () => ({ logger }) });
+    const logger = pino(
+      { level: 'info' },
+      { write: (line: string) => void logs.push(JSON.parse(line) as WorkerLogLine) },
+    );
+    app = await startTestApp('postgres', {
+      database: { url: database.pg.url, drop: async () => undefined },
+      clock,
+      overrides: () => ({ logger }),
+    });
   }, 60_000);
 
   afterAll(async () => {
@@ -36,10 +43,16 @@ describe('sweepers across a PostgreSQL outage', () => {
     const postgres = database.pg;
     if (postgres === undefined || app === undefined) return context.skip();
     const token = await app.createToken(100);
-    const set = await app.inject({ method: 'POST', url: '/kv/outage/key?ttl=10', payload: 'v', headers: { 'x-token': token } });
+    const set = await app.inject({
+      method: 'POST',
+      url: '/kv/outage/key?ttl=10',
+      payload: 'v',
+      headers: { 'x-token': token },
+    });
     expect(set.statusCode).toBe(200);
     clock.advance(20 * SECOND); // expired: the next sweep deletes it
-    const keys = async (): Promise<number> => Number((await app?.deps.store.read.get<{ n: number | string }>('SELECT COUNT(*) AS n FROM kv'))?.n);
+    const keys = async (): Promise<number> =>
+      Number((await app?.deps.store.read.get<{ n: number | string }>('SELECT COUNT(*) AS n FROM kv'))?.n);
 
     await postgres.stop();
     const stop = startRetention(app.deps, 'outage-test', MINUTE); // its first pass meets the database away

@@ -64,13 +64,10 @@ describeEachStore('sweepers: stop', (kind) => {
   it('stop() waits for the sweep in progress and resolves once its writes have landed', async () => {
     const app = testApp();
     const walletId = await walletIdOf(app.deps, await app.createToken(100));
-    await app.deps.store.writeOne('INSERT INTO kv (wallet_id, bucket, key, value, expires_at) VALUES ($1, $2, $3, $4, $5)', [
-      walletId,
-      's',
-      'gone',
-      'x',
-      clock.now() - 1,
-    ]);
+    await app.deps.store.writeOne(
+      'INSERT INTO kv (wallet_id, bucket, key, value, expires_at) VALUES ($1, $2, $3, $4, $5)',
+      [walletId, 's', 'gone', 'x', clock.now() - 1],
+    );
     // The sweep's first delete (expired keys) is held: the sweep is in progress until the test lets it go.
     const held = holdingStore(app.deps.store, (sql) => sql.startsWith('DELETE FROM kv'));
     const stop = startRetention({ ...app.deps, store: held.store }, 'test-instance', 50);

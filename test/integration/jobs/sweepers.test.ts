@@ -42,7 +42,9 @@ describeEachStore('sweepers', (kind) => {
     await writer.connect();
     try {
       await writer.query('BEGIN');
-      await writer.query("UPDATE kv SET value = convert_to('new', 'UTF8'), expires_at = $1 WHERE key = 'again'", [clock.now() + HOUR]);
+      await writer.query("UPDATE kv SET value = convert_to('new', 'UTF8'), expires_at = $1 WHERE key = 'again'", [
+        clock.now() + HOUR,
+      ]);
       const report = await sweep(app.deps);
       expect(report.expiredKeys).toBe(0);
       await writer.query('COMMIT');
@@ -154,16 +156,15 @@ describeEachStore('sweepers', (kind) => {
     const busy = await app.createToken(100);
     clock.advance(TOKEN_INACTIVITY_MS - DAY);
     // The busy token is used a day before the limit: its last use moves forward.
-    expect((await app.inject({ method: 'POST', url: '/kv/s/k', payload: 'busy', headers: { 'x-token': busy } })).statusCode).toBe(200);
+    expect(
+      (await app.inject({ method: 'POST', url: '/kv/s/k', payload: 'busy', headers: { 'x-token': busy } })).statusCode,
+    ).toBe(200);
     // A row of the idle wallet that would outlive it (rows normally expire sooner): it must go with the wallet.
     const idleWallet = await app.deps.store.read.get<{ id: number }>('SELECT id FROM wallets ORDER BY id LIMIT 1');
-    await app.deps.store.writeOne('INSERT INTO kv (wallet_id, bucket, key, value, expires_at) VALUES ($1, $2, $3, $4, $5)', [
-      idleWallet?.id,
-      's',
-      'k',
-      'idle',
-      clock.now() + 365 * DAY,
-    ]);
+    await app.deps.store.writeOne(
+      'INSERT INTO kv (wallet_id, bucket, key, value, expires_at) VALUES ($1, $2, $3, $4, $5)',
+      [idleWallet?.id, 's', 'k', 'idle', clock.now() + 365 * DAY],
+    );
     clock.advance(2 * DAY);
     const wallets = await count(app, 'wallets');
     const report = await sweep(app.deps);
@@ -190,7 +191,11 @@ describeEachStore('sweepers', (kind) => {
     const app = testApp();
     const now = clock.now();
     expect(await claimLease(app.deps.store, { name: 'test-lease', holder: 'a', now, ttlMs: 60_000 })).toBe(true);
-    expect(await claimLease(app.deps.store, { name: 'test-lease', holder: 'b', now: now + 1000, ttlMs: 60_000 })).toBe(false);
-    expect(await claimLease(app.deps.store, { name: 'test-lease', holder: 'b', now: now + 60_000, ttlMs: 60_000 })).toBe(true);
+    expect(await claimLease(app.deps.store, { name: 'test-lease', holder: 'b', now: now + 1000, ttlMs: 60_000 })).toBe(
+      false,
+    );
+    expect(
+      await claimLease(app.deps.store, { name: 'test-lease', holder: 'b', now: now + 60_000, ttlMs: 60_000 }),
+    ).toBe(true);
   });
 });

@@ -8,7 +8,13 @@ import { getValue, KvReads, KvSets, kvValueCacheFor } from '../../../src/feature
 import type { KvSet } from '../../../src/features/kv/kv.queries.js';
 
 const FAR = Date.now() + 3_600_000;
-const entry = (key: string, value: string, walletId = 1): KvSet => ({ walletId, bucket: 'b', key, value, expiresAt: FAR });
+const entry = (key: string, value: string, walletId = 1): KvSet => ({
+  walletId,
+  bucket: 'b',
+  key,
+  value,
+  expiresAt: FAR,
+});
 
 describeEachStore('KV sets and reads as the store sees them', (kind) => {
   let database: ScratchDatabase;
@@ -50,7 +56,11 @@ describeEachStore('KV sets and reads as the store sees them', (kind) => {
 
   it('fails only the set that cannot be written when others are written with it', async () => {
     const broken = { ...entry('broken', 'x'), walletId: null as unknown as number };
-    const outcomes = await Promise.allSettled([sets.set(entry('before', '1')), sets.set(broken), sets.set(entry('after', '2'))]);
+    const outcomes = await Promise.allSettled([
+      sets.set(entry('before', '1')),
+      sets.set(broken),
+      sets.set(entry('after', '2')),
+    ]);
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect([await read('before'), await read('after')]).toEqual(['1', '2']);
   });

@@ -37,7 +37,8 @@ describeEachStore("key-value store: listing a wallet's buckets (GET /kv, beyond 
     const token = await get().createToken(credits);
     return { token, ...kv(get(), token) };
   }
-  const namesOf = (res: { json: () => unknown }): string[] => (res.json() as BucketList).buckets.map((entry) => entry.bucket);
+  const namesOf = (res: { json: () => unknown }): string[] =>
+    (res.json() as BucketList).buckets.map((entry) => entry.bucket);
 
   it('lists the buckets in byte order with their live keys and value bytes (UTF-8), for 1 credit, logged as kv', async () => {
     const mine = await wallet();
@@ -63,7 +64,12 @@ describeEachStore("key-value store: listing a wallet's buckets (GET /kv, beyond 
       cursor: null,
     });
     const logs = await get().inject({ method: 'GET', url: '/token/logs?n=1', headers: { 'x-token': mine.token } });
-    expect(logs.json<{ logs: Array<Record<string, unknown>> }>().logs[0]).toMatchObject({ method: 'GET', path: '/kv', endpoint: 'kv', cost: 1 });
+    expect(logs.json<{ logs: Array<Record<string, unknown>> }>().logs[0]).toMatchObject({
+      method: 'GET',
+      path: '/kv',
+      endpoint: 'kv',
+      cost: 1,
+    });
   });
 
   it('pages with limit 2 and cursor until the cursor is null, each bucket once', async () => {
@@ -99,7 +105,10 @@ describeEachStore("key-value store: listing a wallet's buckets (GET /kv, beyond 
     expect(namesOf(await mine.buckets('?prefix=ab'))).toEqual(['ab', 'ab-1', 'abz', 'ab😀']);
     const first = (await mine.buckets('?prefix=ab&limit=2')).json() as BucketList;
     expect([first.buckets.map((entry) => entry.bucket), first.cursor]).toEqual([['ab', 'ab-1'], 'ab-1']);
-    expect((await mine.buckets('?prefix=ab&limit=2&cursor=ab-1')).json()).toMatchObject({ buckets: [{ bucket: 'abz' }, { bucket: 'ab😀' }], cursor: null });
+    expect((await mine.buckets('?prefix=ab&limit=2&cursor=ab-1')).json()).toMatchObject({
+      buckets: [{ bucket: 'abz' }, { bucket: 'ab😀' }],
+      cursor: null,
+    });
     expect((await mine.buckets('?prefix=zz')).json()).toEqual({ buckets: [], cursor: null });
   });
 
@@ -116,7 +125,10 @@ describeEachStore("key-value store: listing a wallet's buckets (GET /kv, beyond 
       cursor: null,
     });
     clock.advance(1000);
-    expect((await mine.buckets()).json()).toEqual({ buckets: [{ bucket: 'mixed', keys: 1, size: 4, capped: false }], cursor: null });
+    expect((await mine.buckets()).json()).toEqual({
+      buckets: [{ bucket: 'mixed', keys: 1, size: 4, capped: false }],
+      cursor: null,
+    });
   });
 
   it("never lists another wallet's buckets or counts its keys", async () => {
@@ -126,14 +138,18 @@ describeEachStore("key-value store: listing a wallet's buckets (GET /kv, beyond 
     await theirs.set('shared-name', 'a', 'theirs');
     await theirs.set('shared-name', 'b', 'theirs');
     await theirs.set('their-own', 'k');
-    expect((await mine.buckets()).json()).toEqual({ buckets: [{ bucket: 'shared-name', keys: 1, size: 1, capped: false }], cursor: null });
+    expect((await mine.buckets()).json()).toEqual({
+      buckets: [{ bucket: 'shared-name', keys: 1, size: 1, capped: false }],
+      cursor: null,
+    });
     expect(namesOf(await theirs.buckets())).toEqual(['shared-name', 'their-own']);
   });
 
   it('counts at most the first 1000 entries of a bucket, saying so with capped', async () => {
     const mine = await wallet();
     const keys = Array.from({ length: 1001 }, (_, i) => `k${String(i).padStart(4, '0')}`);
-    for (let i = 0; i < keys.length; i += 50) await Promise.all(keys.slice(i, i + 50).map((key) => mine.set('big', key, 'ab', key === 'k0000' ? 1 : 3600)));
+    for (let i = 0; i < keys.length; i += 50)
+      await Promise.all(keys.slice(i, i + 50).map((key) => mine.set('big', key, 'ab', key === 'k0000' ? 1 : 3600)));
     await mine.set('small', 'k', 'x');
     // A page of up to 10 buckets counts 1000 entries of each (larger pages fewer: the next test).
     const all = (await mine.buckets('?limit=10')).json() as BucketList;
@@ -143,16 +159,25 @@ describeEachStore("key-value store: listing a wallet's buckets (GET /kv, beyond 
     ]);
     // The first entry expires: 999 live among the first 1000 entries, more beyond.
     clock.advance(1000);
-    expect((await mine.buckets('?limit=1')).json()).toEqual({ buckets: [{ bucket: 'big', keys: 999, size: 1998, capped: true }], cursor: 'big' });
+    expect((await mine.buckets('?limit=1')).json()).toEqual({
+      buckets: [{ bucket: 'big', keys: 999, size: 1998, capped: true }],
+      cursor: 'big',
+    });
     // Exactly 1000 entries: counted in full.
-    expect((await get().inject({ method: 'DELETE', url: '/kv/big/k1000', headers: { 'x-token': mine.token } })).statusCode).toBe(200);
-    expect((await mine.buckets('?limit=1')).json()).toEqual({ buckets: [{ bucket: 'big', keys: 999, size: 1998, capped: false }], cursor: 'big' });
+    expect(
+      (await get().inject({ method: 'DELETE', url: '/kv/big/k1000', headers: { 'x-token': mine.token } })).statusCode,
+    ).toBe(200);
+    expect((await mine.buckets('?limit=1')).json()).toEqual({
+      buckets: [{ bucket: 'big', keys: 999, size: 1998, capped: false }],
+      cursor: 'big',
+    });
   });
 
   it('counts at most 10,000 entries a page: a page of more than 10 buckets counts fewer of each, saying so with capped', async () => {
     const mine = await wallet();
     const keys = Array.from({ length: 501 }, (_, i) => `k${String(i).padStart(3, '0')}`);
-    for (let i = 0; i < keys.length; i += 50) await Promise.all(keys.slice(i, i + 50).map((key) => mine.set('big', key, 'ab')));
+    for (let i = 0; i < keys.length; i += 50)
+      await Promise.all(keys.slice(i, i + 50).map((key) => mine.set('big', key, 'ab')));
     await mine.set('small', 'k', 'x');
     const big = async (query: string) => ((await mine.buckets(query)).json() as BucketList).buckets[0];
     // Up to 10 buckets a page: 1000 of each, so all 501.
@@ -160,7 +185,10 @@ describeEachStore("key-value store: listing a wallet's buckets (GET /kv, beyond 
     // 20 (the default): 10,000 ÷ 20 = 500 of each.
     expect(await big('')).toEqual({ bucket: 'big', keys: 500, size: 1000, capped: true });
     expect(await big('?limit=100')).toEqual({ bucket: 'big', keys: 100, size: 200, capped: true });
-    expect((await mine.buckets('?limit=100')).json()).toMatchObject({ buckets: [{}, { bucket: 'small', keys: 1, size: 1, capped: false }], cursor: null });
+    expect((await mine.buckets('?limit=100')).json()).toMatchObject({
+      buckets: [{}, { bucket: 'small', keys: 1, size: 1, capped: false }],
+      cursor: null,
+    });
   });
 
   it.each([
@@ -175,7 +203,12 @@ describeEachStore("key-value store: listing a wallet's buckets (GET /kv, beyond 
   ])('refuses %s with 400 in plain text, charging 1 as other kv refusals', async (_case, query, message) => {
     const mine = await wallet(5);
     const res = await mine.buckets(query);
-    expect([res.statusCode, res.body, res.headers['content-type'], res.headers['x-cost']]).toEqual([400, message, PLAIN, '1']);
+    expect([res.statusCode, res.body, res.headers['content-type'], res.headers['x-cost']]).toEqual([
+      400,
+      message,
+      PLAIN,
+      '1',
+    ]);
   });
 
   it('answers 401 without a token, 402 to a wallet that cannot pay, and 405 (allow: GET, HEAD) to other methods', async () => {
@@ -183,7 +216,17 @@ describeEachStore("key-value store: listing a wallet's buckets (GET /kv, beyond 
     const broke = await wallet(0);
     expect(await broke.buckets().then((res) => [res.statusCode, res.body])).toEqual([402, 'Insufficient credits']);
     const mine = await wallet(5);
-    const res = await get().inject({ method: 'POST', url: '/kv', headers: { 'x-token': mine.token, 'content-type': 'text/plain' }, payload: 'v' });
-    expect([res.statusCode, res.body, res.headers.allow, res.headers['x-cost']]).toEqual([405, 'Method Not Allowed', 'GET, HEAD', '0']);
+    const res = await get().inject({
+      method: 'POST',
+      url: '/kv',
+      headers: { 'x-token': mine.token, 'content-type': 'text/plain' },
+      payload: 'v',
+    });
+    expect([res.statusCode, res.body, res.headers.allow, res.headers['x-cost']]).toEqual([
+      405,
+      'Method Not Allowed',
+      'GET, HEAD',
+      '0',
+    ]);
   });
 });

@@ -16,7 +16,12 @@ describeEachStore('key-value store: refused requests', (kind) => {
     token = await get().createToken(100_000);
   });
   const call = (method: HTTPMethods, url: string, payload?: string | Buffer) =>
-    get().inject({ method, url, headers: { 'x-token': token, 'content-type': 'text/plain' }, ...(payload === undefined ? {} : { payload }) });
+    get().inject({
+      method,
+      url,
+      headers: { 'x-token': token, 'content-type': 'text/plain' },
+      ...(payload === undefined ? {} : { payload }),
+    });
 
   async function expectBadRequest(method: HTTPMethods, url: string, body: string, payload?: string) {
     const res = await call(method, url, method === 'POST' ? (payload ?? 'v') : undefined);
@@ -78,7 +83,12 @@ describeEachStore('key-value store: refused requests', (kind) => {
   });
 
   it('reads a 16 KiB body and refuses it as too long, but refuses a body over 16 KiB unread with 413', async () => {
-    await expectBadRequest('POST', '/kv/big/k', 'Invalid value: must be at most 1000 characters', 'a'.repeat(16 * 1024));
+    await expectBadRequest(
+      'POST',
+      '/kv/big/k',
+      'Invalid value: must be at most 1000 characters',
+      'a'.repeat(16 * 1024),
+    );
     const res = await call('POST', '/kv/big/k', 'a'.repeat(16 * 1024 + 1));
     expect(res.statusCode).toBe(413);
     expect(res.headers['content-type']).toBe(PLAIN);
@@ -90,7 +100,12 @@ describeEachStore('key-value store: refused requests', (kind) => {
   it('answers 404 Key Not Found to GET and DELETE of a key never set', async () => {
     for (const method of ['GET', 'DELETE'] as const) {
       const res = await call(method, '/kv/never/set');
-      expect([res.statusCode, res.body, res.headers['content-type'], res.headers['x-cost']]).toEqual([404, 'Key Not Found', PLAIN, '1']);
+      expect([res.statusCode, res.body, res.headers['content-type'], res.headers['x-cost']]).toEqual([
+        404,
+        'Key Not Found',
+        PLAIN,
+        '1',
+      ]);
     }
   });
 

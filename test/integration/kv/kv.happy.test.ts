@@ -11,7 +11,12 @@ function kv(t: TestApp, token: string) {
   const headers = (extra: Record<string, string> = {}) => ({ 'x-token': token, ...extra });
   return {
     set: (path: string, value?: string | Buffer, contentType = 'text/plain') =>
-      t.inject({ method: 'POST', url: `/kv/${path}`, headers: headers({ 'content-type': contentType }), ...(value === undefined ? {} : { payload: value }) }),
+      t.inject({
+        method: 'POST',
+        url: `/kv/${path}`,
+        headers: headers({ 'content-type': contentType }),
+        ...(value === undefined ? {} : { payload: value }),
+      }),
     get: (path: string) => t.inject({ method: 'GET', url: `/kv/${path}`, headers: headers() }),
     del: (path: string) => t.inject({ method: 'DELETE', url: `/kv/${path}`, headers: headers() }),
   };
@@ -102,7 +107,8 @@ describeEachStore('key-value store: set, get, delete', (kind) => {
   });
 
   it('allows reserved- and --- in keys and case variants in buckets (only the bucket rule is case-sensitive)', async () => {
-    for (const path of ['b/reserved-k', 'b/k---', 'Reserved-b/k', 'b---x/k', 'b--/k']) expectOk(await store.set(path, 'ok'));
+    for (const path of ['b/reserved-k', 'b/k---', 'Reserved-b/k', 'b---x/k', 'b--/k'])
+      expectOk(await store.set(path, 'ok'));
   });
 
   it('keeps the same key in different buckets apart', async () => {

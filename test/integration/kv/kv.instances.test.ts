@@ -25,7 +25,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('key-value writes, two instances
     expect(answers.map((answer) => answer.statusCode)).toEqual(answers.map(() => 200));
     expect(await balanceOf(first, token)).toBe(800);
     for (const key of keys) {
-      const value = (await second.inject({ method: 'GET', url: `/kv/shared/${key}`, headers: { 'x-token': token } })).body;
+      const value = (await second.inject({ method: 'GET', url: `/kv/shared/${key}`, headers: { 'x-token': token } }))
+        .body;
       expect(setOf.get(key)?.has(value), `${key} = ${value}`).toBe(true);
     }
   });

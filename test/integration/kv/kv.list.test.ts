@@ -23,7 +23,8 @@ function kv(t: TestApp, token: string) {
       });
       expect(res.statusCode).toBe(200);
     },
-    list: (bucket: string, query = '') => t.inject({ method: 'GET', url: `/kv/${bucket}${query}`, headers: { 'x-token': token } }),
+    list: (bucket: string, query = '') =>
+      t.inject({ method: 'GET', url: `/kv/${bucket}${query}`, headers: { 'x-token': token } }),
   };
 }
 
@@ -62,7 +63,12 @@ describeEachStore('key-value store: listing a bucket (GET /kv/{bucket}, beyond t
       cursor: null,
     });
     const logs = await get().inject({ method: 'GET', url: '/token/logs?n=1', headers: { 'x-token': token } });
-    expect(logs.json<{ logs: Array<Record<string, unknown>> }>().logs[0]).toMatchObject({ method: 'GET', path: '/kv/order', endpoint: 'kv', cost: 1 });
+    expect(logs.json<{ logs: Array<Record<string, unknown>> }>().logs[0]).toMatchObject({
+      method: 'GET',
+      path: '/kv/order',
+      endpoint: 'kv',
+      cost: 1,
+    });
   });
 
   it('pages with limit 2 and cursor until the cursor is null, each live key once in byte order', async () => {
@@ -74,7 +80,10 @@ describeEachStore('key-value store: listing a bucket (GET /kv/{bucket}, beyond t
     const cursors: Array<string | null> = [];
     let cursor: string | null = null;
     do {
-      const res = await store.list('paged', `?limit=2${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`);
+      const res = await store.list(
+        'paged',
+        `?limit=2${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`,
+      );
       expect(res.statusCode).toBe(200);
       const body = res.json() as KeyList;
       expect(body.keys.length).toBeLessThanOrEqual(2);
@@ -105,7 +114,10 @@ describeEachStore('key-value store: listing a bucket (GET /kv/{bucket}, beyond t
     expect(keysOf((await store.list('prefixed', '?prefix=ab')).body)).toEqual(['ab', 'ab-1', 'abz', 'ab😀']);
     const first = (await store.list('prefixed', '?prefix=ab&limit=2')).json() as KeyList;
     expect([first.keys.map((entry) => entry.key), first.cursor]).toEqual([['ab', 'ab-1'], 'ab-1']);
-    expect((await store.list('prefixed', '?prefix=ab&limit=2&cursor=ab-1')).json()).toMatchObject({ keys: [{ key: 'abz' }, { key: 'ab😀' }], cursor: null });
+    expect((await store.list('prefixed', '?prefix=ab&limit=2&cursor=ab-1')).json()).toMatchObject({
+      keys: [{ key: 'abz' }, { key: 'ab😀' }],
+      cursor: null,
+    });
     expect(keysOf((await store.list('prefixed', '?prefix=zz')).body)).toEqual([]);
     expect(keysOf((await store.list('prefixed', '?prefix=')).body)).toHaveLength(7);
   });
@@ -117,7 +129,9 @@ describeEachStore('key-value store: listing a bucket (GET /kv/{bucket}, beyond t
     expect(keysOf((await store.list('expiring')).body)).toEqual(['long', 'short']);
     clock.advance(1);
     expect(keysOf((await store.list('expiring')).body)).toEqual(['long']);
-    expect((await get().inject({ method: 'GET', url: '/kv/expiring/short', headers: { 'x-token': token } })).statusCode).toBe(404);
+    expect(
+      (await get().inject({ method: 'GET', url: '/kv/expiring/short', headers: { 'x-token': token } })).statusCode,
+    ).toBe(404);
     expect((await store.list('never-used')).json()).toEqual({ keys: [], cursor: null });
   });
 
@@ -141,7 +155,12 @@ describeEachStore('key-value store: listing a bucket (GET /kv/{bucket}, beyond t
     ['a prefix too long', 'b', `?prefix=${'p'.repeat(31)}`, 'Invalid prefix: must be at most 30 characters'],
     ['a / in the prefix', 'b', '?prefix=a%2Fb', 'Invalid prefix: must not contain control characters or /'],
     ['an empty cursor', 'b', '?cursor=', 'Invalid cursor: must be 1 to 30 characters'],
-    ['a control character in the cursor', 'b', '?cursor=a%0A', 'Invalid cursor: must not contain control characters or /'],
+    [
+      'a control character in the cursor',
+      'b',
+      '?cursor=a%0A',
+      'Invalid cursor: must not contain control characters or /',
+    ],
     ["the old listing's n", 'b', '?n=5', 'Unknown query parameter: n'],
     ["the old listing's after", 'b', '?after=k', 'Unknown query parameter: after'],
   ])('refuses %s with 400 in plain text', async (_case, bucket, query, message) => {
@@ -161,8 +180,18 @@ describeEachStore('key-value store: listing a bucket (GET /kv/{bucket}, beyond t
     const head = await get().inject({ method: 'HEAD', url: '/kv/b', headers: { 'x-token': token } });
     expect([head.statusCode, head.headers['x-cost']]).toEqual([200, '1']);
     for (const method of ['POST', 'DELETE', 'PUT'] as const) {
-      const res = await get().inject({ method, url: '/kv/b', headers: { 'x-token': token, 'content-type': 'text/plain' }, payload: 'v' });
-      expect([res.statusCode, res.body, res.headers.allow, res.headers['x-cost']]).toEqual([405, 'Method Not Allowed', 'GET, HEAD', '0']);
+      const res = await get().inject({
+        method,
+        url: '/kv/b',
+        headers: { 'x-token': token, 'content-type': 'text/plain' },
+        payload: 'v',
+      });
+      expect([res.statusCode, res.body, res.headers.allow, res.headers['x-cost']]).toEqual([
+        405,
+        'Method Not Allowed',
+        'GET, HEAD',
+        '0',
+      ]);
     }
   });
 });

@@ -18,9 +18,14 @@ describeEachStore('key-value listings: query plans walk the index', (kind) => {
     const rows: unknown[][] = [];
     for (let wallet = 1; wallet <= 3; wallet++)
       for (let bucket = 0; bucket < 20; bucket++)
-        for (let key = 0; key < 20; key++) rows.push([wallet, `b${bucket}`, `k${key}`, get().deps.store.storedText('value'), NOW + 60_000]);
+        for (let key = 0; key < 20; key++)
+          rows.push([wallet, `b${bucket}`, `k${key}`, get().deps.store.storedText('value'), NOW + 60_000]);
     for (const row of rows)
-      await get().deps.store.writeOne('INSERT INTO kv (wallet_id, bucket, key, value, expires_at) VALUES ($1, $2, $3, $4, $5)', row, { touches: ['kv'] });
+      await get().deps.store.writeOne(
+        'INSERT INTO kv (wallet_id, bucket, key, value, expires_at) VALUES ($1, $2, $3, $4, $5)',
+        row,
+        { touches: ['kv'] },
+      );
     if (kind === 'postgres') await get().deps.store.writeOne('ANALYZE kv');
   });
 
@@ -40,13 +45,22 @@ describeEachStore('key-value listings: query plans walk the index', (kind) => {
   }
 
   const fullScan = kind === 'sqlite' ? /\bSCAN kv\b/ : /Seq Scan on kv|kv_expires/;
-  const indexWalk = kind === 'sqlite' ? /SEARCH kv USING (COVERING )?INDEX sqlite_autoindex_kv_1/ : /Index (Only )?Scan using kv_pkey on kv/;
+  const indexWalk =
+    kind === 'sqlite'
+      ? /SEARCH kv USING (COVERING )?INDEX sqlite_autoindex_kv_1/
+      : /Index (Only )?Scan using kv_pkey on kv/;
 
   it.each([
     ['a page of keys', keyPageStatement({ walletId: 2, bucket: 'b3', prefix: '', cursor: undefined, limit: 20 }, NOW)],
-    ['a page of keys after a cursor, within a prefix', keyPageStatement({ walletId: 2, bucket: 'b3', prefix: 'k1', cursor: 'k12', limit: 20 }, NOW)],
+    [
+      'a page of keys after a cursor, within a prefix',
+      keyPageStatement({ walletId: 2, bucket: 'b3', prefix: 'k1', cursor: 'k12', limit: 20 }, NOW),
+    ],
     ['a page of buckets', bucketPageStatement({ walletId: 2, prefix: '', cursor: undefined, limit: 20 }, NOW)],
-    ['a page of buckets after a cursor, within a prefix', bucketPageStatement({ walletId: 2, prefix: 'b1', cursor: 'b12', limit: 5 }, NOW)],
+    [
+      'a page of buckets after a cursor, within a prefix',
+      bucketPageStatement({ walletId: 2, prefix: 'b1', cursor: 'b12', limit: 5 }, NOW),
+    ],
   ])('%s', async (_case, statement) => {
     const lines = await plan(statement);
     const shown = lines.join('\n');
@@ -65,7 +79,9 @@ describeEachStore('key-value listings: query plans walk the index', (kind) => {
   });
 
   it('a page of keys comes in index order, without sorting', async () => {
-    const lines = await plan(keyPageStatement({ walletId: 2, bucket: 'b3', prefix: 'k', cursor: 'k1', limit: 20 }, NOW));
+    const lines = await plan(
+      keyPageStatement({ walletId: 2, bucket: 'b3', prefix: 'k', cursor: 'k1', limit: 20 }, NOW),
+    );
     const sorts = lines.filter((line) => /TEMP B-TREE|Sort/.test(line));
     expect(sorts, lines.join('\n')).toEqual([]);
   });

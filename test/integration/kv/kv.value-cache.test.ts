@@ -13,7 +13,12 @@ describeEachStore('key-value reads after writes (the read cache)', (kind) => {
   const get = useTestApp(kind, { clock });
   let token: string;
   const call = (method: 'GET' | 'POST' | 'DELETE', path: string, payload?: string, as = token) =>
-    get().inject({ method, url: `/kv/${path}`, headers: { 'x-token': as, 'content-type': 'text/plain' }, ...(payload === undefined ? {} : { payload }) });
+    get().inject({
+      method,
+      url: `/kv/${path}`,
+      headers: { 'x-token': as, 'content-type': 'text/plain' },
+      ...(payload === undefined ? {} : { payload }),
+    });
   const value = async (path: string, as = token) => {
     const answer = await call('GET', path, undefined, as);
     return answer.statusCode === 200 ? answer.body : answer.statusCode;
@@ -104,7 +109,12 @@ describeEachStore('key-value reads after writes (the read cache)', (kind) => {
       expect(await value('cache/behind')).toBe('as set');
       const walletId = await walletIdOf(get().deps, token);
       const changed = get().deps.store.storedText('changed elsewhere');
-      await get().deps.store.writeOne('UPDATE kv SET value = $1 WHERE wallet_id = $2 AND bucket = $3 AND key = $4', [changed, walletId, 'cache', 'behind']);
+      await get().deps.store.writeOne('UPDATE kv SET value = $1 WHERE wallet_id = $2 AND bucket = $3 AND key = $4', [
+        changed,
+        walletId,
+        'cache',
+        'behind',
+      ]);
       expect(await value('cache/behind')).toBe(kind === 'sqlite' ? 'as set' : 'changed elsewhere');
     },
   );

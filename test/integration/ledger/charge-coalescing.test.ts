@@ -18,7 +18,10 @@ describeEachStore('charges of one wallet in the same moment', (kind) => {
   }
 
   const balanceOf = async (id: number) =>
-    app.deps.store.read.get<{ balance: number; lb_pending: number; lb_armed: number }>('SELECT balance, lb_pending, lb_armed FROM wallets WHERE id = $1', [id]);
+    app.deps.store.read.get<{ balance: number; lb_pending: number; lb_armed: number }>(
+      'SELECT balance, lb_pending, lb_armed FROM wallets WHERE id = $1',
+      [id],
+    );
 
   async function durable(outcomes: ChargeOutcome[]): Promise<void> {
     await Promise.all(outcomes.map((outcome) => (outcome.ok ? outcome.durable : undefined)));
@@ -37,7 +40,9 @@ describeEachStore('charges of one wallet in the same moment', (kind) => {
     expect((await balanceOf(id))?.balance).toBe(100 - 5 + 10 - 10);
     if (kind === 'sqlite') {
       // One writer, so the order is the call order.
-      expect(outcomes.map((outcome) => (outcome.ok ? outcome.balance : -1))).toEqual([99, 98, 97, 96, 95, 103, 101, 99, 97, 95]);
+      expect(outcomes.map((outcome) => (outcome.ok ? outcome.balance : -1))).toEqual([
+        99, 98, 97, 96, 95, 103, 101, 99, 97, 95,
+      ]);
       expect(await credit).toBe(105);
     }
   });
@@ -56,7 +61,9 @@ describeEachStore('charges of one wallet in the same moment', (kind) => {
     app = await startTestApp(kind);
     const a = await wallet(10);
     const b = await wallet(4);
-    const outcomes = await Promise.all(Array.from({ length: 12 }, (_, i) => app.deps.ledger.charge(i % 2 === 0 ? a : b, 1)));
+    const outcomes = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => app.deps.ledger.charge(i % 2 === 0 ? a : b, 1)),
+    );
     await durable(outcomes);
     const ofWallet = (parity: number) => outcomes.filter((_, i) => i % 2 === parity);
     expect(ofWallet(0).every((outcome) => outcome.ok)).toBe(true);

@@ -16,7 +16,10 @@ const SECRET = 'relay-secret-0123456789';
 
 async function refusalRows(t: TestApp, walletId: number): Promise<number> {
   await t.deps.ledger.flush();
-  const row = await t.deps.store.read.get<{ n: number }>('SELECT COUNT(*) AS n FROM logs WHERE wallet_id = $1 AND status_code = 402', [walletId]);
+  const row = await t.deps.store.read.get<{ n: number }>(
+    'SELECT COUNT(*) AS n FROM logs WHERE wallet_id = $1 AND status_code = 402',
+    [walletId],
+  );
   return Number(row?.n);
 }
 

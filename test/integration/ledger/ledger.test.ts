@@ -59,7 +59,11 @@ describeEachStore('the ledger', (kind) => {
     const token = await testApp().createToken(7);
     const walletId = await walletIdOf(testApp().deps, token);
     testApp().deps.ledger.recordRefusal(walletId, 'hook-1', 7);
-    const response = await testApp().inject({ method: 'GET', url: '/token/logs?type=webhook-delivery', headers: { 'x-token': token } });
+    const response = await testApp().inject({
+      method: 'GET',
+      url: '/token/logs?type=webhook-delivery',
+      headers: { 'x-token': token },
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json().logs).toEqual([
       expect.objectContaining({

@@ -31,7 +31,9 @@ describeEachStore('read charges among other charges of the same wallet', (kind) 
     app = await startTestApp(kind, { env: { READ_CHARGES: readCharges } });
     const token = await app.createToken(30);
     const id = (await app.deps.ledger.findWallet(sha256Hex(token)))?.id as number;
-    const outcomes = await Promise.all(Array.from({ length: 40 }, (_, i) => app.deps.ledger.charge(id, 1, i % 3 !== 0)));
+    const outcomes = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => app.deps.ledger.charge(id, 1, i % 3 !== 0)),
+    );
     await Promise.all(outcomes.map((outcome) => (outcome.ok ? outcome.durable : undefined)));
     expect(outcomes.filter((outcome) => outcome.ok)).toHaveLength(30);
     expect(outcomes.filter((outcome) => !outcome.ok && outcome.reason === 'insufficient')).toHaveLength(10);
@@ -54,7 +56,10 @@ describe('SQLite: what a charge waits for when reads and writes share a group co
     app = await startTestApp('sqlite', {
       env: { READ_CHARGES: readCharges },
       overrides: (config) => ({
-        store: openSqliteStore(config.databaseUrl.slice('sqlite:'.length), { fsync: disk.fsync, lateSyncMs: config.readChargeSyncMs }),
+        store: openSqliteStore(config.databaseUrl.slice('sqlite:'.length), {
+          fsync: disk.fsync,
+          lateSyncMs: config.readChargeSyncMs,
+        }),
       }),
     });
     const ids = [];
@@ -88,7 +93,9 @@ describe('SQLite: what a charge waits for when reads and writes share a group co
     expect(states).toEqual(all.map((ro) => (ro ? 'resolved' : 'pending')));
     expect(disk.calls).toBe(fsyncsBefore + 1); // the group's own fsync, held
     disk.complete(fsyncsBefore);
-    expect(await Promise.all(outcomes.map((outcome) => settled(durableOf(outcome))))).toEqual(all.map(() => 'resolved'));
+    expect(await Promise.all(outcomes.map((outcome) => settled(durableOf(outcome))))).toEqual(
+      all.map(() => 'resolved'),
+    );
     expect(await app?.deps.store.read.get('SELECT balance FROM wallets WHERE id = $1', [a])).toEqual({ balance: 97 });
   });
 
@@ -101,10 +108,15 @@ describe('SQLite: what a charge waits for when reads and writes share a group co
       [a, true],
       [b, true],
     ]);
-    expect(await Promise.all(outcomes.map((outcome) => settled(durableOf(outcome))))).toEqual(['resolved', 'resolved', 'resolved']);
+    expect(await Promise.all(outcomes.map((outcome) => settled(durableOf(outcome))))).toEqual([
+      'resolved',
+      'resolved',
+      'resolved',
+    ]);
     // Committed: the reader connection sees it.
     expect(await app?.deps.store.read.get('SELECT balance FROM wallets WHERE id = $1', [a])).toEqual({ balance: 98 });
-    while (disk.calls === fsyncsBefore && Date.now() - started < 2_000) await new Promise((resolve) => setTimeout(resolve, 1));
+    while (disk.calls === fsyncsBefore && Date.now() - started < 2_000)
+      await new Promise((resolve) => setTimeout(resolve, 1));
     expect(disk.calls).toBe(fsyncsBefore + 1);
     expect(Date.now() - started).toBeLessThan(10 + 100); // the default window and slack for a loaded machine
   });
@@ -122,7 +134,16 @@ describe('SQLite: what a charge waits for when reads and writes share a group co
   /** A paid call's log row, recorded and flushed: `flushed` settles once the batch's unit does (wrapped: an async function would wait for it). */
   async function flushedLogRow(walletId: number): Promise<{ flushed: Promise<void> }> {
     const ledger = (app as TestApp).deps.ledger;
-    ledger.record({ walletId, method: 'GET', path: '/kv/b/k', endpoint: 'kv', statusCode: 200, responseTimeMs: 1, cost: 1, balance: 99 });
+    ledger.record({
+      walletId,
+      method: 'GET',
+      path: '/kv/b/k',
+      endpoint: 'kv',
+      statusCode: 200,
+      responseTimeMs: 1,
+      cost: 1,
+      balance: 99,
+    });
     const flushed = ledger.flush();
     // The batch's unit runs after the microtasks of this turn; its COMMIT comes at the end of the turn.
     await new Promise((resolve) => setImmediate(resolve));
@@ -136,8 +157,11 @@ describe('SQLite: what a charge waits for when reads and writes share a group co
     const started = Date.now();
     const { flushed } = await flushedLogRow(a);
     expect(await settled(flushed)).toBe('resolved');
-    expect(await app?.deps.store.read.get('SELECT path FROM logs WHERE wallet_id = $1', [a])).toEqual({ path: '/kv/b/k' });
-    while (disk.calls === fsyncsBefore && Date.now() - started < 2_000) await new Promise((resolve) => setTimeout(resolve, 1));
+    expect(await app?.deps.store.read.get('SELECT path FROM logs WHERE wallet_id = $1', [a])).toEqual({
+      path: '/kv/b/k',
+    });
+    while (disk.calls === fsyncsBefore && Date.now() - started < 2_000)
+      await new Promise((resolve) => setTimeout(resolve, 1));
     expect(disk.calls).toBe(fsyncsBefore + 1); // the window's one fsync, not one for the batch and one for the window
     expect(Date.now() - started).toBeLessThan(10 + 100);
   });
@@ -154,93 +178,107 @@ describe('SQLite: what a charge waits for when reads and writes share a group co
 });
 
 // PostgreSQL: a batch of read charges only commits with synchronous_commit off, in the same single statement.
-describe.runIf(process.env.TEST_DATABASE_URL !== undefined)('PostgreSQL: read charges commit without waiting for the WAL flush', () => {
-  let database: ScratchDatabase;
-  let store: Store;
-  let walletId: number;
-  const sent: string[] = [];
-  afterEach(async () => {
-    await store.close();
-    await database.drop();
-  });
-
-  async function open(): Promise<void> {
-    database = await scratchDatabase('postgres');
-    // One connection: what the statement leaves on it is what the next one sees.
-    store = openPostgresStore(database.url, { maxConnections: 1 });
-    await store.migrate();
-    await store.write((tx) => insertWallet(tx, 'hash', 100, Date.now()));
-    walletId = (await store.read.get<{ id: number }>('SELECT id FROM wallets WHERE hash = $1', ['hash']))?.id as number;
-    sent.length = 0;
-  }
-
-  /** The store, with the statements the charges send recorded. */
-  const recording = (): Store => ({
-    ...store,
-    writeOne: (sql, params, options) => {
-      sent.push(sql);
-      return store.writeOne(sql, params, options);
-    },
-  });
-
-  const CHARGE_SYNC_LATER = syncLaterUpdate(CHARGE);
-
-  it('turns synchronous_commit off for its own transaction only, and charges as CHARGE does', async () => {
-    await open();
-    const inside = await store.write(async (tx) => {
-      const [row] = await tx.all<{ balance: number }>(CHARGE_SYNC_LATER, [3, walletId]);
-      const setting = await tx.get<{ value: string }>("SELECT current_setting('synchronous_commit') AS value");
-      return { row, setting };
+describe.runIf(process.env.TEST_DATABASE_URL !== undefined)(
+  'PostgreSQL: read charges commit without waiting for the WAL flush',
+  () => {
+    let database: ScratchDatabase;
+    let store: Store;
+    let walletId: number;
+    const sent: string[] = [];
+    afterEach(async () => {
+      await store.close();
+      await database.drop();
     });
-    expect(inside).toEqual({ row: { balance: 97 }, setting: { value: 'off' } });
-    const [row] = await store.writeOne<{ balance: number }>(CHARGE_SYNC_LATER, [2, walletId]);
-    expect(row).toEqual({ balance: 95 });
-    expect(await store.read.get("SELECT current_setting('synchronous_commit') AS value")).toEqual({ value: 'on' });
-    // A charge the balance does not cover changes nothing.
-    expect(await store.writeOne(CHARGE_SYNC_LATER, [1000, walletId])).toEqual([]);
-  });
 
-  it('a batch of reads only sends it; one write in the batch makes the batch durable', async () => {
-    await open();
-    const charges = new BatchedDebits(recording(), WALLET_DEBITS);
-    const reads = await Promise.all([charges.debit(walletId, 1, true), charges.debit(walletId, 1, true)]);
-    expect(reads.map((outcome) => outcome.ok && outcome.balance)).toEqual([99, 98]);
-    expect(sent).toEqual([CHARGE_SYNC_LATER]);
-    sent.length = 0;
-    const mixed = await Promise.all([charges.debit(walletId, 1, true), charges.debit(walletId, 1, false)]);
-    expect(mixed.map((outcome) => outcome.ok && outcome.balance)).toEqual([97, 96]);
-    expect(sent).toEqual([CHARGE]);
-    expect(await store.read.get('SELECT balance FROM wallets WHERE id = $1', [walletId])).toEqual({ balance: 96 });
-  });
+    async function open(): Promise<void> {
+      database = await scratchDatabase('postgres');
+      // One connection: what the statement leaves on it is what the next one sees.
+      store = openPostgresStore(database.url, { maxConnections: 1 });
+      await store.migrate();
+      await store.write((tx) => insertWallet(tx, 'hash', 100, Date.now()));
+      walletId = (await store.read.get<{ id: number }>('SELECT id FROM wallets WHERE hash = $1', ['hash']))
+        ?.id as number;
+      sent.length = 0;
+    }
 
-  it('a call-log batch (READ_CHARGES=deferred) turns synchronous_commit off for its own transaction only, and writes its rows and totals', async () => {
-    await open();
-    const record = {
-      walletId,
-      method: 'GET',
-      path: '/kv/b/k',
-      endpoint: 'kv' as const,
-      statusCode: 200,
-      responseTimeMs: 1,
-      createdAt: Date.now(),
-      cost: 1,
-      balance: 99,
-    };
-    const inside = await store.write(async (tx) => {
-      // One row in LOG_COLUMNS order.
-      await insertRowsPostgres(tx, LOG_INSERT, ['log-1', walletId, 'GET', '/kv/b/k', 'kv', 200, 1, null, record.createdAt, 1, 99, null], {
-        alsoRows: spendRowsOf([{ ...record, id: 'log-1' }]),
-        syncLater: true,
+    /** The store, with the statements the charges send recorded. */
+    const recording = (): Store => ({
+      ...store,
+      writeOne: (sql, params, options) => {
+        sent.push(sql);
+        return store.writeOne(sql, params, options);
+      },
+    });
+
+    const CHARGE_SYNC_LATER = syncLaterUpdate(CHARGE);
+
+    it('turns synchronous_commit off for its own transaction only, and charges as CHARGE does', async () => {
+      await open();
+      const inside = await store.write(async (tx) => {
+        const [row] = await tx.all<{ balance: number }>(CHARGE_SYNC_LATER, [3, walletId]);
+        const setting = await tx.get<{ value: string }>("SELECT current_setting('synchronous_commit') AS value");
+        return { row, setting };
       });
-      return tx.get<{ value: string }>("SELECT current_setting('synchronous_commit') AS value");
+      expect(inside).toEqual({ row: { balance: 97 }, setting: { value: 'off' } });
+      const [row] = await store.writeOne<{ balance: number }>(CHARGE_SYNC_LATER, [2, walletId]);
+      expect(row).toEqual({ balance: 95 });
+      expect(await store.read.get("SELECT current_setting('synchronous_commit') AS value")).toEqual({ value: 'on' });
+      // A charge the balance does not cover changes nothing.
+      expect(await store.writeOne(CHARGE_SYNC_LATER, [1000, walletId])).toEqual([]);
     });
-    expect(inside).toEqual({ value: 'off' });
-    await insertLogs(store, [{ ...record, id: 'log-2' }], true);
-    expect(await store.read.get("SELECT current_setting('synchronous_commit') AS value")).toEqual({ value: 'on' });
-    expect(await store.read.all('SELECT id FROM logs ORDER BY id')).toEqual([{ id: 'log-1' }, { id: 'log-2' }]);
-    expect(await store.read.get('SELECT SUM(credits)::int AS credits, SUM(calls)::int AS calls FROM spend_hourly WHERE wallet_id = $1', [walletId])).toEqual({
-      credits: 2,
-      calls: 2,
+
+    it('a batch of reads only sends it; one write in the batch makes the batch durable', async () => {
+      await open();
+      const charges = new BatchedDebits(recording(), WALLET_DEBITS);
+      const reads = await Promise.all([charges.debit(walletId, 1, true), charges.debit(walletId, 1, true)]);
+      expect(reads.map((outcome) => outcome.ok && outcome.balance)).toEqual([99, 98]);
+      expect(sent).toEqual([CHARGE_SYNC_LATER]);
+      sent.length = 0;
+      const mixed = await Promise.all([charges.debit(walletId, 1, true), charges.debit(walletId, 1, false)]);
+      expect(mixed.map((outcome) => outcome.ok && outcome.balance)).toEqual([97, 96]);
+      expect(sent).toEqual([CHARGE]);
+      expect(await store.read.get('SELECT balance FROM wallets WHERE id = $1', [walletId])).toEqual({ balance: 96 });
     });
-  });
-});
+
+    it('a call-log batch (READ_CHARGES=deferred) turns synchronous_commit off for its own transaction only, and writes its rows and totals', async () => {
+      await open();
+      const record = {
+        walletId,
+        method: 'GET',
+        path: '/kv/b/k',
+        endpoint: 'kv' as const,
+        statusCode: 200,
+        responseTimeMs: 1,
+        createdAt: Date.now(),
+        cost: 1,
+        balance: 99,
+      };
+      const inside = await store.write(async (tx) => {
+        // One row in LOG_COLUMNS order.
+        await insertRowsPostgres(
+          tx,
+          LOG_INSERT,
+          ['log-1', walletId, 'GET', '/kv/b/k', 'kv', 200, 1, null, record.createdAt, 1, 99, null],
+          {
+            alsoRows: spendRowsOf([{ ...record, id: 'log-1' }]),
+            syncLater: true,
+          },
+        );
+        return tx.get<{ value: string }>("SELECT current_setting('synchronous_commit') AS value");
+      });
+      expect(inside).toEqual({ value: 'off' });
+      await insertLogs(store, [{ ...record, id: 'log-2' }], true);
+      expect(await store.read.get("SELECT current_setting('synchronous_commit') AS value")).toEqual({ value: 'on' });
+      expect(await store.read.all('SELECT id FROM logs ORDER BY id')).toEqual([{ id: 'log-1' }, { id: 'log-2' }]);
+      expect(
+        await store.read.get(
+          'SELECT SUM(credits)::int AS credits, SUM(calls)::int AS calls FROM spend_hourly WHERE wallet_id = $1',
+          [walletId],
+        ),
+      ).toEqual({
+        credits: 2,
+        calls: 2,
+      });
+    });
+  },
+);

@@ -36,7 +36,11 @@ describe('the 503 of a store that is away, to a token holder', () => {
   /** The first answer of `call` that is not a 503, within 10 s of the database's return. */
   const untilServing = async (call: () => Promise<LightMyRequestResponse>): Promise<LightMyRequestResponse> => {
     let answer = await call();
-    for (const deadline = Date.now() + 10_000; answer.statusCode === 503 && Date.now() < deadline; answer = await call())
+    for (
+      const deadline = Date.now() + 10_000;
+      answer.statusCode === 503 && Date.now() < deadline;
+      answer = await call()
+    )
       await new Promise((resolve) => setTimeout(resolve, 100));
     return answer;
   };
@@ -54,7 +58,8 @@ describe('the 503 of a store that is away, to a token holder', () => {
     const app = t;
     const used = await app.createToken(100);
     const unused = await app.createToken(100);
-    const set = (token: string, key: string) => app.inject({ method: 'POST', url: `/kv/b/${key}`, payload: 'v', headers: { 'x-token': token } });
+    const set = (token: string, key: string) =>
+      app.inject({ method: 'POST', url: `/kv/b/${key}`, payload: 'v', headers: { 'x-token': token } });
     expect(headersOf(await set(used, 'before'))).toMatchObject({ status: 200, cost: '1', balance: '99' });
 
     await pg.stop();
@@ -75,7 +80,11 @@ describe('the 503 of a store that is away, to a token holder', () => {
       await pg.start();
     }
 
-    expect(headersOf(await untilServing(() => set(used, 'after')))).toMatchObject({ status: 200, cost: '1', balance: '98' });
+    expect(headersOf(await untilServing(() => set(used, 'after')))).toMatchObject({
+      status: 200,
+      cost: '1',
+      balance: '98',
+    });
   }, 60_000);
 
   it('reports a charge committed before the database went away as it was, when its refund cannot be made', async (context) => {
@@ -102,7 +111,9 @@ describe('the 503 of a store that is away, to a token holder', () => {
       await database.start();
     }
     // The charge stood, as the answer said: 45 left, less the credit of this call.
-    const wallet = await untilServing(() => app.inject({ method: 'GET', url: '/token', headers: { 'x-token': token } }));
+    const wallet = await untilServing(() =>
+      app.inject({ method: 'GET', url: '/token', headers: { 'x-token': token } }),
+    );
     expect(headersOf(wallet)).toMatchObject({ status: 200, cost: '1', balance: '44' });
   }, 60_000);
 });

@@ -9,9 +9,14 @@ import { FREE_BURST } from '../../../src/ledger/free-row-limit.js';
 const PLAIN = 'text/plain; charset=utf-8';
 
 /** The stored log rows of a wallet, oldest first, once this instance has written its buffer. */
-async function storedRows(t: TestApp, token: string): Promise<Array<{ path: string; status_code: number; cost: number; error: string | null }>> {
+async function storedRows(
+  t: TestApp,
+  token: string,
+): Promise<Array<{ path: string; status_code: number; cost: number; error: string | null }>> {
   await t.deps.ledger.flush();
-  return t.deps.store.read.all('SELECT path, status_code, cost, error FROM logs WHERE wallet_id = $1 ORDER BY seq', [await walletIdOf(t.deps, token)]);
+  return t.deps.store.read.all('SELECT path, status_code, cost, error FROM logs WHERE wallet_id = $1 ORDER BY seq', [
+    await walletIdOf(t.deps, token),
+  ]);
 }
 
 describeEachStore('call logs cost bounded storage', (kind) => {
@@ -38,12 +43,24 @@ describeEachStore('call logs cost bounded storage', (kind) => {
     ['POST /kv set', 'POST', '/kv/b/k?ttl=60&foo=1', '1'],
     ['GET /token/logs', 'GET', '/token/logs?n=2&foo=1', '0'],
     ['GET /recharge', 'GET', '/recharge?amount=1&foo=1', '0'],
-  ])('answers 400 Unknown query parameter to an unknown parameter on %s, charging its usual cost', async (_name, method, url, cost) => {
-    const token = await get().createToken(10);
-    const res = await get().inject({ method: method, url, headers: { 'x-token': token }, payload: method === 'POST' ? 'v' : undefined });
-    expect([res.statusCode, res.body, res.headers['content-type']]).toEqual([400, 'Unknown query parameter: foo', PLAIN]);
-    expect(res.headers['x-cost']).toBe(cost);
-  });
+  ])(
+    'answers 400 Unknown query parameter to an unknown parameter on %s, charging its usual cost',
+    async (_name, method, url, cost) => {
+      const token = await get().createToken(10);
+      const res = await get().inject({
+        method: method,
+        url,
+        headers: { 'x-token': token },
+        payload: method === 'POST' ? 'v' : undefined,
+      });
+      expect([res.statusCode, res.body, res.headers['content-type']]).toEqual([
+        400,
+        'Unknown query parameter: foo',
+        PLAIN,
+      ]);
+      expect(res.headers['x-cost']).toBe(cost);
+    },
+  );
 
   it('repeats a long unknown parameter name in the 400 body and the log only in part', async () => {
     const token = await get().createToken(10);
@@ -62,16 +79,21 @@ describeEachStore('call logs cost bounded storage', (kind) => {
       const res = await get().inject({ method: 'GET', url: `/token/logs?n=1`, headers: { 'x-token': token } });
       expect(res.statusCode).toBe(200);
     }
-    expect((await get().inject({ method: 'GET', url: `/token/logs?n=1`, headers: { 'x-token': token } })).statusCode).toBe(429);
+    expect(
+      (await get().inject({ method: 'GET', url: `/token/logs?n=1`, headers: { 'x-token': token } })).statusCode,
+    ).toBe(429);
     expect(await storedRows(get(), token)).toHaveLength(FREE_BURST);
     clock.advance(MINUTE);
-    expect((await get().inject({ method: 'GET', url: '/token/logs?n=1', headers: { 'x-token': token } })).statusCode).toBe(200);
+    expect(
+      (await get().inject({ method: 'GET', url: '/token/logs?n=1', headers: { 'x-token': token } })).statusCode,
+    ).toBe(200);
     expect(await storedRows(get(), token)).toHaveLength(FREE_BURST + 1);
   });
 
   it(`logs at most ${FREE_BURST} refused (402) calls of a wallet at once, but every paid call`, async () => {
     const token = await get().createToken(2);
-    for (let i = 0; i < FREE_BURST + 10; i++) await get().inject({ method: 'GET', url: '/token', headers: { 'x-token': token } });
+    for (let i = 0; i < FREE_BURST + 10; i++)
+      await get().inject({ method: 'GET', url: '/token', headers: { 'x-token': token } });
     const rows = await storedRows(get(), token);
     expect(rows.filter((row) => row.cost === 1)).toHaveLength(2);
     // FREE_BURST + 8 refusals, FREE_BURST of them logged: paid rows do not use the budget.
@@ -80,7 +102,8 @@ describeEachStore('call logs cost bounded storage', (kind) => {
 
     // The budget is spent, but a paid call is still logged.
     const paid = await get().createToken(5);
-    for (let i = 0; i < FREE_BURST + 1; i++) await get().inject({ method: 'GET', url: '/token/logs?n=1', headers: { 'x-token': paid } });
+    for (let i = 0; i < FREE_BURST + 1; i++)
+      await get().inject({ method: 'GET', url: '/token/logs?n=1', headers: { 'x-token': paid } });
     expect((await get().inject({ method: 'GET', url: '/token', headers: { 'x-token': paid } })).statusCode).toBe(200);
     const paidRows = await storedRows(get(), paid);
     expect(paidRows).toHaveLength(FREE_BURST + 1);

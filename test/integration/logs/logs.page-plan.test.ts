@@ -54,7 +54,13 @@ describeEachStore('GET /token/logs: a page reads its rows from the index in orde
     });
   }
 
-  const request = (category?: 'kv'): PageRequest => ({ walletId: 1, n: 20, before: { createdAt: NOW, seq: Number.MAX_SAFE_INTEGER }, since: 0, category });
+  const request = (category?: 'kv'): PageRequest => ({
+    walletId: 1,
+    n: 20,
+    before: { createdAt: NOW, seq: Number.MAX_SAFE_INTEGER },
+    since: 0,
+    category,
+  });
 
   it.each([
     ['one category', request('kv')],
@@ -63,7 +69,10 @@ describeEachStore('GET /token/logs: a page reads its rows from the index in orde
     const statement = pageStatement(get().deps.store.mergeWalks, page);
     const lines = (await plan(statement.sql, statement.params)).filter((line) => !/Index Cond|Filter:/.test(line));
     const shown = lines.join('\n');
-    const walk = kind === 'sqlite' ? /SEARCH logs USING (COVERING )?INDEX logs_wallet_endpoint_time/ : /Index Scan Backward using logs_wallet_endpoint_time/;
+    const walk =
+      kind === 'sqlite'
+        ? /SEARCH logs USING (COVERING )?INDEX logs_wallet_endpoint_time/
+        : /Index Scan Backward using logs_wallet_endpoint_time/;
     const walks = lines.flatMap((line, i) => (walk.test(line) ? [i] : []));
     expect(walks.length, shown).toBe(page.category === undefined ? 9 : 1);
     // Each walk is what its category's LIMIT reads from: nothing sorts the range in between, so the walk stops after n + 1
@@ -130,8 +139,12 @@ describeEachStore('GET /token/logs: a filtered page reads a bounded part of the 
     const pageStatementRun = statements.at(-1) as RunStatement;
     if (kind === 'sqlite') {
       for (const { sql, params } of scanStatements) {
-        const details = (await store.read.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, params)).map((row) => row.detail);
-        const walks = details.filter((detail) => /SEARCH logs USING COVERING INDEX logs_wallet_endpoint_time/.test(detail));
+        const details = (await store.read.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, params)).map(
+          (row) => row.detail,
+        );
+        const walks = details.filter((detail) =>
+          /SEARCH logs USING COVERING INDEX logs_wallet_endpoint_time/.test(detail),
+        );
         expect(walks.length, details.join('\n')).toBeGreaterThan(0);
         expect(
           details.filter((detail) => /SEARCH logs USING INDEX|SCAN logs|TEMP B-TREE/.test(detail)),
@@ -139,12 +152,13 @@ describeEachStore('GET /token/logs: a filtered page reads a bounded part of the 
         ).toEqual([]);
       }
       // The page merges its walks as they go too: no sort of the rows they yield (each walk once sorted its n + 1 rows).
-      const details = (await store.read.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${pageStatementRun.sql}`, pageStatementRun.params)).map(
-        (row) => row.detail,
-      );
-      expect(details.filter((detail) => /SEARCH logs USING INDEX logs_wallet_endpoint_time/.test(detail)).length, details.join('\n')).toBe(
-        LOG_CATEGORIES.length,
-      );
+      const details = (
+        await store.read.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${pageStatementRun.sql}`, pageStatementRun.params)
+      ).map((row) => row.detail);
+      expect(
+        details.filter((detail) => /SEARCH logs USING INDEX logs_wallet_endpoint_time/.test(detail)).length,
+        details.join('\n'),
+      ).toBe(LOG_CATEGORIES.length);
       expect(
         details.filter((detail) => /SCAN logs|TEMP B-TREE/.test(detail)),
         details.join('\n'),
@@ -185,7 +199,13 @@ describeEachStore('GET /token/logs: a filtered page of a week-long log stops whe
     );
   }, 300_000);
 
-  const request: PageRequest = { walletId: WALLET, n: 100, before: NEWEST, since: NOW - LOG_RETENTION_MS, status: { from: 599, to: 600 } };
+  const request: PageRequest = {
+    walletId: WALLET,
+    n: 100,
+    before: NEWEST,
+    since: NOW - LOG_RETENTION_MS,
+    status: { from: 599, to: 600 },
+  };
 
   it("reads its page's rows from a range of the index that ends at the scan's end", async () => {
     const { store } = get().deps;
@@ -198,7 +218,9 @@ describeEachStore('GET /token/logs: a filtered page of a week-long log stops whe
     const pageRun = statements.at(-1) as RunStatement;
     // Every lower bound on time of the page's walks, one per category (a bare `created_at >` term; the tie-break's is in
     // parentheses): each is the scan's end, and nothing else.
-    const lowerBounds = [...pageRun.sql.matchAll(/(?<!\()created_at >=? \$(\d+)/g)].map((match) => pageRun.params[Number(match[1]) - 1]);
+    const lowerBounds = [...pageRun.sql.matchAll(/(?<!\()created_at >=? \$(\d+)/g)].map(
+      (match) => pageRun.params[Number(match[1]) - 1],
+    );
     expect(lowerBounds).toEqual(LOG_CATEGORIES.map(() => end - 1));
   });
 

@@ -79,7 +79,9 @@ describeEachStore('GET /token/logs paging and filters (beyond the contract)', (k
     // 25 entries over every category; several share a millisecond, so order within a time is the tie-break's.
     const { t, token, rows } = await walletWithRows((walletId) =>
       Array.from({ length: 25 }, (_, i) =>
-        record(walletId, i, base + Math.floor(i / 3) * 1000, { endpoint: LOG_CATEGORIES[i % LOG_CATEGORIES.length] as LogCategory }),
+        record(walletId, i, base + Math.floor(i / 3) * 1000, {
+          endpoint: LOG_CATEGORIES[i % LOG_CATEGORIES.length] as LogCategory,
+        }),
       ),
     );
     const pages = await allPages(t, token, 'n=2');
@@ -93,7 +95,9 @@ describeEachStore('GET /token/logs paging and filters (beyond the contract)', (k
   it('pages one category with type, every entry once', async () => {
     const base = clock.now() - HOUR;
     const { t, token, rows } = await walletWithRows((walletId) =>
-      Array.from({ length: 9 }, (_, i) => record(walletId, i, base + i * 10, { endpoint: i % 3 === 0 ? 'myip' : 'kv' })),
+      Array.from({ length: 9 }, (_, i) =>
+        record(walletId, i, base + i * 10, { endpoint: i % 3 === 0 ? 'myip' : 'kv' }),
+      ),
     );
     const pages = await allPages(t, token, 'n=2&type=kv');
     const expected = rows.filter((row) => row.endpoint === 'kv').map((row) => row.id);
@@ -115,15 +119,32 @@ describeEachStore('GET /token/logs paging and filters (beyond the contract)', (k
     await call('DELETE', '/kv/shop/gone');
     await call('GET', '/kv/other/thing');
     const paths = async (query: string) =>
-      ((await t.inject({ method: 'GET', url: `/token/logs?n=100&${query}`, headers: { 'x-token': token } })).json() as Page).logs.map(
-        (entry) => `${entry.status_code} ${entry.path}`,
-      );
-    expect(await paths('status=4xx')).toEqual(['404 /kv/other/thing', '404 /kv/shop/gone', '404 /kv/shopping/list', '404 /kv/shop/missing']);
+      (
+        (
+          await t.inject({ method: 'GET', url: `/token/logs?n=100&${query}`, headers: { 'x-token': token } })
+        ).json() as Page
+      ).logs.map((entry) => `${entry.status_code} ${entry.path}`);
+    expect(await paths('status=4xx')).toEqual([
+      '404 /kv/other/thing',
+      '404 /kv/shop/gone',
+      '404 /kv/shopping/list',
+      '404 /kv/shop/missing',
+    ]);
     expect(await paths('status=404&path=/kv/shop/')).toEqual(['404 /kv/shop/gone', '404 /kv/shop/missing']);
-    expect(await paths('path=/kv/shop')).toEqual(['404 /kv/shop/gone', '404 /kv/shopping/list', '404 /kv/shop/missing', '200 /kv/shop/cart']);
+    expect(await paths('path=/kv/shop')).toEqual([
+      '404 /kv/shop/gone',
+      '404 /kv/shopping/list',
+      '404 /kv/shop/missing',
+      '200 /kv/shop/cart',
+    ]);
     expect(await paths('status=200&type=token&path=/token')).toEqual(
       // The filtered reads above are logged too, as token calls answered 200.
-      ['200 /token/logs?n=100&path=/kv/shop', '200 /token/logs?n=100&status=404&path=/kv/shop/', '200 /token/logs?n=100&status=4xx', '200 /token'],
+      [
+        '200 /token/logs?n=100&path=/kv/shop',
+        '200 /token/logs?n=100&status=404&path=/kv/shop/',
+        '200 /token/logs?n=100&status=4xx',
+        '200 /token',
+      ],
     );
     expect(await paths('status=5xx')).toEqual([]);
     expect(await paths('status=201')).toEqual([]);
@@ -133,11 +154,16 @@ describeEachStore('GET /token/logs paging and filters (beyond the contract)', (k
     const base = clock.now() - HOUR;
     const { t, token, rows } = await walletWithRows((walletId) =>
       Array.from({ length: 30 }, (_, i) =>
-        record(walletId, i, base + i, { statusCode: i % 4 === 0 ? 404 : 200, path: i % 2 === 0 ? `/kv/even/${i}` : `/kv/odd/${i}` }),
+        record(walletId, i, base + i, {
+          statusCode: i % 4 === 0 ? 404 : 200,
+          path: i % 2 === 0 ? `/kv/even/${i}` : `/kv/odd/${i}`,
+        }),
       ),
     );
     const pages = await allPages(t, token, 'n=3&status=4xx&path=/kv/even/');
-    const expected = rows.filter((row) => row.statusCode === 404 && row.path.startsWith('/kv/even/')).map((row) => row.id);
+    const expected = rows
+      .filter((row) => row.statusCode === 404 && row.path.startsWith('/kv/even/'))
+      .map((row) => row.id);
     expect(expected).toHaveLength(8);
     expect(pages.flatMap((page) => page.logs.map((entry) => entry.id))).toEqual(expected.reverse());
   });
@@ -146,7 +172,9 @@ describeEachStore('GET /token/logs paging and filters (beyond the contract)', (k
     const base = clock.now() - 2 * HOUR;
     const total = 2 * SCAN_ROWS + 500;
     const { t, token, rows } = await walletWithRows((walletId) =>
-      Array.from({ length: total }, (_, i) => record(walletId, i, base + Math.floor(i / 7), i === 3 ? { statusCode: 503, path: '/kv/rare/one' } : {})),
+      Array.from({ length: total }, (_, i) =>
+        record(walletId, i, base + Math.floor(i / 7), i === 3 ? { statusCode: 503, path: '/kv/rare/one' } : {}),
+      ),
     );
     const pages = await allPages(t, token, 'n=5&status=503');
     // Each call looks at SCAN_ROWS entries at most: the match, the 4th oldest, is reached by the third call.
@@ -157,32 +185,42 @@ describeEachStore('GET /token/logs paging and filters (beyond the contract)', (k
     ]);
     expect(pages.flatMap((page) => page.logs.map((entry) => entry.id))).toEqual([rows[3]?.id]);
     // A page that fills up before the scan ends needs no more than n matches.
-    const twoOfMany = (await t.inject({ method: 'GET', url: '/token/logs?n=2&path=/kv/paged/', headers: { 'x-token': token } })).json() as Page;
+    const twoOfMany = (
+      await t.inject({ method: 'GET', url: '/token/logs?n=2&path=/kv/paged/', headers: { 'x-token': token } })
+    ).json() as Page;
     expect(twoOfMany.logs.map((entry) => entry.id)).toEqual([rows[total - 1]?.id, rows[total - 2]?.id]);
     expect(twoOfMany.cursor).not.toBeNull();
   });
 
   it.each([
     ['spread evenly over every category', (i: number) => LOG_CATEGORIES[i % LOG_CATEGORIES.length] as LogCategory],
-    ['mostly in one category', (i: number): LogCategory => (i % 50 < LOG_CATEGORIES.length ? (LOG_CATEGORIES[i % 50] as LogCategory) : 'kv')],
-  ])('a filtered call without type looks at no more than SCAN_ROWS entries of a log %s, and at more than half as many', async (_case, categoryOf) => {
-    const base = clock.now() - 2 * HOUR;
-    const total = 2 * SCAN_ROWS + 500;
-    // One entry per millisecond, so a cursor's time tells which entry it names.
-    const { t, token, rows } = await walletWithRows((walletId) =>
-      Array.from({ length: total }, (_, i) => record(walletId, i, base + i, { endpoint: categoryOf(i), ...(i === 3 ? { statusCode: 503 } : {}) })),
-    );
-    const pages = await allPages(t, token, 'n=5&status=503');
-    expect(pages.flatMap((page) => page.logs.map((entry) => entry.id))).toEqual([rows[3]?.id]);
-    // A page holds what lies from its start down to its cursor's entry, exclusive; the next page starts there.
-    let start = total - 1;
-    for (const page of pages.slice(0, -1)) {
-      const end = (decodeCursor(page.cursor as string)?.createdAt ?? Number.NaN) - base;
-      expect(start - end).toBeLessThanOrEqual(SCAN_ROWS);
-      expect(start - end).toBeGreaterThan(SCAN_ROWS / 2);
-      start = end;
-    }
-  });
+    [
+      'mostly in one category',
+      (i: number): LogCategory => (i % 50 < LOG_CATEGORIES.length ? (LOG_CATEGORIES[i % 50] as LogCategory) : 'kv'),
+    ],
+  ])(
+    'a filtered call without type looks at no more than SCAN_ROWS entries of a log %s, and at more than half as many',
+    async (_case, categoryOf) => {
+      const base = clock.now() - 2 * HOUR;
+      const total = 2 * SCAN_ROWS + 500;
+      // One entry per millisecond, so a cursor's time tells which entry it names.
+      const { t, token, rows } = await walletWithRows((walletId) =>
+        Array.from({ length: total }, (_, i) =>
+          record(walletId, i, base + i, { endpoint: categoryOf(i), ...(i === 3 ? { statusCode: 503 } : {}) }),
+        ),
+      );
+      const pages = await allPages(t, token, 'n=5&status=503');
+      expect(pages.flatMap((page) => page.logs.map((entry) => entry.id))).toEqual([rows[3]?.id]);
+      // A page holds what lies from its start down to its cursor's entry, exclusive; the next page starts there.
+      let start = total - 1;
+      for (const page of pages.slice(0, -1)) {
+        const end = (decodeCursor(page.cursor as string)?.createdAt ?? Number.NaN) - base;
+        expect(start - end).toBeLessThanOrEqual(SCAN_ROWS);
+        expect(start - end).toBeGreaterThan(SCAN_ROWS / 2);
+        start = end;
+      }
+    },
+  );
 
   it.each([3, 100])(
     'pages a filtered list across scans that end inside a millisecond, every match once, in order (n=%i)',
@@ -213,8 +251,14 @@ describeEachStore('GET /token/logs paging and filters (beyond the contract)', (k
     const base = clock.now() - MINUTE;
     const mine = await walletWithRows((walletId) => [record(walletId, 1, base), record(walletId, 2, base + 1)]);
     const theirs = await walletWithRows((walletId) => [record(walletId, 1, base), record(walletId, 2, base + 1)]);
-    const first = (await mine.t.inject({ method: 'GET', url: '/token/logs?n=1', headers: { 'x-token': mine.token } })).json() as Page;
-    const res = await theirs.t.inject({ method: 'GET', url: `/token/logs?n=5&cursor=${first.cursor ?? ''}`, headers: { 'x-token': theirs.token } });
+    const first = (
+      await mine.t.inject({ method: 'GET', url: '/token/logs?n=1', headers: { 'x-token': mine.token } })
+    ).json() as Page;
+    const res = await theirs.t.inject({
+      method: 'GET',
+      url: `/token/logs?n=5&cursor=${first.cursor ?? ''}`,
+      headers: { 'x-token': theirs.token },
+    });
     expect((res.json() as Page).logs.map((entry) => entry.id)).toEqual([theirs.rows[0]?.id]);
   });
 
@@ -233,13 +277,22 @@ describeEachStore('GET /token/logs paging and filters (beyond the contract)', (k
     const t = get();
     const token = await t.createToken(10);
     const res = await t.inject({ method: 'GET', url: `/token/logs?${query}`, headers: { 'x-token': token } });
-    expect([res.statusCode, res.body, res.headers['content-type'], res.headers['x-cost']]).toEqual([400, body, PLAIN, '0']);
+    expect([res.statusCode, res.body, res.headers['content-type'], res.headers['x-cost']]).toEqual([
+      400,
+      body,
+      PLAIN,
+      '0',
+    ]);
   });
 
   it('accepts a path of 200 characters', async () => {
     const t = get();
     const token = await t.createToken(10);
-    const res = await t.inject({ method: 'GET', url: `/token/logs?path=/${'p'.repeat(199)}`, headers: { 'x-token': token } });
+    const res = await t.inject({
+      method: 'GET',
+      url: `/token/logs?path=/${'p'.repeat(199)}`,
+      headers: { 'x-token': token },
+    });
     expect([res.statusCode, res.json()]).toEqual([200, { logs: [], n: 0, cursor: null }]);
   });
 });

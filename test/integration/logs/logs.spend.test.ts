@@ -76,7 +76,9 @@ describeEachStore('GET /token/spend (beyond the contract)', (kind) => {
       ],
     });
     // One day back starts at today's UTC midnight; by hour, 24 hours back to the current one.
-    expect((await spend(t, token, 'days=1&by=day')).series.map((row) => row.start)).not.toContain('2026-06-02T00:00:00.000Z');
+    expect((await spend(t, token, 'days=1&by=day')).series.map((row) => row.start)).not.toContain(
+      '2026-06-02T00:00:00.000Z',
+    );
     const lastDay = await spend(t, token, 'days=1&by=hour');
     expect(lastDay.from).toBe('2026-06-02T12:00:00.000Z');
     expect(lastDay.series[0]).toEqual({ start: '2026-06-02T23:00:00.000Z', endpoint: 'kv', credits: 1, calls: 1 });
@@ -112,7 +114,13 @@ describeEachStore('GET /token/spend (beyond the contract)', (kind) => {
       balance: 1,
     });
     // Out of order on purpose: the sums must not depend on the order of a batch.
-    await insertLogs(t.deps.store, [row(1, hour + 5, 2), row(2, hour - 1, 1), row(3, hour + 10, 3, 'myip'), row(4, hour, 0), row(5, hour + 7, 5)]);
+    await insertLogs(t.deps.store, [
+      row(1, hour + 5, 2),
+      row(2, hour - 1, 1),
+      row(3, hour + 10, 3, 'myip'),
+      row(4, hour, 0),
+      row(5, hour + 7, 5),
+    ]);
     const stored = await t.deps.store.read.all<{ hour: number; endpoint: string; credits: number; calls: number }>(
       'SELECT hour, endpoint, credits, calls FROM spend_hourly WHERE wallet_id = $1 ORDER BY hour, endpoint',
       [walletId],
@@ -129,7 +137,10 @@ describeEachStore('GET /token/spend (beyond the contract)', (kind) => {
             "CREATE TRIGGER spend_guard BEFORE INSERT ON spend_hourly WHEN NEW.credits >= 1000 BEGIN SELECT RAISE(ABORT, 'refused'); END",
             'DROP TRIGGER spend_guard',
           ]
-        : ['ALTER TABLE spend_hourly ADD CONSTRAINT spend_guard CHECK (credits < 1000)', 'ALTER TABLE spend_hourly DROP CONSTRAINT spend_guard'];
+        : [
+            'ALTER TABLE spend_hourly ADD CONSTRAINT spend_guard CHECK (credits < 1000)',
+            'ALTER TABLE spend_hourly DROP CONSTRAINT spend_guard',
+          ];
     await t.deps.store.writeOne(refuse);
     try {
       await expect(insertLogs(t.deps.store, [row(6, hour + 1, 4), row(7, hour + 2, 1000, 'token')])).rejects.toThrow();
@@ -139,11 +150,10 @@ describeEachStore('GET /token/spend (beyond the contract)', (kind) => {
     expect(await t.deps.store.read.all("SELECT id FROM logs WHERE id IN ('batch-6', 'batch-7')")).toEqual([]);
     const kvCredits = async () =>
       (
-        await t.deps.store.read.get<{ credits: number }>('SELECT credits FROM spend_hourly WHERE wallet_id = $1 AND hour = $2 AND endpoint = $3', [
-          walletId,
-          hour,
-          'kv',
-        ])
+        await t.deps.store.read.get<{ credits: number }>(
+          'SELECT credits FROM spend_hourly WHERE wallet_id = $1 AND hour = $2 AND endpoint = $3',
+          [walletId, hour, 'kv'],
+        )
       )?.credits;
     expect(await kvCredits()).toBe(7);
     // Tried again, the batch counts once.
@@ -170,7 +180,12 @@ describeEachStore('GET /token/spend (beyond the contract)', (kind) => {
     });
     await insertLogs(t.deps.store, [at(1, now - 8 * DAY - 2 * HOUR), at(2, now - 8 * DAY + HOUR), at(3, now - MINUTE)]);
     const hours = async () =>
-      (await t.deps.store.read.all<{ hour: number }>('SELECT hour FROM spend_hourly WHERE wallet_id = $1 ORDER BY hour', [walletId])).map((row) => row.hour);
+      (
+        await t.deps.store.read.all<{ hour: number }>(
+          'SELECT hour FROM spend_hourly WHERE wallet_id = $1 ORDER BY hour',
+          [walletId],
+        )
+      ).map((row) => row.hour);
     expect(await hours()).toHaveLength(3);
     await sweep(t.deps);
     const hourOf = (ms: number) => ms - (ms % HOUR);
@@ -194,7 +209,12 @@ describeEachStore('GET /token/spend (beyond the contract)', (kind) => {
     const t = get();
     const token = await t.createToken(10);
     const res = await call(t, token, 'GET', `/token/spend?${query}`);
-    expect([res.statusCode, res.body, res.headers['content-type'], res.headers['x-cost']]).toEqual([400, body, PLAIN, '0']);
+    expect([res.statusCode, res.body, res.headers['content-type'], res.headers['x-cost']]).toEqual([
+      400,
+      body,
+      PLAIN,
+      '0',
+    ]);
   });
 
   it('answers 401 without a valid token', async () => {

@@ -75,7 +75,11 @@ describeEachStore('GET /token/logs', (kind) => {
     const hundred = (await logs('?n=100')).json() as { logs: Entry[]; n: number };
     expect([hundred.n, hundred.logs.length]).toEqual([100, 100]);
     // The n=1 call is logged too, so the newest hundred run from it down to many/21.
-    expect([hundred.logs[0]?.path, hundred.logs[1]?.path, hundred.logs[99]?.path]).toEqual(['/token/logs?n=1', '/kv/many/119', '/kv/many/21']);
+    expect([hundred.logs[0]?.path, hundred.logs[1]?.path, hundred.logs[99]?.path]).toEqual([
+      '/token/logs?n=1',
+      '/kv/many/119',
+      '/kv/many/21',
+    ]);
     expect(new Set(hundred.logs.map((entry) => entry.id)).size).toBe(100);
   });
 
@@ -139,7 +143,11 @@ describeEachStore('GET /token/logs', (kind) => {
     const settings = (await logs('?type=settings')).json() as { logs: Entry[]; n: number };
     expect(settings.logs.map((entry) => [entry.endpoint, entry.path])).toEqual([['settings', '/token/settings']]);
     const token_ = (await logs('?type=token&n=100')).json() as { logs: Entry[] };
-    expect(token_.logs.map((entry) => entry.path)).toEqual(['/token/logs?type=settings', '/token/logs?type=kv&n=100', '/token']);
+    expect(token_.logs.map((entry) => entry.path)).toEqual([
+      '/token/logs?type=settings',
+      '/token/logs?type=kv&n=100',
+      '/token',
+    ]);
     expect((await logs('?type=manage')).json()).toStrictEqual({ logs: [], n: 0, cursor: null });
   });
 
@@ -148,7 +156,9 @@ describeEachStore('GET /token/logs', (kind) => {
     const res = await logs('?type=bogus');
     expect(res.statusCode).toBe(400);
     expect(res.headers['content-type']).toBe(PLAIN);
-    expect(res.body).toBe('Invalid type: must be one of kv, token, settings, webhook, webhook-delivery, url-to-metadata, myip, service, manage');
+    expect(res.body).toBe(
+      'Invalid type: must be one of kv, token, settings, webhook, webhook-delivery, url-to-metadata, myip, service, manage',
+    );
   });
 
   it('costs nothing and is itself logged with cost 0 under the token category', async () => {
@@ -158,8 +168,17 @@ describeEachStore('GET /token/logs', (kind) => {
     expect([first.headers['x-cost'], first.headers['x-balance']]).toEqual(['0', '9']);
     const second = await logs('?n=1');
     expect([second.headers['x-cost'], second.headers['x-balance']]).toEqual(['0', '9']);
-    expect(second.json().logs[0]).toMatchObject({ method: 'GET', path: '/token/logs?n=1', endpoint: 'token', status_code: 200, cost: 0, balance: 9 });
-    const row = await t.deps.store.read.get<{ balance: number }>('SELECT balance FROM wallets WHERE hash = $1', [sha256Hex(token)]);
+    expect(second.json().logs[0]).toMatchObject({
+      method: 'GET',
+      path: '/token/logs?n=1',
+      endpoint: 'token',
+      status_code: 200,
+      cost: 0,
+      balance: 9,
+    });
+    const row = await t.deps.store.read.get<{ balance: number }>('SELECT balance FROM wallets WHERE hash = $1', [
+      sha256Hex(token),
+    ]);
     expect(row?.balance).toBe(9);
   });
 

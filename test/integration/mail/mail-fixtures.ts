@@ -27,7 +27,11 @@ export interface MailHarness {
  */
 export function useMailHarness(
   kind: StoreKind,
-  options: { env?: Record<string, string>; app?: Omit<TestAppOptions, 'env' | 'inbound'>; smtp?: Omit<SmtpListenerOptions, 'inbound'> & InboundOptions } = {},
+  options: {
+    env?: Record<string, string>;
+    app?: Omit<TestAppOptions, 'env' | 'inbound'>;
+    smtp?: Omit<SmtpListenerOptions, 'inbound'> & InboundOptions;
+  } = {},
 ): () => MailHarness {
   const { env, receiver } = useReceiver();
   let harness: MailHarness | undefined;
@@ -64,15 +68,29 @@ export interface Mailbox {
 let mailboxSeq = 0;
 
 /** A wallet with `credits` and one mailbox webhook delivering to the receiver at `path`. */
-export async function createMailbox(h: MailHarness, config: Record<string, unknown> = {}, credits = 1000, path = '/inbound'): Promise<Mailbox> {
+export async function createMailbox(
+  h: MailHarness,
+  config: Record<string, unknown> = {},
+  credits = 1000,
+  path = '/inbound',
+): Promise<Mailbox> {
   const token = await h.t.createToken(credits + 1); // +1: the create call itself
   const webhookId = `mail${++mailboxSeq}`;
-  const created = ok(await webhookApi(h.t, token).create({ webhookId, url: h.receiver.url(path, '127.0.0.1'), ...config }));
+  const created = ok(
+    await webhookApi(h.t, token).create({ webhookId, url: h.receiver.url(path, '127.0.0.1'), ...config }),
+  );
   return { token, webhookId, email: String(created.email) };
 }
 
 export function transport(port: number, options: Partial<SMTPTransport.Options> = {}) {
-  return nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true, name: 'client.test', ...options });
+  return nodemailer.createTransport({
+    host: '127.0.0.1',
+    port,
+    secure: false,
+    ignoreTLS: true,
+    name: 'client.test',
+    ...options,
+  });
 }
 
 /** Sends one message with nodemailer over SMTP and returns what the server answered. */
@@ -86,7 +104,10 @@ export async function sendMail(h: MailHarness, message: SendMailOptions, options
 }
 
 /** Sends a message and returns the request the receiver got for it (and the parsed JSON). */
-export async function deliveredMail(h: MailHarness, message: SendMailOptions): Promise<{ request: ReceivedRequest; body: Record<string, any> }> {
+export async function deliveredMail(
+  h: MailHarness,
+  message: SendMailOptions,
+): Promise<{ request: ReceivedRequest; body: Record<string, any> }> {
   const before = h.receiver.requests.length;
   const info = await sendMail(h, message);
   expect(info.response).toMatch(/^250 /);
@@ -163,7 +184,11 @@ export class RawSmtp {
   }
 
   /** One whole transaction on an open session. */
-  async transaction(from: string, to: readonly string[], message: Buffer | string): Promise<{ rcpt: string[]; data: string }> {
+  async transaction(
+    from: string,
+    to: readonly string[],
+    message: Buffer | string,
+  ): Promise<{ rcpt: string[]; data: string }> {
     expect(await this.command(`MAIL FROM:<${from}>`)).toMatch(/^250/);
     const rcpt: string[] = [];
     for (const address of to) rcpt.push(await this.command(`RCPT TO:<${address}>`));

@@ -5,7 +5,9 @@ import { balanceOf, createMailbox, deliveredMail, useMailHarness } from './mail-
 import type { MailHarness } from './mail-fixtures.js';
 
 const stored = (h: MailHarness) =>
-  h.t.deps.store.read.all<{ filename: string | null; size: number }>('SELECT filename, size FROM mail_attachments ORDER BY filename');
+  h.t.deps.store.read.all<{ filename: string | null; size: number }>(
+    'SELECT filename, size FROM mail_attachments ORDER BY filename',
+  );
 
 describeEachStore('inbound mail: the 20 MB attachment rule over SMTP', (kind) => {
   const get = useMailHarness(kind);
@@ -28,7 +30,13 @@ describeEachStore('inbound mail: the 20 MB attachment rule over SMTP', (kind) =>
 
     expect(body.attachments).toStrictEqual([
       { filename: 'big.bin', contentType: 'application/octet-stream', size: ATTACHMENT_MAX_BYTES + 1 },
-      { filename: 'small.txt', contentType: 'text/plain', size: 5, downloadUrl: expect.any(String), downloadUrlExpiresAt: expect.any(String) },
+      {
+        filename: 'small.txt',
+        contentType: 'text/plain',
+        size: 5,
+        downloadUrl: expect.any(String),
+        downloadUrlExpiresAt: expect.any(String),
+      },
     ]);
     expect(body).not.toHaveProperty('truncated');
     // Only the small one's bytes were stored, and its link serves them.

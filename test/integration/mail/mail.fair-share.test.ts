@@ -15,7 +15,10 @@ const { slots: DELIVERY_SLOTS, perKey: DELIVERIES_PER_WALLET } = POOL_SIZES.mail
 /** More messages than the delivery pool has slots: before, they took every one of them. */
 const HOSTILE_MESSAGES = DELIVERY_SLOTS + 16;
 
-const message = (id: string) => ['From: Flood <flood@sender.test>', `Message-ID: <${id}@sender.test>`, 'Subject: hello', '', 'Body.', ''].join('\r\n');
+const message = (id: string) =>
+  ['From: Flood <flood@sender.test>', `Message-ID: <${id}@sender.test>`, 'Subject: hello', '', 'Body.', ''].join(
+    '\r\n',
+  );
 
 function relay(h: MailHarness, recipient: string, id: string) {
   return h.t.inject({
@@ -39,13 +42,15 @@ describeEachStore("inbound mail: one wallet's flood does not hold the delivery s
     const h = get();
     const hostile = await createMailbox(h, {}, 1000, '/slow');
     const victim = await createMailbox(h, {}, 100, '/fast');
-    for (let i = 0; i < HOSTILE_MESSAGES; i++) expect((await relay(h, hostile.email, `flood-${kind}-${i}`)).statusCode).toBe(202);
+    for (let i = 0; i < HOSTILE_MESSAGES; i++)
+      expect((await relay(h, hostile.email, `flood-${kind}-${i}`)).statusCode).toBe(202);
     const deadline = performance.now() + 5000;
     while (slow.now < DELIVERIES_PER_WALLET && performance.now() < deadline) await sleep(10);
 
     const started = performance.now();
     expect((await relay(h, victim.email, `victim-${kind}`)).statusCode).toBe(202);
-    while (h.receiver.requests.every((request) => request.path !== '/fast') && performance.now() < started + 10_000) await sleep(10);
+    while (h.receiver.requests.every((request) => request.path !== '/fast') && performance.now() < started + 10_000)
+      await sleep(10);
     expect(performance.now() - started).toBeLessThan(1000);
     expect(slow.most).toBe(DELIVERIES_PER_WALLET);
   }, 30_000);

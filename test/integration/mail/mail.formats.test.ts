@@ -5,7 +5,11 @@ import type { InboundEmailPayload } from '../../../src/formats/index.js';
 import { createMailbox, sendMail, useMailHarness } from './mail-fixtures.js';
 import type { MailHarness } from './mail-fixtures.js';
 
-const MESSAGE = { subject: 'Disk <full> & co', text: 'The disk on db-1 is 98% full.\nPlease look.', attachments: [{ filename: 'df.txt', content: '98%' }] };
+const MESSAGE = {
+  subject: 'Disk <full> & co',
+  text: 'The disk on db-1 is 98% full.\nPlease look.',
+  attachments: [{ filename: 'df.txt', content: '98%' }],
+};
 const TEMPLATE = {
   event: 'mail',
   title: '{{subject}}',
@@ -40,7 +44,9 @@ describeEachStore('inbound mail: every format adapter, end to end over SMTP', (k
   it('slack: {"text"} with the bold subject, the sender line and the body', async () => {
     const { payload, body } = await formattedAndRaw(get(), { format: 'slack' });
     expect(body).toStrictEqual(formatEmail('slack', payload));
-    expect(body.text).toMatch(/^\*Disk &lt;full&gt; &amp; co\*\nFrom: Alice Sender &lt;alice@sender\.test&gt;\nThe disk on db-1 is 98% full\.\nPlease look\.$/);
+    expect(body.text).toMatch(
+      /^\*Disk &lt;full&gt; &amp; co\*\nFrom: Alice Sender &lt;alice@sender\.test&gt;\nThe disk on db-1 is 98% full\.\nPlease look\.$/,
+    );
   });
 
   it('discord: {"content"} at most 2000 characters', async () => {
@@ -54,7 +60,9 @@ describeEachStore('inbound mail: every format adapter, end to end over SMTP', (k
     expect(body).toStrictEqual(formatEmail('teams', payload));
     expect(body).toMatchObject({
       type: 'message',
-      attachments: [{ contentType: 'application/vnd.microsoft.card.adaptive', content: { type: 'AdaptiveCard', version: '1.4' } }],
+      attachments: [
+        { contentType: 'application/vnd.microsoft.card.adaptive', content: { type: 'AdaptiveCard', version: '1.4' } },
+      ],
     });
   });
 
@@ -66,7 +74,10 @@ describeEachStore('inbound mail: every format adapter, end to end over SMTP', (k
   });
 
   it('pagerduty: a trigger event keyed by the message id', async () => {
-    const { payload, body } = await formattedAndRaw(get(), { format: 'pagerduty', options: { routing_key: 'R0UTINGKEY' } });
+    const { payload, body } = await formattedAndRaw(get(), {
+      format: 'pagerduty',
+      options: { routing_key: 'R0UTINGKEY' },
+    });
     expect(body).toStrictEqual(formatEmail('pagerduty', payload, { options: { routing_key: 'R0UTINGKEY' } }));
     expect(body).toMatchObject({
       routing_key: 'R0UTINGKEY',

@@ -10,7 +10,8 @@ import { storedRow } from '../webhooks/webhook-fixtures.js';
 
 const MiB = 1024 * 1024;
 
-const attachmentCount = async (h: MailHarness) => Number((await h.t.deps.store.read.get<{ n: number }>('SELECT COUNT(*) AS n FROM mail_attachments'))?.n);
+const attachmentCount = async (h: MailHarness) =>
+  Number((await h.t.deps.store.read.get<{ n: number }>('SELECT COUNT(*) AS n FROM mail_attachments'))?.n);
 
 /** Path and query of an absolute download URL, for inject(). */
 const local = (url: string) => {
@@ -62,7 +63,10 @@ describeEachStore('inbound mail: the 1 MiB payload rule', (kind) => {
   it('keeps the attachments that fit when only a little has to go, cutting nothing else', async () => {
     const h = get();
     const box = await createMailbox(h);
-    const attachments = Array.from({ length: 40 }, (_, i) => ({ filename: `${'n'.repeat(200)}-${i}.txt`, content: `file ${i}` }));
+    const attachments = Array.from({ length: 40 }, (_, i) => ({
+      filename: `${'n'.repeat(200)}-${i}.txt`,
+      content: `file ${i}`,
+    }));
     // Sized so the text alone fits and about half of the attachment metadata does not.
     const text = 'z'.repeat(MiB - 12 * 1024);
     const { request, body } = await deliveredMail(h, { to: box.email, subject: 'many files', text, attachments });
@@ -71,7 +75,9 @@ describeEachStore('inbound mail: the 1 MiB payload rule', (kind) => {
     expect(body.text.trimEnd()).toBe(text);
     expect(body.attachments.length).toBeGreaterThan(0);
     expect(body.attachments.length).toBeLessThan(40);
-    expect(body.attachments.map((a: { filename: string }) => a.filename)).toStrictEqual(attachments.slice(0, body.attachments.length).map((a) => a.filename));
+    expect(body.attachments.map((a: { filename: string }) => a.filename)).toStrictEqual(
+      attachments.slice(0, body.attachments.length).map((a) => a.filename),
+    );
   });
 });
 
@@ -82,7 +88,12 @@ describeEachStore('inbound mail: signed attachment URLs expire after an hour', (
   it('downloads until expiry, then 404; forged or altered links 404; the sweeper deletes the bytes', async () => {
     const h = get();
     const box = await createMailbox(h);
-    const { body } = await deliveredMail(h, { to: box.email, subject: 'f', text: 'x', attachments: [{ filename: 'f.txt', content: 'payload bytes' }] });
+    const { body } = await deliveredMail(h, {
+      to: box.email,
+      subject: 'f',
+      text: 'x',
+      attachments: [{ filename: 'f.txt', content: 'payload bytes' }],
+    });
     const [attachment] = body.attachments as Array<{ downloadUrl: string; downloadUrlExpiresAt: string }>;
     const url = local(String(attachment?.downloadUrl));
     const expiresAt = Date.parse(String(attachment?.downloadUrlExpiresAt));
@@ -123,7 +134,11 @@ describeEachStore('inbound mail: the outbox survives a crash between 250 and del
     const h = get();
     const box = await createMailbox(h);
     const walletId = Number(
-      (await h.t.deps.store.read.get<{ wallet_id: number }>('SELECT wallet_id FROM webhooks WHERE webhook_id = $1', [box.webhookId]))?.wallet_id,
+      (
+        await h.t.deps.store.read.get<{ wallet_id: number }>('SELECT wallet_id FROM webhooks WHERE webhook_id = $1', [
+          box.webhookId,
+        ])
+      )?.wallet_id,
     );
     const now = h.t.deps.clock.now();
     const insert = (id: string, webhookId: string, claimUntil: number) =>
@@ -185,7 +200,11 @@ describeEachStore('inbound mail: the outbox survives a crash between 250 and del
     });
     const { client } = await RawSmtp.open(h.smtp.port);
     await client.command('EHLO raw.test');
-    const { data } = await client.transaction('a@sender.test', [box.email], `To: ${box.email}\r\nSubject: held\r\n\r\nx\r\n`);
+    const { data } = await client.transaction(
+      'a@sender.test',
+      [box.email],
+      `To: ${box.email}\r\nSubject: held\r\n\r\nx\r\n`,
+    );
     await client.close();
     expect(data).toMatch(/^250 /);
     expect(await outboxCount(h)).toBe(1);

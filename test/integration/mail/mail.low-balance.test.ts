@@ -13,7 +13,10 @@ describeEachStore('inbound mail: a mail charge can raise the low-balance notific
   it('notifies once when the charge for a message leaves the wallet at or below its threshold', async () => {
     const h = get();
     const box = await createMailbox(h, {}, 100);
-    await putSettings(h.t, box.token, { low_balance_threshold: 96, low_balance_webhook: { url: h.receiver.url(LOW_PATH, '127.0.0.1') } });
+    await putSettings(h.t, box.token, {
+      low_balance_threshold: 96,
+      low_balance_webhook: { url: h.receiver.url(LOW_PATH, '127.0.0.1') },
+    });
     expect(await balanceOf(h, box.token)).toBe(99);
     const notifications = () => h.receiver.requests.filter((request) => request.path === LOW_PATH);
 
@@ -27,7 +30,13 @@ describeEachStore('inbound mail: a mail charge can raise the low-balance notific
     expect(await balanceOf(h, box.token)).toBe(95);
     expect(await sendPendingLowBalance(h.t.deps)).toMatchObject({ handled: 1, webhooks: 1 });
     expect(notifications().map((request) => JSON.parse(request.text) as unknown)).toStrictEqual([
-      { type: 'low_balance', wallet: 95, threshold: 96, token_hash: sha256Hex(box.token), timestamp: expect.any(String) },
+      {
+        type: 'low_balance',
+        wallet: 95,
+        threshold: 96,
+        token_hash: sha256Hex(box.token),
+        timestamp: expect.any(String),
+      },
     ]);
 
     // Further mail does not repeat the incident.

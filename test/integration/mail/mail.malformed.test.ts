@@ -80,7 +80,12 @@ describeEachStore('inbound mail: a corpus of malformed MIME never crashes the li
     expect(duplicated.headers.subject).toStrictEqual(['first', 'second']);
     expect(duplicated.subject).toBe('first');
     const empty = await deliver('30-empty-message.eml');
-    expect(empty).toMatchObject({ subject: '', text: '', from: { email: 'corpus@sender.test' }, to: [{ email: box.email }] });
+    expect(empty).toMatchObject({
+      subject: '',
+      text: '',
+      from: { email: 'corpus@sender.test' },
+      to: [{ email: box.email }],
+    });
     await h.smtp.idle();
   });
 });

@@ -3,7 +3,8 @@ import { describeEachStore } from '../../helpers/each-store.js';
 import { RawSmtp, balanceOf, createMailbox, useMailHarness } from './mail-fixtures.js';
 import type { MailHarness } from './mail-fixtures.js';
 
-const message = (to: readonly string[]) => `From: a@sender.test\r\nTo: ${to.join(', ')}\r\nSubject: lookup\r\n\r\nbody\r\n`;
+const message = (to: readonly string[]) =>
+  `From: a@sender.test\r\nTo: ${to.join(', ')}\r\nSubject: lookup\r\n\r\nbody\r\n`;
 
 /** The statements that read `webhooks` through the store's read side while `action` runs. */
 async function webhookReads(h: MailHarness, action: () => Promise<void>): Promise<string[]> {
@@ -11,7 +12,9 @@ async function webhookReads(h: MailHarness, action: () => Promise<void>): Promis
   const spies = [vi.spyOn(read, 'get'), vi.spyOn(read, 'all')];
   try {
     await action();
-    return spies.flatMap((spy) => spy.mock.calls.map(([sql]) => sql)).filter((sql) => /^\s*SELECT\b[\s\S]*\bFROM webhooks\b/.test(sql));
+    return spies
+      .flatMap((spy) => spy.mock.calls.map(([sql]) => sql))
+      .filter((sql) => /^\s*SELECT\b[\s\S]*\bFROM webhooks\b/.test(sql));
   } finally {
     for (const spy of spies) spy.mockRestore();
   }
@@ -49,7 +52,11 @@ describeEachStore('inbound mail: recipient lookup', (kind) => {
     expect(await client.command('MAIL FROM:<a@sender.test>')).toMatch(/^250/);
     expect(await client.command(`RCPT TO:<${gone.email}>`)).toMatch(/^250/);
     expect(await client.command(`RCPT TO:<${kept.email}>`)).toMatch(/^250/);
-    const removed = await h.t.inject({ method: 'DELETE', url: `/webhook/${gone.webhookId}`, headers: { 'x-token': gone.token } });
+    const removed = await h.t.inject({
+      method: 'DELETE',
+      url: `/webhook/${gone.webhookId}`,
+      headers: { 'x-token': gone.token },
+    });
     expect(removed.statusCode).toBe(200);
     expect(await client.data(message([gone.email, kept.email]))).toMatch(/^250 /);
     await client.close();
@@ -57,7 +64,9 @@ describeEachStore('inbound mail: recipient lookup', (kind) => {
     const [request] = (await h.receiver.waitForRequests(before + 1)).slice(before);
     await h.smtp.idle();
     expect(h.receiver.requests.slice(before).map((r) => r.path)).toStrictEqual(['/kept']);
-    expect((JSON.parse(String(request?.text)) as { raw: { envelope: { to: string[] } } }).raw.envelope.to).toStrictEqual([kept.email]);
+    expect(
+      (JSON.parse(String(request?.text)) as { raw: { envelope: { to: string[] } } }).raw.envelope.to,
+    ).toStrictEqual([kept.email]);
     expect(await balanceOf(h, kept.token)).toBe(98);
     expect(await balanceOf(h, gone.token)).toBe(99); // 101 less the create and delete calls: no mail charge
   });

@@ -26,12 +26,20 @@ const MESSAGE = [
   '',
 ].join('\r\n');
 
-function post(h: MailHarness, query: string, options: { secret?: string | null; body?: string | Buffer; headers?: Record<string, string> } = {}) {
+function post(
+  h: MailHarness,
+  query: string,
+  options: { secret?: string | null; body?: string | Buffer; headers?: Record<string, string> } = {},
+) {
   const secret = options.secret === undefined ? SECRET : options.secret;
   return h.t.inject({
     method: 'POST',
     url: `/inbound/raw${query}`,
-    headers: { 'content-type': 'message/rfc822', ...(secret === null ? {} : { 'x-inbound-secret': secret }), ...options.headers },
+    headers: {
+      'content-type': 'message/rfc822',
+      ...(secret === null ? {} : { 'x-inbound-secret': secret }),
+      ...options.headers,
+    },
     payload: options.body ?? MESSAGE,
   });
 }
@@ -72,11 +80,18 @@ describeEachStore('POST /inbound/raw: relay ingestion with INBOUND_SECRET', (kin
     const h = get();
     const box = await createMailbox(h);
     const before = h.receiver.requests.length;
-    expect((await post(h, `?recipient=${box.email}`, { headers: { 'x-inbound-provider': 'postfix' } })).statusCode).toBe(202);
+    expect(
+      (await post(h, `?recipient=${box.email}`, { headers: { 'x-inbound-provider': 'postfix' } })).statusCode,
+    ).toBe(202);
     // Another message: the same Message-ID again would be a repeat, accepted but not delivered twice.
-    expect((await post(h, `?recipient=${box.email}`, { body: MESSAGE.replace('relayed-1@', 'relayed-2@') })).statusCode).toBe(202);
+    expect(
+      (await post(h, `?recipient=${box.email}`, { body: MESSAGE.replace('relayed-1@', 'relayed-2@') })).statusCode,
+    ).toBe(202);
     const requests = (await h.receiver.waitForRequests(before + 2)).slice(before);
-    expect(requests.map((r) => (JSON.parse(r.text) as { provider: string }).provider).sort()).toStrictEqual(['postfix', 'relay']);
+    expect(requests.map((r) => (JSON.parse(r.text) as { provider: string }).provider).sort()).toStrictEqual([
+      'postfix',
+      'relay',
+    ]);
     await h.smtp.idle();
   });
 
@@ -84,7 +99,9 @@ describeEachStore('POST /inbound/raw: relay ingestion with INBOUND_SECRET', (kin
     const h = get();
     const box = await createMailbox(h);
     expect(answer(await post(h, `?recipient=${box.email}`, { secret: null }))).toStrictEqual(plain(403, 'Forbidden'));
-    expect(answer(await post(h, `?recipient=${box.email}`, { secret: `${SECRET}x` }))).toStrictEqual(plain(403, 'Forbidden'));
+    expect(answer(await post(h, `?recipient=${box.email}`, { secret: `${SECRET}x` }))).toStrictEqual(
+      plain(403, 'Forbidden'),
+    );
     expect(await balanceOf(h, box.token)).toBe(1000);
   });
 
@@ -99,7 +116,8 @@ describeEachStore('POST /inbound/raw: relay ingestion with INBOUND_SECRET', (kin
         payload: MESSAGE.replace('relayed-1@', `throttled-${remoteAddress}@`),
         remoteAddress,
       });
-    for (let i = 0; i < 10; i++) expect(answer(await from('198.51.100.60', `${SECRET}${i}`))).toStrictEqual(plain(403, 'Forbidden'));
+    for (let i = 0; i < 10; i++)
+      expect(answer(await from('198.51.100.60', `${SECRET}${i}`))).toStrictEqual(plain(403, 'Forbidden'));
     const refused = await from('198.51.100.60', SECRET);
     expect(refused.statusCode).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
@@ -114,11 +132,15 @@ describeEachStore('POST /inbound/raw: relay ingestion with INBOUND_SECRET', (kin
     expect(answer(await post(h, '?recipient=someone@elsewhere.test'))).toStrictEqual(
       plain(400, `Invalid recipient: must be a mailbox address r_…@${MAIL_DOMAIN}`),
     );
-    expect(answer(await post(h, `?recipient=r_cccccccccccccccc@${MAIL_DOMAIN}`))).toStrictEqual(plain(404, 'Webhook not found'));
+    expect(answer(await post(h, `?recipient=r_cccccccccccccccc@${MAIL_DOMAIN}`))).toStrictEqual(
+      plain(404, 'Webhook not found'),
+    );
     expect(answer(await post(h, `?recipient=${box.email}&provider=bad%20name`))).toStrictEqual(
       plain(400, 'Invalid provider: must be 1 to 40 letters, digits, ".", "_" or "-"'),
     );
-    expect(answer(await post(h, `?recipient=${box.email}`, { body: '' }))).toStrictEqual(plain(400, 'Invalid body: must be a raw RFC 5322 message'));
+    expect(answer(await post(h, `?recipient=${box.email}`, { body: '' }))).toStrictEqual(
+      plain(400, 'Invalid body: must be a raw RFC 5322 message'),
+    );
     // 5 credits for a message with an attachment; the wallet has 4.
     expect(answer(await post(h, `?recipient=${box.email}`))).toStrictEqual(plain(402, 'Insufficient credits'));
     expect(await balanceOf(h, box.token)).toBe(4);
@@ -126,17 +148,23 @@ describeEachStore('POST /inbound/raw: relay ingestion with INBOUND_SECRET', (kin
   });
 
   it('is documented in /openapi.json with the download route, and the document stays valid', async () => {
-    const doc = (await get().t.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, unknown>> };
+    const doc = (await get().t.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+      paths: Record<string, Record<string, unknown>>;
+    };
     expect(Object.keys(doc.paths['/inbound/raw'] ?? {})).toStrictEqual(['post']);
     expect(Object.keys(doc.paths['/mail/attachments/{attachmentId}'] ?? {})).toContain('get');
-    await expect(SwaggerParser.validate(structuredClone(doc) as unknown as Parameters<typeof SwaggerParser.validate>[0])).resolves.toBeTruthy();
+    await expect(
+      SwaggerParser.validate(structuredClone(doc) as unknown as Parameters<typeof SwaggerParser.validate>[0]),
+    ).resolves.toBeTruthy();
   });
 
   it('answers 413 to a message over 30 MiB', async () => {
     const h = get();
     const box = await createMailbox(h);
     const huge = Buffer.alloc(30 * 1024 * 1024 + 10, 0x61);
-    expect(answer(await post(h, `?recipient=${box.email}`, { body: huge }))).toStrictEqual(plain(413, 'Payload Too Large'));
+    expect(answer(await post(h, `?recipient=${box.email}`, { body: huge }))).toStrictEqual(
+      plain(413, 'Payload Too Large'),
+    );
     expect(await balanceOf(h, box.token)).toBe(1000);
   });
 });

@@ -45,7 +45,10 @@ describeEachStore('inbound SMTP: connections per client address', (kind) => {
     const sessions = await Promise.all(Array.from({ length: 10 }, () => RawSmtp.open(get().smtp.port)));
     for (const { greeting } of sessions) expect(greeting).toMatch(/^220 /);
     const eleventh = connect(get().smtp.port, '127.0.0.1');
-    expect(await untilClosed(eleventh)).toEqual({ text: '421 4.7.0 Too many connections from your address\r\n', closed: true });
+    expect(await untilClosed(eleventh)).toEqual({
+      text: '421 4.7.0 Too many connections from your address\r\n',
+      closed: true,
+    });
     await sessions[0]?.client.close();
     const again = await RawSmtp.open(get().smtp.port);
     expect(again.greeting).toMatch(/^220 /);

@@ -3,7 +3,16 @@ import { Webhook } from 'standardwebhooks';
 import { describeEachStore } from '../../helpers/each-store.js';
 import type { ReceivedRequest } from '../../helpers/https-receiver.js';
 import { SERVICE_VERSION } from '../../../src/deps.js';
-import { MAIL_DOMAIN, RawSmtp, balanceOf, createMailbox, deliveredMail, outboxCount, sendMail, useMailHarness } from './mail-fixtures.js';
+import {
+  MAIL_DOMAIN,
+  RawSmtp,
+  balanceOf,
+  createMailbox,
+  deliveredMail,
+  outboxCount,
+  sendMail,
+  useMailHarness,
+} from './mail-fixtures.js';
 import { storedRow } from '../webhooks/webhook-fixtures.js';
 import { startSmtpListener } from '../../../src/features/mail/smtp-listener.js';
 
@@ -12,12 +21,20 @@ const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000
 
 function signatureHeaders(request: ReceivedRequest): Record<string, string> {
   const pick = (name: string) => String(request.headers[name] ?? '');
-  return { 'webhook-id': pick('webhook-id'), 'webhook-timestamp': pick('webhook-timestamp'), 'webhook-signature': pick('webhook-signature') };
+  return {
+    'webhook-id': pick('webhook-id'),
+    'webhook-timestamp': pick('webhook-timestamp'),
+    'webhook-signature': pick('webhook-signature'),
+  };
 }
 
 async function logsOf(h: ReturnType<ReturnType<typeof useMailHarness>>, token: string) {
   await h.t.deps.ledger.flush();
-  const res = await h.t.inject({ method: 'GET', url: '/token/logs?n=10&type=webhook-delivery', headers: { 'x-token': token } });
+  const res = await h.t.inject({
+    method: 'GET',
+    url: '/token/logs?n=10&type=webhook-delivery',
+    headers: { 'x-token': token },
+  });
   return (res.json() as { logs: Array<Record<string, any>> }).logs;
 }
 
@@ -47,26 +64,48 @@ describeEachStore('inbound mail over SMTP: messages reach the webhook', (kind) =
       cc: [{ email: 'carol@cc.test', name: 'Carol' }, { email: 'dave@cc.test' }],
       subject: 'Plain subject',
       text: 'Hello from a test.\n',
-      headers: expect.objectContaining({ subject: 'Plain subject', 'message-id': '<plain-1@sender.test>', from: 'Alice Sender <alice@sender.test>' }),
+      headers: expect.objectContaining({
+        subject: 'Plain subject',
+        'message-id': '<plain-1@sender.test>',
+        from: 'Alice Sender <alice@sender.test>',
+      }),
       attachments: [],
       provider: 'smtp',
       url: `https://coinop.test/mailbox/${box.email.split('@')[0]}`,
-      raw: { envelope: { from: 'alice@sender.test', to: [box.email] }, size: expect.any(Number), remoteAddress: '127.0.0.1', helo: 'client.test' },
+      raw: {
+        envelope: { from: 'alice@sender.test', to: [box.email] },
+        size: expect.any(Number),
+        remoteAddress: '127.0.0.1',
+        helo: 'client.test',
+      },
     });
     expect(Math.abs(Date.parse(body.receivedAt) - Date.now())).toBeLessThan(60_000);
 
     const row = await storedRow(h.t, box.token, box.webhookId, 'signing_secret');
-    expect(() => new Webhook(String(row?.signing_secret)).verify(request.text, signatureHeaders(request))).not.toThrow();
+    expect(() =>
+      new Webhook(String(row?.signing_secret)).verify(request.text, signatureHeaders(request)),
+    ).not.toThrow();
     expect(await balanceOf(h, box.token)).toBe(998);
     expect(await outboxCount(h)).toBe(0);
     const [log] = await logsOf(h, box.token);
-    expect(log).toMatchObject({ path: box.webhookId, endpoint: 'webhook-delivery', status_code: 200, cost: 2, balance: 998 });
+    expect(log).toMatchObject({
+      path: box.webhookId,
+      endpoint: 'webhook-delivery',
+      status_code: 200,
+      cost: 2,
+      balance: 998,
+    });
   });
 
   it('carries html and text of a multipart/alternative message', async () => {
     const h = get();
     const box = await createMailbox(h);
-    const { body } = await deliveredMail(h, { to: box.email, subject: 'Both', text: 'Plain part', html: '<p>Rich <b>part</b></p>' });
+    const { body } = await deliveredMail(h, {
+      to: box.email,
+      subject: 'Both',
+      text: 'Plain part',
+      html: '<p>Rich <b>part</b></p>',
+    });
     expect(body.text).toBe('Plain part');
     expect(body.html.trimEnd()).toBe('<p>Rich <b>part</b></p>');
   });
@@ -74,7 +113,11 @@ describeEachStore('inbound mail over SMTP: messages reach the webhook', (kind) =
   it('derives text from html when the message has no text part', async () => {
     const h = get();
     const box = await createMailbox(h);
-    const { body } = await deliveredMail(h, { to: box.email, subject: 'Html only', html: '<h1>Title</h1><p>Para &amp; more</p>' });
+    const { body } = await deliveredMail(h, {
+      to: box.email,
+      subject: 'Html only',
+      html: '<h1>Title</h1><p>Para &amp; more</p>',
+    });
     expect(body.html.trimEnd()).toBe('<h1>Title</h1><p>Para &amp; more</p>');
     expect(body.text).toBe('Title\n\nPara & more');
   });
@@ -146,7 +189,13 @@ describeEachStore('inbound mail over SMTP: messages reach the webhook', (kind) =
     expect(await balanceOf(h, box.token)).toBe(998);
     expect(await outboxCount(h)).toBe(0);
     const [log] = await logsOf(h, box.token);
-    expect(log).toMatchObject({ path: box.webhookId, endpoint: 'webhook-delivery', status_code: 500, cost: 2, error: 'webhook call failed: HTTP 500' });
+    expect(log).toMatchObject({
+      path: box.webhookId,
+      endpoint: 'webhook-delivery',
+      status_code: 500,
+      cost: 2,
+      error: 'webhook call failed: HTTP 500',
+    });
   });
 
   describe('attachments', () => {
@@ -167,7 +216,9 @@ describeEachStore('inbound mail over SMTP: messages reach the webhook', (kind) =
           filename: 'report.csv',
           contentType: 'text/csv',
           size: 8,
-          downloadUrl: expect.stringMatching(/^https:\/\/coinop\.test\/mail\/attachments\/[0-9A-Za-z]{20}\?expires=\d+&signature=[\w-]{43}$/),
+          downloadUrl: expect.stringMatching(
+            /^https:\/\/coinop\.test\/mail\/attachments\/[0-9A-Za-z]{20}\?expires=\d+&signature=[\w-]{43}$/,
+          ),
           downloadUrlExpiresAt: expect.stringMatching(ISO),
         },
         {
@@ -183,7 +234,10 @@ describeEachStore('inbound mail over SMTP: messages reach the webhook', (kind) =
       expect(expiresIn).toBeLessThanOrEqual(3_600_000);
       expect(await balanceOf(h, box.token)).toBe(995);
 
-      const csv = await h.t.inject({ method: 'GET', url: new URL(body.attachments[0].downloadUrl).pathname + new URL(body.attachments[0].downloadUrl).search });
+      const csv = await h.t.inject({
+        method: 'GET',
+        url: new URL(body.attachments[0].downloadUrl).pathname + new URL(body.attachments[0].downloadUrl).search,
+      });
       expect(csv.statusCode).toBe(200);
       expect(csv.body).toBe('a,b\n1,2\n');
       expect(csv.headers).toMatchObject({
@@ -191,15 +245,21 @@ describeEachStore('inbound mail over SMTP: messages reach the webhook', (kind) =
         'content-disposition': 'attachment; filename="report.csv"; filename*=UTF-8\'\'report.csv',
         'x-content-type-options': 'nosniff',
       });
-      const bin = await h.t.inject({ method: 'GET', url: new URL(body.attachments[1].downloadUrl).pathname + new URL(body.attachments[1].downloadUrl).search });
+      const bin = await h.t.inject({
+        method: 'GET',
+        url: new URL(body.attachments[1].downloadUrl).pathname + new URL(body.attachments[1].downloadUrl).search,
+      });
       expect(bin.rawPayload).toStrictEqual(Buffer.from([0, 1, 2, 255]));
-      expect(bin.headers['content-disposition']).toBe('attachment; filename="na_ve r_sum_.bin"; filename*=UTF-8\'\'na%C3%AFve%20r%C3%A9sum%C3%A9.bin');
+      expect(bin.headers['content-disposition']).toBe(
+        'attachment; filename="na_ve r_sum_.bin"; filename*=UTF-8\'\'na%C3%AFve%20r%C3%A9sum%C3%A9.bin',
+      );
     });
 
     it('includeAttachments false: no metadata, nothing stored, 2 credits', async () => {
       const h = get();
       const box = await createMailbox(h, { includeAttachments: false });
-      const stored = async () => Number((await h.t.deps.store.read.get<{ n: number }>('SELECT COUNT(*) AS n FROM mail_attachments'))?.n);
+      const stored = async () =>
+        Number((await h.t.deps.store.read.get<{ n: number }>('SELECT COUNT(*) AS n FROM mail_attachments'))?.n);
       const before = await stored();
       const { body } = await deliveredMail(h, {
         to: box.email,

@@ -1,13 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { describeEachStore } from '../../helpers/each-store.js';
 import { createTestCertificates } from '../../helpers/https-receiver.js';
-import { MAIL_DOMAIN, RawSmtp, balanceOf, createMailbox, outboxCount, sendMail, useMailHarness } from './mail-fixtures.js';
+import {
+  MAIL_DOMAIN,
+  RawSmtp,
+  balanceOf,
+  createMailbox,
+  outboxCount,
+  sendMail,
+  useMailHarness,
+} from './mail-fixtures.js';
 
-const simple = (to: string, subject = 'Hi') => `From: a@sender.test\r\nTo: ${to}\r\nSubject: ${subject}\r\n\r\nbody\r\n`;
+const simple = (to: string, subject = 'Hi') =>
+  `From: a@sender.test\r\nTo: ${to}\r\nSubject: ${subject}\r\n\r\nbody\r\n`;
 
 async function deliveryLogs(h: ReturnType<ReturnType<typeof useMailHarness>>, token: string) {
   await h.t.deps.ledger.flush();
-  const res = await h.t.inject({ method: 'GET', url: '/token/logs?n=10&type=webhook-delivery', headers: { 'x-token': token } });
+  const res = await h.t.inject({
+    method: 'GET',
+    url: '/token/logs?n=10&type=webhook-delivery',
+    headers: { 'x-token': token },
+  });
   return (res.json() as { logs: Array<Record<string, any>> }).logs;
 }
 
@@ -22,11 +35,20 @@ describeEachStore('inbound mail over SMTP: what is refused, and when', (kind) =>
     const before = h.receiver.requests.length;
     const { rcpt, data } = await client.transaction(
       'a@sender.test',
-      [`r_aaaaaaaaaaaaaaaa@${MAIL_DOMAIN}`, `someone@${MAIL_DOMAIN}`, `${box.email.split('@')[0]}@other.test`, box.email],
+      [
+        `r_aaaaaaaaaaaaaaaa@${MAIL_DOMAIN}`,
+        `someone@${MAIL_DOMAIN}`,
+        `${box.email.split('@')[0]}@other.test`,
+        box.email,
+      ],
       simple(box.email),
     );
     await client.close();
-    expect(rcpt.slice(0, 3)).toStrictEqual(['550 5.1.1 No such mailbox', '550 5.1.1 No such mailbox', '550 5.1.1 No such mailbox']);
+    expect(rcpt.slice(0, 3)).toStrictEqual([
+      '550 5.1.1 No such mailbox',
+      '550 5.1.1 No such mailbox',
+      '550 5.1.1 No such mailbox',
+    ]);
     expect(rcpt[3]).toMatch(/^250 /);
     expect(data).toMatch(/^250 /);
     await h.receiver.waitForRequests(before + 1);
@@ -37,7 +59,9 @@ describeEachStore('inbound mail over SMTP: what is refused, and when', (kind) =>
   it('nodemailer sees every recipient rejected and sends nothing when none is a mailbox', async () => {
     const h = get();
     const before = h.receiver.requests.length;
-    await expect(sendMail(h, { to: `r_bbbbbbbbbbbbbbbb@${MAIL_DOMAIN}`, subject: 'x', text: 'x' })).rejects.toMatchObject({
+    await expect(
+      sendMail(h, { to: `r_bbbbbbbbbbbbbbbb@${MAIL_DOMAIN}`, subject: 'x', text: 'x' }),
+    ).rejects.toMatchObject({
       responseCode: 550,
       code: 'EENVELOPE',
     });
@@ -54,14 +78,25 @@ describeEachStore('inbound mail over SMTP: what is refused, and when', (kind) =>
     expect(rcpt).toStrictEqual(['452 4.2.2 Insufficient credits']);
     expect(await balanceOf(h, box.token)).toBe(1);
     const [log] = await deliveryLogs(h, box.token);
-    expect(log).toMatchObject({ path: box.webhookId, endpoint: 'webhook-delivery', status_code: 402, cost: 0, balance: 1 });
+    expect(log).toMatchObject({
+      path: box.webhookId,
+      endpoint: 'webhook-delivery',
+      status_code: 402,
+      cost: 0,
+      balance: 1,
+    });
   });
 
   it('answers DATA with 452 4.2.2 Insufficient credits when the message costs more than the wallet holds; nothing charged or sent', async () => {
     const h = get();
     const box = await createMailbox(h, {}, 4); // enough for 2, not for 5 (an attachment)
     const before = h.receiver.requests.length;
-    const error = await sendMail(h, { to: box.email, subject: 'x', text: 'x', attachments: [{ filename: 'a.txt', content: 'a' }] }).catch((e: unknown) => e);
+    const error = await sendMail(h, {
+      to: box.email,
+      subject: 'x',
+      text: 'x',
+      attachments: [{ filename: 'a.txt', content: 'a' }],
+    }).catch((e: unknown) => e);
     expect(error).toMatchObject({ responseCode: 452, response: '452 4.2.2 Insufficient credits' });
     expect(await balanceOf(h, box.token)).toBe(4);
     expect(await outboxCount(h)).toBe(0);
@@ -82,9 +117,12 @@ describeEachStore('inbound mail over SMTP: what is refused, and when', (kind) =>
     const h = get();
     const rich = await createMailbox(h, {}, 100);
     const poor = await createMailbox(h, {}, 3);
-    const error = await sendMail(h, { to: [rich.email, poor.email], subject: 'x', text: 'x', attachments: [{ filename: 'a.txt', content: 'a' }] }).catch(
-      (e: unknown) => e,
-    );
+    const error = await sendMail(h, {
+      to: [rich.email, poor.email],
+      subject: 'x',
+      text: 'x',
+      attachments: [{ filename: 'a.txt', content: 'a' }],
+    }).catch((e: unknown) => e);
     expect(error).toMatchObject({ responseCode: 452 });
     expect([await balanceOf(h, rich.token), await balanceOf(h, poor.token)]).toStrictEqual([100, 3]);
   });
@@ -150,7 +188,11 @@ describeEachStore('inbound mail over SMTP: what is refused, and when', (kind) =>
   it('refuses at RCPT a mailbox whose webhook was deleted', async () => {
     const h = get();
     const box = await createMailbox(h);
-    const res = await h.t.inject({ method: 'DELETE', url: `/webhook/${box.webhookId}`, headers: { 'x-token': box.token } });
+    const res = await h.t.inject({
+      method: 'DELETE',
+      url: `/webhook/${box.webhookId}`,
+      headers: { 'x-token': box.token },
+    });
     expect(res.statusCode).toBe(200);
     await expect(sendMail(h, { to: box.email, subject: 'x', text: 'x' })).rejects.toMatchObject({ responseCode: 550 });
   });

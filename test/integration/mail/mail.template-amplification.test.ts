@@ -19,7 +19,9 @@ describeEachStore('inbound mail: a custom template cannot amplify a message beyo
     const template = amplifyingTemplate();
     const repeats = Object.keys(template).length - 1;
     expect(repeats).toBeGreaterThan(100);
-    const boxes = await Promise.all([0, 1, 2].map((i) => createMailbox(h, { format: 'custom', template }, 100, `/amp${i}`)));
+    const boxes = await Promise.all(
+      [0, 1, 2].map((i) => createMailbox(h, { format: 'custom', template }, 100, `/amp${i}`)),
+    );
     const text = `start ${'lorem ipsum dolor sit amet '.repeat(37_000)} end`; // ~1 MB
     global.gc?.();
     const heapBefore = process.memoryUsage().heapUsed;
@@ -64,9 +66,14 @@ describeEachStore('inbound mail: a custom template cannot amplify a message beyo
     const rich = await createMailbox(h, {}, 100, '/rich');
     // Spend the poor wallet's credits after RCPT could accept it: a mail with an attachment costs 5.
     const before = h.receiver.requests.length;
-    await expect(sendMail(h, { to: [rich.email, poor.email], subject: 'x', text: 'y', attachments: [{ filename: 'a.txt', content: 'a' }] })).rejects.toThrow(
-      /452/,
-    );
+    await expect(
+      sendMail(h, {
+        to: [rich.email, poor.email],
+        subject: 'x',
+        text: 'y',
+        attachments: [{ filename: 'a.txt', content: 'a' }],
+      }),
+    ).rejects.toThrow(/452/);
     expect(h.receiver.requests.length).toBe(before);
     expect(await balanceOf(h, rich.token)).toBe(100);
     expect(await balanceOf(h, poor.token)).toBe(2);

@@ -1,5 +1,14 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +23,10 @@ const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const ADMIN_TOKEN = 'admin-token-for-backup-test';
 
 /** Runs the backup command (`npm run backup -- <file>` runs its build, dist/backup.js) from the sources. */
-async function runBackup(env: Record<string, string>, args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+async function runBackup(
+  env: Record<string, string>,
+  args: readonly string[],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/backup.ts', ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', ...env },
@@ -51,16 +63,32 @@ describe('npm run backup on SQLite', () => {
     const live = await startServerProcess(env);
     servers.push(live);
     const token = await fundedToken(live.url, { adminToken: ADMIN_TOKEN, amount: 1_000_000, dispatcher: agent });
-    const call = async (url: string, path: string, init: { method?: 'GET' | 'POST'; body?: string; json?: boolean } = {}) => {
+    const call = async (
+      url: string,
+      path: string,
+      init: { method?: 'GET' | 'POST'; body?: string; json?: boolean } = {},
+    ) => {
       const headers: Record<string, string> = { 'x-token': token };
       if (init.json === true) headers['content-type'] = 'application/json';
-      const response = await request(`${url}${path}`, { method: init.method ?? 'GET', body: init.body, headers, dispatcher: agent });
+      const response = await request(`${url}${path}`, {
+        method: init.method ?? 'GET',
+        body: init.body,
+        headers,
+        dispatcher: agent,
+      });
       return { status: response.statusCode, body: await response.body.text() };
     };
 
-    for (let i = 0; i < 20; i++) expect((await call(live.url, `/kv/kept/k${i}`, { method: 'POST', body: `value ${i}` })).status).toBe(200);
-    const webhook = { webhookId: 'nightly', url: 'https://127.0.0.1:9/hook', schedule: { cron: '0 3 * * *', timezone: 'UTC', active: false } };
-    expect((await call(live.url, '/webhook', { method: 'POST', body: JSON.stringify(webhook), json: true })).status).toBe(200);
+    for (let i = 0; i < 20; i++)
+      expect((await call(live.url, `/kv/kept/k${i}`, { method: 'POST', body: `value ${i}` })).status).toBe(200);
+    const webhook = {
+      webhookId: 'nightly',
+      url: 'https://127.0.0.1:9/hook',
+      schedule: { cron: '0 3 * * *', timezone: 'UTC', active: false },
+    };
+    expect(
+      (await call(live.url, '/webhook', { method: 'POST', body: JSON.stringify(webhook), json: true })).status,
+    ).toBe(200);
 
     // A long read elsewhere holds SQLite's checkpoints back: every write from here on is only in the WAL, which a
     // copy of the database file alone would miss.
@@ -106,10 +134,15 @@ describe('npm run backup on SQLite', () => {
 
     const restored = await startServerProcess({ ...env, DATABASE_URL: `sqlite:${backupFile}` });
     servers.push(restored);
-    for (let i = 0; i < 20; i++) expect(await call(restored.url, `/kv/kept/k${i}`)).toEqual({ status: 200, body: `value ${i}` });
+    for (let i = 0; i < 20; i++)
+      expect(await call(restored.url, `/kv/kept/k${i}`)).toEqual({ status: 200, body: `value ${i}` });
     const hook = await call(restored.url, '/webhook/nightly');
     expect(hook.status).toBe(200);
-    expect(JSON.parse(hook.body)).toMatchObject({ webhookId: 'nightly', webhook: webhook.url, schedule: { cron: '0 3 * * *', active: false } });
+    expect(JSON.parse(hook.body)).toMatchObject({
+      webhookId: 'nightly',
+      webhook: webhook.url,
+      schedule: { cron: '0 3 * * *', active: false },
+    });
 
     for (let index = 0; index < LANES; index++) {
       const written = acknowledged[index] ?? [];
@@ -140,14 +173,22 @@ describe('npm run backup on SQLite', () => {
     const cases: [Record<string, string>, string[], RegExp][] = [
       [{ DATABASE_URL: database }, [], /^coinop backup: usage: npm run backup -- <file>\n$/],
       [{ DATABASE_URL: database }, [taken], /^coinop backup: .*taken\.db already exists: name a new file\n$/],
-      [{ DATABASE_URL: database }, [linkToTaken], /^coinop backup: .*link-to-taken\.db is a symbolic link: name a new file\n$/],
+      [
+        { DATABASE_URL: database },
+        [linkToTaken],
+        /^coinop backup: .*link-to-taken\.db is a symbolic link: name a new file\n$/,
+      ],
       [{ DATABASE_URL: database }, [dangling], /^coinop backup: .*dangling\.db is a symbolic link: name a new file\n$/],
       [
         { DATABASE_URL: 'postgres://coinop@127.0.0.1:1/coinop' },
         [join(dir, 'pg.db')],
         /^coinop backup: DATABASE_URL is PostgreSQL: back it up with pg_dump .*\n$/,
       ],
-      [{ DATABASE_URL: `sqlite:${join(dir, 'absent.db')}` }, [join(dir, 'none.db')], /^coinop backup: no SQLite database at .*absent\.db .*\n$/],
+      [
+        { DATABASE_URL: `sqlite:${join(dir, 'absent.db')}` },
+        [join(dir, 'none.db')],
+        /^coinop backup: no SQLite database at .*absent\.db .*\n$/,
+      ],
       [{ DATABASE_URL: 'mysql://x' }, [join(dir, 'none.db')], /^coinop backup: Invalid DATABASE_URL: .*\n$/],
     ];
     for (const [env, args, message] of cases) {

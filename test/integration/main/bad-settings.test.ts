@@ -13,10 +13,19 @@ const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const running = new Set<ChildProcess>();
 
 /** Runs the entry with `env` until it exits by itself; both streams kept apart. */
-async function runToExit(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+async function runToExit(
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(await freePort()), SMTP_PORT: '0', DNS_SERVERS: '127.0.0.1:9', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOST: '127.0.0.1',
+      PORT: String(await freePort()),
+      SMTP_PORT: '0',
+      DNS_SERVERS: '127.0.0.1:9',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);
@@ -52,7 +61,11 @@ describe.concurrent('a bad setting ends the start with one line naming it, exit 
   const missing = join(dir, 'missing.pem');
 
   it.each([
-    ['OUTBOUND_ALLOW_CIDRS', { OUTBOUND_ALLOW_CIDRS: '10.0.0.0/99' }, /"10\.0\.0\.0\/99" is not an IP address or a CIDR range/],
+    [
+      'OUTBOUND_ALLOW_CIDRS',
+      { OUTBOUND_ALLOW_CIDRS: '10.0.0.0/99' },
+      /"10\.0\.0\.0\/99" is not an IP address or a CIDR range/,
+    ],
     ['OUTBOUND_CA_FILE', { OUTBOUND_CA_FILE: missing }, /cannot read .*missing\.pem \(ENOENT\)/],
     ['OUTBOUND_CA_FILE', { OUTBOUND_CA_FILE: plainFile }, /holds no PEM certificate/],
     ['SMTP_TLS_CERT', { SMTP_TLS_CERT: missing, SMTP_TLS_KEY: missing }, /cannot read .*missing\.pem/],
@@ -62,7 +75,11 @@ describe.concurrent('a bad setting ends the start with one line naming it, exit 
     ['MAIL_DOMAIN', { MAIL_DOMAIN: 'mail example com' }, /is not a domain name/],
     ['NOTIFY_FROM', { NOTIFY_FROM: 'nobody' }, /must be an e-mail address/],
     ['HOST', { HOST: 'not a host' }, /is not an IP address or a host name/],
-    ['HOST', { HOST: '198.51.100.77' }, /cannot listen on 198\.51\.100\.77:\d+: 198\.51\.100\.77 is not an address of this machine/],
+    [
+      'HOST',
+      { HOST: '198.51.100.77' },
+      /cannot listen on 198\.51\.100\.77:\d+: 198\.51\.100\.77 is not an address of this machine/,
+    ],
     ['DATABASE_URL', { DATABASE_URL: 'postgres://u@127.0.0.1:notaport/x' }, /is not a valid postgres:\/\/ URL/],
     ['DATABASE_URL', { DATABASE_URL: `sqlite:${plainFile}` }, /plain\.txt is not an SQLite database/],
     ['DATA_DIR', { DATA_DIR: plainFile }, /cannot create the directory .*plain\.txt/],
@@ -73,13 +90,21 @@ describe.concurrent('a bad setting ends the start with one line naming it, exit 
     async (variable, env, rule) => {
       // DATA_DIR only chooses the SQLite file when DATABASE_URL is unset.
       const base: Record<string, string> = variable === 'DATA_DIR' ? {} : { DATABASE_URL: database };
-      expectRefusal(await runToExit({ ...base, ...(env as Record<string, string>) }), variable as string, rule as RegExp);
+      expectRefusal(
+        await runToExit({ ...base, ...(env as Record<string, string>) }),
+        variable as string,
+        rule as RegExp,
+      );
     },
     60_000,
   );
 
   it('SMTP_HOST not on this machine', async () => {
-    const result = await runToExit({ DATABASE_URL: database, SMTP_HOST: '198.51.100.77', SMTP_PORT: String(await freePort()) });
+    const result = await runToExit({
+      DATABASE_URL: database,
+      SMTP_HOST: '198.51.100.77',
+      SMTP_PORT: String(await freePort()),
+    });
     expectRefusal(result, 'SMTP_HOST', /cannot listen on 198\.51\.100\.77:\d+/);
   }, 60_000);
 
@@ -87,7 +112,11 @@ describe.concurrent('a bad setting ends the start with one line naming it, exit 
     const closed = await freePort();
     const started = Date.now();
     const result = await runToExit({ DATABASE_URL: `postgres://coinop:Hunter2Secret@127.0.0.1:${closed}/coinop_db` });
-    expectRefusal(result, 'DATABASE_URL', new RegExp(`PostgreSQL 127\\.0\\.0\\.1:${closed}/coinop_db did not answer within 10 s \\(connect ECONNREFUSED`));
+    expectRefusal(
+      result,
+      'DATABASE_URL',
+      new RegExp(`PostgreSQL 127\\.0\\.0\\.1:${closed}/coinop_db did not answer within 10 s \\(connect ECONNREFUSED`),
+    );
     expect(Date.now() - started).toBeGreaterThanOrEqual(9000);
     expect(result.stdout).toContain('database not answering at start: trying again');
     expect(result.stdout + result.stderr).not.toContain('Hunter2Secret');

@@ -30,7 +30,12 @@ describeEachStore('kill -9 during a stream of KV writes', (kind) => {
         const key = `k${lane}-${sequence++}`;
         const value = `v-${key}`;
         try {
-          const response = await request(`${first.url}/kv/crash/${key}`, { method: 'POST', body: value, headers: { 'x-token': token }, dispatcher: agent });
+          const response = await request(`${first.url}/kv/crash/${key}`, {
+            method: 'POST',
+            body: value,
+            headers: { 'x-token': token },
+            dispatcher: agent,
+          });
           await response.body.dump();
           if (response.statusCode === 200) acknowledged.set(key, value);
         } catch {
@@ -53,7 +58,10 @@ describeEachStore('kill -9 during a stream of KV writes', (kind) => {
       for (let i = 0; i < keys.length; i += 32) {
         await Promise.all(
           keys.slice(i, i + 32).map(async (key) => {
-            const response = await request(`${second.url}/kv/crash/${key}`, { headers: { 'x-token': token }, dispatcher: agent });
+            const response = await request(`${second.url}/kv/crash/${key}`, {
+              headers: { 'x-token': token },
+              dispatcher: agent,
+            });
             const body = await response.body.text();
             if (response.statusCode !== 200 || body !== acknowledged.get(key)) missing.push(key);
           }),

@@ -55,7 +55,9 @@ describe('delivery retries in a running service', () => {
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
       const text = await answer.body.text();
-      const json = (answer.headers['content-type'] ?? '').toString().startsWith('application/json') ? (JSON.parse(text) as Record<string, unknown>) : { text };
+      const json = (answer.headers['content-type'] ?? '').toString().startsWith('application/json')
+        ? (JSON.parse(text) as Record<string, unknown>)
+        : { text };
       return { status: answer.statusCode, balance: Number(answer.headers['x-balance']), json };
     };
     // An inactive schedule never fires: the webhook only serves the test delivery.
@@ -77,7 +79,9 @@ describe('delivery retries in a running service', () => {
     let deliveries: Array<Record<string, unknown>> = [];
     expect(
       await until(async () => {
-        deliveries = (await call('GET', '/webhook/retried/deliveries')).json.deliveries as Array<Record<string, unknown>>;
+        deliveries = (await call('GET', '/webhook/retried/deliveries')).json.deliveries as Array<
+          Record<string, unknown>
+        >;
         return deliveries[0]?.status === 'success';
       }, 10_000),
     ).toBe(true);

@@ -27,7 +27,12 @@ describeEachStore('SIGTERM', (kind) => {
     const token = await created.body.text();
 
     const inFlight = Array.from({ length: 20 }, (_, i) =>
-      request(`${first.url}/kv/drain/k${i}`, { method: 'POST', body: `v${i}`, headers: { 'x-token': token }, dispatcher: agent }).then(async (r) => {
+      request(`${first.url}/kv/drain/k${i}`, {
+        method: 'POST',
+        body: `v${i}`,
+        headers: { 'x-token': token },
+        dispatcher: agent,
+      }).then(async (r) => {
         await r.body.dump();
         return r.statusCode;
       }),
@@ -61,7 +66,10 @@ describeEachStore('SIGTERM', (kind) => {
 
     const second = await startServerProcess(env);
     try {
-      const response = await request(`${second.url}/token/logs?n=100&type=kv`, { headers: { 'x-token': token }, dispatcher: agent });
+      const response = await request(`${second.url}/token/logs?n=100&type=kv`, {
+        headers: { 'x-token': token },
+        dispatcher: agent,
+      });
       const body = (await response.body.json()) as { n: number };
       expect(body.n).toBe(answered);
     } finally {

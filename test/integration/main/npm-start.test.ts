@@ -33,15 +33,27 @@ describe('npm start under a supervisor', () => {
 
   it('stops gracefully on SIGTERM to the npm process: the port closes within 12 s and buffered call-log rows are written', async () => {
     const database = join(dir, 'coinop.db');
-    const started = await startWithNpmStart({ DATABASE_URL: `sqlite:${database}`, LOG_LEVEL: 'info', SHUTDOWN_DELAY_MS: '3000' });
+    const started = await startWithNpmStart({
+      DATABASE_URL: `sqlite:${database}`,
+      LOG_LEVEL: 'info',
+      SHUTDOWN_DELAY_MS: '3000',
+    });
     child = started.child;
     const { url, port, exited } = started;
     const output = started.output;
 
     const token = await (
-      await fetch(`${url}/token`, { method: 'POST', body: 'token=new', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+      await fetch(`${url}/token`, {
+        method: 'POST',
+        body: 'token=new',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      })
     ).text();
-    const stored = await fetch(`${url}/kv/start/greeting`, { method: 'POST', body: 'hello', headers: { 'x-token': token } });
+    const stored = await fetch(`${url}/kv/start/greeting`, {
+      method: 'POST',
+      body: 'hello',
+      headers: { 'x-token': token },
+    });
     expect(stored.status).toBe(200);
 
     const signalled = Date.now();
@@ -59,7 +71,9 @@ describe('npm start under a supervisor', () => {
     // The KV call's log row was buffered in memory at the signal; the stop flushed it.
     const db = new Database(database, { readonly: true });
     try {
-      const rows = db.prepare("SELECT method, path, status_code, cost FROM logs WHERE path = '/kv/start/greeting'").all();
+      const rows = db
+        .prepare("SELECT method, path, status_code, cost FROM logs WHERE path = '/kv/start/greeting'")
+        .all();
       expect(rows).toEqual([{ method: 'POST', path: '/kv/start/greeting', status_code: 200, cost: 1 }]);
     } finally {
       db.close();

@@ -34,7 +34,9 @@ function startBalancer(backends: Backend[]): Promise<{ server: Server; url: stri
       try {
         const answer = await request(`${backend.process.url}${incoming.url ?? '/'}`, {
           method: incoming.method as 'GET' | 'POST',
-          headers: { ...(incoming.headers['x-token'] === undefined ? {} : { 'x-token': String(incoming.headers['x-token']) }) },
+          headers: {
+            ...(incoming.headers['x-token'] === undefined ? {} : { 'x-token': String(incoming.headers['x-token']) }),
+          },
           ...(body.length > 0 ? { body } : {}),
           dispatcher: agent,
         });
@@ -62,7 +64,9 @@ function startBalancer(backends: Backend[]): Promise<{ server: Server; url: stri
     const chunks: Buffer[] = [];
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
-      forward(incoming, outgoing, Buffer.concat(chunks)).catch((error: unknown) => outgoing.writeHead(599).end(String(error)));
+      forward(incoming, outgoing, Buffer.concat(chunks)).catch((error: unknown) =>
+        outgoing.writeHead(599).end(String(error)),
+      );
     });
   });
   return new Promise((resolve) =>
@@ -90,7 +94,12 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a rolling restart of two instan
 
   it('fails no request while each instance in turn is stopped with SIGTERM and started again', async () => {
     database = await scratchDatabase('postgres');
-    const env = { DATABASE_URL: database.url, ADMIN_TOKEN, SHUTDOWN_DELAY_MS: String(3 * PROBE_EVERY_MS + 400), LOG_LEVEL: 'error' };
+    const env = {
+      DATABASE_URL: database.url,
+      ADMIN_TOKEN,
+      SHUTDOWN_DELAY_MS: String(3 * PROBE_EVERY_MS + 400),
+      LOG_LEVEL: 'error',
+    };
     for (let i = 0; i < 2; i += 1) backends.push({ process: await startServerProcess(env), ready: true });
     const balancer = await startBalancer(backends);
     const token = await fundedToken(backends[0]?.process.url ?? '', { adminToken: ADMIN_TOKEN, amount: 1_000_000 });
@@ -110,7 +119,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a rolling restart of two instan
           });
           const setText = await set.body.text();
           if (set.statusCode !== 200) failures.push(`set ${set.statusCode} ${setText}`);
-          const read = await request(`${balancer.url}/kv/roll/k${id}-${n}`, { headers: { 'x-token': token }, dispatcher: client });
+          const read = await request(`${balancer.url}/kv/roll/k${id}-${n}`, {
+            headers: { 'x-token': token },
+            dispatcher: client,
+          });
           const readText = await read.body.text();
           if (read.statusCode !== 200 || readText !== `v${n}`) failures.push(`get ${read.statusCode} ${readText}`);
           answered += 2;

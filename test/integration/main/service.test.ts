@@ -15,7 +15,10 @@ import type { StoreKind } from '../../helpers/stores.js';
 const SECRET = 'inbound-secret-for-service-test';
 
 /** Spool folders this process holds in the temp directory (coinop-spool-<host>-<pid>-<random>). */
-const ownSpoolFolders = (): string[] => readdirSync(tmpdir()).filter((name) => name.startsWith('coinop-spool-') && name.split('-')[3] === String(process.pid));
+const ownSpoolFolders = (): string[] =>
+  readdirSync(tmpdir()).filter(
+    (name) => name.startsWith('coinop-spool-') && name.split('-')[3] === String(process.pid),
+  );
 
 /** The first line a TCP server sends, or the connection error's code (ECONNREFUSED once it is closed). */
 async function greeting(port: number): Promise<string> {
@@ -34,8 +37,18 @@ const storeAnswers = async (deps: Deps): Promise<unknown> => deps.store.read.get
 
 async function service(kind: StoreKind, options: ServiceOptions = {}) {
   const database = await scratchDatabase(kind);
-  const config = loadConfig({ DATABASE_URL: database.url, HOST: '127.0.0.1', PORT: '0', SMTP_PORT: '0', DNS_SERVERS: '127.0.0.1:9', INBOUND_SECRET: SECRET });
-  return { database, service: await createService(config, { ...options, deps: { logger: pino({ level: 'silent' }), ...options.deps } }) };
+  const config = loadConfig({
+    DATABASE_URL: database.url,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    SMTP_PORT: '0',
+    DNS_SERVERS: '127.0.0.1:9',
+    INBOUND_SECRET: SECRET,
+  });
+  return {
+    database,
+    service: await createService(config, { ...options, deps: { logger: pino({ level: 'silent' }), ...options.deps } }),
+  };
 }
 
 describeEachStore('the composition root', (kind) => {
@@ -73,7 +86,9 @@ describeEachStore('the composition root', (kind) => {
     const taken: Server = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     cleanups.push(() => new Promise<void>((resolve) => taken.close(() => resolve())));
-    const { database, service: running } = await service(kind, { smtp: { port: (taken.address() as AddressInfo).port, host: '127.0.0.1' } });
+    const { database, service: running } = await service(kind, {
+      smtp: { port: (taken.address() as AddressInfo).port, host: '127.0.0.1' },
+    });
     cleanups.push(() => database.drop());
     const before = ownSpoolFolders();
     await expect(running.start()).rejects.toThrow(/EADDRINUSE/);

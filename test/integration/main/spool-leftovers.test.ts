@@ -7,7 +7,9 @@ import type { ServerProcess } from '../../helpers/server-process.js';
 
 /** The spool folder a process made in the temp directory (named coinop-spool-<host>-<pid>-<random>). */
 function spoolFolderOf(server: ServerProcess): string {
-  const folder = readdirSync(tmpdir()).find((name) => name.startsWith('coinop-spool-') && name.split('-')[3] === String(server.child.pid));
+  const folder = readdirSync(tmpdir()).find(
+    (name) => name.startsWith('coinop-spool-') && name.split('-')[3] === String(server.child.pid),
+  );
   expect(folder, `no spool folder for pid ${server.child.pid}`).toBeDefined();
   return join(tmpdir(), String(folder));
 }

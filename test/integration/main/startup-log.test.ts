@@ -32,12 +32,20 @@ async function stop(server: ServerProcess): Promise<void> {
 }
 
 async function newToken(url: string): Promise<string> {
-  const response = await fetch(`${url}/token`, { method: 'POST', body: 'token=new', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  const response = await fetch(`${url}/token`, {
+    method: 'POST',
+    body: 'token=new',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
   return response.text();
 }
 
 function webhookCall(url: string, token: string, method: string, path: string, body: unknown) {
-  return fetch(`${url}${path}`, { method, body: JSON.stringify(body), headers: { 'x-token': token, 'content-type': 'application/json' } });
+  return fetch(`${url}${path}`, {
+    method,
+    body: JSON.stringify(body),
+    headers: { 'x-token': token, 'content-type': 'application/json' },
+  });
 }
 
 /** An address the outbound guard lets through (OUTBOUND_ALLOW_CIDRS below); nothing is delivered in these tests. */
@@ -54,7 +62,11 @@ describe('the startup log and mailbox webhooks', () => {
   const start = async (env: Record<string, string>, kind: 'sqlite' | 'postgres' = 'sqlite') => {
     const database = await scratchDatabase(kind);
     databases.push(database);
-    const server = await startServerProcess({ DATABASE_URL: database.url, OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8', ...env });
+    const server = await startServerProcess({
+      DATABASE_URL: database.url,
+      OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8',
+      ...env,
+    });
     servers.push(server);
     return { server, database };
   };
@@ -77,10 +89,18 @@ describe('the startup log and mailbox webhooks', () => {
 
     const token = await newToken(server.url);
     const mailbox = await webhookCall(server.url, token, 'POST', '/webhook', { webhookId: 'inbox', url: CALLBACK });
-    expect([mailbox.status, mailbox.headers.get('content-type'), await mailbox.text()]).toEqual([400, 'text/plain; charset=utf-8', NO_INBOUND_MAIL]);
+    expect([mailbox.status, mailbox.headers.get('content-type'), await mailbox.text()]).toEqual([
+      400,
+      'text/plain; charset=utf-8',
+      NO_INBOUND_MAIL,
+    ]);
 
     // Scheduled webhooks need no mail; turning one into a mailbox would hand out an address, so that is refused too.
-    const scheduled = await webhookCall(server.url, token, 'POST', '/webhook', { webhookId: 'cron', url: CALLBACK, schedule: SCHEDULE });
+    const scheduled = await webhookCall(server.url, token, 'POST', '/webhook', {
+      webhookId: 'cron',
+      url: CALLBACK,
+      schedule: SCHEDULE,
+    });
     expect(scheduled.status).toBe(200);
     expect(await scheduled.json()).not.toHaveProperty('email');
     const toMailbox = await webhookCall(server.url, token, 'PATCH', '/webhook/cron', { schedule: null });
@@ -117,7 +137,9 @@ describe('the startup log and mailbox webhooks', () => {
     });
     const warnings = logLines(server.output()).filter((line) => line.level === WARN);
     expect(warnings.map((line) => line.msg)).toEqual([
-      expect.stringMatching(/^MAIL_DOMAIN is localhost: mailbox addresses r_…@localhost cannot receive mail from other machines/),
+      expect.stringMatching(
+        /^MAIL_DOMAIN is localhost: mailbox addresses r_…@localhost cannot receive mail from other machines/,
+      ),
     ]);
     expect(server.output()).not.toMatch(/Pa55word|sk_test_startup_log|whsec_startup_log|admin-token-of-startup-test/);
 
@@ -131,7 +153,10 @@ describe('the startup log and mailbox webhooks', () => {
   it.each(process.env.TEST_DATABASE_URL === undefined ? ['sqlite' as const] : ['sqlite' as const, 'postgres' as const])(
     'with only the inbound relay (%s): hands out mailboxes, and shows the data location without credentials',
     async (kind) => {
-      const { server, database } = await start({ INBOUND_SECRET: 'relay-secret-of-startup-test', MAIL_DOMAIN: 'mail.example.com' }, kind);
+      const { server, database } = await start(
+        { INBOUND_SECRET: 'relay-secret-of-startup-test', MAIL_DOMAIN: 'mail.example.com' },
+        kind,
+      );
       const line = startedLine(server);
       expect(line).toMatchObject({ smtp: 'off', inboundRelay: 'on (POST /inbound/raw)' });
       if (kind === 'postgres') {

@@ -25,18 +25,23 @@ function checkAs(version: string, lifecycleEvent: string): { status: number | nu
 function olderNode(): string | undefined {
   const candidate = '/usr/bin/node';
   if (!existsSync(candidate)) return undefined;
-  const major = Number(execFileSync(candidate, ['-p', 'process.versions.node.split(".")[0]'], { encoding: 'utf8' }).trim());
+  const major = Number(
+    execFileSync(candidate, ['-p', 'process.versions.node.split(".")[0]'], { encoding: 'utf8' }).trim(),
+  );
   return major < 22 ? candidate : undefined;
 }
 
 describe('an unsupported Node is refused with one line', () => {
-  it.each(['20.20.2', '22.12.0', '18.20.8'])('Node %s: exit 1, one line naming the version, the supported lines and the npx command', (version) => {
-    const { status, stderr } = checkAs(version, 'preinstall');
-    expect(status).toBe(1);
-    expect(stderr).toMatch(LINE);
-    expect(stderr).toContain(`Node.js v${version} is not supported`);
-    expect(stderr).toContain(`npx -y -p node@26 -- sh -c 'npm ci && npm start'`);
-  });
+  it.each(['20.20.2', '22.12.0', '18.20.8'])(
+    'Node %s: exit 1, one line naming the version, the supported lines and the npx command',
+    (version) => {
+      const { status, stderr } = checkAs(version, 'preinstall');
+      expect(status).toBe(1);
+      expect(stderr).toMatch(LINE);
+      expect(stderr).toContain(`Node.js v${version} is not supported`);
+      expect(stderr).toContain(`npx -y -p node@26 -- sh -c 'npm ci && npm start'`);
+    },
+  );
 
   it.each(['22.13.0', '24.21.0', '26.12.1', '27.0.0'])('Node %s passes silently', (version) => {
     expect(checkAs(version, 'preinstall')).toEqual({ status: 0, stderr: '' });
@@ -47,7 +52,9 @@ describe('an unsupported Node is refused with one line', () => {
   });
 
   it('package.json runs the check before npm installs anything of its own and before npm start serves', () => {
-    const scripts = JSON.parse(execFileSync('npm', ['pkg', 'get', 'scripts'], { cwd: ROOT, encoding: 'utf8' })) as Record<string, string>;
+    const scripts = JSON.parse(
+      execFileSync('npm', ['pkg', 'get', 'scripts'], { cwd: ROOT, encoding: 'utf8' }),
+    ) as Record<string, string>;
     expect(scripts.preinstall).toBe(`node ${CHECK}`);
     expect(scripts.start).toMatch(new RegExp(`^node ${CHECK.replace('.', '\\.')} \\|\\| exit 1; `));
   });
@@ -59,7 +66,8 @@ describe('an unsupported Node is refused with one line', () => {
       // The project's manifests only, in a scratch folder: were the refusal to fail, npm would install there, not here.
       const scratch = mkdtempSync(join(tmpdir(), 'coinop-old-node-'));
       try {
-        for (const file of ['package.json', 'package-lock.json', '.npmrc']) copyFileSync(join(ROOT, file), join(scratch, file));
+        for (const file of ['package.json', 'package-lock.json', '.npmrc'])
+          copyFileSync(join(ROOT, file), join(scratch, file));
         const started = Date.now();
         const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], {
           cwd: scratch,
@@ -79,15 +87,20 @@ describe('an unsupported Node is refused with one line', () => {
     },
   );
 
-  it.runIf(old !== undefined)(`npm start on the machine's older Node (${old ?? 'none'}) stops at once with that line, not a crash`, () => {
-    const result = spawnSync('npm', ['start', '--silent'], {
-      cwd: ROOT,
-      env: { ...process.env, PATH: `/usr/bin:${process.env.PATH ?? ''}`, PORT: '0', SMTP_PORT: '0' },
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
-    expect(result.signal).toBeNull();
-    expect(result.status).toBe(1);
-    expect(result.stderr).toMatch(/^coinop: Node\.js v\d+\.\d+\.\d+ is not supported .* npx -y -p node@26 -- npm start$/m);
-  });
+  it.runIf(old !== undefined)(
+    `npm start on the machine's older Node (${old ?? 'none'}) stops at once with that line, not a crash`,
+    () => {
+      const result = spawnSync('npm', ['start', '--silent'], {
+        cwd: ROOT,
+        env: { ...process.env, PATH: `/usr/bin:${process.env.PATH ?? ''}`, PORT: '0', SMTP_PORT: '0' },
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      expect(result.signal).toBeNull();
+      expect(result.status).toBe(1);
+      expect(result.stderr).toMatch(
+        /^coinop: Node\.js v\d+\.\d+\.\d+ is not supported .* npx -y -p node@26 -- npm start$/m,
+      );
+    },
+  );
 });

@@ -46,12 +46,15 @@ describeEachStore('operator API: listing wallets', (kind) => {
     const t = get();
     // Balances, creation and last use repeat (7, 7, 7, …; the same minute for several), so ties must be broken by id.
     for (let i = 0; i < 25; i++) {
-      await t.deps.store.writeOne('INSERT INTO wallets (hash, balance, created_at, last_used_at) VALUES ($1, $2, $3, $4)', [
-        sha256Hex(`wallet-${i}`),
-        [7, 3, 7, 0, 12][i % 5],
-        T0 + Math.floor(i / 3) * 60_000,
-        T0 + ((i * 7) % 4) * 3_600_000,
-      ]);
+      await t.deps.store.writeOne(
+        'INSERT INTO wallets (hash, balance, created_at, last_used_at) VALUES ($1, $2, $3, $4)',
+        [
+          sha256Hex(`wallet-${i}`),
+          [7, 3, 7, 0, 12][i % 5],
+          T0 + Math.floor(i / 3) * 60_000,
+          T0 + ((i * 7) % 4) * 3_600_000,
+        ],
+      );
     }
     stored = await t.deps.store.read.all<Stored>('SELECT id, hash, balance, created_at, last_used_at FROM wallets');
     expect(stored).toHaveLength(25);
@@ -89,7 +92,9 @@ describeEachStore('operator API: listing wallets', (kind) => {
   it('is not logged in any wallet', async () => {
     await operator(get()).list('?limit=100');
     await get().deps.ledger.flush();
-    const row = await get().deps.store.read.get<{ n: number }>("SELECT COUNT(*) AS n FROM logs WHERE endpoint = 'manage'");
+    const row = await get().deps.store.read.get<{ n: number }>(
+      "SELECT COUNT(*) AS n FROM logs WHERE endpoint = 'manage'",
+    );
     expect(Number(row?.n)).toBe(0);
   });
 
@@ -99,8 +104,14 @@ describeEachStore('operator API: listing wallets', (kind) => {
     ['?limit=ten', 'Invalid limit: must be an integer from 1 to 100'],
     ['?sort=name', 'Invalid sort: must be one of lastUsed, balance, created'],
     ['?cursor=nonsense', 'Invalid cursor: must be the cursor of a previous page'],
-    [`?cursor=${Buffer.from('[1,2,3]').toString('base64url')}`, 'Invalid cursor: must be the cursor of a previous page'],
-    [`?cursor=${Buffer.from('["a",2]').toString('base64url')}`, 'Invalid cursor: must be the cursor of a previous page'],
+    [
+      `?cursor=${Buffer.from('[1,2,3]').toString('base64url')}`,
+      'Invalid cursor: must be the cursor of a previous page',
+    ],
+    [
+      `?cursor=${Buffer.from('["a",2]').toString('base64url')}`,
+      'Invalid cursor: must be the cursor of a previous page',
+    ],
     ['?page=2', 'Unknown query parameter: page'],
   ])('answers 400 to %s', async (query, message) => {
     expectPlain(await operator(get()).list(query), 400, message);
@@ -117,21 +128,31 @@ describeEachStore("operator API: a wallet's log", (kind) => {
     const hash = sha256Hex(token);
     // Nine entries; several in the same millisecond, so paging must break ties on time.
     for (let i = 0; i < 3; i++) {
-      await t.inject({ method: 'POST', url: `/kv/b/k${i}`, payload: 'v', headers: { 'x-token': token, 'content-type': 'text/plain' } });
+      await t.inject({
+        method: 'POST',
+        url: `/kv/b/k${i}`,
+        payload: 'v',
+        headers: { 'x-token': token, 'content-type': 'text/plain' },
+      });
       await t.inject({ method: 'GET', url: '/token', headers: { 'x-token': token } });
       await operator(t).credit(hash, { amount: 1, reason: `r${i}` });
       clock.advance(i === 1 ? 0 : 1000);
     }
-    const own = (await t.inject({ method: 'GET', url: '/token/logs?n=100', headers: { 'x-token': token } })).json().logs as Array<{ id: string; path: string }>;
+    const own = (await t.inject({ method: 'GET', url: '/token/logs?n=100', headers: { 'x-token': token } })).json()
+      .logs as Array<{ id: string; path: string }>;
     expect(own).toHaveLength(9);
     // Reading a log adds an entry (this one's audit, the owner's free call): newer than what was read.
-    const isListingAudit = (entry: { path: string }) => entry.path.startsWith(`/manage/wallets/${hash}/logs`) || entry.path.startsWith('/token/logs');
+    const isListingAudit = (entry: { path: string }) =>
+      entry.path.startsWith(`/manage/wallets/${hash}/logs`) || entry.path.startsWith('/token/logs');
     for (const limit of [1, 2, 4, 9, 20]) {
       const seen: Array<{ id: string; path: string }> = [];
       let cursor: string | null = null;
       for (let page = 0; page < 50 && (page === 0 || cursor !== null); page++) {
         const query: string = `?limit=${limit}${cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`}`;
-        const body = (await operator(t).logs(hash, query)).json() as { logs: Array<{ id: string; path: string }>; cursor: string | null };
+        const body = (await operator(t).logs(hash, query)).json() as {
+          logs: Array<{ id: string; path: string }>;
+          cursor: string | null;
+        };
         expect(body.logs.length).toBeLessThanOrEqual(limit);
         seen.push(...body.logs);
         cursor = body.cursor;
@@ -153,7 +174,9 @@ describeEachStore("operator API: a wallet's log", (kind) => {
     await t.inject({ method: 'GET', url: '/token', headers: { 'x-token': token } });
     await operator(t).credit(hash, { amount: 2, reason: 'bonus' });
     const body = (await operator(t).logs(hash, '?type=manage&limit=5')).json();
-    expect(body.logs.map((e: { method: string; reason?: string }) => [e.method, e.reason])).toEqual([['POST', 'bonus']]);
+    expect(body.logs.map((e: { method: string; reason?: string }) => [e.method, e.reason])).toEqual([
+      ['POST', 'bonus'],
+    ]);
     expect(body.cursor).toBeNull();
     const again = (await operator(t).logs(hash, '?type=manage')).json().logs;
     expect(again.map((e: { method: string; path: string; reason?: string }) => [e.method, e.path, e.reason])).toEqual([
@@ -164,7 +187,10 @@ describeEachStore("operator API: a wallet's log", (kind) => {
 
   it.each([
     ['?limit=0', 'Invalid limit: must be an integer from 1 to 100'],
-    ['?type=billing', 'Invalid type: must be one of kv, token, settings, webhook, webhook-delivery, url-to-metadata, myip, service, manage'],
+    [
+      '?type=billing',
+      'Invalid type: must be one of kv, token, settings, webhook, webhook-delivery, url-to-metadata, myip, service, manage',
+    ],
     ['?cursor=%%%', 'Invalid cursor: must be the cursor of a previous page'],
     ['?n=5', 'Unknown query parameter: n'],
   ])('answers 400 to %s', async (query, message) => {

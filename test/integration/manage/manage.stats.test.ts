@@ -11,7 +11,10 @@ const DAYS_RULE = 'Invalid days: must be an integer from 1 to 90';
 
 /** `calls` paid calls of 1 credit each (GET /token). */
 async function spend(t: TestApp, token: string, calls: number): Promise<void> {
-  for (let i = 0; i < calls; i++) expect((await t.inject({ method: 'GET', url: '/token', headers: { 'x-token': token } })).headers['x-cost']).toBe('1');
+  for (let i = 0; i < calls; i++)
+    expect((await t.inject({ method: 'GET', url: '/token', headers: { 'x-token': token } })).headers['x-cost']).toBe(
+      '1',
+    );
 }
 
 describeEachStore('operator API: stats', (kind) => {
@@ -47,7 +50,15 @@ describeEachStore('operator API: stats', (kind) => {
 
   it('covers the last 7 days by default, oldest first, today last', async () => {
     const days = (await operator(get()).stats()).json().spentPerDay as Array<{ day: string; credits: number }>;
-    expect(days.map((d) => d.day)).toEqual(['2026-02-04', '2026-02-05', '2026-02-06', '2026-02-07', '2026-02-08', '2026-02-09', '2026-02-10']);
+    expect(days.map((d) => d.day)).toEqual([
+      '2026-02-04',
+      '2026-02-05',
+      '2026-02-06',
+      '2026-02-07',
+      '2026-02-08',
+      '2026-02-09',
+      '2026-02-10',
+    ]);
     expect(days.map((d) => d.credits)).toEqual([0, 0, 0, 0, 3, 0, 3]);
   });
 
@@ -58,12 +69,19 @@ describeEachStore('operator API: stats', (kind) => {
     const before = (await operator(t).stats('?days=1')).json();
     expectPlain(await operator(t).remove(sha256Hex(token)), 200, 'OK');
     const after = (await operator(t).stats('?days=1')).json();
-    expect(after).toStrictEqual({ wallets: before.wallets - 1, credits: before.credits - 15, spentPerDay: [{ day: '2026-02-10', credits: 8 }] });
+    expect(after).toStrictEqual({
+      wallets: before.wallets - 1,
+      credits: before.credits - 15,
+      spentPerDay: [{ day: '2026-02-10', credits: 8 }],
+    });
   });
 
   it('reads spending older than the 7 days the log keeps, up to 90 days', async () => {
     clock.advance(30 * DAY);
-    const days = (await operator(get()).stats('?days=90')).json().spentPerDay as Array<{ day: string; credits: number }>;
+    const days = (await operator(get()).stats('?days=90')).json().spentPerDay as Array<{
+      day: string;
+      credits: number;
+    }>;
     expect(days).toHaveLength(90);
     expect(days.at(-1)?.day).toBe('2026-03-12');
     expect(days.filter((d) => d.credits > 0)).toEqual([
@@ -75,7 +93,11 @@ describeEachStore('operator API: stats', (kind) => {
   it('is not logged in any wallet', async () => {
     const t = get();
     await t.deps.ledger.flush();
-    const count = async () => Number((await t.deps.store.read.get<{ n: number }>("SELECT COUNT(*) AS n FROM logs WHERE path LIKE '/manage/stats%'"))?.n);
+    const count = async () =>
+      Number(
+        (await t.deps.store.read.get<{ n: number }>("SELECT COUNT(*) AS n FROM logs WHERE path LIKE '/manage/stats%'"))
+          ?.n,
+      );
     await operator(t).stats();
     await t.deps.ledger.flush();
     expect(await count()).toBe(0);

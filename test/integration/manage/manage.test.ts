@@ -12,7 +12,10 @@ const UNKNOWN_HASH = 'f'.repeat(64);
 
 /** Operator calls; `null` sends no x-admin-token header at all. */
 function operator(t: TestApp, adminToken: string | null = ADMIN_TOKEN) {
-  const headers = (extra: Record<string, string> = {}) => ({ ...(adminToken === null ? {} : { 'x-admin-token': adminToken }), ...extra });
+  const headers = (extra: Record<string, string> = {}) => ({
+    ...(adminToken === null ? {} : { 'x-admin-token': adminToken }),
+    ...extra,
+  });
   return {
     read: (hash: string) => t.inject({ method: 'GET', url: `/manage/wallets/${hash}`, headers: headers() }),
     credit: (hash: string, body: unknown) =>
@@ -25,7 +28,11 @@ function operator(t: TestApp, adminToken: string | null = ADMIN_TOKEN) {
   };
 }
 
-function expectPlain(res: { statusCode: number; body: string; headers: Record<string, unknown> }, status: number, body: string) {
+function expectPlain(
+  res: { statusCode: number; body: string; headers: Record<string, unknown> },
+  status: number,
+  body: string,
+) {
   expect([res.statusCode, res.body, res.headers['content-type']]).toEqual([status, body, PLAIN]);
 }
 
@@ -87,7 +94,11 @@ describeEachStore('operator API with ADMIN_TOKEN set', (kind) => {
 
   it('does not take a user token as the admin token', async () => {
     const token = await get().createToken(10);
-    const res = await get().inject({ method: 'GET', url: `/manage/wallets/${sha256Hex(token)}`, headers: { 'x-token': token } });
+    const res = await get().inject({
+      method: 'GET',
+      url: `/manage/wallets/${sha256Hex(token)}`,
+      headers: { 'x-token': token },
+    });
     expectPlain(res, 403, 'Forbidden');
   });
 
@@ -96,9 +107,12 @@ describeEachStore('operator API with ADMIN_TOKEN set', (kind) => {
     expectPlain(await operator(get()).credit(UNKNOWN_HASH, { amount: 5 }), 404, 'Not Found');
   });
 
-  it.each(['abc', 'F'.repeat(64), 'g'.repeat(64), 'a'.repeat(65)])('answers 400 to the malformed hash %s', async (hash) => {
-    expectPlain(await operator(get()).read(hash), 400, 'Invalid hash: must be a SHA-256 hex hash');
-  });
+  it.each(['abc', 'F'.repeat(64), 'g'.repeat(64), 'a'.repeat(65)])(
+    'answers 400 to the malformed hash %s',
+    async (hash) => {
+      expectPlain(await operator(get()).read(hash), 400, 'Invalid hash: must be a SHA-256 hex hash');
+    },
+  );
 
   it.each([
     ['zero', { amount: 0 }, AMOUNT_RULE],

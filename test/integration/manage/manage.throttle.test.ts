@@ -31,13 +31,22 @@ function capturedWarnings() {
 function readAs(t: TestApp, adminToken: string, from: { remoteAddress: string; forwardedFor?: string }) {
   const headers: Record<string, string> = { 'x-admin-token': adminToken };
   if (from.forwardedFor !== undefined) headers['x-forwarded-for'] = from.forwardedFor;
-  return t.inject({ method: 'GET', url: `/manage/wallets/${'f'.repeat(64)}`, headers, remoteAddress: from.remoteAddress });
+  return t.inject({
+    method: 'GET',
+    url: `/manage/wallets/${'f'.repeat(64)}`,
+    headers,
+    remoteAddress: from.remoteAddress,
+  });
 }
 
 describeEachStore('operator token guessing is throttled per client', (kind) => {
   const clock = new ManualClock();
   const log = capturedWarnings();
-  const get = useTestApp(kind, { clock, env: { ADMIN_TOKEN, TRUST_PROXY: PROXY }, overrides: () => ({ logger: log.logger }) });
+  const get = useTestApp(kind, {
+    clock,
+    env: { ADMIN_TOKEN, TRUST_PROXY: PROXY },
+    overrides: () => ({ logger: log.logger }),
+  });
 
   it('answers 429 with retry-after after 10 wrong tokens in a minute, even to the right one, until the wait is over', async () => {
     const guesser = { remoteAddress: '198.51.100.30' };
@@ -55,16 +64,28 @@ describeEachStore('operator token guessing is throttled per client', (kind) => {
   });
 
   it('counts the guesses of one client as one, however the proxy writes its address', async () => {
-    const forms = ['203.0.113.40:1000', '203.0.113.40:1001', '203.0.113.40', '::ffff:203.0.113.40', '[::ffff:203.0.113.40]:7'];
+    const forms = [
+      '203.0.113.40:1000',
+      '203.0.113.40:1001',
+      '203.0.113.40',
+      '::ffff:203.0.113.40',
+      '[::ffff:203.0.113.40]:7',
+    ];
     for (let i = 0; i < 10; i++) {
       const res = await readAs(get(), `${WRONG}${i}`, { remoteAddress: PROXY, forwardedFor: forms[i % forms.length] });
       expectPlain(res, 403, 'Forbidden');
     }
-    expectPlain(await readAs(get(), ADMIN_TOKEN, { remoteAddress: PROXY, forwardedFor: '203.0.113.40:4242' }), 429, 'Too Many Requests');
+    expectPlain(
+      await readAs(get(), ADMIN_TOKEN, { remoteAddress: PROXY, forwardedFor: '203.0.113.40:4242' }),
+      429,
+      'Too Many Requests',
+    );
   });
 
   it('logs a warning naming the client, never the tokens tried', async () => {
-    const warnings = log.lines.filter((line) => line.level === 40 && line.msg === 'operator token: too many wrong guesses');
+    const warnings = log.lines.filter(
+      (line) => line.level === 40 && line.msg === 'operator token: too many wrong guesses',
+    );
     expect(warnings.length).toBeGreaterThanOrEqual(2);
     expect(warnings.map((line) => line.client)).toEqual(expect.arrayContaining(['198.51.100.30', '203.0.113.40']));
     const everything = log.raw.join('\n');

@@ -11,17 +11,34 @@ const AMOUNT_RULE = 'Invalid amount: must be an integer from 1 to 1000000000';
 
 /** Rows a wallet owns: every WALLET_DATA_TABLES table, and the rows keyed by its deliveries and mailboxes. */
 async function ownedRows(t: TestApp, walletId: number): Promise<Record<string, number>> {
-  const count = async (sql: string, param: unknown = walletId) => Number((await t.deps.store.read.get<{ n: number }>(sql, [param]))?.n ?? 0);
+  const count = async (sql: string, param: unknown = walletId) =>
+    Number((await t.deps.store.read.get<{ n: number }>(sql, [param]))?.n ?? 0);
   const counts: Record<string, number> = { wallets: await count('SELECT COUNT(*) AS n FROM wallets WHERE id = $1') };
-  for (const table of WALLET_DATA_TABLES) counts[table] = await count(`SELECT COUNT(*) AS n FROM ${table} WHERE wallet_id = $1`);
-  counts.delivery_attempts = await count('SELECT COUNT(*) AS n FROM delivery_attempts WHERE delivery_id LIKE $1', `d-${walletId}-%`);
-  counts.inbound_seen_messages = await count('SELECT COUNT(*) AS n FROM inbound_seen_messages WHERE mailbox = $1', `box-${walletId}`);
+  for (const table of WALLET_DATA_TABLES)
+    counts[table] = await count(`SELECT COUNT(*) AS n FROM ${table} WHERE wallet_id = $1`);
+  counts.delivery_attempts = await count(
+    'SELECT COUNT(*) AS n FROM delivery_attempts WHERE delivery_id LIKE $1',
+    `d-${walletId}-%`,
+  );
+  counts.inbound_seen_messages = await count(
+    'SELECT COUNT(*) AS n FROM inbound_seen_messages WHERE mailbox = $1',
+    `box-${walletId}`,
+  );
   return counts;
 }
 
 /** Gives a wallet a row in every table that holds wallet data: kv and the log through the API, the rest directly. */
 async function populate(t: TestApp, token: string, walletId: number): Promise<void> {
-  expect((await t.inject({ method: 'POST', url: '/kv/b/k', payload: 'v', headers: { 'x-token': token, 'content-type': 'text/plain' } })).statusCode).toBe(200);
+  expect(
+    (
+      await t.inject({
+        method: 'POST',
+        url: '/kv/b/k',
+        payload: 'v',
+        headers: { 'x-token': token, 'content-type': 'text/plain' },
+      })
+    ).statusCode,
+  ).toBe(200);
   const now = t.deps.clock.now();
   const run = (sql: string, params: unknown[]) => t.deps.store.writeOne(sql, params);
   await run(
@@ -33,18 +50,22 @@ async function populate(t: TestApp, token: string, walletId: number): Promise<vo
     `INSERT INTO deliveries (id, wallet_id, webhook_id, trigger, created_at, status, attempts, url, cost) VALUES ($1, $2, 'hook', 'test', $3, 'delivered', 1, 'https://example.com/h', 1)`,
     [`d-${walletId}-1`, walletId, now],
   );
-  await run(`INSERT INTO delivery_attempts (delivery_id, attempt, at, url, ms) VALUES ($1, 1, $2, 'https://example.com/h', 5)`, [`d-${walletId}-1`, now]);
-  await run(`INSERT INTO mail_attachments (id, wallet_id, content_type, size, content, expires_at) VALUES ($1, $2, 'text/plain', 1, $3, $4)`, [
-    `a-${walletId}`,
-    walletId,
-    Buffer.from('x'),
-    now + 3_600_000,
-  ]);
+  await run(
+    `INSERT INTO delivery_attempts (delivery_id, attempt, at, url, ms) VALUES ($1, 1, $2, 'https://example.com/h', 5)`,
+    [`d-${walletId}-1`, now],
+  );
+  await run(
+    `INSERT INTO mail_attachments (id, wallet_id, content_type, size, content, expires_at) VALUES ($1, $2, 'text/plain', 1, $3, $4)`,
+    [`a-${walletId}`, walletId, Buffer.from('x'), now + 3_600_000],
+  );
   await run(
     `INSERT INTO inbound_outbox (id, wallet_id, webhook_id, body, cost, balance, created_at, claim_until) VALUES ($1, $2, 'hook', '{}', 2, 10, $3, $3)`,
     [`o-${walletId}`, walletId, now],
   );
-  await run(`INSERT INTO inbound_seen_messages (mailbox, message_hash, seen_at) VALUES ($1, 'm1', $2)`, [`box-${walletId}`, now]);
+  await run(`INSERT INTO inbound_seen_messages (mailbox, message_hash, seen_at) VALUES ($1, 'm1', $2)`, [
+    `box-${walletId}`,
+    now,
+  ]);
   await t.deps.ledger.flush();
 }
 
@@ -63,7 +84,10 @@ describeEachStore('operator API: debit, delete, reasons', (kind) => {
 
   it('takes the whole balance, leaving 0', async () => {
     const token = await get().createToken(25);
-    expect((await operator(get()).debit(sha256Hex(token), { amount: 25 })).json()).toStrictEqual({ hash: sha256Hex(token), wallet: 0 });
+    expect((await operator(get()).debit(sha256Hex(token), { amount: 25 })).json()).toStrictEqual({
+      hash: sha256Hex(token),
+      wallet: 0,
+    });
   });
 
   it('refuses a debit beyond the balance with 409 Balance too low, and changes nothing', async () => {
@@ -73,13 +97,17 @@ describeEachStore('operator API: debit, delete, reasons', (kind) => {
     expect(await balanceOf(t, token)).toBe(10);
     // The refusal is in the wallet's log, with its reason and the balance it left.
     const logs = (await operator(t).logs(sha256Hex(token), '?type=manage')).json().logs;
-    expect(logs.map((e: { status_code: number; reason?: string; balance: number }) => [e.status_code, e.reason, e.balance])).toEqual([[409, 'too much', 10]]);
+    expect(
+      logs.map((e: { status_code: number; reason?: string; balance: number }) => [e.status_code, e.reason, e.balance]),
+    ).toEqual([[409, 'too much', 10]]);
   });
 
   it('never overdraws under concurrent debits: 20 debits of 10 on 100, exactly 10 succeed', async () => {
     const t = get();
     const token = await t.createToken(100);
-    const answers = await Promise.all(Array.from({ length: 20 }, () => operator(t).debit(sha256Hex(token), { amount: 10 })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => operator(t).debit(sha256Hex(token), { amount: 10 })),
+    );
     const statuses = answers.map((res) => res.statusCode);
     expect(statuses.filter((s) => s === 200)).toHaveLength(10);
     expect(statuses.filter((s) => s === 409)).toHaveLength(10);
@@ -97,7 +125,11 @@ describeEachStore('operator API: debit, delete, reasons', (kind) => {
     ['above 1e9', { amount: 1e9 + 1 }, AMOUNT_RULE],
     ['fractional', { amount: 2.5 }, AMOUNT_RULE],
     ['missing', {}, 'Missing required field: amount'],
-    ['a reason over 200 characters', { amount: 1, reason: 'r'.repeat(201) }, 'Invalid reason: must be at most 200 characters'],
+    [
+      'a reason over 200 characters',
+      { amount: 1, reason: 'r'.repeat(201) },
+      'Invalid reason: must be at most 200 characters',
+    ],
     ['beside an unknown field', { amount: 1, note: 'x' }, 'Unknown field: note'],
   ])('answers 400 to a debit whose body is %s, and takes nothing', async (_name, body, message) => {
     const t = get();
@@ -113,7 +145,9 @@ describeEachStore('operator API: debit, delete, reasons', (kind) => {
     await operator(t).credit(hash, { amount: 5, reason: 'support ticket 17' });
     await operator(t).debit(hash, { amount: 3, reason: 'refund reversal' });
     await operator(t).credit(hash, { amount: 1 });
-    const own = (await t.inject({ method: 'GET', url: '/token/logs?type=manage', headers: { 'x-token': token } })).json().logs;
+    const own = (
+      await t.inject({ method: 'GET', url: '/token/logs?type=manage', headers: { 'x-token': token } })
+    ).json().logs;
     const seen = (await operator(t).logs(hash, '?type=manage')).json().logs;
     for (const logs of [own, seen]) {
       expect(logs.map((e: { path: string; reason?: string }) => [e.path.split('/').pop(), e.reason])).toEqual([
@@ -128,7 +162,10 @@ describeEachStore('operator API: debit, delete, reasons', (kind) => {
   it('deletes a wallet with every row it owns, leaves other wallets whole, and its token then answers 401', async () => {
     const t = get();
     const [token, other] = [await t.createToken(50), await t.createToken(50)];
-    const [id, otherId] = [(await t.deps.ledger.walletByHash(sha256Hex(token)))?.id ?? 0, (await t.deps.ledger.walletByHash(sha256Hex(other)))?.id ?? 0];
+    const [id, otherId] = [
+      (await t.deps.ledger.walletByHash(sha256Hex(token)))?.id ?? 0,
+      (await t.deps.ledger.walletByHash(sha256Hex(other)))?.id ?? 0,
+    ];
     await populate(t, token, id);
     await populate(t, other, otherId);
     const before = await ownedRows(t, id);
@@ -168,7 +205,11 @@ describeEachStore('operator API: debit, delete, reasons', (kind) => {
   });
 
   it('answers 400 to a malformed hash on debit, delete and logs', async () => {
-    for (const res of [await operator(get()).debit('abc', { amount: 1 }), await operator(get()).remove('abc'), await operator(get()).logs('abc')])
+    for (const res of [
+      await operator(get()).debit('abc', { amount: 1 }),
+      await operator(get()).remove('abc'),
+      await operator(get()).logs('abc'),
+    ])
       expectPlain(res, 400, 'Invalid hash: must be a SHA-256 hex hash');
   });
 

@@ -33,7 +33,9 @@ describeEachStore('MCP tool arguments', (kind) => {
     await client?.close();
     token = await get().createToken(100);
     client = new Client({ name: 'coinop-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', base), { requestInit: { headers: { 'x-token': token } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL('/mcp', base), { requestInit: { headers: { 'x-token': token } } }),
+    );
     return client;
   }
   const call = async (name: string, args: Record<string, unknown>) => {
@@ -42,9 +44,12 @@ describeEachStore('MCP tool arguments', (kind) => {
   };
   const textOf = (result: CallToolResult) => (result.content[0]?.type === 'text' ? result.content[0].text : '');
   const logs = async (): Promise<LogEntry[]> =>
-    (await get().inject({ method: 'GET', url: '/token/logs?n=100', headers: { 'x-token': token } })).json<{ logs: LogEntry[] }>().logs;
+    (await get().inject({ method: 'GET', url: '/token/logs?n=100', headers: { 'x-token': token } })).json<{
+      logs: LogEntry[];
+    }>().logs;
   const walletAfter = async (): Promise<number> =>
-    (await get().inject({ method: 'GET', url: '/token', headers: { 'x-token': token } })).json<{ wallet: number }>().wallet;
+    (await get().inject({ method: 'GET', url: '/token', headers: { 'x-token': token } })).json<{ wallet: number }>()
+      .wallet;
 
   it('never reaches another route through . or .. in a path argument, and charges nothing for it', async () => {
     await freshClient();
@@ -76,13 +81,21 @@ describeEachStore('MCP tool arguments', (kind) => {
     const overHttp = await get().createToken(100);
     const pairs: [string, Record<string, unknown>, { method: 'GET' | 'POST'; url: string; payload?: string }][] = [
       ['kv_get', { bucket: 'a/b', key: 'k' }, { method: 'GET', url: '/kv/a%2Fb/k' }],
-      ['kv_set', { bucket: 'b', key: 'k', value: 'v', ttl: '-1' }, { method: 'POST', url: '/kv/b/k?ttl=-1', payload: 'v' }],
+      [
+        'kv_set',
+        { bucket: 'b', key: 'k', value: 'v', ttl: '-1' },
+        { method: 'POST', url: '/kv/b/k?ttl=-1', payload: 'v' },
+      ],
       ['kv_get', { bucket: 'b', key: '' }, { method: 'GET', url: '/kv/b/' }],
     ];
     for (const [name, args, http] of pairs) {
       const result = await call(name, args);
       const answer = await get().inject({ ...http, headers: { 'x-token': overHttp, 'content-type': 'text/plain' } });
-      expect([result.isError, textOf(result), result._meta?.cost]).toEqual([true, `${answer.statusCode} ${answer.body}`, Number(answer.headers['x-cost'])]);
+      expect([result.isError, textOf(result), result._meta?.cost]).toEqual([
+        true,
+        `${answer.statusCode} ${answer.body}`,
+        Number(answer.headers['x-cost']),
+      ]);
       expect(answer.statusCode).toBe(400);
     }
     expect((await logs()).map((entry) => [entry.path, entry.cost])).toEqual([
@@ -107,7 +120,12 @@ describeEachStore('MCP tool arguments', (kind) => {
     ];
     for (const [name, args, wording] of refusals) {
       const result = await call(name, args);
-      expect([name, result.isError, textOf(result), result._meta]).toEqual([name, true, `400 ${wording}`, { status: 400, cost: 0 }]);
+      expect([name, result.isError, textOf(result), result._meta]).toEqual([
+        name,
+        true,
+        `400 ${wording}`,
+        { status: 400, cost: 0 },
+      ]);
     }
     expect(await walletAfter()).toBe(99);
     // Numbers are written as the route reads them, as before.

@@ -14,7 +14,12 @@ interface JsonRpcAnswer {
   error?: { code: number; message: string };
 }
 
-const toolCall = (id: number, name: string, args: Record<string, unknown>) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+const toolCall = (id: number, name: string, args: Record<string, unknown>) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name, arguments: args },
+});
 const logsCall = (id: number) => toolCall(id, 'logs', { n: 100 });
 
 describeEachStore('MCP batches', (kind) => {
@@ -37,19 +42,26 @@ describeEachStore('MCP batches', (kind) => {
   async function post(token: string, messages: unknown[]): Promise<{ status: number; text: string }> {
     const answer = await fetch(`${base}/mcp`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', 'x-token': token },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-06-18',
+        'x-token': token,
+      },
       body: JSON.stringify(messages),
     });
     return { status: answer.status, text: await answer.text() };
   }
   const walletOf = async (token: string) =>
-    (await get().inject({ method: 'GET', url: '/token', headers: { 'x-token': token } })).json<{ wallet: number }>().wallet;
+    (await get().inject({ method: 'GET', url: '/token', headers: { 'x-token': token } })).json<{ wallet: number }>()
+      .wallet;
   const stored = async (token: string, key: string) =>
     (await get().inject({ method: 'GET', url: `/kv/batch/${key}`, headers: { 'x-token': token } })).statusCode === 200;
 
   it(`refuses a batch of more than ${MAX_BATCH} messages whole, as a JSON-RPC error, running none of it`, async () => {
     const token = await get().createToken(100);
-    const sets = (count: number) => Array.from({ length: count }, (_, id) => toolCall(id, 'kv_set', { bucket: 'batch', key: `k${id}`, value: 'v' }));
+    const sets = (count: number) =>
+      Array.from({ length: count }, (_, id) => toolCall(id, 'kv_set', { bucket: 'batch', key: `k${id}`, value: 'v' }));
     const refused = await post(token, sets(MAX_BATCH + 1));
     expect(refused.status).toBe(400);
     expect(JSON.parse(refused.text)).toEqual({
@@ -79,7 +91,13 @@ describeEachStore('MCP batches', (kind) => {
     expect(run.length).toBeGreaterThan(8);
     expect(run.length).toBeLessThan(16);
     expect(answers.slice(0, run.length)).toEqual(run);
-    expect(notRun.map((answer) => answer.id)).toEqual([...Array.from({ length: 16 - run.length }, (_, i) => run.length + i), 100, 101, 102, 103]);
+    expect(notRun.map((answer) => answer.id)).toEqual([
+      ...Array.from({ length: 16 - run.length }, (_, i) => run.length + i),
+      100,
+      101,
+      102,
+      103,
+    ]);
     for (const answer of notRun) {
       expect(answer.error?.code).toBe(-32010);
       expect(answer.error?.message).toMatch(/answer reached 1048576 bytes.*not run \(nor charged\)/);

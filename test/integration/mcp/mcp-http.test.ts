@@ -66,7 +66,8 @@ describeEachStore('MCP over Streamable HTTP', (kind) => {
     clients.push(client);
     return client;
   }
-  const call = async (client: Client, name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const call = async (client: Client, name: string, args: Record<string, unknown> = {}) =>
+    (await client.callTool({ name, arguments: args })) as CallToolResult;
   const text = (result: CallToolResult, index = 0) => {
     const item = result.content[index];
     return item?.type === 'text' ? item.text : '';
@@ -99,7 +100,12 @@ describeEachStore('MCP over Streamable HTTP', (kind) => {
   it("lists a bucket's keys through GET /kv/{bucket}, paging and refusing as the route does", async () => {
     const token = await get().createToken(20);
     for (const key of ['b', 'a', 'c', 'other'])
-      await get().inject({ method: 'POST', url: `/kv/mcp-list/${key}`, headers: { 'x-token': token, 'content-type': 'text/plain' }, payload: 'v' });
+      await get().inject({
+        method: 'POST',
+        url: `/kv/mcp-list/${key}`,
+        headers: { 'x-token': token, 'content-type': 'text/plain' },
+        payload: 'v',
+      });
     const client = await connect({ 'x-token': token });
     const first = await call(client, 'kv_list', { bucket: 'mcp-list', limit: 2 });
     expect(first._meta).toEqual({ status: 200, cost: 1, balance: 15 });
@@ -119,7 +125,12 @@ describeEachStore('MCP over Streamable HTTP', (kind) => {
       { status: 400, cost: 1, balance: 13 },
     ]);
     const [entry] = await lastLogs(token, 1);
-    expect([entry?.method, entry?.path, entry?.endpoint, entry?.cost]).toEqual(['GET', '/kv/mcp-list?limit=0', 'kv', 1]);
+    expect([entry?.method, entry?.path, entry?.endpoint, entry?.cost]).toEqual([
+      'GET',
+      '/kv/mcp-list?limit=0',
+      'kv',
+      1,
+    ]);
   });
 
   it("lists the wallet's buckets through GET /kv, paging as the route does", async () => {
@@ -129,15 +140,31 @@ describeEachStore('MCP over Streamable HTTP', (kind) => {
       ['mcp-b', 'k2'],
       ['mcp-a', 'k'],
     ])
-      await get().inject({ method: 'POST', url: `/kv/${bucket}/${key}`, headers: { 'x-token': token, 'content-type': 'text/plain' }, payload: 'xy' });
+      await get().inject({
+        method: 'POST',
+        url: `/kv/${bucket}/${key}`,
+        headers: { 'x-token': token, 'content-type': 'text/plain' },
+        payload: 'xy',
+      });
     const client = await connect({ 'x-token': token });
     const first = await call(client, 'kv_buckets', { limit: 1 });
     expect(first._meta).toEqual({ status: 200, cost: 1, balance: 16 });
-    expect(JSON.parse(text(first))).toEqual({ buckets: [{ bucket: 'mcp-a', keys: 1, size: 2, capped: false }], cursor: 'mcp-a' });
+    expect(JSON.parse(text(first))).toEqual({
+      buckets: [{ bucket: 'mcp-a', keys: 1, size: 2, capped: false }],
+      cursor: 'mcp-a',
+    });
     const rest = await call(client, 'kv_buckets', { cursor: 'mcp-a', prefix: 'mcp' });
-    expect(JSON.parse(text(rest))).toEqual({ buckets: [{ bucket: 'mcp-b', keys: 2, size: 4, capped: false }], cursor: null });
+    expect(JSON.parse(text(rest))).toEqual({
+      buckets: [{ bucket: 'mcp-b', keys: 2, size: 4, capped: false }],
+      cursor: null,
+    });
     const [entry] = await lastLogs(token, 1);
-    expect([entry?.method, entry?.path, entry?.endpoint, entry?.cost]).toEqual(['GET', '/kv?prefix=mcp&cursor=mcp-a', 'kv', 1]);
+    expect([entry?.method, entry?.path, entry?.endpoint, entry?.cost]).toEqual([
+      'GET',
+      '/kv?prefix=mcp&cursor=mcp-a',
+      'kv',
+      1,
+    ]);
   });
 
   it('runs each tool through its route, saying what it cost and the balance', async () => {
@@ -164,7 +191,10 @@ describeEachStore('MCP over Streamable HTTP', (kind) => {
     expect((JSON.parse(text(ip)) as { ip: string }).ip).toBe('127.0.0.1');
 
     const webhooks = await call(client, 'webhook_list');
-    expect([JSON.parse(text(webhooks)), webhooks._meta]).toEqual([{ webhooks: [] }, { status: 200, cost: 1, balance: 94 }]);
+    expect([JSON.parse(text(webhooks)), webhooks._meta]).toEqual([
+      { webhooks: [] },
+      { status: 200, cost: 1, balance: 94 },
+    ]);
     const unknownWebhook = await call(client, 'webhook_test', { webhookId: 'nope' });
     expect([unknownWebhook.isError, text(unknownWebhook)]).toEqual([true, '404 Webhook not found']);
 
@@ -179,7 +209,9 @@ describeEachStore('MCP over Streamable HTTP', (kind) => {
       enableSslInspection: false,
     });
     expect(lookup._meta).toEqual({ status: 200, cost: 5, balance: 87 });
-    expect(JSON.parse(text(lookup))).toMatchObject({ results: [{ domain: 'mcp.test', lookupResult: { records: { A: [{ address: '93.184.215.14' }] } } }] });
+    expect(JSON.parse(text(lookup))).toMatchObject({
+      results: [{ domain: 'mcp.test', lookupResult: { records: { A: [{ address: '93.184.215.14' }] } } }],
+    });
 
     // Refused input still pays, as over HTTP: DNS 5, URL metadata 1 (its failure cost).
     const badLookup = await call(client, 'dns_lookup', { domains: [] });
@@ -226,25 +258,55 @@ describeEachStore('MCP over Streamable HTTP', (kind) => {
       payload: 'v',
     });
     expect(answer.headers['x-cost']).toBe('1');
-    expect(result._meta).toEqual({ status: 200, cost: Number(answer.headers['x-cost']), balance: Number(answer.headers['x-balance']) });
+    expect(result._meta).toEqual({
+      status: 200,
+      cost: Number(answer.headers['x-cost']),
+      balance: Number(answer.headers['x-balance']),
+    });
 
     const balanceOf = async (token: string) =>
-      (await get().inject({ method: 'GET', url: '/token', headers: { 'x-token': token } })).json<{ wallet: number }>().wallet;
+      (await get().inject({ method: 'GET', url: '/token', headers: { 'x-token': token } })).json<{ wallet: number }>()
+        .wallet;
     expect(await balanceOf(overMcp)).toBe(await balanceOf(overHttp));
     const [mcpEntries, httpEntries] = [await lastLogs(overMcp, 2), await lastLogs(overHttp, 2)];
-    const kindOf = ({ method, path, endpoint, status_code, cost, balance }: LogEntry) => ({ method, path, endpoint, status_code, cost, balance });
+    const kindOf = ({ method, path, endpoint, status_code, cost, balance }: LogEntry) => ({
+      method,
+      path,
+      endpoint,
+      status_code,
+      cost,
+      balance,
+    });
     // [GET /token, POST /kv/…]: the same entries, category and all, on either path.
     expect(mcpEntries.map(kindOf)).toEqual(httpEntries.map(kindOf));
-    expect(kindOf(mcpEntries[1] as LogEntry)).toEqual({ method: 'POST', path: '/kv/same/k?ttl=30', endpoint: 'kv', status_code: 200, cost: 1, balance: 9 });
+    expect(kindOf(mcpEntries[1] as LogEntry)).toEqual({
+      method: 'POST',
+      path: '/kv/same/k?ttl=30',
+      endpoint: 'kv',
+      status_code: 200,
+      cost: 1,
+      balance: 9,
+    });
   });
 
   it('refuses a call the wallet cannot pay, charging nothing', async () => {
     const token = await get().createToken(3);
     const client = await connect({ 'x-token': token });
     const refused = await call(client, 'url_metadata', { url: 'https://example.com/' });
-    expect([refused.isError, text(refused), refused._meta]).toEqual([true, '402 Insufficient credits', { status: 402, cost: 0, balance: 3 }]);
+    expect([refused.isError, text(refused), refused._meta]).toEqual([
+      true,
+      '402 Insufficient credits',
+      { status: 402, cost: 0, balance: 3 },
+    ]);
     const [entry] = await lastLogs(token, 1);
-    expect(entry).toMatchObject({ method: 'POST', path: '/url-to-metadata', endpoint: 'url-to-metadata', status_code: 402, cost: 0, balance: 3 });
+    expect(entry).toMatchObject({
+      method: 'POST',
+      path: '/url-to-metadata',
+      endpoint: 'url-to-metadata',
+      status_code: 402,
+      cost: 0,
+      balance: 3,
+    });
     expect((await call(client, 'balance'))._meta).toEqual({ status: 200, cost: 1, balance: 2 });
   });
 
@@ -268,7 +330,11 @@ describeEachStore('MCP over Streamable HTTP', (kind) => {
     ];
     for (const headers of unknownTokens) {
       const answer = await post(headers);
-      expect([answer.status, answer.headers.get('content-type'), await answer.text()]).toEqual([401, 'text/plain; charset=utf-8', 'Unauthorized']);
+      expect([answer.status, answer.headers.get('content-type'), await answer.text()]).toEqual([
+        401,
+        'text/plain; charset=utf-8',
+        'Unauthorized',
+      ]);
     }
     await expect(connect({})).rejects.toThrow(/Unauthorized/);
     const accepted = await post({ authorization: `Bearer ${await get().createToken()}` });

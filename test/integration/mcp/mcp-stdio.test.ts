@@ -45,11 +45,19 @@ describeEachStore('coinop mcp (stdio bridge)', (kind) => {
     if (client === undefined) throw new Error('bridge not started');
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['kv_set', 'kv_get', 'balance', 'logs']));
-    expect(tools.find((tool) => tool.name === 'kv_set')?.inputSchema.required).toEqual(expect.arrayContaining(['bucket', 'key', 'value']));
+    expect(tools.find((tool) => tool.name === 'kv_set')?.inputSchema.required).toEqual(
+      expect.arrayContaining(['bucket', 'key', 'value']),
+    );
 
-    const set = (await client.callTool({ name: 'kv_set', arguments: { bucket: 'stdio', key: 'k', value: 'over stdio' } })) as CallToolResult;
+    const set = (await client.callTool({
+      name: 'kv_set',
+      arguments: { bucket: 'stdio', key: 'k', value: 'over stdio' },
+    })) as CallToolResult;
     expect(set._meta).toEqual({ status: 200, cost: 1, balance: 9 });
-    const read = (await client.callTool({ name: 'kv_get', arguments: { bucket: 'stdio', key: 'k' } })) as CallToolResult;
+    const read = (await client.callTool({
+      name: 'kv_get',
+      arguments: { bucket: 'stdio', key: 'k' },
+    })) as CallToolResult;
     expect(read.content[0]).toEqual({ type: 'text', text: 'over stdio' });
     expect(read.content[1]).toEqual({ type: 'text', text: 'cost: 1 credit, balance: 8' });
     // The value is the instance's: the same key over HTTP.

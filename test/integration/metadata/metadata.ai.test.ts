@@ -47,7 +47,12 @@ describeEachStore('POST /url-to-metadata: summaries from an OpenAI-compatible pr
   const { env, sites } = useSites();
   const provider = useFakeProvider();
   const get = useAppWith(kind, () => ({
-    env: { ...env, AI_BASE_URL: `http://127.0.0.1:${provider().port}/v1`, AI_API_KEY: 'test-key', AI_MODEL: 'test-model' },
+    env: {
+      ...env,
+      AI_BASE_URL: `http://127.0.0.1:${provider().port}/v1`,
+      AI_API_KEY: 'test-key',
+      AI_MODEL: 'test-model',
+    },
   }));
 
   it('asks the model for the level and returns ai.summary.<level>, keyFacts, contentLength, truncated, processingTime; 800 credits', async () => {
@@ -57,9 +62,17 @@ describeEachStore('POST /url-to-metadata: summaries from an OpenAI-compatible pr
     expect(res.statusCode, res.body).toBe(200);
     expect([res.headers['x-cost'], res.headers['x-balance']]).toEqual(['800', '200']);
     const { ai } = res.json().data;
-    expect(ai.summary).toEqual({ medium: 'Acme Rockets launches small satellites on reusable rockets.', contentLength: expect.any(Number), truncated: false });
+    expect(ai.summary).toEqual({
+      medium: 'Acme Rockets launches small satellites on reusable rockets.',
+      contentLength: expect.any(Number),
+      truncated: false,
+    });
     expect(ai.summary.contentLength).toBeGreaterThan(900);
-    expect(ai.keyFacts).toEqual({ companyName: 'Acme Rockets Inc.', foundedYear: 2015, services: ['Launch', 'Rideshare'] });
+    expect(ai.keyFacts).toEqual({
+      companyName: 'Acme Rockets Inc.',
+      foundedYear: 2015,
+      services: ['Launch', 'Rideshare'],
+    });
     expect(Number.isInteger(ai.processingTime)).toBe(true);
     expect(ai.model).toBe('test-model');
     expect(ai.warning).toBeUndefined();
@@ -77,7 +90,8 @@ describeEachStore('POST /url-to-metadata: summaries from an OpenAI-compatible pr
     expect(user).toContain('Title: Acme Rockets - Reusable launch for small satellites');
     // The main text only: the article, without navigation, cookie banner, sidebar or scripts.
     for (const sentence of RICH_ARTICLE_SENTENCES) expect(user).toContain(sentence);
-    for (const noise of ['We use cookies', 'newsletter', 'document.write', 'color: red', 'About again']) expect(user).not.toContain(noise);
+    for (const noise of ['We use cookies', 'newsletter', 'document.write', 'color: red', 'About again'])
+      expect(user).not.toContain(noise);
   });
 
   it('takes a model answer that is not JSON as the summary itself, with the facts the page states', async () => {
@@ -85,7 +99,11 @@ describeEachStore('POST /url-to-metadata: summaries from an OpenAI-compatible pr
     const token = await get().createToken(1000);
     const { ai } = (await analyze(get(), token, { url: sites().https.url('/rich'), aiSummary: 'short' })).json().data;
     expect(ai.summary.short).toBe('Acme builds reusable rockets.');
-    expect(ai.keyFacts).toMatchObject({ companyName: 'Acme Rockets Inc.', foundedYear: 2015, headquarters: 'Springfield, US' });
+    expect(ai.keyFacts).toMatchObject({
+      companyName: 'Acme Rockets Inc.',
+      foundedYear: 2015,
+      headquarters: 'Springfield, US',
+    });
   });
 
   it('leaves out of the key facts the URLs a model gives that are not http(s), and keeps its text as given', async () => {
@@ -150,7 +168,9 @@ describeEachStore('POST /url-to-metadata: the built-in extractive summarizer (no
     const summary = ai.summary[level] as string;
     expect(wordCount(summary)).toBeGreaterThanOrEqual(words * 0.6);
     expect(wordCount(summary)).toBeLessThanOrEqual(words * 1.25);
-    const positions = RICH_ARTICLE_SENTENCES.filter((sentence) => summary.includes(sentence)).map((sentence) => summary.indexOf(sentence));
+    const positions = RICH_ARTICLE_SENTENCES.filter((sentence) => summary.includes(sentence)).map((sentence) =>
+      summary.indexOf(sentence),
+    );
     expect(positions.length).toBeGreaterThan(1);
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
     expect(summary).not.toMatch(/cookies|newsletter/);

@@ -49,20 +49,38 @@ describeEachStore('POST /url-to-metadata: failures', (kind) => {
       ['an obfuscated private address', 'http://0x0a.1.2.3/'],
     ])('refuses %s without connecting', async (_name, url) => {
       const token = await get().createToken(100);
-      expectFailure(await analyze(get(), token, { url }), 400, 'Invalid url: refused address (not a public address)', 1);
+      expectFailure(
+        await analyze(get(), token, { url }),
+        400,
+        'Invalid url: refused address (not a public address)',
+        1,
+      );
     });
 
     it('refuses a redirect to a private address', async () => {
       const token = await get().createToken(100);
-      expectFailure(await analyze(get(), token, { url: sites().https.url('/to-private') }), 400, 'Invalid url: refused address (not a public address)', 1);
+      expectFailure(
+        await analyze(get(), token, { url: sites().https.url('/to-private') }),
+        400,
+        'Invalid url: refused address (not a public address)',
+        1,
+      );
     });
 
     it.each([
       ['a missing url', {}, 'Missing required field: url'],
       ['a url that is not a string', { url: 42 }, 'Invalid url: must be a string of at most 2048 characters'],
-      ['an unknown aiSummary level', { url: 'https://example.com/', aiSummary: 'huge' }, 'Invalid aiSummary: must be one of none, short, medium, long'],
+      [
+        'an unknown aiSummary level',
+        { url: 'https://example.com/', aiSummary: 'huge' },
+        'Invalid aiSummary: must be one of none, short, medium, long',
+      ],
       ['a body that is not an object', [], 'Invalid body: must be a JSON object'],
-      ['an over-long url', { url: `https://example.com/${'a'.repeat(2100)}` }, 'Invalid url: must be a string of at most 2048 characters'],
+      [
+        'an over-long url',
+        { url: `https://example.com/${'a'.repeat(2100)}` },
+        'Invalid url: must be a string of at most 2048 characters',
+      ],
     ])('refuses %s', async (_name, body, error) => {
       const token = await get().createToken(100);
       expectFailure(await analyze(get(), token, body), 400, error, 1);
@@ -88,20 +106,40 @@ describeEachStore('POST /url-to-metadata: failures', (kind) => {
 
     it('refuses an oversized body with 413, charging 1', async () => {
       const token = await get().createToken(100);
-      expectFailure(await analyze(get(), token, { url: 'https://example.com/', pad: 'x'.repeat(20_000) }), 413, 'Payload Too Large', 1);
+      expectFailure(
+        await analyze(get(), token, { url: 'https://example.com/', pad: 'x'.repeat(20_000) }),
+        413,
+        'Payload Too Large',
+        1,
+      );
     });
 
     it('records the error message and final cost in the log', async () => {
       const token = await get().createToken(100);
       await analyze(get(), token, { url: 'http://10.1.2.3/' });
-      const logs = (await get().inject({ method: 'GET', url: '/token/logs?n=1&type=url-to-metadata', headers: { 'x-token': token } })).json().logs;
-      expect(logs[0]).toMatchObject({ status_code: 400, cost: 1, balance: 99, error: 'Invalid url: refused address (not a public address)' });
+      const logs = (
+        await get().inject({
+          method: 'GET',
+          url: '/token/logs?n=1&type=url-to-metadata',
+          headers: { 'x-token': token },
+        })
+      ).json().logs;
+      expect(logs[0]).toMatchObject({
+        status_code: 400,
+        cost: 1,
+        balance: 99,
+        error: 'Invalid url: refused address (not a public address)',
+      });
     });
   });
 
   describe('502 when the site cannot be fetched, costing nothing', () => {
     it.each([
-      ['a name that does not resolve', () => 'http://no-such-host.invalid/', 'Could not fetch the URL: DNS lookup failed'],
+      [
+        'a name that does not resolve',
+        () => 'http://no-such-host.invalid/',
+        'Could not fetch the URL: DNS lookup failed',
+      ],
       ['a closed port', () => 'http://127.0.0.1:1/', 'Could not fetch the URL: connection failed'],
       ['a redirect loop', () => sites().http.url('/loop'), 'Could not fetch the URL: too many redirects'],
       ['a 404 answer', () => sites().https.url('/missing'), 'Could not fetch the URL: the site answered HTTP 404'],
@@ -116,7 +154,12 @@ describeEachStore('POST /url-to-metadata: failures', (kind) => {
 
     it('refunds the whole 800 of an AI request that fails with 502', async () => {
       const token = await get().createToken(1000);
-      expectFailure(await analyze(get(), token, { url: sites().https.url('/broken'), aiSummary: 'long' }), 502, /HTTP 500/, 0);
+      expectFailure(
+        await analyze(get(), token, { url: sites().https.url('/broken'), aiSummary: 'long' }),
+        502,
+        /HTTP 500/,
+        0,
+      );
       expect(await balanceOf(get(), token)).toBe(1000);
     });
 
@@ -136,7 +179,12 @@ describeEachStore('POST /url-to-metadata: failures', (kind) => {
         headers: { 'content-type': 'application/json' },
         payload: '{"url":"https://example.com"}',
       });
-      expect([res.statusCode, res.body, res.headers['content-type'], res.headers['x-cost']]).toEqual([401, 'Unauthorized', PLAIN, undefined]);
+      expect([res.statusCode, res.body, res.headers['content-type'], res.headers['x-cost']]).toEqual([
+        401,
+        'Unauthorized',
+        PLAIN,
+        undefined,
+      ]);
     });
 
     it('answers 402 when the wallet cannot pay 55, and charges nothing', async () => {
@@ -176,8 +224,18 @@ describeEachStore('POST /url-to-metadata: loopback is refused unless allowed', (
   it('refuses localhost and 127.0.0.1 with 400 when OUTBOUND_ALLOW_CIDRS does not list them', async () => {
     const token = await get().createToken(100);
     const before = sites().http.requests.length;
-    expectFailure(await analyze(get(), token, { url: sites().http.url('/rich') }), 400, 'Invalid url: refused address (not a public address)', 1);
-    expectFailure(await analyze(get(), token, { url: sites().http.url('/rich', '127.0.0.1') }), 400, 'Invalid url: refused address (not a public address)', 1);
+    expectFailure(
+      await analyze(get(), token, { url: sites().http.url('/rich') }),
+      400,
+      'Invalid url: refused address (not a public address)',
+      1,
+    );
+    expectFailure(
+      await analyze(get(), token, { url: sites().http.url('/rich', '127.0.0.1') }),
+      400,
+      'Invalid url: refused address (not a public address)',
+      1,
+    );
     expect(sites().http.requests.length).toBe(before);
   });
 });

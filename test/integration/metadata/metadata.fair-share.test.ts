@@ -36,7 +36,9 @@ describeEachStore('POST /url-to-metadata: one wallet cannot take the page fetche
   it("a wallet's many slow fetches hold only its share; another wallet's fast fetches answer at once; calls past its queue bound get 503, free", async () => {
     const hostile = await get().createToken(10_000);
     const victim = await get().createToken(1000);
-    const hostileCalls = Array.from({ length: HOSTILE_CALLS }, () => analyze(get(), hostile, { url: site.url('/slow') }));
+    const hostileCalls = Array.from({ length: HOSTILE_CALLS }, () =>
+      analyze(get(), hostile, { url: site.url('/slow') }),
+    );
     const deadline = performance.now() + 5000;
     while (slow.now < FETCHES_PER_WALLET && performance.now() < deadline) await sleep(10);
 
@@ -54,7 +56,10 @@ describeEachStore('POST /url-to-metadata: one wallet cannot take the page fetche
     const refused = answers.filter((answer) => answer.statusCode === 503);
     expect(refused.length).toBe(HOSTILE_CALLS - FETCHES_PER_WALLET - FETCHES_WAITING);
     for (const answer of refused) {
-      expect(answer.json()).toEqual({ success: false, error: 'Too many calls of this wallet in progress: try again shortly' });
+      expect(answer.json()).toEqual({
+        success: false,
+        error: 'Too many calls of this wallet in progress: try again shortly',
+      });
       expect(answer.headers['retry-after']).toBe('1');
       expect(answer.headers['x-cost']).toBe('0');
     }

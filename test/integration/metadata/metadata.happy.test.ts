@@ -67,7 +67,11 @@ describeEachStore('POST /url-to-metadata: pages it can read', (kind) => {
       expect(data.links.internal).toEqual({ total: 3, urls: [`${origin}/`, `${origin}/about`, `${origin}/pricing`] });
       expect(data.links.external).toEqual({
         total: 3,
-        urls: ['https://github.com/acme-rockets', 'https://x.com/intent/tweet?text=hi', 'https://partner.example.org/page'],
+        urls: [
+          'https://github.com/acme-rockets',
+          'https://x.com/intent/tweet?text=hi',
+          'https://partner.example.org/page',
+        ],
         domains: ['github.com', 'x.com', 'partner.example.org'],
       });
       expect(data.links.mailto).toEqual(['sales@acme.test']);
@@ -89,7 +93,12 @@ describeEachStore('POST /url-to-metadata: pages it can read', (kind) => {
         image: `${origin}/img/og.png`,
         images: [{ url: `${origin}/img/og.png`, width: 1200, height: 630, alt: 'A rocket at dawn' }],
       });
-      expect(data.twitterCard).toEqual({ card: 'summary_large_image', site: '@acmerockets', title: 'Acme on Twitter', image: `${origin}/img/tw.png` });
+      expect(data.twitterCard).toEqual({
+        card: 'summary_large_image',
+        site: '@acmerockets',
+        title: 'Acme on Twitter',
+        image: `${origin}/img/tw.png`,
+      });
       expect(data.social).toEqual({
         x: 'https://x.com/acmerockets',
         linkedin: 'https://www.linkedin.com/company/acme-rockets',
@@ -106,7 +115,11 @@ describeEachStore('POST /url-to-metadata: pages it can read', (kind) => {
         phone: '+1-555-010-0100',
         emails: ['sales@acme.test', 'info@acme.test', 'press@acme.test'],
         phones: ['+1-555-010-0100', '+1-555-010-0199', '+44 20 7946 0958'],
-        socialProfiles: ['https://x.com/acmerockets', 'https://www.linkedin.com/company/acme-rockets', 'https://github.com/acme-rockets'],
+        socialProfiles: [
+          'https://x.com/acmerockets',
+          'https://www.linkedin.com/company/acme-rockets',
+          'https://github.com/acme-rockets',
+        ],
         address: 'Springfield, US',
       });
     });
@@ -124,7 +137,10 @@ describeEachStore('POST /url-to-metadata: pages it can read', (kind) => {
           { src: `${origin}/img/diagram.png`, alt: '' },
         ],
       });
-      expect(data.media.videos).toEqual({ total: 2, urls: [`${origin}/media/launch.mp4`, 'https://www.youtube.com/embed/abc123'] });
+      expect(data.media.videos).toEqual({
+        total: 2,
+        urls: [`${origin}/media/launch.mp4`, 'https://www.youtube.com/embed/abc123'],
+      });
       expect(data.media.icons).toEqual([
         { rel: 'icon', href: `${origin}/static/favicon.png`, sizes: '32x32', type: 'image/png' },
         { rel: 'apple-touch-icon', href: `${origin}/static/apple.png` },
@@ -133,7 +149,11 @@ describeEachStore('POST /url-to-metadata: pages it can read', (kind) => {
       expect(data.structuredData.types).toEqual(['Organization', 'WebSite', 'Article']);
       expect(data.structuredData.invalidBlocks).toBe(1);
       expect(data.structuredData.jsonLd).toHaveLength(2);
-      expect(data.structuredData.basics).toMatchObject({ type: 'Organization', name: 'Acme Rockets Inc.', foundingDate: '2015-03-01' });
+      expect(data.structuredData.basics).toMatchObject({
+        type: 'Organization',
+        name: 'Acme Rockets Inc.',
+        foundingDate: '2015-03-01',
+      });
     });
   });
 
@@ -156,7 +176,10 @@ describeEachStore('POST /url-to-metadata: pages it can read', (kind) => {
       wordCount: 3,
     });
     expect(data.technical).toMatchObject({ isSecure: false, finalUrl: url, statusCode: 200 });
-    expect(data.links).toMatchObject({ internal: { total: 0, urls: [] }, external: { total: 0, urls: [], domains: [] } });
+    expect(data.links).toMatchObject({
+      internal: { total: 0, urls: [] },
+      external: { total: 0, urls: [], domains: [] },
+    });
     expect(data.openGraph).toEqual({});
     expect(data.twitterCard).toEqual({});
     expect(data.social).toEqual({ favicon: `${sites().http.origin}/favicon.ico` });
@@ -177,7 +200,12 @@ describeEachStore('POST /url-to-metadata: pages it can read', (kind) => {
     const res = await analyze(get(), token, { url: start });
     expect(res.statusCode, res.body).toBe(200);
     const { data } = res.json();
-    expect(data.technical).toMatchObject({ originalUrl: start, finalUrl: sites().https.url('/rich'), redirects: 2, isSecure: true });
+    expect(data.technical).toMatchObject({
+      originalUrl: start,
+      finalUrl: sites().https.url('/rich'),
+      redirects: 2,
+      isSecure: true,
+    });
     expect(data.seo.title).toBe('Acme Rockets - Reusable launch for small satellites');
   });
 
@@ -220,13 +248,24 @@ describeEachStore('POST /url-to-metadata: pages it can read', (kind) => {
       const token = await get().createToken(100);
       const res = await analyze(get(), token, { url: sites().https.url(path) });
       expect(res.statusCode, res.body).toBe(200);
-      expect(res.json().data.document).toEqual({ kind: 'image', mimeType, filename: path.slice(1), size: expect.any(Number), ...size });
+      expect(res.json().data.document).toEqual({
+        kind: 'image',
+        mimeType,
+        filename: path.slice(1),
+        size: expect.any(Number),
+        ...size,
+      });
     });
 
     it('describes a PDF: title and page count', async () => {
       const token = await get().createToken(100);
       const { data } = (await analyze(get(), token, { url: sites().https.url('/files/report.pdf') })).json();
-      expect(data.document).toMatchObject({ kind: 'pdf', mimeType: 'application/pdf', filename: 'report.pdf', pages: 2 });
+      expect(data.document).toMatchObject({
+        kind: 'pdf',
+        mimeType: 'application/pdf',
+        filename: 'report.pdf',
+        pages: 2,
+      });
       expect(data.seo.title).toBe('Annual report (2025)');
     });
 
@@ -236,7 +275,12 @@ describeEachStore('POST /url-to-metadata: pages it can read', (kind) => {
       expect(text.document).toMatchObject({ kind: 'text', filename: 'notes.txt' });
       expect(text.document.wordCount).toBeGreaterThan(150);
       const json = (await analyze(get(), token, { url: sites().https.url('/data.json') })).json().data;
-      expect(json.document).toMatchObject({ kind: 'json', mimeType: 'application/json', filename: 'export.json', size: 7 });
+      expect(json.document).toMatchObject({
+        kind: 'json',
+        mimeType: 'application/json',
+        filename: 'export.json',
+        size: 7,
+      });
     });
   });
 
@@ -253,8 +297,16 @@ describeEachStore('POST /url-to-metadata: pages it can read', (kind) => {
   it('logs the call under url-to-metadata with its final cost', async () => {
     const token = await get().createToken(100);
     await analyze(get(), token, { url: sites().https.url('/bare') });
-    const logs = (await get().inject({ method: 'GET', url: '/token/logs?n=1', headers: { 'x-token': token } })).json().logs;
-    expect(logs[0]).toMatchObject({ method: 'POST', path: '/url-to-metadata', endpoint: 'url-to-metadata', status_code: 200, cost: 55, balance: 45 });
+    const logs = (await get().inject({ method: 'GET', url: '/token/logs?n=1', headers: { 'x-token': token } })).json()
+      .logs;
+    expect(logs[0]).toMatchObject({
+      method: 'POST',
+      path: '/url-to-metadata',
+      endpoint: 'url-to-metadata',
+      status_code: 200,
+      cost: 55,
+      balance: 45,
+    });
     expect(logs[0].error).toBeUndefined();
   });
 

@@ -52,21 +52,42 @@ describeEachStore('POST /url-to-metadata: hostile pages', (kind) => {
       expect(res.statusCode, res.body).toBe(200);
       const { data } = res.json();
       // The page was read: its text, and its one plain https link.
-      expect([data.seo.title, data.openGraph.title, data.social.x]).toEqual(['Script URLs', 'Script Corp', 'https://x.com/scriptcorp']);
-      expect(data.structuredData.basics).toMatchObject({ name: 'Script Corp', url: '', logo: '', sameAs: ['https://github.com/script-corp'] });
+      expect([data.seo.title, data.openGraph.title, data.social.x]).toEqual([
+        'Script URLs',
+        'Script Corp',
+        'https://x.com/scriptcorp',
+      ]);
+      expect(data.structuredData.basics).toMatchObject({
+        name: 'Script Corp',
+        url: '',
+        logo: '',
+        sameAs: ['https://github.com/script-corp'],
+      });
       // Every URL in the answer, whatever the field, is http(s); none is a string a browser would read as another scheme.
       const strings = stringsOf(data);
       expect(strings.filter((text) => URL.canParse(text) && !/^https?:$/.test(new URL(text).protocol))).toEqual([]);
       expect(strings.filter((text) => /^(javascript|vbscript|data):/.test(asHref(text)))).toEqual([]);
       // JSON-LD comes back as published, less those URLs.
-      expect(data.structuredData.jsonLd[0]).toMatchObject({ name: 'Script Corp', sameAs: ['https://github.com/script-corp'], image: [{}] });
+      expect(data.structuredData.jsonLd[0]).toMatchObject({
+        name: 'Script Corp',
+        sameAs: ['https://github.com/script-corp'],
+        image: [{}],
+      });
       // URL properties without a usable value are left out (or empty, where the group's schema has the field). A tab
       // or a control character the markup reading splits or squashes makes a harmless relative reference instead.
       if (url.includes('\t') || url.includes('\u0001')) return;
-      for (const key of ['url', 'image', 'images', 'video', 'audio', 'logo', 'seeAlso', 'videoSecureUrl']) expect(data.openGraph).not.toHaveProperty(key);
-      for (const key of ['image', 'player', 'playerStream', 'url', 'appUrlIphone']) expect(data.twitterCard).not.toHaveProperty(key);
+      for (const key of ['url', 'image', 'images', 'video', 'audio', 'logo', 'seeAlso', 'videoSecureUrl'])
+        expect(data.openGraph).not.toHaveProperty(key);
+      for (const key of ['image', 'player', 'playerStream', 'url', 'appUrlIphone'])
+        expect(data.twitterCard).not.toHaveProperty(key);
       expect(data.seo).toMatchObject({ canonical: '', alternates: [] });
-      expect(data.media).toMatchObject({ images: { total: 0 }, videos: { total: 0 }, audio: { total: 0 }, icons: [], logo: '' });
+      expect(data.media).toMatchObject({
+        images: { total: 0 },
+        videos: { total: 0 },
+        audio: { total: 0 },
+        icons: [],
+        logo: '',
+      });
       expect(data.links).toMatchObject({ internal: { total: 0 }, external: { urls: ['https://x.com/scriptcorp'] } });
     });
   }
@@ -83,6 +104,7 @@ function asHref(text: string): string {
 function stringsOf(value: unknown): string[] {
   if (typeof value === 'string') return [value];
   if (Array.isArray(value)) return value.flatMap(stringsOf);
-  if (typeof value === 'object' && value !== null) return [...Object.keys(value), ...Object.values(value).flatMap(stringsOf)];
+  if (typeof value === 'object' && value !== null)
+    return [...Object.keys(value), ...Object.values(value).flatMap(stringsOf)];
   return [];
 }

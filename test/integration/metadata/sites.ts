@@ -4,7 +4,15 @@ import type { TestApp } from '../../helpers/app.js';
 import { startHttpsReceiver } from '../../helpers/https-receiver.js';
 import { useOutboundFixture } from '../../helpers/outbound-fixture.js';
 import type { HttpsReceiver, ReceivedRequest, ScriptedResponse } from '../../helpers/https-receiver.js';
-import { BARE_PAGE, hugePage, PDF, PNG_3x2, RICH_PAGE, ROBOTS_TXT, TEXT_DOCUMENT } from '../../fixtures/metadata-pages.js';
+import {
+  BARE_PAGE,
+  hugePage,
+  PDF,
+  PNG_3x2,
+  RICH_PAGE,
+  ROBOTS_TXT,
+  TEXT_DOCUMENT,
+} from '../../fixtures/metadata-pages.js';
 
 export const HTML = 'text/html; charset=utf-8';
 
@@ -17,7 +25,9 @@ const box = (type: string, ...payload: Buffer[]): Buffer => {
   return Buffer.concat([header, body]);
 };
 const u32 = (...values: number[]): Buffer =>
-  Buffer.concat(values.map((value) => Buffer.from([value >>> 24, (value >>> 16) & 255, (value >>> 8) & 255, value & 255])));
+  Buffer.concat(
+    values.map((value) => Buffer.from([value >>> 24, (value >>> 16) & 255, (value >>> 8) & 255, value & 255])),
+  );
 
 /** The header of an AVIF image of 640×360: ftyp, then meta → iprp → ipco → ispe (the image's spatial extent). */
 export const AVIF_640x360 = Buffer.concat([
@@ -31,12 +41,19 @@ export const HUGE_BYTES = 3 * 1024 * 1024;
 /** The routes both test sites serve; `other` is the origin of the other site (for cross-site redirects). */
 function route(request: ReceivedRequest, other: () => string): ScriptedResponse {
   const path = request.path.split('?')[0] ?? '';
-  const html = (body: string | Buffer, status = 200): ScriptedResponse => ({ status, headers: { 'content-type': HTML }, body });
+  const html = (body: string | Buffer, status = 200): ScriptedResponse => ({
+    status,
+    headers: { 'content-type': HTML },
+    body,
+  });
   switch (path) {
     case '/robots.txt':
       return { headers: { 'content-type': 'text/plain' }, body: ROBOTS_TXT };
     case '/rich':
-      return { headers: { 'content-type': HTML, server: 'test-site', 'last-modified': 'Mon, 01 Jun 2026 10:00:00 GMT' }, body: RICH_PAGE };
+      return {
+        headers: { 'content-type': HTML, server: 'test-site', 'last-modified': 'Mon, 01 Jun 2026 10:00:00 GMT' },
+        body: RICH_PAGE,
+      };
     case '/bare':
       return html(BARE_PAGE);
     case '/no-content-type':
@@ -70,7 +87,10 @@ function route(request: ReceivedRequest, other: () => string): ScriptedResponse 
     case '/notes.txt':
       return { headers: { 'content-type': 'text/plain; charset=utf-8' }, body: TEXT_DOCUMENT };
     case '/data.json':
-      return { headers: { 'content-type': 'application/json', 'content-disposition': 'attachment; filename="export.json"' }, body: '{"a":1}' };
+      return {
+        headers: { 'content-type': 'application/json', 'content-disposition': 'attachment; filename="export.json"' },
+        body: '{"a":1}',
+      };
     default:
       return html('<title>Not found</title>', 404);
   }

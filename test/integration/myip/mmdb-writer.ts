@@ -8,7 +8,20 @@ import ipaddr from 'ipaddr.js';
 
 type Value = string | number | boolean | Value[] | { [key: string]: Value };
 
-const TYPE = { pointer: 1, utf8: 2, double: 3, bytes: 4, uint16: 5, uint32: 6, map: 7, int32: 8, uint64: 9, uint128: 10, array: 11, boolean: 14 } as const;
+const TYPE = {
+  pointer: 1,
+  utf8: 2,
+  double: 3,
+  bytes: 4,
+  uint16: 5,
+  uint32: 6,
+  map: 7,
+  int32: 8,
+  uint64: 9,
+  uint128: 10,
+  array: 11,
+  boolean: 14,
+} as const;
 
 function control(type: number, size: number): Buffer {
   const head: number[] = [];
@@ -17,7 +30,8 @@ function control(type: number, size: number): Buffer {
   if (size < 29) sizeBits = size;
   else if (size < 285) [sizeBits, extra] = [29, [size - 29]];
   else if (size < 65_821) [sizeBits, extra] = [30, [(size - 285) >> 8, (size - 285) & 0xff]];
-  else [sizeBits, extra] = [31, [((size - 65_821) >> 16) & 0xff, ((size - 65_821) >> 8) & 0xff, (size - 65_821) & 0xff]];
+  else
+    [sizeBits, extra] = [31, [((size - 65_821) >> 16) & 0xff, ((size - 65_821) >> 8) & 0xff, (size - 65_821) & 0xff]];
   if (type <= 7) head.push((type << 5) | sizeBits);
   else head.push(sizeBits, type - 7);
   return Buffer.from([...head, ...extra]);
@@ -47,7 +61,10 @@ export function encodeValue(value: Value): Buffer {
   }
   if (Array.isArray(value)) return Buffer.concat([control(TYPE.array, value.length), ...value.map(encodeValue)]);
   const entries = Object.entries(value);
-  return Buffer.concat([control(TYPE.map, entries.length), ...entries.flatMap(([key, item]) => [encodeValue(key), encodeValue(item)])]);
+  return Buffer.concat([
+    control(TYPE.map, entries.length),
+    ...entries.flatMap(([key, item]) => [encodeValue(key), encodeValue(item)]),
+  ]);
 }
 
 interface TreeNode {
@@ -61,7 +78,10 @@ function networkBits(cidr: string): { bits: number[]; prefix: number } {
   const [address = '', length = ''] = cidr.split('/');
   const family = isIP(address);
   if (family === 0) throw new Error(`not a network: ${cidr}`);
-  const bytes = family === 4 ? [...new Array<number>(12).fill(0), ...ipaddr.IPv4.parse(address).toByteArray()] : ipaddr.IPv6.parse(address).toByteArray();
+  const bytes =
+    family === 4
+      ? [...new Array<number>(12).fill(0), ...ipaddr.IPv4.parse(address).toByteArray()]
+      : ipaddr.IPv6.parse(address).toByteArray();
   const prefix = Number(length) + (family === 4 ? 96 : 0);
   const bits = bytes.flatMap((byte) => [7, 6, 5, 4, 3, 2, 1, 0].map((shift) => (byte >> shift) & 1));
   return { bits, prefix };
@@ -105,7 +125,8 @@ export function writeMmdb(records: Record<string, Value>, databaseType = 'coinop
   const tree = Buffer.alloc(nodeCount * 6);
   order.forEach((node, i) => {
     node.children.forEach((child, side) => {
-      const record = child === null ? nodeCount : isNode(child) ? (index.get(child) as number) : nodeCount + 16 + child.data;
+      const record =
+        child === null ? nodeCount : isNode(child) ? (index.get(child) as number) : nodeCount + 16 + child.data;
       tree.writeUIntBE(record, i * 6 + side * 3, 3);
     });
   });
@@ -120,5 +141,12 @@ export function writeMmdb(records: Record<string, Value>, databaseType = 'coinop
     node_count: nodeCount,
     record_size: 24,
   });
-  return Buffer.concat([tree, Buffer.alloc(16), ...dataParts, Buffer.from([0xab, 0xcd, 0xef]), Buffer.from('MaxMind.com'), metadata]);
+  return Buffer.concat([
+    tree,
+    Buffer.alloc(16),
+    ...dataParts,
+    Buffer.from([0xab, 0xcd, 0xef]),
+    Buffer.from('MaxMind.com'),
+    metadata,
+  ]);
 }

@@ -6,7 +6,17 @@ import type { TestApp } from '../../helpers/app.js';
 import { writeTestGeoDb } from './geo-fixture.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-const NO_GEO = { city: '', country: '', continent: '', latitude: '', longitude: '', region: '', regionCode: '', timezone: '', postalCode: '' };
+const NO_GEO = {
+  city: '',
+  country: '',
+  continent: '',
+  latitude: '',
+  longitude: '',
+  region: '',
+  regionCode: '',
+  timezone: '',
+  postalCode: '',
+};
 const PARIS = {
   city: 'Testville',
   country: 'FR',
@@ -30,8 +40,18 @@ const TOKYO = {
   postalCode: '100-0001',
 };
 
-async function myip(t: TestApp, token: string, remoteAddress: string, headers: Record<string, string> = {}): Promise<Record<string, unknown>> {
-  const res: LightMyRequestResponse = await t.inject({ method: 'GET', url: '/myip', remoteAddress, headers: { 'x-token': token, ...headers } });
+async function myip(
+  t: TestApp,
+  token: string,
+  remoteAddress: string,
+  headers: Record<string, string> = {},
+): Promise<Record<string, unknown>> {
+  const res: LightMyRequestResponse = await t.inject({
+    method: 'GET',
+    url: '/myip',
+    remoteAddress,
+    headers: { 'x-token': token, ...headers },
+  });
   expect(res.statusCode, res.body).toBe(200);
   expect(res.headers['content-type']).toBe(JSON_TYPE);
   return res.json() as Record<string, unknown>;
@@ -42,14 +62,31 @@ describeEachStore('GET /myip from the connection (TRUST_PROXY unset)', (kind) =>
 
   it('reports an IPv4 caller with its geo fields, user agent and languages', async () => {
     const token = await get().createToken(10);
-    const body = await myip(get(), token, '203.0.113.9', { 'user-agent': 'curl/8.5.0', 'accept-language': 'fr-FR,fr;q=0.9' });
-    expect(body).toStrictEqual({ ip: '203.0.113.9', ipv6: '', isCurrentIpv6: false, userAgent: 'curl/8.5.0', acceptLanguage: 'fr-FR,fr;q=0.9', ...PARIS });
+    const body = await myip(get(), token, '203.0.113.9', {
+      'user-agent': 'curl/8.5.0',
+      'accept-language': 'fr-FR,fr;q=0.9',
+    });
+    expect(body).toStrictEqual({
+      ip: '203.0.113.9',
+      ipv6: '',
+      isCurrentIpv6: false,
+      userAgent: 'curl/8.5.0',
+      acceptLanguage: 'fr-FR,fr;q=0.9',
+      ...PARIS,
+    });
   });
 
   it('reports a native IPv6 caller in ipv6, with ip empty', async () => {
     const token = await get().createToken(10);
     const body = await myip(get(), token, '2001:db8:1::5', { 'user-agent': 'probe/1' });
-    expect(body).toStrictEqual({ ip: '', ipv6: '2001:db8:1::5', isCurrentIpv6: true, userAgent: 'probe/1', acceptLanguage: '', ...TOKYO });
+    expect(body).toStrictEqual({
+      ip: '',
+      ipv6: '2001:db8:1::5',
+      isCurrentIpv6: true,
+      userAgent: 'probe/1',
+      acceptLanguage: '',
+      ...TOKYO,
+    });
   });
 
   it('counts an IPv4-mapped IPv6 address (dual-stack listener) as IPv4', async () => {
@@ -80,10 +117,23 @@ describeEachStore('GET /myip from the connection (TRUST_PROXY unset)', (kind) =>
 
   it('costs 1 credit and is logged under myip', async () => {
     const token = await get().createToken(10);
-    const res = await get().inject({ method: 'GET', url: '/myip', remoteAddress: '203.0.113.9', headers: { 'x-token': token } });
+    const res = await get().inject({
+      method: 'GET',
+      url: '/myip',
+      remoteAddress: '203.0.113.9',
+      headers: { 'x-token': token },
+    });
     expect([res.headers['x-cost'], res.headers['x-balance']]).toEqual(['1', '9']);
-    const logs = (await get().inject({ method: 'GET', url: '/token/logs?n=1', headers: { 'x-token': token } })).json().logs;
-    expect(logs[0]).toMatchObject({ method: 'GET', path: '/myip', endpoint: 'myip', status_code: 200, cost: 1, balance: 9 });
+    const logs = (await get().inject({ method: 'GET', url: '/token/logs?n=1', headers: { 'x-token': token } })).json()
+      .logs;
+    expect(logs[0]).toMatchObject({
+      method: 'GET',
+      path: '/myip',
+      endpoint: 'myip',
+      status_code: 200,
+      cost: 1,
+      balance: 9,
+    });
   });
 });
 
@@ -123,7 +173,15 @@ describeEachStore('GET /myip with the bundled database (GEOIP_DB unset)', (kind)
       const body = await myip(get(), token, '8.8.8.8');
       expect(body.country).toMatch(/^[A-Z]{2}$/);
       expect(body.continent).toMatch(/^(AF|AN|AS|EU|NA|OC|SA)$/);
-      expect(body).toMatchObject({ city: '', latitude: '', longitude: '', region: '', regionCode: '', timezone: '', postalCode: '' });
+      expect(body).toMatchObject({
+        city: '',
+        latitude: '',
+        longitude: '',
+        region: '',
+        regionCode: '',
+        timezone: '',
+        postalCode: '',
+      });
     });
   });
 });

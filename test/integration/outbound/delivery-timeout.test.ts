@@ -6,7 +6,13 @@ import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, it, type ExpectStatic } from 'vitest';
 import { createOutbound, OutboundError, type Outbound } from '../../../src/outbound/outbound-client.js';
 import { describeEachStore } from '../../helpers/each-store.js';
-import { createTestCertificates, localhostLookup, startHttpsReceiver, type HttpsReceiver, type ScriptedResponse } from '../../helpers/https-receiver.js';
+import {
+  createTestCertificates,
+  localhostLookup,
+  startHttpsReceiver,
+  type HttpsReceiver,
+  type ScriptedResponse,
+} from '../../helpers/https-receiver.js';
 import { useOutboundFixture } from '../../helpers/outbound-fixture.js';
 import { useTestApp } from '../../helpers/use-test-app.js';
 
@@ -40,8 +46,16 @@ describe.concurrent('the 10-second delivery timeout', () => {
     let outbound: Outbound;
     beforeAll(async () => {
       const certs = createTestCertificates();
-      receiver = await startHttpsReceiver({ certificates: certs, responder: (req) => (req.path.startsWith('/drip') ? DRIP : SILENT) });
-      outbound = createOutbound({ allowCidrs: ['127.0.0.0/8'], extraCaPem: certs.caPem, lookup: localhostLookup, userAgent: 'coinop-webhook/0.1.0' });
+      receiver = await startHttpsReceiver({
+        certificates: certs,
+        responder: (req) => (req.path.startsWith('/drip') ? DRIP : SILENT),
+      });
+      outbound = createOutbound({
+        allowCidrs: ['127.0.0.0/8'],
+        extraCaPem: certs.caPem,
+        lookup: localhostLookup,
+        userAgent: 'coinop-webhook/0.1.0',
+      });
     });
     afterAll(async () => {
       await outbound.close();
@@ -91,7 +105,9 @@ describe.concurrent('the 10-second delivery timeout', () => {
         });
         expect(created.statusCode, created.body).toBe(200);
 
-        const { value: res, ms } = await timed(() => get().inject({ method: 'POST', url: '/webhook/silent/test', headers: { 'x-token': token } }));
+        const { value: res, ms } = await timed(() =>
+          get().inject({ method: 'POST', url: '/webhook/silent/test', headers: { 'x-token': token } }),
+        );
         expect([res.statusCode, res.headers['content-type']]).toEqual([200, 'application/json; charset=utf-8']);
         expect(res.json()).toStrictEqual({ success: false, message: `webhook call failed: ${CAUSE}` });
         expect([res.headers['x-cost'], res.headers['x-balance']]).toEqual(['1', '98']); // 100 - create - test

@@ -20,7 +20,15 @@ const ZONE = [
   rr(
     'example.test',
     'SOA',
-    { mname: 'ns1.example.test', rname: 'hostmaster.example.test', serial: 2026060101, refresh: 7200, retry: 900, expire: 1209600, minimum: 300 },
+    {
+      mname: 'ns1.example.test',
+      rname: 'hostmaster.example.test',
+      serial: 2026060101,
+      refresh: 7200,
+      retry: 900,
+      expire: 1209600,
+      minimum: 300,
+    },
     900,
   ),
   rr('example.test', 'CAA', { flags: 0, tag: 'issue', value: 'letsencrypt.org' }, 3600),
@@ -43,7 +51,9 @@ const ZONE = [
 
 async function closedUdpPort(): Promise<number> {
   const socket = createSocket('udp4');
-  const port = await new Promise<number>((resolve) => socket.bind(0, '127.0.0.1', () => resolve(socket.address().port)));
+  const port = await new Promise<number>((resolve) =>
+    socket.bind(0, '127.0.0.1', () => resolve(socket.address().port)),
+  );
   await new Promise<void>((resolve) => socket.close(() => resolve()));
   return port;
 }
@@ -69,7 +79,10 @@ describe('DNS wire client against a loopback server', () => {
         { type: 'A', address: '192.0.2.11', ttl: 300 },
       ],
     });
-    expect(await q('example.test', 'AAAA')).toMatchObject({ ok: true, records: [{ type: 'AAAA', address: '2001:db8::10', ttl: 600 }] });
+    expect(await q('example.test', 'AAAA')).toMatchObject({
+      ok: true,
+      records: [{ type: 'AAAA', address: '2001:db8::10', ttl: 600 }],
+    });
     expect(await q('example.test', 'MX')).toMatchObject({
       ok: true,
       records: [
@@ -77,8 +90,14 @@ describe('DNS wire client against a loopback server', () => {
         { type: 'MX', exchange: 'mx2.example.test', priority: 20, ttl: 3600 },
       ],
     });
-    expect(await q('example.test', 'TXT')).toMatchObject({ ok: true, records: [{ type: 'TXT', entries: ['v=spf1 ', '-all'], ttl: 120 }] });
-    expect(await q('example.test', 'NS')).toMatchObject({ ok: true, records: [{ type: 'NS', value: 'ns1.example.test', ttl: 86400 }] });
+    expect(await q('example.test', 'TXT')).toMatchObject({
+      ok: true,
+      records: [{ type: 'TXT', entries: ['v=spf1 ', '-all'], ttl: 120 }],
+    });
+    expect(await q('example.test', 'NS')).toMatchObject({
+      ok: true,
+      records: [{ type: 'NS', value: 'ns1.example.test', ttl: 86400 }],
+    });
     expect(await q('example.test', 'SOA')).toMatchObject({
       ok: true,
       records: [
@@ -106,12 +125,21 @@ describe('DNS wire client against a loopback server', () => {
       ok: true,
       records: [{ type: 'SRV', priority: 10, weight: 60, port: 5060, target: 'sip.example.test', ttl: 1800 }],
     });
-    expect(await q('10.2.0.192.in-addr.arpa', 'PTR')).toMatchObject({ ok: true, records: [{ type: 'PTR', value: 'host.example.test', ttl: 7200 }] });
-    expect(await q('www.example.test', 'CNAME')).toMatchObject({ ok: true, records: [{ type: 'CNAME', value: 'edge.example.test', ttl: 60 }] });
+    expect(await q('10.2.0.192.in-addr.arpa', 'PTR')).toMatchObject({
+      ok: true,
+      records: [{ type: 'PTR', value: 'host.example.test', ttl: 7200 }],
+    });
+    expect(await q('www.example.test', 'CNAME')).toMatchObject({
+      ok: true,
+      records: [{ type: 'CNAME', value: 'edge.example.test', ttl: 60 }],
+    });
   });
 
   it('matches names case-insensitively and ignores a trailing dot', async () => {
-    expect(await client.query('EXAMPLE.test.', 'A', FAST)).toMatchObject({ ok: true, records: [{ address: '192.0.2.10' }, { address: '192.0.2.11' }] });
+    expect(await client.query('EXAMPLE.test.', 'A', FAST)).toMatchObject({
+      ok: true,
+      records: [{ address: '192.0.2.10' }, { address: '192.0.2.11' }],
+    });
   });
 
   it('answers NXDOMAIN for a name that does not exist, without retrying it', async () => {
@@ -126,7 +154,10 @@ describe('DNS wire client against a loopback server', () => {
   });
 
   it('follows a CNAME chain to the records of the asked type, with the TTLs of those records', async () => {
-    expect(await client.query('www.example.test', 'A', FAST)).toMatchObject({ ok: true, records: [{ type: 'A', address: '192.0.2.20', ttl: 20 }] });
+    expect(await client.query('www.example.test', 'A', FAST)).toMatchObject({
+      ok: true,
+      records: [{ type: 'A', address: '192.0.2.20', ttl: 20 }],
+    });
   });
 
   it('reports a CNAME loop instead of following it forever', async () => {
@@ -157,7 +188,11 @@ describe('DNS wire client against a loopback server', () => {
     dns.setBehaviour((query) => (query.name === 'silent.example.test' ? { drop: true } : undefined));
     try {
       const started = performance.now();
-      const result = await client.query('silent.example.test', 'A', { timeoutMs: 150, maxRetries: 2, retryDelayMs: 100 });
+      const result = await client.query('silent.example.test', 'A', {
+        timeoutMs: 150,
+        maxRetries: 2,
+        retryDelayMs: 100,
+      });
       const elapsed = performance.now() - started;
       expect(result).toMatchObject({ ok: false, failure: 'TIMEOUT' });
       const seen = dns.queriesFor('silent.example.test', 'A');
@@ -179,7 +214,9 @@ describe('DNS wire client against a loopback server', () => {
   it('sends exactly one query when maxRetries is 0', async () => {
     dns.setBehaviour((query) => (query.name === 'once.example.test' ? { drop: true } : undefined));
     try {
-      expect(await client.query('once.example.test', 'A', { timeoutMs: 100, maxRetries: 0, retryDelayMs: 1000 })).toMatchObject({
+      expect(
+        await client.query('once.example.test', 'A', { timeoutMs: 100, maxRetries: 0, retryDelayMs: 1000 }),
+      ).toMatchObject({
         ok: false,
         failure: 'TIMEOUT',
       });
@@ -190,7 +227,10 @@ describe('DNS wire client against a loopback server', () => {
   });
 
   it('succeeds on a retry when the first tries go unanswered', async () => {
-    const flaky = await startDnsServer({ zone: ZONE, behaviour: (query) => (query.attempt <= 2 ? { drop: true } : undefined) });
+    const flaky = await startDnsServer({
+      zone: ZONE,
+      behaviour: (query) => (query.attempt <= 2 ? { drop: true } : undefined),
+    });
     try {
       const result = await createDnsClient([{ host: '127.0.0.1', port: flaky.port }]).query('example.test', 'NS', {
         timeoutMs: 100,
@@ -207,8 +247,12 @@ describe('DNS wire client against a loopback server', () => {
   it('waits for a slow answer within the timeout, and gives up on one slower than it', async () => {
     dns.setBehaviour((query) => (query.name === 'example.test' && query.type === 'CAA' ? { delayMs: 200 } : undefined));
     try {
-      expect(await client.query('example.test', 'CAA', { timeoutMs: 1000, maxRetries: 0, retryDelayMs: 0 })).toMatchObject({ ok: true });
-      expect(await client.query('example.test', 'CAA', { timeoutMs: 100, maxRetries: 0, retryDelayMs: 0 })).toMatchObject({ ok: false, failure: 'TIMEOUT' });
+      expect(
+        await client.query('example.test', 'CAA', { timeoutMs: 1000, maxRetries: 0, retryDelayMs: 0 }),
+      ).toMatchObject({ ok: true });
+      expect(
+        await client.query('example.test', 'CAA', { timeoutMs: 100, maxRetries: 0, retryDelayMs: 0 }),
+      ).toMatchObject({ ok: false, failure: 'TIMEOUT' });
     } finally {
       dns.setBehaviour(undefined);
     }
@@ -230,9 +274,17 @@ describe('DNS wire client against a loopback server', () => {
   it('follows a chain the server answers one hop at a time', async () => {
     const hopByHop = await startDnsServer({ zone: ZONE, chaseCnames: false });
     try {
-      const result = await createDnsClient([{ host: '127.0.0.1', port: hopByHop.port }]).query('www.example.test', 'A', FAST);
+      const result = await createDnsClient([{ host: '127.0.0.1', port: hopByHop.port }]).query(
+        'www.example.test',
+        'A',
+        FAST,
+      );
       expect(result).toMatchObject({ ok: true, records: [{ type: 'A', address: '192.0.2.20', ttl: 20 }] });
-      expect(hopByHop.queries.map((query) => query.name)).toEqual(['www.example.test', 'edge.example.test', 'origin.example.test']);
+      expect(hopByHop.queries.map((query) => query.name)).toEqual([
+        'www.example.test',
+        'edge.example.test',
+        'origin.example.test',
+      ]);
     } finally {
       await hopByHop.close();
     }
@@ -241,7 +293,10 @@ describe('DNS wire client against a loopback server', () => {
   it('reports UNREACHABLE at once when nothing listens on the server port', async () => {
     const dead = createDnsClient([{ host: '127.0.0.1', port: await closedUdpPort() }]);
     const started = performance.now();
-    expect(await dead.query('example.test', 'A', { timeoutMs: 1000, maxRetries: 0, retryDelayMs: 0 })).toMatchObject({ ok: false, failure: 'UNREACHABLE' });
+    expect(await dead.query('example.test', 'A', { timeoutMs: 1000, maxRetries: 0, retryDelayMs: 0 })).toMatchObject({
+      ok: false,
+      failure: 'UNREACHABLE',
+    });
     expect(performance.now() - started).toBeLessThan(900);
   });
 
@@ -250,7 +305,9 @@ describe('DNS wire client against a loopback server', () => {
       { host: '127.0.0.1', port: await closedUdpPort() },
       { host: '127.0.0.1', port: dns.port },
     ]);
-    expect(await rotating.query('example.test', 'AAAA', { timeoutMs: 1000, maxRetries: 1, retryDelayMs: 0 })).toMatchObject({
+    expect(
+      await rotating.query('example.test', 'AAAA', { timeoutMs: 1000, maxRetries: 1, retryDelayMs: 0 }),
+    ).toMatchObject({
       ok: true,
       records: [{ address: '2001:db8::10' }],
     });

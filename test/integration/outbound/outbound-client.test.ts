@@ -1,7 +1,18 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOutbound, OutboundError, type Outbound, type OutboundOptions } from '../../../src/outbound/outbound-client.js';
-import { createTestCertificates, localhostLookup, startHttpsReceiver, type HttpsReceiver, type TestCertificates } from '../../helpers/https-receiver.js';
+import {
+  createOutbound,
+  OutboundError,
+  type Outbound,
+  type OutboundOptions,
+} from '../../../src/outbound/outbound-client.js';
+import {
+  createTestCertificates,
+  localhostLookup,
+  startHttpsReceiver,
+  type HttpsReceiver,
+  type TestCertificates,
+} from '../../helpers/https-receiver.js';
 
 // Every peer here listens on 127.0.0.1; loopback is reachable only through the
 // allow list, exactly as OUTBOUND_ALLOW_CIDRS would set it in a test deployment.
@@ -13,7 +24,13 @@ let receiver: HttpsReceiver;
 let outbound: Outbound;
 
 function makeOutbound(overrides: Partial<OutboundOptions> = {}): Outbound {
-  return createOutbound({ allowCidrs: LOOPBACK, extraCaPem: certs.caPem, lookup: localhostLookup, userAgent: USER_AGENT, ...overrides });
+  return createOutbound({
+    allowCidrs: LOOPBACK,
+    extraCaPem: certs.caPem,
+    lookup: localhostLookup,
+    userAgent: USER_AGENT,
+    ...overrides,
+  });
 }
 
 async function failure(promise: Promise<unknown>): Promise<OutboundError> {
@@ -53,7 +70,13 @@ describe('outbound client: answers', () => {
   it('returns status, headers, body and the address it talked to', async () => {
     receiver.enqueue({ status: 201, headers: { 'x-reply': 'yes', 'set-cookie': ['a=1', 'b=2'] }, body: 'created' });
     const res = await outbound.request({ url: receiver.url('/thing') });
-    expect(res).toMatchObject({ status: 201, truncated: false, redirects: 0, finalUrl: receiver.url('/thing'), remoteAddress: '127.0.0.1' });
+    expect(res).toMatchObject({
+      status: 201,
+      truncated: false,
+      redirects: 0,
+      finalUrl: receiver.url('/thing'),
+      remoteAddress: '127.0.0.1',
+    });
     expect(res.body.toString()).toBe('created');
     expect(res.headers['x-reply']).toBe('yes');
     expect(res.headers['set-cookie']).toBe('a=1, b=2');
@@ -78,7 +101,11 @@ describe('outbound client: answers', () => {
 
   it('treats a 3xx without Location as a failed delivery, not a redirect', async () => {
     receiver.enqueue({ status: 302 });
-    expect(await outbound.deliverJson(receiver.url('/hook'), '{}')).toMatchObject({ ok: false, status: 302, cause: 'HTTP 302' });
+    expect(await outbound.deliverJson(receiver.url('/hook'), '{}')).toMatchObject({
+      ok: false,
+      status: 302,
+      cause: 'HTTP 302',
+    });
   });
 
   it('sends HEAD and returns no body', async () => {
@@ -91,7 +118,10 @@ describe('outbound client: answers', () => {
 
 describe('outbound client: connections', () => {
   /** A receiver of its own (its connection count starts at 0) and a client, both closed after `run`. */
-  async function withOwnReceiver(overrides: Partial<OutboundOptions>, run: (own: HttpsReceiver, client: Outbound) => Promise<void>): Promise<void> {
+  async function withOwnReceiver(
+    overrides: Partial<OutboundOptions>,
+    run: (own: HttpsReceiver, client: Outbound) => Promise<void>,
+  ): Promise<void> {
     const own = await startHttpsReceiver({ certificates: certs });
     const client = makeOutbound(overrides);
     try {
@@ -127,7 +157,8 @@ describe('outbound client: connections', () => {
 
   it('judges each new delivery connection on its resolved address, with a delivery connection already open', async () => {
     // `other.test` resolves to a loopback address outside the allow list.
-    const lookup = async (hostname: string) => (hostname === 'other.test' ? [{ address: '127.0.0.2', family: 4 as const }] : localhostLookup(hostname));
+    const lookup = async (hostname: string) =>
+      hostname === 'other.test' ? [{ address: '127.0.0.2', family: 4 as const }] : localhostLookup(hostname);
     await withOwnReceiver({ allowCidrs: ['127.0.0.1/32'], lookup }, async (own, client) => {
       expect(await client.deliverJson(own.url('/ok'), '{}')).toMatchObject({ ok: true });
       const refused = await client.deliverJson(own.url('/ok').replace('localhost', 'other.test'), '{}');
@@ -170,7 +201,17 @@ describe('outbound client: headers', () => {
     expect(headers.host).toBe(`localhost:${receiver.port}`);
     expect(headers['content-length']).toBe(String(Buffer.byteLength(body)));
     expect(text).toBe(body);
-    for (const name of ['upgrade', 'keep-alive', 'te', 'trailer', 'transfer-encoding', 'proxy-authorization', 'proxy-anything', 'x-bad-value', 'x-injected']) {
+    for (const name of [
+      'upgrade',
+      'keep-alive',
+      'te',
+      'trailer',
+      'transfer-encoding',
+      'proxy-authorization',
+      'proxy-anything',
+      'x-bad-value',
+      'x-injected',
+    ]) {
       expect(headers[name], name).toBeUndefined();
     }
     expect(headers.connection ?? '').not.toMatch(/upgrade/i);
@@ -179,7 +220,11 @@ describe('outbound client: headers', () => {
   it('lets configured headers ride along with a delivery without overriding content type or user agent', async () => {
     receiver.enqueue({ status: 200 });
     const before = receiver.requests.length;
-    await outbound.deliverJson(receiver.url('/hook'), '{}', { 'X-Api-Key': 'k', 'Content-Type': 'text/plain', 'user-agent': 'spoof' });
+    await outbound.deliverJson(receiver.url('/hook'), '{}', {
+      'X-Api-Key': 'k',
+      'Content-Type': 'text/plain',
+      'user-agent': 'spoof',
+    });
     const headers = receiver.requests[before]?.headers ?? {};
     expect(headers['x-api-key']).toBe('k');
     expect(headers['content-type']).toBe('application/json');
@@ -242,8 +287,14 @@ describe('outbound client: connection failures', () => {
 
   it('refuses loopback when the allow list does not exempt it', async () => {
     const strict = makeOutbound({ allowCidrs: [] });
-    expect(await strict.deliverJson(receiver.url('/hook'), '{}')).toMatchObject({ ok: false, cause: 'refused address' });
-    expect(await strict.deliverJson(receiver.url('/hook', '127.0.0.1'), '{}')).toMatchObject({ ok: false, cause: 'refused address' });
+    expect(await strict.deliverJson(receiver.url('/hook'), '{}')).toMatchObject({
+      ok: false,
+      cause: 'refused address',
+    });
+    expect(await strict.deliverJson(receiver.url('/hook', '127.0.0.1'), '{}')).toMatchObject({
+      ok: false,
+      cause: 'refused address',
+    });
     await strict.close();
   });
 
@@ -259,6 +310,8 @@ describe('outbound client: save-time check', () => {
     await expect(outbound.checkUrl(receiver.url('/hook'))).resolves.toBeUndefined();
     const strict = makeOutbound({ allowCidrs: [] });
     await expect(strict.checkUrl(receiver.url('/hook'))).rejects.toThrow('Invalid url: refused address');
-    await expect(strict.checkUrl(`http://localhost:${receiver.port}/`)).rejects.toThrow('Invalid url: must be an https URL');
+    await expect(strict.checkUrl(`http://localhost:${receiver.port}/`)).rejects.toThrow(
+      'Invalid url: must be an https URL',
+    );
   });
 });

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOutbound, type Outbound } from '../../../src/outbound/outbound-client.js';
-import { createTestCertificates, localhostLookup, startHttpsReceiver, type HttpsReceiver, type ReceivedRequest } from '../../helpers/https-receiver.js';
+import {
+  createTestCertificates,
+  localhostLookup,
+  startHttpsReceiver,
+  type HttpsReceiver,
+  type ReceivedRequest,
+} from '../../helpers/https-receiver.js';
 
 // Two loopback HTTPS servers: same host, different ports, so different origins.
 let first: HttpsReceiver;
@@ -14,7 +20,12 @@ beforeAll(async () => {
   const certificates = createTestCertificates();
   first = await startHttpsReceiver({ certificates });
   second = await startHttpsReceiver({ certificates });
-  outbound = createOutbound({ allowCidrs: ['127.0.0.0/8'], extraCaPem: certificates.caPem, lookup: localhostLookup, userAgent: 'coinop-webhook/test' });
+  outbound = createOutbound({
+    allowCidrs: ['127.0.0.0/8'],
+    extraCaPem: certificates.caPem,
+    lookup: localhostLookup,
+    userAgent: 'coinop-webhook/test',
+  });
 });
 
 afterAll(async () => {
@@ -24,7 +35,12 @@ afterAll(async () => {
 });
 
 /** What `target` got after `first` redirected the request `send` makes to `location` with `status`. */
-async function afterRedirect(target: HttpsReceiver, status: number, location: string, send: () => Promise<unknown>): Promise<ReceivedRequest | undefined> {
+async function afterRedirect(
+  target: HttpsReceiver,
+  status: number,
+  location: string,
+  send: () => Promise<unknown>,
+): Promise<ReceivedRequest | undefined> {
   first.enqueue({ status, headers: { location } });
   const before = target.requests.length;
   await send();
@@ -32,20 +48,26 @@ async function afterRedirect(target: HttpsReceiver, status: number, location: st
 }
 
 describe('outbound client: headers on a redirect to another origin', () => {
-  it.each([307, 302])('a delivery redirected with %i to another port carries none of the caller headers there', async (status) => {
-    const got = await afterRedirect(second, status, second.url('/moved', '127.0.0.1'), () =>
-      outbound.deliverJson(first.url('/hook', '127.0.0.1'), '{"a":1}', { ...CALLER, ...SIGNED }),
-    );
-    expect(got?.path).toBe('/moved');
-    for (const name of Object.keys(CALLER)) expect(got?.headers[name], name).toBeUndefined();
-    // Our own description of the request, and the Standard Webhooks headers, still reach the new origin.
-    expect(got?.headers['user-agent']).toBe('coinop-webhook/test');
-    expect(got?.headers).toMatchObject(SIGNED);
-    if (status === 307) expect([got?.method, got?.text, got?.headers['content-type']]).toEqual(['POST', '{"a":1}', 'application/json']);
-  });
+  it.each([307, 302])(
+    'a delivery redirected with %i to another port carries none of the caller headers there',
+    async (status) => {
+      const got = await afterRedirect(second, status, second.url('/moved', '127.0.0.1'), () =>
+        outbound.deliverJson(first.url('/hook', '127.0.0.1'), '{"a":1}', { ...CALLER, ...SIGNED }),
+      );
+      expect(got?.path).toBe('/moved');
+      for (const name of Object.keys(CALLER)) expect(got?.headers[name], name).toBeUndefined();
+      // Our own description of the request, and the Standard Webhooks headers, still reach the new origin.
+      expect(got?.headers['user-agent']).toBe('coinop-webhook/test');
+      expect(got?.headers).toMatchObject(SIGNED);
+      if (status === 307)
+        expect([got?.method, got?.text, got?.headers['content-type']]).toEqual(['POST', '{"a":1}', 'application/json']);
+    },
+  );
 
   it('a delivery redirected within its origin keeps the caller headers', async () => {
-    const got = await afterRedirect(first, 307, '/same-origin', () => outbound.deliverJson(first.url('/hook', '127.0.0.1'), '{}', { ...CALLER, ...SIGNED }));
+    const got = await afterRedirect(first, 307, '/same-origin', () =>
+      outbound.deliverJson(first.url('/hook', '127.0.0.1'), '{}', { ...CALLER, ...SIGNED }),
+    );
     expect(got?.path).toBe('/same-origin');
     expect(got?.headers).toMatchObject({ ...CALLER, ...SIGNED });
   });
@@ -65,7 +87,11 @@ describe('outbound client: headers on a redirect to another origin', () => {
         headers: { accept: 'text/html', 'accept-language': 'en', 'x-api-key': 'ai-key', authorization: 'Bearer ai' },
       }),
     );
-    expect(got?.headers).toMatchObject({ accept: 'text/html', 'accept-language': 'en', 'user-agent': 'coinop-webhook/test' });
+    expect(got?.headers).toMatchObject({
+      accept: 'text/html',
+      'accept-language': 'en',
+      'user-agent': 'coinop-webhook/test',
+    });
     expect(got?.headers['x-api-key']).toBeUndefined();
     expect(got?.headers.authorization).toBeUndefined();
   });

@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOutbound, OutboundError, type Outbound, type OutboundOptions } from '../../../src/outbound/outbound-client.js';
+import {
+  createOutbound,
+  OutboundError,
+  type Outbound,
+  type OutboundOptions,
+} from '../../../src/outbound/outbound-client.js';
 import {
   createTestCertificates,
   localhostLookup,
@@ -23,7 +28,9 @@ const lookup: NonNullable<OutboundOptions['lookup']> = async (hostname) =>
 function chain(req: ReceivedRequest): ScriptedResponse {
   const match = /^\/chain\/(\d+)/.exec(req.path);
   const left = Number(match?.[1] ?? 0);
-  return left === 0 ? { status: 200, body: 'end of chain' } : { status: 302, headers: { location: `/chain/${left - 1}` } };
+  return left === 0
+    ? { status: 200, body: 'end of chain' }
+    : { status: 302, headers: { location: `/chain/${left - 1}` } };
 }
 
 async function failure(promise: Promise<unknown>): Promise<OutboundError> {
@@ -39,7 +46,12 @@ beforeAll(async () => {
   const certs = createTestCertificates();
   receiver = await startHttpsReceiver({ certificates: certs, responder: chain });
   plain = await startHttpsReceiver({ protocol: 'http' });
-  outbound = createOutbound({ allowCidrs: LOOPBACK, extraCaPem: certs.caPem, lookup, userAgent: 'coinop-webhook/0.1.0' });
+  outbound = createOutbound({
+    allowCidrs: LOOPBACK,
+    extraCaPem: certs.caPem,
+    lookup,
+    userAgent: 'coinop-webhook/0.1.0',
+  });
 });
 
 afterAll(async () => {
@@ -61,11 +73,20 @@ describe('outbound client: redirect limits', () => {
     const before = receiver.requests.length;
     expect((await failure(outbound.request({ url: receiver.url('/chain/11') }))).code).toBe('too_many_redirects');
     expect(receiver.requests.length - before).toBe(11); // /chain/0 is never asked for
-    expect(await outbound.deliverJson(receiver.url('/chain/11'), '{}')).toMatchObject({ ok: false, cause: 'too many redirects' });
+    expect(await outbound.deliverJson(receiver.url('/chain/11'), '{}')).toMatchObject({
+      ok: false,
+      cause: 'too many redirects',
+    });
   });
 
   it('honours a smaller maxRedirects', async () => {
-    const strict = createOutbound({ allowCidrs: LOOPBACK, extraCaPem: receiver.certificates?.caPem, lookup, userAgent: 'x', maxRedirects: 2 });
+    const strict = createOutbound({
+      allowCidrs: LOOPBACK,
+      extraCaPem: receiver.certificates?.caPem,
+      lookup,
+      userAgent: 'x',
+      maxRedirects: 2,
+    });
     await expect(strict.request({ url: receiver.url('/chain/2') })).resolves.toMatchObject({ redirects: 2 });
     expect((await failure(strict.request({ url: receiver.url('/chain/3') }))).code).toBe('too_many_redirects');
     await strict.close();
@@ -76,7 +97,10 @@ describe('outbound client: redirect targets', () => {
   it('refuses an https → http hop', async () => {
     const before = plain.requests.length;
     receiver.enqueue({ status: 301, headers: { location: plain.url('/downgraded') } });
-    expect(await outbound.deliverJson(receiver.url('/hook'), '{}')).toMatchObject({ ok: false, cause: 'insecure redirect' });
+    expect(await outbound.deliverJson(receiver.url('/hook'), '{}')).toMatchObject({
+      ok: false,
+      cause: 'insecure redirect',
+    });
     expect(plain.requests.length).toBe(before);
   });
 
@@ -93,10 +117,18 @@ describe('outbound client: redirect targets', () => {
     ['https://0x7f000002/', '127.0.0.2 in hex, outside this allow list'],
     ['https://internal.test/', 'a name resolving to a private address'],
   ])('refuses a redirect to %s (%s)', async (location) => {
-    const narrow = createOutbound({ allowCidrs: ['127.0.0.1/32'], extraCaPem: receiver.certificates?.caPem, lookup, userAgent: 'x' });
+    const narrow = createOutbound({
+      allowCidrs: ['127.0.0.1/32'],
+      extraCaPem: receiver.certificates?.caPem,
+      lookup,
+      userAgent: 'x',
+    });
     // Only 127.0.0.1 is exempt here: the receiver (reached as `localhost`) is, the targets are not.
     receiver.enqueue({ status: 302, headers: { location } });
-    expect(await narrow.deliverJson(receiver.url('/hook'), '{}')).toMatchObject({ ok: false, cause: 'refused address' });
+    expect(await narrow.deliverJson(receiver.url('/hook'), '{}')).toMatchObject({
+      ok: false,
+      cause: 'refused address',
+    });
     await narrow.close();
   });
 
@@ -112,7 +144,12 @@ describe('outbound client: methods across redirects', () => {
   it('turns POST into GET without body on 303', async () => {
     receiver.enqueue({ status: 303, headers: { location: '/after-303' } }, { status: 200 });
     const before = receiver.requests.length;
-    const res = await outbound.request({ url: receiver.url('/form'), method: 'POST', body: '{"a":1}', headers: { 'content-type': 'application/json' } });
+    const res = await outbound.request({
+      url: receiver.url('/form'),
+      method: 'POST',
+      body: '{"a":1}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(200);
     const [first, second] = receiver.requests.slice(before);
     expect(first).toMatchObject({ method: 'POST', text: '{"a":1}' });
@@ -138,7 +175,10 @@ describe('outbound client: methods across redirects', () => {
   });
 
   it('drops authorization and custom headers on a cross-origin hop', async () => {
-    receiver.enqueue({ status: 307, headers: { location: receiver.url('/other-origin', '127.0.0.1') } }, { status: 200 });
+    receiver.enqueue(
+      { status: 307, headers: { location: receiver.url('/other-origin', '127.0.0.1') } },
+      { status: 200 },
+    );
     const before = receiver.requests.length;
     await outbound.deliverJson(receiver.url('/hook'), '{}', { authorization: 'Bearer secret', 'x-signature': 'sig' });
     const [first, second] = receiver.requests.slice(before);

@@ -44,7 +44,14 @@ describe('TLS certificate inspection against local TLS servers', () => {
   });
 
   const inspect = (hostname: string, port: number, timeoutMs = 2000) =>
-    inspectCertificate({ hostname, address: '127.0.0.1', port, timeoutMs, secureContext: createSecureContext({ ca: [ca.caPem] }), now: Date.now() });
+    inspectCertificate({
+      hostname,
+      address: '127.0.0.1',
+      port,
+      timeoutMs,
+      secureContext: createSecureContext({ ca: [ca.caPem] }),
+      now: Date.now(),
+    });
 
   it('reads expiry, issuer and names of a valid certificate, sending the name as SNI', async () => {
     const report = await inspect('secure.test', valid.port);
@@ -83,7 +90,9 @@ describe('TLS certificate inspection against local TLS servers', () => {
     const silent = await startSilentServer();
     try {
       const started = performance.now();
-      await expect(inspect('secure.test', silent.port, 200)).rejects.toThrow(new TlsInspectionError('no TLS handshake within 200 ms'));
+      await expect(inspect('secure.test', silent.port, 200)).rejects.toThrow(
+        new TlsInspectionError('no TLS handshake within 200 ms'),
+      );
       expect(performance.now() - started).toBeLessThan(1000);
     } finally {
       await silent.close();
@@ -124,29 +133,59 @@ describe('TLS certificate inspection against local TLS servers', () => {
     });
 
     it('gives the fields of the contract and no warning for a valid certificate far from expiry', async () => {
-      const fields = await inspectDomainCertificate(context(valid.port, ['127.0.0.0/8']), 'secure.test', undefined, 1000);
-      expect(fields).toMatchObject({ ssl_chain_valid: true, ssl_subject_alt_names: ['secure.test', 'www.secure.test'], warnings: [], recommendations: [] });
+      const fields = await inspectDomainCertificate(
+        context(valid.port, ['127.0.0.0/8']),
+        'secure.test',
+        undefined,
+        1000,
+      );
+      expect(fields).toMatchObject({
+        ssl_chain_valid: true,
+        ssl_subject_alt_names: ['secure.test', 'www.secure.test'],
+        warnings: [],
+        recommendations: [],
+      });
       expect(fields.ssl_days_until_expiry).toBeGreaterThanOrEqual(89);
       expect(fields.ssl_certificate_expires_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     });
 
     it('warns when the certificate expires within 30 days', async () => {
-      const fields = await inspectDomainCertificate(context(expiring.port, ['127.0.0.0/8']), 'soon.test', undefined, 1000);
+      const fields = await inspectDomainCertificate(
+        context(expiring.port, ['127.0.0.0/8']),
+        'soon.test',
+        undefined,
+        1000,
+      );
       expect(fields.ssl_chain_valid).toBe(true);
       expect(fields.warnings).toEqual([`SSL certificate expires in ${fields.ssl_days_until_expiry} days`]);
       expect(fields.recommendations).toEqual(['Renew the SSL certificate before it expires']);
     });
 
     it('warns when the certificate expired and does not validate', async () => {
-      const fields = await inspectDomainCertificate(context(expired.port, ['127.0.0.0/8']), 'old.test', undefined, 1000);
+      const fields = await inspectDomainCertificate(
+        context(expired.port, ['127.0.0.0/8']),
+        'old.test',
+        undefined,
+        1000,
+      );
       expect(fields).toMatchObject({ ssl_chain_valid: false, ssl_days_until_expiry: -1 });
-      expect(fields.warnings).toEqual(['SSL certificate expired 1 day ago', 'SSL certificate did not validate (CERT_HAS_EXPIRED)']);
+      expect(fields.warnings).toEqual([
+        'SSL certificate expired 1 day ago',
+        'SSL certificate did not validate (CERT_HAS_EXPIRED)',
+      ]);
     });
 
     it('warns when a self-signed certificate does not validate', async () => {
-      const fields = await inspectDomainCertificate(context(selfSigned.port, ['127.0.0.0/8']), 'self.test', undefined, 1000);
+      const fields = await inspectDomainCertificate(
+        context(selfSigned.port, ['127.0.0.0/8']),
+        'self.test',
+        undefined,
+        1000,
+      );
       expect(fields.warnings).toEqual(['SSL certificate did not validate (DEPTH_ZERO_SELF_SIGNED_CERT)']);
-      expect(fields.recommendations).toEqual(['Serve a certificate for self.test from a trusted CA, with its full chain']);
+      expect(fields.recommendations).toEqual([
+        'Serve a certificate for self.test from a trusted CA, with its full chain',
+      ]);
     });
 
     it('never connects to a non-public address unless OUTBOUND_ALLOW_CIDRS allows it', async () => {
@@ -161,7 +200,12 @@ describe('TLS certificate inspection against local TLS servers', () => {
     });
 
     it('reports a domain without an address', async () => {
-      const fields = await inspectDomainCertificate(context(valid.port, ['127.0.0.0/8']), 'nowhere.test', undefined, 1000);
+      const fields = await inspectDomainCertificate(
+        context(valid.port, ['127.0.0.0/8']),
+        'nowhere.test',
+        undefined,
+        1000,
+      );
       expect(fields.warnings).toEqual(['SSL inspection failed: nowhere.test has no address']);
     });
   });

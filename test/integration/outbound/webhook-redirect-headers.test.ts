@@ -18,25 +18,33 @@ describeEachStore('a webhook whose receiver redirects to another origin', (kind)
   });
   const get = useTestApp(kind, { env: fixture.env });
 
-  it.each([307, 302])('after a %i the new origin gets no custom header, and a signature that verifies', async (status) => {
-    const target = elsewhere as HttpsReceiver;
-    const api = webhookApi(get(), await get().createToken(100));
-    const created = (await api.create({ url: fixture.url('/hook'), headers: { 'X-Api-Key': 'k-secret', Authorization: 'Bearer b' } })).json();
-    fixture.receiver().enqueue({ status, headers: { location: target.url(`/moved-${status}`, '127.0.0.1') } });
-    const before = target.requests.length;
-    expect((await api.test(String(created.webhookId))).json()).toEqual({ success: true, message: 'test webhook delivered' });
-    const [original] = fixture.requestsTo('/hook').slice(-1);
-    const moved = target.requests[before];
-    expect(original?.headers['x-api-key']).toBe('k-secret');
-    expect(moved?.path).toBe(`/moved-${status}`);
-    expect([moved?.headers['x-api-key'], moved?.headers.authorization]).toEqual([undefined, undefined]);
-    if (status === 307) {
-      const headers = {
-        'webhook-id': String(moved?.headers['webhook-id']),
-        'webhook-timestamp': String(moved?.headers['webhook-timestamp']),
-        'webhook-signature': String(moved?.headers['webhook-signature']),
-      };
-      expect(() => new Webhook(String(created.signingSecret)).verify(moved?.text ?? '', headers)).not.toThrow();
-    }
-  });
+  it.each([307, 302])(
+    'after a %i the new origin gets no custom header, and a signature that verifies',
+    async (status) => {
+      const target = elsewhere as HttpsReceiver;
+      const api = webhookApi(get(), await get().createToken(100));
+      const created = (
+        await api.create({ url: fixture.url('/hook'), headers: { 'X-Api-Key': 'k-secret', Authorization: 'Bearer b' } })
+      ).json();
+      fixture.receiver().enqueue({ status, headers: { location: target.url(`/moved-${status}`, '127.0.0.1') } });
+      const before = target.requests.length;
+      expect((await api.test(String(created.webhookId))).json()).toEqual({
+        success: true,
+        message: 'test webhook delivered',
+      });
+      const [original] = fixture.requestsTo('/hook').slice(-1);
+      const moved = target.requests[before];
+      expect(original?.headers['x-api-key']).toBe('k-secret');
+      expect(moved?.path).toBe(`/moved-${status}`);
+      expect([moved?.headers['x-api-key'], moved?.headers.authorization]).toEqual([undefined, undefined]);
+      if (status === 307) {
+        const headers = {
+          'webhook-id': String(moved?.headers['webhook-id']),
+          'webhook-timestamp': String(moved?.headers['webhook-timestamp']),
+          'webhook-signature': String(moved?.headers['webhook-signature']),
+        };
+        expect(() => new Webhook(String(created.signingSecret)).verify(moved?.text ?? '', headers)).not.toThrow();
+      }
+    },
+  );
 });

@@ -94,7 +94,11 @@ export interface ScheduleState {
   readonly last_error: string | null;
 }
 
-export async function scheduleState(deps: Deps, walletId: number, webhookId: string): Promise<ScheduleState | undefined> {
+export async function scheduleState(
+  deps: Deps,
+  walletId: number,
+  webhookId: string,
+): Promise<ScheduleState | undefined> {
   return deps.store.read.get<ScheduleState>(
     'SELECT active, next_run_at, last_run_at, last_status, last_error FROM webhooks WHERE wallet_id = $1 AND webhook_id = $2',
     [walletId, webhookId],

@@ -55,10 +55,10 @@ describeEachStore('scheduled runs: one wallet cannot take the scheduler from oth
     expect(slow.most).toBe(RUNS_PER_WALLET);
     // Only the hostile runs with room were claimed; the others are still due, for the hostile wallet's later turns.
     expect(report.fired).toBe(RUNS_PER_WALLET + 1);
-    const stillDue = await testApp().deps.store.read.get<{ n: number }>('SELECT COUNT(*) AS n FROM webhooks WHERE wallet_id = $1 AND next_run_at <= $2', [
-      hostile,
-      clock.now(),
-    ]);
+    const stillDue = await testApp().deps.store.read.get<{ n: number }>(
+      'SELECT COUNT(*) AS n FROM webhooks WHERE wallet_id = $1 AND next_run_at <= $2',
+      [hostile, clock.now()],
+    );
     expect(Number(stillDue?.n)).toBe(HOSTILE_SCHEDULES - RUNS_PER_WALLET);
   }, 30_000);
 });

@@ -50,9 +50,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('scheduled runs, two instances o
       const wallet = await first.inject({ method: 'GET', url: '/token', headers: { 'x-token': token } });
       expect(wallet.json().wallet).toBe(1000 - 2 * (SCHEDULES / WALLETS) - 1);
     }
-    const states = await first.deps.store.read.all<{ n: number }>("SELECT COUNT(*) AS n FROM webhooks WHERE last_status = 'success' AND next_run_at = $1", [
-      START + MINUTE,
-    ]);
+    const states = await first.deps.store.read.all<{ n: number }>(
+      "SELECT COUNT(*) AS n FROM webhooks WHERE last_status = 'success' AND next_run_at = $1",
+      [START + MINUTE],
+    );
     expect(Number(states[0]?.n)).toBe(SCHEDULES);
 
     // Nothing is left to fire on either instance.

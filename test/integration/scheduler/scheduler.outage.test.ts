@@ -47,7 +47,10 @@ describe('scheduled runs across a PostgreSQL outage, two instances', () => {
     });
     for (let i = 0; i < 2; i++) {
       const logs: WorkerLogLine[] = [];
-      const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as WorkerLogLine) });
+      const logger = pino(
+        { level: 'info' },
+        { write: (line: string) => void logs.push(JSON.parse(line) as WorkerLogLine) },
+      );
       const service = await createService(config, { deps: { clock, logger } });
       await service.start();
       services.push({ service, logs });
@@ -99,10 +102,10 @@ describe('scheduled runs across a PostgreSQL outage, two instances', () => {
     await holder.query('SELECT id FROM wallets WHERE id = $1 FOR UPDATE', [claimed.walletId]);
 
     const claimedNextRuns = async (): Promise<boolean> => {
-      const row = await deps.store.read.get<{ n: number | string }>('SELECT COUNT(*) AS n FROM webhooks WHERE wallet_id = $1 AND next_run_at = $2', [
-        claimed.walletId,
-        MINUTE_0 + 2 * MINUTE,
-      ]);
+      const row = await deps.store.read.get<{ n: number | string }>(
+        'SELECT COUNT(*) AS n FROM webhooks WHERE wallet_id = $1 AND next_run_at = $2',
+        [claimed.walletId, MINUTE_0 + 2 * MINUTE],
+      );
       return Number(row?.n) === SCHEDULES_PER_WALLET;
     };
     clock.set(MINUTE_0 + MINUTE + 200);
@@ -132,13 +135,22 @@ describe('scheduled runs across a PostgreSQL outage, two instances', () => {
       const key = `${body.webhookId}@${body.scheduledFor.slice(11, 16)}`;
       runs.set(key, (runs.get(key) ?? 0) + 1);
     }
-    const want = [...Array.from({ length: SCHEDULES_PER_WALLET }, (_, i) => [`claimed${i}@12:01`, `claimed${i}@12:02`, `during${i}@12:02`]).flat()].sort();
+    const want = [
+      ...Array.from({ length: SCHEDULES_PER_WALLET }, (_, i) => [
+        `claimed${i}@12:01`,
+        `claimed${i}@12:02`,
+        `during${i}@12:02`,
+      ]).flat(),
+    ].sort();
     expect([...runs.keys()].sort()).toEqual(want);
     expect([...runs.entries()].filter(([, count]) => count !== 1)).toEqual([]);
 
     // Money is exact: 2 credits per run, each charged once.
     const balance = async (walletId: number) =>
-      Number((await deps.store.read.get<{ balance: number }>('SELECT balance FROM wallets WHERE id = $1', [walletId]))?.balance);
+      Number(
+        (await deps.store.read.get<{ balance: number }>('SELECT balance FROM wallets WHERE id = $1', [walletId]))
+          ?.balance,
+      );
     expect(await balance(claimed.walletId)).toBe(CREDITS - 2 * 2 * SCHEDULES_PER_WALLET);
     expect(await balance(during.walletId)).toBe(CREDITS - 2 * SCHEDULES_PER_WALLET);
 

@@ -18,20 +18,37 @@ describeEachStore('scheduled runs', (kind) => {
   beforeEach(() => ({ token, walletId } = suite.wallet()));
   const schedule = (
     webhookId: string,
-    fields: { cron: string; nextRunAt: number; active?: boolean; headers?: Record<string, string>; signingSecret?: string; timezone?: string },
+    fields: {
+      cron: string;
+      nextRunAt: number;
+      active?: boolean;
+      headers?: Record<string, string>;
+      signingSecret?: string;
+      timezone?: string;
+    },
   ) => insertSchedules(testApp().deps, [{ walletId, webhookId, url: outbound.url(`/run/${webhookId}`), ...fields }]);
   const received = (webhookId: string) => outbound.requestsTo(`/run/${webhookId}`);
   const state = (webhookId: string) => scheduleState(testApp().deps, walletId, webhookId);
-  const balance = async () => (await testApp().inject({ method: 'GET', url: '/token', headers: { 'x-token': token } })).json().wallet as number;
+  const balance = async () =>
+    (await testApp().inject({ method: 'GET', url: '/token', headers: { 'x-token': token } })).json().wallet as number;
   async function deliveryLogs() {
     await testApp().deps.ledger.flush();
-    const res = await testApp().inject({ method: 'GET', url: '/token/logs?type=webhook-delivery&n=100', headers: { 'x-token': token } });
+    const res = await testApp().inject({
+      method: 'GET',
+      url: '/token/logs?type=webhook-delivery&n=100',
+      headers: { 'x-token': token },
+    });
     return res.json().logs as Array<Record<string, unknown>>;
   }
 
   it('fires a due run once, posts the exact scheduled-run payload, signed, and charges 2 credits', async () => {
     const secret = newSigningSecret();
-    await schedule('every5', { cron: '*/5 * * * *', nextRunAt: START, headers: { 'X-Team': 'ops' }, signingSecret: secret });
+    await schedule('every5', {
+      cron: '*/5 * * * *',
+      nextRunAt: START,
+      headers: { 'X-Team': 'ops' },
+      signingSecret: secret,
+    });
     clock.advance(250); // the pass runs a little after the run's time
     const report = await runDueSchedules(testApp().deps);
     expect(report).toEqual({ fired: 1, succeeded: 1, failed: 0, skipped: 0 });
@@ -47,29 +64,55 @@ describeEachStore('scheduled runs', (kind) => {
       walletHash: sha256Hex(token),
     };
     expect(request?.text).toBe(JSON.stringify(expected));
-    expect(request?.headers).toMatchObject({ 'content-type': 'application/json', 'user-agent': 'coinop-webhook/0.1.0', 'x-team': 'ops' });
+    expect(request?.headers).toMatchObject({
+      'content-type': 'application/json',
+      'user-agent': 'coinop-webhook/0.1.0',
+      'x-team': 'ops',
+    });
     const id = String(request?.headers['webhook-id']);
     const timestamp = Number(request?.headers['webhook-timestamp']);
     expect(timestamp).toBe(Math.floor((START + 250) / 1000));
-    expect(request?.headers['webhook-signature']).toBe(new Webhook(secret).sign(id, new Date(timestamp * 1000), request?.text ?? ''));
+    expect(request?.headers['webhook-signature']).toBe(
+      new Webhook(secret).sign(id, new Date(timestamp * 1000), request?.text ?? ''),
+    );
 
     expect(await balance()).toBe(97); // 100 − 2 for the run − 1 for GET /token
     const [entry] = await deliveryLogs();
-    expect(entry).toMatchObject({ method: 'POST', path: 'every5', endpoint: 'webhook-delivery', status_code: 200, cost: 2, balance: 98 });
+    expect(entry).toMatchObject({
+      method: 'POST',
+      path: 'every5',
+      endpoint: 'webhook-delivery',
+      status_code: 200,
+      cost: 2,
+      balance: 98,
+    });
     expect(entry).not.toHaveProperty('error');
-    expect(await state('every5')).toEqual({ active: 1, next_run_at: START + 5 * MINUTE, last_run_at: START + 250, last_status: 'success', last_error: null });
+    expect(await state('every5')).toEqual({
+      active: 1,
+      next_run_at: START + 5 * MINUTE,
+      last_run_at: START + 250,
+      last_status: 'success',
+      last_error: null,
+    });
 
     // Nothing more is due until 12:05; then exactly one more run.
     expect((await runDueSchedules(testApp().deps)).fired).toBe(0);
     clock.set(START + 5 * MINUTE);
     expect((await runDueSchedules(testApp().deps)).fired).toBe(1);
-    expect(received('every5').map((r) => JSON.parse(r.text).scheduledFor)).toEqual(['2026-06-01T12:00:00.000Z', '2026-06-01T12:05:00.000Z']);
+    expect(received('every5').map((r) => JSON.parse(r.text).scheduledFor)).toEqual([
+      '2026-06-01T12:00:00.000Z',
+      '2026-06-01T12:05:00.000Z',
+    ]);
   });
 
   it('signs every scheduled call with the secret its webhook was issued, verifiable by the receiver (Standard Webhooks)', async () => {
     const headers = { 'x-token': token, 'content-type': 'application/json' };
     const create = async (webhookId: string) => {
-      const payload = JSON.stringify({ webhookId, url: outbound.url(`/run/${webhookId}`), schedule: { cron: '*/5 * * * *', timezone: 'UTC' } });
+      const payload = JSON.stringify({
+        webhookId,
+        url: outbound.url(`/run/${webhookId}`),
+        schedule: { cron: '*/5 * * * *', timezone: 'UTC' },
+      });
       const res = await testApp().inject({ method: 'POST', url: '/webhook', headers, payload });
       expect(res.statusCode, res.body).toBe(200);
       return res.json().signingSecret as string;
@@ -82,7 +125,8 @@ describeEachStore('scheduled runs', (kind) => {
     const verify = (secret: string, webhookId: string): unknown => {
       const [request] = received(webhookId);
       const signed = { 'webhook-id': '', 'webhook-timestamp': '', 'webhook-signature': '' };
-      for (const name of Object.keys(signed) as Array<keyof typeof signed>) signed[name] = String(request?.headers[name] ?? '');
+      for (const name of Object.keys(signed) as Array<keyof typeof signed>)
+        signed[name] = String(request?.headers[name] ?? '');
       const now = vi.spyOn(Date, 'now').mockReturnValue(clock.now());
       try {
         return new Webhook(secret).verify(request?.text ?? '', signed);
@@ -110,13 +154,21 @@ describeEachStore('scheduled runs', (kind) => {
     await schedule('paused', { cron: '* * * * *', nextRunAt: START - 10 * MINUTE, active: false });
     expect((await runDueSchedules(testApp().deps)).fired).toBe(0);
     expect(received('paused')).toHaveLength(0);
-    expect(await state('paused')).toEqual({ active: 0, next_run_at: START - 10 * MINUTE, last_run_at: null, last_status: null, last_error: null });
+    expect(await state('paused')).toEqual({
+      active: 0,
+      next_run_at: START - 10 * MINUTE,
+      last_run_at: null,
+      last_status: null,
+      last_error: null,
+    });
   });
 
   it('records failure "Insufficient credits" on an empty wallet, sends nothing and keeps the next run scheduled', async () => {
     const poor = await testApp().createToken(1);
     const poorId = await walletIdOf(testApp().deps, poor);
-    await insertSchedules(testApp().deps, [{ walletId: poorId, webhookId: 'broke', url: outbound.url('/run/broke'), cron: '*/10 * * * *', nextRunAt: START }]);
+    await insertSchedules(testApp().deps, [
+      { walletId: poorId, webhookId: 'broke', url: outbound.url('/run/broke'), cron: '*/10 * * * *', nextRunAt: START },
+    ]);
     expect(await runDueSchedules(testApp().deps)).toEqual({ fired: 1, succeeded: 0, failed: 1, skipped: 0 });
     expect(received('broke')).toHaveLength(0);
     expect(await scheduleState(testApp().deps, poorId, 'broke')).toEqual({
@@ -129,8 +181,12 @@ describeEachStore('scheduled runs', (kind) => {
     const wallet = await testApp().inject({ method: 'GET', url: '/token', headers: { 'x-token': poor } });
     expect(wallet.json().wallet).toBe(0); // nothing taken by the run; GET /token took the last credit
     await testApp().deps.ledger.flush();
-    const logs = (await testApp().inject({ method: 'GET', url: '/token/logs?type=webhook-delivery', headers: { 'x-token': poor } })).json().logs;
-    expect(logs).toEqual([expect.objectContaining({ path: 'broke', status_code: 402, error: 'Insufficient credits', cost: 0, balance: 1 })]);
+    const logs = (
+      await testApp().inject({ method: 'GET', url: '/token/logs?type=webhook-delivery', headers: { 'x-token': poor } })
+    ).json().logs;
+    expect(logs).toEqual([
+      expect.objectContaining({ path: 'broke', status_code: 402, error: 'Insufficient credits', cost: 0, balance: 1 }),
+    ]);
   });
 
   it('records failure with the cause when the callback answers 500, charges the run and stays active', async () => {
@@ -138,17 +194,31 @@ describeEachStore('scheduled runs', (kind) => {
     await schedule('flaky', { cron: '0 * * * *', nextRunAt: START });
     expect(await runDueSchedules(testApp().deps)).toEqual({ fired: 1, succeeded: 0, failed: 1, skipped: 0 });
     expect(received('flaky')).toHaveLength(1);
-    expect(await state('flaky')).toEqual({ active: 1, next_run_at: START + HOUR, last_run_at: START, last_status: 'failure', last_error: 'HTTP 500' });
+    expect(await state('flaky')).toEqual({
+      active: 1,
+      next_run_at: START + HOUR,
+      last_run_at: START,
+      last_status: 'failure',
+      last_error: 'HTTP 500',
+    });
     expect(await balance()).toBe(97);
     const [entry] = await deliveryLogs();
-    expect(entry).toMatchObject({ path: 'flaky', status_code: 500, error: 'webhook call failed: HTTP 500', cost: 2, balance: 98 });
+    expect(entry).toMatchObject({
+      path: 'flaky',
+      status_code: 500,
+      error: 'webhook call failed: HTTP 500',
+      cost: 2,
+      balance: 98,
+    });
     // No retry: the next run is the next occurrence.
     expect((await runDueSchedules(testApp().deps)).fired).toBe(0);
     expect(received('flaky')).toHaveLength(1);
   });
 
   it('records the cause when the callback cannot be reached', async () => {
-    await insertSchedules(testApp().deps, [{ walletId, webhookId: 'refused', url: 'https://10.255.255.1/hook', cron: '0 * * * *', nextRunAt: START }]);
+    await insertSchedules(testApp().deps, [
+      { walletId, webhookId: 'refused', url: 'https://10.255.255.1/hook', cron: '0 * * * *', nextRunAt: START },
+    ]);
     await runDueSchedules(testApp().deps);
     expect(await state('refused')).toMatchObject({ active: 1, last_status: 'failure', last_error: 'refused address' });
   });
@@ -160,14 +230,23 @@ describeEachStore('scheduled runs', (kind) => {
     expect(received('missed30').map((r) => JSON.parse(r.text))).toEqual([
       expect.objectContaining({ scheduledFor: '2026-06-01T11:15:00.000Z', executedAt: '2026-06-01T11:45:00.000Z' }),
     ]);
-    expect(await state('missed30')).toMatchObject({ next_run_at: Date.parse('2026-06-01T12:15:00.000Z'), last_status: 'success' });
+    expect(await state('missed30')).toMatchObject({
+      next_run_at: Date.parse('2026-06-01T12:15:00.000Z'),
+      last_status: 'success',
+    });
   });
 
   it('skips a run missed 3 hours ago: no delivery, no charge, next run in the future', async () => {
     await schedule('missed3h', { cron: '0 9 * * *', nextRunAt: Date.parse('2026-06-01T09:00:00.000Z') });
     expect(await runDueSchedules(testApp().deps)).toEqual({ fired: 0, succeeded: 0, failed: 0, skipped: 1 });
     expect(received('missed3h')).toHaveLength(0);
-    expect(await state('missed3h')).toEqual({ active: 1, next_run_at: START + DAY - 3 * HOUR, last_run_at: null, last_status: null, last_error: null });
+    expect(await state('missed3h')).toEqual({
+      active: 1,
+      next_run_at: START + DAY - 3 * HOUR,
+      last_run_at: null,
+      last_status: null,
+      last_error: null,
+    });
     expect(await balance()).toBe(99);
   });
 
@@ -182,7 +261,11 @@ describeEachStore('scheduled runs', (kind) => {
 
   it('evaluates the cron in the schedule time zone', async () => {
     // 09:00 in New York on 2026-06-01 is 13:00 UTC (daylight time).
-    await schedule('ny', { cron: '0 9 * * *', timezone: 'America/New_York', nextRunAt: Date.parse('2026-06-01T13:00:00.000Z') });
+    await schedule('ny', {
+      cron: '0 9 * * *',
+      timezone: 'America/New_York',
+      nextRunAt: Date.parse('2026-06-01T13:00:00.000Z'),
+    });
     clock.set(Date.parse('2026-06-01T13:00:00.000Z'));
     expect((await runDueSchedules(testApp().deps)).fired).toBe(1);
     expect(await state('ny')).toMatchObject({ next_run_at: Date.parse('2026-06-02T13:00:00.000Z') });
@@ -208,7 +291,9 @@ describeEachStore('scheduled runs', (kind) => {
       nextRunAt: START,
     }));
     await insertSchedules(testApp().deps, rows);
-    const reports = await Promise.all([1, 2, 3].map(() => runDueSchedules(testApp().deps, { batchSize: 7, concurrency: 5 })));
+    const reports = await Promise.all(
+      [1, 2, 3].map(() => runDueSchedules(testApp().deps, { batchSize: 7, concurrency: 5 })),
+    );
     expect(reports.reduce((sum, r) => sum + r.fired, 0)).toBe(60);
     const ids = received('overlap').map((r) => JSON.parse(r.text).webhookId as string);
     expect(ids).toHaveLength(60);

@@ -13,7 +13,9 @@ describeEachStore('scheduler worker', (kind) => {
 
   it('fires due runs on its own once started, and stop() waits for the run in flight to be recorded', async () => {
     outbound.receiver().enqueue({ status: 200, delayMs: 300 });
-    await insertSchedules(testApp().deps, [{ walletId, webhookId: 'auto', url: outbound.url('/worker/auto'), cron: '* * * * *', nextRunAt: START }]);
+    await insertSchedules(testApp().deps, [
+      { walletId, webhookId: 'auto', url: outbound.url('/worker/auto'), cron: '* * * * *', nextRunAt: START },
+    ]);
     const stop = startScheduler(testApp().deps, 'test-instance', { intervalMs: 50 });
     let stopped = false;
     try {
@@ -24,7 +26,11 @@ describeEachStore('scheduler worker', (kind) => {
     }
     expect(stopped).toBe(true);
     // The answer came 300 ms after the request; stop() resolved only once the outcome was written.
-    expect(await scheduleState(testApp().deps, walletId, 'auto')).toMatchObject({ last_status: 'success', last_run_at: START, next_run_at: START + MINUTE });
+    expect(await scheduleState(testApp().deps, walletId, 'auto')).toMatchObject({
+      last_status: 'success',
+      last_run_at: START,
+      next_run_at: START + MINUTE,
+    });
     expect(outbound.requestsTo('/worker/auto')).toHaveLength(1);
   });
 
@@ -32,7 +38,9 @@ describeEachStore('scheduler worker', (kind) => {
     const stop = startScheduler(testApp().deps, 'test-instance', { intervalMs: 60 * MINUTE });
     try {
       await new Promise((resolve) => setTimeout(resolve, 100)); // the start-up pass is over
-      await insertSchedules(testApp().deps, [{ walletId, webhookId: 'woken', url: outbound.url('/worker/woken'), cron: '* * * * *', nextRunAt: START }]);
+      await insertSchedules(testApp().deps, [
+        { walletId, webhookId: 'woken', url: outbound.url('/worker/woken'), cron: '* * * * *', nextRunAt: START },
+      ]);
       const before = outbound.receiver().requests.length;
       stop.wake();
       await outbound.receiver().waitForRequests(before + 1, 3000);
@@ -48,7 +56,11 @@ describeEachStore('scheduler worker', (kind) => {
       method: 'POST',
       url: '/webhook',
       headers,
-      payload: JSON.stringify({ webhookId: 'api', url: outbound.url('/worker/api'), schedule: { cron: '*/15 * * * *', timezone: 'Europe/Berlin' } }),
+      payload: JSON.stringify({
+        webhookId: 'api',
+        url: outbound.url('/worker/api'),
+        schedule: { cron: '*/15 * * * *', timezone: 'Europe/Berlin' },
+      }),
     });
     expect(created.statusCode).toBe(200);
     expect(created.json().schedule).toMatchObject({ active: true, nextRunAt: '2026-06-01T12:15:00.000Z' });
@@ -56,7 +68,10 @@ describeEachStore('scheduler worker', (kind) => {
     clock.set(Date.parse('2026-06-01T12:15:00.000Z'));
     expect((await runDueSchedules(testApp().deps)).fired).toBe(1);
     const [request] = outbound.requestsTo('/worker/api');
-    expect(JSON.parse(request?.text ?? '{}')).toMatchObject({ webhookId: 'api', scheduledFor: '2026-06-01T12:15:00.000Z' });
+    expect(JSON.parse(request?.text ?? '{}')).toMatchObject({
+      webhookId: 'api',
+      scheduledFor: '2026-06-01T12:15:00.000Z',
+    });
     expect(request?.headers).toHaveProperty('webhook-signature');
 
     const read = await testApp().inject({ method: 'GET', url: '/webhook/api', headers });
@@ -70,7 +85,12 @@ describeEachStore('scheduler worker', (kind) => {
     });
 
     // Paused through the API: the next occurrence passes without a run.
-    const paused = await testApp().inject({ method: 'PATCH', url: '/webhook/api', headers, payload: JSON.stringify({ schedule: { active: false } }) });
+    const paused = await testApp().inject({
+      method: 'PATCH',
+      url: '/webhook/api',
+      headers,
+      payload: JSON.stringify({ schedule: { active: false } }),
+    });
     expect(paused.statusCode).toBe(200);
     clock.set(Date.parse('2026-06-01T12:30:00.000Z'));
     expect((await runDueSchedules(testApp().deps)).fired).toBe(0);

@@ -41,7 +41,9 @@ beforeAll(async () => {
   receiver = await startHttpsReceiver({
     certificates,
     responder: (req) =>
-      req.path.startsWith('/page/') ? { status: 200, headers: { 'content-type': 'text/html' }, body: PAGES[req.path] ?? '' } : { status: 200, body: 'ok' },
+      req.path.startsWith('/page/')
+        ? { status: 200, headers: { 'content-type': 'text/html' }, body: PAGES[req.path] ?? '' }
+        : { status: 200, body: 'ok' },
   });
   // Swallows every query: the slowest DNS server a lookup can meet.
   silentDns = await startDnsServer({ behaviour: () => ({ drop: true }) });
@@ -68,13 +70,20 @@ afterAll(async () => {
   if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
 });
 
-const nested = (depth: number, open: string, close: string) => `<html><body>${open.repeat(depth)}text${close.repeat(depth)}</body></html>`;
+const nested = (depth: number, open: string, close: string) =>
+  `<html><body>${open.repeat(depth)}text${close.repeat(depth)}</body></html>`;
 const PAGES: Record<string, string> = {
   '/page/noise': nested(20_000, '<div class="ad">', '</div>'),
   '/page/deep': nested(100_000, '<div>', '</div>'),
 };
 
-async function call(method: 'GET' | 'POST', path: string, token: string, body?: string, contentType = 'application/json') {
+async function call(
+  method: 'GET' | 'POST',
+  path: string,
+  token: string,
+  body?: string,
+  contentType = 'application/json',
+) {
   const response = await request(`${service.url}${path}`, {
     method,
     headers: { 'x-token': token, ...(body === undefined ? {} : { 'content-type': contentType }) },
@@ -87,7 +96,12 @@ async function call(method: 'GET' | 'POST', path: string, token: string, body?: 
 }
 
 async function mailbox(token: string, webhookId: string, config: Record<string, unknown>): Promise<string> {
-  const created = await call('POST', '/webhook', token, JSON.stringify({ webhookId, url: receiver.url('/hook', '127.0.0.1'), ...config }));
+  const created = await call(
+    'POST',
+    '/webhook',
+    token,
+    JSON.stringify({ webhookId, url: receiver.url('/hook', '127.0.0.1'), ...config }),
+  );
   expect(created.status, created.text).toBe(200);
   return String((JSON.parse(created.text) as { email: unknown }).email);
 }
@@ -148,7 +162,9 @@ function residentBytes(pid: number): number {
 
 /** Every attack settled, or whatever is still running after `ms` counted as failed. */
 function settledWithin<T>(promises: ReadonlyArray<Promise<T>>, ms: number): Promise<Array<PromiseSettledResult<T>>> {
-  const late = new Promise<T>((_resolve, reject) => setTimeout(() => reject(new Error(`still running after ${ms} ms`)), ms).unref());
+  const late = new Promise<T>((_resolve, reject) =>
+    setTimeout(() => reject(new Error(`still running after ${ms} ms`)), ms).unref(),
+  );
   return Promise.allSettled(promises.map((promise) => Promise.race([promise, late])));
 }
 
@@ -168,14 +184,25 @@ it('keeps answering /healthz within 200 ms and under 400 MB while it takes every
   const health = pollHealth();
   await new Promise((resolve) => setTimeout(resolve, 300));
 
-  const mailer = nodemailer.createTransport({ host: '127.0.0.1', port: smtpPort, secure: false, ignoreTLS: true, name: 'client.test' });
+  const mailer = nodemailer.createTransport({
+    host: '127.0.0.1',
+    port: smtpPort,
+    secure: false,
+    ignoreTLS: true,
+    name: 'client.test',
+  });
   const attacks = await settledWithin<unknown>(
     [
       // 1. One ~1 MB message rendered through a template that repeats {{text}} 200 times, for three mailboxes.
       mailer.sendMail({ from: 'a@sender.test', to: amplified, subject: 'amplify', text: 'x'.repeat(1_000_000) }),
       // 2. Runs of whitespace in the subject and the sender's name, formatted for chat (together just under
       //    the parser's 1 MiB limit on a message's header, so they reach the formatting).
-      mailer.sendMail({ from: { name: `a${' '.repeat(200_000)}b`, address: 'b@sender.test' }, to: chat, subject: `a${' '.repeat(700_000)}b`, text: 'hi' }),
+      mailer.sendMail({
+        from: { name: `a${' '.repeat(200_000)}b`, address: 'b@sender.test' },
+        to: chat,
+        subject: `a${' '.repeat(700_000)}b`,
+        text: 'hi',
+      }),
       // 3. Deeply nested and noise-classed HTML.
       call('POST', '/url-to-metadata', token, JSON.stringify({ url: receiver.url('/page/noise', '127.0.0.1') })),
       call('POST', '/url-to-metadata', token, JSON.stringify({ url: receiver.url('/page/deep', '127.0.0.1') })),
@@ -202,8 +229,11 @@ it('keeps answering /healthz within 200 ms and under 400 MB while it takes every
   clearInterval(sampler);
 
   expect(service.child.exitCode, service.output().slice(-2000)).toBeNull();
-  for (const attack of attacks) expect(attack.status, String((attack as PromiseRejectedResult).reason)).toBe('fulfilled');
-  const [, , noise, deep, lookup] = attacks as unknown as Array<PromiseFulfilledResult<{ status: number; text: string }>>;
+  for (const attack of attacks)
+    expect(attack.status, String((attack as PromiseRejectedResult).reason)).toBe('fulfilled');
+  const [, , noise, deep, lookup] = attacks as unknown as Array<
+    PromiseFulfilledResult<{ status: number; text: string }>
+  >;
   for (const answer of [noise, deep, lookup]) expect(answer?.value.status, answer?.value.text).toBeLessThan(500);
   expect(failures).toBe(0);
   expect(polls).toBeGreaterThan(20);

@@ -86,7 +86,10 @@ describeEachStore('low-balance e-mail', (kind) => {
 
   it('notifies both the webhook and the e-mail address of one incident', async () => {
     const path = `/mail-and-hook/${n}`;
-    await crossThreshold(testApp(), { low_balance_email: 'both@example.com', low_balance_webhook: { url: outbound.url(path) } });
+    await crossThreshold(testApp(), {
+      low_balance_email: 'both@example.com',
+      low_balance_webhook: { url: outbound.url(path) },
+    });
     expect(await sendPendingLowBalance(testApp().deps)).toEqual({ handled: 1, webhooks: 1, emails: 1 });
     expect(smtp.messages.map((m) => m.envelopeTo)).toEqual([['both@example.com']]);
     expect(outbound.requestsTo(path).map((r) => JSON.parse(r.text).wallet)).toEqual([42]);
@@ -104,7 +107,13 @@ describeEachStore('low-balance e-mail', (kind) => {
     await crossThreshold(noSmtp(), { low_balance_email: 'nobody@example.com' });
     expect(deps.mailer.configured).toBe(false);
     expect(await sendPendingLowBalance(deps)).toEqual({ handled: 1, webhooks: 0, emails: 0 });
-    expect(lines).toEqual([expect.objectContaining({ level: 40, msg: 'low-balance e-mail not sent: SMTP_URL is not set', to: 'nobody@example.com' })]);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 40,
+        msg: 'low-balance e-mail not sent: SMTP_URL is not set',
+        to: 'nobody@example.com',
+      }),
+    ]);
     expect(smtp.messages).toHaveLength(0);
     expect((await sendPendingLowBalance(deps)).handled).toBe(0);
   });

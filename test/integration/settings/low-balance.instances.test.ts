@@ -20,7 +20,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('low-balance notifications, two 
   it('sends one notification per incident when both instances look at once', async () => {
     const tokens = await Promise.all(Array.from({ length: WALLETS }, () => first.createToken(100)));
     for (const token of tokens) {
-      await putSettings(first, token, { low_balance_threshold: 98, low_balance_webhook: { url: outbound.url('/both') } });
+      await putSettings(first, token, {
+        low_balance_threshold: 98,
+        low_balance_webhook: { url: outbound.url('/both') },
+      });
       // The crossing charge lands on the second instance: the store, not the instance, holds the incident.
       await spendCredits(second, token, 1);
     }

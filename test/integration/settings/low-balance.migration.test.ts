@@ -15,9 +15,15 @@ describeEachStore('upgrading to the low-balance rate limit (migration 9)', (kind
     const store = await upgrade.from(9, [[PENDING_WALLET, []]]);
     const [walletId] = await pendingWallets(store.read, NOW, HOUR, 10);
     expect(walletId).toBeDefined();
-    const claim = await claimNotification(store, walletId as number, { now: NOW, leaseMs: MINUTE, minIntervalMs: HOUR });
+    const claim = await claimNotification(store, walletId as number, {
+      now: NOW,
+      leaseMs: MINUTE,
+      minIntervalMs: HOUR,
+    });
     expect(claim).toMatchObject({ balance: 40, threshold: 50 });
-    const row = await store.read.get<{ lb_last_sent_at: number }>('SELECT lb_last_sent_at FROM wallets WHERE id = $1', [walletId]);
+    const row = await store.read.get<{ lb_last_sent_at: number }>('SELECT lb_last_sent_at FROM wallets WHERE id = $1', [
+      walletId,
+    ]);
     expect(Number(row?.lb_last_sent_at)).toBe(NOW);
   });
 });

@@ -31,10 +31,19 @@ describeEachStore('low-balance notifications', (kind) => {
   const credit = (amount: number) => operatorCredit(testApp(), ADMIN_TOKEN, token, amount);
   const send = () => sendPendingLowBalance(testApp().deps);
   const raw = (wallet: number, threshold: number) =>
-    JSON.stringify({ type: 'low_balance', wallet, threshold, token_hash: sha256Hex(token), timestamp: new Date(clock.now()).toISOString() });
+    JSON.stringify({
+      type: 'low_balance',
+      wallet,
+      threshold,
+      token_hash: sha256Hex(token),
+      timestamp: new Date(clock.now()).toISOString(),
+    });
 
   it('sends exactly one notification with the exact body when spending crosses the threshold, and no second one', async () => {
-    await configure({ low_balance_threshold: 95, low_balance_webhook: { url: outbound.url(path), headers: { 'X-Team': 'ops' } } }); // 99 left
+    await configure({
+      low_balance_threshold: 95,
+      low_balance_webhook: { url: outbound.url(path), headers: { 'X-Team': 'ops' } },
+    }); // 99 left
     expect(await spend(3)).toBe(96);
     expect((await send()).handled).toBe(0);
     expect(received()).toHaveLength(0);
@@ -45,7 +54,11 @@ describeEachStore('low-balance notifications', (kind) => {
     expect(bodies()).toEqual([raw(95, 95)]);
     const [request] = received();
     expect(request?.method).toBe('POST');
-    expect(request?.headers).toMatchObject({ 'content-type': 'application/json', 'x-team': 'ops', 'user-agent': 'coinop-webhook/0.1.0' });
+    expect(request?.headers).toMatchObject({
+      'content-type': 'application/json',
+      'x-team': 'ops',
+      'user-agent': 'coinop-webhook/0.1.0',
+    });
     expect(request?.headers).not.toHaveProperty('webhook-signature');
 
     expect(await spend(5)).toBe(90);
@@ -53,9 +66,18 @@ describeEachStore('low-balance notifications', (kind) => {
     expect(received()).toHaveLength(1);
 
     await testApp().deps.ledger.flush();
-    const logs = (await testApp().inject({ method: 'GET', url: '/token/logs?type=webhook-delivery', headers: { 'x-token': token } })).json().logs;
+    const logs = (
+      await testApp().inject({ method: 'GET', url: '/token/logs?type=webhook-delivery', headers: { 'x-token': token } })
+    ).json().logs;
     expect(logs).toEqual([
-      expect.objectContaining({ method: 'POST', path: 'low-balance', endpoint: 'webhook-delivery', status_code: 200, cost: 0, balance: 95 }),
+      expect.objectContaining({
+        method: 'POST',
+        path: 'low-balance',
+        endpoint: 'webhook-delivery',
+        status_code: 200,
+        cost: 0,
+        balance: 95,
+      }),
     ]);
   });
 
@@ -90,16 +112,26 @@ describeEachStore('low-balance notifications', (kind) => {
     await spend(4);
     await send();
     expect(bodies()).toEqual([
-      JSON.stringify({ text: `*Low balance*\nWallet balance 95 is at or below the threshold 95.\nRecharge: GET ${PUBLIC_URL}/recharge` }),
+      JSON.stringify({
+        text: `*Low balance*\nWallet balance 95 is at or below the threshold 95.\nRecharge: GET ${PUBLIC_URL}/recharge`,
+      }),
     ]);
   });
 
   it('fills a custom template with {{wallet}}, {{threshold}} and {{token_hash}}', async () => {
-    const template = { text: 'Balance {{wallet}} under {{threshold}} for {{token_hash}}', data: { balance: '{{wallet}}', limit: '{{threshold}}' } };
-    await configure({ low_balance_threshold: 95, low_balance_webhook: { url: outbound.url(path), format: 'custom', template } });
+    const template = {
+      text: 'Balance {{wallet}} under {{threshold}} for {{token_hash}}',
+      data: { balance: '{{wallet}}', limit: '{{threshold}}' },
+    };
+    await configure({
+      low_balance_threshold: 95,
+      low_balance_webhook: { url: outbound.url(path), format: 'custom', template },
+    });
     await spend(4);
     await send();
-    expect(bodies()).toEqual([JSON.stringify({ text: `Balance 95 under 95 for ${sha256Hex(token)}`, data: { balance: 95, limit: 95 } })]);
+    expect(bodies()).toEqual([
+      JSON.stringify({ text: `Balance 95 under 95 for ${sha256Hex(token)}`, data: { balance: 95, limit: 95 } }),
+    ]);
   });
 
   it('logs a failed delivery and does not retry it', async () => {
@@ -110,8 +142,12 @@ describeEachStore('low-balance notifications', (kind) => {
     expect(await send()).toEqual({ handled: 0, webhooks: 0, emails: 0 });
     expect(received()).toHaveLength(1);
     await testApp().deps.ledger.flush();
-    const logs = (await testApp().inject({ method: 'GET', url: '/token/logs?type=webhook-delivery', headers: { 'x-token': token } })).json().logs;
-    expect(logs).toEqual([expect.objectContaining({ path: 'low-balance', status_code: 500, error: 'webhook call failed: HTTP 500' })]);
+    const logs = (
+      await testApp().inject({ method: 'GET', url: '/token/logs?type=webhook-delivery', headers: { 'x-token': token } })
+    ).json().logs;
+    expect(logs).toEqual([
+      expect.objectContaining({ path: 'low-balance', status_code: 500, error: 'webhook call failed: HTTP 500' }),
+    ]);
   });
 
   it('sends nothing when the balance rose back above the threshold before the notifier ran', async () => {
@@ -133,17 +169,20 @@ describeEachStore('low-balance notifications', (kind) => {
     await configure({ low_balance_threshold: 95, low_balance_webhook: { url: outbound.url(path) } });
     const walletId = await walletIdOf(testApp().deps, token);
     // Another instance claimed the incident and is (still) sending it.
-    await testApp().deps.store.writeOne('UPDATE wallets SET lb_pending = 2, lb_pending_until = $1, lb_armed = 0 WHERE id = $2', [
-      clock.now() + MINUTE,
-      walletId,
-    ]);
+    await testApp().deps.store.writeOne(
+      'UPDATE wallets SET lb_pending = 2, lb_pending_until = $1, lb_armed = 0 WHERE id = $2',
+      [clock.now() + MINUTE, walletId],
+    );
     await spend(4);
     expect((await send()).handled).toBe(0);
     // That instance died: once the lease has run out, this one sends it.
     clock.advance(MINUTE + 1);
     expect((await send()).handled).toBe(1);
     expect(received()).toHaveLength(1);
-    const row = await testApp().deps.store.read.get<{ lb_pending: number }>('SELECT lb_pending FROM wallets WHERE id = $1', [walletId]);
+    const row = await testApp().deps.store.read.get<{ lb_pending: number }>(
+      'SELECT lb_pending FROM wallets WHERE id = $1',
+      [walletId],
+    );
     expect(row?.lb_pending).toBe(0);
   });
 

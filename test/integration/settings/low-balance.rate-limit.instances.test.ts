@@ -38,7 +38,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('low-balance rate limit, two ins
 
   it('notifies at once, on either instance, a crossing after a real credit re-armed the wallet', async () => {
     const token = await first.createToken(100);
-    await putSettings(first, token, { low_balance_threshold: 98, low_balance_webhook: { url: outbound.url('/two-credit') } });
+    await putSettings(first, token, {
+      low_balance_threshold: 98,
+      low_balance_webhook: { url: outbound.url('/two-credit') },
+    });
     await spendCredits(first, token, 1); // 98: crosses
     await Promise.all([sendPendingLowBalance(first.deps), sendPendingLowBalance(second.deps)]);
     await operatorCredit(second, ADMIN_TOKEN, token, 5); // 103: re-armed, cooldown reset

@@ -108,7 +108,10 @@ describeEachStore('low-balance notifications: the hourly limit on free re-arms',
     await spend(5); // this wallet is held back for the hour
     const other = await testApp().createToken(100);
     const otherPath = `${path}-other`;
-    await putSettings(testApp(), other, { low_balance_threshold: 98, low_balance_webhook: { url: outbound.url(otherPath) } });
+    await putSettings(testApp(), other, {
+      low_balance_threshold: 98,
+      low_balance_webhook: { url: outbound.url(otherPath) },
+    });
     await spendCredits(testApp(), other, 1);
     expect(await send()).toMatchObject({ handled: 1, webhooks: 1 });
     expect(outbound.requestsTo(otherPath)).toHaveLength(1);

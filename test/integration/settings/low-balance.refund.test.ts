@@ -45,7 +45,10 @@ describeEachStore('low-balance: refunds of calls that end free', (kind) => {
       }
       return request.path.startsWith('/low/') ? { status: 200 } : { status: 404 };
     });
-    await putSettings(testApp(), token, { low_balance_threshold: 50, low_balance_webhook: { url: outbound.url(lowPath) } }); // 99 left
+    await putSettings(testApp(), token, {
+      low_balance_threshold: 50,
+      low_balance_webhook: { url: outbound.url(lowPath) },
+    }); // 99 left
   });
 
   const freeCall = async () => {

@@ -15,7 +15,12 @@ describeEachStore('low-balance settings', (kind) => {
   });
   const read = () => get().inject({ method: 'GET', url: '/token/settings', headers: { 'x-token': token } });
   const write = (body: unknown) =>
-    get().inject({ method: 'PUT', url: '/token/settings', headers: { 'x-token': token, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+    get().inject({
+      method: 'PUT',
+      url: '/token/settings',
+      headers: { 'x-token': token, 'content-type': 'application/json' },
+      payload: JSON.stringify(body),
+    });
   async function expectSaved(body: unknown) {
     const res = await write(body);
     expect([res.statusCode, res.body, res.headers['content-type']]).toEqual([200, 'OK', PLAIN]);
@@ -57,29 +62,59 @@ describeEachStore('low-balance settings', (kind) => {
   });
 
   it('reads back sensitive option values as *** and shows chat_id', async () => {
-    const options = { chat_id: '-100123', bot_token: 't-1', client_secret: 's-1', password: 'p-1', api_key: 'k-1', KEY: 'k-2', label: 'night shift' };
+    const options = {
+      chat_id: '-100123',
+      bot_token: 't-1',
+      client_secret: 's-1',
+      password: 'p-1',
+      api_key: 'k-1',
+      KEY: 'k-2',
+      label: 'night shift',
+    };
     await expectSaved({ low_balance_webhook: { url: HOOK, format: 'telegram', options } });
     expect((await read()).json().low_balance_webhook).toStrictEqual({
       url: HOOK,
       headers: {},
       format: 'telegram',
-      options: { chat_id: '-100123', bot_token: '***', client_secret: '***', password: '***', api_key: '***', KEY: '***', label: 'night shift' },
+      options: {
+        chat_id: '-100123',
+        bot_token: '***',
+        client_secret: '***',
+        password: '***',
+        api_key: '***',
+        KEY: '***',
+        label: 'night shift',
+      },
     });
   });
 
   it('reads back a pagerduty routing_key as ***', async () => {
     await expectSaved({ low_balance_webhook: { url: HOOK, format: 'pagerduty', options: { routing_key: 'R0UT1NG' } } });
-    expect((await read()).json().low_balance_webhook).toStrictEqual({ url: HOOK, headers: {}, format: 'pagerduty', options: { routing_key: '***' } });
+    expect((await read()).json().low_balance_webhook).toStrictEqual({
+      url: HOOK,
+      headers: {},
+      format: 'pagerduty',
+      options: { routing_key: '***' },
+    });
   });
 
   it('reads back a custom template exactly as saved', async () => {
     const template = { text: 'Balance {{wallet}} under {{threshold}} for {{token_hash}}', nested: { n: '{{wallet}}' } };
     await expectSaved({ low_balance_webhook: { url: HOOK, format: 'custom', template } });
-    expect((await read()).json().low_balance_webhook).toStrictEqual({ url: HOOK, headers: {}, format: 'custom', template });
+    expect((await read()).json().low_balance_webhook).toStrictEqual({
+      url: HOOK,
+      headers: {},
+      format: 'custom',
+      template,
+    });
   });
 
   it('merges: omitted fields keep their values, null clears webhook or e-mail, 0 disables the threshold', async () => {
-    await expectSaved({ low_balance_threshold: 10, low_balance_webhook: { url: HOOK }, low_balance_email: 'a@example.com' });
+    await expectSaved({
+      low_balance_threshold: 10,
+      low_balance_webhook: { url: HOOK },
+      low_balance_email: 'a@example.com',
+    });
     await expectSaved({ low_balance_threshold: 20 });
     expect((await read()).json()).toStrictEqual({
       low_balance_threshold: 20,
@@ -89,7 +124,10 @@ describeEachStore('low-balance settings', (kind) => {
     await expectSaved({});
     expect((await read()).json().low_balance_threshold).toBe(20);
     await expectSaved({ low_balance_email: null });
-    expect((await read()).json()).toStrictEqual({ low_balance_threshold: 20, low_balance_webhook: { url: HOOK, headers: {} } });
+    expect((await read()).json()).toStrictEqual({
+      low_balance_threshold: 20,
+      low_balance_webhook: { url: HOOK, headers: {} },
+    });
     await expectSaved({ low_balance_webhook: null, low_balance_email: 'b@example.com' });
     expect((await read()).json()).toStrictEqual({ low_balance_threshold: 20, low_balance_email: 'b@example.com' });
     await expectSaved({ low_balance_threshold: 0, low_balance_email: null });
@@ -114,35 +152,71 @@ describeEachStore('low-balance settings', (kind) => {
   });
 
   it.each([
-    ['a plain http url', { url: 'http://hooks.example.com/x' }, 'Invalid low_balance_webhook.url: must be an https URL'],
+    [
+      'a plain http url',
+      { url: 'http://hooks.example.com/x' },
+      'Invalid low_balance_webhook.url: must be an https URL',
+    ],
     ['an ftp url', { url: 'ftp://hooks.example.com/x' }, 'Invalid low_balance_webhook.url: must be an https URL'],
     ['a relative url', { url: '/hook' }, 'Invalid low_balance_webhook.url: must be a valid URL'],
     ['a loopback url', { url: 'https://127.0.0.1/hook' }, 'Invalid low_balance_webhook.url: refused address'],
     ['a private url', { url: 'https://10.1.2.3/hook' }, 'Invalid low_balance_webhook.url: refused address'],
-    ['a url with credentials', { url: 'https://user:pw@hooks.example.com/x' }, 'Invalid low_balance_webhook.url: must not contain credentials'],
+    [
+      'a url with credentials',
+      { url: 'https://user:pw@hooks.example.com/x' },
+      'Invalid low_balance_webhook.url: must not contain credentials',
+    ],
     ['no url', { headers: {} }, 'Missing required field: low_balance_webhook.url'],
-    ['a host header', { url: HOOK, headers: { host: 'evil.example' } }, 'Invalid low_balance_webhook.headers: "host" cannot be set'],
-    ['a Content-Length header', { url: HOOK, headers: { 'Content-Length': '1' } }, 'Invalid low_balance_webhook.headers: "Content-Length" cannot be set'],
+    [
+      'a host header',
+      { url: HOOK, headers: { host: 'evil.example' } },
+      'Invalid low_balance_webhook.headers: "host" cannot be set',
+    ],
+    [
+      'a Content-Length header',
+      { url: HOOK, headers: { 'Content-Length': '1' } },
+      'Invalid low_balance_webhook.headers: "Content-Length" cannot be set',
+    ],
     [
       'a transfer-encoding header',
       { url: HOOK, headers: { 'transfer-encoding': 'chunked' } },
       'Invalid low_balance_webhook.headers: "transfer-encoding" cannot be set',
     ],
-    ['a Connection header', { url: HOOK, headers: { Connection: 'close' } }, 'Invalid low_balance_webhook.headers: "Connection" cannot be set'],
-    ['a header name with a space', { url: HOOK, headers: { 'bad name': 'v' } }, 'Invalid low_balance_webhook.headers: "bad name" is not a valid header name'],
+    [
+      'a Connection header',
+      { url: HOOK, headers: { Connection: 'close' } },
+      'Invalid low_balance_webhook.headers: "Connection" cannot be set',
+    ],
+    [
+      'a header name with a space',
+      { url: HOOK, headers: { 'bad name': 'v' } },
+      'Invalid low_balance_webhook.headers: "bad name" is not a valid header name',
+    ],
     [
       'pagerduty without routing_key',
       { url: HOOK, format: 'pagerduty', options: { severity: 'info' } },
       'Invalid low_balance_webhook.format: pagerduty requires options.routing_key',
     ],
-    ['telegram without chat_id', { url: HOOK, format: 'telegram' }, 'Invalid low_balance_webhook.format: telegram requires options.chat_id'],
-    ['custom without template', { url: HOOK, format: 'custom' }, 'Invalid low_balance_webhook.format: custom requires a template'],
+    [
+      'telegram without chat_id',
+      { url: HOOK, format: 'telegram' },
+      'Invalid low_balance_webhook.format: telegram requires options.chat_id',
+    ],
+    [
+      'custom without template',
+      { url: HOOK, format: 'custom' },
+      'Invalid low_balance_webhook.format: custom requires a template',
+    ],
     [
       'a template over 2048 bytes',
       { url: HOOK, format: 'custom', template: { text: 'x'.repeat(2038) } },
       'Invalid low_balance_webhook.template: must be at most 2048 bytes',
     ],
-    ['an option that is not a string', { url: HOOK, options: { chat_id: 42 } }, 'Invalid low_balance_webhook.options.chat_id: must be string'],
+    [
+      'an option that is not a string',
+      { url: HOOK, options: { chat_id: 42 } },
+      'Invalid low_balance_webhook.options.chat_id: must be string',
+    ],
     ['an unknown webhook field', { url: HOOK, method: 'GET' }, 'Unknown field: low_balance_webhook.method'],
     // Worded as the webhook routes word the same rules (format-config.ts), not as the schema validator would.
     [
@@ -150,7 +224,11 @@ describeEachStore('low-balance settings', (kind) => {
       { url: HOOK, options: Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`k${i}`, 'v'])) },
       'Invalid low_balance_webhook.options: at most 10 keys',
     ],
-    ['an option over 500 characters', { url: HOOK, options: { k: 'x'.repeat(501) } }, 'Invalid low_balance_webhook.options.k: must be at most 500 characters'],
+    [
+      'an option over 500 characters',
+      { url: HOOK, options: { k: 'x'.repeat(501) } },
+      'Invalid low_balance_webhook.options.k: must be at most 500 characters',
+    ],
   ])('answers 400 to a webhook with %s, and keeps the earlier settings', async (_name, webhook, message) => {
     await expectSaved({ low_balance_webhook: { url: HOOK }, low_balance_threshold: 7 });
     await expectRefused({ low_balance_webhook: webhook }, message);
@@ -183,7 +261,9 @@ describeEachStore('low-balance settings', (kind) => {
   it('answers 400 to an unknown format, naming the allowed ones in a clean sentence', async () => {
     const res = await write({ low_balance_webhook: { url: HOOK, format: 'sms' } });
     expect(res.statusCode).toBe(400);
-    expect(res.body).toMatch(/^Invalid low_balance_webhook\.format: must be one of slack, discord, teams, telegram, pagerduty, custom\b/);
+    expect(res.body).toMatch(
+      /^Invalid low_balance_webhook\.format: must be one of slack, discord, teams, telegram, pagerduty, custom\b/,
+    );
     expect(res.body).not.toMatch(/,\s*$/);
   });
 });

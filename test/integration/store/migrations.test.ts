@@ -17,7 +17,9 @@ describeEachStore('upgrading an existing database', (kind) => {
     await store.writeOne(INSERT_LOG, ['third', 'GET', '/token', 'token', 3000]);
     // Ids are random and never looked up: the schema no longer spends an index on them.
     await store.writeOne(INSERT_LOG, ['third', 'GET', '/token', 'token', 4000]);
-    const rows = await store.read.all<{ id: string; path: string; created_at: number }>('SELECT id, path, created_at FROM logs ORDER BY seq');
+    const rows = await store.read.all<{ id: string; path: string; created_at: number }>(
+      'SELECT id, path, created_at FROM logs ORDER BY seq',
+    );
     expect(rows).toEqual([
       { id: 'first', path: '/kv/a/b', created_at: 1000 },
       { id: 'second', path: '/kv/a/b', created_at: 2000 },
@@ -28,7 +30,12 @@ describeEachStore('upgrading an existing database', (kind) => {
 
   it('keeps every stored value, non-ASCII included, when PostgreSQL values become bytes (migration 8)', async () => {
     const value = 'héllo 😀 \\ "quoted"';
-    const store = await upgrade.from(8, [['INSERT INTO kv (wallet_id, bucket, key, value, expires_at) VALUES (1, $1, $2, $3, $4)', ['b', 'k', value, 9e12]]]);
+    const store = await upgrade.from(8, [
+      [
+        'INSERT INTO kv (wallet_id, bucket, key, value, expires_at) VALUES (1, $1, $2, $3, $4)',
+        ['b', 'k', value, 9e12],
+      ],
+    ]);
     expect(await getValue(store.read, { walletId: 1, bucket: 'b', key: 'k' }, 0)).toBe(value);
   });
 });

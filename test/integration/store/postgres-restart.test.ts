@@ -24,7 +24,10 @@ let spent = 0;
 
 /** The wallet's balance, read through the operator API (not a metered call). */
 async function balance(): Promise<number> {
-  const answer = await request(`${service.url}/manage/wallets/${sha256Hex(token)}`, { headers: { 'x-admin-token': ADMIN_TOKEN }, dispatcher: agent });
+  const answer = await request(`${service.url}/manage/wallets/${sha256Hex(token)}`, {
+    headers: { 'x-admin-token': ADMIN_TOKEN },
+    dispatcher: agent,
+  });
   return ((await answer.body.json()) as { wallet: number }).wallet;
 }
 
@@ -60,17 +63,30 @@ interface Answer {
   readonly cost?: string;
 }
 
-async function call(method: 'GET' | 'POST' | 'DELETE', path: string, walletToken: string, body?: string): Promise<Answer & { text: string }> {
+async function call(
+  method: 'GET' | 'POST' | 'DELETE',
+  path: string,
+  walletToken: string,
+  body?: string,
+): Promise<Answer & { text: string }> {
   const started = performance.now();
   const response = await request(`${service.url}${path}`, {
     method,
-    headers: { 'x-token': walletToken, ...(body?.startsWith('{') === true ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      'x-token': walletToken,
+      ...(body?.startsWith('{') === true ? { 'content-type': 'application/json' } : {}),
+    },
     body,
     dispatcher: agent,
   });
   const cost = response.headers['x-cost'];
   if (typeof cost === 'string') spent += Number(cost);
-  return { status: response.statusCode, text: await response.body.text(), ms: performance.now() - started, ...(typeof cost === 'string' ? { cost } : {}) };
+  return {
+    status: response.statusCode,
+    text: await response.body.text(),
+    ms: performance.now() - started,
+    ...(typeof cost === 'string' ? { cost } : {}),
+  };
 }
 
 /** Lanes of webhook create + delete (transactions) and KV set + get, until `stop`; every answer is kept. */
@@ -84,7 +100,12 @@ function load(lanes: number) {
       const n = sequence++;
       const webhookId = `w${id}-${n}`;
       try {
-        const created = await call('POST', '/webhook', token, JSON.stringify({ webhookId, url: 'https://127.0.0.1:9/hook' }));
+        const created = await call(
+          'POST',
+          '/webhook',
+          token,
+          JSON.stringify({ webhookId, url: 'https://127.0.0.1:9/hook' }),
+        );
         answers.push(created);
         if (created.status === 200) answers.push(await call('DELETE', `/webhook/${webhookId}`, token));
         const key = `k${id}-${n}`;

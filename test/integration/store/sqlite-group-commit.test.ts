@@ -125,7 +125,9 @@ describe('SQLite group commit', () => {
     const path = join(dir, 'coinop.db');
     await sqlite.close();
     store = openSqliteStore(path);
-    const row = await store.read.get<{ n: number }>('SELECT COUNT(*) AS n FROM service_secrets WHERE name LIKE $1', ['k%']);
+    const row = await store.read.get<{ n: number }>('SELECT COUNT(*) AS n FROM service_secrets WHERE name LIKE $1', [
+      'k%',
+    ]);
     expect(row?.n).toBe(50);
   });
 
@@ -160,7 +162,9 @@ describe('SQLite group commit', () => {
     });
     const other = sqlite.writeDeferred(INSERT_SECRET, ['a', 'x', 1], { touches: ['service_secrets'] });
     expect(applied).toEqual([]);
-    const read = await sqlite.writeDeferred<{ balance: number }>('SELECT balance FROM wallets WHERE hash = $1', ['h'], { touches: ['wallets'] });
+    const read = await sqlite.writeDeferred<{ balance: number }>('SELECT balance FROM wallets WHERE hash = $1', ['h'], {
+      touches: ['wallets'],
+    });
     expect(applied).toEqual(['held']);
     expect(read.rows).toEqual([{ balance: 7 }]);
     await Promise.all([(await other).durable, read.durable]);
@@ -183,7 +187,9 @@ describe('SQLite group commit', () => {
 
   it('applies held writes before the commit even when nothing else names their table', async () => {
     const sqlite = await open();
-    sqlite.lane.hold('wallets', (run) => run('INSERT INTO wallets (hash, balance, created_at, last_used_at) VALUES ($1, $2, $3, $3)', ['h', 7, 1]));
+    sqlite.lane.hold('wallets', (run) =>
+      run('INSERT INTO wallets (hash, balance, created_at, last_used_at) VALUES ($1, $2, $3, $3)', ['h', 7, 1]),
+    );
     await sqlite.writeOne(INSERT_SECRET, ['a', 'x', 1]);
     expect(await sqlite.read.get('SELECT balance FROM wallets WHERE hash = $1', ['h'])).toEqual({ balance: 7 });
   });
@@ -204,7 +210,9 @@ describe('SQLite group commit', () => {
   it('when SQLite rolls a whole group back (disk full), fails every write of it and starts the next group afresh', async () => {
     const sqlite = await open();
     await sqlite.writeOne(INSERT_SECRET, ['before', 'x', 1]);
-    const [{ page_count: pages }] = (await sqlite.writeOne<{ page_count: number }>('PRAGMA page_count')) as [{ page_count: number }];
+    const [{ page_count: pages }] = (await sqlite.writeOne<{ page_count: number }>('PRAGMA page_count')) as [
+      { page_count: number },
+    ];
     // The database may not grow: a write that needs a new page fails with SQLITE_FULL, which rolls back the whole transaction.
     await sqlite.writeOne(`PRAGMA max_page_count = ${pages}`);
     const fits = sqlite.writeOne(INSERT_SECRET, ['fits', 'x', 2]);
@@ -219,7 +227,12 @@ describe('SQLite group commit', () => {
   it('binds statements whose placeholders repeat or come out of order', async () => {
     const sqlite = await open();
     await sqlite.writeOne('INSERT INTO service_secrets (created_at, value, name) VALUES ($3, $2, $1)', ['n', 'v', 5]);
-    expect(await sqlite.read.get('SELECT name, value, created_at FROM service_secrets WHERE name = $1 AND created_at = $2', ['n', 5])).toEqual({
+    expect(
+      await sqlite.read.get('SELECT name, value, created_at FROM service_secrets WHERE name = $1 AND created_at = $2', [
+        'n',
+        5,
+      ]),
+    ).toEqual({
       name: 'n',
       value: 'v',
       created_at: 5,

@@ -1,4 +1,13 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -57,7 +66,9 @@ describe('SQLite files are the owner’s only', () => {
     const store = openSqliteStore(path, { onWideFile: (file) => reports.push(file) });
     try {
       expect([modeOf(path), modeOf(`${path}-wal`), modeOf(`${path}-shm`)]).toEqual([0o600, 0o600, 0o600]);
-      expect(reports).toEqual(['', '-wal', '-shm'].map((suffix) => ({ path: `${path}${suffix}`, from: 0o644, tightened: true })));
+      expect(reports).toEqual(
+        ['', '-wal', '-shm'].map((suffix) => ({ path: `${path}${suffix}`, from: 0o644, tightened: true })),
+      );
     } finally {
       await store.close();
       before.close();
@@ -74,7 +85,11 @@ describe('SQLite files are the owner’s only', () => {
       .output()
       .split('\n')
       .find((text) => text.includes('readable by others'));
-    expect(JSON.parse(line ?? '{}')).toMatchObject({ level: 40, file: path, msg: expect.stringMatching(/mode 644\): now 600/) });
+    expect(JSON.parse(line ?? '{}')).toMatchObject({
+      level: 40,
+      file: path,
+      msg: expect.stringMatching(/mode 644\): now 600/),
+    });
   });
 
   it('writes a backup 0600 and never through a symbolic link planted at a name it could use', async () => {
@@ -98,7 +113,8 @@ describe('SQLite files are the owner’s only', () => {
 
     expect((await backupSqliteFile(source, target)).pages).toBeGreaterThan(0);
 
-    for (const [path, content] of victims) expect(existsSync(path) ? readFileSync(path, 'utf8') : undefined, path).toBe(content);
+    for (const [path, content] of victims)
+      expect(existsSync(path) ? readFileSync(path, 'utf8') : undefined, path).toBe(content);
     expect(modeOf(target)).toBe(0o600);
     const copy = new Database(target, { readonly: true });
     expect(copy.prepare('SELECT value FROM secrets').pluck().get()).toBe('signing secret');

@@ -52,7 +52,9 @@ describe('SQLite writes made durable later (the charges of read-only calls)', ()
     expect(await settled(durable)).toBe('resolved');
     expect(disk.calls).toBe(before);
     // Committed: the reader connection sees it, though no fsync has run.
-    expect(await sqlite.read.get('SELECT name FROM service_secrets WHERE name = $1', ['read'])).toEqual({ name: 'read' });
+    expect(await sqlite.read.get('SELECT name FROM service_secrets WHERE name = $1', ['read'])).toEqual({
+      name: 'read',
+    });
     await within(WINDOW_MS * 10, () => disk.calls > before);
     const elapsed = Date.now() - started;
     expect(disk.calls).toBe(before + 1);
@@ -127,6 +129,8 @@ describe('SQLite writes made durable later (the charges of read-only calls)', ()
     await sqlite.close();
     expect(Date.now() - started).toBeLessThan(WINDOW_MS);
     store = openSqliteStore(join(dir, 'coinop.db'));
-    expect(await store.read.get('SELECT name FROM service_secrets WHERE name = $1', ['read'])).toEqual({ name: 'read' });
+    expect(await store.read.get('SELECT name FROM service_secrets WHERE name = $1', ['read'])).toEqual({
+      name: 'read',
+    });
   });
 });

@@ -42,15 +42,23 @@ describeEachStore('the store contract', (kind) => {
       for (const table of ['items', 'jobs', 'counters']) await tx.run(`DELETE FROM ${table}`);
     });
   });
-  const names = async () => (await store.read.all<{ name: string }>('SELECT name FROM items ORDER BY id')).map((row) => row.name);
+  const names = async () =>
+    (await store.read.all<{ name: string }>('SELECT name FROM items ORDER BY id')).map((row) => row.name);
 
   it('writeOne returns the rows of RETURNING, and reads see them once it resolves', async () => {
-    expect(await store.writeOne('INSERT INTO items (id, name) VALUES ($1, $2) RETURNING id', [1, 'a'], { touches: ['items'] })).toEqual([{ id: 1 }]);
+    expect(
+      await store.writeOne('INSERT INTO items (id, name) VALUES ($1, $2) RETURNING id', [1, 'a'], {
+        touches: ['items'],
+      }),
+    ).toEqual([{ id: 1 }]);
     expect(await names()).toEqual(['a']);
   });
 
   it('writeDeferred returns the rows at once; reads see them once durable resolves', async () => {
-    const { rows, durable } = await store.writeDeferred<{ id: number }>('INSERT INTO items (id, name) VALUES ($1, $2) RETURNING id', [2, 'b']);
+    const { rows, durable } = await store.writeDeferred<{ id: number }>(
+      'INSERT INTO items (id, name) VALUES ($1, $2) RETURNING id',
+      [2, 'b'],
+    );
     expect(rows).toEqual([{ id: 2 }]);
     await durable;
     expect(await names()).toEqual(['b']);
@@ -104,7 +112,9 @@ describeEachStore('the store contract', (kind) => {
     await store.executeMany({ sql: 'INSERT INTO jobs (id) VALUES ($1)' }, [[1], [2], [3], [4]]);
     const claim = (who: string) =>
       store.write(async (tx) => {
-        const due = await tx.all<{ id: number }>(`SELECT id FROM jobs WHERE claimed_by IS NULL ORDER BY id LIMIT 2${tx.locks.skipLocked()}`);
+        const due = await tx.all<{ id: number }>(
+          `SELECT id FROM jobs WHERE claimed_by IS NULL ORDER BY id LIMIT 2${tx.locks.skipLocked()}`,
+        );
         await sleep(50); // the other claimer runs meanwhile: it must pass these rows over, not wait for them
         for (const { id } of due) await tx.run('UPDATE jobs SET claimed_by = $1 WHERE id = $2', [who, id]);
         return due.map((row) => row.id);
@@ -157,10 +167,16 @@ describeEachStore('the store contract', (kind) => {
       sql: 'INSERT INTO counters (id, n) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET n = counters.n + excluded.n',
       columns: {
         types: ['int', 'int'],
-        sql: (rows) => `INSERT INTO counters (id, n) SELECT * FROM ${rows} ON CONFLICT (id) DO UPDATE SET n = counters.n + excluded.n`,
+        sql: (rows) =>
+          `INSERT INTO counters (id, n) SELECT * FROM ${rows} ON CONFLICT (id) DO UPDATE SET n = counters.n + excluded.n`,
       },
     };
-    const insert: BulkInsert = { table: 'items', columns: ['id', 'name'], types: ['int', 'text'], also: [countNames, countNames] };
+    const insert: BulkInsert = {
+      table: 'items',
+      columns: ['id', 'name'],
+      types: ['int', 'text'],
+      also: [countNames, countNames],
+    };
     await store.insertRows(insert, [1, 'a', 2, 'b'], { alsoRows: [[[7, 2]], []] });
     await store.insertRows(insert, [3, 'c'], { alsoRows: [[[7, 1]], [[8, 5]]], syncLater: true });
     expect(await store.read.all('SELECT id, n FROM counters ORDER BY id')).toEqual([
@@ -198,7 +214,8 @@ describeEachStore('the store contract', (kind) => {
     ]);
     const form: ColumnForm = {
       types: ['int'],
-      sql: (rows) => `SELECT wanted.i, items.name FROM ${rows} WITH ORDINALITY AS wanted (id, i) JOIN items ON items.id = wanted.id ORDER BY wanted.i`,
+      sql: (rows) =>
+        `SELECT wanted.i, items.name FROM ${rows} WITH ORDINALITY AS wanted (id, i) JOIN items ON items.id = wanted.id ORDER BY wanted.i`,
     };
     const read = store.readColumns<{ i: number; name: string }>(form, [[31], [29], [30]]);
     if (kind === 'sqlite') await expect(read).rejects.toThrow(/row by row/);
@@ -247,7 +264,13 @@ describeEachStore('the store contract', (kind) => {
 
   it('storedText keeps every code point, U+0000 included, through a write and a read', async () => {
     const value = 'a\u0000b😀';
-    await store.writeOne('INSERT INTO kv (wallet_id, bucket, key, value, expires_at) VALUES ($1, $2, $3, $4, $5)', [1, 'b', 'k', store.storedText(value), 0]);
+    await store.writeOne('INSERT INTO kv (wallet_id, bucket, key, value, expires_at) VALUES ($1, $2, $3, $4, $5)', [
+      1,
+      'b',
+      'k',
+      store.storedText(value),
+      0,
+    ]);
     const row = await store.read.get<{ value: string | Buffer }>('SELECT value FROM kv WHERE key = $1', ['k']);
     expect(row === undefined ? undefined : row.value.toString()).toBe(value);
   });
@@ -261,7 +284,9 @@ describeEachStore('the store contract', (kind) => {
     } else {
       await store.writeOne('INSERT INTO items (id, name) VALUES ($1, $2)', [40, 'held']);
     }
-    const rows = await store.writeOne<{ name: string }>('SELECT name FROM item_names WHERE id = $1', [40], { touches: ['items'] });
+    const rows = await store.writeOne<{ name: string }>('SELECT name FROM item_names WHERE id = $1', [40], {
+      touches: ['items'],
+    });
     expect(rows).toEqual([{ name: 'held' }]);
   });
 });

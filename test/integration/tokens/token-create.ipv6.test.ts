@@ -8,7 +8,14 @@ import { useTestApp } from '../../helpers/use-test-app.js';
 const FORM = 'application/x-www-form-urlencoded';
 
 function createFrom(t: TestApp, ip: string, request: Partial<InjectOptions> = {}) {
-  return t.inject({ method: 'POST', url: '/token', headers: { 'content-type': FORM }, payload: 'token=new', remoteAddress: ip, ...request });
+  return t.inject({
+    method: 'POST',
+    url: '/token',
+    headers: { 'content-type': FORM },
+    payload: 'token=new',
+    remoteAddress: ip,
+    ...request,
+  });
 }
 
 describeEachStore('POST /token rate limit keys IPv6 clients by their /64', (kind) => {

@@ -12,7 +12,14 @@ const TOKEN_SHAPE = /^coin_[A-Za-z0-9_-]{43}$/;
 
 /** POST /token from one client address (the rate limit is per address). */
 function createFrom(t: TestApp, ip: string, request: Partial<InjectOptions> = {}) {
-  return t.inject({ method: 'POST', url: '/token', headers: { 'content-type': FORM }, payload: 'token=new', remoteAddress: ip, ...request });
+  return t.inject({
+    method: 'POST',
+    url: '/token',
+    headers: { 'content-type': FORM },
+    payload: 'token=new',
+    remoteAddress: ip,
+    ...request,
+  });
 }
 
 /** Every string cell of every table in the store, so a leaked token cannot hide in a column we forgot. */
@@ -21,7 +28,9 @@ async function everyStoredString(t: TestApp): Promise<string[]> {
   const tables =
     t.deps.store.dialect === 'sqlite'
       ? await read.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'")
-      : await read.all<{ name: string }>('SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema()');
+      : await read.all<{ name: string }>(
+          'SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema()',
+        );
   const cells: string[] = [];
   for (const { name } of tables) {
     for (const row of await read.all<Record<string, unknown>>(`SELECT * FROM "${name}"`)) {
@@ -46,9 +55,10 @@ describeEachStore('POST /token creates a token', (kind) => {
   it('opens a wallet of 100 credits, which GET /token then shows as 99 after its 1-credit charge', async () => {
     const t = get();
     const token = (await createFrom(t, '198.51.100.2')).body;
-    const row = await t.deps.store.read.get<{ balance: number; created_at: number }>('SELECT balance, created_at FROM wallets WHERE hash = $1', [
-      sha256Hex(token),
-    ]);
+    const row = await t.deps.store.read.get<{ balance: number; created_at: number }>(
+      'SELECT balance, created_at FROM wallets WHERE hash = $1',
+      [sha256Hex(token)],
+    );
     expect(row).toEqual({ balance: 100, created_at: clock.now() });
     const info = await t.inject({ method: 'GET', url: '/token', headers: { 'x-token': token } });
     expect(info.statusCode).toBe(200);
@@ -70,7 +80,9 @@ describeEachStore('POST /token creates a token', (kind) => {
     const cells = await everyStoredString(t);
     expect(cells.filter((cell) => cell.includes(token))).toEqual([]);
     expect(cells.filter((cell) => cell.includes(token.slice('coin_'.length)))).toEqual([]);
-    const hashes = await t.deps.store.read.all<{ hash: string }>('SELECT hash FROM wallets WHERE hash = $1', [sha256Hex(token)]);
+    const hashes = await t.deps.store.read.all<{ hash: string }>('SELECT hash FROM wallets WHERE hash = $1', [
+      sha256Hex(token),
+    ]);
     expect(hashes).toEqual([{ hash: sha256Hex(token) }]);
     expect(hashes[0]?.hash).toMatch(/^[0-9a-f]{64}$/);
   });
@@ -165,9 +177,13 @@ describeEachStore('POST /token is limited to one creation per client address per
   });
 
   it('ignores X-Forwarded-For when TRUST_PROXY is unset', async () => {
-    const first = await createFrom(get(), '192.0.2.7', { headers: { 'content-type': FORM, 'x-forwarded-for': '198.18.0.1' } });
+    const first = await createFrom(get(), '192.0.2.7', {
+      headers: { 'content-type': FORM, 'x-forwarded-for': '198.18.0.1' },
+    });
     expect(first.statusCode).toBe(200);
-    const second = await createFrom(get(), '192.0.2.7', { headers: { 'content-type': FORM, 'x-forwarded-for': '198.18.0.2' } });
+    const second = await createFrom(get(), '192.0.2.7', {
+      headers: { 'content-type': FORM, 'x-forwarded-for': '198.18.0.2' },
+    });
     expect(second.statusCode).toBe(429);
   });
 });

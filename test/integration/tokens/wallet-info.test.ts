@@ -16,7 +16,11 @@ describeEachStore('GET /token shows the wallet', (kind) => {
     const res = await info(token);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(res.json()).toStrictEqual({ wallet: 99, created: new Date(createdAt).toISOString(), hash: sha256Hex(token) });
+    expect(res.json()).toStrictEqual({
+      wallet: 99,
+      created: new Date(createdAt).toISOString(),
+      hash: sha256Hex(token),
+    });
     expect(res.json().created).toBe('2026-03-01T08:30:15.250Z');
   });
 
@@ -39,7 +43,9 @@ describeEachStore('GET /token shows the wallet', (kind) => {
       wallets.push(res.json().wallet);
     }
     expect(wallets).toEqual([2, 1, 0]);
-    const row = await t.deps.store.read.get<{ balance: number }>('SELECT balance FROM wallets WHERE hash = $1', [sha256Hex(token)]);
+    const row = await t.deps.store.read.get<{ balance: number }>('SELECT balance FROM wallets WHERE hash = $1', [
+      sha256Hex(token),
+    ]);
     expect(row?.balance).toBe(0);
   });
 

@@ -26,7 +26,12 @@ export function useReceiver(): { env: Record<string, string>; receiver: () => Ht
 export function webhookApi(t: TestApp, token: string) {
   const headers = { 'x-token': token };
   const json = (method: 'POST' | 'PUT' | 'PATCH', url: string, body: unknown) =>
-    t.inject({ method, url, headers: { ...headers, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+    t.inject({
+      method,
+      url,
+      headers: { ...headers, 'content-type': 'application/json' },
+      payload: JSON.stringify(body),
+    });
   return {
     create: (body: unknown) => json('POST', '/webhook', body),
     list: () => t.inject({ method: 'GET', url: '/webhook', headers }),
@@ -64,7 +69,12 @@ export async function received(receiver: HttpsReceiver, action: () => Promise<un
 }
 
 /** Columns of one wallet's stored webhook, read straight from the store. */
-export async function storedRow(t: TestApp, token: string, webhookId: string, columns: string): Promise<Record<string, unknown> | undefined> {
+export async function storedRow(
+  t: TestApp,
+  token: string,
+  webhookId: string,
+  columns: string,
+): Promise<Record<string, unknown> | undefined> {
   return t.deps.store.read.get<Record<string, unknown>>(
     `SELECT ${columns} FROM webhooks WHERE webhook_id = $1 AND wallet_id = (SELECT id FROM wallets WHERE hash = $2)`,
     [webhookId, sha256Hex(token)],

@@ -27,30 +27,74 @@ const CREATE_CASES: ReadonlyArray<readonly [string, Record<string, unknown>, str
   ['a url with credentials', { url: 'https://user:pw@127.0.0.1/hook' }, 'Invalid url: must not contain credentials'],
   ['a url that is not a string', { url: 42 }, 'Invalid url: must be string'],
   ['a Host header', { headers: { Host: 'evil.example' } }, 'Invalid headers: "Host" cannot be set'],
-  ['a content-length header', { headers: { 'content-length': '1' } }, 'Invalid headers: "content-length" cannot be set'],
-  ['a Transfer-Encoding header', { headers: { 'Transfer-Encoding': 'chunked' } }, 'Invalid headers: "Transfer-Encoding" cannot be set'],
+  [
+    'a content-length header',
+    { headers: { 'content-length': '1' } },
+    'Invalid headers: "content-length" cannot be set',
+  ],
+  [
+    'a Transfer-Encoding header',
+    { headers: { 'Transfer-Encoding': 'chunked' } },
+    'Invalid headers: "Transfer-Encoding" cannot be set',
+  ],
   ['a connection header', { headers: { connection: 'close' } }, 'Invalid headers: "connection" cannot be set'],
   ['a keep-alive header', { headers: { 'Keep-Alive': '5' } }, 'Invalid headers: "Keep-Alive" cannot be set'],
-  ['a webhook-signature header', { headers: { 'webhook-signature': 'v1,x' } }, 'Invalid headers: "webhook-signature" cannot be set'],
-  ['a header name with a space', { headers: { 'bad name': 'v' } }, 'Invalid headers: "bad name" is not a valid header name'],
-  ['a header value with a newline', { headers: { 'X-A': 'a\r\nX-B: b' } }, 'Invalid headers: value of "X-A" contains control characters'],
+  [
+    'a webhook-signature header',
+    { headers: { 'webhook-signature': 'v1,x' } },
+    'Invalid headers: "webhook-signature" cannot be set',
+  ],
+  [
+    'a header name with a space',
+    { headers: { 'bad name': 'v' } },
+    'Invalid headers: "bad name" is not a valid header name',
+  ],
+  [
+    'a header value with a newline',
+    { headers: { 'X-A': 'a\r\nX-B: b' } },
+    'Invalid headers: value of "X-A" contains control characters',
+  ],
   ['a header value that is not a string', { headers: { 'X-A': 1 } }, 'Invalid headers.X-A: must be string'],
   ['11 options', { options: options(11) }, 'Invalid options: at most 10 keys'],
-  ['an option of 501 characters', { options: { label: 'x'.repeat(501) } }, 'Invalid options: label must be at most 500 characters'],
+  [
+    'an option of 501 characters',
+    { options: { label: 'x'.repeat(501) } },
+    'Invalid options: label must be at most 500 characters',
+  ],
   ['an option that is not a string', { options: { chat_id: 42 } }, 'Invalid options.chat_id: must be string'],
-  ['an unknown format', { format: 'email' }, 'Invalid format: must be one of slack, discord, teams, telegram, pagerduty, custom or ""'],
-  ['pagerduty without routing_key', { format: 'pagerduty', options: { severity: 'info' } }, 'Invalid format: pagerduty requires options.routing_key'],
+  [
+    'an unknown format',
+    { format: 'email' },
+    'Invalid format: must be one of slack, discord, teams, telegram, pagerduty, custom or ""',
+  ],
+  [
+    'pagerduty without routing_key',
+    { format: 'pagerduty', options: { severity: 'info' } },
+    'Invalid format: pagerduty requires options.routing_key',
+  ],
   ['telegram without chat_id', { format: 'telegram' }, 'Invalid format: telegram requires options.chat_id'],
   ['custom without template', { format: 'custom' }, 'Invalid format: custom requires a template'],
-  ['a template over 2048 bytes', { format: 'custom', template: { text: 'x'.repeat(2038) } }, 'Invalid template: must be at most 2048 bytes'],
-  ['a template deeper than 5 levels', { format: 'custom', template: tooDeep }, 'Invalid template: nesting deeper than 5 levels'],
+  [
+    'a template over 2048 bytes',
+    { format: 'custom', template: { text: 'x'.repeat(2038) } },
+    'Invalid template: must be at most 2048 bytes',
+  ],
+  [
+    'a template deeper than 5 levels',
+    { format: 'custom', template: tooDeep },
+    'Invalid template: nesting deeper than 5 levels',
+  ],
   [
     'a template with an unclosed placeholder',
     { format: 'custom', template: { text: 'Hi {{from.name' } },
     'Invalid template: unterminated placeholder at "{{from.name"',
   ],
   ['a template that is an array', { format: 'custom', template: ['{{subject}}'] }, 'Invalid template: must be object'],
-  ['includeAttachments that is not a boolean', { includeAttachments: 'yes' }, 'Invalid includeAttachments: must be boolean'],
+  [
+    'includeAttachments that is not a boolean',
+    { includeAttachments: 'yes' },
+    'Invalid includeAttachments: must be boolean',
+  ],
   [
     'a schedule and a format',
     { schedule: SCHEDULE, format: 'slack' },
@@ -75,29 +119,61 @@ const CREATE_CASES: ReadonlyArray<readonly [string, Record<string, unknown>, str
   ['a schedule without timezone', { schedule: { cron: '0 9 * * *' } }, 'Missing required field: schedule.timezone'],
   ['an unknown schedule field', { schedule: { ...SCHEDULE, start: 'now' } }, 'Unknown field: schedule.start'],
   ['a schedule that is not an object', { schedule: '0 9 * * *' }, 'Invalid schedule: must be object'],
-  ['a cron with a bad minute', { schedule: { cron: '61 * * * *', timezone: 'UTC' } }, 'Invalid schedule.cron: minute "61" is out of range 0-59'],
-  ['a cron of 6 fields', { schedule: { cron: '0 0 9 * * *', timezone: 'UTC' } }, 'Invalid schedule.cron: must have 5 fields (minute hour day month weekday)'],
+  [
+    'a cron with a bad minute',
+    { schedule: { cron: '61 * * * *', timezone: 'UTC' } },
+    'Invalid schedule.cron: minute "61" is out of range 0-59',
+  ],
+  [
+    'a cron of 6 fields',
+    { schedule: { cron: '0 0 9 * * *', timezone: 'UTC' } },
+    'Invalid schedule.cron: must have 5 fields (minute hour day month weekday)',
+  ],
   [
     'the @daily shortcut',
     { schedule: { cron: '@daily', timezone: 'UTC' } },
     'Invalid schedule.cron: @ shortcuts are not supported, use 5 fields (minute hour day month weekday)',
   ],
-  ['an unknown time zone', { schedule: { cron: '0 9 * * *', timezone: 'Mars/Olympus' } }, 'Invalid schedule.timezone: unknown IANA time zone "Mars/Olympus"'],
-  ['0 0 31 * * (first run 60 days away)', { schedule: { cron: '0 0 31 * *', timezone: 'UTC' } }, 'Invalid schedule.cron: first run must fall within 30 days'],
+  [
+    'an unknown time zone',
+    { schedule: { cron: '0 9 * * *', timezone: 'Mars/Olympus' } },
+    'Invalid schedule.timezone: unknown IANA time zone "Mars/Olympus"',
+  ],
+  [
+    '0 0 31 * * (first run 60 days away)',
+    { schedule: { cron: '0 0 31 * *', timezone: 'UTC' } },
+    'Invalid schedule.cron: first run must fall within 30 days',
+  ],
   [
     '0 0 29 * * (59 days from Jan 29 to Mar 29)',
     { schedule: { cron: '0 0 29 * *', timezone: 'UTC' } },
     'Invalid schedule.cron: interval between runs exceeds 31 days',
   ],
-  ['0 0 30 * *', { schedule: { cron: '0 0 30 * *', timezone: 'UTC' } }, 'Invalid schedule.cron: interval between runs exceeds 31 days'],
-  ['0 0 1 */2 * (every other month)', { schedule: { cron: '0 0 1 */2 *', timezone: 'UTC' } }, 'Invalid schedule.cron: interval between runs exceeds 31 days'],
-  ['a yearly cron', { schedule: { cron: '0 0 1 1 *', timezone: 'UTC' } }, 'Invalid schedule.cron: first run must fall within 30 days'],
+  [
+    '0 0 30 * *',
+    { schedule: { cron: '0 0 30 * *', timezone: 'UTC' } },
+    'Invalid schedule.cron: interval between runs exceeds 31 days',
+  ],
+  [
+    '0 0 1 */2 * (every other month)',
+    { schedule: { cron: '0 0 1 */2 *', timezone: 'UTC' } },
+    'Invalid schedule.cron: interval between runs exceeds 31 days',
+  ],
+  [
+    'a yearly cron',
+    { schedule: { cron: '0 0 1 1 *', timezone: 'UTC' } },
+    'Invalid schedule.cron: first run must fall within 30 days',
+  ],
   [
     'a cron that never fires',
     { schedule: { cron: '0 0 30 2 *', timezone: 'UTC' } },
     'Invalid schedule.cron: never fires (no date matches its day, month and weekday)',
   ],
-  ['an active flag that is not a boolean', { schedule: { ...SCHEDULE, active: 'yes' } }, 'Invalid schedule.active: must be boolean'],
+  [
+    'an active flag that is not a boolean',
+    { schedule: { ...SCHEDULE, active: 'yes' } },
+    'Invalid schedule.active: must be boolean',
+  ],
 ];
 
 describeEachStore('webhooks: refused requests', (kind) => {
@@ -132,7 +208,13 @@ describeEachStore('webhooks: refused requests', (kind) => {
   it('accepts the limits exactly: 10 options of 500 characters, a 2048-byte template of 5 levels, 0 0 28 * * and 0 0 1 * *', async () => {
     const template = { text: 'x'.repeat(2048 - '{"text":""}'.length) };
     expect(Buffer.byteLength(JSON.stringify(template))).toBe(2048);
-    ok(await api.create({ webhookId: 'a', url, options: Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`k${i}`, 'x'.repeat(500)])) }));
+    ok(
+      await api.create({
+        webhookId: 'a',
+        url,
+        options: Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`k${i}`, 'x'.repeat(500)])),
+      }),
+    );
     ok(await api.create({ webhookId: 'b', url, format: 'custom', template }));
     ok(await api.create({ webhookId: 'c', url, format: 'custom', template: deep }));
     ok(await api.create({ webhookId: 'd', url, schedule: { cron: '0 0 28 * *', timezone: 'UTC' } }));
@@ -189,14 +271,22 @@ describeEachStore('webhooks: refused requests', (kind) => {
     for (let i = 0; i < 98; i++) ok(await api.create({ webhookId: `w${i}`, url }));
     const same = await Promise.all([api.create({ webhookId: 'dup', url }), api.create({ webhookId: 'dup', url })]);
     expect(same.map((res) => res.statusCode).sort()).toEqual([200, 409]);
-    const racing = await Promise.all([api.create({ webhookId: 'x1', url }), api.create({ webhookId: 'x2', url }), api.create({ webhookId: 'x3', url })]);
+    const racing = await Promise.all([
+      api.create({ webhookId: 'x1', url }),
+      api.create({ webhookId: 'x2', url }),
+      api.create({ webhookId: 'x3', url }),
+    ]);
     expect(racing.map((res) => res.statusCode).sort()).toEqual([200, 400, 400]);
     expect(ok(await api.list()).webhooks).toHaveLength(100);
   });
 
   it('PUT answers 400 to a body webhookId other than the path one, and accepts the same one', async () => {
     ok(await api.create({ url }));
-    expectError(await api.put('default', { webhookId: 'other', url }), 400, 'Invalid webhookId: must match the path (a webhook cannot be renamed)');
+    expectError(
+      await api.put('default', { webhookId: 'other', url }),
+      400,
+      'Invalid webhookId: must match the path (a webhook cannot be renamed)',
+    );
     ok(await api.put('default', { webhookId: 'default', url }));
   });
 
@@ -212,7 +302,11 @@ describeEachStore('webhooks: refused requests', (kind) => {
       ['an unknown schedule field', { schedule: { every: '1h' } }, 'Unknown field: schedule.every'],
       ['an http url', { url: 'http://127.0.0.1/x' }, 'Invalid url: must be an https URL'],
       ['a forbidden header', { headers: { Host: 'x' } }, 'Invalid headers: "Host" cannot be set'],
-      ['format pagerduty without routing_key', { format: 'pagerduty' }, 'Invalid format: pagerduty requires options.routing_key'],
+      [
+        'format pagerduty without routing_key',
+        { format: 'pagerduty' },
+        'Invalid format: pagerduty requires options.routing_key',
+      ],
       ['format custom without template', { format: 'custom' }, 'Invalid format: custom requires a template'],
       ['11 options', { options: options(11) }, 'Invalid options: at most 10 keys'],
       [
@@ -220,8 +314,16 @@ describeEachStore('webhooks: refused requests', (kind) => {
         { schedule: SCHEDULE, format: 'slack' },
         'Invalid field combination: format is for mailbox webhooks and cannot be sent with schedule',
       ],
-      ['a schedule without a time zone on a mailbox webhook', { schedule: { cron: '0 9 * * *' } }, 'Missing required field: schedule.timezone'],
-      ['a schedule without a cron on a mailbox webhook', { schedule: { timezone: 'UTC' } }, 'Missing required field: schedule.cron'],
+      [
+        'a schedule without a time zone on a mailbox webhook',
+        { schedule: { cron: '0 9 * * *' } },
+        'Missing required field: schedule.timezone',
+      ],
+      [
+        'a schedule without a cron on a mailbox webhook',
+        { schedule: { timezone: 'UTC' } },
+        'Missing required field: schedule.cron',
+      ],
       ['rotateSecret that is not a boolean', { rotateSecret: 'yes' }, 'Invalid rotateSecret: must be boolean'],
     ])('answers 400 to %s on a mailbox webhook and changes nothing', async (_name, patch, message) => {
       const before = ok(await api.create({ url, format: 'telegram', options: { chat_id: '1' } }));
@@ -246,14 +348,26 @@ describeEachStore('webhooks: refused requests', (kind) => {
         { schedule: { active: false }, options: {} },
         'Invalid field combination: options is for mailbox webhooks and cannot be sent with schedule',
       ],
-      ['a cron with gaps over 31 days', { schedule: { cron: '0 0 29 * *' } }, 'Invalid schedule.cron: interval between runs exceeds 31 days'],
-      ['a cron with a bad hour', { schedule: { cron: '0 24 * * *' } }, 'Invalid schedule.cron: hour "24" is out of range 0-23'],
+      [
+        'a cron with gaps over 31 days',
+        { schedule: { cron: '0 0 29 * *' } },
+        'Invalid schedule.cron: interval between runs exceeds 31 days',
+      ],
+      [
+        'a cron with a bad hour',
+        { schedule: { cron: '0 24 * * *' } },
+        'Invalid schedule.cron: hour "24" is out of range 0-23',
+      ],
       [
         'the @daily shortcut',
         { schedule: { cron: '@daily' } },
         'Invalid schedule.cron: @ shortcuts are not supported, use 5 fields (minute hour day month weekday)',
       ],
-      ['a bad time zone', { schedule: { timezone: 'Europe/Atlantis' } }, 'Invalid schedule.timezone: unknown IANA time zone "Europe/Atlantis"'],
+      [
+        'a bad time zone',
+        { schedule: { timezone: 'Europe/Atlantis' } },
+        'Invalid schedule.timezone: unknown IANA time zone "Europe/Atlantis"',
+      ],
     ])('answers 400 to %s on a scheduled webhook and changes nothing', async (_name, patch, message) => {
       const before = ok(await api.create({ url, schedule: SCHEDULE }));
       expectError(await api.patch('default', patch), 400, message);
@@ -265,7 +379,13 @@ describeEachStore('webhooks: refused requests', (kind) => {
   it('answers 400 to a body that is not JSON or not an object', async () => {
     const t = get();
     const token = await t.createToken(10);
-    const post = (payload: string) => t.inject({ method: 'POST', url: '/webhook', headers: { 'x-token': token, 'content-type': 'application/json' }, payload });
+    const post = (payload: string) =>
+      t.inject({
+        method: 'POST',
+        url: '/webhook',
+        headers: { 'x-token': token, 'content-type': 'application/json' },
+        payload,
+      });
     expectError(await post('{"url":'), 400, 'Invalid JSON body');
     expectError(await post('[]'), 400, 'Invalid body: must be a JSON object');
   });
@@ -274,7 +394,12 @@ describeEachStore('webhooks: refused requests', (kind) => {
     ok(await api.create({ webhookId: 'x', url }));
     const token = await get().createToken(10);
     const testPath = await get().inject({ method: 'GET', url: '/webhook/x/test', headers: { 'x-token': token } });
-    expect([testPath.statusCode, testPath.body, testPath.headers.allow, testPath.headers['content-type']]).toEqual([405, 'Method Not Allowed', 'POST', PLAIN]);
+    expect([testPath.statusCode, testPath.body, testPath.headers.allow, testPath.headers['content-type']]).toEqual([
+      405,
+      'Method Not Allowed',
+      'POST',
+      PLAIN,
+    ]);
     const put = await get().inject({ method: 'PUT', url: '/webhook/x/test', headers: { 'x-token': token } });
     expect(put.statusCode).toBe(405);
     const one = await get().inject({ method: 'POST', url: '/webhook/x', headers: { 'x-token': token } });
@@ -294,7 +419,12 @@ describeEachStore('webhooks: refused requests', (kind) => {
     const emptyToken = await get().createToken(0);
     const broke = webhookApi(get(), emptyToken);
     const res = await broke.create({ url });
-    expect([res.statusCode, res.body, res.headers['x-cost'], res.headers['x-balance']]).toEqual([402, 'Insufficient credits', '0', '0']);
+    expect([res.statusCode, res.body, res.headers['x-cost'], res.headers['x-balance']]).toEqual([
+      402,
+      'Insufficient credits',
+      '0',
+      '0',
+    ]);
     expect(await storedRow(get(), emptyToken, 'default', 'webhook_id')).toBeUndefined();
   });
 });

@@ -3,7 +3,16 @@ import { describeEachStore } from '../../helpers/each-store.js';
 import { ManualClock } from '../../helpers/app.js';
 import { useTestApp } from '../../helpers/use-test-app.js';
 import { sha256Hex } from '../../../src/lib/hash.js';
-import { MAILBOX_ADDRESS, PLAIN, SIGNING_SECRET, expectError, ok, storedRow, useReceiver, webhookApi } from './webhook-fixtures.js';
+import {
+  MAILBOX_ADDRESS,
+  PLAIN,
+  SIGNING_SECRET,
+  expectError,
+  ok,
+  storedRow,
+  useReceiver,
+  webhookApi,
+} from './webhook-fixtures.js';
 import type { WebhookApi } from './webhook-fixtures.js';
 
 const START = Date.parse('2026-06-01T12:00:00.000Z');
@@ -82,7 +91,9 @@ describeEachStore('webhooks: create, read, replace, patch, delete', (kind) => {
   });
 
   it('creates a scheduled webhook: schedule with active true and nextRunAt, no mailbox fields', async () => {
-    const body = ok(await api.create({ webhookId: 'nightly', url, schedule: { cron: '0 9 * * *', timezone: 'Europe/Rome' } }));
+    const body = ok(
+      await api.create({ webhookId: 'nightly', url, schedule: { cron: '0 9 * * *', timezone: 'Europe/Rome' } }),
+    );
     expect(Object.keys(body)).toEqual([...SCHEDULED_KEYS, 'signingSecret']);
     expect(body).toStrictEqual({
       webhookId: 'nightly',
@@ -96,7 +107,9 @@ describeEachStore('webhooks: create, read, replace, patch, delete', (kind) => {
   });
 
   it('creates an inactive schedule without nextRunAt and stores the canonical time zone name', async () => {
-    const body = ok(await api.create({ url, schedule: { cron: '*/15 * * * *', timezone: 'europe/rome', active: false } }));
+    const body = ok(
+      await api.create({ url, schedule: { cron: '*/15 * * * *', timezone: 'europe/rome', active: false } }),
+    );
     expect(body.schedule).toStrictEqual({ cron: '*/15 * * * *', timezone: 'Europe/Rome', active: false });
   });
 
@@ -131,7 +144,9 @@ describeEachStore('webhooks: create, read, replace, patch, delete', (kind) => {
     expect((await api.list()).body).toBe('{"webhooks":[]}');
     const mailbox = ok(await api.create({ webhookId: 'zeta', url }));
     clock.advance(1000);
-    const scheduled = ok(await api.create({ webhookId: 'alpha', url, schedule: { cron: '*/15 * * * *', timezone: 'UTC' } }));
+    const scheduled = ok(
+      await api.create({ webhookId: 'alpha', url, schedule: { cron: '*/15 * * * *', timezone: 'UTC' } }),
+    );
     const list = ok(await api.list());
     expect(Object.keys(list)).toEqual(['webhooks']);
     const strip = ({ signingSecret: _s, ...rest }: Record<string, unknown>) => rest;
@@ -159,16 +174,26 @@ describeEachStore('webhooks: create, read, replace, patch, delete', (kind) => {
     expect(ok(await api.list()).webhooks[0].schedule).toStrictEqual(expected);
     expect(ok(await api.patch('cron', { url: `${url}?v=2` })).schedule).toStrictEqual(expected);
     expect(ok(await api.patch('cron', { schedule: null }))).not.toHaveProperty('schedule');
-    expect(ok(await api.patch('cron', { schedule: { cron: '*/15 * * * *', timezone: 'UTC' } })).schedule).toStrictEqual({
-      cron: '*/15 * * * *',
-      timezone: 'UTC',
-      active: true,
-      nextRunAt: '2026-06-01T12:15:00.000Z',
-    });
+    expect(ok(await api.patch('cron', { schedule: { cron: '*/15 * * * *', timezone: 'UTC' } })).schedule).toStrictEqual(
+      {
+        cron: '*/15 * * * *',
+        timezone: 'UTC',
+        active: true,
+        nextRunAt: '2026-06-01T12:15:00.000Z',
+      },
+    );
   });
 
   it('PUT replaces the whole configuration and keeps the mailbox address', async () => {
-    const created = ok(await api.create({ url, headers: { 'X-A': '1' }, format: 'telegram', options: { chat_id: '7' }, includeAttachments: false }));
+    const created = ok(
+      await api.create({
+        url,
+        headers: { 'X-A': '1' },
+        format: 'telegram',
+        options: { chat_id: '7' },
+        includeAttachments: false,
+      }),
+    );
     const replaced = ok(await api.put('default', { url: `${url}/2`, format: 'slack' }));
     expect(replaced).toStrictEqual({
       webhookId: 'default',
@@ -185,7 +210,9 @@ describeEachStore('webhooks: create, read, replace, patch, delete', (kind) => {
 
   it('PUT with a schedule switches to scheduled mode, and PUT without one switches back with a new mailbox address', async () => {
     const created = ok(await api.create({ url, format: 'discord' }));
-    const scheduled = ok(await api.put('default', { url, schedule: { cron: '0 * * * *', timezone: 'UTC', active: true } }));
+    const scheduled = ok(
+      await api.put('default', { url, schedule: { cron: '0 * * * *', timezone: 'UTC', active: true } }),
+    );
     expect(scheduled).toStrictEqual({
       webhookId: 'default',
       webhook: url,
@@ -201,7 +228,14 @@ describeEachStore('webhooks: create, read, replace, patch, delete', (kind) => {
   });
 
   it('PATCH replaces url, headers, format, options and includeAttachments and leaves the rest', async () => {
-    const created = ok(await api.create({ url, headers: { 'X-A': '1', 'X-B': '2' }, format: 'telegram', options: { chat_id: '7', label: 'x' } }));
+    const created = ok(
+      await api.create({
+        url,
+        headers: { 'X-A': '1', 'X-B': '2' },
+        format: 'telegram',
+        options: { chat_id: '7', label: 'x' },
+      }),
+    );
     ok(await api.patch('default', { url: `${url}/new` }));
     ok(await api.patch('default', { headers: { 'X-C': '3' } }));
     ok(await api.patch('default', { options: { chat_id: '8' } }));
@@ -244,7 +278,12 @@ describeEachStore('webhooks: create, read, replace, patch, delete', (kind) => {
     expect(await storedRow(get(), token, 'default', 'active, next_run_at')).toEqual({ active: 0, next_run_at: null });
     clock.advance(3 * 3600_000);
     const resumed = ok(await api.patch('default', { schedule: { active: true } }));
-    expect(resumed.schedule).toStrictEqual({ cron: '30 * * * *', timezone: 'America/New_York', active: true, nextRunAt: '2026-06-01T15:30:00.000Z' });
+    expect(resumed.schedule).toStrictEqual({
+      cron: '30 * * * *',
+      timezone: 'America/New_York',
+      active: true,
+      nextRunAt: '2026-06-01T15:30:00.000Z',
+    });
   });
 
   it('PATCH with some schedule fields validates the merged schedule and recomputes nextRunAt', async () => {
@@ -290,7 +329,12 @@ describeEachStore('webhooks: create, read, replace, patch, delete', (kind) => {
     ok(await api.create({ url, format: 'slack' }));
     const body = ok(await api.patch('default', { schedule: { cron: '0 0 1 * *', timezone: 'UTC' } }));
     expect(Object.keys(body)).toEqual(SCHEDULED_KEYS);
-    expect(body.schedule).toStrictEqual({ cron: '0 0 1 * *', timezone: 'UTC', active: true, nextRunAt: '2026-07-01T00:00:00.000Z' });
+    expect(body.schedule).toStrictEqual({
+      cron: '0 0 1 * *',
+      timezone: 'UTC',
+      active: true,
+      nextRunAt: '2026-07-01T00:00:00.000Z',
+    });
     expect(await storedRow(get(), token, 'default', 'mailbox')).toEqual({ mailbox: null });
   });
 
@@ -300,7 +344,9 @@ describeEachStore('webhooks: create, read, replace, patch, delete', (kind) => {
     expect(Object.keys(rotated)).toEqual([...MAILBOX_KEYS, 'signingSecret']);
     expect(rotated.signingSecret).toMatch(SIGNING_SECRET);
     expect(rotated.signingSecret).not.toBe(created.signingSecret);
-    expect(await storedRow(get(), token, 'default', 'signing_secret')).toEqual({ signing_secret: rotated.signingSecret });
+    expect(await storedRow(get(), token, 'default', 'signing_secret')).toEqual({
+      signing_secret: rotated.signingSecret,
+    });
     expect(ok(await api.patch('default', { rotateSecret: false }))).not.toHaveProperty('signingSecret');
     expect(ok(await api.patch('default', { url }))).not.toHaveProperty('signingSecret');
   });
@@ -308,7 +354,12 @@ describeEachStore('webhooks: create, read, replace, patch, delete', (kind) => {
   it('DELETE answers plain OK and the webhook is gone', async () => {
     ok(await api.create({ webhookId: 'gone', url }));
     const res = await api.remove('gone');
-    expect([res.statusCode, res.body, res.headers['content-type'], res.headers['x-cost']]).toEqual([200, 'OK', PLAIN, '1']);
+    expect([res.statusCode, res.body, res.headers['content-type'], res.headers['x-cost']]).toEqual([
+      200,
+      'OK',
+      PLAIN,
+      '1',
+    ]);
     expectError(await api.get('gone'), 404, 'Webhook not found');
     expectError(await api.remove('gone'), 404, 'Webhook not found');
     expect(ok(await api.list()).webhooks).toEqual([]);
@@ -342,7 +393,13 @@ describeEachStore('webhooks: create, read, replace, patch, delete', (kind) => {
       balance -= 1;
       expect(res.headers).toMatchObject({ 'x-cost': '1', 'x-balance': String(balance) });
     }
-    const logs = ok(await api.logs('webhook', 20)).logs as Array<{ method: string; path: string; endpoint: string; status_code: number; cost: number }>;
+    const logs = ok(await api.logs('webhook', 20)).logs as Array<{
+      method: string;
+      path: string;
+      endpoint: string;
+      status_code: number;
+      cost: number;
+    }>;
     expect(logs.map((entry) => `${entry.method} ${entry.path} ${entry.status_code} ${entry.cost}`).reverse()).toEqual([
       'POST /webhook 200 1',
       'GET /webhook 200 1',

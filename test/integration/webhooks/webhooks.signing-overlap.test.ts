@@ -11,7 +11,11 @@ import type { WebhookApi } from './webhook-fixtures.js';
 
 function signatureHeaders(request: ReceivedRequest, signature?: string): Record<string, string> {
   const pick = (name: string) => String(request.headers[name] ?? '');
-  return { 'webhook-id': pick('webhook-id'), 'webhook-timestamp': pick('webhook-timestamp'), 'webhook-signature': signature ?? pick('webhook-signature') };
+  return {
+    'webhook-id': pick('webhook-id'),
+    'webhook-timestamp': pick('webhook-timestamp'),
+    'webhook-signature': signature ?? pick('webhook-signature'),
+  };
 }
 
 /** Whether the request verifies with the `standardwebhooks` library under `secret`. */
@@ -44,7 +48,8 @@ describeEachStore('signing-key rotation: deliveries carry the previous signature
     receiver().respondWith({ status: 200, body: 'ok' });
   });
 
-  const testDelivery = (webhookId: string) => received(receiver(), async () => expect(ok(await api.test(webhookId)).success).toBe(true));
+  const testDelivery = (webhookId: string) =>
+    received(receiver(), async () => expect(ok(await api.test(webhookId)).success).toBe(true));
 
   it('verifies under both secrets until 24 h after the rotation, then under the new one only', async () => {
     const created = ok(await api.create({ webhookId: 'rot', url }));
@@ -83,7 +88,10 @@ describeEachStore('signing-key rotation: deliveries carry the previous signature
     ok(await api.patch('again', { format: 'slack' }));
     clock.set(Date.now());
     const kept = await testDelivery('again');
-    expect([verifies(String(created.signingSecret), kept), verifies(String(rotated.signingSecret), kept)]).toStrictEqual([true, true]);
+    expect([
+      verifies(String(created.signingSecret), kept),
+      verifies(String(rotated.signingSecret), kept),
+    ]).toStrictEqual([true, true]);
 
     const third = ok(await api.patch('again', { rotateSecret: true }));
     const request = await testDelivery('again');
@@ -108,41 +116,48 @@ describeEachStore('signing-key rotation: deliveries carry the previous signature
       expect(res.body).not.toMatch(/previous/i);
     }
     // It is kept, for signing only.
-    expect(await storedRow(get(), token, 'hidden', 'previous_signing_secret')).toStrictEqual({ previous_signing_secret: oldSecret });
+    expect(await storedRow(get(), token, 'hidden', 'previous_signing_secret')).toStrictEqual({
+      previous_signing_secret: oldSecret,
+    });
   });
 });
 
-describeEachStore('signing-key rotation: inbound mail delivered within the overlap verifies under both secrets', (kind) => {
-  const clock = new ManualClock(Date.now());
-  const secret = 'relay-secret-0123456789';
-  const get = useMailHarness(kind, { env: { INBOUND_SECRET: secret }, app: { clock } });
+describeEachStore(
+  'signing-key rotation: inbound mail delivered within the overlap verifies under both secrets',
+  (kind) => {
+    const clock = new ManualClock(Date.now());
+    const secret = 'relay-secret-0123456789';
+    const get = useMailHarness(kind, { env: { INBOUND_SECRET: secret }, app: { clock } });
 
-  it('a relayed message after a rotation verifies under the old and the new secret, and a day later under the new one only', async () => {
-    const h = get();
-    const rotatedAt = Date.now() - DAY + 2 * MINUTE;
-    clock.set(rotatedAt);
-    const box = await createMailbox(h, {}, 1000, '/signed-mail');
-    const oldSecret = String((await storedRow(h.t, box.token, box.webhookId, 'signing_secret'))?.signing_secret);
-    const newSecret = String(ok(await webhookApi(h.t, box.token).patch(box.webhookId, { rotateSecret: true })).signingSecret);
-    const relay = async (messageId: string) => {
-      const before = h.receiver.requests.length;
-      const res = await h.t.inject({
-        method: 'POST',
-        url: `/inbound/raw?recipient=${encodeURIComponent(box.email)}`,
-        headers: { 'content-type': 'message/rfc822', 'x-inbound-secret': secret },
-        payload: `From: a@sender.test\r\nSubject: signed\r\nMessage-ID: <${messageId}>\r\n\r\nHello.\r\n`,
-      });
-      expect(res.statusCode).toBe(202);
-      const [request] = (await h.receiver.waitForRequests(before + 1)).slice(before);
-      await h.smtp.idle();
-      return request as ReceivedRequest;
-    };
+    it('a relayed message after a rotation verifies under the old and the new secret, and a day later under the new one only', async () => {
+      const h = get();
+      const rotatedAt = Date.now() - DAY + 2 * MINUTE;
+      clock.set(rotatedAt);
+      const box = await createMailbox(h, {}, 1000, '/signed-mail');
+      const oldSecret = String((await storedRow(h.t, box.token, box.webhookId, 'signing_secret'))?.signing_secret);
+      const newSecret = String(
+        ok(await webhookApi(h.t, box.token).patch(box.webhookId, { rotateSecret: true })).signingSecret,
+      );
+      const relay = async (messageId: string) => {
+        const before = h.receiver.requests.length;
+        const res = await h.t.inject({
+          method: 'POST',
+          url: `/inbound/raw?recipient=${encodeURIComponent(box.email)}`,
+          headers: { 'content-type': 'message/rfc822', 'x-inbound-secret': secret },
+          payload: `From: a@sender.test\r\nSubject: signed\r\nMessage-ID: <${messageId}>\r\n\r\nHello.\r\n`,
+        });
+        expect(res.statusCode).toBe(202);
+        const [request] = (await h.receiver.waitForRequests(before + 1)).slice(before);
+        await h.smtp.idle();
+        return request as ReceivedRequest;
+      };
 
-    clock.set(Date.now());
-    const during = await relay('overlap-1@sender.test');
-    expect([verifies(newSecret, during), verifies(oldSecret, during)]).toStrictEqual([true, true]);
-    clock.set(rotatedAt + DAY);
-    const after = await relay('overlap-2@sender.test');
-    expect([verifies(newSecret, after), verifies(oldSecret, after)]).toStrictEqual([true, false]);
-  });
-});
+      clock.set(Date.now());
+      const during = await relay('overlap-1@sender.test');
+      expect([verifies(newSecret, during), verifies(oldSecret, during)]).toStrictEqual([true, true]);
+      clock.set(rotatedAt + DAY);
+      const after = await relay('overlap-2@sender.test');
+      expect([verifies(newSecret, after), verifies(oldSecret, after)]).toStrictEqual([true, false]);
+    });
+  },
+);

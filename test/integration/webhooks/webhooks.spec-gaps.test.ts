@@ -23,7 +23,9 @@ describeEachStore('webhooks: contract rows without an earlier test', (kind) => {
   });
 
   /** Runs the test of `webhookId`, checks it was a 200 charged 1, and returns its outcome and what the receiver got meanwhile. */
-  async function testOutcome(webhookId: string): Promise<{ outcome: Record<string, unknown>; requests: ReceivedRequest[] }> {
+  async function testOutcome(
+    webhookId: string,
+  ): Promise<{ outcome: Record<string, unknown>; requests: ReceivedRequest[] }> {
     const before = receiver().requests.length;
     const res = await api.test(webhookId);
     expect(res.headers['x-cost']).toBe('1');
@@ -62,14 +64,17 @@ describeEachStore('webhooks: contract rows without an earlier test', (kind) => {
       ['302 without a Location (a redirect to nowhere)', { status: 302 }, 'webhook call failed: HTTP 302'],
       ['400', { status: 400, body: 'bad' }, 'webhook call failed: HTTP 400'],
       ['500', { status: 500, body: 'boom' }, 'webhook call failed: HTTP 500'],
-    ])('reports a receiver answering %s as success false with the status in the message', async (_name, answer, message) => {
-      ok(await api.create({ webhookId: 'fail', url }));
-      receiver().enqueue(answer);
-      const { outcome, requests } = await testOutcome('fail');
-      expect(outcome).toStrictEqual({ success: false, message });
-      // One call, not retried.
-      expect(requests).toHaveLength(1);
-    });
+    ])(
+      'reports a receiver answering %s as success false with the status in the message',
+      async (_name, answer, message) => {
+        ok(await api.create({ webhookId: 'fail', url }));
+        receiver().enqueue(answer);
+        const { outcome, requests } = await testOutcome('fail');
+        expect(outcome).toStrictEqual({ success: false, message });
+        // One call, not retried.
+        expect(requests).toHaveLength(1);
+      },
+    );
   });
 
   describe('delivery follows at most 10 redirects', () => {
@@ -87,7 +92,9 @@ describeEachStore('webhooks: contract rows without an earlier test', (kind) => {
       ok(await api.create({ webhookId: 'chain', url: receiver().url(`/hops/${MAX_REDIRECTS}`, '127.0.0.1') }));
       const { outcome, requests } = await testOutcome('chain');
       expect(outcome).toStrictEqual(DELIVERED);
-      expect(requests.map((request) => request.path)).toEqual(Array.from({ length: MAX_REDIRECTS + 1 }, (_, i) => `/hops/${MAX_REDIRECTS - i}`));
+      expect(requests.map((request) => request.path)).toEqual(
+        Array.from({ length: MAX_REDIRECTS + 1 }, (_, i) => `/hops/${MAX_REDIRECTS - i}`),
+      );
       const last = requests.at(-1) as ReceivedRequest;
       expect(last.method).toBe('POST');
       expect(JSON.parse(last.text)).toMatchObject({ subject: 'Test webhook' });
@@ -98,7 +105,9 @@ describeEachStore('webhooks: contract rows without an earlier test', (kind) => {
       const { outcome, requests } = await testOutcome('longer');
       expect(outcome).toStrictEqual({ success: false, message: 'webhook call failed: too many redirects' });
       // 11 requests: the first and 10 followed redirects; the 11th Location (/hops/0) is not followed.
-      expect(requests.map((request) => request.path)).toEqual(Array.from({ length: MAX_REDIRECTS + 1 }, (_, i) => `/hops/${MAX_REDIRECTS + 1 - i}`));
+      expect(requests.map((request) => request.path)).toEqual(
+        Array.from({ length: MAX_REDIRECTS + 1 }, (_, i) => `/hops/${MAX_REDIRECTS + 1 - i}`),
+      );
     });
   });
 });

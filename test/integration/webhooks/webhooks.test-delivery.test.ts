@@ -16,7 +16,11 @@ const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 /** The signature headers of a received request, as standardwebhooks wants them. */
 function signatureHeaders(request: ReceivedRequest): Record<string, string> {
   const pick = (name: string) => String(request.headers[name] ?? '');
-  return { 'webhook-id': pick('webhook-id'), 'webhook-timestamp': pick('webhook-timestamp'), 'webhook-signature': pick('webhook-signature') };
+  return {
+    'webhook-id': pick('webhook-id'),
+    'webhook-timestamp': pick('webhook-timestamp'),
+    'webhook-signature': pick('webhook-signature'),
+  };
 }
 
 const near = (iso: string) => Math.abs(Date.parse(iso) - Date.now()) < 60_000;
@@ -99,7 +103,13 @@ describeEachStore('POST /webhook/{webhookId}/test delivers through a real HTTPS 
             version: '1.4',
             body: [
               { type: 'TextBlock', text: 'Test webhook', wrap: true, weight: 'Bolder', size: 'Medium' },
-              { type: 'TextBlock', text: 'From: Test User <test@example.com>', wrap: true, isSubtle: true, spacing: 'None' },
+              {
+                type: 'TextBlock',
+                text: 'From: Test User <test@example.com>',
+                wrap: true,
+                isSubtle: true,
+                spacing: 'None',
+              },
               { type: 'TextBlock', text: TEXT, wrap: true },
             ],
           },
@@ -110,7 +120,11 @@ describeEachStore('POST /webhook/{webhookId}/test delivers through a real HTTPS 
 
   it('format telegram: chat_id from the options, HTML text, parse_mode HTML', async () => {
     const { body } = await deliveredFor({ format: 'telegram', options: { chat_id: '-100123' } });
-    expect(body).toStrictEqual({ chat_id: '-100123', text: `<b>Test webhook</b>\nFrom: Test User &lt;test@example.com&gt;\n${TEXT}`, parse_mode: 'HTML' });
+    expect(body).toStrictEqual({
+      chat_id: '-100123',
+      text: `<b>Test webhook</b>\nFrom: Test User &lt;test@example.com&gt;\n${TEXT}`,
+      parse_mode: 'HTML',
+    });
   });
 
   it('format pagerduty: a trigger event with the routing key', async () => {
@@ -211,7 +225,8 @@ describeEachStore('POST /webhook/{webhookId}/test delivers through a real HTTPS 
     ok(await api.test('logged'));
     const logs = ok(await api.logs('webhook-delivery')).logs as Array<Record<string, unknown>>;
     expect(logs).toHaveLength(2);
-    for (const entry of logs) expect(entry).toMatchObject({ method: 'POST', path: 'logged', endpoint: 'webhook-delivery', cost: 1 });
+    for (const entry of logs)
+      expect(entry).toMatchObject({ method: 'POST', path: 'logged', endpoint: 'webhook-delivery', cost: 1 });
     // Each row tells how its delivery went: the failed one with the receiver's status and the cause.
     expect(logs.map((entry) => [entry.status_code, entry.error])).toEqual([
       [500, 'webhook call failed: HTTP 500'],

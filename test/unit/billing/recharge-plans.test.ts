@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { creditsOfMetadata, creditsOfPrice, rechargeRoute } from '../../../src/features/billing/recharge-plans.js';
 
 const checkout = { secretKey: 'sk', webhookSecret: 'whsec', price1m: 'price_1', price3m: 'price_3' };
-const links = { webhookSecret: 'whsec', paymentLink1m: 'https://buy.stripe.com/a', paymentLink3m: 'https://buy.stripe.com/b' };
+const links = {
+  webhookSecret: 'whsec',
+  paymentLink1m: 'https://buy.stripe.com/a',
+  paymentLink3m: 'https://buy.stripe.com/b',
+};
 
 describe('recharge routes', () => {
   it('uses Checkout when a secret key and the price are set', () => {
@@ -11,9 +15,15 @@ describe('recharge routes', () => {
   });
 
   it('uses a Payment Link otherwise, and Checkout when both are configured', () => {
-    expect(rechargeRoute(links, '3')).toEqual({ kind: 'payment-link', url: 'https://buy.stripe.com/b', credits: 3_000_000 });
+    expect(rechargeRoute(links, '3')).toEqual({
+      kind: 'payment-link',
+      url: 'https://buy.stripe.com/b',
+      credits: 3_000_000,
+    });
     expect(rechargeRoute({ ...links, ...checkout }, '1')).toMatchObject({ kind: 'checkout' });
-    expect(rechargeRoute({ ...links, secretKey: 'sk', price1m: 'price_1' }, '3')).toMatchObject({ kind: 'payment-link' });
+    expect(rechargeRoute({ ...links, secretKey: 'sk', price1m: 'price_1' }, '3')).toMatchObject({
+      kind: 'payment-link',
+    });
   });
 
   it('is not configured without a webhook secret, or without a price or link for the amount', () => {

@@ -3,7 +3,9 @@ import { isRetryable, MAX_RETRY_DELAY_MS, retryDelayMs } from '../../../src/deli
 
 describe('retry policy', () => {
   it('waits 30 s after the first attempt, doubling after each further one, within ±20 % jitter', () => {
-    expect([1, 2, 3, 4].map((attempt) => retryDelayMs(30_000, attempt, () => 0.5))).toStrictEqual([30_000, 60_000, 120_000, 240_000]);
+    expect([1, 2, 3, 4].map((attempt) => retryDelayMs(30_000, attempt, () => 0.5))).toStrictEqual([
+      30_000, 60_000, 120_000, 240_000,
+    ]);
     expect(retryDelayMs(30_000, 1, () => 0)).toBe(24_000);
     expect(retryDelayMs(30_000, 1, () => 0.999_999)).toBe(36_000);
   });

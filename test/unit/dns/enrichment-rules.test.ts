@@ -5,7 +5,8 @@ import { assessEmailSecurity } from '../../../src/features/dns/email-score.js';
 import type { EmailPosture } from '../../../src/features/dns/email-score.js';
 import { mxProvider } from '../../../src/features/dns/mx-provider.js';
 
-const mx = (...hosts: Array<[number, string]>) => hosts.map(([priority, exchange]) => ({ type: 'MX' as const, priority, exchange, ttl: 300 }));
+const mx = (...hosts: Array<[number, string]>) =>
+  hosts.map(([priority, exchange]) => ({ type: 'MX' as const, priority, exchange, ttl: 300 }));
 
 describe('mail provider from MX hosts', () => {
   it('recognises the common providers', () => {
@@ -50,16 +51,27 @@ describe('DMARC records', () => {
   });
 
   it('is present only with exactly one valid record among the TXT strings', () => {
-    expect(dmarcFromTexts(['unrelated', 'v=DMARC1; p=quarantine'])).toMatchObject({ present: true, policy: 'quarantine' });
+    expect(dmarcFromTexts(['unrelated', 'v=DMARC1; p=quarantine'])).toMatchObject({
+      present: true,
+      policy: 'quarantine',
+    });
     expect(dmarcFromTexts([])).toEqual({ present: false });
-    expect(dmarcFromTexts(['v=DMARC1; p=none', 'v=DMARC1; p=reject'])).toEqual({ present: false, error: 'more than one DMARC record' });
-    expect(dmarcFromTexts(['v=DMARC1; p=maybe'])).toMatchObject({ present: false, error: 'DMARC record has an unknown policy p=maybe' });
+    expect(dmarcFromTexts(['v=DMARC1; p=none', 'v=DMARC1; p=reject'])).toEqual({
+      present: false,
+      error: 'more than one DMARC record',
+    });
+    expect(dmarcFromTexts(['v=DMARC1; p=maybe'])).toMatchObject({
+      present: false,
+      error: 'DMARC record has an unknown policy p=maybe',
+    });
   });
 });
 
 describe('DKIM probing rules', () => {
   it('adds provider selectors to the common ones', () => {
-    expect(dkimSelectors('Proton Mail')).toEqual(expect.arrayContaining(['default', 'selector1', 'protonmail', 'protonmail2']));
+    expect(dkimSelectors('Proton Mail')).toEqual(
+      expect.arrayContaining(['default', 'selector1', 'protonmail', 'protonmail2']),
+    );
     expect(dkimSelectors('Fastmail')).toContain('fm1');
     expect(new Set(dkimSelectors('Microsoft 365')).size).toBe(dkimSelectors('Microsoft 365').length);
   });
@@ -73,7 +85,11 @@ describe('DKIM probing rules', () => {
 });
 
 describe('e-mail security score (the contract’s formula)', () => {
-  const full: EmailPosture = { spf: { present: true, valid: true, strict: true }, dmarc: { present: true, policy: 'reject' }, dkim: { found: true } };
+  const full: EmailPosture = {
+    spf: { present: true, valid: true, strict: true },
+    dmarc: { present: true, policy: 'reject' },
+    dkim: { found: true },
+  };
 
   it('gives 100 with no warnings when everything is in place', () => {
     expect(assessEmailSecurity(full, 'example.com')).toEqual({ score: 100, warnings: [], recommendations: [] });

@@ -64,11 +64,15 @@ describe('planning a DNS lookup', () => {
   });
 
   it('names the invalid entry', () => {
-    expect(refusal(() => plan({ domains: ['example.com', 'bad..name'] }))).toBe('400 Invalid domains[1]: "bad..name" is not a valid domain name or IP address');
+    expect(refusal(() => plan({ domains: ['example.com', 'bad..name'] }))).toBe(
+      '400 Invalid domains[1]: "bad..name" is not a valid domain name or IP address',
+    );
   });
 
   it('treats an empty propagationServers list as the default list', () => {
-    expect(plan({ domains: ['a.com'], checkPropagation: true, propagationServers: [] }).propagationServers).toBeUndefined();
+    expect(
+      plan({ domains: ['a.com'], checkPropagation: true, propagationServers: [] }).propagationServers,
+    ).toBeUndefined();
     expect(plan({ domains: ['a.com'], propagationServers: [' 9.9.9.9 '] }).propagationServers).toEqual(['9.9.9.9']);
   });
 });

@@ -4,7 +4,11 @@ import { parseTarget, reverseName } from '../../../src/features/dns/names.js';
 describe('targets of a DNS lookup', () => {
   it('keeps valid names in lower case without the trailing dot', () => {
     expect(parseTarget('Example.COM.')).toEqual({ kind: 'domain', input: 'Example.COM.', name: 'example.com' });
-    expect(parseTarget('  sub.example.co.uk ')).toEqual({ kind: 'domain', input: 'sub.example.co.uk', name: 'sub.example.co.uk' });
+    expect(parseTarget('  sub.example.co.uk ')).toEqual({
+      kind: 'domain',
+      input: 'sub.example.co.uk',
+      name: 'sub.example.co.uk',
+    });
   });
 
   it('turns international names into punycode', () => {
@@ -19,7 +23,12 @@ describe('targets of a DNS lookup', () => {
   });
 
   it('turns IP addresses into PTR names', () => {
-    expect(parseTarget('192.0.2.5')).toEqual({ kind: 'ip', input: '192.0.2.5', ip: '192.0.2.5', name: '5.2.0.192.in-addr.arpa' });
+    expect(parseTarget('192.0.2.5')).toEqual({
+      kind: 'ip',
+      input: '192.0.2.5',
+      ip: '192.0.2.5',
+      name: '5.2.0.192.in-addr.arpa',
+    });
     expect(parseTarget('2001:db8::1')).toMatchObject({
       kind: 'ip',
       ip: '2001:db8::1',

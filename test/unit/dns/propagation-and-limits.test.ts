@@ -70,7 +70,11 @@ describe('metering of /dns-lookup', () => {
 
 describe('certificate names', () => {
   it('lists subject alternative names without their kind', () => {
-    expect(subjectAltNames('DNS:example.com, DNS:www.example.com, IP Address:192.0.2.1')).toEqual(['example.com', 'www.example.com', '192.0.2.1']);
+    expect(subjectAltNames('DNS:example.com, DNS:www.example.com, IP Address:192.0.2.1')).toEqual([
+      'example.com',
+      'www.example.com',
+      '192.0.2.1',
+    ]);
     expect(subjectAltNames(undefined)).toEqual([]);
   });
 });

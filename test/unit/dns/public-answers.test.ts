@@ -9,7 +9,10 @@ describe('reverse names', () => {
     expect(reverseNameRange('2.0.192.IN-ADDR.ARPA.')).toEqual({ first: '192.0.2.0', last: '192.0.2.255' });
     // RFC 2317 classless delegation: the non-numeric label ends the prefix.
     expect(reverseNameRange('1.0-25.2.0.192.in-addr.arpa')).toEqual({ first: '192.0.2.0', last: '192.0.2.255' });
-    expect(reverseNameRange('d.f.ip6.arpa')).toEqual({ first: 'fd00:0000:0000:0000:0000:0000:0000:0000', last: 'fdff:ffff:ffff:ffff:ffff:ffff:ffff:ffff' });
+    expect(reverseNameRange('d.f.ip6.arpa')).toEqual({
+      first: 'fd00:0000:0000:0000:0000:0000:0000:0000',
+      last: 'fdff:ffff:ffff:ffff:ffff:ffff:ffff:ffff',
+    });
     expect(reverseNameRange('in-addr.arpa')).toBeNull();
     expect(reverseNameRange('example.com')).toBeNull();
     expect(reverseNameRange('300.in-addr.arpa')).toBeNull();
@@ -48,7 +51,10 @@ describe('public records', () => {
       { type: 'AAAA', address: '::ffff:127.0.0.1', ttl: 1 },
       { type: 'CNAME', value: 'db.internal', ttl: 1 },
     ] as const;
-    expect(publicRecords([...records], createAddressPolicy([]))).toEqual({ records: [records[1], records[3]], hidden: 2 });
+    expect(publicRecords([...records], createAddressPolicy([]))).toEqual({
+      records: [records[1], records[3]],
+      hidden: 2,
+    });
     expect(publicRecords([...records], createAddressPolicy(['10.0.0.0/8'])).hidden).toBe(1);
   });
 });

@@ -23,7 +23,9 @@ describe('SPF syntax', () => {
     );
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
-    expect(parsed.record.mechanisms.map((m) => `${m.qualifier}${m.name}${m.value === undefined ? '' : `:${m.value}`}`)).toEqual([
+    expect(
+      parsed.record.mechanisms.map((m) => `${m.qualifier}${m.name}${m.value === undefined ? '' : `:${m.value}`}`),
+    ).toEqual([
       '+ip4:192.0.2.0/24',
       '+ip6:2001:db8::/32',
       '+a',
@@ -38,7 +40,14 @@ describe('SPF syntax', () => {
 
   it('reads redirect= and exp=, ignores unknown modifiers, and is case-insensitive', () => {
     const parsed = parseSpf('V=SPF1 MX foo=bar redirect=_spf.example.com exp=explain.example.com');
-    expect(parsed).toEqual({ ok: true, record: { mechanisms: [{ qualifier: '+', name: 'mx' }], redirect: '_spf.example.com', exp: 'explain.example.com' } });
+    expect(parsed).toEqual({
+      ok: true,
+      record: {
+        mechanisms: [{ qualifier: '+', name: 'mx' }],
+        redirect: '_spf.example.com',
+        exp: 'explain.example.com',
+      },
+    });
   });
 
   it('refuses broken records', () => {
@@ -76,7 +85,12 @@ describe('SPF evaluation', () => {
       strict: true,
       lookups: 0,
     });
-    expect(await checkSpf('a.test', txtZone({ 'a.test': ['v=spf1 mx ~all'] }))).toMatchObject({ present: true, valid: true, strict: false, lookups: 1 });
+    expect(await checkSpf('a.test', txtZone({ 'a.test': ['v=spf1 mx ~all'] }))).toMatchObject({
+      present: true,
+      valid: true,
+      strict: false,
+      lookups: 1,
+    });
   });
 
   it('is invalid with two SPF records', async () => {
@@ -100,7 +114,10 @@ describe('SPF evaluation', () => {
   it('accepts exactly 10 lookups and refuses the 11th', async () => {
     const ten = Object.fromEntries(Array.from({ length: 9 }, (_, i) => [`i${i}.test`, ['v=spf1 ip4:192.0.2.1 -all']]));
     const includes = Array.from({ length: 9 }, (_, i) => `include:i${i}.test`).join(' ');
-    expect(await checkSpf('a.test', txtZone({ ...ten, 'a.test': [`v=spf1 ${includes} mx -all`] }))).toMatchObject({ valid: true, lookups: 10 });
+    expect(await checkSpf('a.test', txtZone({ ...ten, 'a.test': [`v=spf1 ${includes} mx -all`] }))).toMatchObject({
+      valid: true,
+      lookups: 10,
+    });
     expect(await checkSpf('a.test', txtZone({ ...ten, 'a.test': [`v=spf1 ${includes} mx a -all`] }))).toMatchObject({
       valid: false,
       strict: true,
@@ -122,8 +139,15 @@ describe('SPF evaluation', () => {
       valid: false,
       error: 'loop: include:a.test is already being evaluated',
     });
-    const zone = txtZone({ 'a.test': ['v=spf1 include:b.test -all'], 'b.test': ['v=spf1 include:c.test -all'], 'c.test': ['v=spf1 include:A.test. -all'] });
-    expect(await checkSpf('a.test', zone)).toMatchObject({ valid: false, error: 'loop: include:a.test is already being evaluated' });
+    const zone = txtZone({
+      'a.test': ['v=spf1 include:b.test -all'],
+      'b.test': ['v=spf1 include:c.test -all'],
+      'c.test': ['v=spf1 include:A.test. -all'],
+    });
+    expect(await checkSpf('a.test', zone)).toMatchObject({
+      valid: false,
+      error: 'loop: include:a.test is already being evaluated',
+    });
   });
 
   it('allows the same include twice in different branches (not a loop)', async () => {
@@ -141,27 +165,40 @@ describe('SPF evaluation', () => {
       valid: false,
       error: 'include:none.test has no SPF record',
     });
-    expect(await checkSpf('a.test', txtZone({ 'a.test': ['v=spf1 include:b.test -all'], 'b.test': ['v=spf1 -all', 'v=spf1 a -all'] }))).toMatchObject({
+    expect(
+      await checkSpf(
+        'a.test',
+        txtZone({ 'a.test': ['v=spf1 include:b.test -all'], 'b.test': ['v=spf1 -all', 'v=spf1 a -all'] }),
+      ),
+    ).toMatchObject({
       valid: false,
       error: 'include:b.test has more than one SPF record',
     });
-    expect(await checkSpf('a.test', txtZone({ 'a.test': ['v=spf1 include:b.test -all'], 'b.test': 'SERVFAIL' }))).toMatchObject({
+    expect(
+      await checkSpf('a.test', txtZone({ 'a.test': ['v=spf1 include:b.test -all'], 'b.test': 'SERVFAIL' })),
+    ).toMatchObject({
       valid: false,
       error: 'include:b.test could not be resolved (SERVFAIL)',
     });
-    expect(await checkSpf('a.test', txtZone({ 'a.test': ['v=spf1 include:b.test -all'], 'b.test': ['v=spf1 bogus -all'] }))).toMatchObject({
+    expect(
+      await checkSpf('a.test', txtZone({ 'a.test': ['v=spf1 include:b.test -all'], 'b.test': ['v=spf1 bogus -all'] })),
+    ).toMatchObject({
       valid: false,
       error: 'include:b.test unknown mechanism "bogus"',
     });
   });
 
   it('follows redirect= when there is no all, taking strictness from the target', async () => {
-    expect(await checkSpf('a.test', txtZone({ 'a.test': ['v=spf1 redirect=b.test'], 'b.test': ['v=spf1 mx -all'] }))).toMatchObject({
+    expect(
+      await checkSpf('a.test', txtZone({ 'a.test': ['v=spf1 redirect=b.test'], 'b.test': ['v=spf1 mx -all'] })),
+    ).toMatchObject({
       valid: true,
       strict: true,
       lookups: 2,
     });
-    expect(await checkSpf('a.test', txtZone({ 'a.test': ['v=spf1 redirect=b.test'], 'b.test': ['v=spf1 mx ~all'] }))).toMatchObject({
+    expect(
+      await checkSpf('a.test', txtZone({ 'a.test': ['v=spf1 redirect=b.test'], 'b.test': ['v=spf1 mx ~all'] })),
+    ).toMatchObject({
       valid: true,
       strict: false,
     });

@@ -36,11 +36,13 @@ const mail = (overrides: Partial<InboundEmailPayload>): InboundEmailPayload => (
 const event: LowBalanceEvent = { wallet: 42, threshold: 50, token_hash: 'f00d', timestamp: '2025-03-14T09:30:00.000Z' };
 
 /** True when no UTF-16 surrogate is left without its other half. */
-const wellFormed = (s: string): boolean => !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s);
+const wellFormed = (s: string): boolean =>
+  !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s);
 
 const slackText = (p: InboundEmailPayload): string => (formatEmail('slack', p) as { text: string }).text;
 const discordContent = (p: InboundEmailPayload): string => (formatEmail('discord', p) as { content: string }).content;
-const telegramText = (p: InboundEmailPayload): string => (formatEmail('telegram', p, { options: { chat_id: '-100123' } }) as { text: string }).text;
+const telegramText = (p: InboundEmailPayload): string =>
+  (formatEmail('telegram', p, { options: { chat_id: '-100123' } }) as { text: string }).text;
 
 describe('formatEmail bodies', () => {
   it('sends the payload itself without a format', () => {
@@ -72,7 +74,13 @@ describe('formatEmail bodies', () => {
             version: '1.4',
             body: [
               { type: 'TextBlock', text: 'Build #42 failed', wrap: true, weight: 'Bolder', size: 'Medium' },
-              { type: 'TextBlock', text: 'From: Ada Lovelace <ada@example.com>', wrap: true, isSubtle: true, spacing: 'None' },
+              {
+                type: 'TextBlock',
+                text: 'From: Ada Lovelace <ada@example.com>',
+                wrap: true,
+                isSubtle: true,
+                spacing: 'None',
+              },
               { type: 'TextBlock', text: 'The nightly build failed.\nSee the log.', wrap: true },
             ],
           },
@@ -130,16 +138,24 @@ describe('formatEmail bodies', () => {
 describe('formatEmail text rules', () => {
   it('shows the bare address when the sender has no name', () => {
     const noName = mail({ from: { email: 'bot@example.com' } });
-    expect(slackText(noName)).toBe('*Build #42 failed*\nFrom: bot@example.com\nThe nightly build failed.\nSee the log.');
-    expect(discordContent(mail({ from: { email: 'bot@example.com', name: '  ' } }))).toContain('\nFrom: bot@example.com\n');
-    const event = formatEmail('pagerduty', noName, { options: { routing_key: 'k' } }) as { payload: { custom_details: object } };
+    expect(slackText(noName)).toBe(
+      '*Build #42 failed*\nFrom: bot@example.com\nThe nightly build failed.\nSee the log.',
+    );
+    expect(discordContent(mail({ from: { email: 'bot@example.com', name: '  ' } }))).toContain(
+      '\nFrom: bot@example.com\n',
+    );
+    const event = formatEmail('pagerduty', noName, { options: { routing_key: 'k' } }) as {
+      payload: { custom_details: object };
+    };
     expect(event.payload.custom_details).toEqual({ text: 'The nightly build failed.\nSee the log.' });
   });
 
   it('writes (no subject) for an empty subject and keeps subjects on one line', () => {
     expect(discordContent(mail({ subject: '' }))).toMatch(/^\*\*\(no subject\)\*\*\n/);
     expect(discordContent(mail({ subject: 'Line one\r\n  line two' }))).toMatch(/^\*\*Line one line two\*\*\n/);
-    const event = formatEmail('pagerduty', mail({ subject: ' ' }), { options: { routing_key: 'k' } }) as { payload: { summary: string } };
+    const event = formatEmail('pagerduty', mail({ subject: ' ' }), { options: { routing_key: 'k' } }) as {
+      payload: { summary: string };
+    };
     expect(event.payload.summary).toBe('(no subject)');
   });
 
@@ -154,8 +170,12 @@ describe('formatEmail text rules', () => {
       '</body></html>',
     ].join('');
     const body = 'Weekly report\n\nCafé & tea <3 €5 😀\n\n- One\n- Two\n\nlink and more\nnext line\n\nA B';
-    expect(discordContent(mail({ text: '', html }))).toBe(`**Build #42 failed**\nFrom: Ada Lovelace <ada@example.com>\n${body}`);
-    expect(telegramText(mail({ text: '  \n', html: '<p>1 &lt; 2 &amp;&amp; 3 &gt; 2</p>' }))).toMatch(/\n1 &lt; 2 &amp;&amp; 3 &gt; 2$/);
+    expect(discordContent(mail({ text: '', html }))).toBe(
+      `**Build #42 failed**\nFrom: Ada Lovelace <ada@example.com>\n${body}`,
+    );
+    expect(telegramText(mail({ text: '  \n', html: '<p>1 &lt; 2 &amp;&amp; 3 &gt; 2</p>' }))).toMatch(
+      /\n1 &lt; 2 &amp;&amp; 3 &gt; 2$/,
+    );
   });
 
   it('ends after the sender line when the mail has no body at all', () => {
@@ -167,12 +187,16 @@ describe('formatEmail text rules', () => {
 
   it('escapes &, < and > for slack so mail cannot inject mentions or links', () => {
     const text = slackText(mail({ subject: 'Q&A <now>', text: 'ping <!channel> & <https://evil.test|click>' }));
-    expect(text).toBe('*Q&amp;A &lt;now&gt;*\nFrom: Ada Lovelace &lt;ada@example.com&gt;\nping &lt;!channel&gt; &amp; &lt;https://evil.test|click&gt;');
+    expect(text).toBe(
+      '*Q&amp;A &lt;now&gt;*\nFrom: Ada Lovelace &lt;ada@example.com&gt;\nping &lt;!channel&gt; &amp; &lt;https://evil.test|click&gt;',
+    );
   });
 
   it('escapes HTML for telegram so mail cannot inject tags', () => {
     const text = telegramText(mail({ subject: '<b>x</b> & co', text: '<a href="https://evil.test">click</a>' }));
-    expect(text).toBe('<b>&lt;b&gt;x&lt;/b&gt; &amp; co</b>\nFrom: Ada Lovelace &lt;ada@example.com&gt;\n&lt;a href="https://evil.test"&gt;click&lt;/a&gt;');
+    expect(text).toBe(
+      '<b>&lt;b&gt;x&lt;/b&gt; &amp; co</b>\nFrom: Ada Lovelace &lt;ada@example.com&gt;\n&lt;a href="https://evil.test"&gt;click&lt;/a&gt;',
+    );
   });
 });
 
@@ -235,11 +259,15 @@ describe('formatEmail truncation', () => {
   });
 
   it('pagerduty: summary at most 1,024 characters, emoji kept whole', () => {
-    const event = formatEmail('pagerduty', mail({ subject: `${'s'.repeat(1022)}🚨🚨` }), { options: { routing_key: 'k' } }) as {
+    const event = formatEmail('pagerduty', mail({ subject: `${'s'.repeat(1022)}🚨🚨` }), {
+      options: { routing_key: 'k' },
+    }) as {
       payload: { summary: string };
     };
     expect(event.payload.summary).toBe(`${'s'.repeat(1022)}…`);
-    const exact = formatEmail('pagerduty', mail({ subject: `${'s'.repeat(1022)}🚨` }), { options: { routing_key: 'k' } }) as {
+    const exact = formatEmail('pagerduty', mail({ subject: `${'s'.repeat(1022)}🚨` }), {
+      options: { routing_key: 'k' },
+    }) as {
       payload: { summary: string };
     };
     expect(exact.payload.summary).toBe(`${'s'.repeat(1022)}🚨`);
@@ -319,7 +347,12 @@ describe('formatLowBalance', () => {
   });
 
   it('custom: the template filled from the event', () => {
-    const template = { alert: 'Balance {{wallet}} (limit {{threshold}})', wallet: '{{wallet}}', who: '{{token_hash}}', kind: '{{type}}' };
+    const template = {
+      alert: 'Balance {{wallet}} (limit {{threshold}})',
+      wallet: '{{wallet}}',
+      who: '{{token_hash}}',
+      kind: '{{type}}',
+    };
     expect(formatLowBalance('custom', event, { template })).toEqual({
       alert: 'Balance 42 (limit 50)',
       wallet: 42,
@@ -343,21 +376,35 @@ describe('validateFormatConfig', () => {
   });
 
   it('rejects an unknown format', () => {
-    expect(validateFormatConfig({ format: 'SLACK' })).toBe('Invalid format: must be one of slack, discord, teams, telegram, pagerduty, custom');
+    expect(validateFormatConfig({ format: 'SLACK' })).toBe(
+      'Invalid format: must be one of slack, discord, teams, telegram, pagerduty, custom',
+    );
   });
 
   it('requires routing_key for pagerduty, chat_id for telegram, a template for custom', () => {
-    expect(validateFormatConfig({ format: 'pagerduty' })).toBe('Invalid format: pagerduty requires options.routing_key');
-    expect(validateFormatConfig({ format: 'pagerduty', options: { routing_key: ' ' } })).toBe('Invalid format: pagerduty requires options.routing_key');
-    expect(validateFormatConfig({ format: 'telegram', options: {} })).toBe('Invalid format: telegram requires options.chat_id');
+    expect(validateFormatConfig({ format: 'pagerduty' })).toBe(
+      'Invalid format: pagerduty requires options.routing_key',
+    );
+    expect(validateFormatConfig({ format: 'pagerduty', options: { routing_key: ' ' } })).toBe(
+      'Invalid format: pagerduty requires options.routing_key',
+    );
+    expect(validateFormatConfig({ format: 'telegram', options: {} })).toBe(
+      'Invalid format: telegram requires options.chat_id',
+    );
     expect(validateFormatConfig({ format: 'custom' })).toBe('Invalid format: custom requires a template');
-    expect(validateFormatConfig({ format: 'custom', template: null })).toBe('Invalid format: custom requires a template');
+    expect(validateFormatConfig({ format: 'custom', template: null })).toBe(
+      'Invalid format: custom requires a template',
+    );
   });
 
   it('passes template errors through, whatever the format', () => {
-    expect(validateFormatConfig({ format: 'custom', template: { a: '{{x' } })).toBe('Invalid template: unterminated placeholder at "{{x"');
+    expect(validateFormatConfig({ format: 'custom', template: { a: '{{x' } })).toBe(
+      'Invalid template: unterminated placeholder at "{{x"',
+    );
     expect(validateFormatConfig({ format: 'custom', template: [] })).toBe('Invalid template: must be a JSON object');
-    expect(validateFormatConfig({ format: 'slack', template: { a: '{{}}' } })).toBe('Invalid template: empty placeholder at "{{}}"');
+    expect(validateFormatConfig({ format: 'slack', template: { a: '{{}}' } })).toBe(
+      'Invalid template: empty placeholder at "{{}}"',
+    );
   });
 
   it('limits options to 10 string values of at most 500 characters', () => {
@@ -368,7 +415,9 @@ describe('validateFormatConfig', () => {
     expect(validateFormatConfig({ options: { note: 'x'.repeat(500) } })).toBeNull();
     // Counted in characters: 500 emoji are 1,000 UTF-16 units but fit.
     expect(validateFormatConfig({ options: { note: '😀'.repeat(500) } })).toBeNull();
-    expect(validateFormatConfig({ options: { note: 'x'.repeat(501) } })).toBe('Invalid options: note must be at most 500 characters');
+    expect(validateFormatConfig({ options: { note: 'x'.repeat(501) } })).toBe(
+      'Invalid options: note must be at most 500 characters',
+    );
   });
 });
 
@@ -384,7 +433,15 @@ describe('redactOptions', () => {
         apiKey: 'k',
         channel: '#ops',
       }),
-    ).toEqual({ chat_id: '-100123', routing_key: '***', bot_token: '***', clientSecret: '***', PASSWORD: '***', apiKey: '***', channel: '#ops' });
+    ).toEqual({
+      chat_id: '-100123',
+      routing_key: '***',
+      bot_token: '***',
+      clientSecret: '***',
+      PASSWORD: '***',
+      apiKey: '***',
+      channel: '#ops',
+    });
   });
 
   it('returns an empty object for absent options and keeps a __proto__ key a plain key', () => {

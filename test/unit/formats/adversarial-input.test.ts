@@ -1,6 +1,11 @@
 import { performance } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
-import { formatEmail, type InboundEmailPayload, validateFormatConfig, redactOptions } from '../../../src/formats/index.js';
+import {
+  formatEmail,
+  type InboundEmailPayload,
+  validateFormatConfig,
+  redactOptions,
+} from '../../../src/formats/index.js';
 import { htmlToText } from '../../../src/formats/html-text.js';
 import { parsePlaceholders } from '../../../src/formats/template-parser.js';
 import { TemplateTooLarge, renderTemplate, validateTemplate } from '../../../src/formats/template-engine.js';
@@ -65,24 +70,35 @@ const SUBJECTS: Record<string, (input: string) => unknown> = {
   htmlToText: (input) => htmlToText(input),
   parsePlaceholders: (input) => parsePlaceholders(input),
   validateTemplate: (input) => validateTemplate({ v: input }),
-  'renderTemplate (data)': (input) => renderTemplate({ v: '{{a}}', w: 'x {{a}} {{a|b}}', l: '{{list}}' }, { a: input, list: [input, input] }),
+  'renderTemplate (data)': (input) =>
+    renderTemplate({ v: '{{a}}', w: 'x {{a}} {{a|b}}', l: '{{list}}' }, { a: input, list: [input, input] }),
   'renderTemplate (template text)': (input) => rejectsTooLarge(() => renderTemplate({ v: `x ${input}` }, { a: input })),
   'slack (subject, sender name, text)': (input) => formatEmail('slack', mail(input)),
   'discord (html only)': (input) => formatEmail('discord', { ...mail(input), text: '', html: input }),
   teams: (input) => formatEmail('teams', mail(input)),
   telegram: (input) => formatEmail('telegram', mail(input), { options: { chat_id: '1' } }),
   pagerduty: (input) => formatEmail('pagerduty', mail(input), { options: { routing_key: 'k' } }),
-  'custom template': (input) => formatEmail('custom', mail(input), { template: { s: '{{subject}}', t: 'x {{text}} {{from.name}}' } }),
+  'custom template': (input) =>
+    formatEmail('custom', mail(input), { template: { s: '{{subject}}', t: 'x {{text}} {{from.name}}' } }),
   'low-balance recharge hint (PUBLIC_URL)': (input) => rechargeHint(input),
-  messageIdOf: (input) => messageIdOf({ headers: [], subject: '', from: [], to: [], cc: [], attachments: [], messageId: `<${input}` }, () => 'id'),
+  messageIdOf: (input) =>
+    messageIdOf(
+      { headers: [], subject: '', from: [], to: [], cc: [], attachments: [], messageId: `<${input}` },
+      () => 'id',
+    ),
   mailboxOf: (input) => mailboxOf(`${input}@mail.test.`, 'mail.test'),
-  verifyAttachmentLink: (input) => verifyAttachmentLink(Buffer.alloc(32), { id: 'id', expires: input, signature: input }, 0),
+  verifyAttachmentLink: (input) =>
+    verifyAttachmentLink(Buffer.alloc(32), { id: 'id', expires: input, signature: input }, 0),
   'option keys (validateFormatConfig, redactOptions)': (input) => [
     validateFormatConfig({ format: 'slack', options: { [input]: 'v' } }),
     redactOptions({ [input]: 'v' }),
   ],
   'webhook header names and values': (input) => [checkHeaders({ [input]: 'v' }), checkHeaders({ a: input })],
-  parseServerSpec: (input) => [parseServerSpec(input), parseServerSpec(`[${input}]:53`), parseServerSpec(`${input}:53`)],
+  parseServerSpec: (input) => [
+    parseServerSpec(input),
+    parseServerSpec(`[${input}]:53`),
+    parseServerSpec(`${input}:53`),
+  ],
 };
 
 function mail(input: string): InboundEmailPayload {

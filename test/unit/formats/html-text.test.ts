@@ -16,7 +16,11 @@ describe('htmlToText', () => {
   });
 
   it('drops invisible content: head, scripts, styles, comments, declarations', () => {
-    expect(htmlToText('<?xml version="1.0"?><!DOCTYPE html><head><title>T</title></head><SCRIPT type="x">if (a<b) {}</SCRIPT >Hi<!-- hidden -->!')).toBe('Hi!');
+    expect(
+      htmlToText(
+        '<?xml version="1.0"?><!DOCTYPE html><head><title>T</title></head><SCRIPT type="x">if (a<b) {}</SCRIPT >Hi<!-- hidden -->!',
+      ),
+    ).toBe('Hi!');
     expect(htmlToText('<style>.a>b{}</style><p>x</p><svg><text>no</text></svg>')).toBe('x');
     expect(htmlToText('<script>never closed <p>lost')).toBe('');
     expect(htmlToText('ok<!-- never closed')).toBe('ok');
@@ -66,7 +70,8 @@ describe('htmlToText', () => {
       '<ul><li>Backend<ul><li>api</li><li>worker</li></ul></li><li>Frontend</li></ul>',
       '<p>Details on <a href="https://ci.example.com/42">the build page</a>.</p>',
     ].join('');
-    const text = 'Build 42 → deployed ✓\n\nService Status\napi up\n3 replicas\n\n- Backend\n  - api\n  - worker\n- Frontend\n\nDetails on the build page.';
+    const text =
+      'Build 42 → deployed ✓\n\nService Status\napi up\n3 replicas\n\n- Backend\n  - api\n  - worker\n- Frontend\n\nDetails on the build page.';
     expect(htmlToText(html)).toBe(text);
     const mail: InboundEmailPayload = {
       externalMessageId: 'm1',
@@ -80,7 +85,9 @@ describe('htmlToText', () => {
       headers: {},
       attachments: [],
     };
-    const event = formatEmail('pagerduty', mail, { options: { routing_key: 'k' } }) as { payload: { custom_details: { text: string } } };
+    const event = formatEmail('pagerduty', mail, { options: { routing_key: 'k' } }) as {
+      payload: { custom_details: { text: string } };
+    };
     expect(event.payload.custom_details.text).toBe(text);
   });
 

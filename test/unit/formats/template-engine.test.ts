@@ -110,7 +110,9 @@ describe('renderTemplate types', () => {
 
   it('renders low-balance placeholders', () => {
     const event = { wallet: 42, threshold: 50, token_hash: 'ab12', timestamp: '2025-01-01T00:00:00.000Z' };
-    expect(renderTemplate({ msg: 'Balance {{wallet}} <= {{threshold}}', n: '{{wallet}}', h: '{{token_hash}}' }, event)).toEqual({
+    expect(
+      renderTemplate({ msg: 'Balance {{wallet}} <= {{threshold}}', n: '{{wallet}}', h: '{{token_hash}}' }, event),
+    ).toEqual({
       msg: 'Balance 42 <= 50',
       n: 42,
       h: 'ab12',
@@ -139,7 +141,9 @@ describe('renderTemplate security', () => {
   });
 
   it('cannot pollute prototypes through template keys', () => {
-    const template = JSON.parse('{"__proto__": {"polluted": "{{subject}}"}, "constructor": {"prototype": "x"}}') as unknown;
+    const template = JSON.parse(
+      '{"__proto__": {"polluted": "{{subject}}"}, "constructor": {"prototype": "x"}}',
+    ) as unknown;
     const out = renderTemplate(template, mail) as Record<string, unknown>;
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
@@ -149,7 +153,9 @@ describe('renderTemplate security', () => {
 
   it('never evaluates code: call-like placeholders do not parse and stay as written', () => {
     expect(fill('{{from.email.toUpperCase()}}')).toBe('{{from.email.toUpperCase()}}');
-    expect(validateTemplate({ v: '{{ process.exit(1) }}' })).toBe('Invalid template: unexpected character "(" at "{{ process.exit(1) }}"');
+    expect(validateTemplate({ v: '{{ process.exit(1) }}' })).toBe(
+      'Invalid template: unexpected character "(" at "{{ process.exit(1) }}"',
+    );
     expect(validateTemplate({ v: '{{a+b}}' })).toMatch(/^Invalid template: unexpected character "\+"/);
   });
 });
@@ -166,8 +172,12 @@ describe('validateTemplate', () => {
   });
 
   it('rejects an unterminated placeholder, naming it', () => {
-    expect(validateTemplate({ a: 'Hi {{from.email' })).toBe('Invalid template: unterminated placeholder at "{{from.email"');
-    expect(validateTemplate({ a: '{{from.email} x' })).toBe('Invalid template: unterminated placeholder at "{{from.email} x"');
+    expect(validateTemplate({ a: 'Hi {{from.email' })).toBe(
+      'Invalid template: unterminated placeholder at "{{from.email"',
+    );
+    expect(validateTemplate({ a: '{{from.email} x' })).toBe(
+      'Invalid template: unterminated placeholder at "{{from.email} x"',
+    );
   });
 
   it('rejects empty placeholders and empty fallbacks', () => {
@@ -186,8 +196,12 @@ describe('validateTemplate', () => {
   });
 
   it('rejects an unterminated literal and stray characters', () => {
-    expect(validateTemplate({ a: '{{from.name|"oops}}' })).toBe('Invalid template: unterminated literal at "{{from.name|\\"oops}}"');
-    expect(validateTemplate({ a: '{{from name}}' })).toBe('Invalid template: unexpected character "n" at "{{from name}}"');
+    expect(validateTemplate({ a: '{{from.name|"oops}}' })).toBe(
+      'Invalid template: unterminated literal at "{{from.name|\\"oops}}"',
+    );
+    expect(validateTemplate({ a: '{{from name}}' })).toBe(
+      'Invalid template: unexpected character "n" at "{{from name}}"',
+    );
     expect(validateTemplate({ a: '{{from.}}' })).toMatch(/missing name after/);
   });
 
@@ -207,7 +221,9 @@ describe('validateTemplate', () => {
 
   it('allows 5 nesting levels, the top object being level 1', () => {
     expect(validateTemplate({ l2: { l3: [{ l5: { scalar: 1 } }] } })).toBeNull();
-    expect(validateTemplate({ l2: { l3: [{ l5: { l6: {} } }] } })).toBe('Invalid template: nesting deeper than 5 levels');
+    expect(validateTemplate({ l2: { l3: [{ l5: { l6: {} } }] } })).toBe(
+      'Invalid template: nesting deeper than 5 levels',
+    );
     expect(validateTemplate({ l2: [[[[[]]]]] })).toBe('Invalid template: nesting deeper than 5 levels');
     expect(validateTemplate({ l2: [[[[1]]]] })).toBeNull();
   });

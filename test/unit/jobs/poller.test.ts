@@ -14,7 +14,12 @@ function deferred() {
 describe('startPoller', () => {
   it('runs a pass at start and again on later ticks', async () => {
     let passes = 0;
-    const stop = startPoller({ intervalMs: 20, clock: systemClock, pass: async () => passes++, onError: () => undefined });
+    const stop = startPoller({
+      intervalMs: 20,
+      clock: systemClock,
+      pass: async () => passes++,
+      onError: () => undefined,
+    });
     await sleep(150);
     await stop();
     expect(passes).toBeGreaterThanOrEqual(3);

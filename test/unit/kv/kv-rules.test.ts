@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { checkName, checkValue, parseTtl, MAX_NAME_LENGTH, MAX_TTL_SECONDS, MAX_VALUE_LENGTH } from '../../../src/features/kv/kv.rules.js';
+import {
+  checkName,
+  checkValue,
+  parseTtl,
+  MAX_NAME_LENGTH,
+  MAX_TTL_SECONDS,
+  MAX_VALUE_LENGTH,
+} from '../../../src/features/kv/kv.rules.js';
 
 const TTL_RULE = 'Invalid ttl: must be an integer from 0 to 2592000';
 
@@ -47,10 +54,13 @@ describe('checkName', () => {
     expect(checkName('key', value)).toBe('Invalid key: must be 1 to 30 characters');
   });
 
-  it.each(['\u0000', '\u0009', '\n', '\r', '\u001b', '\u001f', '\u007f', '/', 'a/b', '/a', 'a/'])('refuses the character %j anywhere in a name', (bad) => {
-    expect(checkName('bucket', `x${bad}y`)).toBe('Invalid bucket: must not contain control characters or /');
-    expect(checkName('key', bad)).toBe('Invalid key: must not contain control characters or /');
-  });
+  it.each(['\u0000', '\u0009', '\n', '\r', '\u001b', '\u001f', '\u007f', '/', 'a/b', '/a', 'a/'])(
+    'refuses the character %j anywhere in a name',
+    (bad) => {
+      expect(checkName('bucket', `x${bad}y`)).toBe('Invalid bucket: must not contain control characters or /');
+      expect(checkName('key', bad)).toBe('Invalid key: must not contain control characters or /');
+    },
+  );
 
   it('checks length before characters', () => {
     expect(checkName('key', '/'.repeat(31))).toBe('Invalid key: must be 1 to 30 characters');
@@ -68,10 +78,13 @@ describe('checkName', () => {
     },
   );
 
-  it.each(['---', 'a---', 'a----', 'reserve---'])('refuses the bucket %j ending with --- but accepts it as a key', (name) => {
-    expect(checkName('bucket', name)).toBe('Invalid bucket: must not end with ---');
-    expect(checkName('key', name)).toBeNull();
-  });
+  it.each(['---', 'a---', 'a----', 'reserve---'])(
+    'refuses the bucket %j ending with --- but accepts it as a key',
+    (name) => {
+      expect(checkName('bucket', name)).toBe('Invalid bucket: must not end with ---');
+      expect(checkName('key', name)).toBeNull();
+    },
+  );
 
   it.each(['a--', '---a', 'a-- -', 'a—'])('accepts the bucket %j that does not end with ---', (name) => {
     expect(checkName('bucket', name)).toBeNull();
@@ -115,10 +128,25 @@ describe('parseTtl', () => {
     expect(parseTtl(raw)).toEqual({ ok: true, seconds });
   });
 
-  it.each(['', ' ', '1.5', '1.0', '-1', '+5', '2592001', '99999999', '123456789', 'abc', '1e3', '0x10', ' 5', '5 ', '５', 'Infinity', 'NaN'])(
-    'refuses ttl=%j',
-    (raw) => {
-      expect(parseTtl(raw)).toEqual({ ok: false, error: TTL_RULE });
-    },
-  );
+  it.each([
+    '',
+    ' ',
+    '1.5',
+    '1.0',
+    '-1',
+    '+5',
+    '2592001',
+    '99999999',
+    '123456789',
+    'abc',
+    '1e3',
+    '0x10',
+    ' 5',
+    '5 ',
+    '５',
+    'Infinity',
+    'NaN',
+  ])('refuses ttl=%j', (raw) => {
+    expect(parseTtl(raw)).toEqual({ ok: false, error: TTL_RULE });
+  });
 });

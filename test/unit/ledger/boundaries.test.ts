@@ -15,7 +15,10 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-const files = sourceFiles(SRC).map((path) => ({ path: relative(SRC, path).split('\\').join('/'), text: readFileSync(path, 'utf8') }));
+const files = sourceFiles(SRC).map((path) => ({
+  path: relative(SRC, path).split('\\').join('/'),
+  text: readFileSync(path, 'utf8'),
+}));
 const under = (path: string, folders: readonly string[]) => folders.some((folder) => path.startsWith(`${folder}/`));
 const containing = (needle: string, where: (path: string) => boolean) =>
   files.filter((file) => where(file.path) && file.text.includes(needle)).map((file) => file.path);
@@ -52,7 +55,9 @@ describe('retention: each owner deletes its own rows', () => {
   };
   for (const [table, owner] of Object.entries(owners)) {
     it(`only ${owner} deletes from ${table}`, () => {
-      const deleting = files.filter((file) => new RegExp(`DELETE FROM ${table}\\b`).test(file.text)).map((file) => file.path);
+      const deleting = files
+        .filter((file) => new RegExp(`DELETE FROM ${table}\\b`).test(file.text))
+        .map((file) => file.path);
       expect(deleting.filter((path) => !under(path, [owner]) && path !== 'ledger/wallet-deletion.ts')).toEqual([]);
     });
   }

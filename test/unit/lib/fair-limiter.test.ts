@@ -59,7 +59,12 @@ it('gives a slot freed by a capped key to another key waiting, not back to the c
   const a = [gate(started, 'a1'), gate(started, 'a2')];
   const b = gate(started, 'b1');
   const c = gate(started, 'c1');
-  const runs = [limiter.run('a', a[0]!.task), limiter.run('a', a[1]!.task), limiter.run('b', b.task), limiter.run('c', c.task)];
+  const runs = [
+    limiter.run('a', a[0]!.task),
+    limiter.run('a', a[1]!.task),
+    limiter.run('b', b.task),
+    limiter.run('c', c.task),
+  ];
   await tick();
   expect(started).toEqual(['a1', 'b1', 'c1']);
   expect(limiter.roomFor('a')).toBe(0);

@@ -17,7 +17,11 @@ function problems(): { report: StopProblem; seen: Array<{ component: string; tim
   return {
     seen,
     report: ({ component, error, timedOut }) =>
-      seen.push({ component, timedOut: timedOut === true, message: error instanceof Error ? error.message : undefined }),
+      seen.push({
+        component,
+        timedOut: timedOut === true,
+        message: error instanceof Error ? error.message : undefined,
+      }),
   };
 }
 
@@ -67,7 +71,10 @@ describe('lifecycle', () => {
       start: () => Promise.reject(new Error('port taken')),
       stop: () => Promise.resolve(void events.push('stop smtp')),
     };
-    const running = lifecycle([recorded(events, 'store'), recorded(events, 'log'), broken, recorded(events, 'http')], report);
+    const running = lifecycle(
+      [recorded(events, 'store'), recorded(events, 'log'), broken, recorded(events, 'http')],
+      report,
+    );
     await expect(running.start()).rejects.toThrow('port taken');
     expect(events).toEqual(['start store', 'start log', 'stop log', 'stop store']);
   });
@@ -88,7 +95,9 @@ describe('components stopped together', () => {
     const events: string[] = [];
     const { report, seen } = problems();
     let releaseDrain!: () => void;
-    const drain = recorded(events, 'http', () => new Promise<void>((resolve) => (releaseDrain = resolve)).then(() => void events.push('stop http')));
+    const drain = recorded(events, 'http', () =>
+      new Promise<void>((resolve) => (releaseDrain = resolve)).then(() => void events.push('stop http')),
+    );
     const stuck = recorded(events, 'scheduler', () => new Promise<void>(() => undefined), 50);
     const group = together('workers and http', [recorded(events, 'sweepers'), stuck, drain], report);
     const running = lifecycle([recorded(events, 'store'), group], report);
@@ -99,7 +108,15 @@ describe('components stopped together', () => {
     expect(events.slice(4)).toEqual(['stop sweepers']);
     releaseDrain();
     await stopped;
-    expect(events).toEqual(['start store', 'start sweepers', 'start scheduler', 'start http', 'stop sweepers', 'stop http', 'stop store']);
+    expect(events).toEqual([
+      'start store',
+      'start sweepers',
+      'start scheduler',
+      'start http',
+      'stop sweepers',
+      'stop http',
+      'stop store',
+    ]);
     expect(seen).toEqual([{ component: 'scheduler', timedOut: true, message: undefined }]);
   });
 
@@ -111,7 +128,10 @@ describe('components stopped together', () => {
       start: () => Promise.reject(new Error('address in use')),
       stop: () => Promise.resolve(void events.push('stop http')),
     };
-    const running = lifecycle([recorded(events, 'store'), together('workers and http', [recorded(events, 'sweepers'), broken], report)], report);
+    const running = lifecycle(
+      [recorded(events, 'store'), together('workers and http', [recorded(events, 'sweepers'), broken], report)],
+      report,
+    );
     await expect(running.start()).rejects.toThrow('address in use');
     expect(events).toEqual(['start store', 'start sweepers', 'stop sweepers', 'stop store']);
   });

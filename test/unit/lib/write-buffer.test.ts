@@ -11,7 +11,11 @@ function buffer(options: { maxBatch?: number; maxDelayMs?: number; keepOnFailure
       written.push(batch);
     },
     (_error, dropped) => errors.push({ dropped }),
-    { maxBatch: options.maxBatch ?? 3, maxDelayMs: options.maxDelayMs ?? 50, keepOnFailure: options.keepOnFailure ?? 0 },
+    {
+      maxBatch: options.maxBatch ?? 3,
+      maxDelayMs: options.maxDelayMs ?? 50,
+      keepOnFailure: options.keepOnFailure ?? 0,
+    },
   );
   return { target, written, errors, fail: (on: boolean) => (failing = on) };
 }

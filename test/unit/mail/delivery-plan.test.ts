@@ -29,7 +29,14 @@ const PARSED: ParsedMessage = {
 };
 
 function target(mode: Partial<MailboxMode> = {}) {
-  const full: MailboxMode = { kind: 'mailbox', format: null, template: null, options: {}, includeAttachments: true, ...mode };
+  const full: MailboxMode = {
+    kind: 'mailbox',
+    format: null,
+    template: null,
+    options: {},
+    includeAttachments: true,
+    ...mode,
+  };
   const record: WebhookRecord = {
     webhookId: 'w',
     url: 'https://receiver.test/hook',
@@ -54,17 +61,31 @@ describe('planDelivery', () => {
         filename: 'kept.txt',
         contentType: 'text/plain',
         size: 2,
-        downloadUrl: expect.stringMatching(/^https:\/\/api\.test\/mail\/attachments\/\w{20}\?expires=1780318800&signature=/),
+        downloadUrl: expect.stringMatching(
+          /^https:\/\/api\.test\/mail\/attachments\/\w{20}\?expires=1780318800&signature=/,
+        ),
         downloadUrlExpiresAt: '2026-06-01T13:00:00.000Z',
       },
       { filename: 'huge.iso', contentType: 'application/octet-stream', size: 25_000_000 },
-      { contentType: 'image/png', size: 3, contentId: 'img@x', downloadUrl: expect.any(String), downloadUrlExpiresAt: '2026-06-01T13:00:00.000Z' },
+      {
+        contentType: 'image/png',
+        size: 3,
+        contentId: 'img@x',
+        downloadUrl: expect.any(String),
+        downloadUrlExpiresAt: '2026-06-01T13:00:00.000Z',
+      },
     ]);
-    expect(plan.attachments.map((row) => [row.walletId, row.filename, row.content.toString(), row.expiresAt])).toStrictEqual([
+    expect(
+      plan.attachments.map((row) => [row.walletId, row.filename, row.content.toString(), row.expiresAt]),
+    ).toStrictEqual([
       [7, 'kept.txt', 'ok', Date.parse('2026-06-01T13:00:00.000Z')],
       [7, null, 'png', Date.parse('2026-06-01T13:00:00.000Z')],
     ]);
-    expect(body).toMatchObject({ to: [{ email: 'r_aaaaaaaaaaaaaaaa@hooks.test' }], url: 'https://api.test/mailbox/r_aaaaaaaaaaaaaaaa', provider: 'smtp' });
+    expect(body).toMatchObject({
+      to: [{ email: 'r_aaaaaaaaaaaaaaaa@hooks.test' }],
+      url: 'https://api.test/mailbox/r_aaaaaaaaaaaaaaaa',
+      provider: 'smtp',
+    });
   });
 
   it('includeAttachments false: 2 credits, no metadata, nothing to store', () => {
@@ -82,7 +103,9 @@ describe('planDelivery', () => {
     const stringify = vi.spyOn(JSON, 'stringify');
     try {
       const plan = planDelivery(PARSED, CONTEXT, target());
-      const payloads = stringify.mock.calls.filter(([value]) => (value as { provider?: unknown } | null)?.provider === 'smtp');
+      const payloads = stringify.mock.calls.filter(
+        ([value]) => (value as { provider?: unknown } | null)?.provider === 'smtp',
+      );
       expect(payloads).toHaveLength(1);
       expect(JSON.parse(plan.bodyJson)).toStrictEqual(payloads[0]?.[0]);
     } finally {

@@ -95,8 +95,8 @@ describe('Spool', () => {
     await pipeline(Readable.from([Buffer.alloc(80), Buffer.alloc(80)]), drained.writable());
     expect([drained.received, drained.size, drained.oversized]).toStrictEqual([160, 100, true]);
     const strict = new Spool(folder, 100, 1000);
-    await expect(pipeline(Readable.from([Buffer.alloc(80), Buffer.alloc(80)]), strict.writable({ failWhenOversized: true }))).rejects.toBeInstanceOf(
-      SpoolOverflow,
-    );
+    await expect(
+      pipeline(Readable.from([Buffer.alloc(80), Buffer.alloc(80)]), strict.writable({ failWhenOversized: true })),
+    ).rejects.toBeInstanceOf(SpoolOverflow);
   });
 });

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { mailboxOf } from '../../../src/features/mail/recipients.js';
-import { attachmentSignature, attachmentUrl, verifyAttachmentLink } from '../../../src/features/mail/attachment-links.js';
+import {
+  attachmentSignature,
+  attachmentUrl,
+  verifyAttachmentLink,
+} from '../../../src/features/mail/attachment-links.js';
 import { headerObject, messageIdOf } from '../../../src/features/mail/payload.js';
 import type { ParsedMessage } from '../../../src/features/mail/mime-parse.js';
 
@@ -36,7 +40,9 @@ describe('signed attachment links', () => {
     const signature = String(url.searchParams.get('signature'));
     expect(signature).toBe(attachmentSignature(key, 'abc', expires));
     expect(verifyAttachmentLink(key, { id: 'abc', expires: String(expires), signature }, now)).toBe(true);
-    expect(verifyAttachmentLink(key, { id: 'abc', expires: String(expires), signature }, expires * 1000 - 1)).toBe(true);
+    expect(verifyAttachmentLink(key, { id: 'abc', expires: String(expires), signature }, expires * 1000 - 1)).toBe(
+      true,
+    );
     expect(verifyAttachmentLink(key, { id: 'abc', expires: String(expires), signature }, expires * 1000)).toBe(false);
   });
 
@@ -44,15 +50,27 @@ describe('signed attachment links', () => {
     const signature = attachmentSignature(key, 'abc', expires);
     expect(verifyAttachmentLink(key, { id: 'abd', expires: String(expires), signature }, now)).toBe(false);
     expect(verifyAttachmentLink(key, { id: 'abc', expires: String(expires + 1), signature }, now)).toBe(false);
-    expect(verifyAttachmentLink(Buffer.alloc(32, 8), { id: 'abc', expires: String(expires), signature }, now)).toBe(false);
+    expect(verifyAttachmentLink(Buffer.alloc(32, 8), { id: 'abc', expires: String(expires), signature }, now)).toBe(
+      false,
+    );
     expect(verifyAttachmentLink(key, { id: 'abc', expires: `${expires}.0`, signature }, now)).toBe(false);
-    expect(verifyAttachmentLink(key, { id: 'abc', expires: String(expires), signature: `${signature}x` }, now)).toBe(false);
+    expect(verifyAttachmentLink(key, { id: 'abc', expires: String(expires), signature: `${signature}x` }, now)).toBe(
+      false,
+    );
     expect(verifyAttachmentLink(key, { id: 'abc', expires: String(expires), signature: '' }, now)).toBe(false);
   });
 });
 
 describe('payload pieces', () => {
-  const parsed = (overrides: Partial<ParsedMessage>): ParsedMessage => ({ headers: [], subject: '', from: [], to: [], cc: [], attachments: [], ...overrides });
+  const parsed = (overrides: Partial<ParsedMessage>): ParsedMessage => ({
+    headers: [],
+    subject: '',
+    from: [],
+    to: [],
+    cc: [],
+    attachments: [],
+    ...overrides,
+  });
 
   it('keeps every value of a repeated header, in order, and a __proto__ header as a plain key', () => {
     const headers = headerObject([

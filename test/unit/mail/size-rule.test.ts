@@ -64,7 +64,10 @@ describe('JSON string sizes', () => {
         expect(bytes(cut)).toBeLessThanOrEqual(budget);
         const longer = sample.slice(
           0,
-          cut.length + (/[\ud800-\udbff]/.test(sample[cut.length] ?? '') && /[\udc00-\udfff]/.test(sample[cut.length + 1] ?? '') ? 2 : 1),
+          cut.length +
+            (/[\ud800-\udbff]/.test(sample[cut.length] ?? '') && /[\udc00-\udfff]/.test(sample[cut.length + 1] ?? '')
+              ? 2
+              : 1),
         );
         if (longer.length > cut.length) expect(bytes(longer)).toBeGreaterThan(budget);
       }
@@ -86,14 +89,21 @@ describe('the 1 MiB rule', () => {
     expect(Buffer.byteLength(out.json)).toBe(LIMIT);
   });
 
-  it.each([false, true])('counts a truncated flag already present (%s) in place, still cutting to the exact limit', (flag) => {
-    const { payload: out } = applySizeRule(payload({ truncated: flag, text: 't'.repeat(3000) }), LIMIT);
-    expect(out.truncated).toBe(true);
-    expect(jsonBytes(out)).toBe(LIMIT);
-  });
+  it.each([false, true])(
+    'counts a truncated flag already present (%s) in place, still cutting to the exact limit',
+    (flag) => {
+      const { payload: out } = applySizeRule(payload({ truncated: flag, text: 't'.repeat(3000) }), LIMIT);
+      expect(out.truncated).toBe(true);
+      expect(jsonBytes(out)).toBe(LIMIT);
+    },
+  );
 
   it('drops attachment metadata from the end first, and stops as soon as it fits', () => {
-    const attachments = Array.from({ length: 60 }, (_, i) => ({ filename: `file-${i}.txt`, contentType: 'text/plain', size: i }));
+    const attachments = Array.from({ length: 60 }, (_, i) => ({
+      filename: `file-${i}.txt`,
+      contentType: 'text/plain',
+      size: i,
+    }));
     const p = payload({ attachments, html: '<p>keep me</p>', text: 'keep me too' });
     const { payload: out, truncated } = applySizeRule(p, LIMIT);
     expect(truncated).toBe(true);
@@ -131,7 +141,13 @@ describe('the 1 MiB rule', () => {
   it('as a last resort empties headers and raw, then shortens subject and address lists', () => {
     const many = Array.from({ length: 500 }, (_, i) => ({ email: `person${i}@example.test` }));
     const { payload: out } = applySizeRule(
-      payload({ headers: { received: 'r'.repeat(3000) }, raw: { big: 'x'.repeat(3000) }, to: many, cc: many, subject: 's'.repeat(5000) }),
+      payload({
+        headers: { received: 'r'.repeat(3000) },
+        raw: { big: 'x'.repeat(3000) },
+        to: many,
+        cc: many,
+        subject: 's'.repeat(5000),
+      }),
       20_000,
     );
     expect(out.headers).toStrictEqual({});

@@ -51,7 +51,9 @@ describe('SpoolFolder.removeLeftovers', () => {
   it('removes folders of this host whose process is gone or has this process’s id, and nothing else', async () => {
     // The naming of this host's folders, learnt from a real one: coinop-spool-<host>-<pid>-<random>.
     const real = await SpoolFolder.create();
-    const name = readdirSync(tmpdir()).find((entry) => entry.includes(`-${process.pid}-`) && entry.startsWith('coinop-spool-')) ?? '';
+    const name =
+      readdirSync(tmpdir()).find((entry) => entry.includes(`-${process.pid}-`) && entry.startsWith('coinop-spool-')) ??
+      '';
     await real.remove();
     const prefix = name.slice(0, name.indexOf(`-${process.pid}-`) + 1);
     expect(prefix).toMatch(/^coinop-spool-[0-9a-f]{12}-$/);

@@ -9,25 +9,39 @@ const page = (html: string, url = 'https://www.site.test/blog/post', charset?: s
 
 describe('HTML analysis', () => {
   it('resolves links against <base href> and treats www and bare host as one site', () => {
-    const result = page('<base href="https://site.test/docs/"><a href="intro">a</a><a href="https://site.test/x">b</a><a href="//cdn.other.test/y">c</a>');
+    const result = page(
+      '<base href="https://site.test/docs/"><a href="intro">a</a><a href="https://site.test/x">b</a><a href="//cdn.other.test/y">c</a>',
+    );
     expect(result.links.internal.urls).toEqual(['https://site.test/docs/intro', 'https://site.test/x']);
-    expect(result.links.external).toEqual({ total: 1, urls: ['https://cdn.other.test/y'], domains: ['cdn.other.test'] });
+    expect(result.links.external).toEqual({
+      total: 1,
+      urls: ['https://cdn.other.test/y'],
+      domains: ['cdn.other.test'],
+    });
   });
 
   it('skips fragment-only, javascript: and data: links', () => {
-    const result = page('<a href="#top">t</a><a href="javascript:alert(1)">j</a><a href="data:text/html,x">d</a><a href="  ">e</a>');
+    const result = page(
+      '<a href="#top">t</a><a href="javascript:alert(1)">j</a><a href="data:text/html,x">d</a><a href="  ">e</a>',
+    );
     expect(result.links.internal.total + result.links.external.total).toBe(0);
   });
 
   it('decodes with the content-type charset, else the meta charset', () => {
     const latin = Buffer.from('<title>Caf\xe9 cr\xe8me</title>', 'latin1');
-    expect(analyzeHtml({ body: latin, url: new URL('https://a.test/'), charset: 'iso-8859-1' }).seo.title).toBe('Café crème');
+    expect(analyzeHtml({ body: latin, url: new URL('https://a.test/'), charset: 'iso-8859-1' }).seo.title).toBe(
+      'Café crème',
+    );
     expect(page('<meta charset="windows-1252"><title>Caf\xe9</title>').seo.title).toBe('Café');
-    expect(analyzeHtml({ body: Buffer.from('<title>Café</title>', 'utf8'), url: new URL('https://a.test/') }).seo.title).toBe('Café');
+    expect(
+      analyzeHtml({ body: Buffer.from('<title>Café</title>', 'utf8'), url: new URL('https://a.test/') }).seo.title,
+    ).toBe('Café');
   });
 
   it('falls back to og:title and og:description for seo title and description', () => {
-    const result = page('<meta property="og:title" content="OG title"><meta property="og:description" content="OG text">');
+    const result = page(
+      '<meta property="og:title" content="OG title"><meta property="og:description" content="OG text">',
+    );
     expect([result.seo.title, result.seo.description]).toEqual(['OG title', 'OG text']);
   });
 
@@ -49,7 +63,12 @@ describe('HTML analysis', () => {
       `<script type="application/ld+json">[{"@type":"BreadcrumbList"},{"@graph":[{"@type":["LocalBusiness"],"name":"Shop","telephone":"+33 1 23 45 67 89","address":"1 rue X, Paris"}]}]</script>`,
     );
     expect(result.structuredData.types).toEqual(['BreadcrumbList', 'LocalBusiness']);
-    expect(result.structuredData.basics).toMatchObject({ type: 'LocalBusiness', name: 'Shop', telephone: '+33 1 23 45 67 89', address: '1 rue X, Paris' });
+    expect(result.structuredData.basics).toMatchObject({
+      type: 'LocalBusiness',
+      name: 'Shop',
+      telephone: '+33 1 23 45 67 89',
+      address: '1 rue X, Paris',
+    });
     expect(result.contact.phones).toEqual(['+33 1 23 45 67 89']);
   });
 });
@@ -89,7 +108,10 @@ describe('contact extraction', () => {
   });
 
   it('finds international and North American numbers, not dates or ids', () => {
-    const contact = extractContact({ ...base, text: 'Call +1 (555) 010-0100 or (555) 123-4567. Order 2024-01-15, id 123456789.' });
+    const contact = extractContact({
+      ...base,
+      text: 'Call +1 (555) 010-0100 or (555) 123-4567. Order 2024-01-15, id 123456789.',
+    });
     expect(contact.phones).toEqual(['+1 (555) 010-0100', '(555) 123-4567']);
   });
 

@@ -1,9 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { createExtractiveSummarizer, extractiveSummary, topTerms } from '../../../src/features/metadata/ai/extractive.js';
+import {
+  createExtractiveSummarizer,
+  extractiveSummary,
+  topTerms,
+} from '../../../src/features/metadata/ai/extractive.js';
 import { RICH_ARTICLE_SENTENCES } from '../../fixtures/metadata-pages.js';
 
 const words = (text: string) => text.split(/\s+/).filter((word) => word !== '').length;
-const LONG_TEXT = [...RICH_ARTICLE_SENTENCES, ...RICH_ARTICLE_SENTENCES.map((sentence) => sentence.replace('Acme', 'The firm'))].join('\n');
+const LONG_TEXT = [
+  ...RICH_ARTICLE_SENTENCES,
+  ...RICH_ARTICLE_SENTENCES.map((sentence) => sentence.replace('Acme', 'The firm')),
+].join('\n');
 
 describe('extractive summary', () => {
   it('keeps to the word budget and the page order', () => {
@@ -19,7 +26,9 @@ describe('extractive summary', () => {
     const summary = extractiveSummary(LONG_TEXT, { targetWords: 150 });
     const picked = summary.split(/(?<=\.) /);
     for (const sentence of picked) {
-      const twin = sentence.includes('Acme') ? sentence.replace('Acme', 'The firm') : sentence.replace('The firm', 'Acme');
+      const twin = sentence.includes('Acme')
+        ? sentence.replace('Acme', 'The firm')
+        : sentence.replace('The firm', 'Acme');
       if (twin !== sentence) expect(picked).not.toContain(twin);
     }
   });
@@ -35,12 +44,16 @@ describe('extractive summary', () => {
   });
 
   it('segments sentences of other scripts', () => {
-    const text = '東京は日本の首都であり、多くの人々が暮らしている大きな都市です。大阪は商業の中心地として知られている都市の一つです。';
+    const text =
+      '東京は日本の首都であり、多くの人々が暮らしている大きな都市です。大阪は商業の中心地として知られている都市の一つです。';
     expect(extractiveSummary(text, { targetWords: 5, language: 'ja' })).not.toBe('');
   });
 
   it('names the most frequent content words, without stop words', () => {
-    expect(topTerms('The rocket and the rocket and the engine. Engine of rockets, rocket!', 3)).toEqual(['rocket', 'engine']);
+    expect(topTerms('The rocket and the rocket and the engine. Engine of rockets, rocket!', 3)).toEqual([
+      'rocket',
+      'engine',
+    ]);
   });
 
   it('reports the page facts with topics, word count and reading time', async () => {
@@ -54,7 +67,11 @@ describe('extractive summary', () => {
       pageFacts: { companyName: 'Acme Rockets Inc.' },
     });
     expect(output.model).toBe('builtin-extractive');
-    expect(output.keyFacts).toMatchObject({ companyName: 'Acme Rockets Inc.', wordCount: words(LONG_TEXT), readingTimeMinutes: 2 });
+    expect(output.keyFacts).toMatchObject({
+      companyName: 'Acme Rockets Inc.',
+      wordCount: words(LONG_TEXT),
+      readingTimeMinutes: 2,
+    });
     expect(output.keyFacts.topics).toContain('rockets');
   });
 

@@ -17,7 +17,8 @@ function timed(html: string): { result: HtmlAnalysis; ms: number } {
 }
 
 const page = (body: string) => `<!doctype html><html><head><title>Hostile</title></head><body>${body}</body></html>`;
-const nested = (open: string, close: string, depth: number, inner = 'text') => open.repeat(depth) + inner + close.repeat(depth);
+const nested = (open: string, close: string, depth: number, inner = 'text') =>
+  open.repeat(depth) + inner + close.repeat(depth);
 
 describe('HTML analysis of hostile pages', () => {
   it('reads 5,000 nested noise-classed divs in linear time and says the nesting cut it', () => {
@@ -70,7 +71,9 @@ describe('HTML analysis of hostile pages', () => {
   it('reads JSON-LD nested 100,000 deep without overflowing, and does not return it', () => {
     const deep = `{"@type":"Thing","name":"Deep","x":${'['.repeat(60_000)}${']'.repeat(60_000)}}`;
     const wrapped = `[[[${'{"@graph":'.repeat(10_000)}[{"@type":"Organization","name":${'['.repeat(50_000)}"Acme"${']'.repeat(50_000)}}]${'}'.repeat(10_000)}]]]`;
-    const { result, ms } = timed(page(`<script type="application/ld+json">${deep}</script><script type="application/ld+json">${wrapped}</script>`));
+    const { result, ms } = timed(
+      page(`<script type="application/ld+json">${deep}</script><script type="application/ld+json">${wrapped}</script>`),
+    );
     expect(ms).toBeLessThan(BOUND_MS);
     expect(result.structuredData.types).toContain('Thing');
     expect(result.structuredData.jsonLd).toEqual([]);

@@ -37,12 +37,18 @@ describe('url-to-metadata costs', () => {
 
 describe('model answers', () => {
   it('reads the JSON object, also inside a code fence or prose', () => {
-    expect(parseModelAnswer('```json\n{"summary":" S. ","keyFacts":{"a":1}}\n```')).toEqual({ summary: 'S.', keyFacts: { a: 1 } });
+    expect(parseModelAnswer('```json\n{"summary":" S. ","keyFacts":{"a":1}}\n```')).toEqual({
+      summary: 'S.',
+      keyFacts: { a: 1 },
+    });
     expect(parseModelAnswer('Here you go: {"summary":"S"}')).toEqual({ summary: 'S', keyFacts: {} });
   });
 
   it('takes anything else as the summary text', () => {
-    expect(parseModelAnswer('Just a summary {not json}.')).toEqual({ summary: 'Just a summary {not json}.', keyFacts: {} });
+    expect(parseModelAnswer('Just a summary {not json}.')).toEqual({
+      summary: 'Just a summary {not json}.',
+      keyFacts: {},
+    });
     expect(parseModelAnswer('{"keyFacts":{}}')).toEqual({ summary: '{"keyFacts":{}}', keyFacts: {} });
   });
 });

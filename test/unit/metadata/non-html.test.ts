@@ -66,7 +66,12 @@ describe('image size from the first bytes', () => {
 });
 
 describe('documents that are not HTML', () => {
-  const input = (mimeType: string, body: Buffer | string, headers: Record<string, string> = {}, url = 'https://a.test/files/thing') => ({
+  const input = (
+    mimeType: string,
+    body: Buffer | string,
+    headers: Record<string, string> = {},
+    url = 'https://a.test/files/thing',
+  ) => ({
     body: Buffer.from(body),
     truncated: false,
     url: new URL(url),
@@ -76,10 +81,15 @@ describe('documents that are not HTML', () => {
 
   it('takes the filename from content-disposition (RFC 5987 form first), else the path', () => {
     expect(
-      analyzeNonHtml(input('application/zip', 'x', { 'content-disposition': 'attachment; filename="a.zip"; filename*=UTF-8\'\'r%C3%A9sum%C3%A9.zip' })).document
-        .filename,
+      analyzeNonHtml(
+        input('application/zip', 'x', {
+          'content-disposition': 'attachment; filename="a.zip"; filename*=UTF-8\'\'r%C3%A9sum%C3%A9.zip',
+        }),
+      ).document.filename,
     ).toBe('résumé.zip');
-    expect(analyzeNonHtml(input('application/zip', 'x', {}, 'https://a.test/d/archive%201.zip')).document).toMatchObject({
+    expect(
+      analyzeNonHtml(input('application/zip', 'x', {}, 'https://a.test/d/archive%201.zip')).document,
+    ).toMatchObject({
       kind: 'archive',
       filename: 'archive 1.zip',
     });
@@ -100,7 +110,10 @@ describe('documents that are not HTML', () => {
   });
 
   it('decodes text with its charset', () => {
-    const result = analyzeNonHtml({ ...input('text/plain', Buffer.from('caf\xe9 au lait', 'latin1')), charset: 'iso-8859-1' });
+    const result = analyzeNonHtml({
+      ...input('text/plain', Buffer.from('caf\xe9 au lait', 'latin1')),
+      charset: 'iso-8859-1',
+    });
     expect(result.text).toBe('café au lait');
     expect(result.document.wordCount).toBe(3);
   });

@@ -17,7 +17,8 @@ function ms(run: () => unknown): number {
   return performance.now() - started;
 }
 
-const contactOf = (text: string) => extractContact({ mailto: [], tel: [], text, jsonLdEmail: '', jsonLdTelephone: '', jsonLdAddress: '', profiles: {} });
+const contactOf = (text: string) =>
+  extractContact({ mailto: [], tel: [], text, jsonLdEmail: '', jsonLdTelephone: '', jsonLdAddress: '', profiles: {} });
 
 describe('patterns on adversarial 1 MB inputs', () => {
   const contactInputs: Record<string, string> = {
@@ -44,13 +45,25 @@ describe('patterns on adversarial 1 MB inputs', () => {
   });
 
   it('matches social profile patterns in linear time', () => {
-    const urls = [`https://${'a'.repeat(MB)}/@x`, `https://x.com/${'a'.repeat(MB)}`, `https://pinterest.${fill('a.')}`, `https://m.test/${fill('@a')}`];
+    const urls = [
+      `https://${'a'.repeat(MB)}/@x`,
+      `https://x.com/${'a'.repeat(MB)}`,
+      `https://pinterest.${fill('a.')}`,
+      `https://m.test/${fill('@a')}`,
+    ];
     expect(ms(() => extractProfiles(urls))).toBeLessThan(BOUND_MS);
   });
 
   it('reads a PDF title in linear time when /Title( never closes', () => {
     const body = Buffer.from(`%PDF-1.7\n${fill('/Title (')}`, 'latin1');
-    const run = () => analyzeNonHtml({ body, truncated: false, url: new URL('https://a.test/x.pdf'), mimeType: 'application/pdf', headers: {} });
+    const run = () =>
+      analyzeNonHtml({
+        body,
+        truncated: false,
+        url: new URL('https://a.test/x.pdf'),
+        mimeType: 'application/pdf',
+        headers: {},
+      });
     expect(ms(run)).toBeLessThan(BOUND_MS);
     expect(
       analyzeNonHtml({
@@ -64,10 +77,21 @@ describe('patterns on adversarial 1 MB inputs', () => {
   });
 
   it('reads a deeply nested XML document without overflowing and says the nesting cut it', () => {
-    const xml = Buffer.from(`<?xml version="1.0"?><rss><title>Feed</title>${'<a>'.repeat(60_000)}x${'</a>'.repeat(60_000)}</rss>`);
+    const xml = Buffer.from(
+      `<?xml version="1.0"?><rss><title>Feed</title>${'<a>'.repeat(60_000)}x${'</a>'.repeat(60_000)}</rss>`,
+    );
     let result: ReturnType<typeof analyzeNonHtml> | undefined;
     expect(
-      ms(() => (result = analyzeNonHtml({ body: xml, truncated: false, url: new URL('https://a.test/feed'), mimeType: 'application/xml', headers: {} }))),
+      ms(
+        () =>
+          (result = analyzeNonHtml({
+            body: xml,
+            truncated: false,
+            url: new URL('https://a.test/feed'),
+            mimeType: 'application/xml',
+            headers: {},
+          })),
+      ),
     ).toBeLessThan(1500);
     expect(result?.title).toBe('Feed');
     expect(result?.limit).toBe('depth');

@@ -5,14 +5,25 @@ import { OutboundError } from '../../../src/outbound/outbound-client.js';
 import { ManualClock } from '../../helpers/app.js';
 
 /** An outbound client that answers robots.txt from a script and counts requests. */
-function scripted(answer: (url: string) => Promise<Partial<OutboundResponse>>): Outbound & { requests: OutboundRequest[] } {
+function scripted(
+  answer: (url: string) => Promise<Partial<OutboundResponse>>,
+): Outbound & { requests: OutboundRequest[] } {
   const requests: OutboundRequest[] = [];
   return {
     requests,
     async request(req) {
       requests.push(req);
       const partial = await answer(req.url);
-      return { status: 200, headers: {}, body: Buffer.alloc(0), truncated: false, finalUrl: req.url, redirects: 0, elapsedMs: 1, ...partial };
+      return {
+        status: 200,
+        headers: {},
+        body: Buffer.alloc(0),
+        truncated: false,
+        finalUrl: req.url,
+        redirects: 0,
+        elapsedMs: 1,
+        ...partial,
+      };
     },
     deliverJson: async () => ({ ok: true, status: 200, elapsedMs: 0 }),
     checkUrl: async () => undefined,
@@ -24,7 +35,10 @@ const rules = (text: string) => async () => ({ body: Buffer.from(text) });
 
 describe('robots.txt cache', () => {
   it('applies the rules for the coinop agent, falling back to *', async () => {
-    const cache = new RobotsCache(scripted(rules('User-agent: *\nDisallow: /private\n\nUser-agent: coinop\nDisallow: /no-coinop\n')), new ManualClock());
+    const cache = new RobotsCache(
+      scripted(rules('User-agent: *\nDisallow: /private\n\nUser-agent: coinop\nDisallow: /no-coinop\n')),
+      new ManualClock(),
+    );
     expect(await cache.isAllowed(new URL('https://a.test/no-coinop/x'))).toBe(false);
     // The coinop group replaces the * group entirely.
     expect(await cache.isAllowed(new URL('https://a.test/private/x'))).toBe(true);

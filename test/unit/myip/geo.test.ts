@@ -87,7 +87,9 @@ describe('geo lookup', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'coinop-geo-bad-')), 'bad.mmdb');
     writeFileSync(path, 'not a database');
     await expect(createGeoLookup({ configuredPath: path, logger }).ready()).rejects.toThrow(/^Invalid GEOIP_DB/);
-    await expect(createGeoLookup({ configuredPath: '/nonexistent/geo.mmdb', logger }).ready()).rejects.toThrow(/^Invalid GEOIP_DB/);
+    await expect(createGeoLookup({ configuredPath: '/nonexistent/geo.mmdb', logger }).ready()).rejects.toThrow(
+      /^Invalid GEOIP_DB/,
+    );
     await expect(createGeoLookup({ configuredPath: writeTestGeoDb(), logger }).ready()).resolves.toBeUndefined();
   });
 

@@ -141,9 +141,12 @@ describe('address policy: SSRF bypass attempts (empty allow list)', () => {
     await expect(outbound.checkUrl('https://[::ffff:127.0.0.1]/')).rejects.toThrow('Invalid url: refused address');
   });
 
-  it.each(['::', '::1', '0.0.0.0', 'fe80::1%eth0', 'not an ip', '', '999.1.1.1', '1.2.3.4/8'])('refuses unparseable or special %j', (text) => {
-    expect(policy.isAllowed(text)).toBe(false);
-  });
+  it.each(['::', '::1', '0.0.0.0', 'fe80::1%eth0', 'not an ip', '', '999.1.1.1', '1.2.3.4/8'])(
+    'refuses unparseable or special %j',
+    (text) => {
+      expect(policy.isAllowed(text)).toBe(false);
+    },
+  );
 });
 
 describe('address policy: host names resolving to non-public addresses', () => {
@@ -155,7 +158,14 @@ describe('address policy: host names resolving to non-public addresses', () => {
     'ula.evil.test': ['fd00::5'],
     'nat64.evil.test': ['64:ff9b::a00:1'],
   });
-  const names = ['metadata.evil.test', 'loopback.evil.test', 'private.evil.test', 'mapped.evil.test', 'ula.evil.test', 'nat64.evil.test'];
+  const names = [
+    'metadata.evil.test',
+    'loopback.evil.test',
+    'private.evil.test',
+    'mapped.evil.test',
+    'ula.evil.test',
+    'nat64.evil.test',
+  ];
 
   it.each(names)('refuses %s in checkUrl and at connect time', async (name) => {
     const resolved = await dns(name);
@@ -200,7 +210,10 @@ describe('address policy: host names resolving to non-public addresses', () => {
 
   it('reports an unresolvable name as a DNS failure at delivery', async () => {
     const outbound = outboundWith(noDns);
-    expect(await outbound.deliverJson('https://nowhere.example/', '{}')).toMatchObject({ ok: false, cause: 'DNS lookup failed' });
+    expect(await outbound.deliverJson('https://nowhere.example/', '{}')).toMatchObject({
+      ok: false,
+      cause: 'DNS lookup failed',
+    });
   });
 });
 
@@ -222,8 +235,10 @@ describe('address policy: allowed addresses', () => {
 
   it('exempts 127.0.0.0/8 and ::1 through the allow list', () => {
     const loopback = createAddressPolicy(['127.0.0.0/8', '::1/128']);
-    for (const ip of ['127.0.0.1', '127.255.255.254', '::1', '::ffff:127.0.0.1', '2130706433']) expect(loopback.isAllowed(ip)).toBe(true);
-    for (const ip of ['10.0.0.1', '169.254.169.254', '::2', 'fe80::1', '0.0.0.0']) expect(loopback.isAllowed(ip)).toBe(false);
+    for (const ip of ['127.0.0.1', '127.255.255.254', '::1', '::ffff:127.0.0.1', '2130706433'])
+      expect(loopback.isAllowed(ip)).toBe(true);
+    for (const ip of ['10.0.0.1', '169.254.169.254', '::2', 'fe80::1', '0.0.0.0'])
+      expect(loopback.isAllowed(ip)).toBe(false);
   });
 
   it('accepts a bare address as a single-host range', () => {
@@ -249,9 +264,12 @@ describe('URL literals and URL rules', () => {
     expect(ipFromUrlHost(host)).toBe(ip);
   });
 
-  it.each(['example.com', 'localhost', '', 'a/b', 'user@127.0.0.1', '08.0.0.1'])('ipFromUrlHost(%j) is null', (host) => {
-    expect(ipFromUrlHost(host)).toBeNull();
-  });
+  it.each(['example.com', 'localhost', '', 'a/b', 'user@127.0.0.1', '08.0.0.1'])(
+    'ipFromUrlHost(%j) is null',
+    (host) => {
+      expect(ipFromUrlHost(host)).toBeNull();
+    },
+  );
 
   it.each([
     ['not a url', 'invalid_url', 'Invalid url: must be a valid URL'],

@@ -19,7 +19,8 @@ const outsideStore = sourceFiles(SRC)
   .map((path) => ({ path: relative(SRC, path).split('\\').join('/'), text: readFileSync(path, 'utf8') }))
   .filter((file) => !file.path.startsWith('store/'));
 
-const naming = (pattern: RegExp): string[] => outsideStore.filter((file) => pattern.test(file.text)).map((file) => file.path);
+const naming = (pattern: RegExp): string[] =>
+  outsideStore.filter((file) => pattern.test(file.text)).map((file) => file.path);
 
 describe('engines stay in the store', () => {
   it('the source tree was found', () => {

@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
-import { SIGNING_KEY_OVERLAP_MS, signatureHeadersFor, signingKeysOf } from '../../../src/features/webhooks/signing-keys.js';
+import {
+  SIGNING_KEY_OVERLAP_MS,
+  signatureHeadersFor,
+  signingKeysOf,
+} from '../../../src/features/webhooks/signing-keys.js';
 
 const secret = () => `whsec_${randomBytes(32).toString('base64')}`;
 const BODY = '{"hello":"world"}';
@@ -20,10 +24,18 @@ describe('signatureHeadersFor', () => {
   const [current, previous] = [secret(), secret()];
   const rotatedAt = Date.now() - SIGNING_KEY_OVERLAP_MS / 2;
   const at = (now: number) =>
-    signatureHeadersFor({ current, previous, rotatedAt }, { messageId: 'msg_1', timestampSeconds: Math.floor(Date.now() / 1000), body: BODY }, now);
+    signatureHeadersFor(
+      { current, previous, rotatedAt },
+      { messageId: 'msg_1', timestampSeconds: Math.floor(Date.now() / 1000), body: BODY },
+      now,
+    );
 
   it('signs with the current secret only when there is no previous one', () => {
-    const headers = signatureHeadersFor({ current }, { messageId: 'msg_1', timestampSeconds: Math.floor(Date.now() / 1000), body: BODY }, Date.now());
+    const headers = signatureHeadersFor(
+      { current },
+      { messageId: 'msg_1', timestampSeconds: Math.floor(Date.now() / 1000), body: BODY },
+      Date.now(),
+    );
     expect(headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
     expect([verifies(current, headers), verifies(previous, headers)]).toStrictEqual([true, false]);
   });
@@ -43,6 +55,8 @@ describe('signatureHeadersFor', () => {
 
   it('takes a stored webhook’s keys as they are', () => {
     expect(signingKeysOf({ signingSecret: current })).toStrictEqual({ current });
-    expect(signingKeysOf({ signingSecret: current, previousSigningKey: { secret: previous, rotatedAt } })).toStrictEqual({ current, previous, rotatedAt });
+    expect(
+      signingKeysOf({ signingSecret: current, previousSigningKey: { secret: previous, rotatedAt } }),
+    ).toStrictEqual({ current, previous, rotatedAt });
   });
 });

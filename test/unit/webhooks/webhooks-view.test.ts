@@ -28,13 +28,29 @@ const mailbox: WebhookRecord = {
 const scheduled: WebhookRecord = {
   ...base,
   mailbox: null,
-  mode: { kind: 'scheduled', cron: '0 9 * * *', timezone: 'UTC', active: true, nextRunAt: Date.parse('2026-06-02T09:00:00.000Z') },
+  mode: {
+    kind: 'scheduled',
+    cron: '0 9 * * *',
+    timezone: 'UTC',
+    active: true,
+    nextRunAt: Date.parse('2026-06-02T09:00:00.000Z'),
+  },
 };
 
 describe('webhookView', () => {
   it('writes a mailbox webhook in the contract’s order with redacted headers and options', () => {
     const view = webhookView(mailbox, context);
-    expect(Object.keys(view)).toEqual(['webhookId', 'webhook', 'headers', 'format', 'template', 'options', 'includeAttachments', 'email', 'hash']);
+    expect(Object.keys(view)).toEqual([
+      'webhookId',
+      'webhook',
+      'headers',
+      'format',
+      'template',
+      'options',
+      'includeAttachments',
+      'email',
+      'hash',
+    ]);
     expect(view).toStrictEqual({
       webhookId: 'w',
       webhook: 'https://hooks.example.com/w',
@@ -50,8 +66,19 @@ describe('webhookView', () => {
 
   it('omits format when none and template unless the format is custom', () => {
     const none = webhookView({ ...mailbox, mode: { ...mailbox.mode, format: null } as WebhookRecord['mode'] }, context);
-    expect(Object.keys(none)).toEqual(['webhookId', 'webhook', 'headers', 'options', 'includeAttachments', 'email', 'hash']);
-    const slack = webhookView({ ...mailbox, mode: { ...mailbox.mode, format: 'slack' } as WebhookRecord['mode'] }, context);
+    expect(Object.keys(none)).toEqual([
+      'webhookId',
+      'webhook',
+      'headers',
+      'options',
+      'includeAttachments',
+      'email',
+      'hash',
+    ]);
+    const slack = webhookView(
+      { ...mailbox, mode: { ...mailbox.mode, format: 'slack' } as WebhookRecord['mode'] },
+      context,
+    );
     expect(slack).not.toHaveProperty('template');
   });
 
@@ -63,7 +90,13 @@ describe('webhookView', () => {
       schedule: { cron: '0 9 * * *', timezone: 'UTC', active: true, nextRunAt: '2026-06-02T09:00:00.000Z' },
       hash: context.walletHash,
     });
-    const ran = webhookView({ ...scheduled, history: { lastRunAt: Date.parse('2026-06-01T09:00:00.000Z'), lastStatus: 'success', lastError: null } }, context);
+    const ran = webhookView(
+      {
+        ...scheduled,
+        history: { lastRunAt: Date.parse('2026-06-01T09:00:00.000Z'), lastStatus: 'success', lastError: null },
+      },
+      context,
+    );
     expect(ran.schedule).toStrictEqual({
       cron: '0 9 * * *',
       timezone: 'UTC',

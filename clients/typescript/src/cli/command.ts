@@ -27,7 +27,9 @@ export const GLOBAL_OPTIONS = {
 type Options = NonNullable<ParseArgsConfig['options']>;
 
 export interface Invocation<O extends Options> {
-  readonly values: ReturnType<typeof parseArgs<{ args: string[]; options: O & typeof GLOBAL_OPTIONS; allowPositionals: true; strict: true }>>['values'];
+  readonly values: ReturnType<
+    typeof parseArgs<{ args: string[]; options: O & typeof GLOBAL_OPTIONS; allowPositionals: true; strict: true }>
+  >['values'];
   readonly positionals: string[];
   readonly settings: Settings;
   readonly out: Output;
@@ -39,7 +41,12 @@ export interface Invocation<O extends Options> {
 export function invocation<O extends Options>(args: readonly string[], options: O): Invocation<O> {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...args], options: { ...options, ...GLOBAL_OPTIONS }, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args: [...args],
+      options: { ...options, ...GLOBAL_OPTIONS },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }

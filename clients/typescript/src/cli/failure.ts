@@ -8,7 +8,12 @@ import { chargeNote } from './output.js';
  * What `coinop <word>` prints on stderr when it fails: what failed, what it cost (every error that carries a charge
  * shows it, as a success does), and what to do next where the CLI can tell.
  */
-export async function failureReport(word: string, usage: string, error: unknown, settings: Settings | undefined): Promise<string> {
+export async function failureReport(
+  word: string,
+  usage: string,
+  error: unknown,
+  settings: Settings | undefined,
+): Promise<string> {
   const prefix = `coinop ${word}:`;
   if (error instanceof UsageError) return `${prefix} ${error.message}\n\n${usage}`;
   if (error instanceof CommandFailed) return `${prefix} ${error.message}`;
@@ -38,6 +43,8 @@ async function addCreditsHint(settings: Settings): Promise<string> {
     return `To add credits: buy a million at ${link.data} (coinop recharge 3 for three million), or ${operator}`;
   } catch (error) {
     const sellsNone = error instanceof ServerError && error.status === 501;
-    return sellsNone ? `This instance sells no credits (no Stripe): ${operator}` : `To add credits: coinop recharge 1 prints a payment link, or ${operator}`;
+    return sellsNone
+      ? `This instance sells no credits (no Stripe): ${operator}`
+      : `To add credits: coinop recharge 1 prints a payment link, or ${operator}`;
   }
 }

@@ -18,7 +18,9 @@ export function when(value: string | null | undefined): string {
 /** Columns padded to their widest cell; a header line on top. */
 export function table(headers: readonly string[], rows: readonly (readonly Cell[])[]): string {
   const text = rows.map((row) => row.map((cell) => (cell === null || cell === undefined ? '' : String(cell))));
-  const widths = headers.map((header, column) => Math.max(header.length, ...text.map((row) => row[column]?.length ?? 0)));
+  const widths = headers.map((header, column) =>
+    Math.max(header.length, ...text.map((row) => row[column]?.length ?? 0)),
+  );
   const line = (cells: readonly string[]) =>
     cells
       .map((cell, column) => cell.padEnd(widths[column] ?? 0))
@@ -32,7 +34,10 @@ export function fields(record: Readonly<Record<string, unknown>>): string {
   const entries = Object.entries(record).filter(([, value]) => value !== undefined);
   const width = Math.max(0, ...entries.map(([key]) => key.length));
   return entries
-    .map(([key, value]) => `${key.padEnd(width)}  ${typeof value === 'object' && value !== null ? JSON.stringify(value) : when(String(value))}`)
+    .map(
+      ([key, value]) =>
+        `${key.padEnd(width)}  ${typeof value === 'object' && value !== null ? JSON.stringify(value) : when(String(value))}`,
+    )
     .join('\n');
 }
 
@@ -53,12 +58,18 @@ export interface Output {
   note(text: string): void;
 }
 
-export function output(json: boolean, stdout: NodeJS.WritableStream = process.stdout, stderr: NodeJS.WritableStream = process.stderr): Output {
+export function output(
+  json: boolean,
+  stdout: NodeJS.WritableStream = process.stdout,
+  stderr: NodeJS.WritableStream = process.stderr,
+): Output {
   return {
     json,
     result(data, charge, human) {
       if (json) {
-        stdout.write(`${JSON.stringify(charge === undefined ? { data } : { data, cost: charge.cost, balance: charge.balance ?? null }, null, 2)}\n`);
+        stdout.write(
+          `${JSON.stringify(charge === undefined ? { data } : { data, cost: charge.cost, balance: charge.balance ?? null }, null, 2)}\n`,
+        );
         return;
       }
       const text = human();

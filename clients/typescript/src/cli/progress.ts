@@ -4,7 +4,11 @@ const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '
  * Shows a spinner with `label` on stderr while `work` runs, when stderr is a terminal and the call takes longer than
  * a moment; pipes and files never see it.
  */
-export async function withProgress<Value>(label: string, work: Promise<Value>, stderr: NodeJS.WriteStream = process.stderr): Promise<Value> {
+export async function withProgress<Value>(
+  label: string,
+  work: Promise<Value>,
+  stderr: NodeJS.WriteStream = process.stderr,
+): Promise<Value> {
   if (!stderr.isTTY) return work;
   let frame = 0;
   let shown = false;

@@ -845,7 +845,16 @@ export interface operations {
          * @description Filter on the log endpoint category
          * @example kv
          */
-        type?: 'kv' | 'token' | 'settings' | 'webhook' | 'webhook-delivery' | 'url-to-metadata' | 'myip' | 'service' | 'manage';
+        type?:
+          | 'kv'
+          | 'token'
+          | 'settings'
+          | 'webhook'
+          | 'webhook-delivery'
+          | 'url-to-metadata'
+          | 'myip'
+          | 'service'
+          | 'manage';
         /** @description Beyond the contract: the previous answer's `cursor`, for the next (older) page */
         cursor?: string;
         /**
@@ -897,7 +906,16 @@ export interface operations {
               /** @description Request path with query; the webhookId for webhook-delivery entries */
               path: string;
               /** @enum {string} */
-              endpoint: 'kv' | 'token' | 'settings' | 'webhook' | 'webhook-delivery' | 'url-to-metadata' | 'myip' | 'service' | 'manage';
+              endpoint:
+                | 'kv'
+                | 'token'
+                | 'settings'
+                | 'webhook'
+                | 'webhook-delivery'
+                | 'url-to-metadata'
+                | 'myip'
+                | 'service'
+                | 'manage';
               status_code: number;
               response_time_ms: number;
               error?: string;
@@ -1027,7 +1045,16 @@ export interface operations {
                * @description The log category
                * @enum {string}
                */
-              endpoint: 'kv' | 'token' | 'settings' | 'webhook' | 'webhook-delivery' | 'url-to-metadata' | 'myip' | 'service' | 'manage';
+              endpoint:
+                | 'kv'
+                | 'token'
+                | 'settings'
+                | 'webhook'
+                | 'webhook-delivery'
+                | 'url-to-metadata'
+                | 'myip'
+                | 'service'
+                | 'manage';
               /** @description Credits charged */
               credits: number;
               /** @description Calls logged, free ones included */
@@ -4488,7 +4515,16 @@ export interface operations {
          * @description Filter on the log endpoint category
          * @example manage
          */
-        type?: 'kv' | 'token' | 'settings' | 'webhook' | 'webhook-delivery' | 'url-to-metadata' | 'myip' | 'service' | 'manage';
+        type?:
+          | 'kv'
+          | 'token'
+          | 'settings'
+          | 'webhook'
+          | 'webhook-delivery'
+          | 'url-to-metadata'
+          | 'myip'
+          | 'service'
+          | 'manage';
       };
       header?: never;
       path: {
@@ -4532,7 +4568,16 @@ export interface operations {
               /** @description Request path with query; the webhookId for webhook-delivery entries */
               path: string;
               /** @enum {string} */
-              endpoint: 'kv' | 'token' | 'settings' | 'webhook' | 'webhook-delivery' | 'url-to-metadata' | 'myip' | 'service' | 'manage';
+              endpoint:
+                | 'kv'
+                | 'token'
+                | 'settings'
+                | 'webhook'
+                | 'webhook-delivery'
+                | 'url-to-metadata'
+                | 'myip'
+                | 'service'
+                | 'manage';
               status_code: number;
               response_time_ms: number;
               error?: string;

@@ -27,7 +27,10 @@ var __copyProps = (to, from, except, desc) => {
   if ((from && typeof from === 'object') || typeof from === 'function') {
     for (let key of __getOwnPropNames(from))
       if (!__hasOwnProp.call(to, key) && key !== except)
-        __defProp(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc(from, key)) || desc.enumerable });
+        __defProp(to, key, {
+          get: () => from[key],
+          enumerable: !(desc = __getOwnPropDesc(from, key)) || desc.enumerable,
+        });
   }
   return to;
 };
@@ -119,8 +122,14 @@ var require_ipaddr = __commonJS({
       const ipv6Regexes = {
         zoneIndex: new RegExp(zoneIndex, 'i'),
         native: new RegExp(`^(::)?(${ipv6Part})?([0-9a-f]+)?(::)?(${zoneIndex})?$`, 'i'),
-        deprecatedTransitional: new RegExp(`^(?:::)(${ipv4Part}\\.${ipv4Part}\\.${ipv4Part}\\.${ipv4Part}(${zoneIndex})?)$`, 'i'),
-        transitional: new RegExp(`^((?:${ipv6Part})|(?:::)(?:${ipv6Part})?)${ipv4Part}\\.${ipv4Part}\\.${ipv4Part}\\.${ipv4Part}(${zoneIndex})?$`, 'i'),
+        deprecatedTransitional: new RegExp(
+          `^(?:::)(${ipv4Part}\\.${ipv4Part}\\.${ipv4Part}\\.${ipv4Part}(${zoneIndex})?)$`,
+          'i',
+        ),
+        transitional: new RegExp(
+          `^((?:${ipv6Part})|(?:::)(?:${ipv6Part})?)${ipv4Part}\\.${ipv4Part}\\.${ipv4Part}\\.${ipv4Part}(${zoneIndex})?$`,
+          'i',
+        ),
       };
       function expandIPv6(string, parts) {
         if (string.indexOf('::') !== string.lastIndexOf('::')) {
@@ -1015,7 +1024,8 @@ var EXTENSION = /[#?]|^(?:\d*|[a-z]{3})L$|^\d*W$|^LW$/i;
 function parseCronFields(cron) {
   if (cron.length > MAX_CRON_LENGTH) return fail(`${PREFIX} longer than ${MAX_CRON_LENGTH} characters`);
   const text = cron.trim();
-  if (text.startsWith('@')) return fail(`${PREFIX} @ shortcuts are not supported, use 5 fields (minute hour day month weekday)`);
+  if (text.startsWith('@'))
+    return fail(`${PREFIX} @ shortcuts are not supported, use 5 fields (minute hour day month weekday)`);
   const parts = text === '' ? [] : text.split(/\s+/);
   if (parts.length !== FIELD_SPECS.length) return fail(`${PREFIX} must have 5 fields (minute hour day month weekday)`);
   const values = [];
@@ -1155,14 +1165,23 @@ function zoneClock(timezone) {
   const wall = (instantMs) => {
     const parts = {};
     for (const { type, value } of format.formatToParts(instantMs)) parts[type] = Number(value);
-    const local = Date.UTC(parts.year ?? 0, (parts.month ?? 1) - 1, parts.day ?? 1, parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0);
+    const local = Date.UTC(
+      parts.year ?? 0,
+      (parts.month ?? 1) - 1,
+      parts.day ?? 1,
+      parts.hour ?? 0,
+      parts.minute ?? 0,
+      parts.second ?? 0,
+    );
     return local + (((instantMs % 1e3) + 1e3) % 1e3);
   };
   const offsetAt = (instantMs) => wall(instantMs) - instantMs;
   const instantsAt = (wallMs) => {
     const withEarlierOffset = wallMs - offsetAt(wallMs - DAY);
     const withLaterOffset = wallMs - offsetAt(wallMs + DAY);
-    const instants = [.../* @__PURE__ */ new Set([withEarlierOffset, withLaterOffset])].filter((candidate) => wall(candidate) === wallMs).sort((a, b) => a - b);
+    const instants = [.../* @__PURE__ */ new Set([withEarlierOffset, withLaterOffset])]
+      .filter((candidate) => wall(candidate) === wallMs)
+      .sort((a, b) => a - b);
     if (instants.length > 0) return { instants, skippedAt: NaN };
     let before = Math.min(withEarlierOffset, withLaterOffset);
     let after = Math.max(withEarlierOffset, withLaterOffset);
@@ -1195,7 +1214,8 @@ function parseSchedule(cron, timezone) {
   const parsed = parseCronFields(cron);
   if (!parsed.ok) return parsed;
   const zone = canonicalZone(timezone);
-  if (zone === null) return { ok: false, error: `Invalid schedule.timezone: unknown IANA time zone ${quote(timezone)}` };
+  if (zone === null)
+    return { ok: false, error: `Invalid schedule.timezone: unknown IANA time zone ${quote(timezone)}` };
   const matcher = compileMatcher(parsed.fields);
   const clock = zoneClock(zone);
   const schedule = {
@@ -1272,7 +1292,8 @@ function checkHeaders(headers, field = 'headers') {
     if (!TOKEN.test(name)) return `Invalid ${field}: "${name}" is not a valid header name`;
     if (FORBIDDEN.has(name.toLowerCase())) return `Invalid ${field}: "${name}" cannot be set`;
     const value = headers[name] ?? '';
-    if (value.length > MAX_HEADER_VALUE_LENGTH) return `Invalid ${field}: value of "${name}" is longer than ${MAX_HEADER_VALUE_LENGTH} characters`;
+    if (value.length > MAX_HEADER_VALUE_LENGTH)
+      return `Invalid ${field}: value of "${name}" is longer than ${MAX_HEADER_VALUE_LENGTH} characters`;
     if (UNSAFE_VALUE.test(value)) return `Invalid ${field}: value of "${name}" contains control characters`;
   }
   return null;
@@ -1449,7 +1470,8 @@ function validateFormatConfig(input) {
   const optionsError = validateOptions(input.options);
   if (optionsError !== null) return optionsError;
   const required = REQUIRED_OPTION[format];
-  if (required !== void 0 && !nonEmpty(input.options?.[required])) return `Invalid format: ${format} requires options.${required}`;
+  if (required !== void 0 && !nonEmpty(input.options?.[required]))
+    return `Invalid format: ${format} requires options.${required}`;
   const hasTemplate = input.template !== void 0 && input.template !== null;
   if (format === 'custom' && !hasTemplate) return 'Invalid format: custom requires a template';
   return hasTemplate ? validateTemplate(input.template) : null;
@@ -1526,12 +1548,16 @@ function kvTtlProblem(ttl) {
   return parsed.ok ? null : parsed.error;
 }
 function listLimitProblem(limit) {
-  return Number.isInteger(limit) && limit >= 1 && limit <= MAX_LIST_LIMIT ? null : `Invalid limit: must be an integer from 1 to ${MAX_LIST_LIMIT}`;
+  return Number.isInteger(limit) && limit >= 1 && limit <= MAX_LIST_LIMIT
+    ? null
+    : `Invalid limit: must be an integer from 1 to ${MAX_LIST_LIMIT}`;
 }
 function stringProblem(name, value, fact) {
   const rule = (wording) => `Invalid ${name}: ${fact.error ?? wording}`;
-  if (fact.minLength !== void 0 && value.length < fact.minLength) return rule(`must be at least ${fact.minLength} characters`);
-  if (fact.maxLength !== void 0 && value.length > fact.maxLength) return rule(`must be at most ${fact.maxLength} characters`);
+  if (fact.minLength !== void 0 && value.length < fact.minLength)
+    return rule(`must be at least ${fact.minLength} characters`);
+  if (fact.maxLength !== void 0 && value.length > fact.maxLength)
+    return rule(`must be at most ${fact.maxLength} characters`);
   if (fact.pattern !== void 0 && !new RegExp(fact.pattern, 'u').test(value)) return rule('is not valid');
   return null;
 }
@@ -1541,20 +1567,24 @@ function dnsDomainsProblem(domains) {
   for (const [index, raw] of domains.entries()) {
     const problem = stringProblem(`domains[${index}]`, raw, domain);
     if (problem !== null) return problem;
-    if (parseTarget(raw) === null) return `Invalid domains[${index}]: "${raw.slice(0, 300)}" is not a valid domain name or IP address`;
+    if (parseTarget(raw) === null)
+      return `Invalid domains[${index}]: "${raw.slice(0, 300)}" is not a valid domain name or IP address`;
   }
   return null;
 }
 function webhookIdProblem(webhookId) {
   const problem = stringProblem('webhookId', webhookId, define_SCHEMA_FACTS_default.webhookId);
   if (problem !== null) return problem;
-  return define_SCHEMA_FACTS_default.reservedWebhookIds.includes(webhookId) ? `Invalid webhookId: ${webhookId} is reserved` : null;
+  return define_SCHEMA_FACTS_default.reservedWebhookIds.includes(webhookId)
+    ? `Invalid webhookId: ${webhookId} is reserved`
+    : null;
 }
 function webhookUrlProblem(url) {
   return stringProblem('url', url, define_SCHEMA_FACTS_default.webhookUrl) ?? urlRuleProblem(url, false);
 }
 function metadataUrlProblem(url) {
-  const problem = stringProblem('url', url, define_SCHEMA_FACTS_default.metadataUrl) ?? urlRuleProblem(url.trim(), true);
+  const problem =
+    stringProblem('url', url, define_SCHEMA_FACTS_default.metadataUrl) ?? urlRuleProblem(url.trim(), true);
   return problem === 'Invalid url: must be a valid URL' || problem === 'Invalid url: must be an http or https URL'
     ? 'Invalid url: must be an absolute http or https URL'
     : problem;
@@ -1579,7 +1609,8 @@ function scheduleProblem(cron, timezone, now) {
   return checkScheduleWindow(parsed.schedule, now);
 }
 function callCost(operationId, request = {}) {
-  if (operationId === 'urlMetadata' && request.aiSummary !== void 0 && request.aiSummary !== 'none') return define_SCHEMA_FACTS_default.metadataSummaryCost;
+  if (operationId === 'urlMetadata' && request.aiSummary !== void 0 && request.aiSummary !== 'none')
+    return define_SCHEMA_FACTS_default.metadataSummaryCost;
   return define_SCHEMA_FACTS_default.costs[operationId];
 }
 export {

@@ -20,25 +20,39 @@ export function BucketList() {
     <>
       <PageTitle title="Key-value">Key-value</PageTitle>
       <p class="muted">
-        Each page of a listing, and each read, set or delete of a value, costs 1 credit, exactly as the same API call. An action costs only what its button
-        says: the lists follow it without being read again.
+        Each page of a listing, and each read, set or delete of a value, costs 1 credit, exactly as the same API call.
+        An action costs only what its button says: the lists follow it without being read again.
       </p>
       <section class="panel" aria-labelledby="kv-buckets-heading">
         <h2 id="kv-buckets-heading">Buckets</h2>
-        <PrefixFilter id="kv-bucket-prefix" label="Buckets starting with" onApply={(applied) => setFilter({ prefix: applied })} />
+        <PrefixFilter
+          id="kv-bucket-prefix"
+          label="Buckets starting with"
+          onApply={(applied) => setFilter({ prefix: applied })}
+        />
         <PagedListing
           list={list}
           noun="buckets"
           one="bucket"
-          empty={prefix === '' ? 'No buckets yet: set a value below and its bucket appears here.' : `No bucket starts with “${prefix}”.`}
+          empty={
+            prefix === ''
+              ? 'No buckets yet: set a value below and its bucket appears here.'
+              : `No bucket starts with “${prefix}”.`
+          }
         >
           {(buckets) => <BucketTable buckets={buckets} />}
         </PagedListing>
-        <p class="muted small">A set adds a new bucket here without listing again; the counts are as last listed (Filter lists again, 1 credit).</p>
+        <p class="muted small">
+          A set adds a new bucket here without listing again; the counts are as last listed (Filter lists again, 1
+          credit).
+        </p>
       </section>
       <section class="panel" aria-labelledby="kv-set-heading">
         <h2 id="kv-set-heading">Set a value</h2>
-        <SetValueForm id="kv-new" onSaved={(saved) => list.update((buckets) => withBucket(buckets, saved, list.more))} />
+        <SetValueForm
+          id="kv-new"
+          onSaved={(saved) => list.update((buckets) => withBucket(buckets, saved, list.more))}
+        />
       </section>
     </>
   );

@@ -28,8 +28,17 @@ export function KeyList({ bucket, selected }: { bucket: string; selected: string
       <div class={selected === undefined ? 'kv-browse' : 'kv-browse kv-browse-open'}>
         <section class="panel" aria-labelledby="kv-keys-heading">
           <h2 id="kv-keys-heading">Keys</h2>
-          <PrefixFilter id="kv-key-prefix" label="Keys starting with" onApply={(applied) => setFilter({ prefix: applied })} />
-          <PagedListing list={list} noun="keys" one="key" empty={prefix === '' ? 'No live keys in this bucket.' : `No key starts with “${prefix}”.`}>
+          <PrefixFilter
+            id="kv-key-prefix"
+            label="Keys starting with"
+            onApply={(applied) => setFilter({ prefix: applied })}
+          />
+          <PagedListing
+            list={list}
+            noun="keys"
+            one="key"
+            empty={prefix === '' ? 'No live keys in this bucket.' : `No key starts with “${prefix}”.`}
+          >
             {(keys) => <KeyTable bucket={bucket} keys={keys} selected={selected} />}
           </PagedListing>
           <p class="muted small">Open a key to read its value (1 credit).</p>
@@ -47,7 +56,11 @@ export function KeyList({ bucket, selected }: { bucket: string; selected: string
       </div>
       <section class="panel" aria-labelledby="kv-set-heading">
         <h2 id="kv-set-heading">Set a value</h2>
-        <SetValueForm id="kv-new" bucket={bucket} onSaved={(saved) => saved.bucket === bucket && list.update((keys) => withKey(keys, saved, list.more))} />
+        <SetValueForm
+          id="kv-new"
+          bucket={bucket}
+          onSaved={(saved) => saved.bucket === bucket && list.update((keys) => withKey(keys, saved, list.more))}
+        />
       </section>
     </>
   );
@@ -56,13 +69,22 @@ export function KeyList({ bucket, selected }: { bucket: string; selected: string
 /** The key list after a set, from what was set (a set replaces the entry whole), without reading the list again. */
 function withKey(keys: readonly KeySummary[], saved: SavedEntry, more: boolean): readonly KeySummary[] {
   const row: KeySummary = { key: saved.key, expiresAt: saved.expiresAt, size: utf8Bytes(saved.value) };
-  if (keys.some((entry) => entry.key === saved.key)) return keys.map((entry) => (entry.key === saved.key ? row : entry));
+  if (keys.some((entry) => entry.key === saved.key))
+    return keys.map((entry) => (entry.key === saved.key ? row : entry));
   const last = keys[keys.length - 1];
   if (more && last !== undefined && saved.key > last.key) return keys;
   return [...keys, row].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
-function KeyTable({ bucket, keys, selected }: { bucket: string; keys: readonly KeySummary[]; selected: string | undefined }) {
+function KeyTable({
+  bucket,
+  keys,
+  selected,
+}: {
+  bucket: string;
+  keys: readonly KeySummary[];
+  selected: string | undefined;
+}) {
   const now = Date.now();
   return (
     <table class="kv-table" aria-labelledby="kv-keys-heading">

@@ -14,7 +14,8 @@ export function formatBytes(bytes: number): string {
 }
 
 /** "1,000+" when the service counted only part of a huge bucket. */
-export const formatCount = (count: number, capped: boolean | undefined): string => `${count.toLocaleString()}${capped ? '+' : ''}`;
+export const formatCount = (count: number, capped: boolean | undefined): string =>
+  `${count.toLocaleString()}${capped ? '+' : ''}`;
 
 /** "expires in 29 d" (or "expired 5 s ago" for a row listed just before it lapsed). */
 export function expiresLabel(expiresAt: string, now = Date.now()): string {

@@ -2,7 +2,15 @@
 import { CostHint, plural } from '../../components/ui.js';
 import type { PagedList } from '../../components/use-paged-list.js';
 
-export function MoreButton({ list, noun, one }: { list: Pick<PagedList<unknown>, 'items' | 'more' | 'loading' | 'loadMore'>; noun: string; one: string }) {
+export function MoreButton({
+  list,
+  noun,
+  one,
+}: {
+  list: Pick<PagedList<unknown>, 'items' | 'more' | 'loading' | 'loadMore'>;
+  noun: string;
+  one: string;
+}) {
   if (list.items === undefined) return null;
   return (
     <div class="actions">

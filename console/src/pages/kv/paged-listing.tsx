@@ -19,7 +19,13 @@ export function PagedListing<T>({ list, noun, one, empty, children }: PagedListi
   return (
     <>
       <ErrorNote error={list.error} />
-      {list.items === undefined ? <Loading when={list.loading} /> : list.items.length === 0 ? <p class="muted">{empty}</p> : children(list.items)}
+      {list.items === undefined ? (
+        <Loading when={list.loading} />
+      ) : list.items.length === 0 ? (
+        <p class="muted">{empty}</p>
+      ) : (
+        children(list.items)
+      )}
       <MoreButton list={list} noun={noun} one={one} />
       <Charged cost={list.cost} balance={list.balance} />
     </>

@@ -14,7 +14,14 @@ export function PrefixFilter({ id, label, onApply }: { id: string; label: string
     >
       <div>
         <label for={id}>{label}</label>
-        <input id={id} type="search" autoComplete="off" spellcheck={false} value={prefix} onInput={(event) => setPrefix(event.currentTarget.value)} />
+        <input
+          id={id}
+          type="search"
+          autoComplete="off"
+          spellcheck={false}
+          value={prefix}
+          onInput={(event) => setPrefix(event.currentTarget.value)}
+        />
       </div>
       <button type="submit">Filter</button>
     </form>

@@ -61,7 +61,8 @@ export function SetValueForm(props: SetValueFormProps) {
     const seconds = query === '' || query === '0' ? 30 * 86400 : Number(query);
     const startedAt = Date.now();
     const saved = await saving.run(() => setValue(bucket, key, value, query));
-    if (saved !== undefined) props.onSaved({ bucket, key, value, expiresAt: new Date(startedAt + seconds * 1000).toISOString() });
+    if (saved !== undefined)
+      props.onSaved({ bucket, key, value, expiresAt: new Date(startedAt + seconds * 1000).toISOString() });
   };
 
   return (

@@ -56,7 +56,9 @@ export function ValuePanel({ bucket, entryKey, listed, onSaved, onDeleted }: Val
       ) : editing && value !== undefined ? (
         <>
           {listed === undefined ? (
-            <p class="muted small">Its time left is not in the list shown: choose a time to live (saving starts it again).</p>
+            <p class="muted small">
+              Its time left is not in the list shown: choose a time to live (saving starts it again).
+            </p>
           ) : (
             <p class="muted small" data-testid="kv-ttl-left">
               This entry {expiresLabel(listed.expiresAt)}.

@@ -26,7 +26,9 @@ export function AdjustForm({ hash, onTried }: { hash: string; onTried: (balance:
     try {
       const credits = Number(amount);
       const after = await operatorApi.adjust(hash, kind, credits, reason.trim());
-      setDone(`${kind === 'credit' ? 'Credited' : 'Debited'} ${credits.toLocaleString()} credits; balance now ${after.toLocaleString()}.`);
+      setDone(
+        `${kind === 'credit' ? 'Credited' : 'Debited'} ${credits.toLocaleString()} credits; balance now ${after.toLocaleString()}.`,
+      );
       setAmount('');
       setReason('');
       onTried(after);

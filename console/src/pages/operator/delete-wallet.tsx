@@ -29,14 +29,20 @@ export function DeleteWallet({ hash, onDeleted }: { hash: string; onDeleted: () 
     <form class="panel op-danger" aria-labelledby="delete-title" onSubmit={(event) => void remove(event)}>
       <h2 id="delete-title">Delete this wallet</h2>
       <p>
-        Removes the wallet and everything it owns: keys, webhooks, schedules, settings, its log and delivery history. Its token answers 401 from then on. This
-        cannot be undone.
+        Removes the wallet and everything it owns: keys, webhooks, schedules, settings, its log and delivery history.
+        Its token answers 401 from then on. This cannot be undone.
       </p>
       <label for="delete-confirm">
         Type <code>{expected}</code>, the first 8 characters of the hash, to confirm
       </label>
       <div class="row">
-        <input id="delete-confirm" autoComplete="off" spellcheck={false} value={typed} onInput={(event) => setTyped(event.currentTarget.value)} />
+        <input
+          id="delete-confirm"
+          autoComplete="off"
+          spellcheck={false}
+          value={typed}
+          onInput={(event) => setTyped(event.currentTarget.value)}
+        />
         <button type="submit" class="danger" disabled={!confirmed || busy}>
           Delete wallet
         </button>

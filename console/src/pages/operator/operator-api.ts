@@ -19,7 +19,17 @@ export const WALLET_SORTS = [
 export type WalletSort = (typeof WALLET_SORTS)[number]['value'];
 
 /** The service's log categories (src/ledger/log-entry.ts), for the log filter; the console does not import server code. */
-export const LOG_CATEGORIES = ['kv', 'token', 'settings', 'webhook', 'webhook-delivery', 'url-to-metadata', 'myip', 'service', 'manage'] as const;
+export const LOG_CATEGORIES = [
+  'kv',
+  'token',
+  'settings',
+  'webhook',
+  'webhook-delivery',
+  'url-to-metadata',
+  'myip',
+  'service',
+  'manage',
+] as const;
 
 export type Adjustment = 'credit' | 'debit';
 
@@ -31,7 +41,10 @@ export const operatorApi = {
 
   async wallets(sort: WalletSort, cursor: string | null, limit: number): Promise<Answer<Page<WalletSummary>>> {
     const query = { sort, cursor: cursor ?? undefined, limit };
-    const answer = await call<{ wallets: WalletSummary[]; cursor: string | null }>('GET', '/manage/wallets', { ...admin, query });
+    const answer = await call<{ wallets: WalletSummary[]; cursor: string | null }>('GET', '/manage/wallets', {
+      ...admin,
+      query,
+    });
     return { ...answer, data: { items: answer.data.wallets, cursor: answer.data.cursor } };
   },
 
@@ -39,14 +52,18 @@ export const operatorApi = {
 
   async logs(hash: string, cursor: string | null, type: string): Promise<Answer<Page<LogEntry>>> {
     const query = { cursor: cursor ?? undefined, type, limit: 20 };
-    const answer = await call<{ logs: LogEntry[]; cursor: string | null }>('GET', `${wallet(hash)}/logs`, { ...admin, query });
+    const answer = await call<{ logs: LogEntry[]; cursor: string | null }>('GET', `${wallet(hash)}/logs`, {
+      ...admin,
+      query,
+    });
     return { ...answer, data: { items: answer.data.logs, cursor: answer.data.cursor } };
   },
 
   /** Credits or debits `amount`; resolves with the balance after it. A debit the balance does not cover is refused (409). */
   async adjust(hash: string, kind: Adjustment, amount: number, reason: string): Promise<number> {
     const json = reason === '' ? { amount } : { amount, reason };
-    return (await call<{ hash: string; wallet: number }>('POST', `${wallet(hash)}/${kind}`, { ...admin, json })).data.wallet;
+    return (await call<{ hash: string; wallet: number }>('POST', `${wallet(hash)}/${kind}`, { ...admin, json })).data
+      .wallet;
   },
 
   remove: async (hash: string): Promise<void> => {

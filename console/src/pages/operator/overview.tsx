@@ -63,7 +63,8 @@ function OpenWallet() {
   const open = (event: Event) => {
     event.preventDefault();
     const wanted = hash.trim().toLowerCase();
-    if (!isWalletHash(wanted)) return setError('A wallet hash is 64 hexadecimal characters (GET /token shows it as "hash").');
+    if (!isWalletHash(wanted))
+      return setError('A wallet hash is 64 hexadecimal characters (GET /token shows it as "hash").');
     setError(undefined);
     navigate('operator', wanted);
   };

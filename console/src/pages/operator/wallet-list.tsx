@@ -30,14 +30,19 @@ export function WalletList() {
       </div>
       <ErrorNote error={wallets.error} />
       <table>
-        <caption class="visually-hidden">Wallets, sorted by {WALLET_SORTS.find((option) => option.value === sort)?.label.toLowerCase()}</caption>
+        <caption class="visually-hidden">
+          Wallets, sorted by {WALLET_SORTS.find((option) => option.value === sort)?.label.toLowerCase()}
+        </caption>
         <thead>
           <tr>
             <th scope="col">Wallet</th>
             <th scope="col" class="num">
               Balance
             </th>
-            <th scope="col" title="Kept to the hour: a wallet's first call in an hour records it, later ones that hour do not">
+            <th
+              scope="col"
+              title="Kept to the hour: a wallet's first call in an hour records it, later ones that hour do not"
+            >
               Last used <span class="muted small">(to the hour)</span>
             </th>
             <th scope="col">Created</th>
@@ -64,11 +69,13 @@ export function WalletList() {
           ))}
         </tbody>
       </table>
-      {!wallets.loading && wallets.error === undefined && wallets.items.length === 0 ? <p class="muted">No wallets yet.</p> : null}
+      {!wallets.loading && wallets.error === undefined && wallets.items.length === 0 ? (
+        <p class="muted">No wallets yet.</p>
+      ) : null}
       <Loading when={wallets.loading} />
       <p class="muted small">
-        Last used is recorded at most once an hour per wallet (the first call of the hour), so it can trail the calls by up to an hour; the wallet’s call log
-        has every call to the second.
+        Last used is recorded at most once an hour per wallet (the first call of the hour), so it can trail the calls by
+        up to an hour; the wallet’s call log has every call to the second.
       </p>
       <div class="actions">
         {wallets.more ? (

@@ -13,7 +13,9 @@ export function WalletLog({ hash, changes }: { hash: string; changes: number }) 
   return (
     <section class="panel" aria-labelledby="log-title">
       <h2 id="log-title">Log</h2>
-      <p class="muted">Kept 7 days. Each look at this wallet or its log by the operator is itself logged (category manage, free).</p>
+      <p class="muted">
+        Kept 7 days. Each look at this wallet or its log by the operator is itself logged (category manage, free).
+      </p>
       <div class="row operator-sort">
         <div>
           <label for="log-category">Category</label>
@@ -31,8 +33,14 @@ export function WalletLog({ hash, changes }: { hash: string; changes: number }) 
         </button>
       </div>
       <ErrorNote error={logs.error} />
-      <LogTable entries={logs.items} label="Log entries" shortenPath={(path) => path.split(hash).join(`${shortHash(hash)}…`)} />
-      {!logs.loading && logs.error === undefined && logs.items.length === 0 ? <p class="muted">No entries{category === '' ? '' : ` in ${category}`}.</p> : null}
+      <LogTable
+        entries={logs.items}
+        label="Log entries"
+        shortenPath={(path) => path.split(hash).join(`${shortHash(hash)}…`)}
+      />
+      {!logs.loading && logs.error === undefined && logs.items.length === 0 ? (
+        <p class="muted">No entries{category === '' ? '' : ` in ${category}`}.</p>
+      ) : null}
       <Loading when={logs.loading} />
       {logs.more ? (
         <div class="actions">

@@ -20,7 +20,8 @@ function Fact({ term, children }: { term: string; children: ComponentChildren })
 }
 
 export function EmailSecurity({ lookup }: { lookup: LookupResult }) {
-  if (lookup.email_security_score === undefined && lookup.spf_valid === undefined && lookup.mx_provider === undefined) return null;
+  if (lookup.email_security_score === undefined && lookup.spf_valid === undefined && lookup.mx_provider === undefined)
+    return null;
   return (
     <section class="tools-finding" aria-label={`E-mail security of ${lookup.domain}`}>
       <h5>E-mail security</h5>
@@ -86,7 +87,9 @@ export function Propagation({ result }: { result: PropagationResult }) {
     <section class="tools-finding" aria-label={`Propagation of ${result.recordType}`}>
       <h5>
         Propagation of {result.recordType}: {Math.round(result.consistencyPercentage)} % consistent{' '}
-        <span class={result.isPropagated ? 'badge ok' : 'badge error'}>{result.isPropagated ? 'propagated' : 'not everywhere yet'}</span>
+        <span class={result.isPropagated ? 'badge ok' : 'badge error'}>
+          {result.isPropagated ? 'propagated' : 'not everywhere yet'}
+        </span>
       </h5>
       <div class="tools-scroll">
         <table aria-label={`${result.recordType} answers per resolver`}>

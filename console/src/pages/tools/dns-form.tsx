@@ -8,7 +8,12 @@ import { DEFAULT_RECORD_TYPES, RECORD_TYPES } from './dns-types.js';
 import type { DnsAnswer, RecordType } from './dns-types.js';
 import { readableError } from './readable-error.js';
 import { parseTarget } from '../../../../src/features/dns/names.js';
-import { MAX_DOMAINS, MAX_PROPAGATION_SERVERS, RETRIES_RANGE, TIMEOUT_RANGE } from '../../../../src/features/dns/request-limits.js';
+import {
+  MAX_DOMAINS,
+  MAX_PROPAGATION_SERVERS,
+  RETRIES_RANGE,
+  TIMEOUT_RANGE,
+} from '../../../../src/features/dns/request-limits.js';
 
 const OPTIONS = [
   { name: 'checkPropagation', label: 'Check propagation across public resolvers', initial: false },
@@ -37,14 +42,22 @@ function rangeProblem(field: string, text: string, range: { min: number; max: nu
  * What the service would refuse (and charge 5 credits for) in this lookup, found in the page with its own rules
  * (names.ts for each name, request-limits.ts for the bounds); null when it would run.
  */
-export function lookupProblem(domains: readonly string[], types: number, timeout: string, retries: string, servers: readonly string[]): string | null {
+export function lookupProblem(
+  domains: readonly string[],
+  types: number,
+  timeout: string,
+  retries: string,
+  servers: readonly string[],
+): string | null {
   if (domains.length === 0) return null;
-  if (domains.length > MAX_DOMAINS) return `Invalid domains: must list 1 to ${MAX_DOMAINS} domain names or IP addresses`;
+  if (domains.length > MAX_DOMAINS)
+    return `Invalid domains: must list 1 to ${MAX_DOMAINS} domain names or IP addresses`;
   const index = domains.findIndex((domain) => parseTarget(domain) === null);
   const bad = domains[index];
   if (bad !== undefined) return `"${bad}" is not a valid domain name or IP address (domains[${index}])`;
   if (types === 0) return 'Invalid recordTypes: must list 1 or more record types';
-  if (servers.length > MAX_PROPAGATION_SERVERS) return `Invalid propagationServers: must list at most ${MAX_PROPAGATION_SERVERS} servers`;
+  if (servers.length > MAX_PROPAGATION_SERVERS)
+    return `Invalid propagationServers: must list at most ${MAX_PROPAGATION_SERVERS} servers`;
   return rangeProblem('timeout', timeout, TIMEOUT_RANGE) ?? rangeProblem('maxRetries', retries, RETRIES_RANGE);
 }
 
@@ -132,16 +145,29 @@ export function DnsLookup() {
             onInput={(event) => setServers(event.currentTarget.value)}
           />
           <p class="muted tools-hint" id="dns-servers-hint">
-            Public resolvers to compare when checking propagation; empty: Google, Cloudflare, Quad9, OpenDNS, AdGuard and Control D.
+            Public resolvers to compare when checking propagation; empty: Google, Cloudflare, Quad9, OpenDNS, AdGuard
+            and Control D.
           </p>
           <div class="row">
             <div>
               <label for="dns-timeout">Timeout per query (ms)</label>
-              <input id="dns-timeout" inputMode="numeric" placeholder="5000" value={timeout} onInput={(event) => setTimeoutText(event.currentTarget.value)} />
+              <input
+                id="dns-timeout"
+                inputMode="numeric"
+                placeholder="5000"
+                value={timeout}
+                onInput={(event) => setTimeoutText(event.currentTarget.value)}
+              />
             </div>
             <div>
               <label for="dns-retries">Retries</label>
-              <input id="dns-retries" inputMode="numeric" placeholder="3" value={retries} onInput={(event) => setRetries(event.currentTarget.value)} />
+              <input
+                id="dns-retries"
+                inputMode="numeric"
+                placeholder="3"
+                value={retries}
+                onInput={(event) => setRetries(event.currentTarget.value)}
+              />
             </div>
           </div>
         </details>
@@ -157,12 +183,16 @@ export function DnsLookup() {
           </button>
           <CostHint credits={5} />
           <span class="muted tools-hint">
-            {problem === null ? 'A failure on the service’s side (5xx) costs nothing.' : 'Nothing is sent (or charged) until the form is right.'}
+            {problem === null
+              ? 'A failure on the service’s side (5xx) costs nothing.'
+              : 'Nothing is sent (or charged) until the form is right.'}
           </span>
         </div>
         <Charged cost={lookup.cost} balance={lookup.balance} />
       </form>
-      {lookup.result === undefined || lookup.error !== undefined ? null : <DnsResult answer={lookup.result} cost={lookup.cost} />}
+      {lookup.result === undefined || lookup.error !== undefined ? null : (
+        <DnsResult answer={lookup.result} cost={lookup.cost} />
+      )}
     </>
   );
 }

@@ -29,7 +29,10 @@ const NEGATIVE_ANSWERS = new Set(['NXDOMAIN', 'NODATA']);
 function DomainPanel({ result, cost }: { result: DomainResult; cost: number | undefined }) {
   const lookup = result.lookupResult;
   const headingId = `dns-domain-${result.domain.replace(/[^A-Za-z0-9]/g, '-')}`;
-  const types = [...RECORD_TYPES, ...Object.keys(lookup.records).filter((type) => !(RECORD_TYPES as readonly string[]).includes(type))];
+  const types = [
+    ...RECORD_TYPES,
+    ...Object.keys(lookup.records).filter((type) => !(RECORD_TYPES as readonly string[]).includes(type)),
+  ];
   const present = types.filter((type) => (lookup.records[type]?.length ?? 0) > 0);
   const failures = Object.entries(lookup.errors ?? {});
   return (
@@ -41,7 +44,9 @@ function DomainPanel({ result, cost }: { result: DomainResult; cost: number | un
       {present.length > 0 ? null : failures.length === 0 ? (
         <p class="muted">No records found.</p>
       ) : failures.every(([, cause]) => NEGATIVE_ANSWERS.has(cause)) ? (
-        <p class="muted">No such records: the name’s servers answered {[...new Set(failures.map(([, cause]) => cause))].join(', ')}.</p>
+        <p class="muted">
+          No such records: the name’s servers answered {[...new Set(failures.map(([, cause]) => cause))].join(', ')}.
+        </p>
       ) : (
         <LookupFailed failures={failures} cost={cost} />
       )}
@@ -58,7 +63,11 @@ function DomainPanel({ result, cost }: { result: DomainResult; cost: number | un
       {lookup.reverseLookup === undefined ? null : (
         <p>
           <strong>Reverse names:</strong>{' '}
-          {lookup.reverseLookup.hostnames.length === 0 ? <span class="muted">none</span> : lookup.reverseLookup.hostnames.join(', ')}
+          {lookup.reverseLookup.hostnames.length === 0 ? (
+            <span class="muted">none</span>
+          ) : (
+            lookup.reverseLookup.hostnames.join(', ')
+          )}
           <span class="muted"> ({lookup.reverseLookup.responseTime} ms)</span>
         </p>
       )}
@@ -77,7 +86,13 @@ function DomainPanel({ result, cost }: { result: DomainResult; cost: number | un
 }
 
 /** Nothing answered: a failure, said as one (what failed, and what it cost), never as an empty result. */
-function LookupFailed({ failures, cost }: { failures: ReadonlyArray<readonly [string, string]>; cost: number | undefined }) {
+function LookupFailed({
+  failures,
+  cost,
+}: {
+  failures: ReadonlyArray<readonly [string, string]>;
+  cost: number | undefined;
+}) {
   const causes = [...new Set(failures.map(([, cause]) => cause))];
   const unreachable = causes.every((cause) => cause === 'UNREACHABLE' || cause === 'TIMEOUT');
   return (

@@ -96,7 +96,12 @@ export const RECORD_COLUMNS: Readonly<Record<string, readonly Column[]>> = {
     { label: 'Min TTL', field: 'minttl', numeric: true },
     TTL,
   ],
-  CAA: [{ label: 'Flags', field: 'flags', numeric: true }, { label: 'Tag', field: 'tag' }, { label: 'Value', field: 'value' }, TTL],
+  CAA: [
+    { label: 'Flags', field: 'flags', numeric: true },
+    { label: 'Tag', field: 'tag' },
+    { label: 'Value', field: 'value' },
+    TTL,
+  ],
   SRV: [
     { label: 'Priority', field: 'priority', numeric: true },
     { label: 'Weight', field: 'weight', numeric: true },

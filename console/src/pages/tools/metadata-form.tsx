@@ -16,7 +16,9 @@ export function UrlMetadata() {
 
   const submit = (event: Event) => {
     event.preventDefault();
-    void analysis.run(() => call<MetadataAnswer>('POST', '/url-to-metadata', { json: { url: url.trim(), aiSummary: level } }));
+    void analysis.run(() =>
+      call<MetadataAnswer>('POST', '/url-to-metadata', { json: { url: url.trim(), aiSummary: level } }),
+    );
   };
 
   return (
@@ -37,7 +39,11 @@ export function UrlMetadata() {
           </div>
           <div>
             <label for="metadata-level">AI summary</label>
-            <select id="metadata-level" value={level} onChange={(event) => setLevel(event.currentTarget.value as SummaryLevel)}>
+            <select
+              id="metadata-level"
+              value={level}
+              onChange={(event) => setLevel(event.currentTarget.value as SummaryLevel)}
+            >
               {SUMMARY_LEVELS.map((candidate) => (
                 <option key={candidate.level} value={candidate.level}>
                   {candidate.label}, {candidate.credits} credits
@@ -54,11 +60,15 @@ export function UrlMetadata() {
           <span aria-live="polite">
             <CostHint credits={credits} />
           </span>
-          <span class="muted tools-hint">A refused request costs 1 credit; a failure on the service’s side (5xx) nothing.</span>
+          <span class="muted tools-hint">
+            A refused request costs 1 credit; a failure on the service’s side (5xx) nothing.
+          </span>
         </div>
         <Charged cost={analysis.cost} balance={analysis.balance} />
       </form>
-      {analysis.result === undefined || analysis.error !== undefined ? null : <MetadataResult answer={analysis.result} />}
+      {analysis.result === undefined || analysis.error !== undefined ? null : (
+        <MetadataResult answer={analysis.result} />
+      )}
     </>
   );
 }

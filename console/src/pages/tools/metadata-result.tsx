@@ -55,7 +55,9 @@ export function MetadataResult({ answer }: { answer: MetadataAnswer }) {
           {text(seo.canonical) === undefined ? null : <Fact term="Canonical">{seo.canonical}</Fact>}
           {text(seo.language) === undefined ? null : <Fact term="Language">{seo.language}</Fact>}
           {text(seo.author) === undefined ? null : <Fact term="Author">{seo.author}</Fact>}
-          {seo.keywords === undefined || seo.keywords.length === 0 ? null : <Fact term="Keywords">{seo.keywords.join(', ')}</Fact>}
+          {seo.keywords === undefined || seo.keywords.length === 0 ? null : (
+            <Fact term="Keywords">{seo.keywords.join(', ')}</Fact>
+          )}
           {image === undefined ? null : (
             <Fact term="Preview image (not loaded)" wide>
               <Outside url={image} />
@@ -70,7 +72,9 @@ export function MetadataResult({ answer }: { answer: MetadataAnswer }) {
           <dl class="tools-facts">
             <Fact term="Status">{technical.statusCode ?? '—'}</Fact>
             <Fact term="Content type">{technical.contentType ?? '—'}</Fact>
-            <Fact term="Response time">{technical.responseTime === undefined ? '—' : `${technical.responseTime} ms`}</Fact>
+            <Fact term="Response time">
+              {technical.responseTime === undefined ? '—' : `${technical.responseTime} ms`}
+            </Fact>
             <Fact term="Redirects">{technical.redirects ?? 0}</Fact>
             <Fact term="HTTPS">{technical.isSecure ? 'yes' : 'no'}</Fact>
             <Fact term="robots.txt allows">{technical.robotsAllowed === false ? 'no' : 'yes'}</Fact>
@@ -113,7 +117,9 @@ function Summary({ ai }: { ai: NonNullable<MetadataAnswer['data']>['ai'] }) {
 
 function LinksAndContacts({ data }: { data: NonNullable<MetadataAnswer['data']> }) {
   const domains = data.links?.external?.domains ?? [];
-  const profiles = Object.entries(data.social ?? {}).filter(([name, value]) => name !== 'favicon' && typeof value === 'string' && value !== '');
+  const profiles = Object.entries(data.social ?? {}).filter(
+    ([name, value]) => name !== 'favicon' && typeof value === 'string' && value !== '',
+  );
   if (data.links === undefined && profiles.length === 0 && data.contact?.emails === undefined) return null;
   return (
     <article class="panel" aria-label="Links and contacts">
@@ -127,8 +133,12 @@ function LinksAndContacts({ data }: { data: NonNullable<MetadataAnswer['data']> 
             {domains.length > 8 ? ` and ${domains.length - 8} more` : ''}
           </Fact>
         )}
-        {(data.contact?.emails ?? []).length === 0 ? null : <Fact term="E-mail">{(data.contact?.emails ?? []).join(', ')}</Fact>}
-        {(data.contact?.phones ?? []).length === 0 ? null : <Fact term="Phone">{(data.contact?.phones ?? []).join(', ')}</Fact>}
+        {(data.contact?.emails ?? []).length === 0 ? null : (
+          <Fact term="E-mail">{(data.contact?.emails ?? []).join(', ')}</Fact>
+        )}
+        {(data.contact?.phones ?? []).length === 0 ? null : (
+          <Fact term="Phone">{(data.contact?.phones ?? []).join(', ')}</Fact>
+        )}
         {profiles.map(([name, value]) => (
           <Fact key={name} term={name}>
             <Outside url={String(value)} />
@@ -147,8 +157,12 @@ function Document({ document }: { document: NonNullable<MetadataAnswer['data']>[
       <dl class="tools-facts">
         <Fact term="Kind">{document.kind ?? '—'}</Fact>
         <Fact term="Type">{document.mimeType ?? '—'}</Fact>
-        {document.size === undefined || document.size === null ? null : <Fact term="Size">{document.size.toLocaleString()} bytes</Fact>}
-        {document.width === undefined ? null : <Fact term="Dimensions">{`${document.width} × ${document.height ?? '?'}`}</Fact>}
+        {document.size === undefined || document.size === null ? null : (
+          <Fact term="Size">{document.size.toLocaleString()} bytes</Fact>
+        )}
+        {document.width === undefined ? null : (
+          <Fact term="Dimensions">{`${document.width} × ${document.height ?? '?'}`}</Fact>
+        )}
         {document.pages === undefined ? null : <Fact term="Pages">{document.pages}</Fact>}
       </dl>
     </article>

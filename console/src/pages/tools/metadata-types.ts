@@ -12,7 +12,8 @@ export type SummaryLevel = (typeof SUMMARY_LEVELS)[number]['level'];
 /** The answer as the service documents it (the SDK's generated types); the panels still read each group defensively. */
 export type MetadataAnswer = OkBody<'urlMetadata'>;
 
-export const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
+export const text = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.trim() !== '' ? value : undefined;
 
 /** og:image may be a URL or an object with one (`url`, `secureUrl`), or a list of those. */
 export function imageUrl(value: unknown): string | undefined {

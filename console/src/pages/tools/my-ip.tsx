@@ -28,7 +28,12 @@ export function MyIp() {
     <>
       <p>The address the service sees this browser call from, and where its geo database places it.</p>
       <div class="actions">
-        <button type="button" class="primary" disabled={lookup.busy} onClick={() => void lookup.run(() => call<MyIpAnswer>('GET', '/myip'))}>
+        <button
+          type="button"
+          class="primary"
+          disabled={lookup.busy}
+          onClick={() => void lookup.run(() => call<MyIpAnswer>('GET', '/myip'))}
+        >
           Show my IP
         </button>
         <CostHint credits={1} />

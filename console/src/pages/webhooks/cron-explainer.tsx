@@ -15,7 +15,8 @@ const DAY_MS = 86_400_000;
 /** A schedule runs at most once a minute: a day holds at most this many runs. */
 const MOST_RUNS_A_DAY = 1440;
 
-export type Explained = { ok: true; description: string; runs: Date[]; zone: string; warning: string | null } | { ok: false; error: string };
+export type Explained =
+  { ok: true; description: string; runs: Date[]; zone: string; warning: string | null } | { ok: false; error: string };
 
 /** How often a schedule runs from `now`: in the next 24 hours, and in the next 7 days when that is few enough to count. */
 export interface RunCount {
@@ -33,7 +34,11 @@ export function countRuns(cron: string, timezone: string, now = new Date()): Run
   const start = now.getTime();
   let day = 0;
   let week = 0;
-  for (let found = schedule.nextAfter(now); found !== null && found.getTime() - start <= 7 * DAY_MS; found = schedule.nextAfter(found)) {
+  for (
+    let found = schedule.nextAfter(now);
+    found !== null && found.getTime() - start <= 7 * DAY_MS;
+    found = schedule.nextAfter(found)
+  ) {
     if (found.getTime() - start <= DAY_MS) day += 1;
     week += 1;
     if (day >= MOST_RUNS_A_DAY) return { day, week: undefined };
@@ -49,13 +54,21 @@ export function explainSchedule(cron: string, timezone: string, now = new Date()
   const { schedule } = parsed;
   const runs: Date[] = [];
   let after = now;
-  for (let found = schedule.nextAfter(after); found !== null && runs.length < RUNS_SHOWN; found = schedule.nextAfter(after)) {
+  for (
+    let found = schedule.nextAfter(after);
+    found !== null && runs.length < RUNS_SHOWN;
+    found = schedule.nextAfter(after)
+  ) {
     runs.push(found);
     after = found;
   }
   let description: string;
   try {
-    description = describeCron(cron.trim(), { use24HourTimeFormat: true, throwExceptionOnParseError: true, verbose: false });
+    description = describeCron(cron.trim(), {
+      use24HourTimeFormat: true,
+      throwExceptionOnParseError: true,
+      verbose: false,
+    });
   } catch {
     description = 'A valid schedule (no plain-language description for this form).';
   }
@@ -132,7 +145,8 @@ function DailyCost({ count }: { count: RunCount }) {
         </>
       ) : (
         <>
-          <strong>{cost(count.week)} a week</strong>, {perDay(count.week)} ({plural(count.week, 'run')} in the next 7 days).
+          <strong>{cost(count.week)} a week</strong>, {perDay(count.week)} ({plural(count.week, 'run')} in the next 7
+          days).
         </>
       )}
     </p>

@@ -4,10 +4,26 @@
  */
 import { useState } from 'preact/hooks';
 import { call } from '../../api.js';
-import { Charged, CostHint, ErrorNote, JsonView, Loading, PageTitle, formatInstant, relativeTime } from '../../components/ui.js';
+import {
+  Charged,
+  CostHint,
+  ErrorNote,
+  JsonView,
+  Loading,
+  PageTitle,
+  formatInstant,
+  relativeTime,
+} from '../../components/ui.js';
 import { href } from '../../router.js';
 import { useLoad } from '../../use-load.js';
-import { redeliveryCost, type Attempt, type DeliveryDetail as Detail, type DeliveryList, type DeliveryStatus, type RedeliveryResult } from './types.js';
+import {
+  redeliveryCost,
+  type Attempt,
+  type DeliveryDetail as Detail,
+  type DeliveryList,
+  type DeliveryStatus,
+  type RedeliveryResult,
+} from './types.js';
 import { usePaidCall } from '../../components/use-paid-call.js';
 
 const base = (webhookId: string): string => `/webhook/${encodeURIComponent(webhookId)}/deliveries`;
@@ -30,7 +46,11 @@ function When({ iso }: { iso: string | null }) {
 
 export function Deliveries({ webhookId }: { webhookId: string }) {
   const [status, setStatus] = useState('');
-  const loaded = useLoad(() => call<DeliveryList>('GET', base(webhookId), { query: { n: 50, status } }), [webhookId, status], REFRESH_MS);
+  const loaded = useLoad(
+    () => call<DeliveryList>('GET', base(webhookId), { query: { n: 50, status } }),
+    [webhookId, status],
+    REFRESH_MS,
+  );
   const deliveries = loaded.data?.data.deliveries;
   return (
     <>
@@ -58,7 +78,10 @@ export function Deliveries({ webhookId }: { webhookId: string }) {
       <ErrorNote error={loaded.error} />
       <Loading when={loaded.loading && deliveries === undefined} />
       {deliveries === undefined ? null : deliveries.length === 0 ? (
-        <p class="panel">No deliveries in the last 7 days{status === '' ? '' : ` with status ${status}`}. Send a test from the webhook’s page.</p>
+        <p class="panel">
+          No deliveries in the last 7 days{status === '' ? '' : ` with status ${status}`}. Send a test from the
+          webhook’s page.
+        </p>
       ) : (
         <div class="table-scroll">
           <table data-testid="delivery-list">
@@ -141,9 +164,20 @@ export function DeliveryDetail({ webhookId, deliveryId }: { webhookId: string; d
                 <When iso={delivery.createdAt} />
               </dd>
               <dt>Next retry</dt>
-              <dd>{delivery.nextAttemptAt === null ? <span class="muted">none planned</span> : <When iso={delivery.nextAttemptAt} />}</dd>
+              <dd>
+                {delivery.nextAttemptAt === null ? (
+                  <span class="muted">none planned</span>
+                ) : (
+                  <When iso={delivery.nextAttemptAt} />
+                )}
+              </dd>
             </dl>
-            <Redeliver path={`${path}/redeliver`} trigger={delivery.trigger} hasBody={delivery.body !== null} onDone={loaded.reload} />
+            <Redeliver
+              path={`${path}/redeliver`}
+              trigger={delivery.trigger}
+              hasBody={delivery.body !== null}
+              onDone={loaded.reload}
+            />
           </section>
           <h2>Attempts</h2>
           <Attempts attempts={delivery.attempts} />
@@ -210,7 +244,13 @@ function Attempts({ attempts }: { attempts: readonly Attempt[] }) {
                 )}
               </td>
               <td class="num">{attempt.ms} ms</td>
-              <td>{attempt.error === null ? <span class="muted">—</span> : <span class="error-text">{attempt.error}</span>}</td>
+              <td>
+                {attempt.error === null ? (
+                  <span class="muted">—</span>
+                ) : (
+                  <span class="error-text">{attempt.error}</span>
+                )}
+              </td>
               <td>
                 {attempt.responseBody === null || attempt.responseBody === '' ? (
                   <span class="muted">—</span>
@@ -226,7 +266,17 @@ function Attempts({ attempts }: { attempts: readonly Attempt[] }) {
   );
 }
 
-function Redeliver({ path, trigger, hasBody, onDone }: { path: string; trigger: string; hasBody: boolean; onDone: () => void }) {
+function Redeliver({
+  path,
+  trigger,
+  hasBody,
+  onDone,
+}: {
+  path: string;
+  trigger: string;
+  hasBody: boolean;
+  onDone: () => void;
+}) {
   const redeliver = usePaidCall<RedeliveryResult>({ clearWhileBusy: true });
   const cost = redeliveryCost(trigger);
   const result = redeliver.result;
@@ -237,11 +287,20 @@ function Redeliver({ path, trigger, hasBody, onDone }: { path: string; trigger: 
   return (
     <div class="action">
       <div class="actions">
-        <button type="button" disabled={redeliver.busy || !hasBody} onClick={() => void run()} aria-describedby="redeliver-cost">
+        <button
+          type="button"
+          disabled={redeliver.busy || !hasBody}
+          onClick={() => void run()}
+          aria-describedby="redeliver-cost"
+        >
           {redeliver.busy ? 'Sending…' : 'Redeliver'}
         </button>
         <span id="redeliver-cost">
-          {cost === undefined ? <span class="cost">Costs what the delivery cost: 2 credits, 5 with attachments</span> : <CostHint credits={cost} />}
+          {cost === undefined ? (
+            <span class="cost">Costs what the delivery cost: 2 credits, 5 with attachments</span>
+          ) : (
+            <CostHint credits={cost} />
+          )}
         </span>
         {hasBody ? null : <span class="muted">The body is no longer kept: it cannot be sent again.</span>}
       </div>

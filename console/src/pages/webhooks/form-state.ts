@@ -31,7 +31,11 @@ export interface Draft {
   readonly retryAttempts: number;
 }
 
-export const EXAMPLE_TEMPLATE = JSON.stringify({ text: 'New mail from {{from.name|from.email}}: {{subject}}', body: '{{text|html}}' }, null, 2);
+export const EXAMPLE_TEMPLATE = JSON.stringify(
+  { text: 'New mail from {{from.name|from.email}}: {{subject}}', body: '{{text|html}}' },
+  null,
+  2,
+);
 
 export function emptyDraft(timezone: string): Draft {
   return {
@@ -77,7 +81,8 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 export function parseTemplate(text: string): Parsed<Record<string, unknown>> {
   try {
     const value: unknown = JSON.parse(text);
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, error: 'Template: must be a JSON object' };
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      return { ok: false, error: 'Template: must be a JSON object' };
     return { ok: true, value: value as Record<string, unknown> };
   } catch (error) {
     return { ok: false, error: `Template: ${error instanceof Error ? error.message : 'invalid JSON'}` };
@@ -97,7 +102,11 @@ export function optionsOf(draft: Draft): Record<string, string> {
 
 /** Mailbox fields as the API takes them (template only for custom). */
 function mailboxFields(draft: Draft): Parsed<Record<string, unknown>> {
-  const fields: Record<string, unknown> = { format: draft.format, options: optionsOf(draft), includeAttachments: draft.includeAttachments };
+  const fields: Record<string, unknown> = {
+    format: draft.format,
+    options: optionsOf(draft),
+    includeAttachments: draft.includeAttachments,
+  };
   if (draft.format === 'custom') {
     const template = parseTemplate(draft.template);
     if (!template.ok) return template;
@@ -106,7 +115,11 @@ function mailboxFields(draft: Draft): Parsed<Record<string, unknown>> {
   return { ok: true, value: fields };
 }
 
-const scheduleOf = (draft: Draft) => ({ cron: draft.cron.trim(), timezone: draft.timezone.trim(), active: draft.active });
+const scheduleOf = (draft: Draft) => ({
+  cron: draft.cron.trim(),
+  timezone: draft.timezone.trim(),
+  active: draft.active,
+});
 
 /** POST /webhook's body. */
 export function createBody(draft: Draft): Parsed<Record<string, unknown>> {
@@ -125,7 +138,9 @@ const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.str
 /** A redacted value kept in a changed object would be saved as the three stars themselves. */
 function redactedIn(values: Record<string, string>, what: string): string | undefined {
   const hidden = Object.entries(values).find(([, value]) => value === REDACTED);
-  return hidden === undefined ? undefined : `${what} ${hidden[0]}: type its value again (saved values are never shown back)`;
+  return hidden === undefined
+    ? undefined
+    : `${what} ${hidden[0]}: type its value again (saved values are never shown back)`;
 }
 
 /** PATCH /webhook/{id}'s body: only the changed fields; empty when nothing changed. */
@@ -138,7 +153,8 @@ export function patchBody(saved: Draft, draft: Draft): Parsed<Record<string, unk
     if (hidden !== undefined) return { ok: false, error: hidden };
     body.headers = headers;
   }
-  if (draft.retryAttempts !== saved.retryAttempts) body.retry = draft.retryAttempts > 0 ? { attempts: draft.retryAttempts } : null;
+  if (draft.retryAttempts !== saved.retryAttempts)
+    body.retry = draft.retryAttempts > 0 ? { attempts: draft.retryAttempts } : null;
   if (draft.mode === 'scheduled') {
     const schedule = scheduleOf(draft);
     if (saved.mode !== 'scheduled' || !same(schedule, scheduleOf(saved))) body.schedule = schedule;

@@ -2,18 +2,32 @@
 import type { HeaderRow } from './form-state.js';
 import { REDACTED } from './form-state.js';
 
-export function HeadersEditor({ rows, onChange }: { rows: readonly HeaderRow[]; onChange: (rows: HeaderRow[]) => void }) {
-  const update = (index: number, change: Partial<HeaderRow>) => onChange(rows.map((row, at) => (at === index ? { ...row, ...change } : row)));
+export function HeadersEditor({
+  rows,
+  onChange,
+}: {
+  rows: readonly HeaderRow[];
+  onChange: (rows: HeaderRow[]) => void;
+}) {
+  const update = (index: number, change: Partial<HeaderRow>) =>
+    onChange(rows.map((row, at) => (at === index ? { ...row, ...change } : row)));
   const remove = (index: number) => onChange(rows.filter((_, at) => at !== index));
   return (
     <fieldset class="headers">
       <legend>Custom headers</legend>
-      {rows.length === 0 ? <p class="muted">None. Sent with every callback, e.g. an Authorization header for your receiver.</p> : null}
+      {rows.length === 0 ? (
+        <p class="muted">None. Sent with every callback, e.g. an Authorization header for your receiver.</p>
+      ) : null}
       {rows.map((row, index) => (
         <div class="row" key={index}>
           <div>
             <label for={`header-name-${index}`}>Header {index + 1} name</label>
-            <input id={`header-name-${index}`} value={row.name} autoComplete="off" onInput={(event) => update(index, { name: event.currentTarget.value })} />
+            <input
+              id={`header-name-${index}`}
+              value={row.name}
+              autoComplete="off"
+              onInput={(event) => update(index, { name: event.currentTarget.value })}
+            />
           </div>
           <div>
             <label for={`header-value-${index}`}>Header {index + 1} value</label>
@@ -32,7 +46,8 @@ export function HeadersEditor({ rows, onChange }: { rows: readonly HeaderRow[]; 
       ))}
       {rows.some((row) => row.value === REDACTED) ? (
         <p class="muted" id="headers-hidden">
-          Saved values are hidden (***). Leave the headers as they are to keep them; to change any, type every value again.
+          Saved values are hidden (***). Leave the headers as they are to keep them; to change any, type every value
+          again.
         </p>
       ) : null}
       <button type="button" onClick={() => onChange([...rows, { name: '', value: '' }])}>

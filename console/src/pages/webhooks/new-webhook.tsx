@@ -31,7 +31,9 @@ export function NewWebhook() {
     setInvalid(body.ok ? undefined : body.error);
     if (!body.ok) return;
     let answer: Answer<WebhookView> | undefined;
-    const view = await save.run(async () => (answer = await call<WebhookView>('POST', '/webhook', { json: body.value })));
+    const view = await save.run(
+      async () => (answer = await call<WebhookView>('POST', '/webhook', { json: body.value })),
+    );
     if (view === undefined || answer === undefined) return;
     created.set(view.webhookId, answer);
     navigate('webhooks', view.webhookId);
@@ -58,7 +60,15 @@ export function NewWebhook() {
 }
 
 /** Above a webhook's page right after it was created: what only the create answer says. */
-export function Created({ view, cost, balance }: { view: WebhookView; cost: number | undefined; balance: number | undefined }) {
+export function Created({
+  view,
+  cost,
+  balance,
+}: {
+  view: WebhookView;
+  cost: number | undefined;
+  balance: number | undefined;
+}) {
   return (
     <div class="panel notice" role="status" data-testid="webhook-created">
       <p>
@@ -66,7 +76,12 @@ export function Created({ view, cost, balance }: { view: WebhookView; cost: numb
         {view.email === undefined ? (
           <>
             Scheduled: next run{' '}
-            {view.schedule?.nextRunAt === undefined ? 'not planned' : <time dateTime={view.schedule.nextRunAt}>{formatInstant(view.schedule.nextRunAt)}</time>}.
+            {view.schedule?.nextRunAt === undefined ? (
+              'not planned'
+            ) : (
+              <time dateTime={view.schedule.nextRunAt}>{formatInstant(view.schedule.nextRunAt)}</time>
+            )}
+            .
           </>
         ) : (
           <>Mail sent to this address is delivered to {view.webhook}:</>
@@ -76,7 +91,8 @@ export function Created({ view, cost, balance }: { view: WebhookView; cost: numb
       {view.signingSecret === undefined ? null : (
         <>
           <p>
-            Signing secret (Standard Webhooks, <code>webhook-signature</code>): shown only now. Keep it to verify deliveries.
+            Signing secret (Standard Webhooks, <code>webhook-signature</code>): shown only now. Keep it to verify
+            deliveries.
           </p>
           <CopyButton text={view.signingSecret} label="Copy signing secret" />
         </>

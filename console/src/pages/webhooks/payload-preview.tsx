@@ -51,14 +51,19 @@ export function PayloadPreview({ draft, context }: { draft: Draft; context: Prev
     draft.mode === 'scheduled'
       ? 'a scheduled run'
       : `a sample e-mail${draft.format === '' ? ' (no format: the inbound e-mail payload)' : ` as ${draft.format}`}`;
-  const warning = draft.mode === 'mailbox' ? validateFormatConfig({ format: draft.format, options: optionsOf(draft), template: undefined }) : null;
+  const warning =
+    draft.mode === 'mailbox'
+      ? validateFormatConfig({ format: draft.format, options: optionsOf(draft), template: undefined })
+      : null;
   return (
     <section class="panel preview" aria-labelledby="preview-heading">
       <h2 id="preview-heading">Preview</h2>
       <p class="muted">The JSON body {what} would POST, rendered in this page by the service’s own formatter.</p>
       {preview.ok ? (
         <>
-          {warning !== null && /requires options\./.test(warning) ? <p class="muted">{warning.replace('Invalid format: ', 'Note: ')}.</p> : null}
+          {warning !== null && /requires options\./.test(warning) ? (
+            <p class="muted">{warning.replace('Invalid format: ', 'Note: ')}.</p>
+          ) : null}
           <pre data-testid="payload-preview" aria-label="Payload preview" tabIndex={0}>
             {JSON.stringify(preview.body, null, 2)}
           </pre>

@@ -21,7 +21,10 @@ const pathOf = (webhookId: string): string => `/webhook/${encodeURIComponent(web
 export function WebhookDetail({ webhookId }: { webhookId: string }) {
   // Just created here: the create answer is the webhook as stored, so it is not read again (nor charged).
   const [fresh] = useState(() => takeCreated(webhookId));
-  const loaded = useLoad<Answer<WebhookView>>(() => (fresh === undefined ? call<WebhookView>('GET', pathOf(webhookId)) : Promise.resolve(fresh)), [webhookId]);
+  const loaded = useLoad<Answer<WebhookView>>(
+    () => (fresh === undefined ? call<WebhookView>('GET', pathOf(webhookId)) : Promise.resolve(fresh)),
+    [webhookId],
+  );
   const [view, setView] = useState<WebhookView | undefined>(undefined);
   useEffect(() => setView(loaded.data?.data), [loaded.data]);
   return (
@@ -33,7 +36,9 @@ export function WebhookDetail({ webhookId }: { webhookId: string }) {
       <ErrorNote error={loaded.error} />
       <Loading when={loaded.loading && view === undefined} />
       {fresh === undefined ? null : <Created view={fresh.data} cost={fresh.cost} balance={fresh.balance} />}
-      {loaded.data === undefined || fresh !== undefined ? null : <Charged cost={loaded.data.cost} balance={loaded.data.balance} />}
+      {loaded.data === undefined || fresh !== undefined ? null : (
+        <Charged cost={loaded.data.cost} balance={loaded.data.balance} />
+      )}
       {view === undefined ? null : <Loaded view={view} onChange={setView} />}
     </>
   );
@@ -93,7 +98,13 @@ function Summary({ view, tested }: { view: WebhookView; tested: number }) {
         <dt>Retries</dt>
         <dd>{view.retry === undefined ? 'none (one attempt)' : `${view.retry.attempts}, ${view.retry.backoff}`}</dd>
         <dt>Headers</dt>
-        <dd>{Object.keys(view.headers).length === 0 ? <span class="muted">none</span> : Object.keys(view.headers).join(', ')}</dd>
+        <dd>
+          {Object.keys(view.headers).length === 0 ? (
+            <span class="muted">none</span>
+          ) : (
+            Object.keys(view.headers).join(', ')
+          )}
+        </dd>
       </dl>
       <p>
         <a href={href('webhooks', view.webhookId, 'deliveries')}>Deliveries and attempts →</a>
@@ -134,7 +145,9 @@ function RotateSecret({ view, onChange }: { view: WebhookView; onChange: (view: 
   const rotate = usePaidCall<WebhookView>({ clearWhileBusy: true, cost: WEBHOOK_CALL_COST });
   const secret = rotate.result?.signingSecret;
   const run = async () => {
-    const answer = await rotate.run(() => call<WebhookView>('PATCH', pathOf(view.webhookId), { json: { rotateSecret: true } }));
+    const answer = await rotate.run(() =>
+      call<WebhookView>('PATCH', pathOf(view.webhookId), { json: { rotateSecret: true } }),
+    );
     if (answer !== undefined) onChange(answer);
   };
   return (

@@ -86,13 +86,23 @@ export function WebhookForm({ initial, editing, busy, submitLabel, context, onSa
         <p class="muted" id="webhook-url-hint">
           HTTPS (https://…) on a public host.
         </p>
-        {draft.mode === 'mailbox' ? <MailboxFields draft={draft} set={set} /> : <ScheduleFields draft={draft} set={set} />}
+        {draft.mode === 'mailbox' ? (
+          <MailboxFields draft={draft} set={set} />
+        ) : (
+          <ScheduleFields draft={draft} set={set} />
+        )}
         <HeadersEditor rows={draft.headers} onChange={(headers) => set({ headers })} />
         <label for="webhook-retry">Retries after a failed delivery</label>
-        <select id="webhook-retry" value={String(draft.retryAttempts)} onChange={(event) => set({ retryAttempts: Number(event.currentTarget.value) })}>
+        <select
+          id="webhook-retry"
+          value={String(draft.retryAttempts)}
+          onChange={(event) => set({ retryAttempts: Number(event.currentTarget.value) })}
+        >
           {RETRY_CHOICES.map((attempts) => (
             <option key={attempts} value={String(attempts)}>
-              {attempts === 0 ? 'None: one attempt' : `${attempts} more attempt${attempts === 1 ? '' : 's'}, from 30 s, doubling`}
+              {attempts === 0
+                ? 'None: one attempt'
+                : `${attempts} more attempt${attempts === 1 ? '' : 's'}, from 30 s, doubling`}
             </option>
           ))}
         </select>
@@ -106,7 +116,9 @@ export function WebhookForm({ initial, editing, busy, submitLabel, context, onSa
             {submitLabel}
           </button>
           <CostHint credits={WEBHOOK_CALL_COST} />
-          {problem === null ? null : <span class="muted small">Nothing is sent (or charged) until the form is right.</span>}
+          {problem === null ? null : (
+            <span class="muted small">Nothing is sent (or charged) until the form is right.</span>
+          )}
         </div>
         {children}
       </form>
@@ -123,10 +135,21 @@ export function WebhookForm({ initial, editing, busy, submitLabel, context, onSa
   );
 }
 
-function ModeChoice({ mode, current, onPick, children }: { mode: Mode; current: Mode; onPick: (mode: Mode) => void; children: ComponentChildren }) {
+function ModeChoice({
+  mode,
+  current,
+  onPick,
+  children,
+}: {
+  mode: Mode;
+  current: Mode;
+  onPick: (mode: Mode) => void;
+  children: ComponentChildren;
+}) {
   return (
     <label class="choice">
-      <input type="radio" name="mode" value={mode} checked={current === mode} onChange={() => onPick(mode)} /> {children}
+      <input type="radio" name="mode" value={mode} checked={current === mode} onChange={() => onPick(mode)} />{' '}
+      {children}
     </label>
   );
 }
@@ -156,26 +179,40 @@ function MailboxFields({ draft, set }: { draft: Draft; set: Setter }) {
             onInput={(event) => set({ template: event.currentTarget.value })}
           />
           <p class="muted" id="template-hint">
-            Placeholders: <code>{'{{from.email}}'}</code>, <code>{'{{attachments[0].filename}}'}</code>, <code>{'{{text|html}}'}</code>,{' '}
-            <code>{'{{from.name|"someone"}}'}</code>. At most 2048 bytes, 5 levels.
+            Placeholders: <code>{'{{from.email}}'}</code>, <code>{'{{attachments[0].filename}}'}</code>,{' '}
+            <code>{'{{text|html}}'}</code>, <code>{'{{from.name|"someone"}}'}</code>. At most 2048 bytes, 5 levels.
           </p>
         </>
       ) : null}
       {draft.format === 'telegram' ? (
         <>
           <label for="webhook-chat-id">Telegram chat_id</label>
-          <input id="webhook-chat-id" value={draft.chatId} autoComplete="off" onInput={(event) => set({ chatId: event.currentTarget.value })} />
+          <input
+            id="webhook-chat-id"
+            value={draft.chatId}
+            autoComplete="off"
+            onInput={(event) => set({ chatId: event.currentTarget.value })}
+          />
         </>
       ) : null}
       {draft.format === 'pagerduty' ? (
         <>
           <label for="webhook-routing-key">PagerDuty routing_key</label>
-          <input id="webhook-routing-key" value={draft.routingKey} autoComplete="off" onInput={(event) => set({ routingKey: event.currentTarget.value })} />
+          <input
+            id="webhook-routing-key"
+            value={draft.routingKey}
+            autoComplete="off"
+            onInput={(event) => set({ routingKey: event.currentTarget.value })}
+          />
         </>
       ) : null}
       <label class="choice">
-        <input type="checkbox" checked={draft.includeAttachments} onChange={(event) => set({ includeAttachments: event.currentTarget.checked })} /> Include
-        attachments (mail with attachments costs 5 credits instead of 2)
+        <input
+          type="checkbox"
+          checked={draft.includeAttachments}
+          onChange={(event) => set({ includeAttachments: event.currentTarget.checked })}
+        />{' '}
+        Include attachments (mail with attachments costs 5 credits instead of 2)
       </label>
     </>
   );
@@ -209,10 +246,16 @@ function ScheduleFields({ draft, set }: { draft: Draft; set: Setter }) {
         </div>
       </div>
       <p class="muted" id="cron-hint">
-        5 fields: minute hour day month weekday. Each run costs {SCHEDULED_RUN_COST} credits (the explainer adds them up per day).
+        5 fields: minute hour day month weekday. Each run costs {SCHEDULED_RUN_COST} credits (the explainer adds them up
+        per day).
       </p>
       <label class="choice">
-        <input type="checkbox" checked={draft.active} onChange={(event) => set({ active: event.currentTarget.checked })} /> Active
+        <input
+          type="checkbox"
+          checked={draft.active}
+          onChange={(event) => set({ active: event.currentTarget.checked })}
+        />{' '}
+        Active
       </label>
     </>
   );

@@ -28,8 +28,8 @@ export function WebhookList() {
         <div class="panel">
           <p>No webhooks yet.</p>
           <p class="muted">
-            A mailbox webhook gets an e-mail address: mail sent there is POSTed to your URL (2 credits, 5 with attachments). A scheduled webhook calls your URL
-            on a cron schedule (2 credits a run).
+            A mailbox webhook gets an e-mail address: mail sent there is POSTed to your URL (2 credits, 5 with
+            attachments). A scheduled webhook calls your URL on a cron schedule (2 credits a run).
           </p>
         </div>
       ) : (

@@ -4,7 +4,8 @@ import { formatInstant, relativeTime } from '../../components/ui.js';
 import { useLoad } from '../../use-load.js';
 import type { DeliveryList, WebhookView } from './types.js';
 
-export const modeOf = (view: WebhookView): 'mailbox' | 'scheduled' => (view.schedule === undefined ? 'mailbox' : 'scheduled');
+export const modeOf = (view: WebhookView): 'mailbox' | 'scheduled' =>
+  view.schedule === undefined ? 'mailbox' : 'scheduled';
 
 /** "slack", "custom", "raw e-mail", or the cron and its zone. */
 export function WhatItSends({ view }: { view: WebhookView }) {
@@ -15,7 +16,11 @@ export function WhatItSends({ view }: { view: WebhookView }) {
       </span>
     );
   }
-  return <span>{view.format === undefined || view.format === '' ? <span class="muted">raw e-mail JSON</span> : view.format}</span>;
+  return (
+    <span>
+      {view.format === undefined || view.format === '' ? <span class="muted">raw e-mail JSON</span> : view.format}
+    </span>
+  );
 }
 
 /** `loadedAt`: when the view was read; a newer read reloads a mailbox's last delivery too. */
@@ -54,13 +59,18 @@ export function NextRun({ view }: { view: WebhookView }) {
 
 /** A mailbox webhook's last delivery, from its history (free). */
 function LastDelivery({ webhookId, loadedAt }: { webhookId: string; loadedAt: unknown }) {
-  const loaded = useLoad(() => call<DeliveryList>('GET', `/webhook/${encodeURIComponent(webhookId)}/deliveries`, { query: { n: 1 } }), [webhookId, loadedAt]);
+  const loaded = useLoad(
+    () => call<DeliveryList>('GET', `/webhook/${encodeURIComponent(webhookId)}/deliveries`, { query: { n: 1 } }),
+    [webhookId, loadedAt],
+  );
   const last = loaded.data?.data.deliveries[0];
   if (loaded.error !== undefined) return <span class="muted">unknown</span>;
   if (last === undefined) return <span class="muted">{loaded.loading ? '…' : 'no delivery yet'}</span>;
   return (
     <span>
-      <span class={`badge ${last.status === 'success' ? 'ok' : last.status === 'failure' ? 'error' : ''}`}>{last.status}</span>{' '}
+      <span class={`badge ${last.status === 'success' ? 'ok' : last.status === 'failure' ? 'error' : ''}`}>
+        {last.status}
+      </span>{' '}
       <time dateTime={last.createdAt} title={last.createdAt}>
         {relativeTime(last.createdAt)}
       </time>

@@ -45,7 +45,8 @@ function prompt(input: SummaryInput): Array<{ role: 'system' | 'user'; content: 
   ];
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The model's answer: the JSON object it was asked for, or (models do stray) its text as the summary. */
 export function parseModelAnswer(content: string): { summary: string; keyFacts: KeyFacts } {
@@ -56,7 +57,8 @@ export function parseModelAnswer(content: string): { summary: string; keyFacts: 
       const parsed: unknown = JSON.parse(content.slice(start, end + 1));
       if (isObject(parsed) && typeof parsed.summary === 'string') {
         // Facts nested deeper than any real answer would overflow the reply serializer: left out.
-        const keyFacts = isObject(parsed.keyFacts) && nestsWithin(parsed.keyFacts, MAX_FACT_DEPTH) ? parsed.keyFacts : {};
+        const keyFacts =
+          isObject(parsed.keyFacts) && nestsWithin(parsed.keyFacts, MAX_FACT_DEPTH) ? parsed.keyFacts : {};
         return { summary: parsed.summary.trim(), keyFacts };
       }
     } catch {

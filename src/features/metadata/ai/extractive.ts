@@ -83,14 +83,18 @@ function firstWords(text: string, limit: number): string {
   return words.length <= limit ? words.join(' ') : `${words.slice(0, limit).join(' ')}…`;
 }
 
-export function extractiveSummary(text: string, options: { targetWords: number; title?: string; language?: string }): string {
+export function extractiveSummary(
+  text: string,
+  options: { targetWords: number; title?: string; language?: string },
+): string {
   const sentences = sentencesOf(text, options.language ?? '');
   if (sentences.length === 0) return firstWords(text.replace(/\n/g, ' '), options.targetWords);
   const total = sentences.reduce((sum, sentence) => sum + sentence.words, 0);
   if (total <= options.targetWords) return sentences.map((sentence) => sentence.text).join(' ');
 
   const frequency = new Map<string, number>();
-  for (const sentence of sentences) for (const term of sentence.terms) frequency.set(term, (frequency.get(term) ?? 0) + 1);
+  for (const sentence of sentences)
+    for (const term of sentence.terms) frequency.set(term, (frequency.get(term) ?? 0) + 1);
   const maxFrequency = Math.max(1, ...frequency.values());
   const titleTerms = new Set(terms(options.title ?? ''));
   const scored = sentences.map((sentence) => {

@@ -31,6 +31,9 @@ export function outboundFetch(outbound: Outbound, options: { timeoutMs: number; 
       timeoutMs: options.timeoutMs,
       maxResponseBytes: options.maxResponseBytes,
     });
-    return new Response(NULL_BODY_STATUSES.has(res.status) ? null : new Uint8Array(res.body), { status: res.status, headers: res.headers });
+    return new Response(NULL_BODY_STATUSES.has(res.status) ? null : new Uint8Array(res.body), {
+      status: res.status,
+      headers: res.headers,
+    });
   };
 }

@@ -47,7 +47,10 @@ export interface HtmlInput {
 
 /** Links resolve against `<base href>` when the page declares a usable one. */
 function documentBase(page: ParsedMarkup, url: URL): URL {
-  const declared = resolveHttpUrl(page.elements('base').find((element) => element.attribs.href !== undefined)?.attribs.href, url);
+  const declared = resolveHttpUrl(
+    page.elements('base').find((element) => element.attribs.href !== undefined)?.attribs.href,
+    url,
+  );
   return declared === undefined ? url : new URL(declared);
 }
 

@@ -33,7 +33,8 @@ const MAX_LOCAL = 64;
 /** The domain right after an `@`: labels and a top-level name. Sticky, tried once per `@`. */
 const DOMAIN = /(?:[A-Za-z0-9-]{1,63}\.)+[A-Za-z]{2,24}/y;
 /** Looks like an address but is an asset name (`logo@2x.png`) or a placeholder. */
-const NOT_EMAIL = /\.(png|jpe?g|gif|webp|svg|avif|css|js)$|@(example\.(com|org|net)|domain\.com|email\.com|sentry\.io)$/i;
+const NOT_EMAIL =
+  /\.(png|jpe?g|gif|webp|svg|avif|css|js)$|@(example\.(com|org|net)|domain\.com|email\.com|sentry\.io)$/i;
 /**
  * Phone numbers in text: international (`+44 20 7946 0958`) or North American (`(555) 012-3456`) forms only;
  * other digit runs in text are too often dates, prices or ids. Digit groups are separated by one mandatory
@@ -71,10 +72,11 @@ function isEmail(candidate: string): boolean {
 
 /** E-mail addresses, phone numbers and profiles a visitor could use to reach the site's owner. */
 export function extractContact(sources: ContactSources): ContactData {
-  const emails = unique([...sources.mailto, sources.jsonLdEmail, ...emailsIn(sources.text)].map((email) => email.trim().toLowerCase()).filter(isEmail)).slice(
-    0,
-    MAX_ITEMS,
-  );
+  const emails = unique(
+    [...sources.mailto, sources.jsonLdEmail, ...emailsIn(sources.text)]
+      .map((email) => email.trim().toLowerCase())
+      .filter(isEmail),
+  ).slice(0, MAX_ITEMS);
   const seenDigits = new Set<string>();
   const phones: string[] = [];
   for (const phone of [...sources.tel, sources.jsonLdTelephone, ...(sources.text.match(PHONE) ?? [])]) {

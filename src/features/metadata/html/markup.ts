@@ -84,7 +84,10 @@ class BoundedHandler extends DomHandler {
 /** The body as text: at most MAX_MARKUP_BYTES of it, decoded by BOM, transport charset, then `<meta charset>`. */
 export function decodeMarkup(body: Buffer, charset: string | undefined, budget: AnalysisBudget): string {
   if (body.length > MAX_MARKUP_BYTES) budget.hit('bytes');
-  return decodeBuffer(body.subarray(0, MAX_MARKUP_BYTES), { transportLayerEncodingLabel: charset, defaultEncoding: 'utf-8' });
+  return decodeBuffer(body.subarray(0, MAX_MARKUP_BYTES), {
+    transportLayerEncodingLabel: charset,
+    defaultEncoding: 'utf-8',
+  });
 }
 
 /** Parses HTML (or XML) within the bounds: past one of them the tree holds what was read so far. */
@@ -101,7 +104,8 @@ export function parseMarkup(text: string, budget: AnalysisBudget, options: { xml
     root: handler.root,
     elements: (tag) => handler.byTag.get(tag) ?? NONE,
     // startIndex is the element's offset in the source: document order across tags.
-    elementsOf: (...tags) => tags.flatMap((tag) => handler.byTag.get(tag) ?? NONE).sort((a, b) => (a.startIndex ?? 0) - (b.startIndex ?? 0)),
+    elementsOf: (...tags) =>
+      tags.flatMap((tag) => handler.byTag.get(tag) ?? NONE).sort((a, b) => (a.startIndex ?? 0) - (b.startIndex ?? 0)),
     withAttribute: (name) => handler.byAttribute.get(name) ?? NONE,
   };
 }

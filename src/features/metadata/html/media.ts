@@ -43,7 +43,10 @@ function firstCandidate(srcset: string | undefined): string | undefined {
 
 /** `<source>` is a child of its player (the HTML content model); a descendant walk would repeat per nesting level. */
 function isSourceOf(element: Element, players: ReadonlySet<string>): boolean {
-  return element.name !== 'source' || (element.parent !== null && 'name' in element.parent && players.has(element.parent.name));
+  return (
+    element.name !== 'source' ||
+    (element.parent !== null && 'name' in element.parent && players.has(element.parent.name))
+  );
 }
 
 /** Images (lazy-loading `data-src` included), videos, audio and icons of a page. */
@@ -52,7 +55,10 @@ export function extractMedia(page: ParsedMarkup, base: URL, icons: Icon[], logo:
   let withoutAlt = 0;
   for (const element of page.elements('img')) {
     const src = resolveHttpUrl(
-      attr(element, 'src') ?? attr(element, 'data-src') ?? attr(element, 'data-lazy-src') ?? firstCandidate(attr(element, 'srcset')),
+      attr(element, 'src') ??
+        attr(element, 'data-src') ??
+        attr(element, 'data-lazy-src') ??
+        firstCandidate(attr(element, 'srcset')),
       base,
     );
     if (src === undefined || images.has(src)) continue;

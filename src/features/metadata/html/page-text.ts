@@ -103,7 +103,8 @@ function role(element: Element): string {
 /** Bit i set: the element matches content root i (in CONTENT_ROOTS order). */
 function rootsOf(element: Element): number {
   const id = element.attribs.id;
-  let roots = (element.name === 'article' ? 1 : 0) | (element.name === 'main' ? 2 : 0) | (role(element) === 'main' ? 4 : 0);
+  let roots =
+    (element.name === 'article' ? 1 : 0) | (element.name === 'main' ? 2 : 0) | (role(element) === 'main' ? 4 : 0);
   roots |= (id === 'content' ? 8 : 0) | (id === 'main' ? 16 : 0);
   const classes = attr(element, 'class', 1000);
   if (classes !== undefined) {
@@ -125,7 +126,8 @@ function isBoilerplate(element: Element): boolean {
 }
 
 function isNoise(element: Element): boolean {
-  if (STRUCTURAL.has(element.name) || (element.attribs.class === undefined && element.attribs.id === undefined)) return false;
+  if (STRUCTURAL.has(element.name) || (element.attribs.class === undefined && element.attribs.id === undefined))
+    return false;
   return NOISE.test(`${attr(element, 'class', 1000) ?? ''} ${attr(element, 'id', 1000) ?? ''}`);
 }
 
@@ -140,7 +142,11 @@ function weightOf(text: string): number {
  * Text of the nodes, one line per block element, whitespace squashed, empty lines dropped; subtrees for
  * which `skip` is true left out. One iterative pass: pages nest deeper than the call stack.
  */
-function blockText(roots: readonly AnyNode[], budget: AnalysisBudget, skip: (element: Element) => boolean = () => false): string {
+function blockText(
+  roots: readonly AnyNode[],
+  budget: AnalysisBudget,
+  skip: (element: Element) => boolean = () => false,
+): string {
   const parts: string[] = [];
   // Nodes to visit, or '\n' closing a block element, in reverse order.
   const stack: Array<AnyNode | '\n'> = [...roots].reverse();
@@ -213,7 +219,15 @@ function classify(page: ParsedMarkup, budget: AnalysisBudget): { removed: Set<El
       if (isText(child)) frame.weight += weightOf(child.data);
       else if (isTag(child) && !NOT_TEXT.has(child.name)) {
         if (isBoilerplate(child)) removed.add(child);
-        else stack.push({ element: child, next: 0, weight: 0, holdsRoot: false, firstCandidate: candidates.length, order: (order += 1) });
+        else
+          stack.push({
+            element: child,
+            next: 0,
+            weight: 0,
+            holdsRoot: false,
+            firstCandidate: candidates.length,
+            order: (order += 1),
+          });
       }
       continue;
     }
@@ -249,7 +263,12 @@ export function mainText(page: ParsedMarkup, budget: AnalysisBudget, visible?: s
     let best: Candidate | undefined;
     for (const candidate of candidates) {
       if ((candidate.roots & (1 << i)) === 0) continue;
-      if (best === undefined || candidate.weight > best.weight || (candidate.weight === best.weight && candidate.order < best.order)) best = candidate;
+      if (
+        best === undefined ||
+        candidate.weight > best.weight ||
+        (candidate.weight === best.weight && candidate.order < best.order)
+      )
+        best = candidate;
     }
     if (best === undefined) continue;
     const text = blockText([best.element], budget, skip);

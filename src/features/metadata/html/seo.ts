@@ -51,8 +51,14 @@ function headings(page: ParsedMarkup, tag: 'h1' | 'h2' | 'h3'): string[] {
 
 function titleText(page: ParsedMarkup): string {
   const titles = page.elements('title');
-  const inHead = titles.find((element) => element.parent !== null && 'name' in element.parent && element.parent.name === 'head');
-  return [inHead, titles[0]].map((element) => (element === undefined ? '' : squash(textOf(element, MAX_TITLE * 4)))).find((text) => text !== '') ?? '';
+  const inHead = titles.find(
+    (element) => element.parent !== null && 'name' in element.parent && element.parent.name === 'head',
+  );
+  return (
+    [inHead, titles[0]]
+      .map((element) => (element === undefined ? '' : squash(textOf(element, MAX_TITLE * 4))))
+      .find((text) => text !== '') ?? ''
+  );
 }
 
 /** The search-engine view of a page: what a result snippet and an index would use. */
@@ -65,7 +71,9 @@ export function extractSeo(page: ParsedMarkup, base: URL, headerLanguage: string
       .filter((keyword) => keyword !== ''),
   ).slice(0, MAX_KEYWORDS);
   const canonical = page.elements('link').find((element) => hasRel(element, 'canonical'));
-  const languageMeta = page.elements('meta').find((element) => (attr(element, 'http-equiv', 100) ?? '').toLowerCase() === 'content-language');
+  const languageMeta = page
+    .elements('meta')
+    .find((element) => (attr(element, 'http-equiv', 100) ?? '').toLowerCase() === 'content-language');
   const html = page.elements('html')[0];
   const language =
     squash(html === undefined ? undefined : attr(html, 'lang', 100)) ||
@@ -81,7 +89,10 @@ export function extractSeo(page: ParsedMarkup, base: URL, headerLanguage: string
   }
   return {
     title: clip(title, MAX_TITLE),
-    description: clip(metaContent(page, 'description') || metaContent(page, 'og:description', 'twitter:description'), 1000),
+    description: clip(
+      metaContent(page, 'description') || metaContent(page, 'og:description', 'twitter:description'),
+      1000,
+    ),
     keywords,
     canonical: resolveHttpUrl(canonical === undefined ? undefined : attr(canonical, 'href'), base) ?? '',
     language,

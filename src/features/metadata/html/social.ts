@@ -50,7 +50,8 @@ export function extractOpenGraph(page: ParsedMarkup, base: URL): OpenGraph {
     // og:image starts a new image; og:image:* describe the latest one (the Open Graph "array" rule).
     if (name === 'image' || name === 'image:url') {
       const url = resolveHttpUrl(content, base);
-      if (url !== undefined && images.length < MAX_IMAGES && !images.some((image) => image.url === url)) images.push({ url });
+      if (url !== undefined && images.length < MAX_IMAGES && !images.some((image) => image.url === url))
+        images.push({ url });
       continue;
     }
     const current = images[images.length - 1];
@@ -59,7 +60,8 @@ export function extractOpenGraph(page: ParsedMarkup, base: URL): OpenGraph {
       if (field === 'width' || field === 'height') current[field] = positiveInt(content);
       else if (field === 'alt') current.alt = clip(content, MAX_VALUE);
       else if (field === 'type') current.type = content;
-      else if (field === 'secure_url' && current.url.startsWith('http:')) current.url = resolveHttpUrl(content, base) ?? current.url;
+      else if (field === 'secure_url' && current.url.startsWith('http:'))
+        current.url = resolveHttpUrl(content, base) ?? current.url;
       continue;
     }
     const key = camelKey(name);
@@ -87,7 +89,10 @@ export function extractTwitterCard(page: ParsedMarkup, base: URL): TwitterCard {
 
 /** Profile URL patterns by network; the first matching link wins. Share buttons and intents are not profiles. */
 const NETWORKS: ReadonlyArray<readonly [string, RegExp]> = [
-  ['x', /^https?:\/\/(www\.|mobile\.)?(twitter|x)\.com\/(?!intent\/|share|home|search|hashtag\/|i\/)[A-Za-z0-9_]{1,15}\/?$/i],
+  [
+    'x',
+    /^https?:\/\/(www\.|mobile\.)?(twitter|x)\.com\/(?!intent\/|share|home|search|hashtag\/|i\/)[A-Za-z0-9_]{1,15}\/?$/i,
+  ],
   ['linkedin', /^https?:\/\/([a-z]{2,3}\.)?linkedin\.com\/(company|in|school|showcase)\/[^/?#]+/i],
   ['facebook', /^https?:\/\/(www\.|m\.)?(facebook|fb)\.com\/(?!sharer|share|dialog\/|plugins\/|login)[^?#]+/i],
   ['instagram', /^https?:\/\/(www\.)?instagram\.com\/(?!p\/|reel\/|explore\/)[A-Za-z0-9_.]+\/?$/i],
@@ -142,6 +147,7 @@ export function extractIcons(page: ParsedMarkup, base: URL): Icon[] {
 
 /** The declared favicon, or `/favicon.ico` of the page's origin, which browsers ask for when none is declared. */
 export function faviconOf(icons: readonly Icon[], page: URL): string {
-  const declared = icons.find((icon) => /(^|\s)icon(\s|$)/.test(icon.rel)) ?? icons.find((icon) => icon.rel.includes('icon'));
+  const declared =
+    icons.find((icon) => /(^|\s)icon(\s|$)/.test(icon.rel)) ?? icons.find((icon) => icon.rel.includes('icon'));
   return declared?.href ?? new URL('/favicon.ico', page.origin).href;
 }

@@ -50,19 +50,26 @@ const PREFERRED = [
   /./,
 ];
 
-const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function typesOf(entity: JsonObject): string[] {
   const raw = entity['@type'];
   const list = Array.isArray(raw) ? raw.slice(0, MAX_TYPES_PER_ENTITY) : [raw];
-  return list.filter((type): type is string => typeof type === 'string').map((type) => type.replace(/^https?:\/\/schema\.org\//, ''));
+  return list
+    .filter((type): type is string => typeof type === 'string')
+    .map((type) => type.replace(/^https?:\/\/schema\.org\//, ''));
 }
 
 /** Entities (anything with `@type`) of a JSON-LD value, through arrays and `@graph`, members of a graph first. Iterative: JSON nests deeper than the call stack. */
 function flatten(value: unknown, out: JsonObject[]): void {
   type Task = { visit: unknown } | { emit: JsonObject };
   const stack: Task[] = [{ visit: value }];
-  for (let visited = 0; stack.length > 0 && visited < MAX_VALUES_VISITED && out.length < MAX_ENTITIES_READ; visited += 1) {
+  for (
+    let visited = 0;
+    stack.length > 0 && visited < MAX_VALUES_VISITED && out.length < MAX_ENTITIES_READ;
+    visited += 1
+  ) {
     const task = stack.pop() as Task;
     if ('emit' in task) {
       out.push(task.emit);
@@ -128,8 +135,12 @@ export function nestsWithin(value: unknown, max: number): boolean {
 }
 
 function basicsOf(entity: JsonObject, base: URL): StructuredBasics {
-  const sameAs = (Array.isArray(entity.sameAs) ? entity.sameAs.slice(0, 100) : [entity.sameAs]).map((value) => urlOf(value, base)).filter((url) => url !== '');
-  const contact: unknown = Array.isArray(entity.contactPoint) ? (entity.contactPoint as unknown[])[0] : entity.contactPoint;
+  const sameAs = (Array.isArray(entity.sameAs) ? entity.sameAs.slice(0, 100) : [entity.sameAs])
+    .map((value) => urlOf(value, base))
+    .filter((url) => url !== '');
+  const contact: unknown = Array.isArray(entity.contactPoint)
+    ? (entity.contactPoint as unknown[])[0]
+    : entity.contactPoint;
   const contactPoint = isObject(contact) ? contact : {};
   return {
     type: typesOf(entity)[0] ?? '',

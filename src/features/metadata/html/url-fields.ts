@@ -29,7 +29,8 @@ export function hasOtherScheme(value: string): boolean {
 }
 
 type JsonObject = Record<string, unknown>;
-const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Removes, in place, every string of `root` held by a URL property (directly or in an array under it) that names
@@ -56,7 +57,8 @@ export function dropNonHttpUrls(root: unknown, maxVisits: number): boolean {
         const member = value[key];
         if (typeof member === 'string') {
           if (isUrlKey(key) && hasOtherScheme(member)) delete value[key];
-        } else if (typeof member === 'object' && member !== null) stack.push({ value: member, urlValued: isUrlKey(key) });
+        } else if (typeof member === 'object' && member !== null)
+          stack.push({ value: member, urlValued: isUrlKey(key) });
       }
     }
   }

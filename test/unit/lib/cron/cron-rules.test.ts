@@ -31,7 +31,9 @@ function runs(cron: string, timezone: string, from: string, count: number): stri
 
 /** Local wall time `YYYY-MM-DD HH:mm` of an ISO instant in a zone. */
 function local(iso: string, timezone: string): string {
-  return new Intl.DateTimeFormat('sv-SE', { timeZone: timezone, dateStyle: 'short', timeStyle: 'short' }).format(new Date(iso));
+  return new Intl.DateTimeFormat('sv-SE', { timeZone: timezone, dateStyle: 'short', timeStyle: 'short' }).format(
+    new Date(iso),
+  );
 }
 
 function windowError(cron: string, now: string, timezone = 'UTC'): string | null {
@@ -58,13 +60,19 @@ describe('parseSchedule: cron syntax', () => {
     expect(schedule('*/5 * * * MON').cron).toBe('*/5 * * * MON');
   });
 
-  it.each(['', '   ', '* * * *', '0 * * * * *', '0 0 0 * * * *', 'hello world'])('refuses %j for not having 5 fields (seconds included)', (cron) => {
-    expect(parseError(cron)).toBe('Invalid schedule.cron: must have 5 fields (minute hour day month weekday)');
-  });
+  it.each(['', '   ', '* * * *', '0 * * * * *', '0 0 0 * * * *', 'hello world'])(
+    'refuses %j for not having 5 fields (seconds included)',
+    (cron) => {
+      expect(parseError(cron)).toBe('Invalid schedule.cron: must have 5 fields (minute hour day month weekday)');
+    },
+  );
 
-  it.each(['@daily', '@hourly', '@weekly', '@monthly', '@yearly', '@annually', '@reboot', ' @daily'])('refuses the %j shortcut', (cron) => {
-    expect(parseError(cron)).toMatch(/^Invalid schedule\.cron: @ shortcuts are not supported/);
-  });
+  it.each(['@daily', '@hourly', '@weekly', '@monthly', '@yearly', '@annually', '@reboot', ' @daily'])(
+    'refuses the %j shortcut',
+    (cron) => {
+      expect(parseError(cron)).toMatch(/^Invalid schedule\.cron: @ shortcuts are not supported/);
+    },
+  );
 
   it.each([
     ['0 0 L * *', 'day "L"'],
@@ -76,7 +84,9 @@ describe('parseSchedule: cron syntax', () => {
     ['0 0 ? * *', 'day "?"'],
     ['0 0 * * ?', 'weekday "?"'],
   ])('refuses the extension in %j', (cron, named) => {
-    expect(parseError(cron)).toBe(`Invalid schedule.cron: ${named} uses unsupported syntax (L, W, # and ? are not allowed)`);
+    expect(parseError(cron)).toBe(
+      `Invalid schedule.cron: ${named} uses unsupported syntax (L, W, # and ? are not allowed)`,
+    );
   });
 
   it.each([
@@ -145,9 +155,14 @@ describe('parseSchedule: timezone', () => {
     expect(schedule('0 0 * * *', timezone).timezone).toBe(stored);
   });
 
-  it.each(['Mars/Base', '', 'Europe/Berlin ', '+05:30', 'UTC+1', 'Local', 'Europe/../Berlin'])('refuses %j', (timezone) => {
-    expect(parseError('0 0 * * *', timezone)).toBe(`Invalid schedule.timezone: unknown IANA time zone ${JSON.stringify(timezone)}`);
-  });
+  it.each(['Mars/Base', '', 'Europe/Berlin ', '+05:30', 'UTC+1', 'Local', 'Europe/../Berlin'])(
+    'refuses %j',
+    (timezone) => {
+      expect(parseError('0 0 * * *', timezone)).toBe(
+        `Invalid schedule.timezone: unknown IANA time zone ${JSON.stringify(timezone)}`,
+      );
+    },
+  );
 
   it('reports a cron error before a timezone error', () => {
     expect(parseError('bad', 'Mars/Base')).toMatch(/^Invalid schedule\.cron:/);
@@ -202,14 +217,20 @@ describe('nextAfter: fields', () => {
   });
 
   it('finds rare dates: Feb 29, and Feb 29 on a Sunday', () => {
-    expect(runs('0 0 29 2 *', 'UTC', '2025-03-01T00:00:00Z', 2)).toEqual(['2028-02-29T00:00:00.000Z', '2032-02-29T00:00:00.000Z']);
+    expect(runs('0 0 29 2 *', 'UTC', '2025-03-01T00:00:00Z', 2)).toEqual([
+      '2028-02-29T00:00:00.000Z',
+      '2032-02-29T00:00:00.000Z',
+    ]);
     // A leading * makes day and weekday AND: Feb 29 that is a Sunday.
     expect(runs('0 0 29 2 */7', 'UTC', '2025-03-01T00:00:00Z', 1)).toEqual(['2032-02-29T00:00:00.000Z']);
   });
 
   it('does not skip early days of a month after days the previous month lacks', () => {
     // croner 9.1 gets these wrong (Mar 31, Mar 16, Mar 3): Feb 31 overflows into March.
-    expect(runs('0 0 1,31 * *', 'UTC', '2025-02-02T00:00:00Z', 2)).toEqual(['2025-03-01T00:00:00.000Z', '2025-03-31T00:00:00.000Z']);
+    expect(runs('0 0 1,31 * *', 'UTC', '2025-02-02T00:00:00Z', 2)).toEqual([
+      '2025-03-01T00:00:00.000Z',
+      '2025-03-31T00:00:00.000Z',
+    ]);
     expect(runs('0 0 */15 * *', 'UTC', '2025-02-17T00:00:00Z', 1)).toEqual(['2025-03-01T00:00:00.000Z']);
     expect(runs('0 12 1-7 * 1', 'UTC', '2025-02-24T12:00:00Z', 1)).toEqual(['2025-03-01T12:00:00.000Z']);
   });
@@ -290,7 +311,11 @@ describe('nextAfter: daylight saving time', () => {
 
   it('spring forward: a skipped run and a run at 03:00 fire once together, and later runs keep their order', () => {
     const out = runs('0,45 2,3 * * *', 'Europe/Berlin', '2025-03-29T12:00:00Z', 3);
-    expect(out.map((iso) => local(iso, 'Europe/Berlin'))).toEqual(['2025-03-30 03:00', '2025-03-30 03:45', '2025-03-31 02:00']);
+    expect(out.map((iso) => local(iso, 'Europe/Berlin'))).toEqual([
+      '2025-03-30 03:00',
+      '2025-03-30 03:45',
+      '2025-03-31 02:00',
+    ]);
   });
 
   it('spring forward: several runs inside the gap collapse into one, no burst', () => {
@@ -307,7 +332,11 @@ describe('nextAfter: daylight saving time', () => {
   it('spring forward: every-minute runs skip the missing hour without repeating 03:00', () => {
     const out = runs('* * * * *', 'Europe/Berlin', '2025-03-30T00:58:00Z', 3);
     expect(out).toEqual(['2025-03-30T00:59:00.000Z', '2025-03-30T01:00:00.000Z', '2025-03-30T01:01:00.000Z']);
-    expect(out.map((iso) => local(iso, 'Europe/Berlin'))).toEqual(['2025-03-30 01:59', '2025-03-30 03:00', '2025-03-30 03:01']);
+    expect(out.map((iso) => local(iso, 'Europe/Berlin'))).toEqual([
+      '2025-03-30 01:59',
+      '2025-03-30 03:00',
+      '2025-03-30 03:01',
+    ]);
   });
 
   it('spring forward on Lord Howe (30 minutes): 02:00 fires once at 02:30', () => {
@@ -318,7 +347,11 @@ describe('nextAfter: daylight saving time', () => {
   it('spring forward on Lord Howe: a skipped 02:15 does not push back the real 02:30', () => {
     const out = runs('15,30 2 * * *', 'Australia/Lord_Howe', '2025-10-04T00:00:00Z', 3);
     expect(out).toEqual(['2025-10-04T15:30:00.000Z', '2025-10-05T15:15:00.000Z', '2025-10-05T15:30:00.000Z']);
-    expect(out.map((iso) => local(iso, 'Australia/Lord_Howe'))).toEqual(['2025-10-05 02:30', '2025-10-06 02:15', '2025-10-06 02:30']);
+    expect(out.map((iso) => local(iso, 'Australia/Lord_Howe'))).toEqual([
+      '2025-10-05 02:30',
+      '2025-10-06 02:15',
+      '2025-10-06 02:30',
+    ]);
   });
 
   it('spring forward on Pacific/Chatham (02:45 to 03:45): 03:00 fires at 03:45', () => {
@@ -385,7 +418,12 @@ function wallReader(timezone: string): (ms: number) => { ms: number; hour: numbe
  * The documented semantics, minute by minute: a matching local time fires at its first
  * occurrence only; local times skipped by a jump fire once, at the jump.
  */
-function referenceRuns(timezone: string, start: number, end: number, matches: (hour: number, minute: number) => boolean): string[] {
+function referenceRuns(
+  timezone: string,
+  start: number,
+  end: number,
+  matches: (hour: number, minute: number) => boolean,
+): string[] {
   const wallOf = wallReader(timezone);
   const out: string[] = [];
   const seen = new Set<number>();
@@ -435,18 +473,28 @@ describe('nextAfter: agrees with a minute-by-minute reference around every 2025 
 describe('nextAfter: agrees with croner where croner is right', () => {
   // May and June 2025 hold no DST change in these zones and no month-end case of the
   // croner 9.1 overflow bug for these patterns.
-  it.each(['UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe', 'Pacific/Chatham'])('%s', (timezone) => {
-    for (const cron of ['0 9 * * *', '*/20 8-10 * * 1-5', '30 0 1,15 * *', '0 12 13 * 5', '0 0 * * 0', '15 14 1 * *']) {
-      const from = new Date('2025-05-01T00:00:00Z');
-      const before = (d: Date): boolean => d.getTime() < Date.parse('2025-07-01T00:00:00Z');
-      const expected = new Cron(cron, { timezone })
-        .nextRuns(120, from)
-        .filter(before)
-        .map((d) => d.toISOString());
-      const actual = runs(cron, timezone, from.toISOString(), 120).filter((iso) => before(new Date(iso)));
-      expect(actual, cron).toEqual(expected);
-    }
-  });
+  it.each(['UTC', 'Europe/Berlin', 'America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe', 'Pacific/Chatham'])(
+    '%s',
+    (timezone) => {
+      for (const cron of [
+        '0 9 * * *',
+        '*/20 8-10 * * 1-5',
+        '30 0 1,15 * *',
+        '0 12 13 * 5',
+        '0 0 * * 0',
+        '15 14 1 * *',
+      ]) {
+        const from = new Date('2025-05-01T00:00:00Z');
+        const before = (d: Date): boolean => d.getTime() < Date.parse('2025-07-01T00:00:00Z');
+        const expected = new Cron(cron, { timezone })
+          .nextRuns(120, from)
+          .filter(before)
+          .map((d) => d.toISOString());
+        const actual = runs(cron, timezone, from.toISOString(), 120).filter((iso) => before(new Date(iso)));
+        expect(actual, cron).toEqual(expected);
+      }
+    },
+  );
 });
 
 describe('checkScheduleWindow', () => {
@@ -480,7 +528,9 @@ describe('checkScheduleWindow', () => {
   });
 
   it('refuses 0 0 30 2 *, which never fires', () => {
-    expect(windowError('0 0 30 2 *', '2025-01-10T00:00:00Z')).toBe('Invalid schedule.cron: never fires (no date matches its day, month and weekday)');
+    expect(windowError('0 0 30 2 *', '2025-01-10T00:00:00Z')).toBe(
+      'Invalid schedule.cron: never fires (no date matches its day, month and weekday)',
+    );
   });
 
   it('leap years: 0 0 29 * * is refused even from a leap-year January, via the common years of the cycle', () => {
@@ -529,10 +579,13 @@ describe('checkScheduleWindow', () => {
     expect(windowError('0 0 1 * *', '2025-01-01T00:30:00Z', 'America/New_York')).toBeNull();
   });
 
-  it.each(['* * * * *', '0 0 28 * *', '*/5 * * * *'])('checks %j without enumerating minutes (well under 500 ms)', (cron) => {
-    const s = schedule(cron, 'Europe/Berlin');
-    const started = performance.now();
-    expect(checkScheduleWindow(s, new Date('2025-06-10T12:00:00Z'))).toBeNull();
-    expect(performance.now() - started).toBeLessThan(500);
-  });
+  it.each(['* * * * *', '0 0 28 * *', '*/5 * * * *'])(
+    'checks %j without enumerating minutes (well under 500 ms)',
+    (cron) => {
+      const s = schedule(cron, 'Europe/Berlin');
+      const started = performance.now();
+      expect(checkScheduleWindow(s, new Date('2025-06-10T12:00:00Z'))).toBeNull();
+      expect(performance.now() - started).toBeLessThan(500);
+    },
+  );
 });

@@ -8,7 +8,11 @@ import { heldFsync } from '../../../helpers/held-fsync.js';
 /** What a WalSync callback reported, collected in order. */
 function outcomes() {
   const seen: string[] = [];
-  return { seen, done: (name: string) => (error: Error | null) => seen.push(error === null ? `${name} ok` : `${name} ${error.message}`) };
+  return {
+    seen,
+    done: (name: string) => (error: Error | null) =>
+      seen.push(error === null ? `${name} ok` : `${name} ${error.message}`),
+  };
 }
 
 const isOpen = (fd: number): boolean => {

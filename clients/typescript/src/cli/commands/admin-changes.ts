@@ -28,7 +28,8 @@ export async function debitWallet(call: AdminCall, client: Coinop): Promise<void
 /** Deleting cannot be undone (the keys, webhooks and log go with the wallet), so it asks for --yes on the command line. */
 export async function deleteWallet(call: AdminCall, client: Coinop): Promise<void> {
   const wallet = required(call.positionals, 1, 'token|hash');
-  if (call.values.yes !== true) throw new UsageError('deleting a wallet and all its data is irreversible: add --yes to confirm');
+  if (call.values.yes !== true)
+    throw new UsageError('deleting a wallet and all its data is irreversible: add --yes to confirm');
   const result = await client.adminDelete(wallet);
   call.out.result(result.data, result, () => result.data);
 }

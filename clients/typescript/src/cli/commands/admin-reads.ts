@@ -12,7 +12,10 @@ const SORTS: readonly Sort[] = ['lastUsed', 'balance', 'created'];
 /** `--limit` and `--cursor`: the paging of GET /manage/wallets and its logs. */
 function paging(call: AdminCall): { limit?: number; cursor?: string } {
   const limit = integer(call.values.limit, 'limit');
-  return { ...(limit === undefined ? {} : { limit }), ...(call.values.cursor === undefined ? {} : { cursor: call.values.cursor }) };
+  return {
+    ...(limit === undefined ? {} : { limit }),
+    ...(call.values.cursor === undefined ? {} : { cursor: call.values.cursor }),
+  };
 }
 
 export async function listWallets(call: AdminCall, client: Coinop): Promise<void> {

@@ -46,7 +46,8 @@ export const adminCommand: Command = {
     const [sub] = call.positionals;
     if (call.settings.adminToken === undefined) throw new UsageError('set ADMIN_TOKEN to the service operator token');
     const subcommand = sub === undefined ? undefined : SUBCOMMANDS[sub];
-    if (subcommand === undefined) throw new UsageError(sub === undefined ? 'missing subcommand' : `unknown subcommand: ${sub}`);
+    if (subcommand === undefined)
+      throw new UsageError(sub === undefined ? 'missing subcommand' : `unknown subcommand: ${sub}`);
     await subcommand(call, call.client(false));
   },
 };

@@ -16,8 +16,12 @@ export const spendCommand: Command = {
     if (call.positionals.length > 0) throw new UsageError('spend takes no arguments');
     const days = integer(call.values.days, 'days');
     const by = call.values.by;
-    if (by !== undefined && !PERIODS.includes(by as Period)) throw new UsageError(`--by is one of ${PERIODS.join(', ')}`);
-    const query: SpendQuery = { ...(days === undefined ? {} : { days }), ...(by === undefined ? {} : { by: by as Period }) };
+    if (by !== undefined && !PERIODS.includes(by as Period))
+      throw new UsageError(`--by is one of ${PERIODS.join(', ')}`);
+    const query: SpendQuery = {
+      ...(days === undefined ? {} : { days }),
+      ...(by === undefined ? {} : { by: by as Period }),
+    };
     const result = await call.client().spend(query);
     const { series } = result.data;
     call.out.result(result.data, result, () =>
@@ -37,7 +41,8 @@ export const rechargeCommand: Command = {
   async run(args) {
     const call = invocation(args, {});
     const amount = required(call.positionals, 0, '1|3');
-    if (!RECHARGE_AMOUNTS.includes(amount as RechargeAmount)) throw new UsageError('<amount> is 1 or 3 (millions of credits)');
+    if (!RECHARGE_AMOUNTS.includes(amount as RechargeAmount))
+      throw new UsageError('<amount> is 1 or 3 (millions of credits)');
     if (call.positionals.length > 1) throw new UsageError('recharge takes one <amount>');
     const result = await call.client().rechargeLink(amount as RechargeAmount);
     call.out.result(result.data, result, () => result.data);

@@ -4,7 +4,11 @@ import { UsageError } from '../exit-codes.js';
 import { nextPageNote, table, when } from '../output.js';
 
 /** Listing options shared by `ls` and `buckets`: the query of GET /kv/{bucket} and GET /kv. */
-function paging(values: { prefix?: string; limit?: string; cursor?: string }): { prefix?: string; limit?: number; cursor?: string } {
+function paging(values: { prefix?: string; limit?: string; cursor?: string }): {
+  prefix?: string;
+  limit?: number;
+  cursor?: string;
+} {
   const limit = integer(values.limit, 'limit');
   return {
     ...(values.prefix === undefined ? {} : { prefix: values.prefix }),
@@ -23,7 +27,12 @@ export const kvCommand: Command = {
     'coinop kv buckets [--prefix p] [-n|--limit count] [--cursor c]       (one page of buckets, with their keys and bytes)',
   ].join('\n'),
   async run(args) {
-    const call = invocation(args, { ttl: { type: 'string' }, prefix: { type: 'string' }, limit: { type: 'string', short: 'n' }, cursor: { type: 'string' } });
+    const call = invocation(args, {
+      ttl: { type: 'string' },
+      prefix: { type: 'string' },
+      limit: { type: 'string', short: 'n' },
+      cursor: { type: 'string' },
+    });
     const [sub] = call.positionals;
     const bucket = () => required(call.positionals, 1, 'bucket');
     const key = () => required(call.positionals, 2, 'key');
@@ -72,7 +81,11 @@ export const kvCommand: Command = {
             : table(
                 ['BUCKET', 'KEYS', 'BYTES'],
                 // A capped count is a lower bound: "1000+".
-                buckets.map((entry) => [entry.bucket, entry.capped ? `${entry.keys}+` : entry.keys, entry.capped ? `${entry.size}+` : entry.size]),
+                buckets.map((entry) => [
+                  entry.bucket,
+                  entry.capped ? `${entry.keys}+` : entry.keys,
+                  entry.capped ? `${entry.size}+` : entry.size,
+                ]),
               ),
         );
         nextPageNote(call.out, 'buckets', cursor);

@@ -12,9 +12,16 @@ export const logsCommand: Command = {
   summary: 'recent calls made with the token (free); --follow keeps printing new ones',
   usage: 'coinop logs [-n count] [--type kv|token|webhook|…] [--follow]',
   async run(args) {
-    const call = invocation(args, { n: { type: 'string', short: 'n' }, type: { type: 'string' }, follow: { type: 'boolean', short: 'f', default: false } });
+    const call = invocation(args, {
+      n: { type: 'string', short: 'n' },
+      type: { type: 'string' },
+      follow: { type: 'boolean', short: 'f', default: false },
+    });
     const n = integer(call.values.n, 'n');
-    const query = { ...(n === undefined ? {} : { n }), ...(call.values.type === undefined ? {} : { type: call.values.type }) } as LogsQuery;
+    const query = {
+      ...(n === undefined ? {} : { n }),
+      ...(call.values.type === undefined ? {} : { type: call.values.type }),
+    } as LogsQuery;
     const client = call.client();
     const first = await client.logs(query);
     if (call.values.follow !== true) {

@@ -11,7 +11,13 @@ const RECORD_TYPES: readonly RecordType[] = ['A', 'AAAA', 'MX', 'CNAME', 'TXT', 
 function recordText(record: Readonly<Record<string, unknown>>): string {
   const { type: _type, ttl: _ttl, ...rest } = record;
   return Object.values(rest)
-    .map((value) => (Array.isArray(value) ? value.join(' ') : typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value)))
+    .map((value) =>
+      Array.isArray(value)
+        ? value.join(' ')
+        : typeof value === 'object' && value !== null
+          ? JSON.stringify(value)
+          : String(value),
+    )
     .join(' ');
 }
 
@@ -19,7 +25,9 @@ type Row = (string | number | undefined)[];
 
 function recordRows(item: DnsLookupResult['results'][number]): Row[] {
   const records = (item.lookupResult as { records?: Record<string, Record<string, unknown>[]> }).records ?? {};
-  return Object.entries(records).flatMap(([type, list]) => list.map((record) => [item.domain, type, record.ttl as number | undefined, recordText(record)]));
+  return Object.entries(records).flatMap(([type, list]) =>
+    list.map((record) => [item.domain, type, record.ttl as number | undefined, recordText(record)]),
+  );
 }
 
 /** NXDOMAIN is an answer (the name does not exist); TIMEOUT, UNREACHABLE, SERVFAIL… mean nobody answered that question. */
@@ -33,7 +41,8 @@ function unanswered(result: DnsLookupResult): { lines: string[]; silentDomains: 
     const errors = Object.entries(item.lookupResult.errors ?? {});
     const failed = errors.filter(([, error]) => error !== NO_SUCH_NAME);
     if (errors.some(([, error]) => error === NO_SUCH_NAME)) lines.push(`${item.domain}: no such domain (NXDOMAIN)`);
-    if (failed.length > 0) lines.push(`${item.domain}: not answered: ${failed.map(([type, error]) => `${type} ${error}`).join(', ')}`);
+    if (failed.length > 0)
+      lines.push(`${item.domain}: not answered: ${failed.map(([type, error]) => `${type} ${error}`).join(', ')}`);
     if (failed.length > 0 && recordRows(item).length === 0) silentDomains.push(item.domain);
   }
   return { lines, silentDomains };
@@ -57,7 +66,8 @@ export const dnsCommand: Command = {
     required(call.positionals, 0, 'domain');
     const recordTypes = call.values.types?.split(',').map((type) => type.trim().toUpperCase());
     const unknown = recordTypes?.find((type) => !RECORD_TYPES.includes(type as RecordType));
-    if (unknown !== undefined) throw new UsageError(`unknown record type ${unknown}: one of ${RECORD_TYPES.join(', ')}`);
+    if (unknown !== undefined)
+      throw new UsageError(`unknown record type ${unknown}: one of ${RECORD_TYPES.join(', ')}`);
     const request: DnsLookupRequest = {
       domains: call.positionals,
       ...(recordTypes === undefined ? {} : { recordTypes: recordTypes as RecordType[] }),
@@ -88,8 +98,12 @@ export const metaCommand: Command = {
     const call = invocation(args, { summary: { type: 'string' } });
     const url = required(call.positionals, 0, 'url');
     const summary = call.values.summary;
-    if (summary !== undefined && !SUMMARY_LEVELS.includes(summary as SummaryLevel)) throw new UsageError(`--summary is one of ${SUMMARY_LEVELS.join(', ')}`);
-    const request: UrlMetadataRequest = { url, ...(summary === undefined ? {} : { aiSummary: summary as SummaryLevel }) };
+    if (summary !== undefined && !SUMMARY_LEVELS.includes(summary as SummaryLevel))
+      throw new UsageError(`--summary is one of ${SUMMARY_LEVELS.join(', ')}`);
+    const request: UrlMetadataRequest = {
+      url,
+      ...(summary === undefined ? {} : { aiSummary: summary as SummaryLevel }),
+    };
     const result = await withProgress('fetching', call.client().urlMetadata(request));
     call.out.result(result.data, result, () => fields(result.data.data as Record<string, unknown>));
   },

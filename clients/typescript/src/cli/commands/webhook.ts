@@ -61,7 +61,11 @@ export const webhookCommand: Command = {
       }
       case 'test': {
         const result = await call.client().webhookTest(id());
-        call.out.result(result.data, result, () => `${result.data.success ? 'delivered' : 'failed'}: ${result.data.message}`);
+        call.out.result(
+          result.data,
+          result,
+          () => `${result.data.success ? 'delivered' : 'failed'}: ${result.data.message}`,
+        );
         return;
       }
       case 'rm':
@@ -75,14 +79,22 @@ export const webhookCommand: Command = {
         const status = call.values.status;
         if (status !== undefined && status !== 'pending' && status !== 'success' && status !== 'failure')
           throw new UsageError('--status is pending, success or failure');
-        const result = await call.client().webhookDeliveries(id(), { ...(n === undefined ? {} : { n }), ...(status === undefined ? {} : { status }) });
+        const result = await call
+          .client()
+          .webhookDeliveries(id(), { ...(n === undefined ? {} : { n }), ...(status === undefined ? {} : { status }) });
         const { deliveries } = result.data;
         call.out.result(result.data, result, () =>
           deliveries.length === 0
             ? '(no deliveries)'
             : table(
                 ['ID', 'TRIGGER', 'CREATED', 'STATUS', 'ATTEMPTS'],
-                deliveries.map((delivery) => [delivery.id, delivery.trigger, when(delivery.createdAt), delivery.status, delivery.attempts]),
+                deliveries.map((delivery) => [
+                  delivery.id,
+                  delivery.trigger,
+                  when(delivery.createdAt),
+                  delivery.status,
+                  delivery.attempts,
+                ]),
               ),
         );
         return;
@@ -111,7 +123,8 @@ function createBody(url: string | undefined, flags: CreateFlags): WebhookCreate 
     }
   }
   if (url === undefined) throw new UsageError('missing <url>');
-  if ((flags.cron === undefined) !== (flags.timezone === undefined)) throw new UsageError('--cron and --timezone go together');
+  if ((flags.cron === undefined) !== (flags.timezone === undefined))
+    throw new UsageError('--cron and --timezone go together');
   const headers: Record<string, string> = {};
   for (const header of flags.header ?? []) {
     const at = header.indexOf('=');
