@@ -24,13 +24,15 @@ interface Section {
   readonly label: string;
   readonly page: FunctionComponent<PageProps>;
   readonly operator?: boolean;
+  /** Credits the page's first list costs when it opens (the route's price): shown beside the link, before the click. */
+  readonly openCost?: number;
 }
 
 const SECTIONS: readonly Section[] = [
   { name: 'wallet', label: 'Wallet', page: Wallet },
   { name: 'logs', label: 'Call logs', page: Logs },
-  { name: 'kv', label: 'Key-value', page: KeyValue },
-  { name: 'webhooks', label: 'Webhooks', page: Webhooks },
+  { name: 'kv', label: 'Key-value', page: KeyValue, openCost: 1 },
+  { name: 'webhooks', label: 'Webhooks', page: Webhooks, openCost: 1 },
   { name: 'tools', label: 'Tools', page: Tools },
   { name: 'operator', label: 'Operator', page: Operator, operator: true },
 ];
@@ -73,6 +75,11 @@ export function App() {
                 <a href={href(candidate.name)} aria-current={candidate === section ? 'page' : undefined}>
                   {candidate.label}
                 </a>
+                {candidate.openCost === undefined ? null : (
+                  <span class="nav-cost">
+                    {candidate.openCost} credit{candidate.openCost === 1 ? '' : 's'} to open
+                  </span>
+                )}
               </li>
             ))}
           </ul>

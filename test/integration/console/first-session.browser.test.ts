@@ -111,7 +111,11 @@ describeInBrowser("a new user's first session", () => {
     await screenshot(page, 'first-session-wallet');
     await page.getByRole('button', { name: 'I have saved it' }).click();
 
-    // Key-value: opening it lists the buckets, the charge it shows.
+    // Key-value: opening it lists the buckets, for the cost its link shows.
+    const sections = page.getByRole('navigation', { name: 'Sections' });
+    expect(await sections.getByRole('listitem').filter({ hasText: 'Key-value' }).textContent()).toBe(
+      'Key-value1 credit to open',
+    );
     await page.getByRole('link', { name: 'Key-value' }).click();
     await expect.poll(() => page.getByText('No buckets yet').count()).toBe(1);
     await expect.poll(() => stored(token)).toBe(99);
@@ -219,7 +223,10 @@ describeInBrowser("a new user's first session", () => {
     await expect.poll(() => page.getByText('No live keys in this bucket.').count()).toBe(1);
     expect(await stored(token)).toBe(94);
 
-    // Webhooks: the list (the charge it shows), then a new one with mistakes the page catches first.
+    // Webhooks: the list (for the cost its link shows), then a new one with mistakes the page catches first.
+    expect(await sections.getByRole('listitem').filter({ hasText: 'Webhooks' }).textContent()).toBe(
+      'Webhooks1 credit to open',
+    );
     await page.getByRole('link', { name: 'Webhooks' }).click();
     await expect.poll(() => page.getByText('No webhooks yet.').count()).toBe(1);
     await expect.poll(() => stored(token)).toBe(93);
