@@ -57,7 +57,7 @@ export function planLookup(input: DnsLookupInput): LookupPlan {
     seen.add(target.name);
     targets.push(target);
   });
-  input.propagationServers?.forEach(parseServerEntry);
+  input.propagationServers?.forEach((entry, index) => parseServerEntry(entry, index));
   const recordTypes = [...new Set(input.recordTypes ?? DEFAULT_RECORD_TYPES)];
   return {
     targets,
