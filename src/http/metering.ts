@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CorePorts } from '../ports.js';
 import { errors } from '../errors.js';
@@ -107,13 +108,40 @@ export function drawFreeCall(deps: MeteringPorts, walletId: number): ApiError | 
 }
 
 /**
+ * A free call its caller has drawn for a wallet before making calls for that wallet in-process: POST /mcp draws one
+ * for the POST, and the first free route call of its tools uses that one rather than drawing a second.
+ */
+export interface DrawnFreeCall {
+  readonly walletId: number;
+  used: boolean;
+}
+
+const drawnAhead = new AsyncLocalStorage<DrawnFreeCall>();
+
+/**
+ * Runs `work`, whose first call that costs nothing for `drawn`'s wallet uses `drawn` instead of drawing again.
+ * Awaited inside: app.inject's answer is a thenable that starts the call only once awaited, which must be in here.
+ */
+export function usingDrawnFreeCall<T>(drawn: DrawnFreeCall, work: () => PromiseLike<T>): Promise<T> {
+  return drawnAhead.run(drawn, async () => await work());
+}
+
+/** drawFreeCall, unless the call is made in-process by a caller that has drawn it already (usingDrawnFreeCall). */
+function drawFreeCallOnce(deps: MeteringPorts, walletId: number): ApiError | undefined {
+  const drawn = drawnAhead.getStore();
+  if (drawn === undefined || drawn.used || drawn.walletId !== walletId) return drawFreeCall(deps, walletId);
+  drawn.used = true;
+  return undefined;
+}
+
+/**
  * Charges the request once; `done` gets the refusal, if any. Synchronous when the ledger knows the
  * outcome at once (SQLite's common case), so a request pays for no promise it does not need.
  */
 function charge(deps: MeteringPorts, request: FastifyRequest, cost: number, done: (error?: Error) => void): void {
   const state = request.meter;
   if (state === undefined || state.charged !== undefined) return done();
-  const spent = cost === 0 ? drawFreeCall(deps, state.wallet.id) : undefined;
+  const spent = cost === 0 ? drawFreeCallOnce(deps, state.wallet.id) : undefined;
   if (spent !== undefined) {
     // Answered from memory (the balance last known), so a free call beyond the budget costs no store work.
     state.charged = 0;

@@ -1,6 +1,7 @@
 import { errors } from '../../errors.js';
 import type { QueryOptions, RecordType } from '../../outbound/dns/dns-types.js';
 import { parseTarget } from './names.js';
+import { parseServerEntry } from './propagation.js';
 import type { Target } from './names.js';
 
 /** docs/contract.md#dns-lookup: the types looked up when the request names none. */
@@ -39,7 +40,11 @@ export interface LookupPlan {
   readonly query: QueryOptions;
 }
 
-/** Throws a 400 ApiError naming the entry and the rule, for names the schema cannot judge. */
+/**
+ * Throws a 400 ApiError naming the entry and the rule, for names and server entries the schema cannot judge: every
+ * refusal of a lookup that needs no network (whether a server is a public address is judged by the lookup, later).
+ * The MCP tool dns_lookup runs it too, to refuse such input before the call is made and charged.
+ */
 export function planLookup(input: DnsLookupInput): LookupPlan {
   const targets: Target[] = [];
   const seen = new Set<string>();
@@ -52,6 +57,7 @@ export function planLookup(input: DnsLookupInput): LookupPlan {
     seen.add(target.name);
     targets.push(target);
   });
+  input.propagationServers?.forEach((entry, index) => parseServerEntry(entry, index));
   const recordTypes = [...new Set(input.recordTypes ?? DEFAULT_RECORD_TYPES)];
   return {
     targets,

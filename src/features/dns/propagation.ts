@@ -4,6 +4,7 @@ import type { DnsRecord, RecordType, ServerAddress } from '../../outbound/dns/dn
 import { answerSignature } from './records.js';
 import type { RequestResolver } from './request-resolver.js';
 import { DNS_PORT, parseServerSpec } from '../../lib/server-spec.js';
+import type { ServerSpec } from '../../lib/server-spec.js';
 import type { QueryResult } from '../../outbound/dns/wire-client.js';
 
 /** A resolver asked during a propagation check. */
@@ -36,6 +37,14 @@ export const DEFAULT_PROPAGATION_SERVERS: readonly PropagationServer[] = [
 export const CUSTOM_LOCATION = 'custom';
 
 const PORT_RULE = `port must be ${DNS_PORT}`;
+const SERVER_RULE = 'must be an IP address or host name, optionally with :port';
+
+/** An entry of `propagationServers` as written (a host, maybe a port), or the 400 naming it: no network asked. */
+export function parseServerEntry(entry: string, index: number): ServerSpec {
+  const spec = parseServerSpec(entry);
+  if (spec === null) throw errors.invalidField(`propagationServers[${index}]`, SERVER_RULE);
+  return spec;
+}
 
 /**
  * The caller's `propagationServers`, each an IP or a name resolved through the main resolvers.
@@ -51,8 +60,7 @@ export async function resolvePropagationServers(
   const resolved = await Promise.all(
     list.map(async (entry, index): Promise<PropagationServer> => {
       const field = `propagationServers[${index}]`;
-      const spec = parseServerSpec(entry);
-      if (spec === null) throw errors.invalidField(field, 'must be an IP address or host name, optionally with :port');
+      const spec = parseServerEntry(entry, index);
       if (spec.isIp) {
         if (!context.policy.isAllowed(spec.host))
           throw errors.invalidField(field, `${spec.host} is not a public address`);

@@ -9,7 +9,7 @@ import {
   BUCKET_COUNT_CAP,
   BUCKET_PAGE_COUNT_BUDGET,
   checkName,
-  checkPrefix,
+  checkPaging,
   DEFAULT_LIST_LIMIT,
   MAX_LIST_LIMIT,
 } from './kv.rules.js';
@@ -74,8 +74,8 @@ const meter = { cost: 1, category: 'kv', readOnly: true } as const;
 const EXPIRES = '2026-07-01T12:00:00.000Z';
 
 /** `prefix` and `cursor` follow the name rules (plain-text 400 naming the field). */
-function checkPaging(prefix: string, cursor: string | undefined): void {
-  const problem = checkPrefix(prefix) ?? (cursor === undefined ? null : checkName('cursor', cursor));
+function pagingChecked(prefix: string, cursor: string | undefined): void {
+  const problem = checkPaging(prefix, cursor);
   if (problem !== null) throw errors.badRequest(problem);
 }
 
@@ -116,7 +116,7 @@ export const kvListRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
       const { prefix = '', cursor, limit } = request.query;
       const problem = checkName('bucket', bucket);
       if (problem !== null) throw errors.badRequest(problem);
-      checkPaging(prefix, cursor);
+      pagingChecked(prefix, cursor);
       const page = await listKeys(
         deps.store.read,
         { walletId: walletOf(request).id, bucket, prefix, cursor, limit },
@@ -161,7 +161,7 @@ export const kvListRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
     },
     async (request) => {
       const { prefix = '', cursor, limit } = request.query;
-      checkPaging(prefix, cursor);
+      pagingChecked(prefix, cursor);
       const page = await listBuckets(
         deps.store.read,
         { walletId: walletOf(request).id, prefix, cursor, limit },

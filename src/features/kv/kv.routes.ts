@@ -5,7 +5,7 @@ import type { Deps } from '../../deps.js';
 import { errors } from '../../errors.js';
 import { okText, responses, tokenAuth, PLAIN_TEXT } from '../../http/schemas.js';
 import { walletOf } from '../../http/metering.js';
-import { checkName, checkValue, parseTtl, MAX_TTL_SECONDS } from './kv.rules.js';
+import { checkKeyPath, checkValue, parseTtl, MAX_TTL_SECONDS } from './kv.rules.js';
 import { deleteValue, KvReads, KvSets, kvValueCacheFor } from './kv.queries.js';
 import { kvListRoutes, ListParams } from './kv.list-routes.js';
 
@@ -34,7 +34,7 @@ const readMeter = { ...meter, readOnly: true } as const;
 const KV_BODY_LIMIT = 16 * 1024;
 
 function names(params: { bucket: string; key: string }): { bucket: string; key: string } {
-  const problem = checkName('bucket', params.bucket) ?? checkName('key', params.key);
+  const problem = checkKeyPath(params.bucket, params.key);
   if (problem !== null) throw errors.badRequest(problem);
   return params;
 }

@@ -36,6 +36,16 @@ export function checkName(field: 'bucket' | 'key' | 'cursor', value: string): st
   return null;
 }
 
+/** A value's address, checked as the routes check it: its bucket, then its key. */
+export function checkKeyPath(bucket: string, key: string): string | null {
+  return checkName('bucket', bucket) ?? checkName('key', key);
+}
+
+/** A listing's `prefix` (empty: every key or bucket) and `cursor`, checked as the listings check them. */
+export function checkPaging(prefix: string, cursor: string | undefined): string | null {
+  return checkPrefix(prefix) ?? (cursor === undefined ? null : checkName('cursor', cursor));
+}
+
 /** A listing's `prefix`: empty lists every key; otherwise a beginning of a key, so at most a key's length. */
 export function checkPrefix(value: string): string | null {
   if (codePoints(value) > MAX_NAME_LENGTH) return `Invalid prefix: must be at most ${MAX_NAME_LENGTH} characters`;

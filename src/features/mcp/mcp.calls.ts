@@ -1,25 +1,24 @@
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
 import { createAjv, describeValidationError } from '../../http/validation.js';
 import { MCP_TOOLS } from './mcp.tools.js';
 import type { McpTool, RouteCall } from './mcp.tools.js';
 
-/** A tool call turned into its HTTP call, or refused before any call is made (and so charged nothing). */
+/** A tool call turned into its HTTP call, or refused before any call is made (and so charged nothing, logged nowhere). */
 export type ToolCall =
   { readonly ok: true; readonly call: RouteCall } | { readonly ok: false; readonly refusal: string };
 
 const refused = (refusal: string): ToolCall => ({ ok: false, refusal });
 
 /**
- * Each URL-building tool's arguments are checked as its route checks its params and query: the same schema, compiled
- * by the same Ajv settings (text coerced to the declared types, defaults applied). A tool whose arguments are the
- * route's JSON body is not checked here: the body reaches its route exactly as given, and the route validates it.
+ * Each tool's arguments are checked as its route checks its input: the same schema, compiled by the same Ajv settings
+ * as the route's part (registerValidation): a JSON body strictly, params and query with text coerced to the declared
+ * types; defaults applied either way.
  */
 const coercing = createAjv(true);
+const strict = createAjv(false);
+const isJsonBody = (tool: McpTool): boolean => tool.body !== undefined && 'json' in tool.body;
 const validators: ReadonlyMap<string, ValidateFunction> = new Map(
-  MCP_TOOLS.filter((tool) => tool.body === undefined || !('json' in tool.body)).map((tool) => [
-    tool.name,
-    coercing.compile(tool.inputSchema),
-  ]),
+  MCP_TOOLS.map((tool) => [tool.name, (isJsonBody(tool) ? strict : coercing).compile(tool.inputSchema)]),
 );
 
 /** What a URL can carry as one parameter: text, a number or a boolean, written as text. */
@@ -29,18 +28,6 @@ const asText = (value: unknown): string | undefined =>
     : typeof value === 'number' || typeof value === 'boolean'
       ? String(value)
       : undefined;
-
-/**
- * Whether arguments the route's schema refuses are still sent: yes when the failing argument is one the URL carries as
- * given (a number out of range, a text of the wrong form), so the route refuses the same request in its own words and
- * charges it as over HTTP (client errors pay). A missing or unknown argument, or an object or array where the route
- * takes text, stands for no HTTP request of this route: the tool refuses it, charging nothing.
- */
-function sentDespite(error: ErrorObject, args: Record<string, unknown>): boolean {
-  if (error.keyword === 'required' || error.keyword === 'additionalProperties') return false;
-  const name = error.instancePath.split('/')[1];
-  return name !== undefined && asText(args[name]) !== undefined;
-}
 
 /** `.` and `..` cannot be one segment of a URL path: every URL parser (ours, the router's, a client's) resolves them away. */
 const DOT_SEGMENT = /^\.\.?$/;
@@ -86,16 +73,19 @@ function queryOf(tool: McpTool, args: Record<string, unknown>): ToolCall | strin
 }
 
 /**
- * The HTTP call a tool's arguments stand for, or the reason there is none. Arguments are validated first; what the URL
- * cannot carry faithfully (a missing path parameter, an object, `.` or `..`) is refused here, free, so that no call
- * ever reaches a route other than the tool's own.
+ * The HTTP call a tool's arguments stand for, or the reason there is none. What the route would refuse without the
+ * network is refused here, in its words and free: what its schema refuses, then what its own rules refuse (a typo
+ * costs nothing; docs/reference.md#mcp-server). What the URL cannot carry faithfully (`.` or `..` as a path segment)
+ * is refused too, so that no call ever reaches a route other than the tool's own. The arguments are sent as given:
+ * the route validates them again, with the same result.
  */
 export function routeCallOf(tool: McpTool, args: Record<string, unknown>): ToolCall {
   const validate = validators.get(tool.name);
-  if (validate !== undefined && !validate(structuredClone(args))) {
-    const error = validate.errors?.[0];
-    if (error === undefined || !sentDespite(error, args)) return refused(describeValidationError(error, 'arguments'));
-  }
+  const checked = structuredClone(args);
+  if (validate !== undefined && !validate(checked))
+    return refused(describeValidationError(validate.errors?.[0], isJsonBody(tool) ? 'body' : 'arguments'));
+  const problem = tool.rules?.(checked) ?? null;
+  if (problem !== null) return refused(problem);
   const path = pathOf(tool, args);
   if (typeof path !== 'string') return path;
   const query = queryOf(tool, args);

@@ -4,7 +4,8 @@ import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { Deps } from '../../deps.js';
 import { SERVICE_VERSION } from '../../deps.js';
 import { errors } from '../../errors.js';
-import { drawFreeCall, MIN_TOKEN_LENGTH } from '../../http/metering.js';
+import { drawFreeCall, MIN_TOKEN_LENGTH, usingDrawnFreeCall } from '../../http/metering.js';
+import type { DrawnFreeCall } from '../../http/metering.js';
 import { sha256Hex } from '../../lib/hash.js';
 import { MAX_BATCH_MESSAGES } from './mcp.batch.js';
 import { mcpServer } from './mcp.server.js';
@@ -25,19 +26,22 @@ const numberHeader = (value: string | string[] | number | undefined): number | u
 /**
  * Each tool call is the HTTP call it stands for, made in-process with the caller's token and address: metering
  * (cost, refusal, refunds), validation, errors and the log entry are the route's own, so an MCP call and the same
- * HTTP call cannot differ in what they charge or log.
+ * HTTP call cannot differ in what they charge or log. The one difference: the POST has drawn a free call already,
+ * and the first of its tool calls that costs nothing uses that one (a free tool call draws once, not twice).
  */
-function dispatchAs(app: FastifyInstance, token: string, remoteAddress: string): RouteDispatch {
+function dispatchAs(app: FastifyInstance, token: string, remoteAddress: string, drawn: DrawnFreeCall): RouteDispatch {
   return async (call): Promise<RouteAnswer> => {
     const headers: Record<string, string> = { 'x-token': token };
     if (call.contentType !== undefined) headers['content-type'] = call.contentType;
-    const answer = await app.inject({
-      method: call.method,
-      url: call.url,
-      headers,
-      payload: call.payload,
-      remoteAddress,
-    });
+    const answer = await usingDrawnFreeCall(drawn, () =>
+      app.inject({
+        method: call.method,
+        url: call.url,
+        headers,
+        payload: call.payload,
+        remoteAddress,
+      }),
+    );
     const contentType = answer.headers['content-type'];
     return {
       statusCode: answer.statusCode,
@@ -74,15 +78,18 @@ const BATCH_TOO_LARGE = JSON.stringify({
  * The route itself charges and logs nothing; each tool call is charged and logged as its HTTP call.
  */
 export const mcpRoutes: FastifyPluginAsync<{ deps: Deps }> = async (app, { deps }) => {
+  /** The free call each authenticated POST has drawn, for its tool calls to use (see dispatchAs). */
+  const drawnFor = new WeakMap<FastifyRequest, DrawnFreeCall>();
   const authenticate = async (request: FastifyRequest): Promise<void> => {
     const token = tokenOf(request);
     if (token === undefined) throw errors.unauthorized();
     const hash = sha256Hex(token);
     const wallet = deps.ledger.cachedWallet(hash) ?? (await deps.ledger.findWallet(hash));
     if (wallet === undefined) throw errors.unauthorized();
-    // Every POST draws on the wallet's free budget (tools/list, initialize, …); a tool call's own route charges as usual.
+    // Every POST draws one free call (tools/list, initialize, …); its first free tool call uses it (dispatchAs).
     const spent = drawFreeCall(deps, wallet.id);
     if (spent !== undefined) throw spent;
+    drawnFor.set(request, { walletId: wallet.id, used: false });
   };
 
   app.post('/mcp', { schema: { hide: true }, onRequest: authenticate }, async (request, reply) => {
@@ -91,7 +98,9 @@ export const mcpRoutes: FastifyPluginAsync<{ deps: Deps }> = async (app, { deps 
       return reply.code(400).type('application/json').send(BATCH_TOO_LARGE);
     }
     const token = tokenOf(request) ?? '';
-    const server = mcpServer(SERVICE_VERSION, dispatchAs(app, token, request.client.address || request.ip));
+    const drawn = drawnFor.get(request);
+    if (drawn === undefined) throw errors.unauthorized();
+    const server = mcpServer(SERVICE_VERSION, dispatchAs(app, token, request.client.address || request.ip, drawn));
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,

@@ -1,10 +1,24 @@
 import { Type } from '@sinclair/typebox';
-import type { TObject } from '@sinclair/typebox';
+import type { Static, TObject } from '@sinclair/typebox';
 import type { HTTPMethods } from 'fastify';
-import { KV_BUCKET_COUNT_CAP, KvBucketsQuery, KvListParams, KvListQuery, KvParams, KvSetQuery } from '../kv/index.js';
+import { ApiError } from '../../errors.js';
+import {
+  KV_BUCKET_COUNT_CAP,
+  KvBucketsQuery,
+  KvListParams,
+  KvListQuery,
+  KvParams,
+  kvKeyPathProblem,
+  kvNameProblem,
+  kvPagingProblem,
+  KvSetQuery,
+  kvValueProblem,
+  parseKvTtl,
+} from '../kv/index.js';
 import { LogsQuery } from '../logs/index.js';
-import { DnsLookupBody } from '../dns/index.js';
-import { MetadataRequest } from '../metadata/index.js';
+import { DnsLookupBody, planLookup } from '../dns/index.js';
+import type { DnsLookupInput } from '../dns/index.js';
+import { MetadataRequest, parsePageUrl } from '../metadata/index.js';
 import { WebhookParams } from '../webhooks/index.js';
 
 /** The HTTP call a tool makes: the route's own metering, validation, errors and log entry apply to it unchanged. */
@@ -18,6 +32,12 @@ export interface RouteCall {
 /** What a call sends as its body: every argument as the route's JSON body, or one argument as plain text. */
 export type ToolBody = { readonly json: true } | { readonly text: string };
 
+/**
+ * The route's own checks past its schema that need no network, run on the arguments as the schema left them (text
+ * coerced, defaults filled): the route's 400 wording, or null. They are the route's functions, not copies of them.
+ */
+export type ToolRules = (args: Record<string, unknown>) => string | null;
+
 export interface McpTool {
   readonly name: string;
   readonly description: string;
@@ -29,7 +49,30 @@ export interface McpTool {
   /** Arguments sent in the query string, when given. */
   readonly query?: readonly string[];
   readonly body?: ToolBody;
+  readonly rules?: ToolRules;
 }
+
+/** Rules typed by the tool's schema: they are only given arguments that passed it. */
+const rulesOf =
+  <S extends TObject>(_schema: S, rules: (args: Static<S>) => string | null): ToolRules =>
+  (args) =>
+    rules(args as Static<S>);
+
+/** The 400 a route's check throws, as its wording; null when it passes. */
+function thrownBy(check: () => unknown): string | null {
+  try {
+    check();
+    return null;
+  } catch (error) {
+    if (error instanceof ApiError && error.statusCode === 400) return error.body;
+    throw error;
+  }
+}
+
+const ttlProblem = (ttl: string | undefined): string | null => {
+  const parsed = parseKvTtl(ttl);
+  return parsed.ok ? null : parsed.error;
+};
 
 const NoInput = Type.Object({}, { additionalProperties: false });
 // `limit` has a default on the routes, so an agent may leave it out.
@@ -58,6 +101,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
     inputSchema: KvParams,
     method: 'GET',
     path: '/kv/:bucket/:key',
+    rules: rulesOf(KvParams, ({ bucket, key }) => kvKeyPathProblem(bucket, key)),
   },
   {
     name: 'kv_set',
@@ -68,6 +112,11 @@ export const MCP_TOOLS: readonly McpTool[] = [
     path: '/kv/:bucket/:key',
     query: ['ttl'],
     body: { text: 'value' },
+    // In the route's order: the names, then ttl, then the value.
+    rules: rulesOf(
+      KvSetInput,
+      ({ bucket, key, ttl, value }) => kvKeyPathProblem(bucket, key) ?? ttlProblem(ttl) ?? kvValueProblem(value),
+    ),
   },
   {
     name: 'kv_delete',
@@ -75,6 +124,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
     inputSchema: KvParams,
     method: 'DELETE',
     path: '/kv/:bucket/:key',
+    rules: rulesOf(KvParams, ({ bucket, key }) => kvKeyPathProblem(bucket, key)),
   },
   {
     name: 'kv_list',
@@ -84,6 +134,10 @@ export const MCP_TOOLS: readonly McpTool[] = [
     method: 'GET',
     path: '/kv/:bucket',
     query: ['prefix', 'limit', 'cursor'],
+    rules: rulesOf(
+      KvListInput,
+      ({ bucket, prefix = '', cursor }) => kvNameProblem('bucket', bucket) ?? kvPagingProblem(prefix, cursor),
+    ),
   },
   {
     name: 'kv_buckets',
@@ -92,6 +146,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
     method: 'GET',
     path: '/kv',
     query: ['prefix', 'limit', 'cursor'],
+    rules: rulesOf(KvBucketsInput, ({ prefix = '', cursor }) => kvPagingProblem(prefix, cursor)),
   },
   {
     name: 'dns_lookup',
@@ -101,6 +156,8 @@ export const MCP_TOOLS: readonly McpTool[] = [
     method: 'POST',
     path: '/dns-lookup',
     body: { json: true },
+    // The schema has filled every default the lookup reads (Ajv useDefaults), as for the route.
+    rules: (args) => thrownBy(() => planLookup(args as unknown as DnsLookupInput)),
   },
   {
     name: 'url_metadata',
@@ -110,6 +167,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
     method: 'POST',
     path: '/url-to-metadata',
     body: { json: true },
+    rules: rulesOf(MetadataRequest, ({ url }) => thrownBy(() => parsePageUrl(url))),
   },
   {
     name: 'my_ip',

@@ -18,7 +18,7 @@ const FREE_ROUTES = [
 
 const get = (t: TestApp, token: string, url: string) => t.inject({ method: 'GET', url, headers: { 'x-token': token } });
 
-function listTools(t: TestApp, token: string) {
+function postMcp(t: TestApp, token: string, body: unknown) {
   return t.inject({
     method: 'POST',
     url: '/mcp',
@@ -27,8 +27,25 @@ function listTools(t: TestApp, token: string) {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
     },
-    payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    payload: JSON.stringify(body),
   });
+}
+
+const listTools = (t: TestApp, token: string) =>
+  postMcp(t, token, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
+
+/** One POST /mcp of these tool calls (a batch when more than one); the `_meta` of each result. */
+async function callTools(t: TestApp, token: string, calls: [string, Record<string, unknown>][]): Promise<unknown[]> {
+  const messages = calls.map(([name, args], id) => ({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name, arguments: args },
+  }));
+  const answer = await postMcp(t, token, messages.length === 1 ? messages[0] : messages);
+  expect(answer.statusCode, answer.body).toBe(200);
+  const parsed = answer.json<{ result: { _meta: unknown } } | { result: { _meta: unknown } }[]>();
+  return (Array.isArray(parsed) ? parsed : [parsed]).map((message) => message.result._meta);
 }
 
 /** Calls `call` until it is refused (at most `limit` times); the answers given. */
@@ -85,5 +102,33 @@ describeEachStore('one free-call budget per wallet', (kind) => {
     expect([refused.statusCode, refused.body, refused.headers['retry-after']]).toEqual([429, 'Too Many Requests', '1']);
     expect((await get(t, token, '/token/logs?n=1')).statusCode).toBe(429);
     expect((await get(t, token, '/token')).statusCode).toBe(200);
+  });
+
+  it('draws once for a free tool call through MCP: the call uses the draw of its POST', async () => {
+    const t = testApp();
+    const token = await t.createToken(50);
+    expect(await callTools(t, token, [['logs', { n: 1 }]])).toEqual([{ status: 200, cost: 0, balance: 50 }]);
+    expect(await untilRefused(() => get(t, token, '/token/logs?n=1'), FREE_BURST + 5)).toBe(FREE_BURST - 1);
+  });
+
+  it('draws one for each free tool call of a batch, and none beyond the POST for a paid or a refused call', async () => {
+    const t = testApp();
+    const token = await t.createToken(50);
+    const free = await callTools(t, token, [
+      ['logs', { n: 1 }],
+      ['logs', { n: 2 }],
+      ['logs', { n: 3 }],
+    ]);
+    expect(free).toEqual([0, 1, 2].map(() => ({ status: 200, cost: 0, balance: 50 })));
+    const other = await callTools(t, token, [
+      ['balance', {}],
+      ['kv_get', { bucket: 'b', key: '' }],
+    ]);
+    expect(other).toEqual([
+      { status: 200, cost: 1, balance: 49 },
+      { status: 400, cost: 0 },
+    ]);
+    // Three draws for the first POST (its own, used by its first call, and one each for the others), one for the second.
+    expect(await untilRefused(() => get(t, token, '/token/logs?n=1'), FREE_BURST + 5)).toBe(FREE_BURST - 4);
   });
 });

@@ -53,21 +53,27 @@ describeEachStore('MCP tool arguments', (kind) => {
 
   it('never reaches another route through . or .. in a path argument, and charges nothing for it', async () => {
     await freshClient();
+    const dots = (field: string) => `Invalid ${field}: . and .. cannot be sent as a path segment`;
     const calls: [string, Record<string, unknown>, string][] = [
-      ['kv_set', { bucket: '..', key: 'dns-lookup', value: 'x' }, 'bucket'], // was POST /dns-lookup, 5 credits
-      ['kv_get', { bucket: '..', key: 'token' }, 'bucket'], // was GET /token
-      ['kv_get', { bucket: 'b', key: '..' }, 'key'], // was GET /kv (the bucket listing)
-      ['kv_delete', { bucket: '.', key: 'k' }, 'bucket'], // was DELETE /kv/k
-      ['kv_set', { bucket: 'b', key: '.', value: 'x' }, 'key'],
-      ['kv_list', { bucket: '..' }, 'bucket'], // was GET /
-      ['webhook_test', { webhookId: '..' }, 'webhookId'], // was POST /test
+      ['kv_set', { bucket: '..', key: 'dns-lookup', value: 'x' }, dots('bucket')], // was POST /dns-lookup, 5 credits
+      ['kv_get', { bucket: '..', key: 'token' }, dots('bucket')], // was GET /token
+      ['kv_get', { bucket: 'b', key: '..' }, dots('key')], // was GET /kv (the bucket listing)
+      ['kv_delete', { bucket: '.', key: 'k' }, dots('bucket')], // was DELETE /kv/k
+      ['kv_set', { bucket: 'b', key: '.', value: 'x' }, dots('key')],
+      ['kv_list', { bucket: '..' }, dots('bucket')], // was GET /
+      // Was POST /test; the route's pattern refuses it first, as it would refuse it over HTTP.
+      [
+        'webhook_test',
+        { webhookId: '..' },
+        'Invalid webhookId: must be 1 to 30 characters from A-Z, a-z, 0-9, _ and -',
+      ],
     ];
-    for (const [name, args, field] of calls) {
+    for (const [name, args, wording] of calls) {
       const result = await call(name, args);
       expect([name, result.isError, textOf(result), result._meta]).toEqual([
         name,
         true,
-        `400 Invalid ${field}: . and .. cannot be sent as a path segment`,
+        `400 ${wording}`,
         { status: 400, cost: 0 },
       ]);
     }
@@ -76,34 +82,122 @@ describeEachStore('MCP tool arguments', (kind) => {
     expect((await logs()).map((entry) => `${entry.method} ${entry.path}`)).toEqual(['GET /token']);
   });
 
-  it('sends what the URL can carry to the route, which refuses and charges it as the same HTTP call', async () => {
-    await freshClient();
+  /**
+   * Each tool call is refused, free and unlogged, in the words the route answers the same HTTP call, which it charges
+   * (client errors pay over HTTP); `wordingOf` reads the route's wording from its body.
+   */
+  async function expectRefusedFree(
+    pairs: [string, Record<string, unknown>, HttpCall][],
+    wordingOf: (body: string) => string = (body) => body,
+  ): Promise<void> {
     const overHttp = await get().createToken(100);
-    const pairs: [string, Record<string, unknown>, { method: 'GET' | 'POST'; url: string; payload?: string }][] = [
-      ['kv_get', { bucket: 'a/b', key: 'k' }, { method: 'GET', url: '/kv/a%2Fb/k' }],
+    for (const [name, args, http] of pairs) {
+      const result = await call(name, args);
+      const answer = await get().inject({ ...http, headers: { 'x-token': overHttp, 'content-type': http.type } });
+      expect([answer.statusCode, Number(answer.headers['x-cost']) > 0], http.url).toEqual([400, true]);
+      expect([name, result.isError, textOf(result), result._meta]).toEqual([
+        name,
+        true,
+        `400 ${wordingOf(answer.body)}`,
+        { status: 400, cost: 0 },
+      ]);
+    }
+    // Nothing was charged or logged but this GET /token itself.
+    expect(await walletAfter()).toBe(99);
+    expect((await logs()).map((entry) => `${entry.method} ${entry.path}`)).toEqual(['GET /token']);
+  }
+  interface HttpCall {
+    method: 'GET' | 'POST' | 'DELETE';
+    url: string;
+    payload?: string | Record<string, unknown>;
+    type: string;
+  }
+  const text = 'text/plain';
+  const json = 'application/json';
+
+  it("refuses, free, what a URL-building tool's route would refuse and charge: its schema's rules and its own", async () => {
+    await freshClient();
+    await expectRefusedFree([
+      ['kv_get', { bucket: 'a/b', key: 'k' }, { method: 'GET', url: '/kv/a%2Fb/k', type: text }],
+      ['kv_get', { bucket: 'b', key: '' }, { method: 'GET', url: '/kv/b/', type: text }],
+      ['kv_get', { bucket: 'reserved-b', key: 'k' }, { method: 'GET', url: '/kv/reserved-b/k', type: text }],
+      [
+        'kv_delete',
+        { bucket: 'b', key: 'k'.repeat(31) },
+        { method: 'DELETE', url: `/kv/b/${'k'.repeat(31)}`, type: text },
+      ],
       [
         'kv_set',
         { bucket: 'b', key: 'k', value: 'v', ttl: '-1' },
-        { method: 'POST', url: '/kv/b/k?ttl=-1', payload: 'v' },
+        { method: 'POST', url: '/kv/b/k?ttl=-1', payload: 'v', type: text },
       ],
-      ['kv_get', { bucket: 'b', key: '' }, { method: 'GET', url: '/kv/b/' }],
-    ];
-    for (const [name, args, http] of pairs) {
-      const result = await call(name, args);
-      const answer = await get().inject({ ...http, headers: { 'x-token': overHttp, 'content-type': 'text/plain' } });
-      expect([result.isError, textOf(result), result._meta?.cost]).toEqual([
-        true,
-        `${answer.statusCode} ${answer.body}`,
-        Number(answer.headers['x-cost']),
-      ]);
-      expect(answer.statusCode).toBe(400);
-    }
-    expect((await logs()).map((entry) => [entry.path, entry.cost])).toEqual([
-      ['/kv/b/', 1],
-      ['/kv/b/k?ttl=-1', 1],
-      ['/kv/a%2Fb/k', 1],
+      [
+        'kv_set',
+        { bucket: 'b', key: 'k', value: 'v', ttl: 2_592_001 },
+        { method: 'POST', url: '/kv/b/k?ttl=2592001', payload: 'v', type: text },
+      ],
+      [
+        'kv_set',
+        { bucket: 'b', key: 'k', value: 'v'.repeat(1001) },
+        { method: 'POST', url: '/kv/b/k', payload: 'v'.repeat(1001), type: text },
+      ],
+      ['kv_list', { bucket: 'b', prefix: 'x/y' }, { method: 'GET', url: '/kv/b?prefix=x%2Fy', type: text }],
+      ['kv_list', { bucket: 'b', limit: 0 }, { method: 'GET', url: '/kv/b?limit=0', type: text }],
+      ['kv_buckets', { cursor: '' }, { method: 'GET', url: '/kv?cursor=', type: text }],
+      ['webhook_test', { webhookId: 'a b' }, { method: 'POST', url: '/webhook/a%20b/test', type: text }],
     ]);
-    // Encoded dots are a name like any other: stored and read under that name, on the kv route.
+  });
+
+  it('refuses, free, a DNS lookup the route would refuse and charge 5 credits for, before any query', async () => {
+    await freshClient();
+    const lookup = (body: Record<string, unknown>): HttpCall => ({
+      method: 'POST',
+      url: '/dns-lookup',
+      payload: body,
+      type: json,
+    });
+    const cases: Record<string, unknown>[] = [
+      { domains: [] }, // the schema's count
+      { domains: 'example.com' }, // a JSON body is not coerced
+      { domains: ['example.com'], recordTypes: ['AX'] },
+      { domains: ['example.com'], timeout: 10 },
+      { domains: ['example.com'], colour: 'red' },
+      { domains: ['localhost'] }, // the lookup's own rules: a name of two labels or more, or an IP address
+      { domains: ['example.com', 'bad..name'] },
+      { domains: ['example.com', ' '] },
+      { domains: ['example.com/x'] },
+      { domains: ['example.com'], propagationServers: ['not a server'] },
+      { domains: ['example.com'], propagationServers: ['9.9.9.9', '9.9.9.9:99999'] },
+    ];
+    await expectRefusedFree(cases.map((body) => ['dns_lookup', body, lookup(body)]));
+  });
+
+  it('refuses, free, a URL fetch the route would refuse and charge a credit for, before any connection', async () => {
+    await freshClient();
+    const fetchOf = (body: Record<string, unknown>): HttpCall => ({
+      method: 'POST',
+      url: '/url-to-metadata',
+      payload: body,
+      type: json,
+    });
+    const cases: Record<string, unknown>[] = [
+      { url: 12 },
+      { url: `https://example.com/${'x'.repeat(2048)}` },
+      { url: 'https://example.com/', aiSummary: 'huge' },
+      { url: 'example.com' },
+      { url: 'ftp://example.com/file' },
+      { url: 'https://user:secret@example.com/' },
+      { url: ' ' },
+    ];
+    // The route answers `{success: false, error}`; the tool, as for every refusal, the plain text.
+    await expectRefusedFree(
+      cases.map((body) => ['url_metadata', body, fetchOf(body)]),
+      (body) => JSON.parse(body).error as string,
+    );
+  });
+
+  it("sends a name the route takes as it is: encoded dots are a key's name like any other", async () => {
+    await freshClient();
     expect(textOf(await call('kv_set', { bucket: 'b', key: '%2e%2e', value: 'dots' }))).toBe('OK');
     const answer = await get().inject({ method: 'GET', url: '/kv/b/%252e%252e', headers: { 'x-token': token } });
     expect(answer.body).toBe('dots');

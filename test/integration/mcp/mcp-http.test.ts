@@ -97,7 +97,7 @@ describeEachStore('MCP over Streamable HTTP', (kind) => {
     expect(schemaOf('kv_buckets')?.required ?? []).toEqual([]);
   });
 
-  it("lists a bucket's keys through GET /kv/{bucket}, paging and refusing as the route does", async () => {
+  it("lists a bucket's keys through GET /kv/{bucket}, paging as the route does and refusing, free, what it refuses", async () => {
     const token = await get().createToken(20);
     for (const key of ['b', 'a', 'c', 'other'])
       await get().inject({
@@ -122,15 +122,18 @@ describeEachStore('MCP over Streamable HTTP', (kind) => {
     expect([refused.isError, text(refused), refused._meta]).toEqual([
       true,
       '400 Invalid limit: must be an integer from 1 to 100',
-      { status: 400, cost: 1, balance: 13 },
+      { status: 400, cost: 0 },
     ]);
+    // Not made, so neither charged nor logged: the last entry is the page before.
     const [entry] = await lastLogs(token, 1);
-    expect([entry?.method, entry?.path, entry?.endpoint, entry?.cost]).toEqual([
+    expect([entry?.method, entry?.path, entry?.endpoint, entry?.cost, entry?.balance]).toEqual([
       'GET',
-      '/kv/mcp-list?limit=0',
+      '/kv/mcp-list?prefix=c&limit=2&cursor=b',
       'kv',
       1,
+      14,
     ]);
+    expect((await call(client, 'balance'))._meta).toEqual({ status: 200, cost: 1, balance: 13 });
   });
 
   it("lists the wallet's buckets through GET /kv, paging as the route does", async () => {
@@ -213,15 +216,19 @@ describeEachStore('MCP over Streamable HTTP', (kind) => {
       results: [{ domain: 'mcp.test', lookupResult: { records: { A: [{ address: '93.184.215.14' }] } } }],
     });
 
-    // Refused input still pays, as over HTTP: DNS 5, URL metadata 1 (its failure cost).
+    // What the route would refuse, and charge over HTTP (DNS 5, URL metadata 1), the tool refuses first, free.
     const badLookup = await call(client, 'dns_lookup', { domains: [] });
-    expect([badLookup.isError, badLookup._meta]).toEqual([true, { status: 400, cost: 5, balance: 82 }]);
-    expect(text(badLookup)).toMatch(/^400 Invalid domains: /);
+    expect([badLookup.isError, badLookup._meta]).toEqual([true, { status: 400, cost: 0 }]);
+    expect(text(badLookup)).toBe('400 Invalid domains: must list 1 to 10 domain names or IP addresses');
+    expect(text(badLookup, 1)).toBe('cost: 0 credits');
     const badPage = await call(client, 'url_metadata', { url: 12 });
-    expect(badPage._meta).toEqual({ status: 400, cost: 1, balance: 81 });
+    expect([text(badPage), badPage._meta]).toEqual([
+      '400 Invalid url: must be a string of at most 2048 characters',
+      { status: 400, cost: 0 },
+    ]);
 
     const logs = await call(client, 'logs', { n: 3, type: 'kv' });
-    expect(text(logs, 1)).toBe('cost: 0 credits, balance: 81');
+    expect(text(logs, 1)).toBe('cost: 0 credits, balance: 87');
     const entries = (JSON.parse(text(logs)) as { logs: LogEntry[] }).logs;
     expect(entries.map((entry) => [entry.method, entry.path, entry.status_code])).toEqual([
       ['GET', '/kv/mcp/greeting', 404],
