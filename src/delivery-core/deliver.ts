@@ -10,6 +10,7 @@ import type { AttemptRecord, DeliveryRecord } from './history.js';
 import { recordAttempt } from './history.js';
 import { isRetryable, retryDelayMs } from './retry-policy.js';
 import { recordRedelivery, recordRetry } from './retry.queries.js';
+import { signatureHeadersFor } from './signing.js';
 
 /** What sending a delivery uses: the send (outbound), its log line (ledger), its history (store), counts and time. */
 export type DeliveryPorts = Pick<
@@ -71,7 +72,14 @@ interface Attempt {
 async function sendAttempt(deps: SendPorts, { target, deliveryId, bodyText, metric, log }: Attempt): Promise<Sent> {
   const startedAt = deps.clock.now();
   // Each attempt is signed with a fresh timestamp and the same webhook-id: receivers deduplicate on the id.
-  const signed = target.sign?.(deliveryId, Math.floor(startedAt / 1000), bodyText, startedAt) ?? {};
+  const signed =
+    target.signingKeys === undefined
+      ? {}
+      : signatureHeadersFor(
+          target.signingKeys,
+          { messageId: deliveryId, timestampSeconds: Math.floor(startedAt / 1000), body: bodyText },
+          startedAt,
+        );
   const result = await deps.outbound.deliverJson(target.url, bodyText, { ...target.headers, ...signed });
   deps.metrics.delivered(metric, result.ok, result.elapsedMs / 1000);
   const ms = Math.round(result.elapsedMs);

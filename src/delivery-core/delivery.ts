@@ -1,3 +1,5 @@
+import type { SigningKeys } from './signing.js';
+
 /** What a delivery is made of, for every trigger (src/delivery-core/deliver.ts sends it). */
 
 /** What caused a delivery, as its history stores it. */
@@ -13,17 +15,12 @@ export class JsonText {
   constructor(readonly text: string) {}
 }
 
-/**
- * Signature headers for one attempt: `messageId` is the delivery id (`webhook-id`), the body the exact text sent.
- * The webhooks feature makes it from a webhook's signing keys; deliveries without a secret (low-balance) have none.
- */
-export type Signer = (messageId: string, timestampSeconds: number, body: string, now: number) => Record<string, string>;
-
-/** Where an attempt goes and how it is signed. */
+/** Where an attempt goes and the keys it is signed with (none for low-balance notifications: no secret). */
 export interface DeliveryTarget {
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
-  readonly sign?: Signer;
+  /** Each attempt is signed afresh with these (signing.ts); the webhooks feature reads them from the webhook. */
+  readonly signingKeys?: SigningKeys;
 }
 
 export interface Delivery extends DeliveryTarget {

@@ -46,7 +46,7 @@ export interface MeterState {
   balance?: number;
   /** The plain-text error answered, for the log. */
   error?: string;
-  /** The handler recorded this call's log row itself (a test delivery, through src/deliveries): metering records none. */
+  /** The handler recorded this call's log row itself (a test delivery, through src/delivery-core): metering records none. */
   logged?: boolean;
   /** Settles when the charge is durable (a read-only call's: committed); the response waits for it. */
   durable?: Promise<void>;

@@ -24,7 +24,7 @@ export interface LogRecord {
   readonly createdAt: number;
   readonly cost: number;
   readonly balance: number;
-  /** A webhook delivery's id (its `webhook-id`, src/deliveries), on the rows deliveries write. */
+  /** A webhook delivery's id (its `webhook-id`, src/delivery-core), on the rows deliveries write. */
   readonly deliveryId?: string;
   /** The reason an operator gave for a credit or debit (operator API rows only). */
   readonly note?: string;

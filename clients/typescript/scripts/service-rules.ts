@@ -8,7 +8,7 @@
 import { checkName, checkPrefix, checkValue, MAX_LIST_LIMIT, parseTtl } from '../../../src/features/kv/kv.rules.js';
 import { parseTarget } from '../../../src/features/dns/names.js';
 import { checkScheduleWindow, parseSchedule } from '../../../src/lib/cron/cron-rules.js';
-import { checkHeaders } from '../../../src/features/webhooks/webhook-headers.js';
+import { checkHeaders } from '../../../src/delivery-core/delivery-headers.js';
 import { validateFormatConfig } from '../../../src/formats/format-config.js';
 import { parseTargetUrl } from '../../../src/outbound/url-rules.js';
 import type { SchemaFacts, StringFact } from './schema-facts.js';

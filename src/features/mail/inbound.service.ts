@@ -1,17 +1,17 @@
 import { setImmediate } from 'node:timers/promises';
 import type { Deps } from '../../deps.js';
 import { logId } from '../../lib/ids.js';
-import { findMailboxWebhooks } from '../webhooks/index.js';
+import { OUTBOX_RECOVERY_INTERVAL_MS, OutboxDeliverer } from '../../delivery-core/index.js';
+import type { OutboxTarget, ReadyDelivery } from '../../delivery-core/index.js';
+import type { Sql } from '../../store/store.js';
+import { deliveryTargetOf, findMailboxWebhooks, findWebhook } from '../webhooks/index.js';
 import type { MailboxMode, WebhookRecord } from '../webhooks/index.js';
 import { AttachmentKey } from './attachment-links.js';
 import * as limits from './mail-limits.js';
-import { insertAttachment, insertOutbox, mailboxesThatSaw } from './mail.queries.js';
+import { insertAttachment, mailboxesThatSaw } from './mail.queries.js';
 import { DUPLICATE_WINDOW_MS, claimFirstDeliveries, messageHashOf } from './duplicate-mail.js';
-import type { OutboxEntry } from './mail.queries.js';
 import { MessageParseError, parseMessage } from './mime-parse.js';
 import type { ParsedMessage } from './mime-parse.js';
-import { OutboxDeliverer } from './outbox-deliverer.js';
-import type { ReadyDelivery } from './outbox-deliverer.js';
 import { messageIdOf } from './payload.js';
 import type { MessageContext } from './payload.js';
 import { BodyTooLarge, MessageWork, costOf, planDelivery } from './delivery-plan.js';
@@ -87,10 +87,10 @@ export class InboundMail {
     this.maxMessageBytes = options.maxMessageBytes ?? limits.MAX_MESSAGE_BYTES;
     this.parsing = deps.pools.mailParsing;
     this.key = new AttachmentKey(deps.store, () => deps.clock.now());
-    const recoveryIntervalMs = options.recoveryIntervalMs ?? limits.OUTBOX_RECOVERY_INTERVAL_MS;
+    const recoveryIntervalMs = options.recoveryIntervalMs ?? OUTBOX_RECOVERY_INTERVAL_MS;
     this.deliverer = new OutboxDeliverer(deps, {
       pool: deps.pools.mailDeliveries,
-      claimMs: limits.OUTBOX_CLAIM_MS,
+      findTarget: (walletId, webhookId) => findMailboxTarget(deps.store.read, walletId, webhookId),
       recoveryIntervalMs: recoveryIntervalMs > 0 ? recoveryIntervalMs : undefined,
     });
   }
@@ -278,7 +278,6 @@ export class InboundMail {
     messageHash: string | undefined,
   ): Promise<ReadyDelivery[] | 'insufficient'> {
     const now = this.deps.clock.now();
-    const claimUntil = now + limits.OUTBOX_CLAIM_MS;
     try {
       return await this.deps.store.write(async (tx) => {
         const ready: ReadyDelivery[] = [];
@@ -290,17 +289,15 @@ export class InboundMail {
             throw new InsufficientCredits(plan, charged.balance);
           }
           for (const attachment of plan.attachments) await insertAttachment(tx, attachment);
-          const entry: OutboxEntry = {
-            id: logId(),
+          const entry = {
             walletId: plan.walletId,
             webhookId: plan.record.webhookId,
             body: plan.bodyJson,
             cost: plan.cost,
             balance: charged.balance,
           };
-          await insertOutbox(tx, entry, now, claimUntil);
-          // The whole record: its previous signing key signs too while a rotation's overlap lasts.
-          ready.push({ entry, target: plan.record, claimUntil });
+          // The webhook's keys as they are: its previous signing key signs too while a rotation's overlap lasts.
+          ready.push(await this.deliverer.recordIn(tx, entry, mailboxTargetOf(plan.record), now));
         }
         return ready;
       });
@@ -310,6 +307,17 @@ export class InboundMail {
       return 'insufficient';
     }
   }
+}
+
+/** Where a mailbox's deliveries go, how they are signed and retried: the webhook as it is. */
+function mailboxTargetOf(record: WebhookRecord): OutboxTarget {
+  return { ...deliveryTargetOf(record), retryAttempts: record.retryAttempts };
+}
+
+/** The outbox's view of a mailbox: its target, or undefined once the webhook is gone or no longer a mailbox. */
+async function findMailboxTarget(sql: Sql, walletId: number, webhookId: string): Promise<OutboxTarget | undefined> {
+  const record = await findWebhook(sql, walletId, webhookId);
+  return record === undefined || record.mode.kind !== 'mailbox' ? undefined : mailboxTargetOf(record);
 }
 
 /**

@@ -39,9 +39,3 @@ export const SOCKET_TIMEOUT_MS = MINUTE;
 
 /** Raw messages are kept in memory up to this size while they arrive, then spooled to a temp file. */
 export const SPOOL_MEMORY_BYTES = 256 * 1024;
-
-/** How long an outbox entry belongs to the instance that recorded or took it before others may. */
-export const OUTBOX_CLAIM_MS = 5 * MINUTE;
-
-/** How often stale outbox entries (an instance died before delivering) are looked for. */
-export const OUTBOX_RECOVERY_INTERVAL_MS = 30_000;

@@ -26,7 +26,7 @@ export interface ClaimedRun {
   readonly headers: Readonly<Record<string, string>>;
   /** Every webhook has one (set at creation, NOT NULL), so every scheduled call is signed. */
   readonly signingSecret: string;
-  /** The secret a rotation replaced: it signs too while the overlap lasts (webhooks/signing-keys.ts). */
+  /** The secret a rotation replaced: it signs too while the overlap lasts (src/delivery-core/signing.ts). */
   readonly previousSigningKey?: WebhookRecord['previousSigningKey'];
   /** The webhook's opt-in retries (0: one attempt). */
   readonly retryAttempts: number;

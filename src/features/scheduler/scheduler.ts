@@ -10,7 +10,7 @@ import type { Deps } from '../../deps.js';
 import { isoTime, SECOND } from '../../lib/time.js';
 import type { ScheduledRunPayload } from '../../formats/index.js';
 import { deliver } from '../../delivery-core/index.js';
-import { webhookSigner } from '../webhooks/index.js';
+import { signingKeysOf } from '../webhooks/index.js';
 import { drainFairly } from '../../jobs/fair-drain.js';
 import { startPoller } from '../../jobs/poller.js';
 import type { RunningWorker } from '../../jobs/poller.js';
@@ -167,7 +167,7 @@ async function fire(
     webhookId: run.webhookId,
     url: run.url,
     headers: run.headers,
-    sign: webhookSigner(run),
+    signingKeys: signingKeysOf(run),
     retryAttempts: run.retryAttempts,
     body,
     cost: SCHEDULED_RUN_COST,

@@ -4,7 +4,7 @@ import { errors } from '../../errors.js';
 import { OutboundError } from '../../outbound/outbound-client.js';
 import { okText, responses, tokenAuth, PLAIN_TEXT } from '../../http/schemas.js';
 import { walletOf } from '../../http/metering.js';
-import { checkHeaders, redactHeaders } from '../webhooks/index.js';
+import { checkHeaders, redactHeaders } from '../../delivery-core/index.js';
 import { redactOptions, validateFormatConfig } from '../../formats/index.js';
 import { SettingsUpdate, SettingsView } from './settings.schemas.js';
 import type { LowBalanceWebhook } from './settings.schemas.js';

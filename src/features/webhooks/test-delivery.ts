@@ -1,7 +1,7 @@
 import type { Deps } from '../../deps.js';
 import { deliver } from '../../delivery-core/index.js';
 import { formatEmail } from '../../formats/index.js';
-import { webhookSigner } from './delivery.js';
+import { signingKeysOf } from './delivery.js';
 import type { WebhookRecord } from './webhook-record.js';
 import { testInboundEmail, testScheduledRun } from './test-payloads.js';
 import { mailboxAddress } from './webhooks.view.js';
@@ -32,7 +32,7 @@ export function testBody(deps: Deps, record: WebhookRecord, walletHash: string):
 }
 
 /**
- * One signed delivery of the dummy payload (docs/contract.md#deliveries), logged by src/deliveries like
+ * One signed delivery of the dummy payload (docs/contract.md#deliveries), logged by src/delivery-core like
  * every delivery (the receiver's status, the error, the delivery id), so the route's own log row is skipped.
  * A failed delivery is an outcome, not an error: the answer stays 200 (docs/contract.md#deliveries).
  */
@@ -47,7 +47,7 @@ export async function sendTestDelivery(
     webhookId: record.webhookId,
     url: record.url,
     headers: record.headers,
-    sign: webhookSigner(record),
+    signingKeys: signingKeysOf(record),
     retryAttempts: record.retryAttempts,
     body: testBody(deps, record, context.walletHash),
     cost: context.cost,

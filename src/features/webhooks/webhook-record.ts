@@ -39,7 +39,7 @@ export interface RunHistory {
   readonly lastError: string | null;
 }
 
-/** The secret a rotation replaced, and when: deliveries carry its signature too for a while (signing-keys.ts). Never shown. */
+/** The secret a rotation replaced, and when: deliveries carry its signature too for a while (src/delivery-core/signing.ts). Never shown. */
 export interface PreviousSigningKey {
   readonly secret: string;
   readonly rotatedAt: number;

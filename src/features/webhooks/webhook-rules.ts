@@ -4,7 +4,7 @@
  */
 import { isWebhookFormat, validateFormatConfig } from '../../formats/index.js';
 import { checkScheduleWindow, parseSchedule } from '../../lib/cron/cron-rules.js';
-import { checkHeaders } from './webhook-headers.js';
+import { checkHeaders } from '../../delivery-core/delivery-headers.js';
 export { checkWebhookId, RESERVED_WEBHOOK_IDS } from './webhook-id.js';
 import type { MailboxMode, ScheduledMode, WebhookConfig } from './webhook-record.js';
 import { MAILBOX_ONLY_FIELDS } from './webhook-record.js';

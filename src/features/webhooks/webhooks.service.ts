@@ -2,8 +2,7 @@ import type { Deps } from '../../deps.js';
 import { errors } from '../../errors.js';
 import { base32Id } from '../../lib/ids.js';
 import { OutboundError } from '../../outbound/outbound-client.js';
-import { newSigningSecret } from './delivery.js';
-import { SIGNING_KEY_OVERLAP_MS } from './signing-keys.js';
+import { newSigningSecret, SIGNING_KEY_OVERLAP_MS } from '../../delivery-core/index.js';
 import type { WebhookConfig, WebhookRecord } from './webhook-record.js';
 import { NO_HISTORY } from './webhook-record.js';
 import type { RuleResult } from './webhook-rules.js';
@@ -58,7 +57,7 @@ type SigningFields = Pick<WebhookRecord, 'signingSecret' | 'previousSigningKey'>
 
 /**
  * The signing keys after a change. A rotation keeps the secret it replaces, so deliveries carry both signatures
- * for SIGNING_KEY_OVERLAP_MS (signing-keys.ts); rotating again within it drops the older one. Without a rotation
+ * for SIGNING_KEY_OVERLAP_MS (src/delivery-core/signing.ts); rotating again within it drops the older one. Without a rotation
  * the keys stay, less a previous secret whose overlap is over (no reason to keep it stored).
  */
 function signingAfter(current: WebhookRecord, newSecret: string | undefined, now: number): SigningFields {

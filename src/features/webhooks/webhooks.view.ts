@@ -1,6 +1,6 @@
 import { isoTime } from '../../lib/time.js';
 import { redactOptions } from '../../formats/index.js';
-import { redactHeaders } from './webhook-headers.js';
+import { redactHeaders } from '../../delivery-core/delivery-headers.js';
 import type { ScheduledMode, RunHistory, WebhookRecord } from './webhook-record.js';
 
 /** What a view needs besides the record: where mail arrives and whose webhook it is. */

@@ -3,7 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { describeEachStore } from '../../helpers/each-store.js';
 import { sha256Hex } from '../../../src/lib/hash.js';
 import { DAY, HOUR, MINUTE } from '../../../src/lib/time.js';
-import { newSigningSecret } from '../../../src/features/webhooks/delivery.js';
+import { newSigningSecret } from '../../../src/delivery-core/signing.js';
 import { runDueSchedules } from '../../../src/features/scheduler/scheduler.js';
 import { insertSchedules, scheduleState, SUITE_START as START, useSchedulerSuite } from './fixtures.js';
 import { walletIdOf } from '../../helpers/app.js';

@@ -12,6 +12,7 @@ import type { SettingsView } from '../../../console/src/components/low-balance-d
 import type { BucketSummary, KeySummary } from '../../../console/src/pages/kv/kv-api.js';
 import type { WalletInfo } from '../../../console/src/wallet-details.js';
 import type { MetadataAnswer } from '../../../console/src/pages/tools/metadata-types.js';
+import type { DnsAnswer, RECORD_TYPES } from '../../../console/src/pages/tools/dns-types.js';
 
 type Ok<Op extends keyof operations> = operations[Op]['responses'] extends {
   200: { content: { 'application/json': infer Body } };
@@ -33,4 +34,6 @@ it("the console's answer types are the generated OpenAPI types", () => {
   expectTypeOf<KeySummary>().toEqualTypeOf<Ok<'kvList'>['keys'][number]>();
   expectTypeOf<WalletInfo>().toEqualTypeOf<Ok<'tokenGet'>>();
   expectTypeOf<MetadataAnswer>().toEqualTypeOf<Ok<'urlMetadata'>>();
+  expectTypeOf<DnsAnswer>().toEqualTypeOf<Ok<'dnsLookup'>>();
+  expectTypeOf<(typeof RECORD_TYPES)[number]>().toEqualTypeOf<Ok<'dnsLookup'>['summary']['recordTypes'][number]>();
 });

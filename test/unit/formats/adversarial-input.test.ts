@@ -14,7 +14,7 @@ import { escapeMarkup, singleLine, truncate } from '../../../src/formats/text.js
 import { messageIdOf } from '../../../src/features/mail/payload.js';
 import { mailboxOf } from '../../../src/features/mail/recipients.js';
 import { verifyAttachmentLink } from '../../../src/features/mail/attachment-links.js';
-import { checkHeaders } from '../../../src/features/webhooks/webhook-headers.js';
+import { checkHeaders } from '../../../src/delivery-core/delivery-headers.js';
 import { parseServerSpec } from '../../../src/lib/server-spec.js';
 
 /**

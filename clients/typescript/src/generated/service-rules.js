@@ -1260,10 +1260,15 @@ function checkScheduleWindow(schedule, now) {
 }
 var quote = (text) => JSON.stringify(text.length > 64 ? `${text.slice(0, 64)}\u2026` : text);
 
-// src/features/webhooks/webhook-headers.ts
+// src/delivery-core/delivery-headers.ts
 init_define_SCHEMA_FACTS();
 var MAX_HEADERS = 20;
 var MAX_HEADER_VALUE_LENGTH = 1e3;
+var SIGNATURE_HEADERS = {
+  id: 'webhook-id',
+  timestamp: 'webhook-timestamp',
+  signature: 'webhook-signature',
+};
 var TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 var UNSAFE_VALUE = /[\u0000-\u0008\u000a-\u001f\u007f]/;
 var FORBIDDEN = /* @__PURE__ */ new Set([
@@ -1281,9 +1286,7 @@ var FORBIDDEN = /* @__PURE__ */ new Set([
   'expect',
   'content-type',
   'user-agent',
-  'webhook-id',
-  'webhook-timestamp',
-  'webhook-signature',
+  ...Object.values(SIGNATURE_HEADERS),
 ]);
 function checkHeaders(headers, field = 'headers') {
   const names = Object.keys(headers);

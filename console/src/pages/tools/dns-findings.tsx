@@ -109,7 +109,10 @@ export function Propagation({ result }: { result: PropagationResult }) {
               <tr key={server}>
                 <td>{server}</td>
                 <td>{answer.location ?? '—'}</td>
-                <td class="tools-value">{answer.error ?? (answer.records.map(recordText).join('; ') || '—')}</td>
+                <td class="tools-value">
+                  {answer.error ??
+                    (answer.records.map((record) => recordText(result.recordType, record)).join('; ') || '—')}
+                </td>
                 <td>{yesNo(answer.matches)}</td>
                 <td class="num">{answer.responseTime}</td>
               </tr>

@@ -1,8 +1,8 @@
 /** A DNS lookup's answer as panels: per domain its records by type, failures, reverse names and findings; raw JSON. */
 import { JsonView } from '../../components/ui.js';
 import { EmailSecurity, Propagation, TlsCertificate } from './dns-findings.js';
-import { fieldText, RECORD_COLUMNS, RECORD_TYPES } from './dns-types.js';
-import type { DnsAnswer, DnsRecord, DomainResult } from './dns-types.js';
+import { cellText, columnsOf, RECORD_TYPES, recordsOf } from './dns-types.js';
+import type { DnsAnswer, DnsRecord, DomainResult, RecordType } from './dns-types.js';
 
 /** `cost`: what the lookup was charged (x-cost), said beside a failure so nobody wonders. */
 export function DnsResult({ answer, cost }: { answer: DnsAnswer; cost: number | undefined }) {
@@ -29,11 +29,8 @@ const NEGATIVE_ANSWERS = new Set(['NXDOMAIN', 'NODATA']);
 function DomainPanel({ result, cost }: { result: DomainResult; cost: number | undefined }) {
   const lookup = result.lookupResult;
   const headingId = `dns-domain-${result.domain.replace(/[^A-Za-z0-9]/g, '-')}`;
-  const types = [
-    ...RECORD_TYPES,
-    ...Object.keys(lookup.records).filter((type) => !(RECORD_TYPES as readonly string[]).includes(type)),
-  ];
-  const present = types.filter((type) => (lookup.records[type]?.length ?? 0) > 0);
+  // The schema names every type the service answers (the answer is serialised through it: no other type reaches here).
+  const present = RECORD_TYPES.filter((type) => recordsOf(lookup, type).length > 0);
   const failures = Object.entries(lookup.errors ?? {});
   return (
     <article class="panel tools-domain" aria-labelledby={headingId}>
@@ -52,7 +49,7 @@ function DomainPanel({ result, cost }: { result: DomainResult; cost: number | un
       )}
       <div class="tools-record-grid">
         {present.map((type) => (
-          <RecordTable key={type} domain={result.domain} type={type} records={lookup.records[type] ?? []} />
+          <RecordTable key={type} domain={result.domain} type={type} records={recordsOf(lookup, type)} />
         ))}
       </div>
       {failures.length === 0 ? null : (
@@ -114,8 +111,8 @@ function LookupFailed({
   );
 }
 
-function RecordTable({ domain, type, records }: { domain: string; type: string; records: readonly DnsRecord[] }) {
-  const columns = RECORD_COLUMNS[type] ?? [{ label: 'Record', field: '' }];
+function RecordTable({ domain, type, records }: { domain: string; type: RecordType; records: readonly DnsRecord[] }) {
+  const columns = columnsOf(type);
   return (
     <div class={columns.length > 4 ? 'tools-scroll tools-record-wide' : 'tools-scroll'}>
       <table class="tools-records" aria-label={`${type} records of ${domain}`}>
@@ -136,7 +133,7 @@ function RecordTable({ domain, type, records }: { domain: string; type: string; 
             <tr key={index}>
               {columns.map((column) => (
                 <td key={column.label} class={column.numeric ? 'num' : 'tools-value'}>
-                  {column.field === '' ? JSON.stringify(record) : fieldText(record[column.field])}
+                  {cellText(record, column.field)}
                 </td>
               ))}
             </tr>

@@ -1,13 +1,13 @@
 /**
  * The rules the service applies to a webhook before saving it, run on the draft in the page with the same code: the
- * id rule (webhook-id.ts), the URL's syntax and scheme (url-rules.ts), headers (webhook-headers.ts), formats and
+ * id rule (webhook-id.ts), the URL's syntax and scheme (url-rules.ts), headers (src/delivery-core/delivery-headers.ts), formats and
  * templates (src/formats), and the cron, time zone and 30-day windows (cron-rules.ts), in the order webhook-rules.ts
  * applies them. What would be refused (and charged) is refused here first. Only what needs the service's network or
  * settings (whether the URL's host resolves to a public address, whether this instance receives mail) is left to it.
  */
 import { checkScheduleWindow, parseSchedule } from '../../../../src/lib/cron/cron-rules.js';
 import { checkWebhookId, WEBHOOK_ID_PATTERN, WEBHOOK_ID_RULE } from '../../../../src/features/webhooks/webhook-id.js';
-import { checkHeaders } from '../../../../src/features/webhooks/webhook-headers.js';
+import { checkHeaders } from '../../../../src/delivery-core/delivery-headers.js';
 import { validateFormatConfig } from '../../../../src/formats/index.js';
 import { parseTargetUrl } from '../../../../src/outbound/url-rules.js';
 import { headersOf, optionsOf, parseTemplate, type Draft } from './form-state.js';

@@ -1,11 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
-import {
-  SIGNING_KEY_OVERLAP_MS,
-  signatureHeadersFor,
-  signingKeysOf,
-} from '../../../src/features/webhooks/signing-keys.js';
+import { SIGNING_KEY_OVERLAP_MS, signatureHeadersFor } from '../../../src/delivery-core/signing.js';
 
 const secret = () => `whsec_${randomBytes(32).toString('base64')}`;
 const BODY = '{"hello":"world"}';
@@ -51,12 +47,5 @@ describe('signatureHeadersFor', () => {
     const after = at(rotatedAt + SIGNING_KEY_OVERLAP_MS);
     expect(after['webhook-signature']?.split(' ')).toHaveLength(1);
     expect([verifies(current, after), verifies(previous, after)]).toStrictEqual([true, false]);
-  });
-
-  it('takes a stored webhook’s keys as they are', () => {
-    expect(signingKeysOf({ signingSecret: current })).toStrictEqual({ current });
-    expect(
-      signingKeysOf({ signingSecret: current, previousSigningKey: { secret: previous, rotatedAt } }),
-    ).toStrictEqual({ current, previous, rotatedAt });
   });
 });

@@ -1,6 +1,12 @@
-import { createHmac } from 'node:crypto';
-import { DAY } from '../../lib/time.js';
-import type { WebhookRecord } from './webhook-record.js';
+import { createHmac, randomBytes } from 'node:crypto';
+import { DAY } from '../lib/time.js';
+import { SIGNATURE_HEADERS } from './delivery-headers.js';
+
+/**
+ * How deliveries are signed (Standard Webhooks v1, https://www.standardwebhooks.com): the secret's format, the HMAC
+ * over the exact body sent and the headers carrying it. A delivery's target hands its keys (`DeliveryTarget.signingKeys`);
+ * deliver.ts signs each attempt afresh. Which secrets a webhook has, and rotating them, is the webhooks feature's.
+ */
 
 /**
  * How long after a rotation deliveries still carry the previous secret's signature, so a receiver can
@@ -8,19 +14,14 @@ import type { WebhookRecord } from './webhook-record.js';
  */
 export const SIGNING_KEY_OVERLAP_MS = DAY;
 
+/** A Standard Webhooks secret: `whsec_` + base64 of 32 random bytes (what `sign` decodes). */
+export const newSigningSecret = (): string => `whsec_${randomBytes(32).toString('base64')}`;
+
 /** The keys a delivery is signed with: the current secret, and the one a rotation replaced with its time. */
 export interface SigningKeys {
   readonly current: string;
   readonly previous?: string;
   readonly rotatedAt?: number;
-}
-
-/** A webhook's signing keys as stored. */
-export function signingKeysOf(record: Pick<WebhookRecord, 'signingSecret' | 'previousSigningKey'>): SigningKeys {
-  const previous = record.previousSigningKey;
-  return previous === undefined
-    ? { current: record.signingSecret }
-    : { current: record.signingSecret, previous: previous.secret, rotatedAt: previous.rotatedAt };
 }
 
 /** The secrets that sign at `now`: the current one, then the previous one while the overlap lasts. */
@@ -44,17 +45,17 @@ export interface SignedMessage {
 }
 
 /**
- * Standard Webhooks signature headers (https://www.standardwebhooks.com). Within SIGNING_KEY_OVERLAP_MS of a
- * rotation `webhook-signature` holds two space-separated signatures, the current secret's first; a receiver
- * accepts the message if any one verifies, so it verifies under either secret.
+ * Standard Webhooks signature headers. Within SIGNING_KEY_OVERLAP_MS of a rotation `webhook-signature` holds two
+ * space-separated signatures, the current secret's first; a receiver accepts the message if any one verifies, so
+ * it verifies under either secret.
  */
 export function signatureHeadersFor(keys: SigningKeys, message: SignedMessage, now: number): Record<string, string> {
   const { messageId, timestampSeconds, body } = message;
   const signedContent = `${messageId}.${timestampSeconds}.${body}`;
   return {
-    'webhook-id': messageId,
-    'webhook-timestamp': String(timestampSeconds),
-    'webhook-signature': secretsInForce(keys, now)
+    [SIGNATURE_HEADERS.id]: messageId,
+    [SIGNATURE_HEADERS.timestamp]: String(timestampSeconds),
+    [SIGNATURE_HEADERS.signature]: secretsInForce(keys, now)
       .map((secret) => `v1,${sign(secret, signedContent)}`)
       .join(' '),
   };

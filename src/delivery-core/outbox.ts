@@ -1,35 +1,49 @@
-import type { Deps } from '../../deps.js';
-import { deliver, JsonText } from '../../delivery-core/index.js';
-import { findWebhook, webhookSigner } from '../webhooks/index.js';
-import type { WebhookRecord } from '../webhooks/index.js';
-import { claimOutbox, deleteOutbox, findStaleOutbox } from './mail.queries.js';
-import type { OutboxEntry } from './mail.queries.js';
-import { OutageLog } from '../../jobs/outage-log.js';
-import { PendingWrites } from '../../jobs/pending-writes.js';
-import { isStoreUnavailable } from '../../store/store-errors.js';
-import type { FairLimiter } from '../../lib/fair-limiter.js';
+import type { Sql } from '../store/store.js';
+import { logId } from '../lib/ids.js';
+import { MINUTE } from '../lib/time.js';
+import type { FairLimiter } from '../lib/fair-limiter.js';
+import { OutageLog } from '../jobs/outage-log.js';
+import { PendingWrites } from '../jobs/pending-writes.js';
+import { isStoreUnavailable } from '../store/store-errors.js';
+import { deliver } from './deliver.js';
+import type { DeliveryPorts } from './deliver.js';
+import { JsonText } from './delivery.js';
+import type { DeliveryTarget } from './delivery.js';
+import { claimOutbox, deleteOutbox, findStaleOutbox, insertOutbox } from './outbox.queries.js';
+import type { OutboxEntry } from './outbox.queries.js';
 
 /**
- * Carries out recorded deliveries (the inbound outbox) in the mail-delivery pool, each wallet within its share
- * (a wallet whose receivers are slow waits for itself, not for others), each entry deleted after its one attempt
- * (no retry, docs/contract.md#deliveries, rule 2). Entries recorded here start at once with their body in memory when their
- * wallet has room; otherwise only their id waits, and the body is read back when the wallet's turn comes (memory
- * stays bounded whatever the receivers' speed). Entries whose
- * claim ran out (their instance died) are taken over by `recover()`, compare-and-set on the claim.
+ * Carries out recorded deliveries (the outbox: inbound mail's, recorded in the unit that charged them) in a pool
+ * of slots, each wallet within its share (a wallet whose receivers are slow waits for itself, not for others),
+ * each entry deleted after its one attempt (no retry, docs/contract.md#deliveries, rule 2, unless the webhook opted
+ * into retries: then deliver.ts keeps the delivery pending). Entries recorded here start at once with their body in
+ * memory when their wallet has room; otherwise only their id waits, and the body is read back when the wallet's turn
+ * comes (memory stays bounded whatever the receivers' speed). Entries whose claim ran out (their instance died) are
+ * taken over by `recover()`, compare-and-set on the claim.
  *
  * While the store is away: a delivery made meanwhile has its entry deleted once the store is back
  * (kept in memory, tried every second), so it is not taken over and sent again; an entry waiting for
  * a slot is tried again, and failures are one warning per outage.
  */
-/** Where a mailbox's deliveries go and how they are signed (a WebhookRecord will do). */
-export type DeliveryTarget = Pick<
-  WebhookRecord,
-  'url' | 'headers' | 'signingSecret' | 'previousSigningKey' | 'retryAttempts'
->;
 
+/** How long an outbox entry belongs to the instance that recorded or took it before others may. */
+export const OUTBOX_CLAIM_MS = 5 * MINUTE;
+/** How often stale outbox entries (an instance died before delivering them) are looked for. */
+export const OUTBOX_RECOVERY_INTERVAL_MS = 30_000;
+
+/** Where an entry's delivery goes now, how it is signed, and the retries its webhook allows. */
+export type OutboxTarget = DeliveryTarget & { readonly retryAttempts?: number };
+
+/**
+ * The target of an entry taken back from the store: undefined when there is no one to deliver to any more (the
+ * entry is then dropped). The feature that records entries answers (inbound mail: the webhook, still a mailbox).
+ */
+export type FindOutboxTarget = (walletId: number, webhookId: string) => Promise<OutboxTarget | undefined>;
+
+/** An entry recorded by this instance, its target known: sent without reading it back. */
 export interface ReadyDelivery {
   readonly entry: OutboxEntry;
-  readonly target: DeliveryTarget;
+  readonly target: OutboxTarget;
   readonly claimUntil: number;
 }
 
@@ -43,7 +57,10 @@ interface WaitingRef {
 export interface DelivererOptions {
   /** The slots deliveries run in, keyed by wallet (deps.pools.mailDeliveries). */
   readonly pool: FairLimiter;
-  readonly claimMs: number;
+  /** The target of an entry read back (recovered, or waiting for a slot). */
+  readonly findTarget: FindOutboxTarget;
+  /** Default OUTBOX_CLAIM_MS. */
+  readonly claimMs?: number;
   /** Default: no periodic recovery. */
   readonly recoveryIntervalMs?: number;
 }
@@ -72,10 +89,13 @@ export class OutboxDeliverer {
   private readonly parked: WaitingRef[] = [];
   private parkTimer: NodeJS.Timeout | undefined;
 
+  private readonly claimMs: number;
+
   constructor(
-    private readonly deps: Deps,
+    private readonly deps: DeliveryPorts,
     private readonly options: DelivererOptions,
   ) {
+    this.claimMs = options.claimMs ?? OUTBOX_CLAIM_MS;
     this.outage = new OutageLog(deps.logger.child({ worker: 'inbound outbox' }));
     this.deletions = new PendingWrites(this.outage);
     if (options.recoveryIntervalMs !== undefined) {
@@ -84,6 +104,18 @@ export class OutboxDeliverer {
     }
   }
 
+  /**
+   * Records a first attempt in the caller's unit of work (the one that charged it), claimed by this instance:
+   * `push` the answer once that unit has committed.
+   */
+  async recordIn(tx: Sql, entry: Omit<OutboxEntry, 'id'>, target: OutboxTarget, now: number): Promise<ReadyDelivery> {
+    const recorded: OutboxEntry = { id: logId(), ...entry };
+    const claimUntil = now + this.claimMs;
+    await insertOutbox(tx, recorded, now, claimUntil);
+    return { entry: recorded, target, claimUntil };
+  }
+
+  /** Sends a recorded entry in its wallet's share of the pool (or leaves it to recovery once closed). */
   push(ready: ReadyDelivery): void {
     if (this.closed) return; // stays in the outbox; recovered once its claim runs out
     const { entry } = ready;
@@ -158,39 +190,40 @@ export class OutboxDeliverer {
     const now = this.deps.clock.now();
     let entry;
     try {
-      entry = await claimOutbox(this.deps.store, ref.id, ref.claimUntil, now + this.options.claimMs);
+      entry = await claimOutbox(this.deps.store, ref.id, ref.claimUntil, now + this.claimMs);
     } catch (error) {
       if (isStoreUnavailable(error)) this.park(ref);
       throw error;
     }
     this.outage.answered();
     if (entry === undefined) return; // delivered or taken by another instance
-    let webhook;
+    let target;
     try {
-      webhook = await findWebhook(this.deps.store.read, entry.walletId, entry.webhookId);
+      target = await this.options.findTarget(entry.walletId, entry.webhookId);
     } catch (error) {
       // Claimed (by us, until now + claimMs), nothing sent: tried again under that claim.
       if (isStoreUnavailable(error))
-        this.park({ id: entry.id, claimUntil: now + this.options.claimMs, walletId: entry.walletId });
+        this.park({ id: entry.id, claimUntil: now + this.claimMs, walletId: entry.walletId });
       throw error;
     }
-    if (webhook === undefined || webhook.mode.kind !== 'mailbox') {
-      await deleteOutbox(this.deps.store, entry.id); // the mailbox is gone: nobody to deliver to
+    if (target === undefined) {
+      await deleteOutbox(this.deps.store, entry.id); // nobody to deliver to any more
       return;
     }
-    await this.send({ entry, target: webhook, claimUntil: now + this.options.claimMs });
+    await this.send({ entry, target, claimUntil: now + this.claimMs });
   }
 
   private async send(ready: ReadyDelivery): Promise<void> {
     const { entry, target } = ready;
     try {
       await deliver(this.deps, {
+        // The outbox holds inbound mail's first attempts only (its table has no trigger column).
         trigger: 'email',
         walletId: entry.walletId,
         webhookId: entry.webhookId,
         url: target.url,
         headers: target.headers,
-        sign: webhookSigner(target),
+        signingKeys: target.signingKeys,
         retryAttempts: target.retryAttempts,
         // The stored JSON is signed and sent as is: never parsed and serialised again.
         body: new JsonText(entry.body),

@@ -1,6 +1,17 @@
-/** Save-time rules for custom headers sent with callbacks (webhooks and low-balance notifications). */
+/**
+ * The headers of a delivery: those the sender owns (the transport's, and the signature's, written by signing.ts)
+ * and the save-time rules for the custom ones a caller adds (webhooks and low-balance notifications). Pure: the
+ * console checks its drafts with it.
+ */
 export const MAX_HEADERS = 20;
 export const MAX_HEADER_VALUE_LENGTH = 1000;
+
+/** The Standard Webhooks headers each signed attempt carries (signing.ts). */
+export const SIGNATURE_HEADERS = {
+  id: 'webhook-id',
+  timestamp: 'webhook-timestamp',
+  signature: 'webhook-signature',
+} as const;
 
 // RFC 9110 token characters.
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -23,9 +34,7 @@ const FORBIDDEN = new Set([
   'expect',
   'content-type',
   'user-agent',
-  'webhook-id',
-  'webhook-timestamp',
-  'webhook-signature',
+  ...Object.values(SIGNATURE_HEADERS),
 ]);
 
 export function checkHeaders(headers: Record<string, string>, field = 'headers'): string | null {
