@@ -1,7 +1,9 @@
 /** What every benchmark shares: core pinning, starting and stopping a service process, percentiles, RSS. */
 import { execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -37,11 +39,11 @@ export function startFlags(): string[] {
 const profileFlags = (): string[] =>
   process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
 
-/** Spawns `node <args>` pinned to core 0 (taskset execs node, so the pid is node's). */
+/** Spawns `node <args>` pinned to core 0 (taskset execs node, so the pid is node's); `stdout` may be a file's descriptor. */
 export function spawnPinned(
   args: string[],
   env: Record<string, string>,
-  stdout: 'ignore' | 'pipe' = 'ignore',
+  stdout: 'ignore' | 'pipe' | number = 'ignore',
 ): ChildProcess {
   const argv = [...profileFlags(), ...args];
   const [command, commandArgs] = hasTaskset
@@ -88,22 +90,95 @@ export async function waitForHttp(url: string, attempts = 300): Promise<void> {
   }
 }
 
-/** The built service (`npm run build` first) as `npm start` runs it (plus `extraFlags`), on core 0, answering on 127.0.0.1:`port`. */
+export interface ServiceOptions {
+  /** Node flags added to those of `npm start`. */
+  readonly flags?: readonly string[];
+  /** The build to run: this checkout's dist/main.js unless given (another checkout's, for an A/B run). */
+  readonly main?: string;
+  /** A file the service's stdout (its log) is appended to, as a user's log file; none: thrown away. */
+  readonly logFile?: string;
+}
+
+/**
+ * The built service (`npm run build` first) as `npm start` runs it, on core 0, answering on 127.0.0.1:`port`. Its
+ * LOG_LEVEL is warn unless `env` sets one (the KV benchmark's headline runs at the default, info, into a log file).
+ */
 export async function startBuiltService(
   port: number,
   env: Record<string, string>,
-  extraFlags: string[] = [],
+  options: ServiceOptions = {},
 ): Promise<ChildProcess> {
-  const child = spawnPinned([...startFlags(), ...extraFlags, 'dist/main.js'], {
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    SMTP_PORT: '0',
-    LOG_LEVEL: 'warn',
-    ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
-    ...env,
-  });
+  // The child holds its own copy of the descriptor: this process closes its one at once.
+  const log = options.logFile === undefined ? undefined : openSync(options.logFile, 'a');
+  let child: ChildProcess;
+  try {
+    child = spawnPinned(
+      [...startFlags(), ...(options.flags ?? []), options.main ?? 'dist/main.js'],
+      {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        SMTP_PORT: '0',
+        LOG_LEVEL: 'warn',
+        ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
+        ...env,
+      },
+      log ?? 'ignore',
+    );
+  } finally {
+    if (log !== undefined) closeSync(log);
+  }
   await waitForHttp(`http://127.0.0.1:${port}/healthz`);
   return child;
+}
+
+export type RedisFsync = 'everysec' | 'always';
+
+/**
+ * A redis-server of the benchmark's own (the machine's shared one on 6379 keeps nothing on disk and is not ours to
+ * reconfigure), on a free loopback port, its data and log in `dir`, pinned to `core` (taskset execs it: the pid is
+ * Redis's, and the threads and the AOF rewrite children it starts inherit the pin). Persistence: no RDB snapshots, the
+ * append-only file fsynced as `fsync` says (everysec is what Redis's docs recommend as the durable default). The binary
+ * is /usr/bin/redis-server unless BENCH_REDIS_SERVER names another.
+ */
+export async function startRedisServer(
+  dir: string,
+  fsync: RedisFsync,
+  core = 1,
+): Promise<{ child: ChildProcess; url: string }> {
+  mkdirSync(dir, { recursive: true });
+  const port = await freePort();
+  const binary = process.env.BENCH_REDIS_SERVER ?? '/usr/bin/redis-server';
+  const args = [
+    ...['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--logfile', join(dir, 'redis.log')],
+    ...['--save', '', '--appendonly', 'yes', '--appendfsync', fsync],
+  ];
+  const [command, commandArgs] = hasTaskset ? ['taskset', ['-c', String(core), binary, ...args]] : [binary, args];
+  const child = spawn(command, commandArgs, { stdio: ['ignore', 'ignore', 'inherit'] });
+  const exited = new Promise<never>((_resolve, reject) =>
+    child.once('exit', (code) => reject(new Error(`${binary} exited (${code}): see ${join(dir, 'redis.log')}`))),
+  );
+  exited.catch(() => {});
+  await Promise.race([waitForRedis(port), exited]);
+  return { child, url: `redis://127.0.0.1:${port}` };
+}
+
+/** Resolves once the Redis on `port` answers PING (it answers -LOADING while it reads its files). */
+async function waitForRedis(port: number, attempts = 300): Promise<void> {
+  const pong = (): Promise<boolean> =>
+    new Promise((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => socket.write('PING\r\n'));
+      socket.setTimeout(1000, () => socket.destroy());
+      socket.once('data', (data) => {
+        socket.destroy();
+        resolve(data.toString().startsWith('+PONG'));
+      });
+      socket.once('error', () => resolve(false));
+      socket.once('close', () => resolve(false));
+    });
+  for (let i = 0; !(await pong()); i++) {
+    if (i >= attempts) throw new Error(`redis-server on port ${port} did not come up`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /** The service from its TypeScript sources (as `npm run dev`), on core 0, answering on loopback; `env` adds settings. */
@@ -139,13 +214,18 @@ export function percentiles(values: readonly number[]): Percentiles {
   return { p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1] ?? NaN };
 }
 
-/** CPU seconds (user + system) `pid` has used so far, from /proc (NaN where there is none). */
-export function cpuSeconds(pid: number | undefined): number {
+/**
+ * CPU seconds (user + system) `pid` has used so far, from /proc (NaN where there is none); with `reaped`, those of
+ * its children it has waited for too (Redis's AOF rewrites, forked and reaped by the server).
+ */
+export function cpuSeconds(pid: number | undefined, reaped = false): number {
   try {
-    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th, then the
+    // reaped children's cutime and cstime.
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // clock ticks; 100 per second on Linux
+    const own = Number(fields[11]) + Number(fields[12]);
+    return (own + (reaped ? Number(fields[13]) + Number(fields[14]) : 0)) / 100; // clock ticks; 100 per second on Linux
   } catch {
     return NaN;
   }
@@ -158,7 +238,8 @@ export function rssMb(pid: number): number {
 
 /** Runs `run` against a scratch schema of the PostgreSQL server at `base`, dropped afterwards. */
 export async function withPostgresSchema<T>(base: string, run: (url: string) => Promise<T>): Promise<T> {
-  const schema = `bench_${Date.now()}`;
+  // Random, not only the time: a benchmark may take two at once (bench/kv.bench.ts: coinop's and its peer's).
+  const schema = `bench_${Date.now()}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
   await admin.query(`CREATE SCHEMA ${schema}`);
@@ -204,9 +285,11 @@ export function pidsOf(pattern: string, exact = false): number[] {
   }
 }
 
-/** CPU seconds each of `pids` has used so far (those that are gone are left out). */
-export function cpuByPid(pids: readonly number[]): Map<number, number> {
-  return new Map(pids.map((pid) => [pid, cpuSeconds(pid)] as const).filter(([, seconds]) => !Number.isNaN(seconds)));
+/** CPU seconds each of `pids` has used so far (those that are gone are left out); `reaped` as cpuSeconds. */
+export function cpuByPid(pids: readonly number[], reaped = false): Map<number, number> {
+  return new Map(
+    pids.map((pid) => [pid, cpuSeconds(pid, reaped)] as const).filter(([, seconds]) => !Number.isNaN(seconds)),
+  );
 }
 
 /** CPU seconds spent between two cpuByPid readings: a pid started meanwhile counts whole, one gone meanwhile is lost. */

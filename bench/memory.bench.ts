@@ -13,11 +13,11 @@ const SETS = Number(process.env.BENCH_SETS ?? 1_000_000);
 pinSelf(1);
 const dir = mkdtempSync(join(tmpdir(), 'coinop-mem-'));
 const port = await freePort();
-const child = await startBuiltService(port, { DATABASE_URL: `sqlite:${join(dir, 'mem.db')}` }, [
-  '--expose-gc',
-  '--import',
-  './bench/gc-on-signal.mjs',
-]);
+const child = await startBuiltService(
+  port,
+  { DATABASE_URL: `sqlite:${join(dir, 'mem.db')}` },
+  { flags: ['--expose-gc', '--import', './bench/gc-on-signal.mjs'] },
+);
 
 /** Resident size once a full GC has run: what the service still holds, without garbage V8 has not collected yet. */
 async function retainedMb(): Promise<number> {
