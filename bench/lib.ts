@@ -27,9 +27,10 @@ export function pinSelf(core: number): void {
   if (hasTaskset) execFileSync('taskset', ['-cp', String(core), String(process.pid)], { stdio: 'ignore' });
 }
 
-/** The node flags `npm start` runs the service with, so a benchmark measures exactly that. */
-export function startFlags(): string[] {
-  const start = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start;
+/** The node flags `npm start` runs the service with (that of the checkout at `root`), so a benchmark measures exactly that. */
+export function startFlags(root = '.'): string[] {
+  const start = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts
+    .start;
   return start.split(/\s+/).filter((word) => word.startsWith('--'));
 }
 
@@ -37,17 +38,18 @@ export function startFlags(): string[] {
 const profileFlags = (): string[] =>
   process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
 
-/** Spawns `node <args>` pinned to core 0 (taskset execs node, so the pid is node's). */
+/** Spawns `node <args>` pinned to core 0 (taskset execs node, so the pid is node's); `stdout` may be an open file's descriptor; `cwd` defaults to this one. */
 export function spawnPinned(
   args: string[],
   env: Record<string, string>,
-  stdout: 'ignore' | 'pipe' = 'ignore',
+  stdout: 'ignore' | 'pipe' | number = 'ignore',
+  cwd?: string,
 ): ChildProcess {
   const argv = [...profileFlags(), ...args];
   const [command, commandArgs] = hasTaskset
     ? ['taskset', ['-c', '0', process.execPath, ...argv]]
     : [process.execPath, argv];
-  return spawn(command, commandArgs, { env: { ...process.env, ...env }, stdio: ['ignore', stdout, 'inherit'] });
+  return spawn(command, commandArgs, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', stdout, 'inherit'] });
 }
 
 /** The service's ADMIN_TOKEN in every benchmark (startBuiltService), so a benchmark can fund its wallet. */
@@ -88,20 +90,36 @@ export async function waitForHttp(url: string, attempts = 300): Promise<void> {
   }
 }
 
-/** The built service (`npm run build` first) as `npm start` runs it (plus `extraFlags`), on core 0, answering on 127.0.0.1:`port`. */
+export interface BuiltServiceOptions {
+  /** The checkout whose dist/ runs (default: this one), e.g. a built copy of the base branch for a before/after. */
+  readonly root?: string;
+  /** Where the service's stdout (its log lines) goes: an open file's descriptor; default: nowhere. */
+  readonly stdout?: number;
+}
+
+/**
+ * The built service (`npm run build` first) as `npm start` runs it (plus `extraFlags`), on core 0, answering on
+ * 127.0.0.1:`port`. Its LOG_LEVEL is warn (no access log) unless `env` says otherwise.
+ */
 export async function startBuiltService(
   port: number,
   env: Record<string, string>,
   extraFlags: string[] = [],
+  options: BuiltServiceOptions = {},
 ): Promise<ChildProcess> {
-  const child = spawnPinned([...startFlags(), ...extraFlags, 'dist/main.js'], {
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    SMTP_PORT: '0',
-    LOG_LEVEL: 'warn',
-    ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
-    ...env,
-  });
+  const child = spawnPinned(
+    [...startFlags(options.root), ...extraFlags, 'dist/main.js'],
+    {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SMTP_PORT: '0',
+      LOG_LEVEL: 'warn',
+      ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
+      ...env,
+    },
+    options.stdout ?? 'ignore',
+    options.root,
+  );
   await waitForHttp(`http://127.0.0.1:${port}/healthz`);
   return child;
 }
