@@ -19,26 +19,23 @@ const END_TIMEOUT_MS = 2000;
  * left synchronously; a SIGKILL loses the batch (docs/limits.md#logs).
  */
 export class LogDestination {
+  private out: SonicBoom;
   private batch = '';
   private readonly timer: NodeJS.Timeout;
   /** Ended (a graceful stop) or the reader is gone (EPIPE): nothing more is written. */
   private closed = false;
+  /** The process is exiting: no event loop is left to finish a write, so every line is written synchronously. */
+  private exiting = false;
   private readonly ended: Promise<void>;
 
-  constructor(private readonly out: SonicBoom) {
+  /** `fd`: where the lines go (stdout: 1). */
+  constructor(private readonly fd: number) {
+    this.out = this.writer(false);
     // One timer for the process's life, re-armed when a batch begins; never keeps the process alive.
     this.timer = setTimeout(() => this.writeBatch(), ACCESS_BATCH_MS);
     this.timer.unref();
-    this.ended = new Promise((resolve) => out.once('close', resolve));
-    out.on('error', (error: NodeJS.ErrnoException) => {
-      // The reader of stdout went away: logging stops, the service goes on (as pino's own destination does).
-      if (error.code === 'EPIPE') {
-        this.closed = true;
-        return;
-      }
-      throw error;
-    });
-    flushedAtExit.add(new WeakRef(this));
+    this.ended = new Promise((resolve) => this.out.once('close', resolve));
+    flushAtExit(this);
   }
 
   /** A line of pino's: handed on now, after the access lines waiting. */
@@ -53,6 +50,10 @@ export class LogDestination {
   /** An access line (ending in a newline): batched. */
   append(line: string): void {
     if (this.closed) return;
+    if (this.exiting) {
+      this.out.write(line);
+      return;
+    }
     if (this.batch === '') this.timer.refresh();
     this.batch += line;
     if (this.batch.length >= ACCESS_BATCH_CHARS) this.writeBatch();
@@ -60,7 +61,7 @@ export class LogDestination {
 
   /** Writes everything (the batch, then what SonicBoom holds), resolving once written or after END_TIMEOUT_MS. */
   async end(): Promise<void> {
-    if (this.closed) return;
+    if (this.closed || this.exiting) return;
     this.writeBatch();
     this.closed = true;
     this.out.end();
@@ -70,14 +71,19 @@ export class LogDestination {
     clearTimeout(timeout);
   }
 
-  /** At exit, when no event loop is left: the batch and what SonicBoom holds, written synchronously. */
+  /**
+   * At exit: what SonicBoom holds, then the batch, written synchronously, and every line after them too. A write
+   * already on the thread pool is not waited for (none is left after a graceful stop: `end`).
+   */
   flushSync(): void {
-    if (this.closed) return;
-    this.writeBatch();
+    if (this.closed || this.exiting) return;
+    this.exiting = true;
     try {
       this.out.flushSync();
+      this.out = this.writer(true);
+      this.writeBatch();
     } catch {
-      // A reader that is gone or a stream already ended: nothing more can be written.
+      // A reader that is gone: nothing more can be written.
     }
   }
 
@@ -87,17 +93,35 @@ export class LogDestination {
     this.batch = '';
     this.out.write(lines);
   }
+
+  private writer(sync: boolean): SonicBoom {
+    const out = new sonicBoom.SonicBoom({ fd: this.fd, sync });
+    out.on('error', (error: NodeJS.ErrnoException) => {
+      // The reader of stdout went away: logging stops, the service goes on (as pino's own destination does).
+      if (error.code === 'EPIPE') {
+        this.closed = true;
+        return;
+      }
+      throw error;
+    });
+    return out;
+  }
 }
 
-/** The destinations alive, flushed by the one `exit` listener (held weakly: a test's logger is not kept by it). */
+/** The destinations made, flushed by one `exit` listener (held weakly: a test's logger is not kept alive by it). */
 const flushedAtExit = new Set<WeakRef<LogDestination>>();
-process.on('exit', () => {
-  for (const destination of flushedAtExit) destination.deref()?.flushSync();
-});
+
+function flushAtExit(destination: LogDestination): void {
+  if (flushedAtExit.size === 0)
+    process.on('exit', () => {
+      for (const held of flushedAtExit) held.deref()?.flushSync();
+    });
+  flushedAtExit.add(new WeakRef(destination));
+}
 
 /** stdout as the service's log output. */
 export function stdoutDestination(): LogDestination {
-  return new LogDestination(new sonicBoom.SonicBoom({ fd: 1, sync: false }));
+  return new LogDestination(1);
 }
 
 /** The stream `logger` writes to (pino keeps it under a symbol it exports for this). */
