@@ -24,6 +24,9 @@ const MAX_REMEMBERED = 256;
 export class AccessLineFormat {
   private readonly start: string;
   private readonly time: () => string;
+  /** The last `,"time":…` made from the clock, for the lines of the same millisecond. */
+  private lastTime = '';
+  private lastNow = 0;
   private readonly bindings: string;
   private readonly end: string;
   private readonly quoted = new Map<string, string>();
@@ -32,7 +35,9 @@ export class AccessLineFormat {
     const own = logger as unknown as Record<symbol, unknown>;
     const { lsCacheSym, timeSym, chindingsSym, messageKeySym, endSym } = pino.symbols;
     this.start = (own[lsCacheSym] as Record<number, string>)[logger.levels.values.info!]!;
-    this.time = own[timeSym] as () => string;
+    const time = own[timeSym] as () => string;
+    // pino's default, epoch milliseconds: the same text, made once a millisecond (a number's text is not free).
+    this.time = time === pino.stdTimeFunctions.epochTime ? () => this.epochTime() : time;
     this.bindings = own[chindingsSym] as string;
     this.end = `,${jsonString(own[messageKeySym] as string)}:"request"${own[endSym] as string}`;
   }
@@ -70,6 +75,15 @@ export class AccessLineFormat {
       (wallet === undefined ? '' : ',"wallet":' + jsonString(wallet)) +
       this.end
     );
+  }
+
+  private epochTime(): string {
+    const now = Date.now();
+    if (now !== this.lastNow) {
+      this.lastNow = now;
+      this.lastTime = `,"time":${now}`;
+    }
+    return this.lastTime;
   }
 
   private remembered(text: string): string {
