@@ -2,8 +2,8 @@
  * What the access log costs the service: GET /kv/{bucket}/{key} on the real service (SQLite, the default FULL) at
  * LOG_LEVEL=info (one access line per request; the service's stdout goes to a file in the scratch folder, as a
  * service's log goes to a file or a collector, not to a pipe this process would have to drain) and at LOG_LEVEL=warn
- * (no line), loaded in interleaved rounds; the server's CPU µs per request is what to read (req/s swings on a shared
- * machine). With BENCH_BASE_DIR (a built checkout of another revision, its node_modules reachable from it), the same two
+ * (no line), loaded at the same time (both pinned to core 0, so they share it and whatever else the machine does), in
+ * rounds; the server's CPU µs per request is what to read (req/s swings on a shared machine). With BENCH_BASE_DIR (a built checkout of another revision, its node_modules reachable from it), the same two
  * servers from there too, for a before/after in one run. At the end the info servers are stopped with SIGTERM and
  * their access lines counted against the GETs answered (the lines a graceful stop must not lose).
  * Usage: npm run build && npx tsx bench/access-log.bench.ts  (BENCH_ROUNDS, default 5; BENCH_SECONDS, default 4;
@@ -121,9 +121,15 @@ async function run(dir: string): Promise<void> {
     }
     for (const rung of rungs) await measure(rung, WARM_UP_SECONDS);
     for (let round = 0; round < ROUNDS; round++) {
-      // Each round in another order, so a drift of the machine falls on every server alike.
-      const order = round % 2 === 0 ? rungs : [...rungs].reverse();
-      for (const rung of order) rung.samples.push(await measure(rung, SECONDS));
+      // A checkout's two servers are loaded at the same time, so whatever else the machine does falls on both alike
+      // (measured one after the other, on a shared machine, their difference drowned in the drift); the checkouts
+      // take turns, in another order each round.
+      const order = round % 2 === 0 ? trees : [...trees].reverse();
+      for (const [tree] of order) {
+        const pair = rungs.filter((rung) => rung.tree === tree);
+        const samples = await Promise.all(pair.map((rung) => measure(rung, SECONDS)));
+        pair.forEach((rung, i) => rung.samples.push(samples[i]!));
+      }
     }
   } finally {
     await Promise.all(rungs.map((rung) => stopProcess(rung.child)));
@@ -131,7 +137,7 @@ async function run(dir: string): Promise<void> {
   const loadAfter = load();
 
   console.log(
-    `\nGET /kv, ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s, servers pinned to core 0${pinningNote};`,
+    `\nGET /kv, ${CONNECTIONS} connections to each server, ${ROUNDS} rounds of ${SECONDS} s, a checkout's info and warn servers loaded at the same time, servers pinned to core 0${pinningNote};`,
   );
   console.log(`load average (1, 5, 15 min) before: ${loadBefore}, after: ${loadAfter}; medians over the rounds.`);
   console.log('Δ = CPU at info minus CPU at warn of the same checkout, the median of the per-round differences.\n');
