@@ -111,12 +111,12 @@ export class LogDestination {
   }
 
   /**
-   * Hands the batch on to be written: at once when no write is in progress, else when it ends, unless the batch is
-   * too long to wait (`now`): then it is queued behind it.
+   * Hands the batch on to be written: at once when nothing is being written, else once all that is has been, unless
+   * the batch is too long to wait (`now`): then it is queued behind it.
    */
   private handOn(now = false): void {
     if (this.batch === '' || this.closed) return;
-    if (this.writing && !now) {
+    if ((this.writing || this.queue.length > 0) && !now) {
       this.handOnWhenIdle = true;
       return;
     }
