@@ -29,9 +29,10 @@ export function pinSelf(core: number): void {
   if (hasTaskset) execFileSync('taskset', ['-cp', String(core), String(process.pid)], { stdio: 'ignore' });
 }
 
-/** The node flags `npm start` runs the service with, so a benchmark measures exactly that. */
-export function startFlags(): string[] {
-  const start = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start;
+/** The node flags `npm start` runs the service with (that of the checkout at `root`), so a benchmark measures exactly that. */
+export function startFlags(root = '.'): string[] {
+  const start = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts
+    .start;
   return start.split(/\s+/).filter((word) => word.startsWith('--'));
 }
 
@@ -39,17 +40,18 @@ export function startFlags(): string[] {
 const profileFlags = (): string[] =>
   process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
 
-/** Spawns `node <args>` pinned to core 0 (taskset execs node, so the pid is node's); `stdout` may be a file's descriptor. */
+/** Spawns `node <args>` pinned to core 0 (taskset execs node, so the pid is node's); `stdout` may be an open file's descriptor; `cwd` defaults to this one. */
 export function spawnPinned(
   args: string[],
   env: Record<string, string>,
   stdout: 'ignore' | 'pipe' | number = 'ignore',
+  cwd?: string,
 ): ChildProcess {
   const argv = [...profileFlags(), ...args];
   const [command, commandArgs] = hasTaskset
     ? ['taskset', ['-c', '0', process.execPath, ...argv]]
     : [process.execPath, argv];
-  return spawn(command, commandArgs, { env: { ...process.env, ...env }, stdio: ['ignore', stdout, 'inherit'] });
+  return spawn(command, commandArgs, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', stdout, 'inherit'] });
 }
 
 /** The service's ADMIN_TOKEN in every benchmark (startBuiltService), so a benchmark can fund its wallet. */
@@ -93,10 +95,14 @@ export async function waitForHttp(url: string, attempts = 300): Promise<void> {
 export interface ServiceOptions {
   /** Node flags added to those of `npm start`. */
   readonly flags?: readonly string[];
-  /** The build to run: this checkout's dist/main.js unless given (another checkout's, for an A/B run). */
+  /** The checkout whose dist/main.js runs, from its own folder (default: this one), e.g. a built copy of the base branch. */
+  readonly root?: string;
+  /** The build to run, a path from this folder: this checkout's dist/main.js unless given (another's, for an A/B run). */
   readonly main?: string;
-  /** A file the service's stdout (its log) is appended to, as a user's log file; none: thrown away. */
+  /** A file the service's stdout (its log) is appended to, as a user's log file. */
   readonly logFile?: string;
+  /** Or an open file's descriptor for its stdout; neither: thrown away. */
+  readonly stdout?: number;
 }
 
 /**
@@ -113,7 +119,7 @@ export async function startBuiltService(
   let child: ChildProcess;
   try {
     child = spawnPinned(
-      [...startFlags(), ...(options.flags ?? []), options.main ?? 'dist/main.js'],
+      [...startFlags(options.root), ...(options.flags ?? []), options.main ?? 'dist/main.js'],
       {
         PORT: String(port),
         HOST: '127.0.0.1',
@@ -122,7 +128,8 @@ export async function startBuiltService(
         ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
         ...env,
       },
-      log ?? 'ignore',
+      log ?? options.stdout ?? 'ignore',
+      options.root,
     );
   } finally {
     if (log !== undefined) closeSync(log);

@@ -26,6 +26,7 @@ import { resolverAddresses } from './outbound/dns/server-address.js';
 import { createDnsClient } from './outbound/dns/wire-client.js';
 import { ServiceMetrics } from './observability/metrics.js';
 import { Tracing } from './observability/tracing.js';
+import { stdoutDestination } from './observability/log-destination.js';
 import { wideFileMessage } from './store/sqlite/private-files.js';
 import { createPools } from './outbound/pools.js';
 import type { CorePorts } from './ports.js';
@@ -68,9 +69,9 @@ export function createLogger(config: Config): Logger {
         censor: '***',
       },
     },
-    // Written asynchronously (an access-log line per request must not be a blocking write each); pino
-    // flushes what is buffered when the process exits.
-    pino.destination({ dest: 1, sync: false }),
+    // stdout, written asynchronously, the access lines in batches (observability/log-destination.ts): a request's
+    // line is neither a blocking write nor a write of its own. Written out on a graceful stop and at exit.
+    stdoutDestination(),
   );
 }
 

@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig } from './config.js';
+import { endLog } from './observability/log-destination.js';
 import { createService } from './service.js';
 import type { Service } from './service.js';
 import { checkSettingFiles } from './startup-checks.js';
@@ -38,6 +39,8 @@ async function main(): Promise<void> {
     stopping = true;
     service.deps.logger.info({ signal }, 'stopping: draining requests');
     await service.stop();
+    // Every log line written before exiting, in order (an exit's synchronous flush could pass a write in flight).
+    await endLog(service.deps.logger);
     process.exit(0);
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));

@@ -2,6 +2,9 @@ import { LogController } from 'fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type {} from '../http/metering.js'; // request.meter
+import { AccessLineFormat } from './access-line.js';
+import type { AccessFields } from './access-line.js';
+import { accessLineWriter } from './log-destination.js';
 import type { ServiceMetrics } from './metrics.js';
 import { routeLabel } from './route-label.js';
 import type { Tracing } from './tracing.js';
@@ -10,16 +13,33 @@ import type { Tracing } from './tracing.js';
  * Fastify calls its log controller at the start and at the end of every request, so the request id
  * header, the HTTP metrics and the access log ride on those two calls: no hook of our own, no child
  * logger. Fastify's own per-request lines stay off. The access log is one `info` line per request
- * with the route pattern, never the URL (its query) or a header, so no token can reach it. With tracing
- * on, the request's span begins and ends on the same two calls.
+ * with the route pattern, never the URL (its query) or a header, so no token can reach it: a line pino
+ * would write, made by concatenation (access-line.ts) and batched on the logger's own output
+ * (log-destination.ts), so a request costs well under a microsecond for it (bench/RESULTS.md). With
+ * tracing on, the request's span begins and ends on the same two calls.
  */
 export class RequestObserver extends LogController {
+  private readonly accessLine: AccessLineFormat;
+  private readonly writeAccessLine: (line: string) => void;
+  /** Filled again for each request's line: no object per request. */
+  private readonly fields: AccessFields = {
+    reqId: '',
+    method: '',
+    route: '',
+    status: 0,
+    ms: 0,
+    cost: undefined,
+    wallet: undefined,
+  };
+
   constructor(
     private readonly logger: Logger,
     private readonly metrics: ServiceMetrics,
     private readonly tracing?: Tracing,
   ) {
     super({ disableRequestLogging: true });
+    this.accessLine = new AccessLineFormat(logger);
+    this.writeAccessLine = accessLineWriter(logger);
   }
 
   /** Every answer carries the request's id (see request-id.ts), errors and 404s included. */
@@ -36,19 +56,16 @@ export class RequestObserver extends LogController {
     this.metrics.http(request.method, route, status).observe(ms / 1000);
     if (!this.logger.isLevelEnabled('info')) return;
     const cost = reply.getHeader('x-cost');
-    this.logger.info(
-      {
-        reqId: request.id,
-        method: request.method,
-        route,
-        status,
-        ms: Math.round(ms * 100) / 100,
-        cost: cost === undefined ? undefined : Number(cost),
-        // Enough to tell wallets apart in the log; the token, or its whole hash, never appears.
-        wallet: request.meter?.wallet.hash.slice(0, 8),
-      },
-      'request',
-    );
+    const { fields } = this;
+    fields.reqId = request.id;
+    fields.method = request.method;
+    fields.route = route;
+    fields.status = status;
+    fields.ms = Math.round(ms * 100) / 100;
+    fields.cost = cost === undefined ? undefined : Number(cost);
+    // Enough to tell wallets apart in the log; the token, or its whole hash, never appears.
+    fields.wallet = request.meter?.wallet.hash.slice(0, 8);
+    this.writeAccessLine(this.accessLine.format(fields));
   }
 
   /** Answers given by `frameworkErrors` (refused before routing) get no completion call from Fastify: they are followed here. */

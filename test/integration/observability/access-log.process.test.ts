@@ -1,0 +1,120 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../../src/lib/hash.js';
+import { startServerProcess } from '../../helpers/server-process.js';
+import type { ServerProcess } from '../../helpers/server-process.js';
+import { scratchDatabase } from '../../helpers/stores.js';
+import type { ScratchDatabase } from '../../helpers/stores.js';
+
+type Line = Record<string, unknown>;
+
+/** Every line the process wrote that is JSON (its stdout: pino's lines and the access lines); the others throw. */
+function jsonLines(output: string): Line[] {
+  return output
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Line);
+}
+
+async function newToken(url: string): Promise<string> {
+  const created = await fetch(`${url}/token`, {
+    method: 'POST',
+    body: 'token=new',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
+  return created.text();
+}
+
+/** SIGTERM, then the exit code. */
+async function stop(server: ServerProcess): Promise<number | null> {
+  server.child.kill('SIGTERM');
+  return server.exited;
+}
+
+describe('the access log of the real service (stdout)', () => {
+  const databases: ScratchDatabase[] = [];
+  const servers: ServerProcess[] = [];
+  afterAll(async () => {
+    for (const server of servers) if (server.child.exitCode === null) await stop(server);
+    for (const database of databases) await database.drop();
+  });
+  const start = async (logLevel: string): Promise<ServerProcess> => {
+    const database = await scratchDatabase('sqlite');
+    databases.push(database);
+    const server = await startServerProcess({ DATABASE_URL: database.url, LOG_LEVEL: logLevel });
+    servers.push(server);
+    return server;
+  };
+
+  it('has one line per answer, every one written by a graceful stop, in order, with no token, hash or query', async () => {
+    const server = await start('info');
+    const token = await newToken(server.url);
+    const answers: { id: string; status: number; method: string; route: string }[] = [];
+    const call = async (method: string, path: string, route: string, init: RequestInit = {}) => {
+      const response = await fetch(`${server.url}${path}`, { method, ...init });
+      await response.arrayBuffer();
+      answers.push({ id: response.headers.get('x-request-id') ?? '', status: response.status, method, route });
+    };
+    await call('POST', '/kv/b/k?ttl=60', '/kv/:bucket/:key', { headers: { 'x-token': token }, body: 'v' });
+    // The token wherever a careless log would pick it up: a query string, a path, a refused header, a hostile id.
+    await call('GET', `/kv/b/k?token=${token}`, '/kv/:bucket/:key', { headers: { 'x-token': token } });
+    await call('GET', `/no-such-page/${token}?token=${token}`, '(unmatched)');
+    await call('GET', '/kv/b/%22%7D%0A%7B%22level%22:60', '/kv/:bucket/:key', {
+      headers: { 'x-token': `${token}x`, 'x-request-id': '"},{"level":60' },
+    });
+    // The last ones answered just before the signal: their lines are still in the batch when it comes.
+    for (let i = 0; i < 30; i++) {
+      await call('GET', '/kv/b/k', '/kv/:bucket/:key', { headers: { 'x-token': token } });
+    }
+    expect(await stop(server)).toBe(0);
+
+    const lines = jsonLines(server.output());
+    const access = lines.filter((line) => line.msg === 'request');
+    for (const answer of answers) {
+      const mine = access.filter((line) => line.reqId === answer.id);
+      expect(mine).toHaveLength(1);
+      expect(mine[0]).toMatchObject({ level: 30, method: answer.method, route: answer.route, status: answer.status });
+      expect(Object.keys(mine[0]!).slice(0, 9)).toEqual([
+        'level',
+        'time',
+        'pid',
+        'hostname',
+        'reqId',
+        'method',
+        'route',
+        'status',
+        'ms',
+      ]);
+      expect(typeof mine[0]!.time).toBe('number'); // epoch milliseconds, as pino writes it
+      expect(mine[0]!.pid).toBe(server.child.pid);
+    }
+    const paid = access.find((line) => line.reqId === answers[0]!.id);
+    expect(paid).toMatchObject({ cost: 1, wallet: sha256Hex(token).slice(0, 8) });
+
+    // In the order they were made: started, the access lines, stopping, stopped.
+    const position = (line: Line | undefined) => lines.indexOf(line!);
+    const started = position(lines.find((line) => line.msg === 'coinop started'));
+    const stopping = position(lines.find((line) => line.msg === 'stopping: draining requests'));
+    expect(started).toBeGreaterThanOrEqual(0);
+    for (const answer of answers) {
+      const at = position(access.find((line) => line.reqId === answer.id));
+      expect(at).toBeGreaterThan(started);
+      expect(at).toBeLessThan(stopping);
+    }
+    expect(lines.at(-1)).toMatchObject({ msg: 'stopped' });
+
+    const output = server.output();
+    expect(output).not.toContain(token);
+    expect(output).not.toContain(sha256Hex(token));
+    expect(output).not.toContain('no-such-page');
+    expect(output).not.toContain('ttl=60');
+  });
+
+  it('has none at LOG_LEVEL=warn', async () => {
+    const server = await start('warn');
+    const token = await newToken(server.url);
+    for (let i = 0; i < 5; i++) await (await fetch(`${server.url}/kv/b/k`, { headers: { 'x-token': token } })).text();
+    expect(await stop(server)).toBe(0);
+    expect(jsonLines(server.output()).filter((line) => line.msg === 'request')).toEqual([]);
+    expect(server.output()).not.toContain('"reqId"');
+  });
+});

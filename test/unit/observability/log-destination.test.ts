@@ -1,0 +1,159 @@
+import { spawn, spawnSync } from 'node:child_process';
+import fs, { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pino from 'pino';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  ACCESS_BATCH_CHARS,
+  ACCESS_BATCH_MS,
+  accessLineWriter,
+  endLog,
+  LogDestination,
+} from '../../../src/observability/log-destination.js';
+
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+const access = (n: number): string => `{"level":30,"msg":"request","n":${n}}\n`;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('the log destination', () => {
+  let dir: string;
+  let file: string;
+  let fd: number;
+  let destination: LogDestination;
+  /** The writes handed to the thread pool for the file. */
+  const writes = () => fsWrite.mock.calls.filter(([to]) => to === fd).length;
+  const fsWrite = vi.spyOn(fs, 'write');
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'coinop-log-destination-'));
+    file = join(dir, 'out.log');
+    fd = openSync(file, 'w');
+    fsWrite.mockClear();
+    destination = new LogDestination(fd);
+  });
+  afterEach(async () => {
+    await destination.end();
+    fs.closeSync(fd);
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const written = (): string[] => readFileSync(file, 'utf8').split('\n').filter(Boolean);
+
+  it('batches access lines: many lines, one write, within ACCESS_BATCH_MS', async () => {
+    await sleep(ACCESS_BATCH_MS + 50); // its timer has run once with nothing to write: the batch re-arms it
+    for (let n = 0; n < 50; n++) destination.append(access(n));
+    await sleep(10);
+    expect(writes()).toBe(0);
+    expect(written()).toEqual([]);
+    await sleep(ACCESS_BATCH_MS + 200);
+    expect(writes()).toBe(1);
+    expect(written()).toHaveLength(50);
+  });
+
+  it('writes a batch that reaches ACCESS_BATCH_CHARS at once', async () => {
+    const line = access(0);
+    const count = Math.ceil(ACCESS_BATCH_CHARS / line.length);
+    for (let n = 0; n < count; n++) destination.append(line);
+    await sleep(20);
+    expect(writes()).toBeGreaterThan(0);
+    expect(written()).toHaveLength(count);
+  });
+
+  it("keeps the order of pino's lines and access lines: a pino line is written at once, after the lines before it", async () => {
+    const logger = pino({ level: 'info' }, destination);
+    const writeAccess = accessLineWriter(logger);
+    logger.info('first');
+    writeAccess(access(1));
+    writeAccess(access(2));
+    logger.warn('second');
+    writeAccess(access(3));
+    await sleep(20);
+    const order = () => written().map((line) => (JSON.parse(line) as { msg: string; n?: number }).n ?? line);
+    const made = [expect.stringContaining('"first"'), 1, 2, expect.stringContaining('"second"'), 3];
+    // The warning did not wait for the batch's timer, and took the two access lines before it along.
+    expect(order().slice(0, 4)).toEqual(made.slice(0, 4));
+    await endLog(logger);
+    expect(order()).toEqual(made);
+    logger.info('after the end');
+    writeAccess(access(4));
+    await sleep(20);
+    expect(written()).toHaveLength(5);
+  });
+
+  it("writes straight to another logger's stream (a test's)", () => {
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+    accessLineWriter(logger)(access(7));
+    expect(lines).toEqual([access(7)]);
+  });
+});
+
+describe('on stdout, in a process of its own', () => {
+  /** A process writing `lines` access lines to stdout through the service's destination, then ending as `how` says. */
+  function run(how: string, lines: number): { stdout: string; status: number | null } {
+    const module = join(ROOT, 'src/observability/log-destination.ts');
+    const script = `
+      import { stdoutDestination } from ${JSON.stringify(module)};
+      const destination = stdoutDestination();
+      for (let n = 0; n < ${lines}; n++) destination.append('{"msg":"request","n":' + n + '}\\n');
+      ${how}
+    `;
+    const result = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    return { stdout: result.stdout, status: result.status };
+  }
+
+  it.each([
+    ['process.exit', 'process.exit(3);', 3],
+    ['an uncaught error', 'setImmediate(() => { throw new Error("fatal"); });', 1],
+    ['the event loop running out', '', 0],
+  ])('writes the batch on %s', (_name, how, status) => {
+    const result = run(how, 1000);
+    expect(result.status).toBe(status);
+    const lines = result.stdout.split('\n').filter(Boolean);
+    expect(lines).toHaveLength(1000);
+    expect(lines.map((line) => (JSON.parse(line) as { n: number }).n)).toEqual(
+      Array.from({ length: 1000 }, (_, n) => n),
+    );
+  });
+
+  it('waits for a reader that is slow to take 2 MB, then a graceful end has written every line, in order', async () => {
+    const module = join(ROOT, 'src/observability/log-destination.ts');
+    const script = `
+      import pino from 'pino';
+      import { accessLineWriter, endLog, stdoutDestination } from ${JSON.stringify(module)};
+      process.stdout; // Node makes a pipe non-blocking: full, it refuses writes for a while (EAGAIN)
+      const logger = pino({ level: 'info' }, stdoutDestination());
+      const writeAccess = accessLineWriter(logger);
+      for (let n = 0; n < 10000; n++) {
+        writeAccess('{"msg":"request","n":' + n + ',"pad":"' + 'x'.repeat(150) + '"}\\n');
+        if (n % 1000 === 999) await new Promise((resolve) => setImmediate(resolve));
+      }
+      logger.info('last');
+      await endLog(logger);
+      process.exit(0);
+    `;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const ended = new Promise((resolve) => child.stdout.once('end', resolve));
+    child.stdout.pause();
+    await sleep(1000); // the pipe fills up meanwhile
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stdout.resume();
+    expect(await exited).toBe(0);
+    await ended;
+    const lines = stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { msg: string; n?: number });
+    expect(lines.map((line) => line.n ?? line.msg)).toEqual([...Array.from({ length: 10000 }, (_, n) => n), 'last']);
+  });
+});
