@@ -3,8 +3,11 @@
  * turn, a bare node:http server, a Fastify hello world, coinop's unmetered GET /healthz, coinop's metered GET
  * /kv/{bucket}/{key} with the store's work taken out (bench/no-store-server.mjs), then with the real charge, the real
  * KV read and the real call log put back one after the other (the last is the whole GET on SQLite with
- * SQLITE_SYNCHRONOUS=NORMAL), and the real service on SQLite FULL (the default). With BENCH_DATABASE_URL set, also
- * GET /kv on PostgreSQL (a scratch schema) with the call log taken out, and the real service there.
+ * SQLITE_SYNCHRONOUS=NORMAL), the real service on SQLite FULL (the default), and its POST /kv. Every coinop rung runs at
+ * the defaults users run: LOG_LEVEL=info, one access line per request appended to a log file in the scratch folder;
+ * a last SQLite rung runs the real service at LOG_LEVEL=warn, so its Δ is the access log's cost. With
+ * BENCH_DATABASE_URL set, also GET /kv on PostgreSQL (a scratch schema) with the call log taken out, the real
+ * service there, and its POST /kv.
  * The servers stay up and are loaded in interleaved rounds (each for BENCH_SECONDS, default 4), so the machine's
  * drift hits every rung alike; medians of the rounds are printed. Req/s swings between runs on a shared VM; the
  * server's CPU time per request swings far less, so the Δ column (the µs each step adds) is what to read.
@@ -12,6 +15,7 @@
  * postgres://postgres@127.0.0.1:5432/postgres)
  */
 import type { ChildProcess } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import {
@@ -66,9 +70,18 @@ interface Server {
   readonly url: string;
 }
 
-/** Every server of the ladder, started and stopped together. */
+/** Every server of the ladder, started and stopped together; coinop's logs go to files in `dir`. */
 class Servers {
   private readonly children: ChildProcess[] = [];
+  private logs = 0;
+
+  constructor(private readonly dir: string) {}
+
+  /** A new log file for a coinop server, as a user's log file. */
+  private logFile(): string {
+    this.logs += 1;
+    return join(this.dir, `server-${this.logs}.log`);
+  }
 
   private track(child: ChildProcess): ChildProcess {
     this.children.push(child);
@@ -83,10 +96,16 @@ class Servers {
     return { child, url };
   }
 
-  /** The real service on `databaseUrl`, with `env` added. */
+  /** The real service on `databaseUrl` at the defaults (LOG_LEVEL=info), with `env` added. */
   async coinop(databaseUrl: string, env: Record<string, string> = {}): Promise<Server> {
     const port = await freePort();
-    const child = this.track(await startBuiltService(port, { DATABASE_URL: databaseUrl, ...env }));
+    const child = this.track(
+      await startBuiltService(
+        port,
+        { DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', ...env },
+        { logFile: this.logFile() },
+      ),
+    );
     return { child, url: `http://127.0.0.1:${port}` };
   }
 
@@ -94,17 +113,27 @@ class Servers {
   async noStore(databaseUrl: string, keep: string, env: Record<string, string> = {}): Promise<Server> {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const child = this.track(
-      spawnPinned([...startFlags(), 'bench/no-store-server.mjs'], {
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
-        DATABASE_URL: databaseUrl,
-        KEEP: keep,
-        ...env,
-      }),
-    );
+    const log = openSync(this.logFile(), 'a');
+    try {
+      this.track(
+        spawnPinned(
+          [...startFlags(), 'bench/no-store-server.mjs'],
+          {
+            PORT: String(port),
+            HOST: '127.0.0.1',
+            LOG_LEVEL: 'info',
+            ADMIN_TOKEN: BENCH_ADMIN_TOKEN,
+            DATABASE_URL: databaseUrl,
+            KEEP: keep,
+            ...env,
+          },
+          log,
+        ),
+      );
+    } finally {
+      closeSync(log); // the child has its own copy
+    }
+    const child = this.children.at(-1)!;
     await waitForHttp(`${url}/healthz`);
     return { child, url };
   }
@@ -126,17 +155,18 @@ async function fundedKey(server: Server): Promise<string> {
   return token;
 }
 
-/** GET /kv/bench/key on `server` with `token` (by default its own, from fundedKey). */
+/** GET (or, with `write`, POST) /kv/bench/key on `server` with `token` (by default its own, from fundedKey). */
 async function kvRung(
   name: string,
   server: Server,
-  options: { token?: string; onPostgres?: boolean } = {},
+  options: { token?: string; onPostgres?: boolean; write?: boolean } = {},
 ): Promise<Rung> {
   const headers = { 'x-token': options.token ?? (await fundedKey(server)) };
+  const write = options.write === true ? { method: 'POST' as const, body: 'a value of moderate size' } : {};
   return {
     name,
     server: server.child,
-    options: { url: `${server.url}/kv/bench/key`, headers },
+    options: { url: `${server.url}/kv/bench/key${options.write === true ? '?ttl=3600' : ''}`, headers, ...write },
     onPostgres: options.onPostgres,
     samples: [],
   };
@@ -155,6 +185,8 @@ async function startRungs(servers: Servers, dir: string, postgresUrl: string | u
   // SQLite step, to the real service on FULL, is the fsync alone.
   const normal = { SQLITE_SYNCHRONOUS: 'NORMAL' };
   const full = await servers.coinop(sqlite('full'), { SQLITE_SYNCHRONOUS: 'FULL' });
+  // One token for its GET and POST rungs, as the store limits new tokens per address.
+  const fullToken = await fundedKey(full);
   const rungs = [
     plainRung('bare node:http', await servers.script('bench/bare-server.mjs')),
     plainRung('Fastify hello world', await servers.script('bench/fastify-hello.mjs')),
@@ -169,19 +201,24 @@ async function startRungs(servers: Servers, dir: string, postgresUrl: string | u
       '+ real call log: the whole GET, SQLite NORMAL',
       await servers.noStore(sqlite('log'), 'charge,read,log', normal),
     ),
-    await kvRung('coinop GET /kv, SQLite FULL (the default: the real service)', full),
+    await kvRung('coinop GET /kv, SQLite FULL (the default: the real service)', full, { token: fullToken }),
+    await kvRung(
+      'coinop GET /kv, the same at LOG_LEVEL=warn (no access log)',
+      await servers.coinop(sqlite('warn'), {
+        SQLITE_SYNCHRONOUS: 'FULL',
+        LOG_LEVEL: 'warn',
+      }),
+    ),
+    await kvRung('coinop POST /kv, SQLite FULL (the default)', full, { token: fullToken, write: true }),
   ];
   if (postgresUrl !== undefined) {
     // Both on one schema: one token for both, as the store limits new tokens per address.
     const withoutLog = await servers.noStore(postgresUrl, 'charge,read');
     const token = await fundedKey(withoutLog);
     rungs.push(await kvRung('coinop GET /kv, PostgreSQL, call log taken out', withoutLog, { token, onPostgres: true }));
-    rungs.push(
-      await kvRung('coinop GET /kv, PostgreSQL (the real service)', await servers.coinop(postgresUrl), {
-        token,
-        onPostgres: true,
-      }),
-    );
+    const real = await servers.coinop(postgresUrl);
+    rungs.push(await kvRung('coinop GET /kv, PostgreSQL (the real service)', real, { token, onPostgres: true }));
+    rungs.push(await kvRung('coinop POST /kv, PostgreSQL', real, { token, onPostgres: true, write: true }));
   }
   return rungs;
 }
@@ -247,7 +284,7 @@ async function ladder(dir: string, postgresUrl: string | undefined): Promise<voi
   // PostgreSQL goes to the load generator's core for the run (see kv.bench.ts: woken on the measured service's core,
   // its backends would make the numbers swing); its affinity is restored afterwards (it is shared).
   const pinned: Pinned[] = postgresUrl === undefined ? [] : [pinProcesses('postgres', postgresPids, 1)];
-  const servers = new Servers();
+  const servers = new Servers(dir);
   let rungs: Rung[] = [];
   const notes = await whilePinned(
     pinned,
