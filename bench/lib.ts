@@ -88,13 +88,17 @@ export async function waitForHttp(url: string, attempts = 300): Promise<void> {
   }
 }
 
-/** The built service (`npm run build` first) as `npm start` runs it (plus `extraFlags`), on core 0, answering on 127.0.0.1:`port`. */
+/**
+ * The built service (`npm run build` first) as `npm start` runs it (plus `extraFlags`), on core 0, answering on
+ * 127.0.0.1:`port`; `main`: another build's entry point (a copy of dist/ in the repository root, for an A/B).
+ */
 export async function startBuiltService(
   port: number,
   env: Record<string, string>,
   extraFlags: string[] = [],
+  main = 'dist/main.js',
 ): Promise<ChildProcess> {
-  const child = spawnPinned([...startFlags(), ...extraFlags, 'dist/main.js'], {
+  const child = spawnPinned([...startFlags(), ...extraFlags, main], {
     PORT: String(port),
     HOST: '127.0.0.1',
     SMTP_PORT: '0',
