@@ -19,7 +19,7 @@ type Statement = Database.Statement<unknown[], unknown>;
 
 /**
  * Statements are written with PostgreSQL's `$n`. When each appears once and in order they become
- * SQLite's `?` and bind from the array as it is (the common case, and the cheapest); otherwise they
+ * SQLite's `?` and bind from the values as they are (the common case, and the cheapest); otherwise they
  * become `@pn` and bind from an object.
  */
 interface Prepared {
@@ -33,16 +33,36 @@ function prepareText(sql: string): { text: string; positional: boolean } {
   return { text: sql.replace(/\$(\d+)/g, positional ? '?' : '@p$1'), positional };
 }
 
-/** The one argument better-sqlite3 binds from: the array itself (anonymous `?`) or an object (`@pn`). */
-function bindings(params: readonly unknown[] | undefined, positional: boolean): unknown[] | Record<string, unknown> {
-  if (params === undefined) return [];
-  if (positional)
-    return params.some((value) => value === undefined || typeof value === 'boolean')
-      ? params.map(normaliseParam)
-      : (params as unknown[]);
-  const named: Record<string, unknown> = {};
-  for (let i = 0; i < params.length; i++) named[`p${i + 1}`] = normaliseParam(params[i]);
-  return named;
+/** Longer lists go as one array: a spread of that many arguments would strain the stack for little gain. */
+const MOST_SPREAD = 1000;
+const NO_ARGUMENTS: readonly unknown[] = [];
+
+/** A value better-sqlite3 would read as a list or as named parameters if it were an argument of its own. */
+const isContainer = (value: unknown): boolean =>
+  typeof value === 'object' && value !== null && !ArrayBuffer.isView(value);
+
+/**
+ * The arguments better-sqlite3 binds from. Positional values go as arguments of their own: it binds those directly,
+ * while an array argument costs it a Node-API element lookup per value (the call log's 600-value inserts: ~0.2 µs a
+ * row; bench/RESULTS.md). A container (never a valid value) keeps the array form, so it is refused as before, not
+ * spread into other parameters. `@pn` statements bind from one object.
+ */
+function bindArguments(params: readonly unknown[] | undefined, positional: boolean): readonly unknown[] {
+  if (params === undefined) return NO_ARGUMENTS;
+  if (!positional) {
+    const named: Record<string, unknown> = {};
+    for (let i = 0; i < params.length; i++) named[`p${i + 1}`] = normaliseParam(params[i]);
+    return [named];
+  }
+  let normalise = false;
+  let container = false;
+  for (let i = 0; i < params.length; i++) {
+    const value = params[i];
+    if (value === undefined || typeof value === 'boolean') normalise = true;
+    else if (isContainer(value)) container = true;
+  }
+  const values = normalise ? params.map(normaliseParam) : params;
+  return container || values.length > MOST_SPREAD ? [values] : values;
 }
 
 /** An Sql executor over one connection, with its own prepared-statement cache. */
@@ -68,11 +88,12 @@ export class SqliteConnection implements Sql {
 
   allSync<T>(sql: string, params?: readonly unknown[]): T[] {
     const { statement, positional } = this.prepare(sql);
+    const args = bindArguments(params, positional);
     if (!statement.reader) {
-      statement.run(bindings(params, positional));
+      statement.run(...args);
       return [];
     }
-    return statement.all(bindings(params, positional)) as T[];
+    return statement.all(...args) as T[];
   }
 
   all<T>(sql: string, params?: readonly unknown[]): Promise<T[]> {
@@ -81,17 +102,18 @@ export class SqliteConnection implements Sql {
 
   get<T>(sql: string, params?: readonly unknown[]): Promise<T | undefined> {
     const { statement, positional } = this.prepare(sql);
+    const args = bindArguments(params, positional);
     if (!statement.reader) {
-      statement.run(bindings(params, positional));
+      statement.run(...args);
       return Promise.resolve(undefined);
     }
-    return Promise.resolve(statement.get(bindings(params, positional)) as T | undefined);
+    return Promise.resolve(statement.get(...args) as T | undefined);
   }
 
   run(sql: string, params?: readonly unknown[]): Promise<RunResult> {
     const { statement, positional } = this.prepare(sql);
-    const bound = bindings(params, positional);
-    const changes = statement.reader ? statement.all(bound).length : statement.run(bound).changes;
+    const args = bindArguments(params, positional);
+    const changes = statement.reader ? statement.all(...args).length : statement.run(...args).changes;
     return Promise.resolve({ changes });
   }
 }
