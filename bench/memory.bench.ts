@@ -1,5 +1,6 @@
 /**
- * Memory: resident size after start, during 1,000,000 KV sets on one wallet, and after the load stops.
+ * Memory: resident size after start, during 1,000,000 KV sets on one wallet, and after the load stops, at the
+ * defaults (LOG_LEVEL=info, the access log written to a file).
  * Usage: npm run build && npx tsx bench/memory.bench.ts   (BENCH_SETS to change the count)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,8 +16,9 @@ const dir = mkdtempSync(join(tmpdir(), 'coinop-mem-'));
 const port = await freePort();
 const child = await startBuiltService(
   port,
-  { DATABASE_URL: `sqlite:${join(dir, 'mem.db')}` },
-  { flags: ['--expose-gc', '--import', './bench/gc-on-signal.mjs'] },
+  // At the defaults: the access log on (LOG_LEVEL=info), into a log file as a user's.
+  { DATABASE_URL: `sqlite:${join(dir, 'mem.db')}`, LOG_LEVEL: 'info' },
+  { flags: ['--expose-gc', '--import', './bench/gc-on-signal.mjs'], logFile: join(dir, 'service.log') },
 );
 
 /** Resident size once a full GC has run: what the service still holds, without garbage V8 has not collected yet. */
