@@ -63,7 +63,7 @@ const otherFeature = (up) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'data/**', 'clients/typescript/dist/**'] },
+  { ignores: ['dist/**', 'dist-*/**', 'node_modules/**', 'coverage/**', 'data/**', 'clients/typescript/dist/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
