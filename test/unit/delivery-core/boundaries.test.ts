@@ -1,24 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { sourceTexts } from '../../helpers/source-files.js';
 
 // Deliveries have one owner, src/delivery-core/: it signs every attempt and claims the outbox's entries, and the
 // features hand it targets, keys and bodies. These read the source, so a second signer or claimer added later fails here.
-const SRC = fileURLToPath(new URL('../../../src/', import.meta.url));
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
-  });
-}
-
-const files = sourceFiles(SRC).map((path) => ({
-  path: relative(SRC, path).split('\\').join('/'),
-  text: readFileSync(path, 'utf8'),
-}));
+const files = sourceTexts();
 const matching = (pattern: RegExp, where: (path: string) => boolean) =>
   files.filter((file) => where(file.path) && pattern.test(file.text)).map((file) => file.path);
 const inCore = (path: string) => path.startsWith('delivery-core/');

@@ -1,24 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { sourceTexts } from '../../helpers/source-files.js';
 
 // The ledger is the one writer of wallets and the call log, and the core never reaches into a feature:
 // these read the source itself, so a shortcut added later fails here rather than in review.
-const SRC = fileURLToPath(new URL('../../../src/', import.meta.url));
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
-  });
-}
-
-const files = sourceFiles(SRC).map((path) => ({
-  path: relative(SRC, path).split('\\').join('/'),
-  text: readFileSync(path, 'utf8'),
-}));
+const files = sourceTexts();
 const under = (path: string, folders: readonly string[]) => folders.some((folder) => path.startsWith(`${folder}/`));
 const containing = (needle: string, where: (path: string) => boolean) =>
   files.filter((file) => where(file.path) && file.text.includes(needle)).map((file) => file.path);
