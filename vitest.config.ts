@@ -23,7 +23,12 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'alone', include: latencyBound, fileParallelism: false, sequence: { groupOrder: 1 } },
+        test: {
+          name: 'alone',
+          include: latencyBound,
+          poolOptions: { forks: { singleFork: true } },
+          sequence: { groupOrder: 1 },
+        },
       },
     ],
   },

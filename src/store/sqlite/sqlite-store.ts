@@ -123,6 +123,8 @@ export interface SqliteOptions {
   readonly synchronous?: 'FULL' | 'NORMAL';
   /** The OS call that makes the WAL durable (tests replace it to observe what waits for it). */
   readonly fsync?: FsyncFunction;
+  /** How many fsyncs of the WAL may run at once (default: wal-sync.ts's FSYNCS_IN_FLIGHT; tests of several set it). */
+  readonly fsyncsInFlight?: number;
   /** Told of each group commit's size and each fsync's duration. */
   readonly metrics?: SqliteMetrics;
   /** READ_CHARGE_SYNC_MS: the longest a commit of `syncLater` writes only waits for its fsync (default 10). */
@@ -159,7 +161,10 @@ export function openSqliteStore(path: string, options: SqliteOptions = {}): Sqli
   // fsynced on the thread pool instead and commits are acknowledged after it (see WalSync).
   const walSync =
     (options.synchronous ?? 'FULL') === 'FULL' && path !== ':memory:'
-      ? new WalSync(`${path}-wal`, timedFsync(options.fsync ?? fdatasync, options.metrics))
+      ? new WalSync(`${path}-wal`, {
+          fsync: timedFsync(options.fsync ?? fdatasync, options.metrics),
+          slots: options.fsyncsInFlight,
+        })
       : undefined;
   writer.pragma('synchronous = NORMAL');
   writer.pragma('busy_timeout = 5000');

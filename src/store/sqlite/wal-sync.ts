@@ -16,26 +16,44 @@ function fsyncDirectory(path: string): void {
 }
 
 /**
- * How many fsyncs of the WAL may run at once. With one, a commit that arrives just after an fsync
- * started waits for it and then for a whole fsync of its own; with two, it starts its own at once
- * (interleaved A/B under the KV GET load: +11 % req/s). More adds fsync work without shortening waits.
+ * How many fsyncs of the WAL may run at once, unless told otherwise (`WalSyncOptions.slots`). With one, a commit that
+ * arrives while an fsync runs waits for it and then for the next, which covers every commit made meanwhile; with two,
+ * it starts its own at once: a shorter wait for that commit, but about twice the fsyncs for the same commits, and each
+ * costs the service's core ~100 µs of kernel work on a virtual disk. Interleaved A/B at the defaults on a quiet host
+ * (bench/RESULTS.md, "Quiet host"): one in flight is 3.9 µs of CPU less per `POST /kv` (+6 % req/s) and 0.6 µs less
+ * per `GET /kv`, with the same p99 at 50 connections.
  */
-const FSYNCS_IN_FLIGHT = 2;
+export const FSYNCS_IN_FLIGHT = 1;
+
+export interface WalSyncOptions {
+  /**
+   * The OS call that makes the WAL durable. fdatasync flushes the data and what is needed to read it back (the size),
+   * not the timestamps: what SQLite itself uses on Linux, with less journal work for the kernel on the service's core.
+   */
+  readonly fsync?: FsyncFunction;
+  /** Makes the WAL's directory entry durable (once, before the first fsync). */
+  readonly syncDirectory?: DirectorySync;
+  /** How many fsyncs may run at once (default FSYNCS_IN_FLIGHT). */
+  readonly slots?: number;
+}
 
 /**
  * Makes SQLite commits durable without blocking the event loop. The writer connection runs with
  * `synchronous=NORMAL`, so COMMIT only hands the WAL frames to the OS; this then fsyncs the WAL file
  * on the libuv thread pool and tells every commit made before the fsync started that it is on disk.
- * Commits arriving while FSYNCS_IN_FLIGHT fsyncs run wait for the next one, which covers all of them,
+ * Commits arriving while every slot's fsync runs wait for the next one, which covers all of them,
  * and the event loop keeps serving requests meanwhile.
- * Each fsync slot has its own read-only descriptor of the WAL: fsync flushes the file, not the
- * descriptor, but Linux reports a write-back error once per open file, so two fsyncs sharing one
+ * With more than one slot, each has its own read-only descriptor of the WAL: fsync flushes the file, not
+ * the descriptor, but Linux reports a write-back error once per open file, so two fsyncs sharing one
  * descriptor could see one failure between them and the other would acknowledge lost writes.
  */
 export class WalSync {
   /** One per slot, opened together on first use. */
   private descriptors: readonly number[] | undefined;
-  private readonly freeSlots: number[] = Array.from({ length: FSYNCS_IN_FLIGHT }, (_, slot) => slot);
+  private readonly slots: number;
+  private readonly freeSlots: number[];
+  private readonly fsync: FsyncFunction;
+  private readonly syncDirectory: DirectorySync;
   private waiting: SyncCallback[] = [];
   private idleWaiters: (() => void)[] = [];
   private closed = false;
@@ -44,11 +62,13 @@ export class WalSync {
 
   constructor(
     private readonly walPath: string,
-    // fdatasync flushes the data and what is needed to read it back (the size), not the timestamps: what SQLite
-    // itself uses on Linux, with less journal work for the kernel on the service's core (interleaved A/B: +9 %).
-    private readonly fsync: FsyncFunction = fdatasync,
-    private readonly syncDirectory: DirectorySync = fsyncDirectory,
-  ) {}
+    options: WalSyncOptions = {},
+  ) {
+    this.slots = options.slots ?? FSYNCS_IN_FLIGHT;
+    this.freeSlots = Array.from({ length: this.slots }, (_, slot) => slot);
+    this.fsync = options.fsync ?? fdatasync;
+    this.syncDirectory = options.syncDirectory ?? fsyncDirectory;
+  }
 
   /** `done` runs once everything committed before this call is on disk (or the fsync failed). */
   whenDurable(done: SyncCallback): void {
@@ -67,7 +87,7 @@ export class WalSync {
 
   /** `done` runs once no fsync is running or waiting, so the descriptors can be closed under none. */
   whenIdle(done: () => void): void {
-    if (this.freeSlots.length === FSYNCS_IN_FLIGHT) done();
+    if (this.freeSlots.length === this.slots) done();
     else this.idleWaiters.push(done);
   }
 
@@ -77,7 +97,7 @@ export class WalSync {
    */
   close(): void {
     this.closed = true;
-    if (this.freeSlots.length === FSYNCS_IN_FLIGHT) this.closeDescriptors();
+    if (this.freeSlots.length === this.slots) this.closeDescriptors();
   }
 
   private closeDescriptors(): void {
@@ -113,9 +133,9 @@ export class WalSync {
   /** A slot is free again; when all are, the idle waiters run, one at a time while that still holds. */
   private release(slot: number): void {
     this.freeSlots.push(slot);
-    while (this.freeSlots.length === FSYNCS_IN_FLIGHT && this.idleWaiters.length > 0)
+    while (this.freeSlots.length === this.slots && this.idleWaiters.length > 0)
       (this.idleWaiters.shift() as () => void)();
-    if (this.closed && this.freeSlots.length === FSYNCS_IN_FLIGHT) this.closeDescriptors();
+    if (this.closed && this.freeSlots.length === this.slots) this.closeDescriptors();
   }
 
   /**
@@ -130,7 +150,7 @@ export class WalSync {
   private openDescriptors(): number[] {
     const opened: number[] = [];
     try {
-      for (let i = 0; i < FSYNCS_IN_FLIGHT; i++) opened.push(openSync(this.walPath, 'r'));
+      for (let i = 0; i < this.slots; i++) opened.push(openSync(this.walPath, 'r'));
       // The WAL's directory entry must survive a power cut too; a failed fsync of it is as final as one of the WAL.
       try {
         this.syncDirectory(dirname(this.walPath));

@@ -24,10 +24,10 @@ describe('SQLite group commit', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function open(held?: ReturnType<typeof heldFsync>): Promise<SqliteStore> {
+  async function open(held?: ReturnType<typeof heldFsync>, fsyncsInFlight?: number): Promise<SqliteStore> {
     heldDisk = held;
     dir = mkdtempSync(join(tmpdir(), 'coinop-group-'));
-    const opened = openSqliteStore(join(dir, 'coinop.db'), { fsync: held?.fsync });
+    const opened = openSqliteStore(join(dir, 'coinop.db'), { fsync: held?.fsync, fsyncsInFlight });
     store = opened;
     await opened.migrate();
     return opened;
@@ -55,9 +55,28 @@ describe('SQLite group commit', () => {
     return writes;
   }
 
-  it('runs two fsyncs at once, each on its own descriptor; later commits wait for the next, which covers them all', async () => {
+  it('by default runs one fsync at a time: commits made while it runs wait for the next, which covers them all', async () => {
     const disk = heldFsync();
     const sqlite = await open(disk);
+    const [first, second, third] = (await writesInTurns(sqlite, ['a', 'b', 'c'])) as [
+      Promise<unknown>,
+      Promise<unknown>,
+      Promise<unknown>,
+    ];
+    expect(disk.calls).toBe(1);
+    disk.complete(0);
+    expect(await settled(first)).toBe('resolved');
+    expect(await settled(second)).toBe('pending');
+    expect(disk.calls).toBe(2); // one fsync for both commits that waited
+    disk.complete(1);
+    expect(await settled(second)).toBe('resolved');
+    expect(await settled(third)).toBe('resolved');
+    expect(disk.calls).toBe(2);
+  });
+
+  it('with two in flight, runs two fsyncs at once, each on its own descriptor; later commits wait for the next, which covers them all', async () => {
+    const disk = heldFsync();
+    const sqlite = await open(disk, 2);
     const [first, second, third, fourth] = (await writesInTurns(sqlite, ['a', 'b', 'c', 'd'])) as [
       Promise<unknown>,
       Promise<unknown>,
@@ -82,7 +101,7 @@ describe('SQLite group commit', () => {
 
   it('refuses a write whose own fsync succeeded when an fsync that ran alongside failed first', async () => {
     const disk = heldFsync();
-    const sqlite = await open(disk);
+    const sqlite = await open(disk, 2);
     const [first, second] = (await writesInTurns(sqlite, ['a', 'b'])) as [Promise<unknown>, Promise<unknown>];
     expect(disk.calls).toBe(2);
     disk.complete(0, Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' }));
@@ -93,7 +112,7 @@ describe('SQLite group commit', () => {
 
   it('closes only once no fsync runs: one that started earlier and ends last keeps its descriptor', async () => {
     const disk = heldFsync();
-    const sqlite = await open(disk);
+    const sqlite = await open(disk, 2);
     const [first, second] = (await writesInTurns(sqlite, ['a', 'b'])) as [Promise<unknown>, Promise<unknown>];
     const closed = sqlite.close();
     await turn();

@@ -36,7 +36,7 @@ describe('WalSync', () => {
 
   it('closed while an fsync runs: refuses later commits, keeps the descriptor until that fsync ends', () => {
     const disk = heldFsync();
-    const sync = new WalSync(wal, disk.fsync);
+    const sync = new WalSync(wal, { fsync: disk.fsync });
     const { seen, done } = outcomes();
     sync.whenDurable(done('a'));
     const fd = disk.descriptor(0);
@@ -51,7 +51,7 @@ describe('WalSync', () => {
 
   it('tells idle waiters only while nothing runs: one that starts an fsync holds back the next', () => {
     const disk = heldFsync();
-    const sync = new WalSync(wal, disk.fsync);
+    const sync = new WalSync(wal, { fsync: disk.fsync });
     const { seen, done } = outcomes();
     const idle: string[] = [];
     sync.whenDurable(done('a'));
@@ -69,7 +69,7 @@ describe('WalSync', () => {
 
   it('answers a commit made from a callback with an fsync that starts after it', () => {
     const disk = heldFsync();
-    const sync = new WalSync(wal, disk.fsync);
+    const sync = new WalSync(wal, { fsync: disk.fsync });
     const { seen, done } = outcomes();
     sync.whenDurable((error) => {
       done('a')(error);
@@ -85,9 +85,12 @@ describe('WalSync', () => {
   it('a failed fsync of the WAL directory fails that round and every later commit, without fsyncing the WAL', () => {
     const disk = heldFsync();
     let directorySyncs = 0;
-    const sync = new WalSync(wal, disk.fsync, () => {
-      directorySyncs++;
-      throw new Error('EIO: directory');
+    const sync = new WalSync(wal, {
+      fsync: disk.fsync,
+      syncDirectory: () => {
+        directorySyncs++;
+        throw new Error('EIO: directory');
+      },
     });
     const { seen, done } = outcomes();
     sync.whenDurable(done('a'));
