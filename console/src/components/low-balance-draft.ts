@@ -3,6 +3,12 @@
  * (docs/contract.md#low-balance: PUT merges, omitted fields keep their values, null clears).
  */
 import { validateFormatConfig } from '../../../src/formats/index.js';
+import {
+  emailProblem,
+  thresholdProblem,
+  webhookContentProblem,
+  webhookUrlProblem,
+} from '../../../src/features/settings/low-balance-rules.js';
 import type { OkBody } from '../api-types.js';
 
 export type SettingsView = OkBody<'settingsGet'>;
@@ -117,16 +123,23 @@ export interface SettingsUpdate {
 
 /**
  * The PUT body: the threshold always; the webhook and e-mail only when changed (the service merges), null when
- * removed. A changed webhook still holding a redacted value is refused here: saving it would store "***".
+ * removed. What the service would refuse (its own rules, low-balance-rules.ts) is refused here, before the paid call;
+ * so is a changed webhook still holding a redacted value: saving it would store "***".
  */
 export function updateOf(draft: Draft, saved: SettingsView): Parsed<SettingsUpdate> {
   const threshold = Number(draft.threshold);
   if (draft.threshold.trim() === '' || !Number.isInteger(threshold) || threshold < 0) {
     return { ok: false, error: 'Invalid threshold: must be a whole number of credits, 0 to turn notifications off' };
   }
+  const thresholdRule = thresholdProblem(threshold);
+  if (thresholdRule !== null) return { ok: false, error: thresholdRule };
   const update: SettingsUpdate = { low_balance_threshold: threshold };
   const email = draft.email.trim();
-  if (email !== (saved.low_balance_email ?? '')) update.low_balance_email = email === '' ? null : email;
+  if (email !== (saved.low_balance_email ?? '')) {
+    const emailRule = email === '' ? null : emailProblem(email);
+    if (emailRule !== null) return { ok: false, error: emailRule };
+    update.low_balance_email = email === '' ? null : email;
+  }
   const webhook = webhookOf(draft, saved.low_balance_webhook);
   if (!webhook.ok) return webhook;
   const before = webhookOf(draftOf(saved), saved.low_balance_webhook);
@@ -134,6 +147,10 @@ export function updateOf(draft: Draft, saved: SettingsView): Parsed<SettingsUpda
     const secret = redactedName(webhook.value);
     if (secret !== undefined)
       return { ok: false, error: `Enter ${secret} again: the service shows saved secrets as ${REDACTED}` };
+    if (webhook.value !== undefined) {
+      const rule = webhookUrlProblem(webhook.value.url) ?? webhookContentProblem(webhook.value);
+      if (rule !== null) return { ok: false, error: rule };
+    }
     update.low_balance_webhook = webhook.value ?? null;
   }
   return { ok: true, value: update };

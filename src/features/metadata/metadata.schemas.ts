@@ -5,6 +5,7 @@ import { SUMMARY_LEVELS } from './ai/summarizer.js';
 import type { KeyFacts, SummaryLevel } from './ai/summarizer.js';
 import { ANALYSIS_LIMITS } from './html/limits.js';
 import type { AnalysisLimit } from './html/limits.js';
+import { MAX_PAGE_URL_LENGTH, PAGE_URL_LENGTH_RULE } from './page-url-rules.js';
 
 /** Open objects: a page may say more than we list, and clients ignore what they do not know (docs/contract.md#versioning). */
 const Open = <T extends TProperties>(properties: T, description?: string): TObject<T> =>
@@ -20,8 +21,8 @@ export type AiSummary = 'none' | SummaryLevel;
 export const MetadataRequest = Type.Object(
   {
     url: Type.String({
-      maxLength: 2048,
-      'x-error': 'must be a string of at most 2048 characters',
+      maxLength: MAX_PAGE_URL_LENGTH,
+      'x-error': PAGE_URL_LENGTH_RULE,
       description: 'Absolute http or https URL of a public page',
     }),
     aiSummary: Type.Optional(

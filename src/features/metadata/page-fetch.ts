@@ -1,6 +1,6 @@
 import type { Outbound, OutboundResponse } from '../../outbound/outbound-client.js';
 import { OutboundError } from '../../outbound/outbound-client.js';
-import { parseTargetUrl } from '../../outbound/url-rules.js';
+import { checkPageUrl, pageUrlWording } from './page-url-rules.js';
 import { ApiError, errors } from '../../errors.js';
 
 /** Pages are read up to this many bytes; the rest is never downloaded (`technical.truncated`). */
@@ -13,19 +13,11 @@ export interface FetchedPage extends OutboundResponse {
   finalUrlParsed: URL;
 }
 
-/** url-to-metadata has always worded the syntax and scheme rules this way; parseTargetUrl's other messages pass through. */
-const URL_RULE_WORDING: ReadonlyMap<string, string> = new Map([
-  ['Invalid url: must be a valid URL', 'Invalid url: must be an absolute http or https URL'],
-  ['Invalid url: must be an http or https URL', 'Invalid url: must be an absolute http or https URL'],
-]);
-
 /** A target URL as the caller gave it: the outbound client's own rules (absolute, http or https, no credentials), or 400. */
 export function parsePageUrl(raw: string): URL {
-  try {
-    return parseTargetUrl(raw.trim(), true);
-  } catch (error) {
-    throw fetchFailure(error);
-  }
+  const checked = checkPageUrl(raw);
+  if (!checked.ok) throw errors.badRequest(checked.error);
+  return checked.url;
 }
 
 /** Why the page could not be fetched, as the caller should hear it: 400 when it is the URL's fault, else 502. */
@@ -34,7 +26,7 @@ function fetchFailure(error: unknown): ApiError {
   switch (error.code) {
     case 'invalid_url':
     case 'insecure_url':
-      return errors.badRequest(URL_RULE_WORDING.get(error.message) ?? error.message);
+      return errors.badRequest(pageUrlWording(error.message));
     case 'refused_address':
       return errors.invalidField('url', 'refused address (not a public address)');
     default:

@@ -4,8 +4,9 @@ import { errors } from '../../errors.js';
 import { OutboundError } from '../../outbound/outbound-client.js';
 import { okText, responses, tokenAuth, PLAIN_TEXT } from '../../http/schemas.js';
 import { walletOf } from '../../http/metering.js';
-import { checkHeaders, redactHeaders } from '../../delivery-core/index.js';
-import { redactOptions, validateFormatConfig } from '../../formats/index.js';
+import { redactHeaders } from '../../delivery-core/index.js';
+import { redactOptions } from '../../formats/index.js';
+import { underLowBalanceWebhook, webhookContentProblem } from './low-balance-rules.js';
 import { SettingsUpdate, SettingsView } from './settings.schemas.js';
 import type { LowBalanceWebhook } from './settings.schemas.js';
 import { readSettings, updateSettings } from './settings.queries.js';
@@ -14,10 +15,6 @@ const meter = { cost: 1, category: 'settings' } as const;
 /** Reading the settings writes nothing of the user's (docs/reference.md#durability-of-read-charges). */
 const readMeter = { ...meter, readOnly: true } as const;
 
-/** The shared checks word their messages for a webhook's own fields (`Invalid url: …`): here they sit under low_balance_webhook. */
-const underLowBalanceWebhook = (message: string): string =>
-  message.replace(/^Invalid /, 'Invalid low_balance_webhook.');
-
 /** Save-time checks: the URL must be public HTTPS (the same check webhooks get), headers and format sane. */
 async function checkWebhook(deps: Deps, webhook: LowBalanceWebhook): Promise<string | null> {
   try {
@@ -25,11 +22,7 @@ async function checkWebhook(deps: Deps, webhook: LowBalanceWebhook): Promise<str
   } catch (error) {
     return underLowBalanceWebhook(error instanceof OutboundError ? error.message : 'Invalid url');
   }
-  const format = validateFormatConfig({ format: webhook.format, options: webhook.options, template: webhook.template });
-  return (
-    checkHeaders(webhook.headers ?? {}, 'low_balance_webhook.headers') ??
-    (format === null ? null : underLowBalanceWebhook(format))
-  );
+  return webhookContentProblem(webhook);
 }
 
 function view(webhook: LowBalanceWebhook) {

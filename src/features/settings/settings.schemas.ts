@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import { Nullable } from '../../http/schemas.js';
+import { EMAIL_RULE, MAX_EMAIL_LENGTH, MAX_THRESHOLD, THRESHOLD_RULE } from './low-balance-rules.js';
 
 export const StringMap = (options: { maxProperties?: number; maxValueLength?: number; description?: string } = {}) =>
   Type.Unsafe<Record<string, string>>({
@@ -37,15 +38,15 @@ export type LowBalanceWebhook = Static<typeof LowBalanceWebhook>;
 export const SettingsUpdate = Type.Object(
   {
     low_balance_threshold: Type.Optional(
-      Type.Integer({ minimum: 0, maximum: 1e12, 'x-error': 'must be an integer from 0 to 1000000000000' }),
+      Type.Integer({ minimum: 0, maximum: MAX_THRESHOLD, 'x-error': THRESHOLD_RULE }),
     ),
     low_balance_webhook: Type.Optional(Nullable(LowBalanceWebhook)),
     low_balance_email: Type.Optional(
       Nullable(
         Type.String({
           format: 'email',
-          maxLength: 254,
-          'x-error': 'must be an e-mail address of at most 254 characters',
+          maxLength: MAX_EMAIL_LENGTH,
+          'x-error': EMAIL_RULE,
         }),
       ),
     ),

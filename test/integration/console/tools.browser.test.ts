@@ -144,6 +144,31 @@ describeInBrowser('the tools page', () => {
     await expectAccessible(page);
   });
 
+  it('refuses a page URL the service would refuse in the page, in its words, for nothing', async () => {
+    const token = await harness.t.createToken(1000);
+    const page = await openTool(harness, token, 'URL metadata');
+    const tool = page.getByRole('region', { name: 'URL metadata' });
+    const read = tool.getByRole('button', { name: 'Read metadata' });
+    expect(await read.isDisabled()).toBe(true); // nothing typed yet
+    await tool.getByLabel('Page URL').fill('example.com/page');
+    await expect
+      .poll(() => tool.getByTestId('metadata-problem').textContent())
+      .toBe('Invalid url: must be an absolute http or https URL');
+    expect(await read.isDisabled()).toBe(true);
+    await tool.getByLabel('Page URL').fill('https://user:secret@example.com/');
+    await expect
+      .poll(() => tool.getByTestId('metadata-problem').textContent())
+      .toBe('Invalid url: must not contain credentials');
+    // Enter in the field submits the form: still nothing sent.
+    await tool.getByLabel('Page URL').press('Enter');
+    expect(await read.isDisabled()).toBe(true);
+    await tool.getByLabel('Page URL').fill(outbound.url('/rich'));
+    await expect.poll(() => tool.getByTestId('metadata-problem').count()).toBe(0);
+    expect(await read.isDisabled()).toBe(false);
+    await expectAccessible(page);
+    expect(await balanceOf(harness.t, token)).toBe(1000);
+  });
+
   it('makes links of http(s) URLs only, and shows any other URL of an answer as text', async () => {
     // An answer as an older or another service might give it: script URLs where the console shows links.
     const answer = {

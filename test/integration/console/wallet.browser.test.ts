@@ -162,6 +162,35 @@ for (const kind of STORE_KINDS) {
       });
     });
 
+    it('refuses in the page a low-balance update the service would refuse, in its words, for nothing', async () => {
+      const token = await harness.t.createToken(800);
+      const page = await showDetails(await harness.signedIn(token));
+      const before = await balanceOf(harness.t, token);
+      const save = page.getByRole('button', { name: 'Save settings' });
+      const refusal = async (message: string) => {
+        await save.click();
+        await expect.poll(() => page.getByRole('alert').textContent()).toBe(message);
+      };
+      await page.getByLabel('Threshold (credits)').fill('1000000000001');
+      await refusal('Invalid low_balance_threshold: must be an integer from 0 to 1000000000000');
+      await page.getByLabel('Threshold (credits)').fill('50');
+      await page.getByLabel('Webhook URL (HTTPS)').fill('http://hooks.example.com/low-balance');
+      await refusal('Invalid low_balance_webhook.url: must be an https URL');
+      await page.getByLabel('Webhook URL (HTTPS)').fill('https://hooks.example.com/low-balance');
+      await page.getByLabel(/^Extra headers/).fill('Host: other.example');
+      await refusal('Invalid low_balance_webhook.headers: "Host" cannot be set');
+      await page.getByLabel(/^Extra headers/).fill('');
+      await page.getByLabel('Webhook URL (HTTPS)').fill('');
+      // The browser takes an address without a dot in its domain; the service does not, and its words decide.
+      await page.getByLabel('E-mail').fill('ops@localhost');
+      await refusal('Invalid low_balance_email: must be an e-mail address of at most 254 characters');
+      expect(await balanceOf(harness.t, token)).toBe(before);
+      await page.getByLabel('E-mail').fill('ops@example.com');
+      await save.click();
+      await expect.poll(() => page.getByRole('status').filter({ hasText: 'Saved.' }).count()).toBe(1);
+      expect(await balanceOf(harness.t, token)).toBe((before ?? 0) - 2);
+    });
+
     it('gets a payment link when recharge is set up, and says so plainly when it is not', async () => {
       const page = await harness.signedIn(await harness.t.createToken(300));
       await page.getByRole('button', { name: 'Get a payment link' }).click();

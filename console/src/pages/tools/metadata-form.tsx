@@ -7,15 +7,20 @@ import { MetadataResult } from './metadata-result.js';
 import { SUMMARY_LEVELS } from './metadata-types.js';
 import type { MetadataAnswer, SummaryLevel } from './metadata-types.js';
 import { readableError } from './readable-error.js';
+import { checkPageUrl } from '../../../../src/features/metadata/page-url-rules.js';
 
 export function UrlMetadata() {
   const [url, setUrl] = useState('');
   const [level, setLevel] = useState<SummaryLevel>('none');
   const credits = SUMMARY_LEVELS.find((candidate) => candidate.level === level)?.credits ?? 55;
   const analysis = usePaidCall<MetadataAnswer>({ cost: credits });
+  // The service's own URL rules, run here: a typo is refused in the page, for nothing (docs/console.md).
+  const checked = url.trim() === '' ? undefined : checkPageUrl(url);
+  const problem = checked === undefined || checked.ok ? null : checked.error;
 
   const submit = (event: Event) => {
     event.preventDefault();
+    if (checked === undefined || !checked.ok) return;
     void analysis.run(() =>
       call<MetadataAnswer>('POST', '/url-to-metadata', { json: { url: url.trim(), aiSummary: level } }),
     );
@@ -52,9 +57,14 @@ export function UrlMetadata() {
             </select>
           </div>
         </div>
+        {problem === null ? null : (
+          <p class="error" role="alert" data-testid="metadata-problem">
+            {problem}
+          </p>
+        )}
         <ErrorNote error={readableError(analysis.error)} />
         <div class="actions">
-          <button type="submit" class="primary" disabled={analysis.busy}>
+          <button type="submit" class="primary" disabled={analysis.busy || checked === undefined || !checked.ok}>
             {analysis.busy ? 'Reading the page…' : 'Read metadata'}
           </button>
           <span aria-live="polite">
