@@ -11,6 +11,10 @@ import { recordAttempt } from './history.js';
 import { isRetryable, retryDelayMs } from './retry-policy.js';
 import { recordRedelivery, recordRetry } from './retry.queries.js';
 import { signatureHeadersFor } from './signing.js';
+import { SIGNATURE_HEADERS } from './delivery-headers.js';
+
+/** The signature follows a redirect to another origin: no secret (an HMAC of the very bytes sent), and a receiver that moved needs it. */
+const SIGNED_HEADER_NAMES: readonly string[] = Object.values(SIGNATURE_HEADERS);
 
 /** What sending a delivery uses: the send (outbound), its log line (ledger), its history (store), counts and time. */
 export type DeliveryPorts = Pick<
@@ -80,7 +84,12 @@ async function sendAttempt(deps: SendPorts, { target, deliveryId, bodyText, metr
           { messageId: deliveryId, timestampSeconds: Math.floor(startedAt / 1000), body: bodyText },
           startedAt,
         );
-  const result = await deps.outbound.deliverJson(target.url, bodyText, { ...target.headers, ...signed });
+  const result = await deps.outbound.deliverJson(
+    target.url,
+    bodyText,
+    { ...target.headers, ...signed },
+    SIGNED_HEADER_NAMES,
+  );
   deps.metrics.delivered(metric, result.ok, result.elapsedMs / 1000);
   const ms = Math.round(result.elapsedMs);
   deps.ledger.record({

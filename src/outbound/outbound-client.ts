@@ -87,8 +87,17 @@ export type DeliveryResult =
 export interface Outbound {
   /** Throws OutboundError. */
   request(req: OutboundRequest): Promise<OutboundResponse>;
-  /** POST `json` (already serialised, so signed bytes are the bytes sent) as application/json; success only on 2xx; never throws. */
-  deliverJson(url: string, json: string, headers?: Record<string, string>): Promise<DeliveryResult>;
+  /**
+   * POST `json` (already serialised, so signed bytes are the bytes sent) as application/json; success only on 2xx;
+   * never throws. A redirect to another origin keeps only our content-type and user-agent and the `portable` headers
+   * the caller names (a signature of the very bytes sent: no secret, and what a receiver that moved needs to verify).
+   */
+  deliverJson(
+    url: string,
+    json: string,
+    headers?: Record<string, string>,
+    portable?: readonly string[],
+  ): Promise<DeliveryResult>;
   /** Save-time check; throws OutboundError whose message is a 400 body. */
   checkUrl(url: string, opts?: { allowHttp?: boolean }): Promise<void>;
   close(): Promise<void>;
@@ -216,7 +225,12 @@ export function createOutbound(options: OutboundOptions | SharedTrustOptions): O
     }
   }
 
-  async function deliverJson(url: string, json: string, headers?: Record<string, string>): Promise<DeliveryResult> {
+  async function deliverJson(
+    url: string,
+    json: string,
+    headers?: Record<string, string>,
+    portable: readonly string[] = [],
+  ): Promise<DeliveryResult> {
     const started = performance.now();
     try {
       const res = await send(
@@ -229,7 +243,7 @@ export function createOutbound(options: OutboundOptions | SharedTrustOptions): O
           maxResponseBytes: Math.min(DELIVERY_RESPONSE_BYTES, options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES),
         },
         closed ? undefined : deliverySession(),
-        DELIVERY_PORTABLE_HEADERS,
+        new Set([...DELIVERY_PORTABLE_HEADERS, ...portable.map((name) => name.toLowerCase())]),
       );
       const elapsedMs = elapsedSince(started);
       const responseExcerpt = excerptOf(res.body);

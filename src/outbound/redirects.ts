@@ -29,19 +29,11 @@ export const REQUEST_PORTABLE_HEADERS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Headers of a delivery that cross origins: our content-type and user-agent, and the Standard Webhooks
- * headers (callers cannot save headers of these names). Every caller-supplied header (a webhook's `x-api-key`,
- * `authorization`, …) stays with the origin it was saved for. The signature is kept on purpose: it is no
- * secret (an HMAC of the very bytes the new origin receives, useless for any other body, id or timestamp),
- * and a receiver that moved to another host needs it to verify what it gets.
+ * Headers of a delivery that cross origins, besides those its caller names (`deliverJson`'s `portable`: the
+ * signature, which delivery-core writes): our content-type and user-agent. Every caller-supplied header (a webhook's
+ * `x-api-key`, `authorization`, …) stays with the origin it was saved for.
  */
-export const DELIVERY_PORTABLE_HEADERS: ReadonlySet<string> = new Set([
-  'content-type',
-  'user-agent',
-  'webhook-id',
-  'webhook-timestamp',
-  'webhook-signature',
-]);
+export const DELIVERY_PORTABLE_HEADERS: readonly string[] = ['content-type', 'user-agent'];
 
 /** The Location to follow, or null when the response is final. */
 export function redirectLocation(status: number, location: string | string[] | undefined): string | null {

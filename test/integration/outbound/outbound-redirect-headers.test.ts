@@ -52,7 +52,7 @@ describe('outbound client: headers on a redirect to another origin', () => {
     'a delivery redirected with %i to another port carries none of the caller headers there',
     async (status) => {
       const got = await afterRedirect(second, status, second.url('/moved', '127.0.0.1'), () =>
-        outbound.deliverJson(first.url('/hook', '127.0.0.1'), '{"a":1}', { ...CALLER, ...SIGNED }),
+        outbound.deliverJson(first.url('/hook', '127.0.0.1'), '{"a":1}', { ...CALLER, ...SIGNED }, Object.keys(SIGNED)),
       );
       expect(got?.path).toBe('/moved');
       for (const name of Object.keys(CALLER)) expect(got?.headers[name], name).toBeUndefined();
@@ -64,9 +64,19 @@ describe('outbound client: headers on a redirect to another origin', () => {
     },
   );
 
+  it('a delivery keeps across origins only the headers its caller names portable: the client knows no signature of its own', async () => {
+    const got = await afterRedirect(second, 307, second.url('/moved', '127.0.0.1'), () =>
+      outbound.deliverJson(first.url('/hook', '127.0.0.1'), '{}', { ...CALLER, ...SIGNED }, ['webhook-id']),
+    );
+    expect(got?.headers['webhook-id']).toBe(SIGNED['webhook-id']);
+    expect(got?.headers['webhook-timestamp']).toBeUndefined();
+    expect(got?.headers['webhook-signature']).toBeUndefined();
+    expect(got?.headers['x-api-key']).toBeUndefined();
+  });
+
   it('a delivery redirected within its origin keeps the caller headers', async () => {
     const got = await afterRedirect(first, 307, '/same-origin', () =>
-      outbound.deliverJson(first.url('/hook', '127.0.0.1'), '{}', { ...CALLER, ...SIGNED }),
+      outbound.deliverJson(first.url('/hook', '127.0.0.1'), '{}', { ...CALLER, ...SIGNED }, Object.keys(SIGNED)),
     );
     expect(got?.path).toBe('/same-origin');
     expect(got?.headers).toMatchObject({ ...CALLER, ...SIGNED });
