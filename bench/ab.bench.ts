@@ -74,14 +74,16 @@ interface Build {
 /** `name=directory:KEY=value;KEY=value` (name, settings optional), comma-separated. */
 function builds(): Build[] {
   return (process.env.BENCH_BUILDS ?? 'dist').split(',').map((entry) => {
-    const [named, settings = ''] = entry.split(':') as [string, string?];
+    // The settings may hold colons (a DATABASE_URL): only the first one ends the directory.
+    const colon = entry.indexOf(':');
+    const [named, settings] = colon < 0 ? [entry, ''] : [entry.slice(0, colon), entry.slice(colon + 1)];
     const [name, dist] = named.includes('=') ? (named.split('=') as [string, string]) : [named, named];
     if (!existsSync(join(dist, 'main.js'))) throw new Error(`${dist}/main.js is missing: build or copy it first`);
     const env = Object.fromEntries(
       settings
         .split(';')
         .filter(Boolean)
-        .map((pair) => pair.split('=') as [string, string]),
+        .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
     );
     return { name, dist, env };
   });
