@@ -14,6 +14,34 @@ const KEPT_BUFFERS = 2;
 const END_TIMEOUT_MS = 2000;
 /** How long to wait before trying again a write stdout refused for now (a non-blocking pipe that is full). */
 const RETRY_MS = 50;
+/**
+ * The most bytes of lines handed on and waiting for stdout to take them (a reader that stalls): past it the newest
+ * batches are dropped, and stderr says so, rather than memory growing without bound.
+ */
+export const MAX_WAITING_BYTES = 32 * 1024 * 1024;
+
+export interface LogDestinationOptions {
+  /** Default MAX_WAITING_BYTES. */
+  readonly maxWaitingBytes?: number;
+  /** Told, in a sentence, when lines start being dropped and when writing resumes (default: to stderr). */
+  readonly onTrouble?: (message: string) => void;
+}
+
+/** A sentence on stderr, written at once; nothing if stderr itself refuses it. */
+function toStderr(message: string): void {
+  try {
+    fs.writeSync(2, `coinop: ${message}\n`);
+  } catch {
+    // Nowhere left to say it.
+  }
+}
+
+/** The lines (newlines) in `text`, a string or the bytes of a buffer from `start`. */
+function linesIn(text: string | Buffer, start = 0, end = text.length): number {
+  let count = 0;
+  for (let at = text.indexOf('\n', start); at !== -1 && at < end; at = text.indexOf('\n', at + 1)) count++;
+  return count;
+}
 
 interface Pending {
   readonly buffer: Buffer;
@@ -35,6 +63,10 @@ export class LogDestination {
   private readonly timer: NodeJS.Timeout;
   /** Handed on, in order; the first is being written while `writing`, from `offset`. */
   private readonly queue: Pending[] = [];
+  /** The bytes of `queue` not written yet. */
+  private waitingBytes = 0;
+  /** Lines dropped since the last write stdout took (a stalled reader, a failing write): said when writing resumes. */
+  private droppedLines = 0;
   private offset = 0;
   private writing = false;
   /** A batch waits for the write in progress (it is handed on when that ends, rather than queued behind it). */
@@ -46,8 +78,16 @@ export class LogDestination {
   private exiting = false;
   private idle: (() => void) | undefined;
 
+  private readonly maxWaitingBytes: number;
+  private readonly onTrouble: (message: string) => void;
+
   /** `fd`: where the lines go (stdout: 1). */
-  constructor(private readonly fd: number) {
+  constructor(
+    private readonly fd: number,
+    options: LogDestinationOptions = {},
+  ) {
+    this.maxWaitingBytes = options.maxWaitingBytes ?? MAX_WAITING_BYTES;
+    this.onTrouble = options.onTrouble ?? toStderr;
     // One timer for the process's life, re-armed when a batch begins; never keeps the process alive.
     this.timer = setTimeout(() => this.handOn(), ACCESS_BATCH_MS);
     this.timer.unref();
@@ -59,7 +99,7 @@ export class LogDestination {
     if (this.closed) return true;
     if (this.exiting) return this.writeNow(line);
     this.batch += line;
-    this.handOn();
+    this.handOn(this.batch.length >= ACCESS_BATCH_CHARS);
     return true;
   }
 
@@ -124,13 +164,24 @@ export class LogDestination {
     this.batch = '';
     this.handOnWhenIdle = false;
     const length = Buffer.byteLength(lines);
+    if (this.queue.length > 0 && this.waitingBytes + length > this.maxWaitingBytes) {
+      this.drop(linesIn(lines), `stdout has not taken ${this.waitingBytes} bytes of log lines`);
+      return;
+    }
     let buffer: Buffer;
     if (length <= BUFFER_BYTES) {
       buffer = this.kept.pop() ?? Buffer.allocUnsafe(BUFFER_BYTES);
       buffer.write(lines, 0, 'utf8');
     } else buffer = Buffer.from(lines);
     this.queue.push({ buffer, length });
+    this.waitingBytes += length;
     this.pump();
+  }
+
+  /** Lines that will not be written: counted, and the first of a run of them said on stderr. */
+  private drop(lines: number, why: string): void {
+    if (this.droppedLines === 0) this.onTrouble(`${why}: dropping log lines until it takes them again`);
+    this.droppedLines += lines;
   }
 
   private pump(): void {
@@ -151,22 +202,41 @@ export class LogDestination {
       if (error.code === 'EPIPE') {
         this.closed = true;
         this.queue.length = 0;
+        this.waitingBytes = 0;
         this.idle?.();
         return;
       }
-      throw error;
-    }
-    this.offset += bytes;
-    const head = this.queue[0]!;
-    if (this.offset >= head.length) {
-      this.queue.shift();
-      this.offset = 0;
-      if (head.buffer.length === BUFFER_BYTES && this.kept.length < KEPT_BUFFERS) this.kept.push(head.buffer);
+      // Any other refusal (a full disk, an I/O error) loses this batch, not the service: said on stderr, and the next
+      // batches are tried as they come.
+      const head = this.queue[0]!;
+      this.drop(
+        linesIn(head.buffer, this.offset, head.length),
+        `the log output refused a write (${error.code ?? error.message})`,
+      );
+      this.release(head.length - this.offset);
+    } else {
+      this.offset += bytes;
+      this.waitingBytes -= bytes;
+      // An episode ends once what was held is all written: said once, not after every write of a slow reader.
+      if (this.droppedLines > 0 && this.waitingBytes === 0) {
+        this.onTrouble(`the log output takes lines again; ${this.droppedLines} were dropped`);
+        this.droppedLines = 0;
+      }
+      const head = this.queue[0]!;
+      if (this.offset >= head.length) this.release(0);
     }
     if (this.queue.length === 0 && this.handOnWhenIdle) this.handOn();
     if (this.queue.length > 0) this.pump();
     else this.idle?.();
   };
+
+  /** The head of the queue is done with (written, or `unwritten` of its bytes dropped): its buffer is kept for reuse. */
+  private release(unwritten: number): void {
+    const head = this.queue.shift()!;
+    this.waitingBytes -= unwritten;
+    this.offset = 0;
+    if (head.buffer.length === BUFFER_BYTES && this.kept.length < KEPT_BUFFERS) this.kept.push(head.buffer);
+  }
 
   /** A line once exiting: written as it comes. */
   private writeNow(line: string): boolean {

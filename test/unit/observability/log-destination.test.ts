@@ -81,6 +81,77 @@ describe('the log destination', () => {
     expect(written()).toHaveLength(5);
   });
 
+  it('goes on when the output refuses writes (a full disk): the lines are dropped and stderr is told, once', async () => {
+    const full = openSync('/dev/full', 'w');
+    const told: string[] = [];
+    const failing = new LogDestination(full, { onTrouble: (message) => told.push(message) });
+    try {
+      const logger = pino({ level: 'info' }, failing);
+      for (let n = 0; n < 1000; n++) failing.append(access(n));
+      logger.warn('a line of its own');
+      await sleep(ACCESS_BATCH_MS + 100);
+      for (let n = 0; n < 10; n++) failing.append(access(n));
+      await failing.end();
+      expect(told).toEqual(['the log output refused a write (ENOSPC): dropping log lines until it takes them again']);
+    } finally {
+      fs.closeSync(full);
+    }
+  });
+
+  it('holds at most its limit of lines for a reader that stalls, drops the newest past it, and says how many when the reader is back', async () => {
+    const fifo = join(dir, 'stalled');
+    spawnSync('mkfifo', [fifo]);
+    // Open for reading and writing, without blocking: nobody reads until the test does.
+    const pipe = openSync(fifo, fs.constants.O_RDWR | fs.constants.O_NONBLOCK);
+    const told: string[] = [];
+    const stalled = new LogDestination(pipe, {
+      maxWaitingBytes: 256 * 1024,
+      onTrouble: (message) => told.push(message),
+    });
+    try {
+      const line = access(0);
+      const count = Math.ceil((2 * 1024 * 1024) / line.length); // 2 MiB: the pipe takes 64 KiB, the limit 256 KiB
+      for (let n = 0; n < count; n++) {
+        stalled.append(line);
+        if (n % 1000 === 999) await sleep(1);
+      }
+      expect(told).toHaveLength(1);
+      expect(told[0]).toMatch(
+        /^stdout has not taken \d+ bytes of log lines: dropping log lines until it takes them again$/,
+      );
+      // The reader comes back: everything still held is written, then the count of what was dropped is told.
+      const reader = openSync(fifo, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+      let received = 0;
+      const chunk = Buffer.alloc(64 * 1024);
+      const ended = stalled.end();
+      for (let idle = 0; idle < 20;) {
+        let bytes = 0;
+        try {
+          bytes = fs.readSync(reader, chunk);
+        } catch {
+          bytes = 0; // EAGAIN: nothing yet
+        }
+        if (bytes > 0) {
+          received += chunk.subarray(0, bytes).toString('latin1').split('\n').length - 1;
+          idle = 0;
+        } else {
+          idle++;
+          await sleep(60);
+        }
+      }
+      await ended;
+      fs.closeSync(reader);
+      expect(told).toHaveLength(2);
+      const dropped = Number(/takes lines again; (\d+) were dropped$/.exec(told[1] ?? '')?.[1]);
+      expect(dropped).toBeGreaterThan(0);
+      expect(received + dropped).toBe(count);
+      // What was held never passed the limit plus one batch and the pipe's own buffer.
+      expect(received * line.length).toBeLessThan(256 * 1024 + 2 * ACCESS_BATCH_CHARS + 128 * 1024);
+    } finally {
+      fs.closeSync(pipe);
+    }
+  });
+
   it("writes straight to another logger's stream (a test's)", () => {
     const lines: string[] = [];
     const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
