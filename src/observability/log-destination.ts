@@ -65,7 +65,7 @@ export class LogDestination {
   private readonly queue: Pending[] = [];
   /** The bytes of `queue` not written yet. */
   private waitingBytes = 0;
-  /** Lines dropped since the last write stdout took (a stalled reader, a failing write): said when writing resumes. */
+  /** Lines dropped in this episode (a stalled reader, a refused write): told once everything held is written. */
   private droppedLines = 0;
   private offset = 0;
   private writing = false;
