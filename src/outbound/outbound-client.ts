@@ -117,6 +117,19 @@ const CHECK_LOOKUP_TIMEOUT_MS = 5_000;
 const DELIVERY_KEEP_IDLE_MS = 1_000;
 const LOCALHOST_ADDRESSES = ['127.0.0.1', '::1'];
 
+/** The headers a delivery keeps across origins for each list its callers pass (one list a caller: made once). */
+const NOTHING_PORTABLE: readonly string[] = [];
+const portableSets = new WeakMap<readonly string[], ReadonlySet<string>>();
+
+function portableFor(names: readonly string[]): ReadonlySet<string> {
+  let set = portableSets.get(names);
+  if (set === undefined) {
+    set = new Set([...DELIVERY_PORTABLE_HEADERS, ...names.map((name) => name.toLowerCase())]);
+    portableSets.set(names, set);
+  }
+  return set;
+}
+
 export function createOutbound(options: OutboundOptions | SharedTrustOptions): Outbound {
   const { policy, secureContext } =
     'policy' in options
@@ -229,7 +242,7 @@ export function createOutbound(options: OutboundOptions | SharedTrustOptions): O
     url: string,
     json: string,
     headers?: Record<string, string>,
-    portable: readonly string[] = [],
+    portable: readonly string[] = NOTHING_PORTABLE,
   ): Promise<DeliveryResult> {
     const started = performance.now();
     try {
@@ -243,7 +256,7 @@ export function createOutbound(options: OutboundOptions | SharedTrustOptions): O
           maxResponseBytes: Math.min(DELIVERY_RESPONSE_BYTES, options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES),
         },
         closed ? undefined : deliverySession(),
-        new Set([...DELIVERY_PORTABLE_HEADERS, ...portable.map((name) => name.toLowerCase())]),
+        portableFor(portable),
       );
       const elapsedMs = elapsedSince(started);
       const responseExcerpt = excerptOf(res.body);
