@@ -18,25 +18,25 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import {
+  CONNECTIONS,
   cpuSeconds,
+  CREDITS,
   freePort,
   fundedToken,
   percentiles,
-  pinSelf,
   pinningNote,
+  pinSelf,
   spawnPinned,
   startBuiltService,
   stopProcess,
+  VALUE,
   waitForHttp,
+  WARM_UP_SECONDS,
   withScratchDir,
 } from './lib.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const WARM_UP_SECONDS = 2;
-const CONNECTIONS = 50;
-const CREDITS = 1_000_000_000;
-const VALUE = 'a value of moderate size';
 const PATHS = (process.env.BENCH_PATHS ?? 'GET,POST').split(',') as ('GET' | 'POST')[];
 const EXTRA_ENV = JSON.parse(process.env.BENCH_ENV ?? '{}') as Record<string, string>;
 

@@ -15,22 +15,22 @@ import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import {
+  CONNECTIONS,
   cpuSeconds,
+  CREDITS,
   freePort,
   fundedToken,
   percentiles,
-  pinSelf,
   pinningNote,
+  pinSelf,
   startBuiltService,
   stopProcess,
+  WARM_UP_SECONDS,
   withScratchDir,
 } from './lib.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const WARM_UP_SECONDS = 2;
-const CONNECTIONS = 50;
-const CREDITS = 1_000_000_000;
 
 interface Sample {
   readonly rps: number;

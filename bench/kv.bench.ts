@@ -24,23 +24,27 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import {
+  CONNECTIONS,
   cpuByPid,
   cpuSeconds,
   cpuSpent,
+  CREDITS,
   freePort,
   fundedToken,
   percentiles,
   pidsOf,
-  pinProcesses,
-  whilePinned,
-  pinSelf,
   pinningNote,
+  pinProcesses,
+  pinSelf,
   spawnPinned,
   startBuiltService,
   startFlags,
   startRedisServer,
   stopProcess,
+  VALUE,
   waitForHttp,
+  WARM_UP_SECONDS,
+  whilePinned,
   withPostgresSchema,
   withScratchDir,
 } from './lib.js';
@@ -48,10 +52,6 @@ import type { Pinned, RedisFsync } from './lib.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const WARM_UP_SECONDS = 2;
-const CONNECTIONS = 50;
-const VALUE = 'a value of moderate size';
-const CREDITS = 1_000_000_000;
 const REDIS_SERVER = process.env.BENCH_REDIS_SERVER ?? '/usr/bin/redis-server';
 
 /** A database server, whose processes' CPU time is reported apart from the service's: seconds by pid, so far. */

@@ -20,22 +20,25 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import {
   BENCH_ADMIN_TOKEN,
+  CONNECTIONS,
   cpuByPid,
   cpuSeconds,
   cpuSpent,
+  CREDITS,
   freePort,
   fundedToken,
   percentiles,
   pidsOf,
-  pinProcesses,
-  whilePinned,
-  pinSelf,
   pinningNote,
+  pinProcesses,
+  pinSelf,
   spawnPinned,
   startBuiltService,
   startFlags,
   stopProcess,
   waitForHttp,
+  WARM_UP_SECONDS,
+  whilePinned,
   withPostgresSchema,
   withScratchDir,
 } from './lib.js';
@@ -43,9 +46,6 @@ import type { Pinned } from './lib.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const WARM_UP_SECONDS = 2;
-const CONNECTIONS = 50;
-const CREDITS = 1_000_000_000;
 const postgresPids = (): number[] => pidsOf('postgres');
 
 interface Sample {

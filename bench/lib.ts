@@ -54,6 +54,12 @@ export function spawnPinned(
   return spawn(command, commandArgs, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', stdout, 'inherit'] });
 }
 
+/** The load every HTTP benchmark applies: connections, warm-up before measuring, the bench wallet's credits, a KV value. */
+export const CONNECTIONS = 50;
+export const WARM_UP_SECONDS = 2;
+export const CREDITS = 1_000_000_000;
+export const VALUE = 'a value of moderate size';
+
 /** The service's ADMIN_TOKEN in every benchmark (startBuiltService), so a benchmark can fund its wallet. */
 const BENCH_ADMIN_TOKEN = 'bench-admin-token-0123456789';
 
