@@ -8,7 +8,8 @@
  * Then one load per run counts the server's system calls and context switches per request (all threads) with
  * `perf stat` on the syscall tracepoints, apart from the CPU rounds since counting adds work to each call.
  * Usage: npm run bench:ab  (builds dist/ first; BENCH_BUILDS, default "dist": comma-separated
- * `name=directory:KEY=value;KEY=value`, the name and settings optional, e.g. "base=dist-base,new=dist"; BENCH_PATHS,
+ * `name=directory:KEY=value;KEY=value`, the name and settings optional, e.g. "base=dist-base,new=dist"; a setting
+ * NODE_FLAGS="--a --b" adds node flags to that build's; BENCH_PATHS,
  * default "GET,POST"; BENCH_ROUNDS, default 5; BENCH_SECONDS, default 5; BENCH_SYSCALLS=0 skips the count;
  * BENCH_ENV, JSON of settings for every build)
  */
@@ -69,6 +70,8 @@ interface Build {
   readonly dist: string;
   /** Settings of this build alone (after BENCH_ENV's). */
   readonly env: Record<string, string>;
+  /** Node flags added to `npm start`'s for this build: its NODE_FLAGS setting, space-separated (e.g. a V8 flag to try). */
+  readonly flags: string[];
 }
 
 /** `name=directory:KEY=value;KEY=value` (name, settings optional), comma-separated. */
@@ -79,13 +82,13 @@ function builds(): Build[] {
     const [named, settings] = colon < 0 ? [entry, ''] : [entry.slice(0, colon), entry.slice(colon + 1)];
     const [name, dist] = named.includes('=') ? (named.split('=') as [string, string]) : [named, named];
     if (!existsSync(join(dist, 'main.js'))) throw new Error(`${dist}/main.js is missing: build or copy it first`);
-    const env = Object.fromEntries(
+    const { NODE_FLAGS: flags = '', ...env } = Object.fromEntries(
       settings
         .split(';')
         .filter(Boolean)
         .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
     );
-    return { name, dist, env };
+    return { name, dist, env, flags: flags.split(' ').filter(Boolean) };
   });
 }
 
@@ -185,7 +188,7 @@ async function main(): Promise<void> {
           ...EXTRA_ENV,
           ...build.env,
         };
-        const server = await startBuiltService(port, env, { main: `${build.dist}/main.js` });
+        const server = await startBuiltService(port, env, { main: `${build.dist}/main.js`, flags: build.flags });
         children.push(server);
         const token = await fundedToken(url, CREDITS);
         const headers = { 'x-token': token };

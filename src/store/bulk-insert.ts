@@ -1,6 +1,6 @@
 import type { ColumnForm, ColumnType, InsertOptions, ManyStatement, Sql, Unit } from './store.js';
 import { POSTGRES_SYNC_LATER } from './postgres/sync-later.js';
-import { unnestRows } from './postgres/column-arrays.js';
+import { arrayLiterals, unnestRows } from './postgres/column-arrays.js';
 
 /** A statement of rows a batch implies (its totals), for every engine: one row at a time, or all rows as columns. */
 export type AlsoStatement = ManyStatement & { readonly columns: ColumnForm };
@@ -112,9 +112,11 @@ export async function insertRowsPostgres(
   const columns: unknown[][] = Array.from({ length: width }, () => []);
   for (let i = 0; i < values.length; i += 1) columns[i % width]?.push(values[i]);
   let offset = width;
+  const types = [...insert.types];
   (insert.also ?? []).forEach((also, i) => {
     appendColumns(columns, offset, also.columns.types.length, alsoRows[i] ?? []);
     offset += also.columns.types.length;
+    types.push(...also.columns.types);
   });
-  await sql.run(postgresText(insert, syncLater), columns);
+  await sql.run(postgresText(insert, syncLater), arrayLiterals(columns, types));
 }

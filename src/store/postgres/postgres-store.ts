@@ -2,7 +2,7 @@ import pg from 'pg';
 import { insertRowsPostgres } from '../bulk-insert.js';
 import type { ColumnForm, ManyStatement, RunResult, Sql, Store, Unit } from '../store.js';
 import { columnArrays, eachRow, POSTGRES_LOCKS, POSTGRES_MERGE_WALKS, selectRow } from '../intentions.js';
-import { columnText } from './column-arrays.js';
+import { arrayLiterals, columnText } from './column-arrays.js';
 import { Batcher } from '../../lib/batcher.js';
 import { normaliseParam } from '../params.js';
 import { applyPostgresMigrations } from './postgres-migrate.js';
@@ -75,7 +75,7 @@ function executor(target: Queryable, names: StatementNames): Sql {
 function executeMany<T>(sql: Sql, statement: ManyStatement, rows: readonly (readonly unknown[])[]): Promise<T[]> {
   if (rows.length === 0) return Promise.resolve([]);
   if (statement.columns === undefined) return eachRow<T>(sql, statement, rows);
-  return sql.all<T>(columnText(statement.columns), columnArrays(rows));
+  return sql.all<T>(columnText(statement.columns), arrayLiterals(columnArrays(rows), statement.columns.types));
 }
 
 function unitOn(sql: Sql): Unit {
@@ -178,7 +178,7 @@ export function openPostgresStore(url: string, options: PostgresStoreOptions = {
         ? write((tx) => tx.executeMany<T>(statement, rows))
         : executeMany<T>(read, statement, rows),
     readColumns: <T>(form: ColumnForm, rows: readonly (readonly unknown[])[]) =>
-      rows.length === 0 ? Promise.resolve([]) : read.all<T>(columnText(form), columnArrays(rows)),
+      rows.length === 0 ? Promise.resolve([]) : read.all<T>(columnText(form), arrayLiterals(columnArrays(rows), form.types)),
     // One statement, what the batch implies included (see BulkInsert.also): atomic by itself, no transaction of its own.
     insertRows: (insert, values, options) =>
       values.length === 0 ? Promise.resolve() : insertRowsPostgres(read, insert, values, options),

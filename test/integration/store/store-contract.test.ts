@@ -226,6 +226,55 @@ describeEachStore('the store contract', (kind) => {
       ]);
   });
 
+  it('column arrays carry every text as written: quotes, backslashes, the word NULL, separators, non-ASCII, and NULL itself', async () => {
+    // Texts with nothing to escape (PostgreSQL's one-join path) and texts with quotes or backslashes (element by element).
+    const plain = ['', 'NULL', 'null', ' padded ', 'x,y', '{z}', '{', 'tab\there', 'new\nline', "it's", 'é ✓ 😀'];
+    const texts = ['"', '\\', '\\"', '""', 'a "b", c', '\\x41', '{"}'];
+    const insert: BulkInsert = { table: 'items', columns: ['id', 'name'], types: ['int', 'text'] };
+    await store.insertRows(
+      insert,
+      plain.flatMap((text, i) => [i + 1, text]),
+    );
+    await store.insertRows(
+      insert,
+      texts.flatMap((text, i) => [100 + i, text]),
+    );
+    expect(await names()).toEqual([...plain, ...texts]);
+    // A NULL among texts, through a column form.
+    await store.executeMany(
+      {
+        sql: 'INSERT INTO jobs (id, claimed_by) VALUES ($1, $2)',
+        columns: {
+          types: ['bigint', 'text'],
+          sql: (rows) => `INSERT INTO jobs (id, claimed_by) SELECT * FROM ${rows}`,
+        },
+      },
+      [
+        [1, null],
+        [2, '"q"'],
+        [3, 'NULL'],
+      ],
+    );
+    expect(await store.read.all('SELECT id, claimed_by FROM jobs ORDER BY id')).toEqual([
+      { id: 1, claimed_by: null },
+      { id: 2, claimed_by: '"q"' },
+      { id: 3, claimed_by: 'NULL' },
+    ]);
+    if (kind === 'sqlite') return; // reads row by row: no column arrays
+    const form: ColumnForm = {
+      types: ['text'],
+      sql: (rows) =>
+        `SELECT wanted.i, items.id FROM ${rows} WITH ORDINALITY AS wanted (name, i) JOIN items ON items.name = wanted.name ORDER BY wanted.i`,
+    };
+    const idsOf = (wanted: string[]) =>
+      store.readColumns<{ i: number; id: number }>(
+        form,
+        wanted.map((text) => [text]),
+      );
+    expect(await idsOf(plain)).toEqual(plain.map((_, i) => ({ i: i + 1, id: 1 + i })));
+    expect(await idsOf(texts)).toEqual(texts.map((_, i) => ({ i: i + 1, id: 100 + i })));
+  });
+
   it('executeMany is atomic: one failing row writes none of them, with or without a column form', async () => {
     await store.writeOne('INSERT INTO items (id, name) VALUES (1, $1)', ['taken']);
     const clash = [
