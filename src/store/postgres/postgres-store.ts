@@ -178,7 +178,9 @@ export function openPostgresStore(url: string, options: PostgresStoreOptions = {
         ? write((tx) => tx.executeMany<T>(statement, rows))
         : executeMany<T>(read, statement, rows),
     readColumns: <T>(form: ColumnForm, rows: readonly (readonly unknown[])[]) =>
-      rows.length === 0 ? Promise.resolve([]) : read.all<T>(columnText(form), arrayLiterals(columnArrays(rows), form.types)),
+      rows.length === 0
+        ? Promise.resolve([])
+        : read.all<T>(columnText(form), arrayLiterals(columnArrays(rows), form.types)),
     // One statement, what the batch implies included (see BulkInsert.also): atomic by itself, no transaction of its own.
     insertRows: (insert, values, options) =>
       values.length === 0 ? Promise.resolve() : insertRowsPostgres(read, insert, values, options),
