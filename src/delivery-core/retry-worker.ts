@@ -1,5 +1,7 @@
 import type { DeliveryPorts } from './deliver.js';
 import { FairLimiter } from '../lib/fair-limiter.js';
+import type { PoolKey } from '../lib/fair-limiter.js';
+import { drainFairly } from '../jobs/fair-drain.js';
 import { MINUTE, SECOND } from '../lib/time.js';
 import { OutageLog } from '../jobs/outage-log.js';
 import { startPoller } from '../jobs/poller.js';
@@ -44,104 +46,54 @@ export interface RetryReport {
   abandoned: number;
 }
 
-/**
- * Claims due retries into free slots and runs them, never waiting for attempts in flight before the next claim.
- * A claim takes only what can start at once (the free slots, and per wallet the room its cap leaves), so no claim
- * lease is held by work that waits, and one wallet's due retries never fill the slots.
- */
-class RetryDispatcher {
-  readonly report: RetryReport = { sent: 0, succeeded: 0, abandoned: 0 };
-  private readonly limiter: FairLimiter;
-  private readonly perWallet: number;
-  /** The attempts in flight, by delivery id: their wallet and their end. */
-  private readonly inFlight = new Map<string, { readonly walletId: number; readonly done: Promise<void> }>();
-
-  constructor(
-    private readonly deps: DeliveryPorts,
-    private readonly options: RetryPassOptions & { readonly outage: OutageLog; readonly onSlotFreed?: () => void },
-  ) {
-    this.perWallet = options.slotsPerWallet ?? RETRY_SLOTS_PER_WALLET;
-    this.limiter = new FairLimiter({ slots: options.slots ?? RETRY_SLOTS, perKey: this.perWallet });
-  }
-
-  get running(): number {
-    return this.inFlight.size;
-  }
-
-  /** Claims what is due and fits the free slots, and starts it; resolves to how many it claimed. */
-  async claim(): Promise<number> {
-    const free = this.limiter.free;
-    if (free === 0) return 0;
-    const fullWallets = this.limiter.fullKeys().filter((key): key is number => typeof key === 'number');
-    const roomOf = new Map<number, number>();
-    for (const { walletId } of this.inFlight.values())
-      if (!fullWallets.includes(walletId)) roomOf.set(walletId, this.limiter.roomFor(walletId));
-    const now = this.deps.clock.now();
-    const claimed = await claimDueRetries(this.deps.store, {
-      now,
-      leaseUntil: now + RETRY_CLAIM_LEASE_MS,
-      limit: free,
-      perWallet: Math.min(this.perWallet, free),
-      fullWallets,
-      roomOf,
-    });
-    for (const delivery of claimed) this.start(delivery);
-    return claimed.length;
-  }
-
-  /** Resolves once an attempt in flight ends (at once when none is). */
-  async oneEnded(): Promise<void> {
-    await Promise.race([...this.inFlight.values()].map((attempt) => attempt.done));
-  }
-
-  /** Resolves once every attempt in flight has ended. */
-  async idle(): Promise<void> {
-    while (this.inFlight.size > 0) await Promise.all([...this.inFlight.values()].map((attempt) => attempt.done));
-  }
-
-  private start(delivery: DeliveryRecord): void {
-    const done = this.limiter
-      .run(delivery.walletId, () => retry(this.deps, this.options.findTarget, delivery))
-      .then(
-        (outcome) => {
-          if (outcome === 'abandoned') this.report.abandoned += 1;
-          else {
-            this.report.sent += 1;
-            if (outcome === 'success') this.report.succeeded += 1;
-          }
-        },
-        (error: unknown) => {
-          this.options.outage.report(error, 'delivery retry failed');
-        },
-      )
-      .finally(() => {
-        this.inFlight.delete(delivery.id);
-        this.options.onSlotFreed?.();
-      });
-    this.inFlight.set(delivery.id, { walletId: delivery.walletId, done });
-  }
-}
+/** While attempts are in flight, due retries are looked for again at least this often (and whenever one ends). */
+const RECLAIM_MS = SECOND;
 
 /**
- * Every retry due now, claimed and attempted; resolves when all of them are done (tests run it as one pass). Each
- * freed slot is offered to the next claim at once.
+ * Every retry due now, claimed and attempted fairly between wallets (jobs/fair-drain.ts): a claim takes only what
+ * can start at once (the free slots, and per wallet the room its cap leaves), so no claim lease is held by work that
+ * waits, and one wallet's due retries never fill the slots; each attempt that ends lets the next claim in at once.
+ * Resolves when nothing is due and every attempt claimed is done; a failed claim rejects once those in flight end.
  */
 export async function runDueRetries(deps: DeliveryPorts, options: RetryPassOptions): Promise<RetryReport> {
-  const dispatcher = new RetryDispatcher(deps, { ...options, outage: options.outage ?? new OutageLog(deps.logger) });
-  try {
-    for (;;) {
-      // Work left out because its wallet's slots were busy is claimable once they end, even during this claim.
-      const busy = dispatcher.running > 0;
-      const claimed = options.shouldStop?.() === true ? 0 : await dispatcher.claim();
-      if (claimed === 0 && !busy && dispatcher.running === 0) break;
-      if (dispatcher.running > 0) await dispatcher.oneEnded();
-    }
-  } finally {
-    // A claim that failed leaves the attempts already started to finish: their writes land before this resolves.
-    await dispatcher.idle();
-  }
-  return dispatcher.report;
+  const slots = options.slots ?? RETRY_SLOTS;
+  const perWallet = options.slotsPerWallet ?? RETRY_SLOTS_PER_WALLET;
+  const pool = new FairLimiter({ slots, perKey: perWallet });
+  const outage = options.outage ?? new OutageLog(deps.logger);
+  const report: RetryReport = { sent: 0, succeeded: 0, abandoned: 0 };
+  await drainFairly<DeliveryRecord>({
+    pool,
+    keyOf: (delivery) => delivery.walletId,
+    concurrency: slots,
+    batchSize: slots,
+    recheckMs: RECLAIM_MS,
+    shouldStop: options.shouldStop,
+    fetch: async (limit, shares) => {
+      const now = deps.clock.now();
+      const claimed = await claimDueRetries(deps.store, {
+        now,
+        leaseUntil: now + RETRY_CLAIM_LEASE_MS,
+        limit,
+        perWallet: Math.min(perWallet, limit),
+        fullWallets: shares.full.filter(isWalletId),
+        roomOf: new Map(shares.busy.filter(isWalletId).map((walletId) => [walletId, shares.roomFor(walletId)])),
+      });
+      return { items: claimed, more: claimed.length === limit };
+    },
+    handle: async (delivery) => {
+      const outcome = await retry(deps, options.findTarget, delivery);
+      if (outcome === 'abandoned') report.abandoned += 1;
+      else {
+        report.sent += 1;
+        if (outcome === 'success') report.succeeded += 1;
+      }
+    },
+    onError: (error) => outage.report(error, 'delivery retry failed'),
+  });
+  return report;
 }
+
+const isWalletId = (key: PoolKey): key is number => typeof key === 'number';
 
 async function retry(
   deps: DeliveryPorts,
@@ -171,9 +123,9 @@ async function retry(
 }
 
 /**
- * Polls every second, like the scheduler, and again whenever an attempt ends (its slot is free): each poll claims
- * into the free slots while earlier attempts are still in flight. While the store is away it pauses (OutageLog) and
- * tries again shortly. Stopping waits for the attempts in flight, so their writes land before the store closes.
+ * Polls every second, like the scheduler: each pass claims into the free slots and claims again as attempts end, until
+ * nothing is due and nothing is in flight. While the store is away it pauses (OutageLog) and tries again shortly.
+ * Stopping ends the claims and waits for the attempts in flight, so their writes land before the store closes.
  */
 export function startRetryWorker(
   deps: DeliveryPorts,
@@ -182,25 +134,14 @@ export function startRetryWorker(
 ): RunningWorker {
   const logger = deps.logger.child({ worker: 'delivery retries', instance: instanceId });
   const outage = new OutageLog(logger);
-  const dispatcher = new RetryDispatcher(deps, {
-    findTarget: options.findTarget,
-    outage,
-    onSlotFreed: () => poller.wake(),
-  });
-  const poller = startPoller({
+  return startPoller({
     intervalMs: options.intervalMs ?? SECOND,
     clock: deps.clock,
     pass: async (stopping) => {
-      if (stopping()) return;
-      const claimed = await dispatcher.claim();
-      if (claimed > 0) logger.debug({ claimed, running: dispatcher.running }, 'delivery retries claimed');
+      const report = await runDueRetries(deps, { findTarget: options.findTarget, shouldStop: stopping, outage });
+      if (report.sent > 0 || report.abandoned > 0) logger.debug(report, 'delivery retries done');
     },
     onError: (error) => outage.report(error, 'delivery retry pass failed'),
     outage,
   });
-  const stop = async (): Promise<void> => {
-    await poller();
-    await dispatcher.idle();
-  };
-  return Object.assign(stop, { wake: () => poller.wake() });
 }

@@ -31,6 +31,8 @@ export interface FairDrainOptions<T> {
 export interface ClaimShares {
   /** Keys whose share of the pool is taken: claim none of theirs. */
   readonly full: readonly PoolKey[];
+  /** Keys with items running and room left (roomFor); any other key has its whole share free. */
+  readonly busy: readonly PoolKey[];
   roomFor(key: PoolKey): number;
 }
 
@@ -54,7 +56,7 @@ export async function drainFairly<T>(options: FairDrainOptions<T>): Promise<void
     if (limit > 0) {
       try {
         full = pool.fullKeys();
-        const batch = await options.fetch(limit, { full, roomFor: (key) => pool.roomFor(key) });
+        const batch = await options.fetch(limit, { full, busy: pool.busyKeys(), roomFor: (key) => pool.roomFor(key) });
         for (const item of batch.items) start(item);
         more = batch.more;
       } catch (error) {

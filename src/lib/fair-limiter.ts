@@ -64,6 +64,13 @@ export class FairLimiter {
     return full;
   }
 
+  /** Keys running tasks now but fewer than `perKey`: work of theirs may be claimed up to roomFor(key). */
+  busyKeys(): PoolKey[] {
+    const busy: PoolKey[] = [];
+    for (const [key, count] of this.runningOf) if (count < this.options.perKey) busy.push(key);
+    return busy;
+  }
+
   /** Runs `task` under `key` once a slot is free and it is that key's turn. */
   async run<T>(key: PoolKey, task: () => Promise<T>): Promise<T> {
     if (this.waitingOf.has(key) || !this.canStart(key)) await this.wait(key);

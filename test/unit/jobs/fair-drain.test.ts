@@ -82,3 +82,36 @@ it('never runs more than the share of one wallet, and takes up another wallet wh
   expect(order.indexOf(100)).toBeLessThan(3);
   expect(order).toHaveLength(7);
 });
+
+it('tells each claim which wallets have items running with room left, and how much', async () => {
+  const pool = new FairLimiter({ slots: 8, perKey: 3 });
+  const store = dueItems([
+    { wallet: 1, n: 0 },
+    { wallet: 2, n: 1 },
+  ]);
+  const seen: Array<{ busy: readonly (string | number)[]; room: number }> = [];
+  let releaseFirst: () => void = () => undefined;
+  const first = new Promise<void>((resolve) => (releaseFirst = resolve));
+  await drainFairly<Item>({
+    pool,
+    keyOf: (item) => item.wallet,
+    fetch: async (limit, shares) => {
+      seen.push({ busy: [...shares.busy], room: shares.roomFor(1) });
+      const batch = await store.fetch(limit, shares);
+      // Wallet 1's item runs until the next claim has looked at the shares.
+      if (seen.length > 1) releaseFirst();
+      return batch;
+    },
+    handle: async (item) => {
+      if (item.wallet === 1) await first;
+    },
+    onError: (error) => {
+      throw error;
+    },
+    concurrency: 8,
+    batchSize: 1,
+    recheckMs: 1000,
+  });
+  expect(seen[0]).toEqual({ busy: [], room: 3 });
+  expect(seen[1]).toEqual({ busy: [1], room: 2 });
+});

@@ -32,6 +32,20 @@ it('runs at most perKey tasks of one key even when slots are free', async () => 
   expect(limiter.fullKeys()).toEqual([]);
 });
 
+it('tells the keys running tasks with room left (busy) apart from those running their share (full)', async () => {
+  const limiter = new FairLimiter({ slots: 8, perKey: 2 });
+  const started: string[] = [];
+  const tasks = ['a1', 'a2', 'b1'].map((name) => gate(started, name));
+  const runs = [limiter.run('a', tasks[0]!.task), limiter.run('a', tasks[1]!.task), limiter.run('b', tasks[2]!.task)];
+  await tick();
+  expect(limiter.fullKeys()).toEqual(['a']);
+  expect(limiter.busyKeys()).toEqual(['b']);
+  expect(limiter.roomFor('b')).toBe(1);
+  for (const t of tasks) t.release();
+  await Promise.all(runs);
+  expect(limiter.busyKeys()).toEqual([]);
+});
+
 it("starts a key's first waiting task before a busy key's hundredth: waiting keys take turns", async () => {
   const limiter = new FairLimiter({ slots: 2, perKey: 2 });
   const started: string[] = [];
