@@ -5,7 +5,7 @@ import type { TestApp } from '../../helpers/app.js';
 import type { StoreKind } from '../../helpers/stores.js';
 import { useOutboundFixture } from '../../helpers/outbound-fixture.js';
 import { sleep, until } from '../../helpers/wait.js';
-import { startRetryWorker } from '../../../src/delivery-core/index.js';
+import { RETRY_CLAIM_LEASE_MS, runDueRetries, startRetryWorker } from '../../../src/delivery-core/index.js';
 import { ok, webhookApi } from '../webhooks/webhook-fixtures.js';
 import { BASE_MS, retryAppOptions, START, targetsOf } from './retry-fixtures.js';
 
@@ -109,5 +109,43 @@ describeEachStore('delivery retries shared fairly between wallets', (kind: Store
       .map((r) => String(r.headers['webhook-id']));
     expect(firstAttempts.size).toBe(36);
     expect(retried.sort()).toStrictEqual([...firstAttempts].sort());
+  }, 30_000);
+
+  it('a claim while a wallet has attempts in flight takes only the room its slots leave: nothing claimed waits', async () => {
+    clock.set(START);
+    let hang = false;
+    let answeredFast = false;
+    outbound.receiver().respondWith((request) => {
+      if (request.path !== '/room' || !hang) return { status: 503 };
+      // The first retry fails at once, freeing one of the wallet's slots while the others hang.
+      if (!answeredFast) {
+        answeredFast = true;
+        return { status: 503 };
+      }
+      return { hang: true };
+    });
+    const api = await walletWithWebhook('/room');
+    for (let i = 0; i < 8; i++) ok(await api.test('hook')); // 8 retries pending
+    hang = true;
+    const before = outbound.requestsTo('/room').length;
+    clock.set(START + 2 * BASE_MS);
+    const leaseUntil = clock.now() + RETRY_CLAIM_LEASE_MS;
+    const pass = runDueRetries(t.deps, { findTarget: targetsOf(t) });
+    const leased = async () =>
+      (
+        await t.deps.store.read.get<{ n: number }>(
+          "SELECT COUNT(*) AS n FROM deliveries WHERE status = 'pending' AND next_attempt_at = $1",
+          [leaseUntil],
+        )
+      )?.n ?? 0;
+    try {
+      // 4 claimed, the first ends at once, 1 more claimed into its slot: 4 hanging, every leased one sent.
+      expect(await until(() => outbound.requestsTo('/room').length - before >= SLOTS_PER_WALLET + 1, 5000)).toBe(true);
+      await sleep(300);
+      expect(Number(await leased())).toBe(SLOTS_PER_WALLET);
+      expect(outbound.requestsTo('/room').length - before).toBe(SLOTS_PER_WALLET + 1);
+    } finally {
+      await pass;
+    }
   }, 30_000);
 });
