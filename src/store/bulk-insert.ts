@@ -95,6 +95,18 @@ function postgresText(insert: BulkInsert, syncLater: boolean): string {
   return texts[syncLater ? 1 : 0];
 }
 
+/** The types of every column array a batch binds, the insert's then each `also` statement's, in order; made once per insert. */
+const boundTypeLists = new WeakMap<BulkInsert, readonly ColumnType[]>();
+
+function boundTypes(insert: BulkInsert): readonly ColumnType[] {
+  let types = boundTypeLists.get(insert);
+  if (types === undefined) {
+    types = [...insert.types, ...(insert.also ?? []).flatMap((also) => also.columns.types)];
+    boundTypeLists.set(insert, types);
+  }
+  return types;
+}
+
 /** Each row's kth value appended to `columns[offset + k]`. */
 function appendColumns(columns: unknown[][], offset: number, width: number, rows: Rows): void {
   for (let c = 0; c < width; c++) columns[offset + c] = rows.map((row) => row[c]);
@@ -112,11 +124,9 @@ export async function insertRowsPostgres(
   const columns: unknown[][] = Array.from({ length: width }, () => []);
   for (let i = 0; i < values.length; i += 1) columns[i % width]?.push(values[i]);
   let offset = width;
-  const types = [...insert.types];
   (insert.also ?? []).forEach((also, i) => {
     appendColumns(columns, offset, also.columns.types.length, alsoRows[i] ?? []);
     offset += also.columns.types.length;
-    types.push(...also.columns.types);
   });
-  await sql.run(postgresText(insert, syncLater), arrayLiterals(columns, types));
+  await sql.run(postgresText(insert, syncLater), arrayLiterals(columns, boundTypes(insert)));
 }
