@@ -21,18 +21,19 @@ export interface RetentionStep {
 export const SWEEP_BATCH = 1000;
 
 /**
- * Runs `sql` (a DELETE of at most SWEEP_BATCH rows, `RETURNING 1 AS n`) until a batch comes back short, and
- * returns how many rows went in all.
+ * Runs `sql` (a DELETE of at most `batch` rows, `RETURNING 1 AS n`, or each row's count of entries as `n`) until a
+ * batch comes back short, and returns the sum of `n` over every row that went.
  */
 export async function deleteInBatches(
   store: Pick<Store, 'writeOne'>,
   sql: string,
   params: readonly unknown[],
+  batch = SWEEP_BATCH,
 ): Promise<number> {
   let total = 0;
   for (;;) {
-    const rows = await store.writeOne<{ n: number }>(sql, params);
-    total += rows.length;
-    if (rows.length < SWEEP_BATCH) return total;
+    const rows = await store.writeOne<{ n: number | string }>(sql, params);
+    for (const row of rows) total += Number(row.n);
+    if (rows.length < batch) return total;
   }
 }

@@ -8,43 +8,51 @@ import { SPEND_RETENTION_MS } from './spend-aggregate.js';
 
 /** A wallet unused this long goes with all its data: two years, leap day included. */
 export const TOKEN_INACTIVITY_MS = 2 * 365 * DAY + DAY;
-const LOG_WALK_WINDOW = 5000;
 const IDLE_WALLET_BATCH = 100;
 
-/** Every log row, window by window in seq order, each window's expired rows deleted in one short statement. */
+/**
+ * Log batches one DELETE takes at most: up to 12,800 entries (LOG_BATCH_CAPACITY each), a statement that holds the
+ * write lock about as long as SWEEP_BATCH rows of another table.
+ */
+const LOG_SWEEP_BATCHES = 100;
+
+/** What a DELETE of log batches returns: the entries each held, so the sweep reports entries, not batches. */
+const RETURNING_ENTRIES = 'RETURNING entry_count AS n';
+
+/** Every log batch, window by window in seq order, each window's expired batches deleted in one short statement. */
 async function deleteExpiredLogsAnywhere(store: Store, cutoff: number): Promise<number> {
   let total = 0;
   for (let after = 0; ;) {
     const window = await store.read.get<{ upto: number | string | null }>(
-      `SELECT MAX(seq) AS upto FROM (SELECT seq FROM logs WHERE seq > $1 ORDER BY seq LIMIT ${LOG_WALK_WINDOW}) AS w`,
+      `SELECT MAX(seq) AS upto FROM (SELECT seq FROM log_batches WHERE seq > $1 ORDER BY seq LIMIT ${LOG_SWEEP_BATCHES}) AS w`,
       [after],
     );
     if (window?.upto === null || window?.upto === undefined) return total;
     const upto = Number(window.upto); // PostgreSQL returns BIGINT as text
-    total += (
-      await store.writeOne('DELETE FROM logs WHERE seq > $1 AND seq <= $2 AND created_at <= $3 RETURNING 1 AS n', [
-        after,
-        upto,
-        cutoff,
-      ])
-    ).length;
+    const gone = await store.writeOne<{ n: number | string }>(
+      `DELETE FROM log_batches WHERE seq > $1 AND seq <= $2 AND last_at <= $3 ${RETURNING_ENTRIES}`,
+      [after, upto, cutoff],
+    );
+    for (const batch of gone) total += Number(batch.n);
     after = upto;
   }
 }
 
-/** The call log's expired rows: the ledger writes the log, so it alone deletes from it. */
+/** The call log's expired entries: the ledger writes the log, so it alone deletes from it. */
 function logRetention(store: Store): RetentionStep {
   return {
     name: 'expiredLogs',
     run: async ({ now, walkAll }) => {
-      // Logs have no index on time (inserts are the hot path): rows are written nearly in time order, so the
-      // expired ones are the oldest by seq; each batch looks at the oldest rows only. Rows written late (kept by
-      // an instance through a long store outage) sit behind younger ones: the walk of the whole table finds them.
+      // Log batches have no index on time (inserts are the hot path): they are written nearly in time order, so the
+      // expired ones are the oldest by seq; each sweep looks at the oldest only. Batches written late (kept by an
+      // instance through a long store outage) sit behind younger ones: the walk of the whole table finds them. A batch
+      // goes when its newest entry has expired (LOG_BATCH_SPAN_MS after its oldest at most); reads hide expired entries.
       const cutoff = now - LOG_RETENTION_MS;
       const oldest = await deleteInBatches(
         store,
-        `DELETE FROM logs WHERE seq IN (SELECT seq FROM (SELECT seq, created_at FROM logs ORDER BY seq LIMIT ${SWEEP_BATCH}) AS oldest WHERE created_at <= $1) RETURNING 1 AS n`,
+        `DELETE FROM log_batches WHERE seq IN (SELECT seq FROM (SELECT seq, last_at FROM log_batches ORDER BY seq LIMIT ${LOG_SWEEP_BATCHES}) AS oldest WHERE last_at <= $1) ${RETURNING_ENTRIES}`,
         [cutoff],
+        LOG_SWEEP_BATCHES,
       );
       return walkAll ? oldest + (await deleteExpiredLogsAnywhere(store, cutoff)) : oldest;
     },

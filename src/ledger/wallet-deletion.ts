@@ -6,7 +6,7 @@ import type { Sql } from '../store/store.js';
  */
 export const WALLET_DATA_TABLES = [
   'kv',
-  'logs',
+  'log_batches',
   'webhooks',
   'mail_attachments',
   'inbound_outbox',

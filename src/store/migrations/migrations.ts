@@ -387,6 +387,68 @@ UPDATE deliveries SET body_bytes = octet_length(body) WHERE status = 'pending' A
 CREATE INDEX deliveries_pending_wallet ON deliveries (wallet_id, next_attempt_at) WHERE status = 'pending';
 `;
 
+/**
+ * The call log as one row per wallet, category and written batch, its entries a JSON array (src/ledger/log-batches.ts):
+ * a call no longer costs an index entry. A batch is found by (wallet, category, its newest entry's time, seq); the
+ * sweeper walks batches by seq. Each existing entry becomes a batch of one, keeping its seq: a cursor made before the
+ * upgrade still pages on in time, ties within its own millisecond aside. The `logs` view shows the entries as rows
+ * (an operator's queries, the tests), its seq each entry's place: batch seq × 128 + index.
+ */
+const logEntryColumns = (text: (index: number) => string, number: (index: number, type: string) => string) => `
+  ${text(0)} AS id, b.wallet_id, ${text(1)} AS method, ${text(2)} AS path, b.endpoint,
+  ${number(3, 'INTEGER')} AS status_code, ${number(4, 'INTEGER')} AS response_time_ms, ${text(5)} AS error,
+  ${number(6, 'BIGINT')} AS created_at, ${number(7, 'BIGINT')} AS cost, ${number(8, 'BIGINT')} AS balance,
+  ${text(9)} AS delivery_id, ${text(10)} AS note`;
+const logBatches = {
+  sqlite: `
+CREATE TABLE log_batches (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  wallet_id BIGINT NOT NULL,
+  endpoint TEXT NOT NULL,
+  first_at BIGINT NOT NULL,
+  last_at BIGINT NOT NULL,
+  entry_count INTEGER NOT NULL,
+  entries TEXT NOT NULL
+);
+INSERT INTO log_batches (seq, wallet_id, endpoint, first_at, last_at, entry_count, entries)
+SELECT seq, wallet_id, endpoint, created_at, created_at, 1,
+  json_array(json_array(id, method, path, status_code, response_time_ms, error, created_at, cost, balance, delivery_id, note))
+FROM logs ORDER BY seq;
+DROP TABLE logs;
+CREATE INDEX log_batches_wallet_endpoint_last ON log_batches (wallet_id, endpoint, last_at);
+CREATE VIEW logs AS
+SELECT b.seq * 128 + e.key AS seq,${logEntryColumns(
+    (i) => `e.value ->> ${i}`,
+    (i) => `e.value ->> ${i}`,
+  )}
+FROM log_batches AS b, json_each(b.entries) AS e;
+`,
+  postgres: `
+CREATE TABLE log_batches (
+  seq BIGSERIAL PRIMARY KEY,
+  wallet_id BIGINT NOT NULL,
+  endpoint TEXT NOT NULL,
+  first_at BIGINT NOT NULL,
+  last_at BIGINT NOT NULL,
+  entry_count INTEGER NOT NULL,
+  entries TEXT NOT NULL
+);
+INSERT INTO log_batches (seq, wallet_id, endpoint, first_at, last_at, entry_count, entries)
+SELECT seq, wallet_id, endpoint, created_at, created_at, 1,
+  json_build_array(json_build_array(id, method, path, status_code, response_time_ms, error, created_at, cost, balance, delivery_id, note))::text
+FROM logs ORDER BY seq;
+SELECT setval(pg_get_serial_sequence('log_batches', 'seq'), GREATEST((SELECT MAX(seq) FROM log_batches), 1));
+DROP TABLE logs;
+CREATE INDEX log_batches_wallet_endpoint_last ON log_batches (wallet_id, endpoint, last_at, seq);
+CREATE VIEW logs AS
+SELECT b.seq * 128 + e.n - 1 AS seq,${logEntryColumns(
+    (i) => `e.value ->> ${i}`,
+    (i, type) => `(e.value ->> ${i})::${type}`,
+  )}
+FROM log_batches AS b, jsonb_array_elements(b.entries::jsonb) WITH ORDINALITY AS e(value, n);
+`,
+};
+
 export const migrations: readonly Migration[] = [
   {
     id: 1,
@@ -442,4 +504,5 @@ export const migrations: readonly Migration[] = [
   { id: 18, name: 'logs: the read index ends with the order of writing', ...logsReadIndexWithSeq },
   { id: 19, name: "deliveries: a webhook's history by state", sqlite: deliveriesByState, postgres: deliveriesByState },
   { id: 20, name: 'deliveries: bytes pending retry per wallet', sqlite: retryBudget, postgres: retryBudget },
+  { id: 21, name: 'logs: one row per wallet, category and batch', ...logBatches },
 ];

@@ -11,6 +11,7 @@ import { claimLease } from '../../../src/store/leases.js';
 import { DAY, HOUR } from '../../../src/lib/time.js';
 import { sha256Hex } from '../../../src/lib/hash.js';
 import { insertLogs } from '../../../src/ledger/log-insert.js';
+import { LOG_BATCH_SPAN_MS } from '../../../src/ledger/log-batches.js';
 import type { LogRecord } from '../../../src/ledger/log-entry.js';
 
 const count = async (app: ReturnType<ReturnType<typeof useTestApp>>, table: string) =>
@@ -73,9 +74,10 @@ describeEachStore('sweepers', (kind) => {
     const token = await app.createToken(100);
     const walletId = (await app.deps.ledger.findWallet(sha256Hex(token)))?.id as number;
     await app.deps.ledger.flush();
-    await app.deps.store.writeOne('DELETE FROM logs');
+    await app.deps.store.writeOne('DELETE FROM log_batches');
     const start = clock.now();
-    const rows = (count: number, createdAt: number): LogRecord[] =>
+    // `apart`: ms between entries; more than a batch's span puts each in a batch of its own (a sweep takes batches).
+    const rows = (count: number, createdAt: number, apart = 0): LogRecord[] =>
       Array.from({ length: count }, (_, i) => ({
         id: `sweep-${createdAt}-${i}`,
         walletId,
@@ -84,7 +86,7 @@ describeEachStore('sweepers', (kind) => {
         endpoint: 'kv',
         statusCode: 200,
         responseTimeMs: 1,
-        createdAt,
+        createdAt: createdAt + i * apart,
         cost: 1,
         balance: 1,
       }));
@@ -94,9 +96,9 @@ describeEachStore('sweepers', (kind) => {
     expect((await sweep(app.deps)).expiredLogs).toBe(2500);
     expect(await count(app, 'logs')).toBe(7);
 
-    // Rows written late (kept through an outage) sit behind more than a batch of younger ones in seq order:
+    // Rows written late (kept through an outage) sit behind more than a sweep's batches of younger ones in seq order:
     // the per-minute pass never reaches them, the walk of the whole table does, well inside the 24 h of docs/contract.md#call-logs.
-    await insertLogs(app.deps.store, rows(1200, clock.now()));
+    await insertLogs(app.deps.store, rows(1200, clock.now(), LOG_BATCH_SPAN_MS + 1));
     await insertLogs(app.deps.store, rows(3, clock.now() - 2 * DAY));
     clock.advance(5 * DAY + 1);
     expect((await sweep(app.deps)).expiredLogs).toBe(7);
@@ -110,8 +112,9 @@ describeEachStore('sweepers', (kind) => {
     const app = testApp();
     const walletId = (await app.deps.ledger.findWallet(sha256Hex(await app.createToken(100))))?.id as number;
     await app.deps.ledger.flush();
-    await app.deps.store.writeOne('DELETE FROM logs');
-    const rows = (count: number, createdAt: number): LogRecord[] =>
+    await app.deps.store.writeOne('DELETE FROM log_batches');
+    // `apart`: ms between entries; more than a batch's span puts each in a batch of its own (a sweep takes batches).
+    const rows = (count: number, createdAt: number, apart = 0): LogRecord[] =>
       Array.from({ length: count }, (_, i) => ({
         id: `walk-${createdAt}-${i}`,
         walletId,
@@ -120,7 +123,7 @@ describeEachStore('sweepers', (kind) => {
         endpoint: 'kv',
         statusCode: 200,
         responseTimeMs: 1,
-        createdAt,
+        createdAt: createdAt + i * apart,
         cost: 1,
         balance: 1,
       }));
@@ -130,7 +133,7 @@ describeEachStore('sweepers', (kind) => {
       expect(await count(app, 'logs')).toBe(expected);
     };
     // Late rows, long expired, behind more than a batch of young ones in seq order.
-    await insertLogs(app.deps.store, rows(1200, clock.now()));
+    await insertLogs(app.deps.store, rows(1200, clock.now(), LOG_BATCH_SPAN_MS + 1));
     await insertLogs(app.deps.store, rows(3, clock.now() - 8 * DAY));
     let stop = startRetention(app.deps, 'walk-test', 50);
     try {
@@ -182,7 +185,7 @@ describeEachStore('sweepers', (kind) => {
     const sql =
       kind === 'sqlite'
         ? "SELECT m.name AS name FROM sqlite_master m JOIN pragma_table_info(m.name) c WHERE m.type = 'table' AND c.name = 'wallet_id'"
-        : "SELECT table_name AS name FROM information_schema.columns WHERE column_name = 'wallet_id' AND table_schema = current_schema()";
+        : "SELECT c.table_name AS name FROM information_schema.columns c JOIN information_schema.tables t USING (table_schema, table_name) WHERE c.column_name = 'wallet_id' AND c.table_schema = current_schema() AND t.table_type = 'BASE TABLE'";
     const tables = (await testApp().deps.store.read.all<{ name: string }>(sql)).map((row) => row.name);
     expect(tables.sort()).toEqual([...WALLET_DATA_TABLES, 'stripe_credits'].sort());
   });

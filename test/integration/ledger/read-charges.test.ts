@@ -15,6 +15,7 @@ import { openPostgresStore } from '../../../src/store/postgres/postgres-store.js
 import type { Store } from '../../../src/store/store.js';
 import { insertRowsPostgres } from '../../../src/store/bulk-insert.js';
 import { insertLogs, LOG_INSERT, spendRowsOf } from '../../../src/ledger/log-insert.js';
+import { encodeLogBatches } from '../../../src/ledger/log-batches.js';
 import { settled } from '../../helpers/wait.js';
 
 function durableOf(outcome: ChargeOutcome): Promise<void> {
@@ -254,16 +255,10 @@ describe.runIf(process.env.TEST_DATABASE_URL !== undefined)(
         balance: 99,
       };
       const inside = await store.write(async (tx) => {
-        // One row in LOG_COLUMNS order.
-        await insertRowsPostgres(
-          tx,
-          LOG_INSERT,
-          ['log-1', walletId, 'GET', '/kv/b/k', 'kv', 200, 1, null, record.createdAt, 1, 99, null],
-          {
-            alsoRows: spendRowsOf([{ ...record, id: 'log-1' }]),
-            syncLater: true,
-          },
-        );
+        await insertRowsPostgres(tx, LOG_INSERT, encodeLogBatches([{ ...record, id: 'log-1' }]), {
+          alsoRows: spendRowsOf([{ ...record, id: 'log-1' }]),
+          syncLater: true,
+        });
         return tx.get<{ value: string }>("SELECT current_setting('synchronous_commit') AS value");
       });
       expect(inside).toEqual({ value: 'off' });
