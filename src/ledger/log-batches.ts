@@ -3,7 +3,7 @@ import type { LogRecord } from './log-entry.js';
 /**
  * How the call log is stored: one row of `log_batches` per wallet, category and written batch, its entries as one
  * JSON array in order of writing. A call costs no index entry of its own: on SQLite a row per call with the read
- * index cost 2.3 µs of the event loop against ~0.5 for its share of a batch row (docs/performance.md), and on
+ * index cost 2.3 µs of the event loop against well under one for its share of a batch row (bench/RESULTS.md), and on
  * PostgreSQL the database's work per call fell with it. The `logs` view shows the entries as rows, as before.
  *
  * A stored batch spans at most LOG_BATCH_SPAN_MS and holds at most LOG_BATCH_CAPACITY entries, their times never

@@ -21,15 +21,18 @@ describe('ledger boundaries', () => {
     expect(containing('UPDATE wallets', (path) => !under(path, ['ledger', 'store']))).toEqual([]);
   });
 
-  it('only the ledger (and the schema) inserts call-log rows', () => {
-    expect(containing('INSERT INTO logs', (path) => !under(path, ['ledger', 'store']))).toEqual([]);
+  it('only the ledger (and the schema) writes the call log', () => {
+    for (const needle of ['INSERT INTO log_batches', "table: 'log_batches'", 'UPDATE log_batches'])
+      expect(containing(needle, (path) => !under(path, ['ledger', 'store'])), needle).toEqual([]);
+    // The needle is the ledger's own: the test fails if the log's bulk insert is renamed without it.
+    expect(containing("table: 'log_batches'", (path) => under(path, ['ledger']))).toEqual(['ledger/log-insert.ts']);
   });
 });
 
 describe('retention: each owner deletes its own rows', () => {
   // The table, and the folder that owns it; besides the owner only the ledger's one wallet deletion removes rows.
   const owners: Readonly<Record<string, string>> = {
-    logs: 'ledger',
+    log_batches: 'ledger',
     spend_hourly: 'ledger',
     kv: 'features/kv',
     token_creations: 'features/tokens',
