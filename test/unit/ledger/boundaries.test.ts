@@ -23,7 +23,10 @@ describe('ledger boundaries', () => {
 
   it('only the ledger (and the schema) writes the call log', () => {
     for (const needle of ['INSERT INTO log_batches', "table: 'log_batches'", 'UPDATE log_batches'])
-      expect(containing(needle, (path) => !under(path, ['ledger', 'store'])), needle).toEqual([]);
+      expect(
+        containing(needle, (path) => !under(path, ['ledger', 'store'])),
+        needle,
+      ).toEqual([]);
     // The needle is the ledger's own: the test fails if the log's bulk insert is renamed without it.
     expect(containing("table: 'log_batches'", (path) => under(path, ['ledger']))).toEqual(['ledger/log-insert.ts']);
   });
