@@ -112,6 +112,47 @@ describeEachStore('GET /token/logs paging and filters (beyond the contract)', (k
     );
   });
 
+  it.each([7, 100])(
+    'pages the entries of overlapping batches (two instances logging one wallet) in time order, every one once (n=%i)',
+    async (n) => {
+      const base = clock.now() - HOUR;
+      const t = get();
+      const token = await t.createToken(1000);
+      const walletId = await walletIdOf(t.deps, token);
+      // Each instance writes its own batches (six each, a second apiece); their times interleave, with ties (17 × 5 = 5 + 16 × 5).
+      const first = Array.from({ length: 300 }, (_, i) => record(walletId, i, base + 17 * i));
+      const second = Array.from({ length: 300 }, (_, i) => record(walletId, 1000 + i, base + 5 + 16 * i));
+      await insertLogs(t.deps.store, first);
+      await insertLogs(t.deps.store, second);
+      const pages = await allPages(t, token, `n=${n}&type=kv`);
+      expectNewestFirst(
+        pages.flatMap((page) => page.logs.map((entry) => entry.id)),
+        [...first, ...second],
+      );
+    },
+  );
+
+  it.each([7, 50, 99])(
+    "pages a quiet instance's long batch beside a busy one's short batches in time order, every entry once (n=%i)",
+    async (n) => {
+      const base = clock.now() - HOUR;
+      const t = get();
+      const token = await t.createToken(1000);
+      const walletId = await walletIdOf(t.deps, token);
+      // The busy instance: 400 entries, one a millisecond, in batches of 128; the quiet one: ten over 900 ms in one
+      // batch, read among the busy one's before their older batches, whose entries are newer than most of its own.
+      const busy = Array.from({ length: 400 }, (_, i) => record(walletId, i, base + 600 + i));
+      const quiet = Array.from({ length: 10 }, (_, i) => record(walletId, 1000 + i, base + 100 * i));
+      await insertLogs(t.deps.store, busy);
+      await insertLogs(t.deps.store, quiet);
+      const pages = await allPages(t, token, `n=${n}&type=kv`, 200);
+      expectNewestFirst(
+        pages.flatMap((page) => page.logs.map((entry) => entry.id)),
+        [...busy, ...quiet],
+      );
+    },
+  );
+
   it('pages one category with type, every entry once', async () => {
     const base = clock.now() - HOUR;
     const { t, token, rows } = await walletWithRows((walletId) =>
