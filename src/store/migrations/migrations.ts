@@ -387,6 +387,32 @@ UPDATE deliveries SET body_bytes = octet_length(body) WHERE status = 'pending' A
 CREATE INDEX deliveries_pending_wallet ON deliveries (wallet_id, next_attempt_at) WHERE status = 'pending';
 `;
 
+/** What differs between the engines in migration 21. */
+const LOG_BATCH_DIALECTS = {
+  sqlite: {
+    seq: 'INTEGER PRIMARY KEY AUTOINCREMENT',
+    jsonArray: 'json_array',
+    asText: '',
+    resumeSeq: '',
+    // SQLite's indexes end with the rowid (seq) already.
+    indexEnd: '',
+    elements: 'json_each(b.entries) AS e',
+    index: 'e.key',
+    number: (i: number) => `e.value ->> ${i}`,
+  },
+  postgres: {
+    seq: 'BIGSERIAL PRIMARY KEY',
+    jsonArray: 'json_build_array',
+    asText: '::text',
+    resumeSeq:
+      "SELECT setval(pg_get_serial_sequence('log_batches', 'seq'), GREATEST((SELECT MAX(seq) FROM log_batches), 1));",
+    indexEnd: ', seq',
+    elements: 'jsonb_array_elements(b.entries::jsonb) WITH ORDINALITY AS e(value, n)',
+    index: 'e.n - 1',
+    number: (i: number, type: string) => `(e.value ->> ${i})::${type}`,
+  },
+};
+
 /**
  * The call log as one row per wallet, category and written batch, its entries a JSON array (src/ledger/log-batches.ts):
  * a call no longer costs an index entry. A batch is found by (wallet, category, its newest entry's time, seq); the
@@ -394,60 +420,35 @@ CREATE INDEX deliveries_pending_wallet ON deliveries (wallet_id, next_attempt_at
  * upgrade still pages on in time, ties within its own millisecond aside. The `logs` view shows the entries as rows
  * (an operator's queries, the tests), its seq each entry's place: batch seq × 128 + index.
  */
-const logEntryColumns = (text: (index: number) => string, number: (index: number, type: string) => string) => `
+function logBatches(kind: keyof typeof LOG_BATCH_DIALECTS): string {
+  const d = LOG_BATCH_DIALECTS[kind];
+  const text = (i: number) => `e.value ->> ${i}`;
+  return `
+CREATE TABLE log_batches (
+  seq ${d.seq},
+  wallet_id BIGINT NOT NULL,
+  endpoint TEXT NOT NULL,
+  first_at BIGINT NOT NULL,
+  last_at BIGINT NOT NULL,
+  entry_count INTEGER NOT NULL,
+  entries TEXT NOT NULL
+);
+INSERT INTO log_batches (seq, wallet_id, endpoint, first_at, last_at, entry_count, entries)
+SELECT seq, wallet_id, endpoint, created_at, created_at, 1,
+  ${d.jsonArray}(${d.jsonArray}(id, method, path, status_code, response_time_ms, error, created_at, cost, balance, delivery_id, note))${d.asText}
+FROM logs ORDER BY seq;
+${d.resumeSeq}
+DROP TABLE logs;
+CREATE INDEX log_batches_wallet_endpoint_last ON log_batches (wallet_id, endpoint, last_at${d.indexEnd});
+CREATE VIEW logs AS
+SELECT b.seq * 128 + ${d.index} AS seq,
   ${text(0)} AS id, b.wallet_id, ${text(1)} AS method, ${text(2)} AS path, b.endpoint,
-  ${number(3, 'INTEGER')} AS status_code, ${number(4, 'INTEGER')} AS response_time_ms, ${text(5)} AS error,
-  ${number(6, 'BIGINT')} AS created_at, ${number(7, 'BIGINT')} AS cost, ${number(8, 'BIGINT')} AS balance,
-  ${text(9)} AS delivery_id, ${text(10)} AS note`;
-const logBatches = {
-  sqlite: `
-CREATE TABLE log_batches (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
-  wallet_id BIGINT NOT NULL,
-  endpoint TEXT NOT NULL,
-  first_at BIGINT NOT NULL,
-  last_at BIGINT NOT NULL,
-  entry_count INTEGER NOT NULL,
-  entries TEXT NOT NULL
-);
-INSERT INTO log_batches (seq, wallet_id, endpoint, first_at, last_at, entry_count, entries)
-SELECT seq, wallet_id, endpoint, created_at, created_at, 1,
-  json_array(json_array(id, method, path, status_code, response_time_ms, error, created_at, cost, balance, delivery_id, note))
-FROM logs ORDER BY seq;
-DROP TABLE logs;
-CREATE INDEX log_batches_wallet_endpoint_last ON log_batches (wallet_id, endpoint, last_at);
-CREATE VIEW logs AS
-SELECT b.seq * 128 + e.key AS seq,${logEntryColumns(
-    (i) => `e.value ->> ${i}`,
-    (i) => `e.value ->> ${i}`,
-  )}
-FROM log_batches AS b, json_each(b.entries) AS e;
-`,
-  postgres: `
-CREATE TABLE log_batches (
-  seq BIGSERIAL PRIMARY KEY,
-  wallet_id BIGINT NOT NULL,
-  endpoint TEXT NOT NULL,
-  first_at BIGINT NOT NULL,
-  last_at BIGINT NOT NULL,
-  entry_count INTEGER NOT NULL,
-  entries TEXT NOT NULL
-);
-INSERT INTO log_batches (seq, wallet_id, endpoint, first_at, last_at, entry_count, entries)
-SELECT seq, wallet_id, endpoint, created_at, created_at, 1,
-  json_build_array(json_build_array(id, method, path, status_code, response_time_ms, error, created_at, cost, balance, delivery_id, note))::text
-FROM logs ORDER BY seq;
-SELECT setval(pg_get_serial_sequence('log_batches', 'seq'), GREATEST((SELECT MAX(seq) FROM log_batches), 1));
-DROP TABLE logs;
-CREATE INDEX log_batches_wallet_endpoint_last ON log_batches (wallet_id, endpoint, last_at, seq);
-CREATE VIEW logs AS
-SELECT b.seq * 128 + e.n - 1 AS seq,${logEntryColumns(
-    (i) => `e.value ->> ${i}`,
-    (i, type) => `(e.value ->> ${i})::${type}`,
-  )}
-FROM log_batches AS b, jsonb_array_elements(b.entries::jsonb) WITH ORDINALITY AS e(value, n);
-`,
-};
+  ${d.number(3, 'INTEGER')} AS status_code, ${d.number(4, 'INTEGER')} AS response_time_ms, ${text(5)} AS error,
+  ${d.number(6, 'BIGINT')} AS created_at, ${d.number(7, 'BIGINT')} AS cost, ${d.number(8, 'BIGINT')} AS balance,
+  ${text(9)} AS delivery_id, ${text(10)} AS note
+FROM log_batches AS b, ${d.elements};
+`;
+}
 
 export const migrations: readonly Migration[] = [
   {
@@ -504,5 +505,10 @@ export const migrations: readonly Migration[] = [
   { id: 18, name: 'logs: the read index ends with the order of writing', ...logsReadIndexWithSeq },
   { id: 19, name: "deliveries: a webhook's history by state", sqlite: deliveriesByState, postgres: deliveriesByState },
   { id: 20, name: 'deliveries: bytes pending retry per wallet', sqlite: retryBudget, postgres: retryBudget },
-  { id: 21, name: 'logs: one row per wallet, category and batch', ...logBatches },
+  {
+    id: 21,
+    name: 'logs: one row per wallet, category and batch',
+    sqlite: logBatches('sqlite'),
+    postgres: logBatches('postgres'),
+  },
 ];
