@@ -40,12 +40,14 @@ const WEBHOOK = 'bench-hook';
 
 async function seed(store: Store, now: number, wallet: number): Promise<void> {
   const step = Math.floor((LOG_RETENTION_MS - 60_000) / LOG_ROWS);
+  // One entry a batch, as a quiet wallet's are (src/ledger/log-batches.ts): the most batches a page can walk.
+  const at = `(${now - LOG_RETENTION_MS + 30_000} + i * ${step})`;
   await insertNumberedRows(
     store,
-    'logs',
-    'id, wallet_id, method, path, endpoint, status_code, response_time_ms, error, created_at, cost, balance',
+    'log_batches',
+    'wallet_id, endpoint, first_at, last_at, entry_count, entries',
     LOG_ROWS,
-    `'bench-' || i, ${wallet}, 'GET', '/token/logs?n=100', 'token', 200, 1, NULL, ${now - LOG_RETENTION_MS + 30_000} + i * ${step}, 0, 0`,
+    `${wallet}, 'token', ${at}, ${at}, 1, '[["bench-' || i || '","GET","/token/logs?n=100",200,1,null,' || ${at} || ',0,0,null,null]]'`,
   );
   const gap = Math.floor((DELIVERY_RETENTION_MS - 60_000) / DELIVERIES);
   await insertNumberedRows(
