@@ -81,15 +81,22 @@ describeEachStore('GET /token/logs paging and filters (beyond the contract)', (k
   const clock = new ManualClock();
   const get = useTestApp(kind, { clock });
 
-  /** A wallet whose log holds `records(walletId)`, all older than now (so the paging calls' own entries come after them). */
-  async function walletWithRows(records: (walletId: number) => LogRecord[]) {
+  /**
+   * A wallet whose log holds what `writers(walletId)` gives, all older than now (so the paging calls' own entries come
+   * after them): each list written apart, in batches of its own, as each instance of several writes its own.
+   */
+  async function walletWrittenBy(writers: (walletId: number) => LogRecord[][]) {
     const t = get();
     const token = await t.createToken(1000);
     const walletId = await walletIdOf(t.deps, token);
-    const rows = records(walletId);
-    await insertLogs(t.deps.store, rows);
-    return { t, token, walletId, rows };
+    const lists = writers(walletId);
+    for (const list of lists) await insertLogs(t.deps.store, list);
+    return { t, token, walletId, rows: lists.flat() };
   }
+
+  /** A wallet whose log holds `records(walletId)`, written by one instance. */
+  const walletWithRows = (records: (walletId: number) => LogRecord[]) =>
+    walletWrittenBy((walletId) => [records(walletId)]);
 
   it('pages through every entry once, newest first, ties on time of one category in order of writing, cursor null at the end', async () => {
     const base = clock.now() - HOUR;
@@ -116,18 +123,15 @@ describeEachStore('GET /token/logs paging and filters (beyond the contract)', (k
     'pages the entries of overlapping batches (two instances logging one wallet) in time order, every one once (n=%i)',
     async (n) => {
       const base = clock.now() - HOUR;
-      const t = get();
-      const token = await t.createToken(1000);
-      const walletId = await walletIdOf(t.deps, token);
       // Each instance writes its own batches (six each, a second apiece); their times interleave, with ties (17 × 5 = 5 + 16 × 5).
-      const first = Array.from({ length: 300 }, (_, i) => record(walletId, i, base + 17 * i));
-      const second = Array.from({ length: 300 }, (_, i) => record(walletId, 1000 + i, base + 5 + 16 * i));
-      await insertLogs(t.deps.store, first);
-      await insertLogs(t.deps.store, second);
+      const { t, token, rows } = await walletWrittenBy((walletId) => [
+        Array.from({ length: 300 }, (_, i) => record(walletId, i, base + 17 * i)),
+        Array.from({ length: 300 }, (_, i) => record(walletId, 1000 + i, base + 5 + 16 * i)),
+      ]);
       const pages = await allPages(t, token, `n=${n}&type=kv`);
       expectNewestFirst(
         pages.flatMap((page) => page.logs.map((entry) => entry.id)),
-        [...first, ...second],
+        rows,
       );
     },
   );
@@ -136,19 +140,16 @@ describeEachStore('GET /token/logs paging and filters (beyond the contract)', (k
     "pages a quiet instance's long batch beside a busy one's short batches in time order, every entry once (n=%i)",
     async (n) => {
       const base = clock.now() - HOUR;
-      const t = get();
-      const token = await t.createToken(1000);
-      const walletId = await walletIdOf(t.deps, token);
       // The busy instance: 400 entries, one a millisecond, in batches of 128; the quiet one: ten over 900 ms in one
       // batch, read among the busy one's before their older batches, whose entries are newer than most of its own.
-      const busy = Array.from({ length: 400 }, (_, i) => record(walletId, i, base + 600 + i));
-      const quiet = Array.from({ length: 10 }, (_, i) => record(walletId, 1000 + i, base + 100 * i));
-      await insertLogs(t.deps.store, busy);
-      await insertLogs(t.deps.store, quiet);
+      const { t, token, rows } = await walletWrittenBy((walletId) => [
+        Array.from({ length: 400 }, (_, i) => record(walletId, i, base + 600 + i)),
+        Array.from({ length: 10 }, (_, i) => record(walletId, 1000 + i, base + 100 * i)),
+      ]);
       const pages = await allPages(t, token, `n=${n}&type=kv`, 200);
       expectNewestFirst(
         pages.flatMap((page) => page.logs.map((entry) => entry.id)),
-        [...busy, ...quiet],
+        rows,
       );
     },
   );
