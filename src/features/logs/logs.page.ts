@@ -20,8 +20,11 @@ export const SCAN_ROWS = 5000;
 
 /** Batches read by a page's first statement; each further one reads up to twice as many. */
 const FIRST_CHUNK = 4;
-/** About the entries one statement's batches hold at most (by the batches read so far): a few ms of decoding. */
-const CHUNK_ENTRIES = 8192;
+/**
+ * About the entries one statement's batches hold at most (by the batches read so far). Entries carry a path and an
+ * error of up to 512 characters each: 2,048 of the largest are ~4 MB of JSON, a few ms to read and decode.
+ */
+const CHUNK_ENTRIES = 2048;
 
 /** Status codes from `from` (inclusive) to `to` (exclusive): `4xx` is 400..500, `404` is 404..405. */
 export interface StatusRange {
