@@ -186,8 +186,14 @@ for (const kind of STORE_KINDS) {
       await refusal('Invalid low_balance_email: must be an e-mail address of at most 254 characters');
       expect(await balanceOf(harness.t, token)).toBe(before);
       await page.getByLabel('E-mail').fill('ops@example.com');
+      // The save shows "Saved." once stored, then reads the settings back: the 2 credits it showed are both spent
+      // once that read is answered (a charge is committed before its answer).
+      const readBack = page.waitForResponse(
+        (response) => response.url().endsWith('/token/settings') && response.request().method() === 'GET',
+      );
       await save.click();
       await expect.poll(() => page.getByRole('status').filter({ hasText: 'Saved.' }).count()).toBe(1);
+      await readBack;
       expect(await balanceOf(harness.t, token)).toBe((before ?? 0) - 2);
     });
 
