@@ -4,10 +4,15 @@ import type { Logger } from 'pino';
 
 /** The longest an access line waits in the batch before it is written (docs/operations.md#logs). */
 export const ACCESS_BATCH_MS = 100;
-/** A batch this long (UTF-16 units: about 320 lines) is written at once, whatever its age: one write of many lines. */
-export const ACCESS_BATCH_CHARS = 64 * 1024;
-/** The size of the buffers batches are written from, kept and reused (a fresh buffer's pages cost more than its copy). */
+/** A batch this long (bytes: about 320 lines) is written at once, whatever its age: one write of many lines. */
+export const ACCESS_BATCH_BYTES = 64 * 1024;
+/**
+ * The size of the buffers lines are written into as they come and written out from, kept and reused (a fresh buffer's
+ * pages cost more than its copy). Room for a batch and one more line of up to BUFFER_BYTES - ACCESS_BATCH_BYTES.
+ */
 const BUFFER_BYTES = 128 * 1024;
+/** The most UTF-8 bytes one UTF-16 unit of a line can take: what a line is allowed for before it is written in. */
+const MAX_BYTES_PER_UNIT = 3;
 /** How many such buffers are kept: one being written, one being filled. */
 const KEPT_BUFFERS = 2;
 /** How long a graceful stop, or an exit, waits for stdout to take the last lines before giving up (a reader that stalls). */
@@ -36,10 +41,10 @@ function toStderr(message: string): void {
   }
 }
 
-/** The lines (newlines) in `text`, a string or the bytes of a buffer from `start`. */
-function linesIn(text: string | Buffer, start = 0, end = text.length): number {
+/** The lines (newlines) in `bytes` from `start` to `end`. */
+function linesIn(bytes: Buffer, start: number, end: number): number {
   let count = 0;
-  for (let at = text.indexOf('\n', start); at !== -1 && at < end; at = text.indexOf('\n', at + 1)) count++;
+  for (let at = bytes.indexOf(10, start); at !== -1 && at < end; at = bytes.indexOf(10, at + 1)) count++;
   return count;
 }
 
@@ -51,15 +56,17 @@ interface Pending {
 /**
  * The process's log output: stdout, written asynchronously (one write at a time on the thread pool) so no line is a
  * blocking write. pino writes its lines through `write`, each handed on at once; access lines (request-observer.ts)
- * are `append`ed to a batch handed on every ACCESS_BATCH_MS or at ACCESS_BATCH_CHARS, so an answer costs no write of
+ * are `append`ed to a batch handed on every ACCESS_BATCH_MS or at ACCESS_BATCH_BYTES, so an answer costs no write of
  * its own. Every line goes through one batch, in the order it was made: a pino line takes the access lines waiting
- * along. Batches are copied into buffers that are reused, not allocated per write. A graceful stop ends it (`endLog`:
- * everything written); any other exit (a fatal error, process.exit) writes what is left synchronously; a SIGKILL
- * loses the batch and what is not written yet (docs/limits.md#logs).
+ * along. A line is encoded into the batch's buffer as it comes, while its text is fresh in the cache (a batch kept as
+ * one string and encoded at once cost ~1 µs more a request: bench/RESULTS.md); the buffers are reused, not allocated
+ * per write. A graceful stop ends it (`endLog`: everything written); any other exit (a fatal error, process.exit)
+ * writes what is left synchronously; a SIGKILL loses the batch and what is not written yet (docs/limits.md#logs).
  */
 export class LogDestination {
-  /** Lines not yet handed on, as made. */
-  private batch = '';
+  /** The batch: lines not yet handed on, encoded as made into `fill`'s first `filled` bytes (no buffer: no line). */
+  private fill: Buffer | undefined;
+  private filled = 0;
   private readonly timer: NodeJS.Timeout;
   /** Handed on, in order; the first is being written while `writing`, from `offset`. */
   private readonly queue: Pending[] = [];
@@ -98,8 +105,8 @@ export class LogDestination {
   write(line: string): boolean {
     if (this.closed) return true;
     if (this.exiting) return this.writeNow(line);
-    this.batch += line;
-    this.handOn(this.batch.length >= ACCESS_BATCH_CHARS);
+    this.add(line);
+    this.handOn(this.filled >= ACCESS_BATCH_BYTES);
     return true;
   }
 
@@ -110,9 +117,25 @@ export class LogDestination {
       this.writeNow(line);
       return;
     }
-    if (this.batch === '') this.timer.refresh();
-    this.batch += line;
-    if (this.batch.length >= ACCESS_BATCH_CHARS) this.handOn(true);
+    this.add(line);
+    if (this.filled >= ACCESS_BATCH_BYTES) this.handOn(true);
+  }
+
+  /** `line` at the end of the batch; a line that might not fit goes after it, one too long for a buffer on its own. */
+  private add(line: string): void {
+    const most = line.length * MAX_BYTES_PER_UNIT;
+    if (this.fill !== undefined && this.filled + most > BUFFER_BYTES) this.handOn(true);
+    if (most > BUFFER_BYTES) {
+      const bytes = Buffer.from(line);
+      this.enqueue(bytes, bytes.length);
+      return;
+    }
+    if (this.fill === undefined) {
+      this.fill = this.kept.pop() ?? Buffer.allocUnsafe(BUFFER_BYTES);
+      this.filled = 0;
+      this.timer.refresh();
+    }
+    this.filled += this.fill.write(line, this.filled);
   }
 
   /** Writes everything handed to it, resolving once stdout has taken it or after END_TIMEOUT_MS; nothing more after. */
@@ -145,9 +168,9 @@ export class LogDestination {
       if (!writeAllSync(this.fd, pending.buffer.subarray(offset, pending.length), deadline)) return;
       offset = 0;
     }
-    const lines = this.batch;
-    this.batch = '';
-    if (lines !== '') writeAllSync(this.fd, Buffer.from(lines), deadline);
+    const batch = this.fill?.subarray(0, this.filled);
+    this.fill = undefined;
+    if (batch !== undefined && batch.length > 0) writeAllSync(this.fd, batch, deadline);
   }
 
   /**
@@ -155,27 +178,32 @@ export class LogDestination {
    * the batch is too long to wait (`now`): then it is queued behind it.
    */
   private handOn(now = false): void {
-    if (this.batch === '' || this.closed) return;
+    const buffer = this.fill;
+    if (buffer === undefined || this.filled === 0 || this.closed) return;
     if ((this.writing || this.queue.length > 0) && !now) {
       this.handOnWhenIdle = true;
       return;
     }
-    const lines = this.batch;
-    this.batch = '';
+    this.fill = undefined;
     this.handOnWhenIdle = false;
-    const length = Buffer.byteLength(lines);
+    this.enqueue(buffer, this.filled);
+  }
+
+  /** Queues `length` bytes of `buffer` to be written, unless too much is waiting already: then they are dropped. */
+  private enqueue(buffer: Buffer, length: number): void {
     if (this.queue.length > 0 && this.waitingBytes + length > this.maxWaitingBytes) {
-      this.drop(linesIn(lines), `stdout has not taken ${this.waitingBytes} bytes of log lines`);
+      this.drop(linesIn(buffer, 0, length), `stdout has not taken ${this.waitingBytes} bytes of log lines`);
+      this.keep(buffer);
       return;
     }
-    let buffer: Buffer;
-    if (length <= BUFFER_BYTES) {
-      buffer = this.kept.pop() ?? Buffer.allocUnsafe(BUFFER_BYTES);
-      buffer.write(lines, 0, 'utf8');
-    } else buffer = Buffer.from(lines);
     this.queue.push({ buffer, length });
     this.waitingBytes += length;
     this.pump();
+  }
+
+  /** A buffer done with, kept for reuse if it is one of the batch's size and fewer than KEPT_BUFFERS are. */
+  private keep(buffer: Buffer): void {
+    if (buffer.length === BUFFER_BYTES && this.kept.length < KEPT_BUFFERS) this.kept.push(buffer);
   }
 
   /** Lines that will not be written: counted, and the first of a run of them said on stderr. */
@@ -235,7 +263,7 @@ export class LogDestination {
     const head = this.queue.shift()!;
     this.waitingBytes -= unwritten;
     this.offset = 0;
-    if (head.buffer.length === BUFFER_BYTES && this.kept.length < KEPT_BUFFERS) this.kept.push(head.buffer);
+    this.keep(head.buffer);
   }
 
   /** A line once exiting: written as it comes. */

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
-  ACCESS_BATCH_CHARS,
+  ACCESS_BATCH_BYTES,
   ACCESS_BATCH_MS,
   accessLineWriter,
   endLog,
@@ -51,9 +51,9 @@ describe('the log destination', () => {
     expect(written()).toHaveLength(50);
   });
 
-  it('writes a batch that reaches ACCESS_BATCH_CHARS at once', async () => {
+  it('writes a batch that reaches ACCESS_BATCH_BYTES at once', async () => {
     const line = access(0);
-    const count = Math.ceil(ACCESS_BATCH_CHARS / line.length);
+    const count = Math.ceil(ACCESS_BATCH_BYTES / line.length);
     for (let n = 0; n < count; n++) destination.append(line);
     await sleep(20);
     expect(writes()).toBeGreaterThan(0);
@@ -79,6 +79,22 @@ describe('the log destination', () => {
     writeAccess(access(4));
     await sleep(20);
     expect(written()).toHaveLength(5);
+  });
+
+  it('writes every byte of lines of any size and script, in order, across the batches their bytes fill', async () => {
+    // Lines are encoded into the batch's buffer as they come: multi-byte text at a buffer's end, and a line longer
+    // than a whole buffer, must come out whole and in place.
+    const wide = (n: number, text: string): string => `{"level":30,"msg":"request","n":${n},"text":"${text}"}\n`;
+    const lines = [
+      ...Array.from({ length: 900 }, (_, n) => wide(n, 'é€😀'.repeat(n % 40))),
+      wide(900, '😀'.repeat(70_000)),
+      wide(901, 'plain'),
+      wide(902, '€'.repeat(45_000)),
+      ...Array.from({ length: 100 }, (_, n) => wide(903 + n, 'x'.repeat(n))),
+    ];
+    for (const line of lines) destination.append(line);
+    await destination.end();
+    expect(readFileSync(file, 'utf8')).toBe(lines.join(''));
   });
 
   it('goes on when the output refuses writes (a full disk): the lines are dropped and stderr is told, once', async () => {
@@ -146,7 +162,7 @@ describe('the log destination', () => {
       expect(dropped).toBeGreaterThan(0);
       expect(received + dropped).toBe(count);
       // What was held never passed the limit plus one batch and the pipe's own buffer.
-      expect(received * line.length).toBeLessThan(256 * 1024 + 2 * ACCESS_BATCH_CHARS + 128 * 1024);
+      expect(received * line.length).toBeLessThan(256 * 1024 + 2 * ACCESS_BATCH_BYTES + 128 * 1024);
     } finally {
       fs.closeSync(pipe);
     }
