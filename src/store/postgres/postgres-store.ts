@@ -23,8 +23,28 @@ const types = {
   }) as typeof pg.types.getTypeParser,
 };
 
+/** What statements run on: the pool, or a client checked out of it for a unit. */
 interface Queryable {
-  query(config: pg.QueryConfig): Promise<pg.QueryResult>;
+  query(query: pg.Query, callback: (error: Error | null, result: pg.QueryResult) => void): unknown;
+}
+
+/**
+ * Runs `sql` on `target`, as the prepared statement `name` when one is given. The statement goes to pg as a query made
+ * from its text, then named: given a config object instead, pg copies it property by property, through their
+ * descriptors, before anything else (~1.3 µs a statement against ~0.1, every statement of the hot path).
+ */
+function submit(
+  target: Queryable,
+  sql: string,
+  values: unknown[] | undefined,
+  name: string | undefined,
+): Promise<pg.QueryResult> {
+  return new Promise((resolve, reject) => {
+    const query = new pg.Query(sql, values);
+    // pg reads the name when the query is sent (a named query is prepared once per connection); its types omit it.
+    if (name !== undefined) (query as { name?: string }).name = name;
+    target.query(query, (error, result) => (error ? reject(error) : resolve(result)));
+  });
 }
 
 /**
@@ -52,14 +72,13 @@ function executor(target: Queryable, names: StatementNames): Sql {
   };
   const query = async (sql: string, params?: readonly unknown[]) => {
     const values = params === undefined ? undefined : params.map(normaliseParam);
-    const unnamed = { text: sql, ...(values === undefined ? {} : { values }) };
-    if (!names.enabled) return target.query(unnamed);
+    if (!names.enabled) return submit(target, sql, values, undefined);
     try {
-      return await target.query({ ...unnamed, name: nameOf(sql) });
+      return await submit(target, sql, values, nameOf(sql));
     } catch (error) {
       if (!UNNAMED_RETRY.has((error as { code?: string }).code ?? '')) throw error;
       names.enabled = false;
-      return target.query(unnamed);
+      return submit(target, sql, values, undefined);
     }
   };
   return {

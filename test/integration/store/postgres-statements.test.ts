@@ -21,6 +21,19 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL prepared statements'
     await database.drop();
   });
 
+  // First: the next test's stale plan makes the store stop naming statements.
+  it('runs a statement as a named prepared statement of its connection, prepared once', async () => {
+    const select = 'SELECT id FROM things WHERE id = $1';
+    expect(await store.read.get(select, [1])).toEqual({ id: 1 });
+    expect(await store.read.get(select, [2])).toBeUndefined();
+    const prepared = await store.read.all<{ name: string }>(
+      'SELECT name FROM pg_prepared_statements WHERE statement = $1',
+      [select],
+    );
+    expect(prepared).toHaveLength(1);
+    expect(prepared[0]?.name).toMatch(/^s\d+$/);
+  });
+
   it('answers a statement whose prepared plan a schema change made stale, with the new shape', async () => {
     expect(await store.read.all('SELECT * FROM things')).toEqual([{ id: 1 }]);
     // Another session changes what the prepared statement would return.
