@@ -40,7 +40,7 @@ export function useUpgrade(kind: StoreKind): { from(id: number, rows?: readonly 
       return;
     }
     const pool = new pg.Pool({ connectionString: url, max: 1 });
-    await applyPostgresMigrations(pool, older);
+    await applyPostgresMigrations(pool, older, 60_000);
     for (const [sql, params] of rows) await pool.query(sql, [...params]);
     await pool.end();
   }

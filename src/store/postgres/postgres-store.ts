@@ -6,6 +6,8 @@ import { arrayLiterals, columnText } from './column-arrays.js';
 import { Batcher } from '../../lib/batcher.js';
 import { normaliseParam } from '../params.js';
 import { applyPostgresMigrations } from './postgres-migrate.js';
+import { migrations } from '../migrations/migrations.js';
+import { DeadlinedQuery, StatementDeadlines } from './statement-deadlines.js';
 import { asStoreError } from '../store-errors.js';
 import { withPooledClient } from './pooled-client.js';
 import { BatchedDebits } from './batched-debits.js';
@@ -29,21 +31,26 @@ interface Queryable {
 }
 
 /**
- * Runs `sql` on `target`, as the prepared statement `name` when one is given. The statement goes to pg as a query made
- * from its text, then named: given a config object instead, pg copies it property by property, through their
- * descriptors, before anything else (~1.3 µs a statement against ~0.1, every statement of the hot path).
+ * Runs `sql` on `target`, as the prepared statement `name` when one is given, under `deadlines`. The statement goes to
+ * pg as a query made from its text, then named: given a config object instead, pg copies it property by property,
+ * through their descriptors, before anything else (~1.3 µs a statement against ~0.1, every statement of the hot path).
  */
 function submit(
   target: Queryable,
+  deadlines: StatementDeadlines,
   sql: string,
   values: unknown[] | undefined,
   name: string | undefined,
 ): Promise<pg.QueryResult> {
   return new Promise((resolve, reject) => {
-    const query = new pg.Query(sql, values);
+    const query = new DeadlinedQuery(deadlines, sql, values);
     // pg reads the name when the query is sent (a named query is prepared once per connection); its types omit it.
     if (name !== undefined) (query as { name?: string }).name = name;
-    target.query(query, (error, result) => (error ? reject(error) : resolve(result)));
+    target.query(query, (error, result) => {
+      deadlines.settled(query);
+      if (error) reject(error);
+      else resolve(result);
+    });
   });
 }
 
@@ -56,29 +63,31 @@ function submit(
  */
 const UNNAMED_RETRY = new Set(['26000', '42P05', '0A000']); // no such prepared statement, already exists, cached plan changed
 
-interface StatementNames {
+/** What every connection of one store shares: the statements' names, and the deadlines of those in flight. */
+interface StoreStatements {
   readonly byText: Map<string, string>;
   enabled: boolean;
+  readonly deadlines: StatementDeadlines;
 }
 
-function executor(target: Queryable, names: StatementNames): Sql {
+function executor(target: Queryable, statements: StoreStatements): Sql {
   const nameOf = (sql: string): string => {
-    let name = names.byText.get(sql);
+    let name = statements.byText.get(sql);
     if (name === undefined) {
-      name = `s${names.byText.size + 1}`;
-      names.byText.set(sql, name);
+      name = `s${statements.byText.size + 1}`;
+      statements.byText.set(sql, name);
     }
     return name;
   };
   const query = async (sql: string, params?: readonly unknown[]) => {
     const values = params === undefined ? undefined : params.map(normaliseParam);
-    if (!names.enabled) return submit(target, sql, values, undefined);
+    if (!statements.enabled) return submit(target, statements.deadlines, sql, values, undefined);
     try {
-      return await submit(target, sql, values, nameOf(sql));
+      return await submit(target, statements.deadlines, sql, values, nameOf(sql));
     } catch (error) {
       if (!UNNAMED_RETRY.has((error as { code?: string }).code ?? '')) throw error;
-      names.enabled = false;
-      return submit(target, sql, values, undefined);
+      statements.enabled = false;
+      return submit(target, statements.deadlines, sql, values, undefined);
     }
   };
   return {
@@ -114,7 +123,8 @@ const RETRYABLE = new Set(['40001', '40P01']); // serialization failure, deadloc
 /**
  * Bounds on a database that is away or stuck (docs/reference.md#while-the-database-is-away): a connection, or a
  * free pooled client, within CONNECT_TIMEOUT_MS; a statement within STATEMENT_TIMEOUT_MS on the server
- * (it rolls back); and, should the server stop answering altogether, the client gives up a little later.
+ * (it rolls back); and, should the server stop answering altogether, the client gives up a little later
+ * (StatementDeadlines).
  */
 export const CONNECT_TIMEOUT_MS = 5000;
 export const STATEMENT_TIMEOUT_MS = 5000;
@@ -137,7 +147,6 @@ export function openPostgresStore(url: string, options: PostgresStoreOptions = {
     types,
     connectionTimeoutMillis: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
     statement_timeout: statementTimeoutMs,
-    query_timeout: statementTimeoutMs + CLIENT_GRACE_MS,
   });
   // An idle client that errors (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
@@ -146,9 +155,10 @@ export function openPostgresStore(url: string, options: PostgresStoreOptions = {
   // and withPooledClient still retire broken clients; this listener only keeps the event from being fatal.
   pool.on('connect', (client) => client.on('error', () => undefined));
   options.metrics?.watchPool(() => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }));
-  // Statement names of this store's connections.
-  const names: StatementNames = { byText: new Map(), enabled: true };
-  const pooled = executor(pool, names);
+  // This store's statement names, and the client's bound on each statement sent on its connections.
+  const deadlines = new StatementDeadlines(statementTimeoutMs + CLIENT_GRACE_MS);
+  const statements: StoreStatements = { byText: new Map(), enabled: true, deadlines };
+  const pooled = executor(pool, statements);
   const availability = new Availability();
   const guarded = <T>(call: () => Promise<T>): Promise<T> =>
     availability.guard(call).catch((error: unknown) => Promise.reject(asStoreError(error)));
@@ -163,13 +173,14 @@ export function openPostgresStore(url: string, options: PostgresStoreOptions = {
       try {
         return await availability.guard(() =>
           withPooledClient(pool, async (client) => {
-            await client.query('BEGIN');
+            const control = (sql: string) => submit(client, deadlines, sql, undefined, undefined);
+            await control('BEGIN');
             try {
-              const result = await unit(unitOn(executor(client, names)));
-              await client.query('COMMIT');
+              const result = await unit(unitOn(executor(client, statements)));
+              await control('COMMIT');
               return result;
             } catch (error) {
-              await client.query('ROLLBACK').catch(() => undefined);
+              await control('ROLLBACK').catch(() => undefined);
               throw error;
             }
           }),
@@ -217,7 +228,13 @@ export function openPostgresStore(url: string, options: PostgresStoreOptions = {
     },
     // Other instances write the same database.
     soleWriter: false,
-    migrate: () => applyPostgresMigrations(pool).catch((error: unknown) => Promise.reject(asStoreError(error))),
-    close: () => pool.end(),
+    migrate: () =>
+      applyPostgresMigrations(pool, migrations, statementTimeoutMs + CLIENT_GRACE_MS).catch((error: unknown) =>
+        Promise.reject(asStoreError(error)),
+      ),
+    close: () => {
+      deadlines.stop();
+      return pool.end();
+    },
   };
 }
