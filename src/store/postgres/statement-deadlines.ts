@@ -4,7 +4,7 @@ import pg from 'pg';
 export const DEADLINE_SWEEP_MS = 250;
 
 /** The message pg itself gives a statement past its `query_timeout` (the store reports it as the store away). */
-export const DEADLINE_MESSAGE = 'Query read timeout';
+const DEADLINE_MESSAGE = 'Query read timeout';
 
 /**
  * A statement sent to the server, kept in its store's list of statements in flight until it is answered. Its
