@@ -30,28 +30,31 @@ interface Queryable {
   query(query: pg.Query, callback: (error: Error | null, result: pg.QueryResult) => void): unknown;
 }
 
-/**
- * Runs `sql` on `target`, as the prepared statement `name` when one is given, under `deadlines`. The statement goes to
- * pg as a query made from its text, then named: given a config object instead, pg copies it property by property,
- * through their descriptors, before anything else (~1.3 µs a statement against ~0.1, every statement of the hot path).
- */
-function submit(
+/** Runs `sql` on `target`, as the prepared statement `name` when one is given. */
+type Submit = (
   target: Queryable,
-  deadlines: StatementDeadlines,
   sql: string,
   values: unknown[] | undefined,
   name: string | undefined,
-): Promise<pg.QueryResult> {
-  return new Promise((resolve, reject) => {
-    const query = new DeadlinedQuery(deadlines, sql, values);
-    // pg reads the name when the query is sent (a named query is prepared once per connection); its types omit it.
-    if (name !== undefined) (query as { name?: string }).name = name;
-    target.query(query, (error, result) => {
-      deadlines.settled(query);
-      if (error) reject(error);
-      else resolve(result);
+) => Promise<pg.QueryResult>;
+
+/**
+ * A Submit whose statements `deadlines` watches. Each goes to pg as a query made from its text, then named: given a
+ * config object instead, pg copies it property by property, through their descriptors, before anything else (~1.3 µs
+ * a statement against ~0.1, every statement of the hot path).
+ */
+function submitUnder(deadlines: StatementDeadlines): Submit {
+  return (target, sql, values, name) =>
+    new Promise((resolve, reject) => {
+      const query = new DeadlinedQuery(deadlines, sql, values);
+      // pg reads the name when the query is sent (a named query is prepared once per connection); its types omit it.
+      if (name !== undefined) (query as { name?: string }).name = name;
+      target.query(query, (error, result) => {
+        deadlines.settled(query);
+        if (error) reject(error);
+        else resolve(result);
+      });
     });
-  });
 }
 
 /**
@@ -63,11 +66,11 @@ function submit(
  */
 const UNNAMED_RETRY = new Set(['26000', '42P05', '0A000']); // no such prepared statement, already exists, cached plan changed
 
-/** What every connection of one store shares: the statements' names, and the deadlines of those in flight. */
+/** What every connection of one store shares: the statements' names, and how they are sent (under their deadlines). */
 interface StoreStatements {
   readonly byText: Map<string, string>;
   enabled: boolean;
-  readonly deadlines: StatementDeadlines;
+  readonly submit: Submit;
 }
 
 function executor(target: Queryable, statements: StoreStatements): Sql {
@@ -81,13 +84,13 @@ function executor(target: Queryable, statements: StoreStatements): Sql {
   };
   const query = async (sql: string, params?: readonly unknown[]) => {
     const values = params === undefined ? undefined : params.map(normaliseParam);
-    if (!statements.enabled) return submit(target, statements.deadlines, sql, values, undefined);
+    if (!statements.enabled) return statements.submit(target, sql, values, undefined);
     try {
-      return await submit(target, statements.deadlines, sql, values, nameOf(sql));
+      return await statements.submit(target, sql, values, nameOf(sql));
     } catch (error) {
       if (!UNNAMED_RETRY.has((error as { code?: string }).code ?? '')) throw error;
       statements.enabled = false;
-      return submit(target, statements.deadlines, sql, values, undefined);
+      return statements.submit(target, sql, values, undefined);
     }
   };
   return {
@@ -157,7 +160,8 @@ export function openPostgresStore(url: string, options: PostgresStoreOptions = {
   options.metrics?.watchPool(() => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }));
   // This store's statement names, and the client's bound on each statement sent on its connections.
   const deadlines = new StatementDeadlines(statementTimeoutMs + CLIENT_GRACE_MS);
-  const statements: StoreStatements = { byText: new Map(), enabled: true, deadlines };
+  const submit = submitUnder(deadlines);
+  const statements: StoreStatements = { byText: new Map(), enabled: true, submit };
   const pooled = executor(pool, statements);
   const availability = new Availability();
   const guarded = <T>(call: () => Promise<T>): Promise<T> =>
@@ -173,7 +177,7 @@ export function openPostgresStore(url: string, options: PostgresStoreOptions = {
       try {
         return await availability.guard(() =>
           withPooledClient(pool, async (client) => {
-            const control = (sql: string) => submit(client, deadlines, sql, undefined, undefined);
+            const control = (sql: string) => submit(client, sql, undefined, undefined);
             await control('BEGIN');
             try {
               const result = await unit(unitOn(executor(client, statements)));
