@@ -19,9 +19,16 @@ async function openWallet(page: Page, hash: string): Promise<void> {
   await page.getByTestId('operator-balance').waitFor();
 }
 
-/** Wallets with a week of spending behind them (1 credit per GET /token), so the totals and the chart show something real. */
+/**
+ * Wallets with a week of spending behind them (1 credit per GET /token), so the totals and the chart show something
+ * real. Each day's calls are made halfway between that day's midnight (UTC, where the stats' days begin) and this
+ * moment's time of day: the seven days are today and the six before it at any hour, the first hour after midnight
+ * included (an hour before this moment, six days back, was then outside the window).
+ */
 async function seedWeek(t: TestApp, clock: ManualClock): Promise<string[]> {
-  clock.set(Date.now() - 6 * DAY - 3_600_000);
+  const now = Date.now();
+  const today = now - (now % DAY);
+  clock.set(today - 6 * DAY + Math.floor((now - today) / 2));
   const tokens = [await t.createToken(12_500), await t.createToken(3_200), await t.createToken(840)];
   for (const calls of [14, 31, 9, 46, 23, 58, 17]) {
     for (let call = 0; call < calls; call++) {
