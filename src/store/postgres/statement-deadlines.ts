@@ -55,11 +55,6 @@ export class StatementDeadlines {
     this.sweepsAllowed = Math.ceil(limitMs / DEADLINE_SWEEP_MS);
   }
 
-  /** Statements in flight (the tests read it). */
-  get size(): number {
-    return this.inFlight.length;
-  }
-
   sent(query: DeadlinedQuery, connection: pg.Connection): void {
     query.connection = connection;
     query.sentAt = this.sweeps;
@@ -83,7 +78,7 @@ export class StatementDeadlines {
 
   private readonly sweep = (): void => {
     this.sweeps++;
-    // Late statements first collected, then cut: cutting one fails the statements of its connection synchronously.
+    // The late ones collected first, then cut: settling one moves another statement into its slot.
     const late = this.inFlight.filter((query) => this.sweeps - query.sentAt > this.sweepsAllowed);
     for (const query of late) {
       const stream = query.connection?.stream;
