@@ -32,11 +32,13 @@ const SYSTEM_CODES = new Set([
   'ENOSPC',
   'EDQUOT',
 ]);
+/** node-postgres's message for a statement past its client-side bound (the store's deadlines give the same). */
+export const READ_TIMEOUT_MESSAGE = 'Query read timeout';
 /** node-postgres reports these without a code. */
 const DRIVER_MESSAGES = [
   'Connection terminated',
   'timeout exceeded when trying to connect',
-  'Query read timeout',
+  READ_TIMEOUT_MESSAGE,
   'Client has encountered a connection error',
   'Connection terminated unexpectedly',
 ];

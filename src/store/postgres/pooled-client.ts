@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { READ_TIMEOUT_MESSAGE } from '../store-errors.js';
 
 /**
  * Runs `work` on a client checked out of `pool`. While a client is checked out pg-pool listens to none of
@@ -17,7 +18,7 @@ export async function withPooledClient<T>(pool: pg.Pool, work: (client: pg.PoolC
     return await work(client);
   } catch (error) {
     // A query that timed out leaves the connection busy with it: never hand that connection out again.
-    if (broken === undefined && error instanceof Error && error.message.includes('Query read timeout')) broken = error;
+    if (broken === undefined && error instanceof Error && error.message.includes(READ_TIMEOUT_MESSAGE)) broken = error;
     throw error;
   } finally {
     client.removeListener('error', onError);

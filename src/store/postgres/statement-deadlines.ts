@@ -1,10 +1,8 @@
 import pg from 'pg';
+import { READ_TIMEOUT_MESSAGE } from '../store-errors.js';
 
 /** How often the statements in flight are checked: a statement is cut at most this long after its deadline. */
 export const DEADLINE_SWEEP_MS = 250;
-
-/** The message pg itself gives a statement past its `query_timeout` (the store reports it as the store away). */
-const DEADLINE_MESSAGE = 'Query read timeout';
 
 /**
  * A statement sent to the server, kept in its store's list of statements in flight until it is answered. Its
@@ -83,7 +81,7 @@ export class StatementDeadlines {
     for (const query of late) {
       const stream = query.connection?.stream;
       this.settled(query);
-      stream?.destroy(new Error(DEADLINE_MESSAGE));
+      stream?.destroy(new Error(READ_TIMEOUT_MESSAGE));
     }
     this.timer = this.inFlight.length === 0 ? undefined : setTimeout(this.sweep, DEADLINE_SWEEP_MS).unref();
   };
