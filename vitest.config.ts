@@ -2,12 +2,14 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Tests that hold a running service to latency bounds under a flood (a victim wallet's slowest call, the longest
- * health poll) run after the rest, one at a time: the bounds are about what one wallet can do to another, and two
- * load tests sharing the machine's cores would measure each other instead.
+ * health poll), or one call to a time a few times what it costs (a filtered log page over a week-long log), run after
+ * the rest, one at a time: the bounds are about what one wallet can do to another, or what one call costs, and tests
+ * sharing the machine's two cores would measure each other instead.
  */
 const latencyBound = [
   'test/integration/security/tenant-isolation.test.ts',
   'test/integration/security/worst-inputs.test.ts',
+  'test/integration/logs/logs.page-week.test.ts',
 ];
 
 export default defineConfig({
