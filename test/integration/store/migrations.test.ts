@@ -123,4 +123,30 @@ describeEachStore('upgrading an existing database', (kind) => {
     ]);
     expect(await getValue(store.read, { walletId: 1, bucket: 'b', key: 'k' }, 0)).toBe(value);
   });
+
+  it('writes call-log batches compressed with lz4 on PostgreSQL, read back whole (migration 22)', async () => {
+    const store = await upgrade.from(22);
+    // A batch of 100 calls, as the log buffer writes one: its JSON well past the size PostgreSQL compresses from.
+    const records = Array.from({ length: 100 }, (_, i) => ({
+      id: `call-${i}`,
+      walletId: 1,
+      method: 'GET',
+      path: `/kv/bucket/key-${i}`,
+      endpoint: 'kv' as const,
+      statusCode: 200,
+      responseTimeMs: 1,
+      createdAt: 5000 + i,
+      cost: 1,
+      balance: 1000 - i,
+    }));
+    await insertLogs(store, records);
+    if (kind === 'postgres') {
+      const [row] = await store.read.all<{ method: string | null }>(
+        'SELECT pg_column_compression(entries) AS method FROM log_batches',
+      );
+      expect(row?.method).toBe('lz4');
+    }
+    const page = await logPage(store, { walletId: 1, n: 100, before: NEWEST, since: 0 });
+    expect(page.rows.map((row) => row.id)).toEqual(records.map((record) => record.id).reverse());
+  });
 });
