@@ -50,7 +50,9 @@ export class BatchedDebits implements Debits {
   private async settle(id: number, debits: readonly Debit[]): Promise<DebitOutcome[]> {
     const amounts = debits.map((debit) => debit.amount);
     // The common case, the balance covers the whole batch: one statement, one round trip. Its commit waits for the
-    // WAL flush unless every debit in it is a read's: one debit of user data or money makes the batch durable.
+    // WAL flush unless every debit in it is a read's: one debit of user data or money makes the batch durable. Not
+    // later, by the flush of the call's own write: should the database go away between the two, the charge's fate
+    // would be unknown when the 503 says what it cost (measured and refused, bench/RESULTS.md "twenty-first session").
     const total = amounts.reduce((sum, amount) => sum + amount, 0);
     const statement = debits.every((debit) => debit.syncLater) ? this.debitSyncLater : this.statements.debit;
     const [row] = await this.store.writeOne<{ balance: number }>(statement, [total, id]);
