@@ -116,12 +116,14 @@ function settledCount(found: readonly LogRow[], last: BatchPlace): number {
  * The request's range, newest first, from its start until `enough` says the settled entries suffice or the log
  * ends. A batch holds entries no newer than its last_at and no older than LOG_BATCH_SPAN_MS before it, so the walk
  * starts at the cursor's time plus that span, and every batch left after the last one read holds entries no newer
- * than that one's (ties: lower seq, written earlier).
+ * than that one's (ties: lower seq, written earlier). `most`: the settled entries that always suffice; a chunk asks
+ * for no more batches than are likely to hold the rest of them, by the entries a batch has held so far.
  */
 async function walkRange(
   store: LogSource,
   request: PageRequest,
   enough: (settled: readonly LogRow[]) => boolean,
+  most: number,
 ): Promise<LogRow[]> {
   let after: BatchPlace = {
     lastAt: Math.min(request.before.createdAt + LOG_BATCH_SPAN_MS, Number.MAX_SAFE_INTEGER),
@@ -144,7 +146,12 @@ async function walkRange(
     const settled = found.slice(0, settledCount(found, after));
     if (enough(settled)) return settled;
     batchesRead += batches.length;
-    chunk = Math.max(FIRST_CHUNK, Math.min(2 * chunk, Math.floor((CHUNK_ENTRIES * batchesRead) / entriesRead)));
+    // One batch more than the rest is likely to need, so that the one holding the last entry wanted is read too.
+    const likelyNeeded = Math.ceil(((most - settled.length) * batchesRead) / entriesRead) + 1;
+    chunk = Math.max(
+      FIRST_CHUNK,
+      Math.min(2 * chunk, Math.floor((CHUNK_ENTRIES * batchesRead) / entriesRead), likelyNeeded),
+    );
   }
 }
 
@@ -170,8 +177,12 @@ export async function logPage(store: LogSource, request: PageRequest): Promise<L
   const { n } = request;
   const filtered = request.status !== undefined || request.pathPrefix !== undefined;
   // Unfiltered, every entry of the range matches: n + 1 entries are all the work. Filtered, the scan is bounded.
-  const scanned = await walkRange(store, request, (settled) =>
-    filtered ? settled.length > SCAN_ROWS || firstMatches(settled, request, n + 1).length > n : settled.length > n,
+  const scanned = await walkRange(
+    store,
+    request,
+    (settled) =>
+      filtered ? settled.length > SCAN_ROWS || firstMatches(settled, request, n + 1).length > n : settled.length > n,
+    filtered ? SCAN_ROWS + 1 : n + 1,
   );
   const end = filtered && scanned.length > SCAN_ROWS ? (scanned[SCAN_ROWS] as LogRow) : undefined;
   const inScan = end === undefined ? scanned : scanned.slice(0, SCAN_ROWS);
