@@ -14,7 +14,8 @@ type MeteringPorts = Pick<CorePorts, 'ledger'>;
 /**
  * How a route is metered: declared once on the route (`config: { meter }`), carried out here.
  * Order: authenticate (onRequest, before the body is read) → charge (preValidation, so bad input
- * still pays) → handler → settle (refunds by status) and headers (onSend) → log (onResponse).
+ * still pays; or by the handler's write, see paidByWrite) → handler → settle (refunds by status) and headers (onSend)
+ * → log (onResponse).
  */
 export interface MeterSpec {
   readonly category: LogCategory;
@@ -36,6 +37,12 @@ export interface MeterSpec {
    * `durableBeforeHandler` satisfied, once committed; the fsync follows within READ_CHARGE_SYNC_MS.
    */
   readonly readOnly?: boolean;
+  /**
+   * The handler's one write pays for the call (a `POST /kv`'s set): where the store commits a charge with the write it
+   * pays for (ledger.paysInWrites), the charge is not made before the handler but by that write (see owedCharge and
+   * chargedByWrite), one commit for both. A handler that refuses before writing is charged as a failed request is.
+   */
+  readonly paidByWrite?: boolean;
 }
 
 export interface MeterState {
@@ -50,6 +57,8 @@ export interface MeterState {
   logged?: boolean;
   /** Settles when the charge is durable (a read-only call's: committed); the response waits for it. */
   durable?: Promise<void>;
+  /** The cost the handler's write is to pay (MeterSpec.paidByWrite), until it has. */
+  owed?: number;
 }
 
 declare module 'fastify' {
@@ -96,6 +105,24 @@ function applyCharge(
   state.balance = outcome.balance;
   state.durable = outcome.durable;
   return undefined;
+}
+
+/**
+ * What the handler's write is to charge (MeterSpec.paidByWrite), or undefined when the call was charged before the
+ * handler (the store does not pay in writes, or the call costs nothing). Hand it to the write, then its outcome to
+ * chargedByWrite.
+ */
+export function owedCharge(request: FastifyRequest): number | undefined {
+  const state = request.meter;
+  return state !== undefined && state.charged === undefined ? state.owed : undefined;
+}
+
+/** Records the charge the handler's write made (owedCharge); throws the refusal to answer (402, or 401 when the wallet is gone). */
+export function chargedByWrite(deps: MeteringPorts, request: FastifyRequest, outcome: ChargeOutcome): void {
+  const state = request.meter;
+  if (state === undefined || state.owed === undefined) throw new Error(`route ${request.url} owes no charge`);
+  const refused = isGone(outcome) ? refuseGone(deps, request, state) : applyCharge(state, state.owed, outcome);
+  if (refused !== undefined) throw refused;
 }
 
 /**
@@ -160,14 +187,19 @@ function charge(deps: MeteringPorts, request: FastifyRequest, cost: number, done
 }
 
 /**
- * Charges a request that failed before preValidation (unparsable or oversized body): client errors pay,
- * as docs/contract.md#metering says. A 401 has no wallet to charge and a 5xx is ours (a charge that could not be made, say), so neither pays.
+ * Charges a request that failed before it was charged (an unparsable or oversized body; a paidByWrite handler that
+ * refused before its write): client errors pay, as docs/contract.md#metering says. A 401 has no wallet to charge and a
+ * 5xx is ours (a charge that could not be made, say), so neither pays.
  */
 export function chargeFailedRequest(deps: MeteringPorts, request: FastifyRequest, statusCode: number): Promise<void> {
   const state = request.meter;
-  if (statusCode === 401 || statusCode >= 500) return Promise.resolve();
-  if (state === undefined || state.charged !== undefined) return Promise.resolve();
-  const cost = state.spec.failureCost ?? (typeof state.spec.cost === 'number' ? state.spec.cost : 0);
+  if (state === undefined || state.charged !== undefined || statusCode === 401) return Promise.resolve();
+  if (statusCode >= 500) {
+    // A write that owed its charge and failed took nothing with it (one commit for both): nothing charged, as the answer says.
+    if (state.owed !== undefined) noCharge(state);
+    return Promise.resolve();
+  }
+  const cost = state.owed ?? state.spec.failureCost ?? (typeof state.spec.cost === 'number' ? state.spec.cost : 0);
   return new Promise((resolve, reject) =>
     charge(deps, request, cost, (error) => (error === undefined ? resolve() : reject(error))),
   );
@@ -184,25 +216,27 @@ function answerCost(reply: FastifyReply, state: MeterState, cost: number): void 
   if (state.balance !== undefined) state.wallet.lastBalance = state.balance;
 }
 
-/** For routes that settle by status, once the charge is durable: refunds what the final status does not cost, sets the headers. */
-async function refundByStatus(
-  deps: MeteringPorts,
-  state: MeterState,
-  settleCost: (statusCode: number, charged: number) => number,
-  reply: FastifyReply,
-): Promise<void> {
+/** What the final status keeps of the charge (MeterSpec.settle): the cost the answer reports. */
+function finalCost(state: MeterState, settleCost: MeterSpec['settle'], statusCode: number): number {
   const charged = state.charged ?? 0;
-  let final = charged;
-  if (charged > 0) {
-    final = Math.min(charged, Math.max(0, settleCost(reply.statusCode, charged)));
-    if (final < charged) {
-      // A refund, not a credit: it must not re-arm the low-balance incident its own charge raised.
-      const balance = await deps.ledger.refund(state.wallet.id, charged - final);
-      state.charged = final;
-      if (balance !== undefined) state.balance = balance;
-    }
-  }
+  if (settleCost === undefined || charged === 0) return charged;
+  return Math.min(charged, Math.max(0, settleCost(statusCode, charged)));
+}
+
+/** Gives back what the final status does not cost (finalCost below the charge), then sets the headers. */
+async function refundTo(deps: MeteringPorts, state: MeterState, final: number, reply: FastifyReply): Promise<void> {
+  // A refund, not a credit: it must not re-arm the low-balance incident its own charge raised.
+  const balance = await deps.ledger.refund(state.wallet.id, (state.charged ?? 0) - final);
+  state.charged = final;
+  if (balance !== undefined) state.balance = balance;
   answerCost(reply, state, final);
+}
+
+/** Nothing charged for this call: the answer reports the wallet's balance last known, from memory (the store is not asked). */
+function noCharge(state: MeterState): 0 {
+  state.charged = 0;
+  state.balance = state.wallet.lastBalance;
+  return 0;
 }
 
 /** The answer while the store is away; its headers are constant, so one instance serves every answer. */
@@ -224,11 +258,7 @@ export function answerStoreAway(request: FastifyRequest, reply: FastifyReply): s
     return body.text;
   }
   state.error = STORE_AWAY.body;
-  if (state.charged === undefined) {
-    state.charged = 0;
-    state.balance = state.wallet.lastBalance;
-  }
-  setCostHeaders(reply, state, state.charged);
+  setCostHeaders(reply, state, state.charged ?? noCharge(state));
   return body.text;
 }
 
@@ -292,6 +322,7 @@ export function registerMetering(app: FastifyInstance, deps: MeteringPorts): voi
 }
 
 function meterHooks(deps: MeteringPorts, spec: MeterSpec) {
+  const paidByWrite = spec.paidByWrite === true && deps.ledger.paysInWrites;
   /** Once the charge is durable: refunds by status where the route says so, sets the headers, lets the answer go. */
   const settle = (
     reply: FastifyReply,
@@ -299,11 +330,13 @@ function meterHooks(deps: MeteringPorts, spec: MeterSpec) {
     payload: unknown,
     done: (error: Error | null, payload?: unknown) => void,
   ) => {
-    if (spec.settle === undefined) {
-      answerCost(reply, state, state.charged ?? 0);
+    const final = finalCost(state, spec.settle, reply.statusCode);
+    // No promise for the common case, nothing to give back.
+    if (final === (state.charged ?? 0)) {
+      answerCost(reply, state, final);
       return done(null, payload);
     }
-    refundByStatus(deps, state, spec.settle, reply).then(
+    refundTo(deps, state, final, reply).then(
       () => done(null, payload),
       (error: unknown) => done(null, answerFailedSettlement(reply.request, reply, error, true)),
     );
@@ -331,7 +364,12 @@ function meterHooks(deps: MeteringPorts, spec: MeterSpec) {
 
     preValidation(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
       if (request.meter === undefined) return done();
-      charge(deps, request, typeof spec.cost === 'number' ? spec.cost : spec.cost(request), (refused) => {
+      const cost = typeof spec.cost === 'number' ? spec.cost : spec.cost(request);
+      if (paidByWrite && cost > 0) {
+        request.meter.owed = cost;
+        return done();
+      }
+      charge(deps, request, cost, (refused) => {
         const durable = spec.durableBeforeHandler === true ? request.meter?.durable : undefined;
         if (refused !== undefined || durable === undefined) return done(refused);
         durable.then(
@@ -348,7 +386,16 @@ function meterHooks(deps: MeteringPorts, spec: MeterSpec) {
       done: (error: Error | null, payload?: unknown) => void,
     ): void {
       const state = request.meter;
-      if (state === undefined || state.charged === undefined) return done(null, payload);
+      if (state === undefined) return done(null, payload);
+      if (state.charged === undefined) {
+        // A handler that owed its write's charge answered success without that write: not given away, not hidden.
+        if (state.owed !== undefined && reply.statusCode < 400)
+          return done(
+            null,
+            answerFailedSettlement(request, reply, new Error('answered without the write that pays'), false),
+          );
+        return done(null, payload);
+      }
       // Nothing is acknowledged before its charge is durable.
       if (state.durable === undefined) return settle(reply, state, payload, done);
       state.durable.then(

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Sql, Store } from '../store/store.js';
+import type { PaidRow, PaidWrite } from '../store/debits.js';
 import type { Clock } from '../lib/time.js';
 import { INSUFFICIENT_CREDITS } from '../errors.js';
 import { WalletDirectory } from './wallet-directory.js';
@@ -104,6 +105,22 @@ export class Ledger {
    */
   charge(walletId: number, cost: number, readOnly = false): ChargeOutcome | Promise<ChargeOutcome> {
     return this.charger.charge(walletId, cost, readOnly);
+  }
+
+  /**
+   * Whether the store commits a charge with the write it pays for (PostgreSQL: one statement, one WAL flush); where it
+   * does, routes declared `paidByWrite` are charged by their write (see paidWrites), not before their handler.
+   */
+  get paysInWrites(): boolean {
+    return this.charger.paysInWrites;
+  }
+
+  /**
+   * The writer of `write`'s rows, each charging `amount` to its wallet (`owner`) in the same commit: a row is written only
+   * when its charge is accepted, and its outcome is the charge's. Undefined where paysInWrites is false.
+   */
+  paidWrites(write: PaidWrite): ((row: PaidRow) => Promise<ChargeOutcome>) | undefined {
+    return this.charger.paidWrites(write);
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { Store } from '../store/store.js';
-import type { Debits } from '../store/debits.js';
+import type { Debits, PaidRow, PaidWrite } from '../store/debits.js';
 import { WALLET_DEBITS, zeroCharge } from './wallet.queries.js';
 import type { ChargeOutcome } from './wallet.queries.js';
 
@@ -28,5 +28,15 @@ export class WalletCharger {
   charge(walletId: number, cost: number, readOnly = false): ChargeOutcome | Promise<ChargeOutcome> {
     if (cost <= 0) return zeroCharge(this.store, walletId);
     return this.debits.debit(walletId, cost, readOnly && this.deferReads);
+  }
+
+  /** Whether a write can carry its own charge here (Debits.paidWrites): where it can, metering leaves the charge to it. */
+  get paysInWrites(): boolean {
+    return this.debits.paidWrites !== undefined;
+  }
+
+  /** The writer of `write`'s rows, each charging its wallet (PaidRow.owner) in the write's commit; undefined where paysInWrites is false. */
+  paidWrites(write: PaidWrite): ((row: PaidRow) => Promise<ChargeOutcome>) | undefined {
+    return this.debits.paidWrites?.(write);
   }
 }

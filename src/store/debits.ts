@@ -1,3 +1,5 @@
+import type { ColumnForm, ManyStatement } from './store.js';
+
 /**
  * The hot path's charge as an intention: a conditional debit of one row's balance, which each engine runs its fastest
  * way (SQLite: held and merged within a group commit, see sqlite/held-debits.ts; PostgreSQL: batched per row under its
@@ -31,6 +33,36 @@ export interface Debits {
    * WriteOptions.syncLater); a debit batched with one that is not waits for the disk with it.
    */
   debit(id: number, amount: number, syncLater: boolean): DebitOutcome | Promise<DebitOutcome>;
+  /**
+   * Where a debit and the write it pays for can commit as one statement (PostgreSQL), the writer of `write`'s rows,
+   * each row paying a debit of its owner's row: a row is written only when its debit is accepted, both in the same
+   * commit, and its outcome is the debit's (already durable when accepted). Debits of one row are accepted in
+   * arrival order, as `debit`'s. Absent where a debit already shares the commit of the write that follows it
+   * (SQLite's group commit holds both).
+   */
+  paidWrites?(write: PaidWrite): (row: PaidRow) => Promise<DebitOutcome>;
+}
+
+/** A write whose rows each pay a debit (Debits.paidWrites). */
+export interface PaidWrite {
+  /** The write of many rows, as executeMany runs it; its column form is required. */
+  readonly statement: ManyStatement & { readonly columns: ColumnForm };
+  /**
+   * The column form's statement over `rows`, writing only while `paid` (a condition: the debit was accepted) holds:
+   * `… SELECT * FROM ${rows} WHERE ${paid} …`.
+   */
+  readonly whenPaid: (rows: string, paid: string) => string;
+}
+
+/** One row of a PaidWrite and what it pays. */
+export interface PaidRow {
+  /** The id of the debited row (DebitStatements.table). */
+  readonly owner: number;
+  readonly amount: number;
+  /** The write's parameters for this row. */
+  readonly row: readonly unknown[];
+  /** The row's identity in the written table: of several rows with one key, the last one paid for is written. */
+  readonly key: string;
 }
 
 /** A refused debit: `balance` is the row's, or undefined when no row was found (deleted meanwhile). */

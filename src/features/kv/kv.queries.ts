@@ -1,4 +1,5 @@
 import type { ColumnForm, ManyStatement, Sql, Store } from '../../store/store.js';
+import type { DebitOutcome, PaidRow, PaidWrite } from '../../store/debits.js';
 import { KvValueCache } from './kv.value-cache.js';
 
 export interface KvSet {
@@ -9,18 +10,31 @@ export interface KvSet {
   readonly expiresAt: number;
 }
 
+const UPSERT_CONFLICT =
+  'ON CONFLICT (wallet_id, bucket, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at';
+/** The upsert of the rows `source` gives (`rows`, or `rows WHERE condition`). */
+const upsertFrom = (source: string) => `INSERT INTO kv (wallet_id, bucket, key, value, expires_at)
+SELECT * FROM ${source}
+${UPSERT_CONFLICT}`;
+
 /** One set; `columns` is the same for a whole batch (see ManyStatement). */
 const UPSERT_MANY = {
   sql: `INSERT INTO kv (wallet_id, bucket, key, value, expires_at) VALUES ($1, $2, $3, $4, $5)
-ON CONFLICT (wallet_id, bucket, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
-  columns: {
-    types: ['bigint', 'text', 'text', 'bytes', 'bigint'],
-    sql: (rows) => `INSERT INTO kv (wallet_id, bucket, key, value, expires_at)
-SELECT * FROM ${rows}
-ON CONFLICT (wallet_id, bucket, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at`,
-  },
+${UPSERT_CONFLICT}`,
+  columns: { types: ['bigint', 'text', 'text', 'bytes', 'bigint'], sql: upsertFrom },
   touches: ['kv'],
 } as const satisfies ManyStatement;
+
+/** The sets as a write that pays its charge in its own commit, where the store can (Debits.paidWrites). */
+const PAID_UPSERT: PaidWrite = {
+  statement: UPSERT_MANY,
+  whenPaid: (rows, paid) => upsertFrom(`${rows} WHERE ${paid}`),
+};
+
+/** What gives the writer of a paid write (the ledger, which charges the wallets): undefined where the store has none. */
+export interface PaidWriters {
+  paidWrites(write: PaidWrite): ((row: PaidRow) => Promise<DebitOutcome>) | undefined;
+}
 
 /** Expiry is enforced on read, to the millisecond; the sweeper only reclaims space. */
 const liveValue = (row: { value: string | Buffer; expires_at: number } | undefined, now: number): string | undefined =>
@@ -45,15 +59,37 @@ const OK: Outcome = { ok: true };
  */
 export class KvSets {
   private readonly submit: (entry: KvSet) => Promise<Outcome>;
+  private readonly paid: ((row: PaidRow) => Promise<DebitOutcome>) | undefined;
 
+  /** `payers`: where given (the ledger), sets may pay their charge in their own commit (setPaid). */
   constructor(
     private readonly store: Store,
     private readonly cache?: KvValueCache,
+    payers?: PaidWriters,
   ) {
     this.submit = store.coalesced(
       (entry) => this.writeOne(entry).then(() => OK),
       (sets) => this.writeBatch(sets),
     );
+    this.paid = payers?.paidWrites(PAID_UPSERT);
+  }
+
+  /**
+   * A set that charges `amount` to its wallet in its own commit (metering's owedCharge): written only when the charge
+   * is accepted, and answered with the charge's outcome. Only where the payers have a paid writer for this store.
+   */
+  async setPaid(entry: KvSet, amount: number): Promise<DebitOutcome> {
+    if (this.paid === undefined) throw new Error('this store commits no charge with a write');
+    try {
+      return await this.paid({
+        owner: entry.walletId,
+        amount,
+        row: this.row(entry),
+        key: `${entry.bucket}\u0000${entry.key}`,
+      });
+    } finally {
+      this.cache?.forget(KvValueCache.key(entry.walletId, entry.bucket, entry.key));
+    }
   }
 
   async set(entry: KvSet): Promise<void> {

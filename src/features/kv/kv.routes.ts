@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { errors } from '../../errors.js';
 import { okText, responses, tokenAuth, PLAIN_TEXT } from '../../http/schemas.js';
-import { walletOf } from '../../http/metering.js';
+import { chargedByWrite, owedCharge, walletOf } from '../../http/metering.js';
 import { checkKeyPath, checkValue, parseTtl, MAX_TTL_SECONDS } from './kv.rules.js';
 import { deleteValue, KvReads, KvSets, kvValueCacheFor } from './kv.queries.js';
 import { kvListRoutes, ListParams } from './kv.list-routes.js';
@@ -28,6 +28,15 @@ export const SetQuery = Type.Object(
 );
 
 const meter = { cost: 1, category: 'kv' } as const;
+/**
+ * A set's charge commits with the set where the store can (MeterSpec.paidByWrite): one commit, one flush for both. A
+ * set whose value could not be stored (a 5xx) keeps nothing, on every store (docs/contract.md#metering).
+ */
+const setMeter = {
+  ...meter,
+  paidByWrite: true,
+  settle: (statusCode: number, charged: number) => (statusCode >= 500 ? 0 : charged),
+} as const;
 /** A GET writes nothing of the user's: its charge may be answered once committed (docs/reference.md#durability-of-read-charges). */
 const readMeter = { ...meter, readOnly: true } as const;
 /** A value is at most 1000 characters (up to 4 bytes each in UTF-8); anything far larger is refused unread. */
@@ -44,7 +53,7 @@ function names(params: { bucket: string; key: string }): { bucket: string; key: 
 export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   // Every set and delete of the service goes through these three, so the cache they share stays true.
   const cache = kvValueCacheFor(deps.store);
-  const sets = new KvSets(deps.store, cache);
+  const sets = new KvSets(deps.store, cache, deps.ledger);
   const reads = new KvReads(deps.store, cache);
   const operations = {
     set: deps.metrics.kvOperation('set'),
@@ -62,7 +71,7 @@ export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, {
   app.post(
     '/kv/:bucket/:key',
     {
-      config: { meter },
+      config: { meter: setMeter },
       bodyLimit: KV_BODY_LIMIT,
       schema: {
         operationId: 'kvSet',
@@ -83,13 +92,16 @@ export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, {
       const value = typeof request.body === 'string' ? request.body : '';
       const problem = checkValue(value);
       if (problem !== null) throw errors.badRequest(problem);
-      await sets.set({
+      const entry = {
         walletId: walletOf(request).id,
         bucket,
         key,
         value,
         expiresAt: deps.clock.now() + ttl.seconds * 1000,
-      });
+      };
+      const owed = owedCharge(request);
+      if (owed === undefined) await sets.set(entry);
+      else chargedByWrite(deps, request, await sets.setPaid(entry, owed));
       operations.set.inc();
       reply.type(PLAIN_TEXT);
       return 'OK';

@@ -1,0 +1,178 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { describeEachStore } from '../../helpers/each-store.js';
+import { startTestApp } from '../../helpers/app.js';
+import type { TestApp } from '../../helpers/app.js';
+import { STORE_KINDS } from '../../helpers/stores.js';
+import { sha256Hex } from '../../../src/lib/hash.js';
+import { KvSets } from '../../../src/features/kv/kv.queries.js';
+import type { KvSet } from '../../../src/features/kv/kv.queries.js';
+import type { ChargeOutcome } from '../../../src/ledger/ledger.js';
+
+const REFUSED = 'refused-by-the-database';
+
+/** A trigger that makes the database refuse one value, as a constraint or a full disk would refuse a write. */
+async function refuseValue(app: TestApp): Promise<void> {
+  if (app.deps.store.dialect === 'sqlite') {
+    await app.deps.store.writeOne(
+      `CREATE TRIGGER refuse_value BEFORE INSERT ON kv WHEN CAST(NEW.value AS TEXT) = '${REFUSED}'
+       BEGIN SELECT RAISE(ABORT, 'refused'); END`,
+    );
+    return;
+  }
+  await app.deps.store.writeOne(
+    `CREATE FUNCTION refuse_value() RETURNS trigger LANGUAGE plpgsql AS $$
+     BEGIN IF convert_from(NEW.value, 'UTF8') = '${REFUSED}' THEN RAISE EXCEPTION 'refused'; END IF; RETURN NEW; END $$`,
+  );
+  await app.deps.store.writeOne(
+    'CREATE TRIGGER refuse_value BEFORE INSERT ON kv FOR EACH ROW EXECUTE FUNCTION refuse_value()',
+  );
+}
+
+describeEachStore('a set and its charge', (kind) => {
+  let app: TestApp;
+  afterEach(async () => app?.close());
+
+  const set = (token: string, key: string, value: string) =>
+    app.inject({ method: 'POST', url: `/kv/paid/${key}`, payload: value, headers: { 'x-token': token } });
+  const stored = async () =>
+    Number(
+      (await app.deps.store.read.get<{ n: number }>('SELECT COUNT(*) AS n FROM kv WHERE bucket = $1', ['paid']))?.n,
+    );
+  const balance = async (token: string) =>
+    (await app.inject({ method: 'GET', url: '/token', headers: { 'x-token': token } })).headers['x-balance'];
+
+  it('a set the database refuses is a 500 that costs nothing, stores nothing, and leaves the sets beside it paid and stored', async () => {
+    app = await startTestApp(kind);
+    await refuseValue(app);
+    const token = await app.createToken(10);
+    const answers = await Promise.all([set(token, 'a', 'one'), set(token, 'b', REFUSED), set(token, 'c', 'three')]);
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 500, 200]);
+    expect([answers[1]?.body, answers[1]?.headers['x-cost']]).toEqual(['Internal Server Error', '0']);
+    // The balance each success saw depends on when the refused set's charge (SQLite) was given back; the end does not.
+    expect([answers[0]?.headers['x-cost'], answers[2]?.headers['x-cost']]).toEqual(['1', '1']);
+    expect(await stored()).toBe(2);
+    // GET /token costs 1 itself.
+    expect(await balance(token)).toBe('7');
+  });
+
+  it('a set refused before it writes pays as every bad request does; a wallet that cannot pay gets 402 and stores nothing', async () => {
+    app = await startTestApp(kind);
+    const token = await app.createToken(2);
+    const bad = await app.inject({
+      method: 'POST',
+      url: '/kv/paid/k?ttl=x',
+      payload: 'v',
+      headers: { 'x-token': token },
+    });
+    expect([bad.statusCode, bad.headers['x-cost'], bad.headers['x-balance']]).toEqual([400, '1', '1']);
+    const answers = await Promise.all(Array.from({ length: 4 }, (_, i) => set(token, `k${i}`, 'v')));
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 402, 402, 402]);
+    for (const refused of answers.filter((answer) => answer.statusCode === 402)) {
+      expect([refused.body, refused.headers['x-cost'], refused.headers['x-balance']]).toEqual([
+        'Insufficient credits',
+        '0',
+        '0',
+      ]);
+    }
+    expect(await stored()).toBe(1);
+    const broke = await app.inject({
+      method: 'POST',
+      url: '/kv/paid/k?ttl=x',
+      payload: 'v',
+      headers: { 'x-token': token },
+    });
+    expect([broke.statusCode, broke.headers['x-cost']]).toEqual([402, '0']);
+  });
+});
+
+// Where the store commits a charge with the write it pays for (PostgreSQL), the sets' writer as the route uses it.
+describe.runIf(STORE_KINDS.includes('postgres'))('paid sets on PostgreSQL', () => {
+  let app: TestApp;
+  let sets: KvSets;
+  afterEach(async () => app?.close());
+
+  async function start(credits: number): Promise<number> {
+    app = await startTestApp('postgres');
+    sets = new KvSets(app.deps.store, undefined, app.deps.ledger);
+    const wallet = await app.deps.ledger.findWallet(sha256Hex(await app.createToken(credits)));
+    return (wallet as { id: number }).id;
+  }
+  const entry = (walletId: number, key: string, value: string): KvSet => ({
+    walletId,
+    bucket: 'b',
+    key,
+    value,
+    expiresAt: Date.now() + 60_000,
+  });
+  const valueOf = async (key: string) => {
+    const row = await app.deps.store.read.get<{ value: Buffer }>('SELECT value FROM kv WHERE key = $1', [key]);
+    return row?.value.toString('utf8');
+  };
+  const balances = (outcomes: readonly ChargeOutcome[]) =>
+    outcomes.map((outcome) => (outcome.ok ? outcome.balance : outcome.reason));
+
+  it('is where metering leaves the charge to the write; SQLite, whose group commit holds both, has none', async () => {
+    await start(1);
+    expect(app.deps.ledger.paysInWrites).toBe(true);
+    const sqlite = await startTestApp('sqlite');
+    try {
+      expect(sqlite.deps.ledger.paysInWrites).toBe(false);
+      const unpaid = new KvSets(sqlite.deps.store, undefined, sqlite.deps.ledger);
+      await expect(unpaid.setPaid(entry(1, 'k', 'v'), 1)).rejects.toThrow('commits no charge with a write');
+    } finally {
+      await sqlite.close();
+    }
+  });
+
+  it('a POST /kv commits its charge and its value in one transaction, as many sets of a moment do theirs', async () => {
+    await start(0);
+    const token = await app.createToken(10);
+    const { store } = app.deps;
+    await store.writeOne('CREATE TABLE written_in (what text, tx bigint)');
+    await store.writeOne(`CREATE FUNCTION note_tx() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN INSERT INTO written_in VALUES (TG_TABLE_NAME, txid_current()); RETURN NULL; END $$`);
+    await store.writeOne('CREATE TRIGGER note_tx AFTER UPDATE ON wallets FOR EACH ROW EXECUTE FUNCTION note_tx()');
+    await store.writeOne('CREATE TRIGGER note_tx AFTER INSERT OR UPDATE ON kv FOR EACH ROW EXECUTE FUNCTION note_tx()');
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        app.inject({ method: 'POST', url: `/kv/b/k${i}`, payload: 'v', headers: { 'x-token': token } }),
+      ),
+    );
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200, 200, 200, 200]);
+    const notes = await store.read.all<{ what: string; tx: number }>('SELECT what, tx FROM written_in');
+    const txOf = (what: string) => new Set(notes.filter((note) => note.what === what).map((note) => note.tx));
+    expect(notes.filter((note) => note.what === 'kv')).toHaveLength(6);
+    expect([...txOf('kv')].every((tx) => txOf('wallets').has(tx))).toBe(true);
+  });
+
+  it('sets of one moment are charged in arrival order, each set written, the last of a key winning', async () => {
+    const id = await start(10);
+    const outcomes = await Promise.all([
+      sets.setPaid(entry(id, 'x', 'first'), 1),
+      sets.setPaid(entry(id, 'y', 'only'), 2),
+      sets.setPaid(entry(id, 'x', 'last'), 1),
+    ]);
+    expect(balances(outcomes)).toEqual([9, 7, 6]);
+    expect([await valueOf('x'), await valueOf('y')]).toEqual(['last', 'only']);
+  });
+
+  it('when the balance covers only some, the first ones in arrival order are paid and written, the rest refused unwritten', async () => {
+    const id = await start(3);
+    const outcomes = await Promise.all([
+      sets.setPaid(entry(id, 'p', 'paid'), 2),
+      sets.setPaid(entry(id, 'q', 'too dear'), 2),
+      sets.setPaid(entry(id, 'p', 'refused'), 5),
+      sets.setPaid(entry(id, 'r', 'paid too'), 1),
+    ]);
+    expect(balances(outcomes)).toEqual([1, 'insufficient', 'insufficient', 0]);
+    expect([await valueOf('p'), await valueOf('q'), await valueOf('r')]).toEqual(['paid', undefined, 'paid too']);
+  });
+
+  it('a set of a wallet deleted meanwhile is refused as gone and writes nothing', async () => {
+    const id = await start(5);
+    await app.deps.store.writeOne('DELETE FROM wallets WHERE id = $1', [id]);
+    const outcomes = await Promise.all([sets.setPaid(entry(id, 'g', 'v'), 1), sets.setPaid(entry(id, 'h', 'v'), 1)]);
+    expect(balances(outcomes)).toEqual(['gone', 'gone']);
+    expect([await valueOf('g'), await valueOf('h')]).toEqual([undefined, undefined]);
+  });
+});
