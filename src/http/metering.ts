@@ -14,7 +14,7 @@ type MeteringPorts = Pick<CorePorts, 'ledger'>;
 /**
  * How a route is metered: declared once on the route (`config: { meter }`), carried out here.
  * Order: authenticate (onRequest, before the body is read) → charge (preValidation, so bad input
- * still pays; or by the handler's write, see paidByWrite) → handler → settle (refunds by status) and headers (onSend)
+ * still pays; or by the handler's one statement, see paidByStatement) → handler → settle (refunds by status) and headers (onSend)
  * → log (onResponse).
  */
 export interface MeterSpec {
@@ -38,11 +38,12 @@ export interface MeterSpec {
    */
   readonly readOnly?: boolean;
   /**
-   * The handler's one write pays for the call (a `POST /kv`'s set): where the store commits a charge with the write it
-   * pays for (ledger.paysInWrites), the charge is not made before the handler but by that write (see owedCharge and
-   * chargedByWrite), one commit for both. A handler that refuses before writing is charged as a failed request is.
+   * The handler's one store statement pays for the call (a `POST /kv`'s set, a `GET /kv`'s read): where the store
+   * commits a charge in the statement it pays for (ledger.paysInStatements), the charge is not made before the handler
+   * but by that statement (see owedCharge and chargedByStatement), one round trip and one commit for both. A handler
+   * that refuses before its statement is charged as a failed request is.
    */
-  readonly paidByWrite?: boolean;
+  readonly paidByStatement?: boolean;
 }
 
 export interface MeterState {
@@ -57,7 +58,7 @@ export interface MeterState {
   logged?: boolean;
   /** Settles when the charge is durable (a read-only call's: committed); the response waits for it. */
   durable?: Promise<void>;
-  /** The cost the handler's write is to pay (MeterSpec.paidByWrite), until it has. */
+  /** The cost the handler's statement is to pay (MeterSpec.paidByStatement), until it has. */
   owed?: number;
 }
 
@@ -108,17 +109,17 @@ function applyCharge(
 }
 
 /**
- * What the handler's write is to charge (MeterSpec.paidByWrite), or undefined when the call was charged before the
- * handler (the store does not pay in writes, or the call costs nothing). Hand it to the write, then its outcome to
- * chargedByWrite.
+ * What the handler's statement is to charge (MeterSpec.paidByStatement), or undefined when the call was charged before
+ * the handler (the store does not pay in statements, or the call costs nothing). Hand it to the statement, then its
+ * outcome to chargedByStatement.
  */
 export function owedCharge(request: FastifyRequest): number | undefined {
   const state = request.meter;
   return state !== undefined && state.charged === undefined ? state.owed : undefined;
 }
 
-/** Records the charge the handler's write made (owedCharge); throws the refusal to answer (402, or 401 when the wallet is gone). */
-export function chargedByWrite(deps: MeteringPorts, request: FastifyRequest, outcome: ChargeOutcome): void {
+/** Records the charge the handler's statement made (owedCharge); throws the refusal to answer (402, or 401 when the wallet is gone). */
+export function chargedByStatement(deps: MeteringPorts, request: FastifyRequest, outcome: ChargeOutcome): void {
   const state = request.meter;
   if (state === undefined || state.owed === undefined) throw new Error(`route ${request.url} owes no charge`);
   const refused = isGone(outcome) ? refuseGone(deps, request, state) : applyCharge(state, state.owed, outcome);
@@ -187,15 +188,15 @@ function charge(deps: MeteringPorts, request: FastifyRequest, cost: number, done
 }
 
 /**
- * Charges a request that failed before it was charged (an unparsable or oversized body; a paidByWrite handler that
- * refused before its write): client errors pay, as docs/contract.md#metering says. A 401 has no wallet to charge and a
+ * Charges a request that failed before it was charged (an unparsable or oversized body; a paidByStatement handler that
+ * refused before its statement): client errors pay, as docs/contract.md#metering says. A 401 has no wallet to charge and a
  * 5xx is ours (a charge that could not be made, say), so neither pays.
  */
 export function chargeFailedRequest(deps: MeteringPorts, request: FastifyRequest, statusCode: number): Promise<void> {
   const state = request.meter;
   if (state === undefined || state.charged !== undefined || statusCode === 401) return Promise.resolve();
   if (statusCode >= 500) {
-    // A write that owed its charge and failed took nothing with it (one commit for both): nothing charged, as the answer says.
+    // A statement that owed its charge and failed took nothing with it (one commit for both): nothing charged, as the answer says.
     if (state.owed !== undefined) noCharge(state);
     return Promise.resolve();
   }
@@ -322,7 +323,7 @@ export function registerMetering(app: FastifyInstance, deps: MeteringPorts): voi
 }
 
 function meterHooks(deps: MeteringPorts, spec: MeterSpec) {
-  const paidByWrite = spec.paidByWrite === true && deps.ledger.paysInWrites;
+  const paidByStatement = spec.paidByStatement === true && deps.ledger.paysInStatements;
   /** Once the charge is durable: refunds by status where the route says so, sets the headers, lets the answer go. */
   const settle = (
     reply: FastifyReply,
@@ -365,7 +366,7 @@ function meterHooks(deps: MeteringPorts, spec: MeterSpec) {
     preValidation(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
       if (request.meter === undefined) return done();
       const cost = typeof spec.cost === 'number' ? spec.cost : spec.cost(request);
-      if (paidByWrite && cost > 0) {
+      if (paidByStatement && cost > 0) {
         request.meter.owed = cost;
         return done();
       }
@@ -388,11 +389,11 @@ function meterHooks(deps: MeteringPorts, spec: MeterSpec) {
       const state = request.meter;
       if (state === undefined) return done(null, payload);
       if (state.charged === undefined) {
-        // A handler that owed its write's charge answered success without that write: not given away, not hidden.
+        // A handler that owed its statement's charge answered success without that statement: not given away, not hidden.
         if (state.owed !== undefined && reply.statusCode < 400)
           return done(
             null,
-            answerFailedSettlement(request, reply, new Error('answered without the write that pays'), false),
+            answerFailedSettlement(request, reply, new Error('answered without the statement that pays'), false),
           );
         return done(null, payload);
       }

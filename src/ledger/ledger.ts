@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import type { Sql, Store } from '../store/store.js';
-import type { PaidRow, PaidWrite } from '../store/debits.js';
+import type { ColumnForm, Sql, Store } from '../store/store.js';
+import type { Paid, PaidRow, PaidWrite, PaidWriteRow } from '../store/debits.js';
 import type { Clock } from '../lib/time.js';
 import { INSUFFICIENT_CREDITS } from '../errors.js';
 import { WalletDirectory } from './wallet-directory.js';
@@ -108,19 +108,28 @@ export class Ledger {
   }
 
   /**
-   * Whether the store commits a charge with the write it pays for (PostgreSQL: one statement, one WAL flush); where it
-   * does, routes declared `paidByWrite` are charged by their write (see paidWrites), not before their handler.
+   * Whether the store commits a charge in the statement it pays for (PostgreSQL: one round trip, one commit); where it
+   * does, routes declared `paidByStatement` are charged by their statement (paidWrites, paidReads), not before their handler.
    */
-  get paysInWrites(): boolean {
-    return this.charger.paysInWrites;
+  get paysInStatements(): boolean {
+    return this.charger.paysInStatements;
   }
 
   /**
    * The writer of `write`'s rows, each charging `amount` to its wallet (`owner`) in the same commit: a row is written only
-   * when its charge is accepted, and its outcome is the charge's. Undefined where paysInWrites is false.
+   * when its charge is accepted, and its outcome is the charge's. Undefined where paysInStatements is false.
    */
-  paidWrites(write: PaidWrite): ((row: PaidRow) => Promise<ChargeOutcome>) | undefined {
+  paidWrites(write: PaidWrite): ((row: PaidWriteRow) => Promise<ChargeOutcome>) | undefined {
     return this.charger.paidWrites(write);
+  }
+
+  /**
+   * The reader of `read`'s rows (a ColumnForm selecting `i`, each row's position, with what it reads), each charging
+   * `amount` to its wallet in the read's statement as a read-only call's charge (READ_CHARGES): a row is read only when
+   * its charge is accepted. Undefined where paysInStatements is false.
+   */
+  paidReads<T>(read: ColumnForm): ((row: PaidRow) => Promise<Paid<T>>) | undefined {
+    return this.charger.paidReads<T>(read);
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { Store } from '../store/store.js';
-import type { Debits, PaidRow, PaidWrite } from '../store/debits.js';
+import type { ColumnForm } from '../store/store.js';
+import type { Debits, Paid, PaidRow, PaidWrite, PaidWriteRow } from '../store/debits.js';
 import { WALLET_DEBITS, zeroCharge } from './wallet.queries.js';
 import type { ChargeOutcome } from './wallet.queries.js';
 
@@ -30,13 +31,18 @@ export class WalletCharger {
     return this.debits.debit(walletId, cost, readOnly && this.deferReads);
   }
 
-  /** Whether a write can carry its own charge here (Debits.paidWrites): where it can, metering leaves the charge to it. */
-  get paysInWrites(): boolean {
-    return this.debits.paidWrites !== undefined;
+  /** Whether a statement can carry its own charge here (Debits.paidWrites, paidReads): where it can, metering leaves the charge to it. */
+  get paysInStatements(): boolean {
+    return this.debits.paidWrites !== undefined && this.debits.paidReads !== undefined;
   }
 
-  /** The writer of `write`'s rows, each charging its wallet (PaidRow.owner) in the write's commit; undefined where paysInWrites is false. */
-  paidWrites(write: PaidWrite): ((row: PaidRow) => Promise<ChargeOutcome>) | undefined {
+  /** The writer of `write`'s rows, each charging its wallet (PaidRow.owner) in the write's commit; undefined where paysInStatements is false. */
+  paidWrites(write: PaidWrite): ((row: PaidWriteRow) => Promise<ChargeOutcome>) | undefined {
     return this.debits.paidWrites?.(write);
+  }
+
+  /** The reader of `read`'s rows, each charging its wallet in the read's statement (a read-only call's charge); as paidWrites. */
+  paidReads<T>(read: ColumnForm): ((row: PaidRow) => Promise<Paid<T>>) | undefined {
+    return this.debits.paidReads?.<T>(read, this.deferReads);
   }
 }

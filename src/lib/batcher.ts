@@ -45,3 +45,25 @@ export class Batcher<T, R> {
     this.onIdle?.();
   }
 }
+
+/**
+ * One Batcher per key (a wallet's row, say), made on the first item and forgotten once its queue runs dry: items of one
+ * key are batched together, keys never wait for each other.
+ */
+export class KeyedBatchers<K, T, R> {
+  private readonly batchers = new Map<K, Batcher<T, R>>();
+
+  constructor(private readonly writeBatch: (key: K, items: T[]) => Promise<R[]>) {}
+
+  submit(key: K, item: T): Promise<R> {
+    let batcher = this.batchers.get(key);
+    if (batcher === undefined) {
+      batcher = new Batcher(
+        (items) => this.writeBatch(key, items),
+        () => this.batchers.delete(key),
+      );
+      this.batchers.set(key, batcher);
+    }
+    return batcher.submit(item);
+  }
+}

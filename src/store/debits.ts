@@ -40,7 +40,19 @@ export interface Debits {
    * arrival order, as `debit`'s. Absent where a debit already shares the commit of the write that follows it
    * (SQLite's group commit holds both).
    */
-  paidWrites?(write: PaidWrite): (row: PaidRow) => Promise<DebitOutcome>;
+  paidWrites?(write: PaidWrite): (row: PaidWriteRow) => Promise<DebitOutcome>;
+  /**
+   * As paidWrites, for a read (`read`, a ColumnForm selecting `i`, each row's 1-based position, with what it reads):
+   * each row pays its debit in the read's statement, and is read only when the debit is accepted. `syncLater`: the
+   * debits are a read-only call's (see WriteOptions.syncLater).
+   */
+  paidReads?<T>(read: ColumnForm, syncLater: boolean): (row: PaidRow) => Promise<Paid<T>>;
+}
+
+/** A paid row's answer: its debit's outcome and, when accepted, what its statement found for it (a read's row). */
+export interface Paid<T> {
+  readonly outcome: DebitOutcome;
+  readonly found?: T | undefined;
 }
 
 /** A write whose rows each pay a debit (Debits.paidWrites). */
@@ -54,13 +66,17 @@ export interface PaidWrite {
   readonly whenPaid: (rows: string, paid: string) => string;
 }
 
-/** One row of a PaidWrite and what it pays. */
+/** One row of a paid statement and what it pays. */
 export interface PaidRow {
   /** The id of the debited row (DebitStatements.table). */
   readonly owner: number;
   readonly amount: number;
-  /** The write's parameters for this row. */
+  /** The statement's parameters for this row. */
   readonly row: readonly unknown[];
+}
+
+/** One row of a PaidWrite. */
+export interface PaidWriteRow extends PaidRow {
   /** The row's identity in the written table: of several rows with one key, the last one paid for is written. */
   readonly key: string;
 }

@@ -1,5 +1,5 @@
 import type { ColumnForm, ManyStatement, Sql, Store } from '../../store/store.js';
-import type { DebitOutcome, PaidRow, PaidWrite } from '../../store/debits.js';
+import type { DebitOutcome, Paid, PaidRow, PaidWrite, PaidWriteRow } from '../../store/debits.js';
 import { KvValueCache } from './kv.value-cache.js';
 
 export interface KvSet {
@@ -31,9 +31,10 @@ const PAID_UPSERT: PaidWrite = {
   whenPaid: (rows, paid) => upsertFrom(`${rows} WHERE ${paid}`),
 };
 
-/** What gives the writer of a paid write (the ledger, which charges the wallets): undefined where the store has none. */
-export interface PaidWriters {
-  paidWrites(write: PaidWrite): ((row: PaidRow) => Promise<DebitOutcome>) | undefined;
+/** What gives the statements that pay for themselves (the ledger, which charges the wallets): undefined where the store has none. */
+export interface Payers {
+  paidWrites(write: PaidWrite): ((row: PaidWriteRow) => Promise<DebitOutcome>) | undefined;
+  paidReads<T>(read: ColumnForm): ((row: PaidRow) => Promise<Paid<T>>) | undefined;
 }
 
 /** Expiry is enforced on read, to the millisecond; the sweeper only reclaims space. */
@@ -59,13 +60,13 @@ const OK: Outcome = { ok: true };
  */
 export class KvSets {
   private readonly submit: (entry: KvSet) => Promise<Outcome>;
-  private readonly paid: ((row: PaidRow) => Promise<DebitOutcome>) | undefined;
+  private readonly paid: ((row: PaidWriteRow) => Promise<DebitOutcome>) | undefined;
 
   /** `payers`: where given (the ledger), sets may pay their charge in their own commit (setPaid). */
   constructor(
     private readonly store: Store,
     private readonly cache?: KvValueCache,
-    payers?: PaidWriters,
+    payers?: Payers,
   ) {
     this.submit = store.coalesced(
       (entry) => this.writeOne(entry).then(() => OK),
@@ -156,15 +157,38 @@ JOIN kv ON kv.wallet_id = wanted.wallet_id AND kv.bucket = wanted.bucket AND kv.
  */
 export class KvReads {
   private readonly submit: (wanted: KvKey) => Promise<StoredValue>;
+  private readonly paid: ((row: PaidRow) => Promise<Paid<NonNullable<StoredValue>>>) | undefined;
 
+  /** `payers`: where given (the ledger), reads may pay their charge in their own statement (getPaid). */
   constructor(
     private readonly store: Store,
     private readonly cache?: KvValueCache,
+    payers?: Payers,
   ) {
     this.submit = store.coalesced(
       (wanted) => readValue(store.read, wanted),
       (keys) => this.readBatch(keys),
     );
+    this.paid = payers?.paidReads(READ_MANY);
+  }
+
+  /**
+   * A read that charges `amount` to its wallet in its own statement (metering's owedCharge): read only when the charge
+   * is accepted, answered with the charge's outcome and the live value, if any. Only where the payers have a paid
+   * reader for this store (which keeps no value cache: it is not the database's sole writer).
+   */
+  async getPaid(
+    wanted: KvKey,
+    now: number,
+    amount: number,
+  ): Promise<{ readonly outcome: DebitOutcome; readonly value: string | undefined }> {
+    if (this.paid === undefined) throw new Error('this store commits no charge with a read');
+    const { outcome, found } = await this.paid({
+      owner: wanted.walletId,
+      amount,
+      row: [wanted.walletId, wanted.bucket, wanted.key],
+    });
+    return { outcome, value: liveValue(found, now) };
   }
 
   async get(wanted: KvKey, now: number): Promise<string | undefined> {

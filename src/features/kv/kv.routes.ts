@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { errors } from '../../errors.js';
 import { okText, responses, tokenAuth, PLAIN_TEXT } from '../../http/schemas.js';
-import { chargedByWrite, owedCharge, walletOf } from '../../http/metering.js';
+import { chargedByStatement, owedCharge, walletOf } from '../../http/metering.js';
 import { checkKeyPath, checkValue, parseTtl, MAX_TTL_SECONDS } from './kv.rules.js';
 import { deleteValue, KvReads, KvSets, kvValueCacheFor } from './kv.queries.js';
 import { kvListRoutes, ListParams } from './kv.list-routes.js';
@@ -29,16 +29,19 @@ export const SetQuery = Type.Object(
 
 const meter = { cost: 1, category: 'kv' } as const;
 /**
- * A set's charge commits with the set where the store can (MeterSpec.paidByWrite): one commit, one flush for both. A
+ * A set's charge commits with the set where the store can (MeterSpec.paidByStatement): one commit, one flush for both. A
  * set whose value could not be stored (a 5xx) keeps nothing, on every store (docs/contract.md#metering).
  */
 const setMeter = {
   ...meter,
-  paidByWrite: true,
+  paidByStatement: true,
   settle: (statusCode: number, charged: number) => (statusCode >= 500 ? 0 : charged),
 } as const;
-/** A GET writes nothing of the user's: its charge may be answered once committed (docs/reference.md#durability-of-read-charges). */
-const readMeter = { ...meter, readOnly: true } as const;
+/**
+ * A GET writes nothing of the user's: its charge may be answered once committed (docs/reference.md#durability-of-read-charges),
+ * and is made by the read itself where the store can (MeterSpec.paidByStatement): one round trip for both.
+ */
+const readMeter = { ...meter, readOnly: true, paidByStatement: true } as const;
 /** A value is at most 1000 characters (up to 4 bytes each in UTF-8); anything far larger is refused unread. */
 const KV_BODY_LIMIT = 16 * 1024;
 
@@ -54,7 +57,7 @@ export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, {
   // Every set and delete of the service goes through these three, so the cache they share stays true.
   const cache = kvValueCacheFor(deps.store);
   const sets = new KvSets(deps.store, cache, deps.ledger);
-  const reads = new KvReads(deps.store, cache);
+  const reads = new KvReads(deps.store, cache, deps.ledger);
   const operations = {
     set: deps.metrics.kvOperation('set'),
     get: deps.metrics.kvOperation('get'),
@@ -101,7 +104,7 @@ export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, {
       };
       const owed = owedCharge(request);
       if (owed === undefined) await sets.set(entry);
-      else chargedByWrite(deps, request, await sets.setPaid(entry, owed));
+      else chargedByStatement(deps, request, await sets.setPaid(entry, owed));
       operations.set.inc();
       reply.type(PLAIN_TEXT);
       return 'OK';
@@ -128,7 +131,15 @@ export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, {
     },
     async (request, reply) => {
       const { bucket, key } = names(request.params);
-      const value = await reads.get({ walletId: walletOf(request).id, bucket, key }, deps.clock.now());
+      const wanted = { walletId: walletOf(request).id, bucket, key };
+      const owed = owedCharge(request);
+      let value: string | undefined;
+      if (owed === undefined) value = await reads.get(wanted, deps.clock.now());
+      else {
+        const paid = await reads.getPaid(wanted, deps.clock.now(), owed);
+        chargedByStatement(deps, request, paid.outcome);
+        value = paid.value;
+      }
       operations.get.inc();
       if (value === undefined) throw errors.keyNotFound();
       reply.type(PLAIN_TEXT);

@@ -1,9 +1,10 @@
 import type { Store } from '../store.js';
-import { Batcher } from '../../lib/batcher.js';
+import { KeyedBatchers } from '../../lib/batcher.js';
 import { ALREADY_DURABLE, refusedDebit } from '../debits.js';
-import type { DebitOutcome, Debits, DebitStatements, PaidRow, PaidWrite } from '../debits.js';
+import type { ColumnForm } from '../store.js';
+import type { DebitOutcome, Debits, DebitStatements, Paid, PaidRow, PaidWrite, PaidWriteRow } from '../debits.js';
 import { syncLaterUpdate } from './sync-later.js';
-import { PaidWrites } from './paid-writes.js';
+import { PaidReads, PaidWrites } from './paid-statements.js';
 
 interface Debit {
   readonly amount: number;
@@ -18,7 +19,7 @@ interface Debit {
  * arrival order while the balance covers it. Several instances stay exact because the batch's UPDATE holds the row lock.
  */
 export class BatchedDebits implements Debits {
-  private readonly batchers = new Map<number, Batcher<Debit, DebitOutcome>>();
+  private readonly batchers = new KeyedBatchers<number, Debit, DebitOutcome>((id, debits) => this.settle(id, debits));
   /**
    * The debit with the server told not to wait for the WAL flush at its commit (`synchronous_commit = off` for this
    * transaction only): set by the statement itself, so it costs no round trip. The commit is flushed by the WAL writer
@@ -37,21 +38,24 @@ export class BatchedDebits implements Debits {
   }
 
   debit(id: number, amount: number, syncLater: boolean): Promise<DebitOutcome> {
-    let batcher = this.batchers.get(id);
-    if (batcher === undefined) {
-      batcher = new Batcher(
-        (debits) => this.settle(id, debits),
-        () => this.batchers.delete(id),
-      );
-      this.batchers.set(id, batcher);
-    }
-    return batcher.submit({ amount, syncLater });
+    return this.batchers.submit(id, { amount, syncLater });
   }
 
   /** A write's debit in the write's own statement: one commit, one WAL flush for both (see PaidWrites). */
-  paidWrites(write: PaidWrite): (row: PaidRow) => Promise<DebitOutcome> {
+  paidWrites(write: PaidWrite): (row: PaidWriteRow) => Promise<DebitOutcome> {
     const writes = new PaidWrites(this.store, this.statements, write);
-    return (row) => writes.submit(row);
+    return async (row) => (await writes.submit(row)).outcome;
+  }
+
+  /** A read's debit in the read's own statement: one round trip for both (see PaidReads). */
+  paidReads<T>(read: ColumnForm, syncLater: boolean): (row: PaidRow) => Promise<Paid<T>> {
+    const reads = new PaidReads<T>(
+      this.store,
+      this.statements,
+      read,
+      syncLater ? this.debitSyncLater : this.statements.debit,
+    );
+    return (row) => reads.submit(row);
   }
 
   private async settle(id: number, debits: readonly Debit[]): Promise<DebitOutcome[]> {

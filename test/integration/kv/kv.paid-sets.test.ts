@@ -3,8 +3,10 @@ import { describeEachStore } from '../../helpers/each-store.js';
 import { startTestApp } from '../../helpers/app.js';
 import type { TestApp } from '../../helpers/app.js';
 import { STORE_KINDS } from '../../helpers/stores.js';
+import { useTestApp } from '../../helpers/use-test-app.js';
+import { useCollector } from '../../helpers/otel-collector.js';
 import { sha256Hex } from '../../../src/lib/hash.js';
-import { KvSets } from '../../../src/features/kv/kv.queries.js';
+import { KvReads, KvSets } from '../../../src/features/kv/kv.queries.js';
 import type { KvSet } from '../../../src/features/kv/kv.queries.js';
 import type { ChargeOutcome } from '../../../src/ledger/ledger.js';
 
@@ -86,14 +88,16 @@ describeEachStore('a set and its charge', (kind) => {
 });
 
 // Where the store commits a charge with the write it pays for (PostgreSQL), the sets' writer as the route uses it.
-describe.runIf(STORE_KINDS.includes('postgres'))('paid sets on PostgreSQL', () => {
+describe.runIf(STORE_KINDS.includes('postgres'))('paid sets and reads on PostgreSQL', () => {
   let app: TestApp;
   let sets: KvSets;
+  let reads: KvReads;
   afterEach(async () => app?.close());
 
   async function start(credits: number): Promise<number> {
     app = await startTestApp('postgres');
     sets = new KvSets(app.deps.store, undefined, app.deps.ledger);
+    reads = new KvReads(app.deps.store, undefined, app.deps.ledger);
     const wallet = await app.deps.ledger.findWallet(sha256Hex(await app.createToken(credits)));
     return (wallet as { id: number }).id;
   }
@@ -113,10 +117,10 @@ describe.runIf(STORE_KINDS.includes('postgres'))('paid sets on PostgreSQL', () =
 
   it('is where metering leaves the charge to the write; SQLite, whose group commit holds both, has none', async () => {
     await start(1);
-    expect(app.deps.ledger.paysInWrites).toBe(true);
+    expect(app.deps.ledger.paysInStatements).toBe(true);
     const sqlite = await startTestApp('sqlite');
     try {
-      expect(sqlite.deps.ledger.paysInWrites).toBe(false);
+      expect(sqlite.deps.ledger.paysInStatements).toBe(false);
       const unpaid = new KvSets(sqlite.deps.store, undefined, sqlite.deps.ledger);
       await expect(unpaid.setPaid(entry(1, 'k', 'v'), 1)).rejects.toThrow('commits no charge with a write');
     } finally {
@@ -174,5 +178,67 @@ describe.runIf(STORE_KINDS.includes('postgres'))('paid sets on PostgreSQL', () =
     const outcomes = await Promise.all([sets.setPaid(entry(id, 'g', 'v'), 1), sets.setPaid(entry(id, 'h', 'v'), 1)]);
     expect(balances(outcomes)).toEqual(['gone', 'gone']);
     expect([await valueOf('g'), await valueOf('h')]).toEqual([undefined, undefined]);
+  });
+
+  it('reads of one moment are charged in arrival order, each answered with its own live value or none', async () => {
+    const id = await start(10);
+    await sets.setPaid(entry(id, 'here', 'value'), 1);
+    await sets.setPaid({ ...entry(id, 'expired', 'old'), expiresAt: Date.now() - 1 }, 1);
+    const now = Date.now();
+    const wanted = (key: string) => ({ walletId: id, bucket: 'b', key });
+    const answers = await Promise.all([
+      reads.getPaid(wanted('here'), now, 1),
+      reads.getPaid(wanted('missing'), now, 2),
+      reads.getPaid(wanted('expired'), now, 1),
+      reads.getPaid(wanted('here'), now, 1),
+    ]);
+    expect(balances(answers.map((answer) => answer.outcome))).toEqual([7, 5, 4, 3]);
+    expect(answers.map((answer) => answer.value)).toEqual(['value', undefined, undefined, 'value']);
+  });
+
+  it('when the balance covers only some reads, the first ones in arrival order are paid and read, the rest refused unread', async () => {
+    const id = await start(3);
+    await sets.setPaid(entry(id, 'k', 'v'), 1);
+    const wanted = { walletId: id, bucket: 'b', key: 'k' };
+    const answers = await Promise.all([
+      reads.getPaid(wanted, Date.now(), 1),
+      reads.getPaid(wanted, Date.now(), 2),
+      reads.getPaid(wanted, Date.now(), 1),
+    ]);
+    expect(balances(answers.map((answer) => answer.outcome))).toEqual([1, 'insufficient', 0]);
+    expect(answers.map((answer) => answer.value)).toEqual(['v', undefined, 'v']);
+    await app.deps.store.writeOne('DELETE FROM wallets WHERE id = $1', [id]);
+    const gone = await reads.getPaid(wanted, Date.now(), 1);
+    expect([gone.outcome, gone.value]).toEqual([{ ok: false, reason: 'gone' }, undefined]);
+  });
+});
+
+// What the database is sent for one call, read off the call's spans (a span per store call, with its text).
+describe.runIf(STORE_KINDS.includes('postgres'))('one call, one statement, its charge included (PostgreSQL)', () => {
+  const collector = useCollector();
+  const get = useTestApp('postgres', { env: collector.env });
+
+  async function statementsOf(method: 'GET' | 'POST', token: string): Promise<string[]> {
+    const res = await get().inject({ method, url: '/kv/b/one', payload: 'v', headers: { 'x-token': token } });
+    expect([res.statusCode, res.headers['x-cost']]).toEqual([200, '1']);
+    await get().deps.tracing?.flush();
+    const request = collector.spans.find(
+      (span) => span.attributes['coinop.request_id'] === res.headers['x-request-id'],
+    );
+    return collector.spans
+      .filter((span) => span.parentSpanId === request?.spanId)
+      .map((span) => String(span.attributes['db.query.text']));
+  }
+
+  it('a POST /kv sends one statement that charges and writes; a GET /kv one that charges and reads', async () => {
+    const token = await get().createToken(10);
+    // The first call of a token looks its wallet up; the calls after it find it cached.
+    await statementsOf('POST', token);
+    const set = await statementsOf('POST', token);
+    expect(set).toHaveLength(1);
+    expect(set[0]).toMatch(/UPDATE wallets[\s\S]*INSERT INTO kv/);
+    const read = await statementsOf('GET', token);
+    expect(read).toHaveLength(1);
+    expect(read[0]).toMatch(/UPDATE wallets[\s\S]*JOIN kv/);
   });
 });
