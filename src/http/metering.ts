@@ -13,9 +13,9 @@ type MeteringPorts = Pick<CorePorts, 'ledger'>;
 
 /**
  * How a route is metered: declared once on the route (`config: { meter }`), carried out here.
- * Order: authenticate (onRequest, before the body is read) → charge (preValidation, so bad input
- * still pays; or by the handler's one statement, see paidByStatement) → handler → settle (refunds by status) and headers (onSend)
- * → log (onResponse).
+ * Order: authenticate (onRequest, before the body is read) → charge (preValidation, so bad input still pays; or
+ * by the handler's one statement, see paidByStatement) → handler → settle (refunds by status) and headers (onSend) →
+ * log (onResponse).
  */
 export interface MeterSpec {
   readonly category: LogCategory;
