@@ -113,17 +113,17 @@ function settledCount(found: readonly LogRow[], last: BatchPlace): number {
 }
 
 /**
- * The request's range, newest first, from its start until `enough` says the settled entries suffice or the log
- * ends. A batch holds entries no newer than its last_at and no older than LOG_BATCH_SPAN_MS before it, so the walk
+ * The request's range, newest first, from its start until `most` entries are settled (they always suffice), `enough`
+ * says fewer do, or the log ends. A batch holds entries no newer than its last_at and no older than LOG_BATCH_SPAN_MS before it, so the walk
  * starts at the cursor's time plus that span, and every batch left after the last one read holds entries no newer
- * than that one's (ties: lower seq, written earlier). `most`: the settled entries that always suffice; a chunk asks
- * for no more batches than are likely to hold the rest of them, by the entries a batch has held so far.
+ * than that one's (ties: lower seq, written earlier). A chunk asks for no more batches than are likely to hold the
+ * rest of `most`, by the entries a batch has held so far.
  */
 async function walkRange(
   store: LogSource,
   request: PageRequest,
-  enough: (settled: readonly LogRow[]) => boolean,
   most: number,
+  enough?: (settled: readonly LogRow[]) => boolean,
 ): Promise<LogRow[]> {
   let after: BatchPlace = {
     lastAt: Math.min(request.before.createdAt + LOG_BATCH_SPAN_MS, Number.MAX_SAFE_INTEGER),
@@ -144,7 +144,7 @@ async function walkRange(
     const last = batches[batches.length - 1] as BatchRow;
     after = { lastAt: Number(last.last_at), seq: Number(last.seq) };
     const settled = found.slice(0, settledCount(found, after));
-    if (enough(settled)) return settled;
+    if (settled.length >= most || enough?.(settled) === true) return settled;
     batchesRead += batches.length;
     // One batch more than the rest is likely to need, so that the one holding the last entry wanted is read too.
     const likelyNeeded = Math.ceil(((most - settled.length) * batchesRead) / entriesRead) + 1;
@@ -180,9 +180,8 @@ export async function logPage(store: LogSource, request: PageRequest): Promise<L
   const scanned = await walkRange(
     store,
     request,
-    (settled) =>
-      filtered ? settled.length > SCAN_ROWS || firstMatches(settled, request, n + 1).length > n : settled.length > n,
     filtered ? SCAN_ROWS + 1 : n + 1,
+    filtered ? (settled) => firstMatches(settled, request, n + 1).length > n : undefined,
   );
   const end = filtered && scanned.length > SCAN_ROWS ? (scanned[SCAN_ROWS] as LogRow) : undefined;
   const inScan = end === undefined ? scanned : scanned.slice(0, SCAN_ROWS);

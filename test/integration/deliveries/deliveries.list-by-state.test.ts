@@ -16,13 +16,16 @@ const WEEK_AGO = NOW - 7 * 24 * 3600_000;
  * GET /webhook/{id}/deliveries?status=…: a list of one state reads that state's deliveries newest first from an index
  * range and stops after n of them, whatever else the webhook holds (it read every delivery of the week and dropped
  * the other states': 200,000 deliveries, 40 ms and more a call); unfiltered, the three states' ranges are merged as
- * they go. Read from SQLite's plans and counted from PostgreSQL's executed ones, and timed on the large webhook.
+ * they go. Read from SQLite's plans and counted from PostgreSQL's executed ones, and timed on the large webhook against
+ * the same list on a small one, measured in the same run (a bound in ms alone would measure the host).
  */
 describeEachStore('GET /webhook/{id}/deliveries: a list of one state reads a bounded part of the history', (kind) => {
   const get = useTestApp(kind);
   const WALLET = 1;
   const BUSY = 'busy';
   const DELIVERIES = 200_000;
+  const QUIET = 'quiet';
+  const QUIET_DELIVERIES = 1_000;
 
   beforeAll(async () => {
     // Every 20,000th a failure (ten, the oldest first), the rest successes; none pending.
@@ -34,11 +37,20 @@ describeEachStore('GET /webhook/{id}/deliveries: a list of one state reads a bou
       `'msg_busy_' || i, ${WALLET}, '${BUSY}', 'schedule', ${WEEK_AGO + 60_000} + i * 3000,
        CASE WHEN i % 20000 = 0 THEN 'failure' ELSE 'success' END, 1, 'https://example.com/', 1, 1`,
     );
+    // The same states in the same proportion of answers: ten failures, none pending.
+    await insertNumberedRows(
+      get().deps.store,
+      'deliveries',
+      'id, wallet_id, webhook_id, trigger, created_at, status, attempts, url, cost, max_attempts',
+      QUIET_DELIVERIES,
+      `'msg_quiet_' || i, ${WALLET}, '${QUIET}', 'schedule', ${WEEK_AGO + 60_000} + i * 3000,
+       CASE WHEN i % 100 = 0 THEN 'failure' ELSE 'success' END, 1, 'https://example.com/', 1, 1`,
+    );
   }, 300_000);
 
-  const query = (limit: number, status?: DeliveryStatus): DeliveryQuery => ({
+  const query = (limit: number, status?: DeliveryStatus, webhookId = BUSY): DeliveryQuery => ({
     walletId: WALLET,
-    webhookId: BUSY,
+    webhookId,
     limit,
     status,
     expiredAt: WEEK_AGO,
@@ -88,18 +100,29 @@ describeEachStore('GET /webhook/{id}/deliveries: a list of one state reads a bou
   });
 
   it.each(['failure', 'pending'] as const)(
-    'status %s: takes well under 25 ms on a webhook of 200,000 deliveries',
+    'status %s: on a webhook of 200,000 deliveries takes at most 1.5 times the same list on one of 1,000, plus 2 ms',
     async (status) => {
       const { store } = get().deps;
-      await listDeliveries(store, query(100, status)); // warm the statement and the pages it reads
-      // The fastest of several calls: what the call itself costs, without the other processes of a busy host.
-      const times: number[] = [];
-      for (let i = 0; i < 7; i++) {
-        const started = performance.now();
-        await listDeliveries(store, query(100, status));
-        times.push(performance.now() - started);
+      /** The fastest of seven calls, once warm: what the call itself costs, without the other processes of a busy host. */
+      async function fastest(webhookId: string): Promise<number> {
+        await listDeliveries(store, query(100, status, webhookId));
+        const times: number[] = [];
+        for (let i = 0; i < 7; i++) {
+          const started = performance.now();
+          await listDeliveries(store, query(100, status, webhookId));
+          times.push(performance.now() - started);
+        }
+        return Math.min(...times);
       }
-      expect(Math.min(...times), times.map((t) => t.toFixed(1)).join(' ')).toBeLessThan(25);
+      // Interleaved, so the host's drift falls on both alike.
+      const busy: number[] = [];
+      const quiet: number[] = [];
+      for (let round = 0; round < 3; round++) {
+        busy.push(await fastest(BUSY));
+        quiet.push(await fastest(QUIET));
+      }
+      const shown = `busy ${busy.map((t) => t.toFixed(2)).join(' ')}; quiet ${quiet.map((t) => t.toFixed(2)).join(' ')}`;
+      expect(Math.min(...busy), shown).toBeLessThan(1.5 * Math.min(...quiet) + 2);
     },
   );
 });
