@@ -1,7 +1,8 @@
 /**
  * Memory: resident size after start, during 1,000,000 KV sets on one wallet, and after the load stops, at the
  * defaults (LOG_LEVEL=info, the access log written to a file).
- * Usage: npm run build && npx tsx bench/memory.bench.ts   (BENCH_SETS to change the count)
+ * Usage: npm run build && npx tsx bench/memory.bench.ts   (BENCH_SETS to change the count; BENCH_DATABASE_URL, a
+ * PostgreSQL URL, to run on it instead of a new SQLite file)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,7 +18,7 @@ const port = await freePort();
 const child = await startBuiltService(
   port,
   // At the defaults: the access log on (LOG_LEVEL=info), into a log file as a user's.
-  { DATABASE_URL: `sqlite:${join(dir, 'mem.db')}`, LOG_LEVEL: 'info' },
+  { DATABASE_URL: process.env.BENCH_DATABASE_URL ?? `sqlite:${join(dir, 'mem.db')}`, LOG_LEVEL: 'info' },
   { flags: ['--expose-gc', '--import', './bench/gc-on-signal.mjs'], logFile: join(dir, 'service.log') },
 );
 
