@@ -27,25 +27,21 @@ describeEachStore('GET /webhook/{id}/deliveries: a list of one state reads a bou
   const QUIET = 'quiet';
   const QUIET_DELIVERIES = 1_000;
 
+  /** `count` deliveries of webhook `id` a week long, every `failureEvery`th a failure, the rest successes; none pending. */
+  const seed = (id: string, count: number, failureEvery: number) =>
+    insertNumberedRows(
+      get().deps.store,
+      'deliveries',
+      'id, wallet_id, webhook_id, trigger, created_at, status, attempts, url, cost, max_attempts',
+      count,
+      `'msg_${id}_' || i, ${WALLET}, '${id}', 'schedule', ${WEEK_AGO + 60_000} + i * 3000,
+       CASE WHEN i % ${failureEvery} = 0 THEN 'failure' ELSE 'success' END, 1, 'https://example.com/', 1, 1`,
+    );
+
   beforeAll(async () => {
-    // Every 20,000th a failure (ten, the oldest first), the rest successes; none pending.
-    await insertNumberedRows(
-      get().deps.store,
-      'deliveries',
-      'id, wallet_id, webhook_id, trigger, created_at, status, attempts, url, cost, max_attempts',
-      DELIVERIES,
-      `'msg_busy_' || i, ${WALLET}, '${BUSY}', 'schedule', ${WEEK_AGO + 60_000} + i * 3000,
-       CASE WHEN i % 20000 = 0 THEN 'failure' ELSE 'success' END, 1, 'https://example.com/', 1, 1`,
-    );
-    // The same states in the same proportion of answers: ten failures, none pending.
-    await insertNumberedRows(
-      get().deps.store,
-      'deliveries',
-      'id, wallet_id, webhook_id, trigger, created_at, status, attempts, url, cost, max_attempts',
-      QUIET_DELIVERIES,
-      `'msg_quiet_' || i, ${WALLET}, '${QUIET}', 'schedule', ${WEEK_AGO + 60_000} + i * 3000,
-       CASE WHEN i % 100 = 0 THEN 'failure' ELSE 'success' END, 1, 'https://example.com/', 1, 1`,
-    );
+    // Ten failures on each (the oldest first): the lists of one state answer the same on both.
+    await seed(BUSY, DELIVERIES, 20_000);
+    await seed(QUIET, QUIET_DELIVERIES, 100);
   }, 300_000);
 
   const query = (limit: number, status?: DeliveryStatus, webhookId = BUSY): DeliveryQuery => ({

@@ -34,8 +34,8 @@ describeEachStore('a set and its charge', (kind) => {
   let app: TestApp;
   afterEach(async () => app?.close());
 
-  const set = (token: string, key: string, value: string) =>
-    app.inject({ method: 'POST', url: `/kv/paid/${key}`, payload: value, headers: { 'x-token': token } });
+  const set = (token: string, key: string, value: string, query = '') =>
+    app.inject({ method: 'POST', url: `/kv/paid/${key}${query}`, payload: value, headers: { 'x-token': token } });
   const stored = async () =>
     Number(
       (await app.deps.store.read.get<{ n: number }>('SELECT COUNT(*) AS n FROM kv WHERE bucket = $1', ['paid']))?.n,
@@ -60,12 +60,7 @@ describeEachStore('a set and its charge', (kind) => {
   it('a set refused before it writes pays as every bad request does; a wallet that cannot pay gets 402 and stores nothing', async () => {
     app = await startTestApp(kind);
     const token = await app.createToken(2);
-    const bad = await app.inject({
-      method: 'POST',
-      url: '/kv/paid/k?ttl=x',
-      payload: 'v',
-      headers: { 'x-token': token },
-    });
+    const bad = await set(token, 'k', 'v', '?ttl=x');
     expect([bad.statusCode, bad.headers['x-cost'], bad.headers['x-balance']]).toEqual([400, '1', '1']);
     const answers = await Promise.all(Array.from({ length: 4 }, (_, i) => set(token, `k${i}`, 'v')));
     expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 402, 402, 402]);
@@ -77,12 +72,7 @@ describeEachStore('a set and its charge', (kind) => {
       ]);
     }
     expect(await stored()).toBe(1);
-    const broke = await app.inject({
-      method: 'POST',
-      url: '/kv/paid/k?ttl=x',
-      payload: 'v',
-      headers: { 'x-token': token },
-    });
+    const broke = await set(token, 'k', 'v', '?ttl=x');
     expect([broke.statusCode, broke.headers['x-cost']]).toEqual([402, '0']);
   });
 });
