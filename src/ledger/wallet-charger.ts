@@ -1,5 +1,4 @@
-import type { Store } from '../store/store.js';
-import type { ColumnForm } from '../store/store.js';
+import type { ColumnForm, Store } from '../store/store.js';
 import type { Debits, Paid, PaidRow, PaidWrite, PaidWriteRow } from '../store/debits.js';
 import { WALLET_DEBITS, zeroCharge } from './wallet.queries.js';
 import type { ChargeOutcome } from './wallet.queries.js';
