@@ -38,7 +38,7 @@ export interface MeterSpec {
    */
   readonly readOnly?: boolean;
   /**
-   * The handler's one store statement pays for the call (a `POST /kv`'s set, a `GET /kv`'s read): where the store
+   * The handler's one store statement pays for the call (a KV set, read or delete): where the store
    * commits a charge in the statement it pays for (ledger.paysInStatements), the charge is not made before the handler
    * but by that statement (see owedCharge and chargedByStatement), one round trip and one commit for both. A handler
    * that refuses before its statement is charged as a failed request is.

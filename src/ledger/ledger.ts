@@ -117,10 +117,11 @@ export class Ledger {
 
   /**
    * The writer of `write`'s rows, each charging `amount` to its wallet (`owner`) in the same commit: a row is written only
-   * when its charge is accepted, and its outcome is the charge's. Undefined where paysInStatements is false.
+   * when its charge is accepted, and its outcome is the charge's, with what the write returned for it (a delete's row).
+   * Undefined where paysInStatements is false.
    */
-  paidWrites(write: PaidWrite): ((row: PaidWriteRow) => Promise<ChargeOutcome>) | undefined {
-    return this.charger.paidWrites(write);
+  paidWrites<T>(write: PaidWrite): ((row: PaidWriteRow) => Promise<Paid<T>>) | undefined {
+    return this.charger.paidWrites<T>(write);
   }
 
   /**

@@ -36,8 +36,8 @@ export class WalletCharger {
   }
 
   /** The writer of `write`'s rows, each charging its wallet (PaidRow.owner) in the write's commit; undefined where paysInStatements is false. */
-  paidWrites(write: PaidWrite): ((row: PaidWriteRow) => Promise<ChargeOutcome>) | undefined {
-    return this.debits.paidWrites?.(write);
+  paidWrites<T>(write: PaidWrite): ((row: PaidWriteRow) => Promise<Paid<T>>) | undefined {
+    return this.debits.paidWrites?.<T>(write);
   }
 
   /** The reader of `read`'s rows, each charging its wallet in the read's statement (a read-only call's charge); as paidWrites. */

@@ -36,11 +36,12 @@ export interface Debits {
   /**
    * Where a debit and the write it pays for can commit as one statement (PostgreSQL), the writer of `write`'s rows,
    * each row paying a debit of its owner's row: a row is written only when its debit is accepted, both in the same
-   * commit, and its outcome is the debit's (already durable when accepted). Debits of one row are accepted in
+   * commit, and its outcome is the debit's (already durable when accepted), with what the write returned for it
+   * (PaidWrite.keyOfReturned). Debits of one row are accepted in
    * arrival order, as `debit`'s. Absent where a debit already shares the commit of the write that follows it
    * (SQLite's group commit holds both).
    */
-  paidWrites?(write: PaidWrite): (row: PaidWriteRow) => Promise<DebitOutcome>;
+  paidWrites?<T>(write: PaidWrite): (row: PaidWriteRow) => Promise<Paid<T>>;
   /**
    * As paidWrites, for a read (`read`, a ColumnForm selecting `i`, each row's 1-based position, with what it reads):
    * each row pays its debit in the read's statement, and is read only when the debit is accepted. `syncLater`: the
@@ -64,6 +65,12 @@ export interface PaidWrite {
    * `… SELECT * FROM ${rows} WHERE ${paid} …`.
    */
   readonly whenPaid: (rows: string, paid: string) => string;
+  /**
+   * For a write that returns rows (`… RETURNING`, no column named `balance`): the key (PaidWriteRow.key) of a returned
+   * row, undefined for a row of nulls (nothing returned). Each returned row answers the first paid row of its key, in
+   * arrival order, as the first of several deletes of one key would find it and the others would not.
+   */
+  readonly keyOfReturned?: (returned: Record<string, unknown>) => string | undefined;
 }
 
 /** One row of a paid statement and what it pays. */

@@ -33,7 +33,7 @@ const PAID_UPSERT: PaidWrite = {
 
 /** What gives the statements that pay for themselves (the ledger, which charges the wallets): undefined where the store has none. */
 export interface Payers {
-  paidWrites(write: PaidWrite): ((row: PaidWriteRow) => Promise<DebitOutcome>) | undefined;
+  paidWrites<T>(write: PaidWrite): ((row: PaidWriteRow) => Promise<Paid<T>>) | undefined;
   paidReads<T>(read: ColumnForm): ((row: PaidRow) => Promise<Paid<T>>) | undefined;
 }
 
@@ -60,7 +60,7 @@ const OK: Outcome = { ok: true };
  */
 export class KvSets {
   private readonly submit: (entry: KvSet) => Promise<Outcome>;
-  private readonly paid: ((row: PaidWriteRow) => Promise<DebitOutcome>) | undefined;
+  private readonly paid: ((row: PaidWriteRow) => Promise<Paid<undefined>>) | undefined;
 
   /** `payers`: where given (the ledger), sets may pay their charge in their own commit (setPaid). */
   constructor(
@@ -72,7 +72,7 @@ export class KvSets {
       (entry) => this.writeOne(entry).then(() => OK),
       (sets) => this.writeBatch(sets),
     );
-    this.paid = payers?.paidWrites(PAID_UPSERT);
+    this.paid = payers?.paidWrites<undefined>(PAID_UPSERT);
   }
 
   /**
@@ -82,12 +82,13 @@ export class KvSets {
   async setPaid(entry: KvSet, amount: number): Promise<DebitOutcome> {
     if (this.paid === undefined) throw new Error('this store commits no charge with a write');
     try {
-      return await this.paid({
+      const { outcome } = await this.paid({
         owner: entry.walletId,
         amount,
         row: this.row(entry),
-        key: `${entry.bucket}\u0000${entry.key}`,
+        key: keyOf(entry),
       });
+      return outcome;
     } finally {
       this.cache?.forget(KvValueCache.key(entry.walletId, entry.bucket, entry.key));
     }
@@ -227,21 +228,74 @@ export async function getValue(sql: Sql, wanted: KvKey, now: number): Promise<st
   return liveValue(await readValue(sql, wanted), now);
 }
 
-/** True when a live entry was deleted; an expired one is removed too but reported as absent. `cache`: kvValueCacheFor's, forgotten before the answer. */
-export async function deleteValue(
-  store: Store,
-  { walletId, bucket, key }: KvKey,
-  now: number,
-  cache?: KvValueCache,
-): Promise<boolean> {
-  try {
-    const rows = await store.writeOne<{ expires_at: number }>(
-      'DELETE FROM kv WHERE wallet_id = $1 AND bucket = $2 AND key = $3 RETURNING expires_at',
-      [walletId, bucket, key],
-      { touches: ['kv'] },
-    );
-    return rows.some((row) => row.expires_at > now);
-  } finally {
-    cache?.forget(KvValueCache.key(walletId, bucket, key));
+/** A wallet's entry as one string, for the paid statements' rows (PaidWriteRow.key): the wallet is the row's owner. */
+const keyOf = (entry: { readonly bucket: string; readonly key: string }): string => `${entry.bucket}\u0000${entry.key}`;
+
+/** The delete of the rows `source` names (`AS gone`), while `condition` holds; it returns what it removed. */
+const deleteFrom = (
+  source: string,
+  condition = 'true',
+) => `DELETE FROM kv USING ${source} AS gone (wallet_id, bucket, key)
+WHERE kv.wallet_id = gone.wallet_id AND kv.bucket = gone.bucket AND kv.key = gone.key AND ${condition}
+RETURNING kv.bucket, kv.key, kv.expires_at`;
+
+const DELETE_MANY = {
+  sql: 'DELETE FROM kv WHERE wallet_id = $1 AND bucket = $2 AND key = $3 RETURNING bucket, key, expires_at',
+  columns: { types: ['bigint', 'text', 'text'], sql: (rows) => deleteFrom(rows) },
+  touches: ['kv'],
+} as const satisfies ManyStatement;
+
+type Deleted = { readonly bucket: string | null; readonly key: string | null; readonly expires_at: number };
+
+/** The deletes as a write that pays its charge in its own commit, where the store can (Debits.paidWrites). */
+const PAID_DELETE: PaidWrite = {
+  statement: DELETE_MANY,
+  whenPaid: deleteFrom,
+  keyOfReturned: (row) => {
+    const { bucket, key } = row as Deleted;
+    return bucket === null || key === null ? undefined : keyOf({ bucket, key });
+  },
+};
+
+/** Deletes KV entries: true when a live entry was deleted; an expired one is removed too but reported as absent. */
+export class KvDeletes {
+  private readonly paid: ((row: PaidWriteRow) => Promise<Paid<Deleted>>) | undefined;
+
+  /** `cache`: kvValueCacheFor's, forgotten before the answer; `payers` as KvSets'. */
+  constructor(
+    private readonly store: Store,
+    private readonly cache?: KvValueCache,
+    payers?: Payers,
+  ) {
+    this.paid = payers?.paidWrites<Deleted>(PAID_DELETE);
+  }
+
+  async delete({ walletId, bucket, key }: KvKey, now: number): Promise<boolean> {
+    try {
+      const rows = await this.store.writeOne<Deleted>(DELETE_MANY.sql, [walletId, bucket, key], DELETE_MANY);
+      return rows.some((row) => row.expires_at > now);
+    } finally {
+      this.cache?.forget(KvValueCache.key(walletId, bucket, key));
+    }
+  }
+
+  /** A delete that charges `amount` to its wallet in its own commit, as KvSets.setPaid: the charge's outcome, and whether a live entry went. */
+  async deletePaid(
+    wanted: KvKey,
+    now: number,
+    amount: number,
+  ): Promise<{ readonly outcome: DebitOutcome; readonly deleted: boolean }> {
+    if (this.paid === undefined) throw new Error('this store commits no charge with a write');
+    try {
+      const { outcome, found } = await this.paid({
+        owner: wanted.walletId,
+        amount,
+        row: [wanted.walletId, wanted.bucket, wanted.key],
+        key: keyOf(wanted),
+      });
+      return { outcome, deleted: found !== undefined && found.expires_at > now };
+    } finally {
+      this.cache?.forget(KvValueCache.key(wanted.walletId, wanted.bucket, wanted.key));
+    }
   }
 }

@@ -6,7 +6,7 @@ import { errors } from '../../errors.js';
 import { okText, responses, tokenAuth, PLAIN_TEXT } from '../../http/schemas.js';
 import { chargedByStatement, owedCharge, walletOf } from '../../http/metering.js';
 import { checkKeyPath, checkValue, parseTtl, MAX_TTL_SECONDS } from './kv.rules.js';
-import { deleteValue, KvReads, KvSets, kvValueCacheFor } from './kv.queries.js';
+import { KvDeletes, KvReads, KvSets, kvValueCacheFor } from './kv.queries.js';
 import { kvListRoutes, ListParams } from './kv.list-routes.js';
 
 export const Params = Type.Object({
@@ -29,10 +29,10 @@ export const SetQuery = Type.Object(
 
 const meter = { cost: 1, category: 'kv' } as const;
 /**
- * A set's charge commits with the set where the store can (MeterSpec.paidByStatement): one commit, one flush for both. A
- * set whose value could not be stored (a 5xx) keeps nothing, on every store (docs/contract.md#metering).
+ * A set's or a delete's charge commits with it where the store can (MeterSpec.paidByStatement): one commit, one flush
+ * for both. One whose write could not be made (a 5xx) keeps nothing, on every store (docs/contract.md#metering).
  */
-const setMeter = {
+const writeMeter = {
   ...meter,
   paidByStatement: true,
   settle: (statusCode: number, charged: number) => (statusCode >= 500 ? 0 : charged),
@@ -54,10 +54,11 @@ function names(params: { bucket: string; key: string }): { bucket: string; key: 
 // Handlers return the body rather than `reply.send(…)`: an async handler resolving to the reply makes the
 // promise adopt it as a thenable, which costs an end-of-stream listener and ticks per request.
 export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
-  // Every set and delete of the service goes through these three, so the cache they share stays true.
+  // Every set and delete of the service goes through these, so the cache they share stays true.
   const cache = kvValueCacheFor(deps.store);
   const sets = new KvSets(deps.store, cache, deps.ledger);
   const reads = new KvReads(deps.store, cache, deps.ledger);
+  const deletes = new KvDeletes(deps.store, cache, deps.ledger);
   const operations = {
     set: deps.metrics.kvOperation('set'),
     get: deps.metrics.kvOperation('get'),
@@ -74,7 +75,7 @@ export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, {
   app.post(
     '/kv/:bucket/:key',
     {
-      config: { meter: setMeter },
+      config: { meter: writeMeter },
       bodyLimit: KV_BODY_LIMIT,
       schema: {
         operationId: 'kvSet',
@@ -150,7 +151,7 @@ export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, {
   app.delete(
     '/kv/:bucket/:key',
     {
-      config: { meter },
+      config: { meter: writeMeter },
       schema: {
         operationId: 'kvDelete',
         summary: 'Delete a value',
@@ -167,12 +168,15 @@ export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, {
     },
     async (request, reply) => {
       const { bucket, key } = names(request.params);
-      const deleted = await deleteValue(
-        deps.store,
-        { walletId: walletOf(request).id, bucket, key },
-        deps.clock.now(),
-        cache,
-      );
+      const wanted = { walletId: walletOf(request).id, bucket, key };
+      const owed = owedCharge(request);
+      let deleted: boolean;
+      if (owed === undefined) deleted = await deletes.delete(wanted, deps.clock.now());
+      else {
+        const paid = await deletes.deletePaid(wanted, deps.clock.now(), owed);
+        chargedByStatement(deps, request, paid.outcome);
+        deleted = paid.deleted;
+      }
       operations.delete.inc();
       if (!deleted) throw errors.keyNotFound();
       reply.type(PLAIN_TEXT);

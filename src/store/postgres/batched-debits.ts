@@ -42,9 +42,9 @@ export class BatchedDebits implements Debits {
   }
 
   /** A write's debit in the write's own statement: one commit, one WAL flush for both (see PaidWrites). */
-  paidWrites(write: PaidWrite): (row: PaidWriteRow) => Promise<DebitOutcome> {
-    const writes = new PaidWrites(this.store, this.statements, write);
-    return async (row) => (await writes.submit(row)).outcome;
+  paidWrites<T>(write: PaidWrite): (row: PaidWriteRow) => Promise<Paid<T>> {
+    const writes = new PaidWrites<T>(this.store, this.statements, write);
+    return (row) => writes.submit(row);
   }
 
   /** A read's debit in the read's own statement: one round trip for both (see PaidReads). */

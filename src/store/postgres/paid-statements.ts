@@ -108,9 +108,10 @@ abstract class PaidStatements<R extends PaidRow, T> {
 
 /**
  * A write that pays for itself: without it a paid `POST /kv` waits for two WAL flushes in turn (its charge's batch,
- * then its set's); with it, one. The written rows follow the debit in key order, the last row of a key winning.
+ * then its set's); with it, one. The written rows follow the debit in key order, the last row of a key winning; what
+ * the write returns (PaidWrite.keyOfReturned) answers the first paid row of its key.
  */
-export class PaidWrites extends PaidStatements<PaidWriteRow, undefined> {
+export class PaidWrites<T> extends PaidStatements<PaidWriteRow, T> {
   private readonly sql: string;
 
   constructor(
@@ -119,9 +120,13 @@ export class PaidWrites extends PaidStatements<PaidWriteRow, undefined> {
     private readonly write: PaidWrite,
   ) {
     super(store, statements);
+    const answer =
+      write.keyOfReturned === undefined
+        ? 'SELECT balance FROM paid'
+        : 'SELECT paid.balance, written.* FROM paid LEFT JOIN written ON true';
     this.sql = `WITH paid AS (${statements.debit}),
 written AS (${write.whenPaid(unnestRows(write.statement.columns.types, 3), 'EXISTS (SELECT FROM paid)')})
-SELECT balance FROM paid`;
+${answer}`;
   }
 
   protected together(rows: readonly PaidWriteRow[]) {
@@ -131,13 +136,23 @@ SELECT balance FROM paid`;
     };
   }
 
-  protected results(rows: readonly PaidWriteRow[]): undefined[] {
-    return rows.map(() => undefined);
+  protected results(rows: readonly PaidWriteRow[], answered: readonly Record<string, unknown>[]): (T | undefined)[] {
+    const keyOf = this.write.keyOfReturned;
+    if (keyOf === undefined) return rows.map(() => undefined);
+    const returned = new Map<string, T>();
+    for (const row of answered) {
+      const key = keyOf(row);
+      if (key !== undefined) returned.set(key, row as T);
+    }
+    return rows.map((row) => {
+      const found = returned.get(row.key);
+      returned.delete(row.key);
+      return found;
+    });
   }
 
-  protected async inUnit(tx: Unit, rows: readonly PaidWriteRow[]): Promise<undefined[]> {
-    await tx.executeMany(this.write.statement, lastOfEachKey(rows));
-    return rows.map(() => undefined);
+  protected async inUnit(tx: Unit, rows: readonly PaidWriteRow[]): Promise<(T | undefined)[]> {
+    return this.results(rows, await tx.executeMany<Record<string, unknown>>(this.write.statement, lastOfEachKey(rows)));
   }
 }
 

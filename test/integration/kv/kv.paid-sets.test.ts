@@ -6,27 +6,43 @@ import { STORE_KINDS } from '../../helpers/stores.js';
 import { useTestApp } from '../../helpers/use-test-app.js';
 import { useCollector } from '../../helpers/otel-collector.js';
 import { sha256Hex } from '../../../src/lib/hash.js';
-import { KvReads, KvSets } from '../../../src/features/kv/kv.queries.js';
+import { KvDeletes, KvReads, KvSets } from '../../../src/features/kv/kv.queries.js';
 import type { KvSet } from '../../../src/features/kv/kv.queries.js';
 import type { ChargeOutcome } from '../../../src/ledger/ledger.js';
 
 const REFUSED = 'refused-by-the-database';
+const UNDELETABLE = 'undeletable';
 
-/** A trigger that makes the database refuse one value, as a constraint or a full disk would refuse a write. */
+/**
+ * Triggers that make the database refuse one value and the deletion of one key, as a constraint or a full disk would
+ * refuse a write.
+ */
 async function refuseValue(app: TestApp): Promise<void> {
-  if (app.deps.store.dialect === 'sqlite') {
-    await app.deps.store.writeOne(
+  const { store } = app.deps;
+  if (store.dialect === 'sqlite') {
+    await store.writeOne(
       `CREATE TRIGGER refuse_value BEFORE INSERT ON kv WHEN CAST(NEW.value AS TEXT) = '${REFUSED}'
+       BEGIN SELECT RAISE(ABORT, 'refused'); END`,
+    );
+    await store.writeOne(
+      `CREATE TRIGGER refuse_delete BEFORE DELETE ON kv WHEN OLD.key = '${UNDELETABLE}'
        BEGIN SELECT RAISE(ABORT, 'refused'); END`,
     );
     return;
   }
-  await app.deps.store.writeOne(
+  await store.writeOne(
     `CREATE FUNCTION refuse_value() RETURNS trigger LANGUAGE plpgsql AS $$
-     BEGIN IF convert_from(NEW.value, 'UTF8') = '${REFUSED}' THEN RAISE EXCEPTION 'refused'; END IF; RETURN NEW; END $$`,
+     BEGIN
+       IF TG_OP = 'DELETE' THEN
+         IF OLD.key = '${UNDELETABLE}' THEN RAISE EXCEPTION 'refused'; END IF;
+         RETURN OLD;
+       END IF;
+       IF convert_from(NEW.value, 'UTF8') = '${REFUSED}' THEN RAISE EXCEPTION 'refused'; END IF;
+       RETURN NEW;
+     END $$`,
   );
-  await app.deps.store.writeOne(
-    'CREATE TRIGGER refuse_value BEFORE INSERT ON kv FOR EACH ROW EXECUTE FUNCTION refuse_value()',
+  await store.writeOne(
+    'CREATE TRIGGER refuse_value BEFORE INSERT OR DELETE ON kv FOR EACH ROW EXECUTE FUNCTION refuse_value()',
   );
 }
 
@@ -55,6 +71,24 @@ describeEachStore('a set and its charge', (kind) => {
     expect(await stored()).toBe(2);
     // GET /token costs 1 itself.
     expect(await balance(token)).toBe('7');
+  });
+
+  it('a delete the database refuses is a 500 that costs nothing and removes nothing; deletes beside it are paid', async () => {
+    app = await startTestApp(kind);
+    await refuseValue(app);
+    const token = await app.createToken(10);
+    for (const key of [UNDELETABLE, 'other']) expect((await set(token, key, 'v')).statusCode).toBe(200);
+    const remove = (key: string) =>
+      app.inject({ method: 'DELETE', url: `/kv/paid/${key}`, headers: { 'x-token': token } });
+    const answers = await Promise.all([remove(UNDELETABLE), remove('other'), remove('missing')]);
+    expect(answers.map((answer) => [answer.statusCode, answer.headers['x-cost']])).toEqual([
+      [500, '0'],
+      [200, '1'],
+      [404, '1'],
+    ]);
+    expect(await stored()).toBe(1);
+    // Two sets, two paid deletes; GET /token costs 1 itself.
+    expect(await balance(token)).toBe('5');
   });
 
   it('a set refused before it writes pays as every bad request does; a wallet that cannot pay gets 402 and stores nothing', async () => {
@@ -170,6 +204,25 @@ describe.runIf(STORE_KINDS.includes('postgres'))('paid sets and reads on Postgre
     expect([await valueOf('g'), await valueOf('h')]).toEqual([undefined, undefined]);
   });
 
+  it('deletes of one moment are charged in arrival order; of two deletes of one key the first finds it, as one after the other would', async () => {
+    const id = await start(10);
+    const deletes = new KvDeletes(app.deps.store, undefined, app.deps.ledger);
+    await sets.setPaid(entry(id, 'x', 'v'), 1);
+    await sets.setPaid({ ...entry(id, 'old', 'v'), expiresAt: Date.now() - 1 }, 1);
+    const now = Date.now();
+    const wanted = (key: string) => ({ walletId: id, bucket: 'b', key });
+    const answers = await Promise.all([
+      deletes.deletePaid(wanted('x'), now, 1),
+      deletes.deletePaid(wanted('missing'), now, 1),
+      deletes.deletePaid(wanted('x'), now, 1),
+      deletes.deletePaid(wanted('old'), now, 1),
+      deletes.deletePaid(wanted('y'), now, 9),
+    ]);
+    expect(balances(answers.map((answer) => answer.outcome))).toEqual([7, 6, 5, 4, 'insufficient']);
+    expect(answers.map((answer) => answer.deleted)).toEqual([true, false, false, false, false]);
+    expect([await valueOf('x'), await valueOf('old')]).toEqual([undefined, undefined]);
+  });
+
   it('reads of one moment are charged in arrival order, each answered with its own live value or none', async () => {
     const id = await start(10);
     await sets.setPaid(entry(id, 'here', 'value'), 1);
@@ -208,8 +261,9 @@ describe.runIf(STORE_KINDS.includes('postgres'))('one call, one statement, its c
   const collector = useCollector();
   const get = useTestApp('postgres', { env: collector.env });
 
-  async function statementsOf(method: 'GET' | 'POST', token: string): Promise<string[]> {
-    const res = await get().inject({ method, url: '/kv/b/one', payload: 'v', headers: { 'x-token': token } });
+  async function statementsOf(method: 'GET' | 'POST' | 'DELETE', token: string): Promise<string[]> {
+    const payload = method === 'POST' ? 'v' : undefined;
+    const res = await get().inject({ method, url: '/kv/b/one', payload, headers: { 'x-token': token } });
     expect([res.statusCode, res.headers['x-cost']]).toEqual([200, '1']);
     await get().deps.tracing?.flush();
     const request = collector.spans.find(
@@ -220,7 +274,7 @@ describe.runIf(STORE_KINDS.includes('postgres'))('one call, one statement, its c
       .map((span) => String(span.attributes['db.query.text']));
   }
 
-  it('a POST /kv sends one statement that charges and writes; a GET /kv one that charges and reads', async () => {
+  it('a POST /kv sends one statement that charges and writes; a GET /kv one that charges and reads; a DELETE one that charges and deletes', async () => {
     const token = await get().createToken(10);
     // The first call of a token looks its wallet up; the calls after it find it cached.
     await statementsOf('POST', token);
@@ -230,5 +284,8 @@ describe.runIf(STORE_KINDS.includes('postgres'))('one call, one statement, its c
     const read = await statementsOf('GET', token);
     expect(read).toHaveLength(1);
     expect(read[0]).toMatch(/UPDATE wallets[\s\S]*JOIN kv/);
+    const removed = await statementsOf('DELETE', token);
+    expect(removed).toHaveLength(1);
+    expect(removed[0]).toMatch(/UPDATE wallets[\s\S]*DELETE FROM kv/);
   });
 });
