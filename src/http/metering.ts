@@ -40,7 +40,7 @@ export interface MeterSpec {
   /**
    * The handler's one store statement pays for the call (a KV set, read or delete): where the store
    * commits a charge in the statement it pays for (ledger.paysInStatements), the charge is not made before the handler
-   * but by that statement (see owedCharge and chargedByStatement), one round trip and one commit for both. A handler
+   * but by that statement (see throughStatement), one round trip and one commit for both. A handler
    * that refuses before its statement is charged as a failed request is.
    */
   readonly paidByStatement?: boolean;
@@ -108,22 +108,30 @@ function applyCharge(
   return undefined;
 }
 
-/**
- * What the handler's statement is to charge (MeterSpec.paidByStatement), or undefined when the call was charged before
- * the handler (the store does not pay in statements, or the call costs nothing). Hand it to the statement, then its
- * outcome to chargedByStatement.
- */
-export function owedCharge(request: FastifyRequest): number | undefined {
-  const state = request.meter;
-  return state !== undefined && state.charged === undefined ? state.owed : undefined;
+/** What a statement that paid for the call answers: the charge's outcome and the statement's own result. */
+export interface PaidCall<T> {
+  readonly outcome: ChargeOutcome;
+  readonly result: T;
 }
 
-/** Records the charge the handler's statement made (owedCharge); throws the refusal to answer (402, or 401 when the wallet is gone). */
-export function chargedByStatement(deps: MeteringPorts, request: FastifyRequest, outcome: ChargeOutcome): void {
+/**
+ * The handler's one statement (MeterSpec.paidByStatement): `paid`, given the cost, where metering left the charge to
+ * it; `plain` where the call was charged before the handler (the store does not pay in statements). Records the
+ * charge the statement made, and throws its refusal (402, or 401 when the wallet is gone).
+ */
+export async function throughStatement<T>(
+  deps: MeteringPorts,
+  request: FastifyRequest,
+  plain: () => Promise<T>,
+  paid: (owed: number) => Promise<PaidCall<T>>,
+): Promise<T> {
   const state = request.meter;
-  if (state === undefined || state.owed === undefined) throw new Error(`route ${request.url} owes no charge`);
-  const refused = isGone(outcome) ? refuseGone(deps, request, state) : applyCharge(state, state.owed, outcome);
+  const owed = state !== undefined && state.charged === undefined ? state.owed : undefined;
+  if (state === undefined || owed === undefined) return plain();
+  const { outcome, result } = await paid(owed);
+  const refused = isGone(outcome) ? refuseGone(deps, request, state) : applyCharge(state, owed, outcome);
   if (refused !== undefined) throw refused;
+  return result;
 }
 
 /**

@@ -76,10 +76,10 @@ export class KvSets {
   }
 
   /**
-   * A set that charges `amount` to its wallet in its own commit (metering's owedCharge): written only when the charge
+   * A set that charges `amount` to its wallet in its own commit (metering's throughStatement): written only when the charge
    * is accepted, and answered with the charge's outcome. Only where the payers have a paid writer for this store.
    */
-  async setPaid(entry: KvSet, amount: number): Promise<DebitOutcome> {
+  async setPaid(entry: KvSet, amount: number): Promise<{ readonly outcome: DebitOutcome; readonly result: undefined }> {
     if (this.paid === undefined) throw new Error('this store commits no charge with a write');
     try {
       const { outcome } = await this.paid({
@@ -88,7 +88,7 @@ export class KvSets {
         row: this.row(entry),
         key: keyOf(entry),
       });
-      return outcome;
+      return { outcome, result: undefined };
     } finally {
       this.cache?.forget(KvValueCache.key(entry.walletId, entry.bucket, entry.key));
     }
@@ -174,22 +174,22 @@ export class KvReads {
   }
 
   /**
-   * A read that charges `amount` to its wallet in its own statement (metering's owedCharge): read only when the charge
-   * is accepted, answered with the charge's outcome and the live value, if any. Only where the payers have a paid
+   * A read that charges `amount` to its wallet in its own statement (metering's throughStatement): read only when the charge
+   * is accepted, answered with the charge's outcome and (`result`) the live value, if any. Only where the payers have a paid
    * reader for this store (which keeps no value cache: it is not the database's sole writer).
    */
   async getPaid(
     wanted: KvKey,
     now: number,
     amount: number,
-  ): Promise<{ readonly outcome: DebitOutcome; readonly value: string | undefined }> {
+  ): Promise<{ readonly outcome: DebitOutcome; readonly result: string | undefined }> {
     if (this.paid === undefined) throw new Error('this store commits no charge with a read');
     const { outcome, found } = await this.paid({
       owner: wanted.walletId,
       amount,
       row: [wanted.walletId, wanted.bucket, wanted.key],
     });
-    return { outcome, value: liveValue(found, now) };
+    return { outcome, result: liveValue(found, now) };
   }
 
   async get(wanted: KvKey, now: number): Promise<string | undefined> {
@@ -284,7 +284,7 @@ export class KvDeletes {
     wanted: KvKey,
     now: number,
     amount: number,
-  ): Promise<{ readonly outcome: DebitOutcome; readonly deleted: boolean }> {
+  ): Promise<{ readonly outcome: DebitOutcome; readonly result: boolean }> {
     if (this.paid === undefined) throw new Error('this store commits no charge with a write');
     try {
       const { outcome, found } = await this.paid({
@@ -293,7 +293,7 @@ export class KvDeletes {
         row: [wanted.walletId, wanted.bucket, wanted.key],
         key: keyOf(wanted),
       });
-      return { outcome, deleted: found !== undefined && found.expires_at > now };
+      return { outcome, result: found !== undefined && found.expires_at > now };
     } finally {
       this.cache?.forget(KvValueCache.key(wanted.walletId, wanted.bucket, wanted.key));
     }

@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { errors } from '../../errors.js';
 import { okText, responses, tokenAuth, PLAIN_TEXT } from '../../http/schemas.js';
-import { chargedByStatement, owedCharge, walletOf } from '../../http/metering.js';
+import { throughStatement, walletOf } from '../../http/metering.js';
 import { checkKeyPath, checkValue, parseTtl, MAX_TTL_SECONDS } from './kv.rules.js';
 import { KvDeletes, KvReads, KvSets, kvValueCacheFor } from './kv.queries.js';
 import { kvListRoutes, ListParams } from './kv.list-routes.js';
@@ -103,9 +103,12 @@ export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, {
         value,
         expiresAt: deps.clock.now() + ttl.seconds * 1000,
       };
-      const owed = owedCharge(request);
-      if (owed === undefined) await sets.set(entry);
-      else chargedByStatement(deps, request, await sets.setPaid(entry, owed));
+      await throughStatement(
+        deps,
+        request,
+        () => sets.set(entry),
+        (owed) => sets.setPaid(entry, owed),
+      );
       operations.set.inc();
       reply.type(PLAIN_TEXT);
       return 'OK';
@@ -133,14 +136,13 @@ export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, {
     async (request, reply) => {
       const { bucket, key } = names(request.params);
       const wanted = { walletId: walletOf(request).id, bucket, key };
-      const owed = owedCharge(request);
-      let value: string | undefined;
-      if (owed === undefined) value = await reads.get(wanted, deps.clock.now());
-      else {
-        const paid = await reads.getPaid(wanted, deps.clock.now(), owed);
-        chargedByStatement(deps, request, paid.outcome);
-        value = paid.value;
-      }
+      const now = deps.clock.now();
+      const value = await throughStatement(
+        deps,
+        request,
+        () => reads.get(wanted, now),
+        (owed) => reads.getPaid(wanted, now, owed),
+      );
       operations.get.inc();
       if (value === undefined) throw errors.keyNotFound();
       reply.type(PLAIN_TEXT);
@@ -169,14 +171,13 @@ export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, {
     async (request, reply) => {
       const { bucket, key } = names(request.params);
       const wanted = { walletId: walletOf(request).id, bucket, key };
-      const owed = owedCharge(request);
-      let deleted: boolean;
-      if (owed === undefined) deleted = await deletes.delete(wanted, deps.clock.now());
-      else {
-        const paid = await deletes.deletePaid(wanted, deps.clock.now(), owed);
-        chargedByStatement(deps, request, paid.outcome);
-        deleted = paid.deleted;
-      }
+      const now = deps.clock.now();
+      const deleted = await throughStatement(
+        deps,
+        request,
+        () => deletes.delete(wanted, now),
+        (owed) => deletes.deletePaid(wanted, now, owed),
+      );
       operations.delete.inc();
       if (!deleted) throw errors.keyNotFound();
       reply.type(PLAIN_TEXT);

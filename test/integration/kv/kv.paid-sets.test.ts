@@ -136,8 +136,14 @@ describe.runIf(STORE_KINDS.includes('postgres'))('paid sets and reads on Postgre
     const row = await app.deps.store.read.get<{ value: Buffer }>('SELECT value FROM kv WHERE key = $1', [key]);
     return row?.value.toString('utf8');
   };
-  const balances = (outcomes: readonly ChargeOutcome[]) =>
-    outcomes.map((outcome) => (outcome.ok ? outcome.balance : outcome.reason));
+  /** Each call's balance after its charge, or why it was refused. */
+  const balances = (calls: readonly { readonly outcome: ChargeOutcome }[]) =>
+    calls.map(({ outcome }) => (outcome.ok ? outcome.balance : outcome.reason));
+  /** A live entry and one past its expiry, both paid for (2 credits). */
+  async function liveAndExpired(id: number, live: string, expired: string): Promise<void> {
+    await sets.setPaid(entry(id, live, 'value'), 1);
+    await sets.setPaid({ ...entry(id, expired, 'old'), expiresAt: Date.now() - 1 }, 1);
+  }
 
   it('is where metering leaves the charge to the write; SQLite, whose group commit holds both, has none', async () => {
     await start(1);
@@ -207,8 +213,7 @@ describe.runIf(STORE_KINDS.includes('postgres'))('paid sets and reads on Postgre
   it('deletes of one moment are charged in arrival order; of two deletes of one key the first finds it, as one after the other would', async () => {
     const id = await start(10);
     const deletes = new KvDeletes(app.deps.store, undefined, app.deps.ledger);
-    await sets.setPaid(entry(id, 'x', 'v'), 1);
-    await sets.setPaid({ ...entry(id, 'old', 'v'), expiresAt: Date.now() - 1 }, 1);
+    await liveAndExpired(id, 'x', 'old');
     const now = Date.now();
     const wanted = (key: string) => ({ walletId: id, bucket: 'b', key });
     const answers = await Promise.all([
@@ -218,15 +223,14 @@ describe.runIf(STORE_KINDS.includes('postgres'))('paid sets and reads on Postgre
       deletes.deletePaid(wanted('old'), now, 1),
       deletes.deletePaid(wanted('y'), now, 9),
     ]);
-    expect(balances(answers.map((answer) => answer.outcome))).toEqual([7, 6, 5, 4, 'insufficient']);
-    expect(answers.map((answer) => answer.deleted)).toEqual([true, false, false, false, false]);
+    expect(balances(answers)).toEqual([7, 6, 5, 4, 'insufficient']);
+    expect(answers.map((answer) => answer.result)).toEqual([true, false, false, false, false]);
     expect([await valueOf('x'), await valueOf('old')]).toEqual([undefined, undefined]);
   });
 
   it('reads of one moment are charged in arrival order, each answered with its own live value or none', async () => {
     const id = await start(10);
-    await sets.setPaid(entry(id, 'here', 'value'), 1);
-    await sets.setPaid({ ...entry(id, 'expired', 'old'), expiresAt: Date.now() - 1 }, 1);
+    await liveAndExpired(id, 'here', 'expired');
     const now = Date.now();
     const wanted = (key: string) => ({ walletId: id, bucket: 'b', key });
     const answers = await Promise.all([
@@ -235,8 +239,8 @@ describe.runIf(STORE_KINDS.includes('postgres'))('paid sets and reads on Postgre
       reads.getPaid(wanted('expired'), now, 1),
       reads.getPaid(wanted('here'), now, 1),
     ]);
-    expect(balances(answers.map((answer) => answer.outcome))).toEqual([7, 5, 4, 3]);
-    expect(answers.map((answer) => answer.value)).toEqual(['value', undefined, undefined, 'value']);
+    expect(balances(answers)).toEqual([7, 5, 4, 3]);
+    expect(answers.map((answer) => answer.result)).toEqual(['value', undefined, undefined, 'value']);
   });
 
   it('when the balance covers only some reads, the first ones in arrival order are paid and read, the rest refused unread', async () => {
@@ -248,11 +252,11 @@ describe.runIf(STORE_KINDS.includes('postgres'))('paid sets and reads on Postgre
       reads.getPaid(wanted, Date.now(), 2),
       reads.getPaid(wanted, Date.now(), 1),
     ]);
-    expect(balances(answers.map((answer) => answer.outcome))).toEqual([1, 'insufficient', 0]);
-    expect(answers.map((answer) => answer.value)).toEqual(['v', undefined, 'v']);
+    expect(balances(answers)).toEqual([1, 'insufficient', 0]);
+    expect(answers.map((answer) => answer.result)).toEqual(['v', undefined, 'v']);
     await app.deps.store.writeOne('DELETE FROM wallets WHERE id = $1', [id]);
     const gone = await reads.getPaid(wanted, Date.now(), 1);
-    expect([gone.outcome, gone.value]).toEqual([{ ok: false, reason: 'gone' }, undefined]);
+    expect([gone.outcome, gone.result]).toEqual([{ ok: false, reason: 'gone' }, undefined]);
   });
 });
 
