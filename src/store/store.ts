@@ -2,7 +2,7 @@
  * The store: one interface, two engines (SQLite, PostgreSQL). Every engine difference lives in
  * src/store/: features state intentions (lock this row, claim rows nobody else is claiming, run this
  * statement for many rows, append a batch with the totals it implies, debit a balance on the hot path,
- * coalesce hot-path calls) and the engine decides how. Nothing outside src/store/ imports an engine's
+ * pay a charge in the statement it pays for) and the engine decides how. Nothing outside src/store/ imports an engine's
  * module or constant (the lint refuses it), save the composition root.
  *
  * Glossary
@@ -146,20 +146,9 @@ export interface Store {
   insertRows(insert: BulkInsert, values: readonly unknown[], options?: InsertOptions): Promise<void>;
   /** executeMany as one atomic write. */
   executeMany<T>(statement: ManyStatement, rows: readonly (readonly unknown[])[]): Promise<T[]>;
-  /**
-   * One read over many rows of parameters (`form`, see ColumnForm), committed data only, as `read`. Only where `coalesced`
-   * batches (the engines that bind columns): SQLite, which reads row by row, refuses it.
-   */
-  readColumns<T>(form: ColumnForm, rows: readonly (readonly unknown[])[]): Promise<T[]>;
   readonly locks: RowLocks;
   /** Index walks merged in one order as they go (see MergeWalks). */
   readonly mergeWalks: MergeWalks;
-  /**
-   * A hot-path call that the engine may coalesce: where every statement is a round trip and every commit a
-   * flush (PostgreSQL), calls arriving while the previous batch runs go together to `many` (which answers
-   * each item in order); where statements are local (SQLite, group commit) each goes to `one` at once.
-   */
-  coalesced<I, O>(one: (item: I) => Promise<O>, many: (items: readonly I[]) => Promise<O[]>): (item: I) => Promise<O>;
   /** A text value as the engine keeps text that may hold U+0000 (PostgreSQL TEXT cannot: UTF-8 bytes there). */
   storedText(value: string): string | Buffer;
   /**

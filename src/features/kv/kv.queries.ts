@@ -50,16 +50,8 @@ export function kvValueCacheFor(store: Store): KvValueCache | undefined {
   return store.soleWriter ? new KvValueCache() : undefined;
 }
 
-type Outcome = { ok: true } | { ok: false; error: unknown };
-const OK: Outcome = { ok: true };
-
-/**
- * Writes KV sets, coalesced where the store gains from it (store.coalesced: on PostgreSQL every commit is a
- * round trip and a WAL flush, so the sets that arrive while the previous batch commits are written together,
- * as one statement); the last set of a key in a batch wins, as it would one after the other.
- */
+/** Writes KV sets: one statement each, in the store's own commit (SQLite's group commit), or paying its charge in its own (setPaid). */
 export class KvSets {
-  private readonly submit: (entry: KvSet) => Promise<Outcome>;
   private readonly paid: ((row: PaidWriteRow) => Promise<Paid<undefined>>) | undefined;
 
   /** `payers`: where given (the ledger), sets may pay their charge in their own commit (setPaid). */
@@ -68,10 +60,6 @@ export class KvSets {
     private readonly cache?: KvValueCache,
     payers?: Payers,
   ) {
-    this.submit = store.coalesced(
-      (entry) => this.writeOne(entry).then(() => OK),
-      (sets) => this.writeBatch(sets),
-    );
     this.paid = payers?.paidWrites<undefined>(PAID_UPSERT);
   }
 
@@ -95,43 +83,16 @@ export class KvSets {
   }
 
   async set(entry: KvSet): Promise<void> {
-    let outcome: Outcome;
     try {
-      outcome = await this.submit(entry);
+      await this.store.writeOne(UPSERT_MANY.sql, this.row(entry), UPSERT_MANY);
     } finally {
       // Before the set is acknowledged (or refused): a read from now on asks the store.
       this.cache?.forget(KvValueCache.key(entry.walletId, entry.bucket, entry.key));
     }
-    if (!outcome.ok) throw outcome.error;
   }
 
   private row(entry: KvSet): unknown[] {
     return [entry.walletId, entry.bucket, entry.key, this.store.storedText(entry.value), entry.expiresAt];
-  }
-
-  private async writeOne(entry: KvSet): Promise<void> {
-    await this.store.writeOne(UPSERT_MANY.sql, this.row(entry), UPSERT_MANY);
-  }
-
-  private async writeBatch(sets: readonly KvSet[]): Promise<Outcome[]> {
-    const latest = new Map<string, KvSet>();
-    for (const entry of sets) latest.set(`${entry.walletId}\u0000${entry.bucket}\u0000${entry.key}`, entry);
-    // One lock order for every batch, so batches of two instances cannot deadlock on each other's rows.
-    const rows = [...latest].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, entry]) => this.row(entry));
-    try {
-      await this.store.executeMany(UPSERT_MANY, rows);
-      return sets.map(() => OK);
-    } catch {
-      // Whatever failed the batch, each set answers for itself.
-      return Promise.all(
-        sets.map((entry) =>
-          this.writeOne(entry).then(
-            (): Outcome => OK,
-            (error: unknown): Outcome => ({ ok: false, error }),
-          ),
-        ),
-      );
-    }
   }
 }
 
@@ -143,7 +104,7 @@ export interface KvKey {
 
 type StoredValue = { value: string | Buffer; expires_at: number } | undefined;
 
-/** Many keys in one query (Store.readColumns): only where the store coalesces. */
+/** Many keys in one query: the paid reads' batches (Debits.paidReads), one row of parameters a read. */
 const READ_MANY: ColumnForm = {
   types: ['bigint', 'text', 'text'],
   sql: (rows) => `SELECT wanted.i, kv.value, kv.expires_at
@@ -152,12 +113,11 @@ JOIN kv ON kv.wallet_id = wanted.wallet_id AND kv.bucket = wanted.bucket AND kv.
 };
 
 /**
- * Reads KV values. Where the store coalesces (PostgreSQL), the reads that arrive while the previous batch
- * runs go together in one query (one round trip for many requests); elsewhere (SQLite) each is a local read.
+ * Reads KV values: a local read (SQLite, through the value cache where there is one), or one paying its charge in its
+ * own statement (getPaid: on PostgreSQL the reads of a wallet that arrive while its previous batch runs are one query).
  * A read is sent after it was asked for, so it sees every write acknowledged before it.
  */
 export class KvReads {
-  private readonly submit: (wanted: KvKey) => Promise<StoredValue>;
   private readonly paid: ((row: PaidRow) => Promise<Paid<NonNullable<StoredValue>>>) | undefined;
 
   /** `payers`: where given (the ledger), reads may pay their charge in their own statement (getPaid). */
@@ -166,10 +126,6 @@ export class KvReads {
     private readonly cache?: KvValueCache,
     payers?: Payers,
   ) {
-    this.submit = store.coalesced(
-      (wanted) => readValue(store.read, wanted),
-      (keys) => this.readBatch(keys),
-    );
     this.paid = payers?.paidReads(READ_MANY);
   }
 
@@ -194,26 +150,16 @@ export class KvReads {
 
   async get(wanted: KvKey, now: number): Promise<string | undefined> {
     const cache = this.cache;
-    if (cache === undefined) return liveValue(await this.submit(wanted), now);
+    if (cache === undefined) return liveValue(await readValue(this.store.read, wanted), now);
     const name = KvValueCache.key(wanted.walletId, wanted.bucket, wanted.key);
     const cached = cache.get(name);
     // An entry past its expiry: the row is too (a set since would have removed the entry), so nothing is there.
     if (cached !== undefined) return cached.expiresAt > now ? cached.value : undefined;
     const generation = cache.begin();
-    const row = await this.submit(wanted);
+    const row = await readValue(this.store.read, wanted);
     if (row !== undefined && typeof row.value === 'string')
       cache.fill(name, { value: row.value, expiresAt: row.expires_at }, generation);
     return liveValue(row, now);
-  }
-
-  private async readBatch(keys: readonly KvKey[]): Promise<StoredValue[]> {
-    const rows = await this.store.readColumns<{ i: number; value: Buffer; expires_at: number }>(
-      READ_MANY,
-      keys.map((wanted) => [wanted.walletId, wanted.bucket, wanted.key]),
-    );
-    const found: StoredValue[] = keys.map(() => undefined);
-    for (const row of rows) found[row.i - 1] = row;
-    return found;
   }
 }
 

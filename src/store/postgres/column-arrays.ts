@@ -31,7 +31,7 @@ const isScalar = (value: unknown): value is string | number | bigint | null | un
 /**
  * A column array as PostgreSQL's array literal, made in one join where it can be: pg makes it element by element
  * (a string or two per element and one per comma), which was a fifth of what a `GET /kv` allocated on PostgreSQL,
- * the call log's batches and the coalesced reads' keys (bench/RESULTS.md). `bytes` arrays are left to pg (`\\x` hex).
+ * the call log's batches and the paid reads' keys (bench/RESULTS.md). `bytes` arrays are left to pg (`\\x` hex).
  */
 export function arrayLiteral(values: readonly unknown[], type: ColumnType): unknown {
   if (type === 'bytes') return values;

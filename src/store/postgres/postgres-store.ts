@@ -1,9 +1,8 @@
 import pg from 'pg';
 import { insertRowsPostgres } from '../bulk-insert.js';
-import type { ColumnForm, ManyStatement, RunResult, Sql, Store, Unit } from '../store.js';
+import type { ManyStatement, RunResult, Sql, Store, Unit } from '../store.js';
 import { columnArrays, eachRow, POSTGRES_LOCKS, POSTGRES_MERGE_WALKS, selectRow } from '../intentions.js';
 import { arrayLiterals, columnText } from './column-arrays.js';
-import { Batcher } from '../../lib/batcher.js';
 import { normaliseParam } from '../params.js';
 import { applyPostgresMigrations } from './postgres-migrate.js';
 import { migrations } from '../migrations/migrations.js';
@@ -211,20 +210,11 @@ export function openPostgresStore(url: string, options: PostgresStoreOptions = {
       statement.columns === undefined
         ? write((tx) => tx.executeMany<T>(statement, rows))
         : executeMany<T>(read, statement, rows),
-    readColumns: <T>(form: ColumnForm, rows: readonly (readonly unknown[])[]) =>
-      rows.length === 0
-        ? Promise.resolve([])
-        : read.all<T>(columnText(form), arrayLiterals(columnArrays(rows), form.types)),
     // One statement, what the batch implies included (see BulkInsert.also): atomic by itself, no transaction of its own.
     insertRows: (insert, values, options) =>
       values.length === 0 ? Promise.resolve() : insertRowsPostgres(read, insert, values, options),
     locks: POSTGRES_LOCKS,
     mergeWalks: POSTGRES_MERGE_WALKS,
-    // Every statement is a round trip and every commit a WAL flush: calls arriving while a batch runs share the next one.
-    coalesced: <I, O>(_one: (item: I) => Promise<O>, many: (items: readonly I[]) => Promise<O[]>) => {
-      const batcher = new Batcher<I, O>((items) => many(items));
-      return (item: I) => batcher.submit(item);
-    },
     storedText: (value) => Buffer.from(value, 'utf8'),
     // `this`: the store as the caller holds it (traced or not), which runs the batches' statements.
     debits(statements) {

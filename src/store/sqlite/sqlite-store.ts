@@ -194,15 +194,12 @@ export function openSqliteStore(path: string, options: SqliteOptions = {}): Sqli
     writeOne: (sql, params, options) => writerLane.writeOne(sql, params, options),
     writeDeferred: (sql, params, options) => writerLane.deferred(sql, params, options),
     executeMany: (statement, rows) => writerLane.write((tx) => tx.executeMany(statement, rows)),
-    readColumns: () => Promise.reject(new Error('SQLite binds no columns: its reads go row by row (Store.coalesced)')),
     insertRows: (insert, values, options) =>
       values.length === 0
         ? Promise.resolve()
         : writerLane.write((tx) => insertRowsSqlite(tx, insert, values, options?.alsoRows), options?.syncLater),
     locks: NO_LOCKS,
     mergeWalks: SQLITE_MERGE_WALKS,
-    // Statements are local and group commit already shares one commit among a turn's writes: nothing to coalesce.
-    coalesced: (one) => one,
     storedText: (value) => value,
     // `this`: the store as the caller holds it (traced or not), for the path taken while a unit owns the connection.
     debits(statements) {

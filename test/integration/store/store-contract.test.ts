@@ -3,7 +3,7 @@ import { describeEachStore } from '../../helpers/each-store.js';
 import { scratchDatabase } from '../../helpers/stores.js';
 import type { ScratchDatabase } from '../../helpers/stores.js';
 import { openStore } from '../../../src/store/open-store.js';
-import type { ColumnForm, ManyStatement, Store } from '../../../src/store/store.js';
+import type { ManyStatement, Store } from '../../../src/store/store.js';
 import type { SqliteStore } from '../../../src/store/sqlite/sqlite-store.js';
 import type { AlsoStatement, BulkInsert } from '../../../src/store/bulk-insert.js';
 
@@ -207,25 +207,6 @@ describeEachStore('the store contract', (kind) => {
     expect(await names()).toEqual(['x', 'y', 'z', 'w']);
   });
 
-  it('readColumns reads for many rows of parameters in one statement, each result with its row; SQLite, which reads row by row, refuses it', async () => {
-    await store.executeMany(INSERT_ITEMS, [
-      [30, 'p'],
-      [31, 'q'],
-    ]);
-    const form: ColumnForm = {
-      types: ['int'],
-      sql: (rows) =>
-        `SELECT wanted.i, items.name FROM ${rows} WITH ORDINALITY AS wanted (id, i) JOIN items ON items.id = wanted.id ORDER BY wanted.i`,
-    };
-    const read = store.readColumns<{ i: number; name: string }>(form, [[31], [29], [30]]);
-    if (kind === 'sqlite') await expect(read).rejects.toThrow(/row by row/);
-    else
-      expect(await read).toEqual([
-        { i: 1, name: 'q' },
-        { i: 3, name: 'p' },
-      ]);
-  });
-
   it('column arrays carry every text as written: quotes, backslashes, the word NULL, separators, non-ASCII, and NULL itself', async () => {
     // Texts with nothing to escape (PostgreSQL's one-join path) and texts with quotes or backslashes (element by element).
     const plain = ['', 'NULL', 'null', ' padded ', 'x,y', '{z}', '{', 'tab\there', 'new\nline', "it's", 'é ✓ 😀'];
@@ -260,15 +241,19 @@ describeEachStore('the store contract', (kind) => {
       { id: 2, claimed_by: '"q"' },
       { id: 3, claimed_by: 'NULL' },
     ]);
-    if (kind === 'sqlite') return; // reads row by row: no column arrays
-    const form: ColumnForm = {
-      types: ['text'],
-      sql: (rows) =>
-        `SELECT wanted.i, items.id FROM ${rows} WITH ORDINALITY AS wanted (name, i) JOIN items ON items.name = wanted.name ORDER BY wanted.i`,
+    if (kind === 'sqlite') return; // runs row by row: no column arrays
+    // Texts matched as parameters, as the paid reads' keys are (a statement that returns what it found).
+    const lookup: ManyStatement = {
+      sql: 'SELECT 1 AS i, id FROM items WHERE name = $1',
+      columns: {
+        types: ['text'],
+        sql: (rows) =>
+          `SELECT wanted.i, items.id FROM ${rows} WITH ORDINALITY AS wanted (name, i) JOIN items ON items.name = wanted.name ORDER BY wanted.i`,
+      },
     };
     const idsOf = (wanted: string[]) =>
-      store.readColumns<{ i: number; id: number }>(
-        form,
+      store.executeMany<{ i: number; id: number }>(
+        lookup,
         wanted.map((text) => [text]),
       );
     expect(await idsOf(plain)).toEqual(plain.map((_, i) => ({ i: i + 1, id: 1 + i })));
@@ -296,19 +281,6 @@ describeEachStore('the store contract', (kind) => {
     });
     await expect(failing).rejects.toThrow('unit failed');
     expect(await names()).toEqual([]);
-  });
-
-  it('coalesced answers every call with its own result, whether the engine batches or not', async () => {
-    const batches: number[] = [];
-    const double = store.coalesced(
-      (n: number) => Promise.resolve(n * 2),
-      (items) => {
-        batches.push(items.length);
-        return Promise.resolve(items.map((n) => n * 2));
-      },
-    );
-    expect(await Promise.all([1, 2, 3, 4].map(double))).toEqual([2, 4, 6, 8]);
-    if (batches.length > 0) expect(batches.reduce((a, b) => a + b)).toBe(4);
   });
 
   it('storedText keeps every code point, U+0000 included, through a write and a read', async () => {

@@ -46,12 +46,14 @@ describeEachStore('KV sets and reads as the store sees them', (kind) => {
     expect(await read('controls')).toBe(value);
   });
 
-  it('writes concurrent sets of many keys, and the last set of one key wins', async () => {
+  // The order of concurrent sets of one key that pay in their statement (the service's path on PostgreSQL) is
+  // kv.paid-sets.test.ts's; these go one statement each, so only acknowledged sets are ordered.
+  it('writes concurrent sets of many keys, and of one key the set acknowledged last wins', async () => {
     const distinct = Array.from({ length: 40 }, (_, i) => sets.set(entry(`k${i}`, `v${i}`)));
-    const same = Array.from({ length: 10 }, (_, i) => sets.set(entry('same', `s${i}`)));
-    await Promise.all([...distinct, ...same]);
+    await Promise.all(distinct);
     for (let i = 0; i < 40; i++) expect(await read(`k${i}`)).toBe(`v${i}`);
-    expect(await read('same')).toBe('s9');
+    for (let i = 0; i < 3; i++) await sets.set(entry('same', `s${i}`));
+    expect(await read('same')).toBe('s2');
   });
 
   it('fails only the set that cannot be written when others are written with it', async () => {
