@@ -1,6 +1,7 @@
 /**
  * Where the ratio to bare node:http goes, and which µs of CPU stand where: the same load (50 connections) against, in
- * turn, a bare node:http server, a Fastify hello world, coinop's unmetered GET /healthz, coinop's metered GET
+ * turn, a bare node:http server, a Fastify hello world, bare node:http doing the least any server of the contract does
+ * for a metered GET /kv besides the store's work (bench/contract-least-server.mjs), coinop's unmetered GET /healthz, coinop's metered GET
  * /kv/{bucket}/{key} with the store's work taken out (bench/no-store-server.mjs), then with the real charge, the real
  * KV read and the real call log put back one after the other (the last is the whole GET on SQLite with
  * SQLITE_SYNCHRONOUS=NORMAL), the real service on SQLite FULL (the default), and its POST /kv. Every coinop rung runs at
@@ -88,9 +89,16 @@ class Servers {
     return child;
   }
 
-  async script(script: string): Promise<Server> {
+  /** A bench server script; `logged`: its stdout goes to a log file, as coinop's lines do. */
+  async script(script: string, logged = false): Promise<Server> {
     const port = await freePort();
-    const child = this.track(spawnPinned([script], { PORT: String(port) }));
+    const log = logged ? openSync(this.logFile(), 'a') : undefined;
+    let child: ChildProcess;
+    try {
+      child = this.track(spawnPinned([script], { PORT: String(port) }, log ?? 'ignore'));
+    } finally {
+      if (log !== undefined) closeSync(log); // the child has its own copy
+    }
     const url = `http://127.0.0.1:${port}`;
     await waitForHttp(`${url}/`);
     return { child, url };
@@ -190,6 +198,11 @@ async function startRungs(servers: Servers, dir: string, postgresUrl: string | u
   const rungs = [
     plainRung('bare node:http', await servers.script('bench/bare-server.mjs')),
     plainRung('Fastify hello world', await servers.script('bench/fastify-hello.mjs')),
+    await kvRung(
+      "node:http doing the contract's least for GET /kv (no store)",
+      await servers.script('bench/contract-least-server.mjs', true),
+      { token: 'coin_contract-least-bench-token' },
+    ),
     plainRung('coinop GET /healthz (no metering)', full, '/healthz'),
     await kvRung(
       'coinop GET /kv, store work taken out (SQLite NORMAL)',

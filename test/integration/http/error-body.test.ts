@@ -1,16 +1,12 @@
-import { Writable } from 'node:stream';
-import Fastify from 'fastify';
-import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, InjectOptions } from 'fastify';
-import pino from 'pino';
+import type { FastifyInstance, FastifyRequest, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachStore } from '../../helpers/each-store.js';
 import { balanceOf } from '../../helpers/app.js';
 import { useTestApp } from '../../helpers/use-test-app.js';
+import { meteredApp } from '../../helpers/metered-app.js';
+import type { LoggedLine } from '../../helpers/metered-app.js';
 import { errors } from '../../../src/errors.js';
-import { registerErrorHandling } from '../../../src/http/error-handler.js';
-import { registerMetering } from '../../../src/http/metering.js';
 import type { MeterSpec } from '../../../src/http/metering.js';
-import { registerValidation } from '../../../src/http/validation.js';
 
 const PLAIN = 'text/plain; charset=utf-8';
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -30,20 +26,11 @@ const Body = {
  */
 describeEachStore('error bodies declared per route', (kind) => {
   const get = useTestApp(kind);
-  const logged: Array<{ msg?: string }> = [];
+  let logged: LoggedLine[] = [];
   let app: FastifyInstance;
 
   beforeAll(async () => {
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        logged.push(JSON.parse(chunk.toString()) as { msg?: string });
-        done();
-      },
-    });
-    app = Fastify({ loggerInstance: pino({ level: 'error' }, sink) as FastifyBaseLogger });
-    registerValidation(app);
-    registerErrorHandling(app, get().deps);
-    registerMetering(app, get().deps);
+    ({ app, logged } = meteredApp(get().deps));
     const handler = async (request: FastifyRequest<{ Body: FailBody }>) => {
       if (request.body.fail === 'ours') throw errors.badGateway('Could not fetch the URL: timeout after 10s');
       throw new Error('a bug');

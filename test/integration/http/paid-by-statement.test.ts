@@ -1,15 +1,11 @@
-import { Writable } from 'node:stream';
-import Fastify from 'fastify';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import pino from 'pino';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeEachStore } from '../../helpers/each-store.js';
 import { balanceOf } from '../../helpers/app.js';
 import { useTestApp } from '../../helpers/use-test-app.js';
-import { registerErrorHandling } from '../../../src/http/error-handler.js';
-import { registerMetering } from '../../../src/http/metering.js';
+import { meteredApp } from '../../helpers/metered-app.js';
+import type { LoggedLine } from '../../helpers/metered-app.js';
 import type { MeterSpec } from '../../../src/http/metering.js';
-import { registerValidation } from '../../../src/http/validation.js';
 
 const meter: MeterSpec = { category: 'kv', cost: 2, paidByStatement: true };
 
@@ -21,19 +17,10 @@ const meter: MeterSpec = { category: 'kv', cost: 2, paidByStatement: true };
 describeEachStore('a route paid by its statement that answers without it', (kind) => {
   const get = useTestApp(kind);
   let app: FastifyInstance;
-  const logged: Array<{ msg?: string }> = [];
+  let logged: LoggedLine[] = [];
 
   beforeAll(async () => {
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        logged.push(JSON.parse(chunk.toString()) as { msg?: string });
-        done();
-      },
-    });
-    app = Fastify({ loggerInstance: pino({ level: 'error' }, sink) as FastifyBaseLogger });
-    registerValidation(app);
-    registerErrorHandling(app, get().deps);
-    registerMetering(app, get().deps);
+    ({ app, logged } = meteredApp(get().deps));
     app.get('/forgets-its-statement', { config: { meter } }, () => Promise.resolve('OK'));
     await app.ready();
   });

@@ -1,0 +1,58 @@
+// A benchmark instrument, never the service: bare node:http doing the least that any server of the contract must do
+// for a metered GET /kv/{bucket}/{key} at the defaults, the store's work aside: the token's SHA-256 (tokens are kept
+// only as hashes), the wallet found by it in memory, the key path checked, a request id, the answer with `x-cost`,
+// `x-balance`, `x-request-id` and a charset, and an access line (the default, `info`) appended to a batch written
+// every 100 ms to stdout (a log file), as coinop's log destination does. No framework, no validation library, no
+// metrics, no charge, no call log. The ladder (bench/ladder.bench.ts) loads it beside bare node:http: the gap between
+// the two is what no implementation of the contract in Node avoids, which bounds the ratio the metered floor can reach.
+import { createServer } from 'node:http';
+import { hash } from 'node:crypto';
+import { write } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { setInterval } from 'node:timers';
+
+const port = Number(process.env.PORT ?? 0);
+const BATCH_MS = 100;
+const KEY_PATH = /^\/kv\/([^/?]{1,30})\/([^/?]{1,30})(?:\?|$)/;
+const VALUE = 'a value of moderate size';
+const VALUE_LENGTH = String(VALUE.length); // ASCII
+const prefix = `${Math.random().toString(36).slice(2, 10)}-`;
+let requests = 0;
+/** Wallets by token hash, each made on its first request (the ladder's token is funded elsewhere). */
+const wallets = new Map();
+let batch = '';
+let writing = false;
+
+setInterval(() => {
+  if (writing || batch === '') return;
+  const lines = batch;
+  batch = '';
+  writing = true;
+  write(1, lines, () => (writing = false));
+}, BATCH_MS).unref();
+
+createServer((request, response) => {
+  const started = performance.now();
+  const id = prefix + String(++requests);
+  const token = request.headers['x-token'];
+  const path = KEY_PATH.exec(request.url ?? '');
+  if (typeof token !== 'string' || token.length < 10 || path === null) {
+    // The ladder's wait for the server to come up; never loaded.
+    response.writeHead(200, { 'x-request-id': id, 'content-type': 'text/plain; charset=utf-8' });
+    response.end('up');
+    return;
+  }
+  const tokenHash = hash('sha256', token, 'hex');
+  let wallet = wallets.get(tokenHash);
+  if (wallet === undefined) wallets.set(tokenHash, (wallet = { balance: 1_000_000_000 }));
+  wallet.balance -= 1;
+  response.writeHead(200, {
+    'x-request-id': id,
+    'content-type': 'text/plain; charset=utf-8',
+    'x-cost': '1',
+    'x-balance': String(wallet.balance),
+    'content-length': VALUE_LENGTH,
+  });
+  response.end(VALUE);
+  batch += `{"level":30,"time":${Date.now()},"reqId":"${id}","method":"GET","route":"/kv/:bucket/:key","status":200,"ms":${Math.round((performance.now() - started) * 100) / 100},"cost":1,"wallet":"${tokenHash.slice(0, 8)}","msg":"request"}\n`;
+}).listen(port, '127.0.0.1');
