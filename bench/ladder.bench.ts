@@ -1,12 +1,13 @@
 /**
  * Where the ratio to bare node:http goes, and which µs of CPU stand where: the same load (50 connections) against, in
- * turn, a bare node:http server, a Fastify hello world, bare node:http doing the least any server of the contract does
- * for a metered GET /kv besides the store's work (bench/contract-least-server.mjs), coinop's unmetered GET /healthz, coinop's metered GET
- * /kv/{bucket}/{key} with the store's work taken out (bench/no-store-server.mjs), then with the real charge, the real
- * KV read and the real call log put back one after the other (the last is the whole GET on SQLite with
- * SQLITE_SYNCHRONOUS=NORMAL), the real service on SQLite FULL (the default), and its POST /kv. Every coinop rung runs at
- * the defaults users run: LOG_LEVEL=info, one access line per request appended to a log file in the scratch folder;
- * a last SQLite rung runs the real service at LOG_LEVEL=warn, so its Δ is the access log's cost. With
+ * turn, a bare node:http server, a Fastify hello world, bare node:http doing the least any server of the contract
+ * does for a metered GET /kv besides the store's work (bench/contract-least-server.mjs), coinop's unmetered GET
+ * /healthz, coinop's metered GET /kv/{bucket}/{key} with the store's work taken out (bench/no-store-server.mjs), then
+ * with the real charge, the real KV read and the real call log put back one after the other (the last is the whole
+ * GET on SQLite with SQLITE_SYNCHRONOUS=NORMAL), the real service on SQLite FULL (the default), and its POST /kv.
+ * Every coinop rung runs at the defaults users run: LOG_LEVEL=info, one access line per request appended to a log
+ * file in the scratch folder; a last SQLite rung runs the real service at LOG_LEVEL=warn, so its Δ is the access
+ * log's cost. With
  * BENCH_DATABASE_URL set, also GET /kv on PostgreSQL (a scratch schema) with the call log taken out, the real
  * service there, and its POST /kv.
  * The servers stay up and are loaded in interleaved rounds (each for BENCH_SECONDS, default 4), so the machine's
