@@ -7,6 +7,7 @@ import { okText, responses, tokenAuth, PLAIN_TEXT } from '../../http/schemas.js'
 import { throughStatement, walletOf } from '../../http/metering.js';
 import { checkKeyPath, checkValue, parseTtl, MAX_TTL_SECONDS } from './kv.rules.js';
 import { KvDeletes, KvReads, KvSets, kvValueCacheFor } from './kv.queries.js';
+import type { KvKey } from './kv.queries.js';
 import { kvListRoutes, ListParams } from './kv.list-routes.js';
 
 export const Params = Type.Object({
@@ -49,6 +50,12 @@ function names(params: { bucket: string; key: string }): { bucket: string; key: 
   const problem = checkKeyPath(params.bucket, params.key);
   if (problem !== null) throw errors.badRequest(problem);
   return params;
+}
+
+/** The entry a GET or DELETE names, in the caller's wallet; 400 for a bad key path. */
+function wantedKey(request: FastifyRequest, params: { bucket: string; key: string }): KvKey {
+  const { bucket, key } = names(params);
+  return { walletId: walletOf(request).id, bucket, key };
 }
 
 // Handlers return the body rather than `reply.send(…)`: an async handler resolving to the reply makes the
@@ -134,8 +141,7 @@ export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, {
       },
     },
     async (request, reply) => {
-      const { bucket, key } = names(request.params);
-      const wanted = { walletId: walletOf(request).id, bucket, key };
+      const wanted = wantedKey(request, request.params);
       const now = deps.clock.now();
       const value = await throughStatement(
         deps,
@@ -169,8 +175,7 @@ export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, {
       },
     },
     async (request, reply) => {
-      const { bucket, key } = names(request.params);
-      const wanted = { walletId: walletOf(request).id, bucket, key };
+      const wanted = wantedKey(request, request.params);
       const now = deps.clock.now();
       const deleted = await throughStatement(
         deps,

@@ -125,6 +125,8 @@ describe.runIf(STORE_KINDS.includes('postgres'))('paid sets and reads on Postgre
     const wallet = await app.deps.ledger.findWallet(sha256Hex(await app.createToken(credits)));
     return (wallet as { id: number }).id;
   }
+  /** The key a read or delete names, in bucket `b`. */
+  const wanted = (walletId: number, key: string) => ({ walletId, bucket: 'b', key });
   const entry = (walletId: number, key: string, value: string): KvSet => ({
     walletId,
     bucket: 'b',
@@ -215,13 +217,12 @@ describe.runIf(STORE_KINDS.includes('postgres'))('paid sets and reads on Postgre
     const deletes = new KvDeletes(app.deps.store, undefined, app.deps.ledger);
     await liveAndExpired(id, 'x', 'old');
     const now = Date.now();
-    const wanted = (key: string) => ({ walletId: id, bucket: 'b', key });
     const answers = await Promise.all([
-      deletes.deletePaid(wanted('x'), now, 1),
-      deletes.deletePaid(wanted('missing'), now, 1),
-      deletes.deletePaid(wanted('x'), now, 1),
-      deletes.deletePaid(wanted('old'), now, 1),
-      deletes.deletePaid(wanted('y'), now, 9),
+      deletes.deletePaid(wanted(id, 'x'), now, 1),
+      deletes.deletePaid(wanted(id, 'missing'), now, 1),
+      deletes.deletePaid(wanted(id, 'x'), now, 1),
+      deletes.deletePaid(wanted(id, 'old'), now, 1),
+      deletes.deletePaid(wanted(id, 'y'), now, 9),
     ]);
     expect(balances(answers)).toEqual([7, 6, 5, 4, 'insufficient']);
     expect(answers.map((answer) => answer.result)).toEqual([true, false, false, false, false]);
@@ -232,12 +233,11 @@ describe.runIf(STORE_KINDS.includes('postgres'))('paid sets and reads on Postgre
     const id = await start(10);
     await liveAndExpired(id, 'here', 'expired');
     const now = Date.now();
-    const wanted = (key: string) => ({ walletId: id, bucket: 'b', key });
     const answers = await Promise.all([
-      reads.getPaid(wanted('here'), now, 1),
-      reads.getPaid(wanted('missing'), now, 2),
-      reads.getPaid(wanted('expired'), now, 1),
-      reads.getPaid(wanted('here'), now, 1),
+      reads.getPaid(wanted(id, 'here'), now, 1),
+      reads.getPaid(wanted(id, 'missing'), now, 2),
+      reads.getPaid(wanted(id, 'expired'), now, 1),
+      reads.getPaid(wanted(id, 'here'), now, 1),
     ]);
     expect(balances(answers)).toEqual([7, 5, 4, 3]);
     expect(answers.map((answer) => answer.result)).toEqual(['value', undefined, undefined, 'value']);
