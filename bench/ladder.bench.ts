@@ -4,7 +4,10 @@
  * does for a metered GET /kv besides the store's work (bench/contract-least-server.mjs), coinop's unmetered GET
  * /healthz, coinop's metered GET /kv/{bucket}/{key} with the store's work taken out (bench/no-store-server.mjs), then
  * with the real charge, the real KV read and the real call log put back one after the other (the last is the whole
- * GET on SQLite with SQLITE_SYNCHRONOUS=NORMAL), the real service on SQLite FULL (the default), and its POST /kv.
+ * GET on SQLite with SQLITE_SYNCHRONOUS=NORMAL), the real service on SQLite FULL (the default); then POST /kv the
+ * same way: bare node:http doing the contract's least for it (its Δ against the GET's: what Node's reading a body
+ * adds), coinop with the store's work taken out, with it all put back on SQLite NORMAL, and the real service on FULL
+ * (its Δ: the fsync that makes a set durable).
  * Every coinop rung runs at the defaults users run: LOG_LEVEL=info, one access line per request appended to a log
  * file in the scratch folder; a last SQLite rung runs the real service at LOG_LEVEL=warn, so its Δ is the access
  * log's cost. With
@@ -64,6 +67,8 @@ interface Rung {
   readonly server: ChildProcess;
   readonly options: autocannon.Options;
   readonly onPostgres?: boolean;
+  /** The rung its Δ is taken against, when not the one above. */
+  readonly versus?: Rung;
   readonly samples: Sample[];
 }
 
@@ -168,7 +173,7 @@ async function fundedKey(server: Server): Promise<string> {
 async function kvRung(
   name: string,
   server: Server,
-  options: { token?: string; onPostgres?: boolean; write?: boolean } = {},
+  options: { token?: string; onPostgres?: boolean; write?: boolean; versus?: Rung } = {},
 ): Promise<Rung> {
   const headers = { 'x-token': options.token ?? (await fundedKey(server)) };
   const write = options.write === true ? { method: 'POST' as const, body: 'a value of moderate size' } : {};
@@ -177,6 +182,7 @@ async function kvRung(
     server: server.child,
     options: { url: `${server.url}/kv/bench/key${options.write === true ? '?ttl=3600' : ''}`, headers, ...write },
     onPostgres: options.onPostgres,
+    versus: options.versus,
     samples: [],
   };
 }
@@ -196,25 +202,26 @@ async function startRungs(servers: Servers, dir: string, postgresUrl: string | u
   const full = await servers.coinop(sqlite('full'), { SQLITE_SYNCHRONOUS: 'FULL' });
   // One token for its GET and POST rungs, as the store limits new tokens per address.
   const fullToken = await fundedKey(full);
+  // The floor's and the whole path's servers take GET and POST, each with one token (new tokens are limited per address).
+  const floor = await servers.noStore(sqlite('none'), '', normal);
+  const floorToken = await fundedKey(floor);
+  const whole = await servers.noStore(sqlite('log'), 'charge,read,write,log', normal);
+  const wholeToken = await fundedKey(whole);
+  const getFloor = await kvRung('coinop GET /kv, store work taken out (SQLite NORMAL)', floor, { token: floorToken });
+  const least = await servers.script('bench/contract-least-server.mjs', true);
+  const leastToken = 'coin_contract-least-bench-token';
+  const getLeast = await kvRung("node:http doing the contract's least for GET /kv (no store)", least, {
+    token: leastToken,
+  });
   const rungs = [
     plainRung('bare node:http', await servers.script('bench/bare-server.mjs')),
     plainRung('Fastify hello world', await servers.script('bench/fastify-hello.mjs')),
-    await kvRung(
-      "node:http doing the contract's least for GET /kv (no store)",
-      await servers.script('bench/contract-least-server.mjs', true),
-      { token: 'coin_contract-least-bench-token' },
-    ),
+    getLeast,
     plainRung('coinop GET /healthz (no metering)', full, '/healthz'),
-    await kvRung(
-      'coinop GET /kv, store work taken out (SQLite NORMAL)',
-      await servers.noStore(sqlite('none'), '', normal),
-    ),
+    getFloor,
     await kvRung('+ real charge', await servers.noStore(sqlite('charge'), 'charge', normal)),
-    await kvRung('+ real KV read', await servers.noStore(sqlite('read'), 'charge,read', normal)),
-    await kvRung(
-      '+ real call log: the whole GET, SQLite NORMAL',
-      await servers.noStore(sqlite('log'), 'charge,read,log', normal),
-    ),
+    await kvRung('+ real KV read', await servers.noStore(sqlite('read'), 'charge,read,write', normal)),
+    await kvRung('+ real call log: the whole GET, SQLite NORMAL', whole, { token: wholeToken }),
     await kvRung('coinop GET /kv, SQLite FULL (the default: the real service)', full, { token: fullToken }),
     await kvRung(
       'coinop GET /kv, the same at LOG_LEVEL=warn (no access log)',
@@ -223,11 +230,24 @@ async function startRungs(servers: Servers, dir: string, postgresUrl: string | u
         LOG_LEVEL: 'warn',
       }),
     ),
-    await kvRung('coinop POST /kv, SQLite FULL (the default)', full, { token: fullToken, write: true }),
+    await kvRung("node:http doing the contract's least for POST /kv (no store; Δ against its GET)", least, {
+      token: leastToken,
+      write: true,
+      versus: getLeast,
+    }),
+    await kvRung('coinop POST /kv, store work taken out (SQLite NORMAL)', floor, { token: floorToken, write: true }),
+    await kvRung('+ real charge, set and call log: the whole POST, SQLite NORMAL', whole, {
+      token: wholeToken,
+      write: true,
+    }),
+    await kvRung('coinop POST /kv, SQLite FULL (the default: the real service)', full, {
+      token: fullToken,
+      write: true,
+    }),
   ];
   if (postgresUrl !== undefined) {
     // Both on one schema: one token for both, as the store limits new tokens per address.
-    const withoutLog = await servers.noStore(postgresUrl, 'charge,read');
+    const withoutLog = await servers.noStore(postgresUrl, 'charge,read,write');
     const token = await fundedKey(withoutLog);
     rungs.push(await kvRung('coinop GET /kv, PostgreSQL, call log taken out', withoutLog, { token, onPostgres: true }));
     const real = await servers.coinop(postgresUrl);
@@ -267,7 +287,7 @@ function report(rungs: readonly Rung[], notes: readonly string[]): void {
     "medians over the rounds; ratio = req/s ÷ that of bare node:http; server CPU = the server process's user + system time per request;",
   );
   console.log(
-    'Δ = server CPU minus that of the rung above, the median of the per-round differences ("db" the same for the database CPU);',
+    'Δ = server CPU minus that of the rung above (or the one the rung names), the median of the per-round differences ("db" the same for the database CPU);',
   );
   console.log(
     "database CPU = that of every postgres process per request (a shared server: other clients' work included).\n",
@@ -278,7 +298,7 @@ function report(rungs: readonly Rung[], notes: readonly string[]): void {
   console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
   rungs.forEach((rung, i) => {
     const of = (pick: (s: Sample) => number): number => median(rung.samples.map(pick));
-    const above = rungs[i - 1];
+    const above = rung.versus ?? rungs[i - 1];
     const rps = of((s) => s.rps);
     const databaseDelta =
       rung.onPostgres && above?.onPostgres ? ` (db ${signed(delta(rung, above, (s) => s.databaseCpuUs))})` : '';

@@ -1,11 +1,13 @@
 // A benchmark instrument, never the service: coinop's app (routes, metering hooks, token hash, wallet
-// cache, validation, headers) with the store's work on the KV GET path taken out, part by part. Env KEEP
-// (a comma list of `charge`, `read`, `log`; default empty) names the parts that stay real:
+// cache, validation, headers) with the store's work on the KV GET and POST paths taken out, part by part. Env KEEP
+// (a comma list of `charge`, `read`, `write`, `log`; default empty) names the parts that stay real:
 // - charge: the ledger's charge (a write to the wallet row, committed in the group commit); taken out, it
 //   answers from memory with a balance of 1,000,000, settled at the end of the turn as the real one;
 // - read: the KV read; taken out, it returns a constant value;
+// - write: the KV set; taken out, it writes nothing and is done at the end of the turn (a real read needs it kept:
+//   the ladder's key is set through this server);
 // - log: the call log (record and flush); taken out, its rows are dropped.
-// With all three kept this is the whole GET on the store DATABASE_URL names (SQLite with SQLITE_SYNCHRONOUS as
+// With all four kept this is the whole GET or POST on the store DATABASE_URL names (SQLite with SQLITE_SYNCHRONOUS as
 // set, FULL by default); with none, no commit and no fsync. Tokens and wallets always come from the real store,
 // and the admin API works with ADMIN_TOKEN (the ladder funds its wallet there, for the real charge). The ladder
 // loads it to show what each part of the metered path costs (bench/ladder.bench.ts). Needs `npm run build`.
@@ -14,7 +16,7 @@ import { createDeps } from '../dist/deps.js';
 import { buildApp } from '../dist/app.js';
 import { setImmediate } from 'node:timers';
 
-const PARTS = ['charge', 'read', 'log'];
+const PARTS = ['charge', 'read', 'write', 'log'];
 const keep = new Set(
   (process.env.KEEP ?? '')
     .split(',')
@@ -55,6 +57,11 @@ const stubbedRead = new Proxy(real.store.read, {
         : target.get(sql, params);
   },
 });
+// The KV route's set (an upsert into kv, one row a call on SQLite), by the start of its text: should that change,
+// the set is made for real and the rung measures it, slower but not wrong; the set's rung beside the real POST shows it.
+const KV_SET = 'INSERT INTO kv ';
+const stubbedWriteOne = (sql, params, options) =>
+  sql.startsWith(KV_SET) ? endOfTurn().then(() => []) : real.store.writeOne(sql, params, options);
 // The real ledger (wallet lookups from the store), each part either its own (bound) or taken out.
 const kept = (part, method, stub) => (keep.has(part) ? real.ledger[method].bind(real.ledger) : stub);
 const ledger = Object.assign(Object.create(real.ledger), {
@@ -62,10 +69,11 @@ const ledger = Object.assign(Object.create(real.ledger), {
   record: kept('log', 'record', () => {}),
   flush: kept('log', 'flush', async () => {}),
 });
-const deps = {
-  ...real,
-  store: keep.has('read') ? real.store : { ...real.store, read: stubbedRead },
-  ledger,
+const store = {
+  ...real.store,
+  ...(keep.has('read') ? {} : { read: stubbedRead }),
+  ...(keep.has('write') ? {} : { writeOne: stubbedWriteOne }),
 };
+const deps = { ...real, store, ledger };
 const app = await buildApp(deps);
 await app.listen({ port: config.port, host: config.host });
