@@ -1,9 +1,9 @@
 // A benchmark instrument, never the service: bare node:http doing the least that any server of the contract must do
 // for a metered GET or POST /kv/{bucket}/{key} at the defaults, the store's work aside: the token's SHA-256 (tokens are
 // kept only as hashes), the wallet found by it in memory, the key path checked, a POST's body read as text (Node's
-// request stream, as any server on node:http reads it) and its length checked, a request id, the answer with `x-cost`,
-// `x-balance`, `x-request-id` and a charset, sent at the end of the event-loop turn as coinop's are, and an access
-// line (the default, `info`) appended to a batch written every 100 ms to stdout (a log file), as coinop's log
+// request stream, as any server on node:http reads it), bounded and its length checked, a request id, the answer with
+// `x-cost`, `x-balance`, `x-request-id` and a charset, sent at the end of the event-loop turn as coinop's are, and an
+// access line (the default, `info`) appended to a batch written every 100 ms to stdout (a log file), as coinop's log
 // destination does. No framework, no validation library, no metrics, no charge, no call log. The ladder
 // (bench/ladder.bench.ts) loads it beside bare node:http and coinop's metered floor: what it costs over bare is what
 // no Node server of the contract avoids; what the floor costs over it is the framework's and coinop's own.
@@ -18,6 +18,8 @@ const BATCH_MS = 100;
 const KEY_PATH = /^\/kv\/([^/?]{1,30})\/([^/?]{1,30})(?:\?|$)/;
 const VALUE = 'a value of moderate size';
 const MAX_VALUE_LENGTH = 1000;
+/** Read no further than this, as coinop's route (a value is at most 1000 characters of up to 4 bytes). */
+const BODY_LIMIT = 16 * 1024;
 const prefix = `${Math.random().toString(36).slice(2, 10)}-`;
 let requests = 0;
 /** Wallets by token hash, each made on its first request (the ladder's token is funded elsewhere). */
@@ -79,7 +81,10 @@ createServer((request, response) => {
   }
   let value = '';
   request.setEncoding('utf8');
-  request.on('data', (chunk) => (value += chunk));
+  request.on('data', (chunk) => {
+    value += chunk;
+    if (value.length > BODY_LIMIT) request.destroy();
+  });
   request.on('end', () => {
     const tooLong = value.length > MAX_VALUE_LENGTH;
     answer(response, id, tokenHash, 'POST', tooLong ? 400 : 200, tooLong ? 'Invalid value' : 'OK', started);

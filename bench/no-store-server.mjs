@@ -14,7 +14,7 @@
 import { loadConfig } from '../dist/config.js';
 import { createDeps } from '../dist/deps.js';
 import { buildApp } from '../dist/app.js';
-import { setImmediate } from 'node:timers';
+import { setImmediate, setInterval } from 'node:timers';
 
 const PARTS = ['charge', 'read', 'write', 'log'];
 const keep = new Set(
@@ -57,8 +57,9 @@ const stubbedRead = new Proxy(real.store.read, {
         : target.get(sql, params);
   },
 });
-// The KV route's set (an upsert into kv, one row a call on SQLite), by the start of its text: should that change,
-// the set is made for real and the rung measures it, slower but not wrong; the set's rung beside the real POST shows it.
+// The KV route's set (an upsert into kv, one row a call on SQLite), by the start of its text. Should the route's set
+// take another path, it would be made for real and the rung would measure it under a name that says it does not:
+// the check at the end of this file stops the server then, as a missed read stops the ladder with a 404.
 const KV_SET = 'INSERT INTO kv ';
 const stubbedWriteOne = (sql, params, options) =>
   sql.startsWith(KV_SET) ? endOfTurn().then(() => []) : real.store.writeOne(sql, params, options);
@@ -77,3 +78,11 @@ const store = {
 const deps = { ...real, store, ledger };
 const app = await buildApp(deps);
 await app.listen({ port: config.port, host: config.host });
+// With the set taken out no row ever reaches kv (the ladder's key is set through this server too): once a second, off
+// the requests' path, a row there means a set went past the stub, and the server exits, so the ladder's load fails.
+if (!keep.has('write'))
+  setInterval(async () => {
+    if ((await real.store.read.get('SELECT 1 AS found FROM kv LIMIT 1')) === undefined) return;
+    process.stderr.write('no-store-server: a KV set was made for real with `write` taken out (see KV_SET)\n');
+    process.exit(1);
+  }, 1000).unref();
