@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { parseServerSpec } from './lib/server-spec.js';
+import { DEFAULT_POOL_SIZE } from './store/store.js';
 import {
   allowedRangeProblem,
   domainProblem,
@@ -29,6 +30,8 @@ export interface Config {
   readonly readCharges: 'deferred' | 'durable';
   /** READ_CHARGE_SYNC_MS: SQLite, the longest a committed read charge waits for the fsync that makes it durable. */
   readonly readChargeSyncMs: number;
+  /** DATABASE_POOL_SIZE: PostgreSQL only, the connections each instance keeps open. */
+  readonly databasePoolSize: number;
   readonly publicUrl: string;
   readonly smtpPort: number;
   readonly smtpHost: string;
@@ -237,6 +240,16 @@ function readChargeSyncMs(env: Env): number {
   return value;
 }
 
+/** Default 20; PostgreSQL allows 100 connections by default, which leaves room for several instances and psql. */
+function databasePoolSize(env: Env): number {
+  const raw = text(env, 'DATABASE_POOL_SIZE');
+  if (raw === undefined) return DEFAULT_POOL_SIZE;
+  const value = /^\d{1,4}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(value >= 1 && value <= 1000))
+    throw new ConfigError('DATABASE_POOL_SIZE', 'must be an integer from 1 to 1000 (connections)');
+  return value;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const httpPort = port(env, 'PORT', 8080);
   const dataDir = text(env, 'DATA_DIR') ?? './data';
@@ -269,6 +282,7 @@ export function loadConfig(env: Env = process.env): Config {
     sqliteSynchronous: sqliteSynchronous(env),
     readCharges: readCharges(env),
     readChargeSyncMs: readChargeSyncMs(env),
+    databasePoolSize: databasePoolSize(env),
     publicUrl: httpUrl(env, 'PUBLIC_URL', `http://localhost:${httpPort}`) as string,
     smtpPort: port(env, 'SMTP_PORT', 2525),
     smtpHost: checked('SMTP_HOST', text(env, 'SMTP_HOST'), hostProblem) ?? '0.0.0.0',

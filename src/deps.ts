@@ -88,6 +88,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     openStore(config.databaseUrl, {
       sqliteSynchronous: config.sqliteSynchronous,
       readChargeSyncMs: config.readChargeSyncMs,
+      poolSize: config.databasePoolSize,
       metrics,
       onWideFile: (file) => logger.warn({ file: file.path }, wideFileMessage(file)),
     });

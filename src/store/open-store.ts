@@ -10,6 +10,8 @@ export function openStore(
   options: {
     sqliteSynchronous?: 'FULL' | 'NORMAL';
     readChargeSyncMs?: number;
+    /** PostgreSQL: connections kept open (DATABASE_POOL_SIZE). */
+    poolSize?: number;
     metrics?: StoreMetrics;
     onWideFile?: (file: TightenedFile) => void;
   } = {},
@@ -21,5 +23,5 @@ export function openStore(
       metrics: options.metrics,
       onWideFile: options.onWideFile,
     });
-  return openPostgresStore(databaseUrl, { metrics: options.metrics });
+  return openPostgresStore(databaseUrl, { poolSize: options.poolSize, metrics: options.metrics });
 }

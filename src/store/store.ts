@@ -24,6 +24,9 @@ import type { BulkInsert } from './bulk-insert.js';
 import type { MergeWalks } from './intentions.js';
 import type { Debits, DebitStatements } from './debits.js';
 
+/** PostgreSQL: the connections an instance keeps open when DATABASE_POOL_SIZE does not say (docs/operations.md#settings). */
+export const DEFAULT_POOL_SIZE = 20;
+
 export interface RunResult {
   readonly changes: number;
 }

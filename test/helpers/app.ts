@@ -59,6 +59,9 @@ export async function startTestApp(kind: StoreKind, options: TestAppOptions = {}
     LOG_LEVEL: 'silent',
     SMTP_PORT: '0',
     DNS_SERVERS: '127.0.0.1:9',
+    // A PostgreSQL pool opens all its connections at start; tests make a call or a few at a time, and hundreds of apps
+    // each opening 20 backends would take the suite's time. Tests of concurrency set their own.
+    DATABASE_POOL_SIZE: '4',
     ...options.env,
   });
   const deps = createDeps(config, {

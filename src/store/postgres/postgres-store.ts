@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { insertRowsPostgres } from '../bulk-insert.js';
+import { DEFAULT_POOL_SIZE } from '../store.js';
 import type { ManyStatement, RunResult, Sql, Store, Unit } from '../store.js';
 import { columnArrays, eachRow, POSTGRES_LOCKS, POSTGRES_MERGE_WALKS, selectRow } from '../intentions.js';
 import { arrayLiterals, columnText } from './column-arrays.js';
@@ -11,6 +12,7 @@ import { asStoreError } from '../store-errors.js';
 import { withPooledClient } from './pooled-client.js';
 import { BatchedDebits } from './batched-debits.js';
 import { Availability } from '../availability.js';
+import { keepPoolFull } from './pool-keeper.js';
 import type { PostgresMetrics } from '../../observability/metrics.js';
 
 const INT8_OID = 20;
@@ -134,7 +136,8 @@ export const STATEMENT_TIMEOUT_MS = 5000;
 const CLIENT_GRACE_MS = 1000;
 
 export interface PostgresStoreOptions {
-  readonly maxConnections?: number;
+  /** Connections kept open at all times (see pool-keeper.ts). Default DEFAULT_POOL_SIZE. */
+  readonly poolSize?: number;
   readonly connectTimeoutMs?: number;
   readonly statementTimeoutMs?: number;
   /** Offered the pool's use, read when /metrics is scraped. */
@@ -143,9 +146,12 @@ export interface PostgresStoreOptions {
 
 export function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Store {
   const statementTimeoutMs = options.statementTimeoutMs ?? STATEMENT_TIMEOUT_MS;
+  const poolSize = options.poolSize ?? DEFAULT_POOL_SIZE;
   const pool = new pg.Pool({
     connectionString: url,
-    max: options.maxConnections ?? 20,
+    // A fixed size: `min` as large as `max`, so no idle connection is ever closed (pool-keeper.ts).
+    max: poolSize,
+    min: poolSize,
     types,
     connectionTimeoutMillis: options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS,
     statement_timeout: statementTimeoutMs,
@@ -163,6 +169,8 @@ export function openPostgresStore(url: string, options: PostgresStoreOptions = {
   const statements: StoreStatements = { byText: new Map(), enabled: true, submit };
   const pooled = executor(pool, statements);
   const availability = new Availability();
+  const keeper = keepPoolFull(pool, { size: poolSize, available: () => availability.available });
+  void keeper.fill();
   const guarded = <T>(call: () => Promise<T>): Promise<T> =>
     availability.guard(call).catch((error: unknown) => Promise.reject(asStoreError(error)));
   const read: Sql = {
@@ -227,6 +235,7 @@ export function openPostgresStore(url: string, options: PostgresStoreOptions = {
         Promise.reject(asStoreError(error)),
       ),
     close: () => {
+      keeper.stop();
       deadlines.stop();
       return pool.end();
     },

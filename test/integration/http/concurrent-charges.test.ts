@@ -4,6 +4,10 @@ import { startTestApp } from '../../helpers/app.js';
 import type { TestApp } from '../../helpers/app.js';
 import { STORE_KINDS } from '../../helpers/stores.js';
 import { describe } from 'vitest';
+import { DEFAULT_POOL_SIZE } from '../../../src/store/store.js';
+
+/** The pool users run (test apps keep a smaller one): as many charges in flight at once as in service. */
+const FULL_POOL = { env: { DATABASE_POOL_SIZE: String(DEFAULT_POOL_SIZE) } };
 
 async function hammer(apps: readonly TestApp[], token: string, requests: number) {
   const responses = await Promise.all(
@@ -25,7 +29,7 @@ describeEachStore('concurrent charges against one wallet', (kind) => {
   afterAll(async () => app?.close());
 
   it('200 concurrent 1-credit calls on 100 credits: exactly 100 succeed, 100 get 402, balance ends at 0', async () => {
-    app = await startTestApp(kind);
+    app = await startTestApp(kind, FULL_POOL);
     const token = await app.createToken(100);
     const { ok, short, responses } = await hammer([app], token, 200);
     expect(ok).toBe(100);
@@ -47,8 +51,8 @@ describe.runIf(STORE_KINDS.includes('postgres'))('two instances on one PostgreSQ
   });
 
   it('200 concurrent calls split over both instances: exactly 100 succeed and the wallet ends at 0', async () => {
-    apps.push(await startTestApp('postgres'));
-    apps.push(await startTestApp('postgres', { database: (apps[0] as TestApp).database }));
+    apps.push(await startTestApp('postgres', FULL_POOL));
+    apps.push(await startTestApp('postgres', { ...FULL_POOL, database: (apps[0] as TestApp).database }));
     const token = await (apps[0] as TestApp).createToken(100);
     const { ok, short } = await hammer(apps, token, 200);
     expect(ok).toBe(100);

@@ -194,7 +194,7 @@ describe.runIf(process.env.TEST_DATABASE_URL !== undefined)(
     async function open(): Promise<void> {
       database = await scratchDatabase('postgres');
       // One connection: what the statement leaves on it is what the next one sees.
-      store = openPostgresStore(database.url, { maxConnections: 1 });
+      store = openPostgresStore(database.url, { poolSize: 1 });
       await store.migrate();
       await store.write((tx) => insertWallet(tx, 'hash', 100, Date.now()));
       walletId = (await store.read.get<{ id: number }>('SELECT id FROM wallets WHERE hash = $1', ['hash']))

@@ -25,7 +25,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL statement deadlines'
   beforeAll(async () => {
     database = await scratchDatabase('postgres');
     // One connection: every statement meets the connection the one before it used, or its replacement.
-    store = openPostgresStore(database.url, { maxConnections: 1, statementTimeoutMs: STATEMENT_TIMEOUT_MS });
+    store = openPostgresStore(database.url, { poolSize: 1, statementTimeoutMs: STATEMENT_TIMEOUT_MS });
   });
   afterAll(async () => {
     await store.close();

@@ -12,7 +12,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL prepared statements'
   beforeAll(async () => {
     database = await scratchDatabase('postgres');
     // One connection, so the second call meets the statement the first one prepared.
-    store = openPostgresStore(database.url, { maxConnections: 1 });
+    store = openPostgresStore(database.url, { poolSize: 1 });
     await store.writeOne('CREATE TABLE things (id INT)');
     await store.writeOne('INSERT INTO things VALUES (1)');
   });
