@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { openPostgresStore } from '../../../src/store/postgres/postgres-store.js';
 import { keepPoolFull, TOP_UP_INTERVAL_MS } from '../../../src/store/postgres/pool-keeper.js';
+import type { PoolKeeper } from '../../../src/store/postgres/pool-keeper.js';
 import type { Store } from '../../../src/store/store.js';
 
 /**
@@ -50,6 +51,12 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL pool kept at its siz
   }
 
   const opened: Array<{ end(): Promise<void> }> = [];
+  const stopping = (keeper: PoolKeeper, pool: pg.Pool) => ({
+    end: () => {
+      keeper.stop();
+      return pool.end();
+    },
+  });
   afterEach(async () => {
     await Promise.all(opened.splice(0).map((pool) => pool.end()));
   });
@@ -70,7 +77,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL pool kept at its siz
     const pool = new pg.Pool({ connectionString: url, max: 3, min: 3 });
     pool.on('error', () => undefined);
     const keeper = keepPoolFull(pool, { size: 3, available: () => true, intervalMs: 100 });
-    opened.push({ end: () => (keeper.stop(), pool.end()) });
+    opened.push(stopping(keeper, pool));
     await keeper.fill();
     const ended = await backends(name);
     expect([pool.totalCount, ended.length]).toEqual([3, 3]);
@@ -88,7 +95,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL pool kept at its siz
     const pool = new pg.Pool({ connectionString: url, max: 3, min: 3 });
     pool.on('error', () => undefined);
     const keeper = keepPoolFull(pool, { size: 3, available: () => false, intervalMs: 50 });
-    opened.push({ end: () => (keeper.stop(), pool.end()) });
+    opened.push(stopping(keeper, pool));
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect([pool.totalCount, await sessions(name)]).toEqual([0, 0]);
   });
@@ -98,7 +105,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL pool kept at its siz
     const pool = new pg.Pool({ connectionString: url, max: 6, min: 6 });
     pool.on('error', () => undefined);
     const keeper = keepPoolFull(pool, { size: 6, available: () => true, intervalMs: 60_000 });
-    opened.push({ end: () => (keeper.stop(), pool.end()) });
+    opened.push(stopping(keeper, pool));
     await pool.query('SELECT 1');
     expect([pool.totalCount, pool.idleCount]).toEqual([1, 1]);
     const order: string[] = [];
