@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { Deps } from '../../deps.js';
 import { SERVICE_VERSION } from '../../deps.js';
@@ -8,8 +7,9 @@ import { drawFreeCall, MIN_TOKEN_LENGTH, usingDrawnFreeCall } from '../../http/m
 import type { DrawnFreeCall } from '../../http/metering.js';
 import { sha256Hex } from '../../lib/hash.js';
 import { MAX_BATCH_MESSAGES } from './mcp.batch.js';
-import { mcpServer } from './mcp.server.js';
+import { answerPost } from './mcp.server.js';
 import type { RouteAnswer, RouteDispatch } from './mcp.server.js';
+import { warmUpMcp } from './mcp.warm-up.js';
 
 /** The caller's token: `Authorization: Bearer <token>` (what MCP clients send) or `x-token` (as everywhere else). */
 function tokenOf(request: FastifyRequest): string | undefined {
@@ -72,12 +72,12 @@ const BATCH_TOO_LARGE = JSON.stringify({
 });
 
 /**
- * MCP over Streamable HTTP, stateless: every POST gets its own server and transport (nothing to share between
- * instances), answered as JSON rather than an event stream. GET (a server-initiated stream) and DELETE (ending a
+ * MCP over Streamable HTTP, stateless: every POST gets its own server and transport (answerPost). GET (a server-initiated stream) and DELETE (ending a
  * session) have nothing to serve without sessions: they get the usual 405, which MCP clients expect.
  * The route itself charges and logs nothing; each tool call is charged and logged as its HTTP call.
  */
 export const mcpRoutes: FastifyPluginAsync<{ deps: Deps }> = async (app, { deps }) => {
+  await warmUpMcp(SERVICE_VERSION);
   /** The free call each authenticated POST has drawn, for its tool calls to use (see dispatchAs). */
   const drawnFor = new WeakMap<FastifyRequest, DrawnFreeCall>();
   const authenticate = async (request: FastifyRequest): Promise<void> => {
@@ -100,24 +100,10 @@ export const mcpRoutes: FastifyPluginAsync<{ deps: Deps }> = async (app, { deps 
     const token = tokenOf(request) ?? '';
     const drawn = drawnFor.get(request);
     if (drawn === undefined) throw errors.unauthorized();
-    const server = mcpServer(SERVICE_VERSION, dispatchAs(app, token, request.client.address || request.ip, drawn));
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: true,
-    });
-    try {
-      await server.connect(transport);
-      const answer = await transport.handleRequest(
-        new Request('http://localhost/mcp', { method: 'POST', headers: webHeaders(request) }),
-        {
-          parsedBody: request.body,
-        },
-      );
-      void reply.code(answer.status);
-      answer.headers.forEach((value, name) => void reply.header(name, value));
-      return await answer.text();
-    } finally {
-      await server.close();
-    }
+    const dispatch = dispatchAs(app, token, request.client.address || request.ip, drawn);
+    const answer = await answerPost(SERVICE_VERSION, dispatch, webHeaders(request), request.body);
+    void reply.code(answer.status);
+    answer.headers.forEach((value, name) => void reply.header(name, value));
+    return answer.body;
   });
 };

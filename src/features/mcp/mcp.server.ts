@@ -1,4 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, ListToolsResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { BatchRun } from './mcp.batch.js';
@@ -95,4 +96,36 @@ export function mcpServer(version: string, dispatch: RouteDispatch): Server {
     batch.run(() => callTool(dispatch, request.params.name, request.params.arguments ?? {}), bytesOfResult),
   );
   return server;
+}
+
+/** What one POST /mcp answers: the status, headers and body the SDK's transport wrote. */
+export interface PostAnswer {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: string;
+}
+
+/**
+ * One POST's JSON-RPC message or batch, answered by a server and transport of its own (stateless: nothing to share
+ * between instances), as JSON rather than an event stream.
+ */
+export async function answerPost(
+  version: string,
+  dispatch: RouteDispatch,
+  headers: Headers,
+  body: unknown,
+): Promise<PostAnswer> {
+  const server = mcpServer(version, dispatch);
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
+  try {
+    await server.connect(transport);
+    const request = new Request('http://localhost/mcp', { method: 'POST', headers });
+    const answer = await transport.handleRequest(request, { parsedBody: body });
+    return { status: answer.status, headers: answer.headers, body: await answer.text() };
+  } finally {
+    await server.close();
+  }
 }
