@@ -43,7 +43,7 @@ const ANSWERED_IN_PLACE: RouteDispatch = async () => ({
  * Runs an agent's first POSTs through the SDK's transport and server and our tool layer once, when the routes are
  * registered. Otherwise the first POST /mcp of a process compiles the SDK's message schemas (zod compiles each on its
  * first use) and runs every function on its path cold: measured, ~25 ms of the event loop that every other wallet's
- * calls waited out (5-10 ms warmed, bench/RESULTS.md). Resolves to the answers, for tests to check.
+ * calls waited out (8-16 ms warmed, bench/RESULTS.md). Resolves to the answers, for tests to check.
  */
 export async function warmUpMcp(version: string): Promise<PostAnswer[]> {
   const answers: PostAnswer[] = [];
