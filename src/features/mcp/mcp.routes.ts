@@ -72,9 +72,10 @@ const BATCH_TOO_LARGE = JSON.stringify({
 });
 
 /**
- * MCP over Streamable HTTP, stateless: every POST gets its own server and transport (answerPost). GET (a server-initiated stream) and DELETE (ending a
- * session) have nothing to serve without sessions: they get the usual 405, which MCP clients expect.
- * The route itself charges and logs nothing; each tool call is charged and logged as its HTTP call.
+ * MCP over Streamable HTTP, stateless: every POST gets its own server and transport (answerPost). GET (a
+ * server-initiated stream) and DELETE (ending a session) have nothing to serve without sessions: they get the usual
+ * 405, which MCP clients expect. The route itself charges and logs nothing; each tool call is charged and logged as
+ * its HTTP call. The path is run once at start (warmUpMcp), so no wallet's first call runs it cold.
  */
 export const mcpRoutes: FastifyPluginAsync<{ deps: Deps }> = async (app, { deps }) => {
   await warmUpMcp(SERVICE_VERSION);

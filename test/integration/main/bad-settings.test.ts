@@ -85,6 +85,7 @@ describe.concurrent('a bad setting ends the start with one line naming it, exit 
     ['DATA_DIR', { DATA_DIR: plainFile }, /cannot create the directory .*plain\.txt/],
     ['READ_CHARGES', { READ_CHARGES: 'sometimes' }, /must be deferred or durable/],
     ['READ_CHARGE_SYNC_MS', { READ_CHARGE_SYNC_MS: '0' }, /must be an integer from 1 to 1000/],
+    ['DATABASE_POOL_SIZE', { DATABASE_POOL_SIZE: '0' }, /must be an integer from 1 to 1000 \(connections\)/],
   ])(
     '%s (case %#)',
     async (variable, env, rule) => {

@@ -3,7 +3,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { openPostgresStore } from '../../../src/store/postgres/postgres-store.js';
 import { keepPoolFull, TOP_UP_INTERVAL_MS } from '../../../src/store/postgres/pool-keeper.js';
-import type { PoolKeeper } from '../../../src/store/postgres/pool-keeper.js';
 import type { Store } from '../../../src/store/store.js';
 
 /**
@@ -51,12 +50,20 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL pool kept at its siz
   }
 
   const opened: Array<{ end(): Promise<void> }> = [];
-  const stopping = (keeper: PoolKeeper, pool: pg.Pool) => ({
-    end: () => {
-      keeper.stop();
-      return pool.end();
-    },
-  });
+  /** A pool of `size` on the test database, kept by a keeper (stopped after the test), and the name of its sessions. */
+  function keptPool(size: number, options: { available: boolean; intervalMs: number }) {
+    const { url, name } = named();
+    const pool = new pg.Pool({ connectionString: url, max: size, min: size });
+    pool.on('error', () => undefined);
+    const keeper = keepPoolFull(pool, { size, available: () => options.available, intervalMs: options.intervalMs });
+    opened.push({
+      end: () => {
+        keeper.stop();
+        return pool.end();
+      },
+    });
+    return { pool, keeper, name };
+  }
   afterEach(async () => {
     await Promise.all(opened.splice(0).map((pool) => pool.end()));
   });
@@ -73,11 +80,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL pool kept at its siz
   });
 
   it('opens again, by itself, the connections the server ended', async () => {
-    const { url, name } = named();
-    const pool = new pg.Pool({ connectionString: url, max: 3, min: 3 });
-    pool.on('error', () => undefined);
-    const keeper = keepPoolFull(pool, { size: 3, available: () => true, intervalMs: 100 });
-    opened.push(stopping(keeper, pool));
+    const { pool, keeper, name } = keptPool(3, { available: true, intervalMs: 100 });
     await keeper.fill();
     const ended = await backends(name);
     expect([pool.totalCount, ended.length]).toEqual([3, 3]);
@@ -91,21 +94,13 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL pool kept at its siz
   });
 
   it('leaves the pool short while the database is known to be away', async () => {
-    const { url, name } = named();
-    const pool = new pg.Pool({ connectionString: url, max: 3, min: 3 });
-    pool.on('error', () => undefined);
-    const keeper = keepPoolFull(pool, { size: 3, available: () => false, intervalMs: 50 });
-    opened.push(stopping(keeper, pool));
+    const { pool, name } = keptPool(3, { available: false, intervalMs: 50 });
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect([pool.totalCount, await sessions(name)]).toEqual([0, 0]);
   });
 
   it('serves a call from an idle connection while the missing ones are still opening', async () => {
-    const { url } = named();
-    const pool = new pg.Pool({ connectionString: url, max: 6, min: 6 });
-    pool.on('error', () => undefined);
-    const keeper = keepPoolFull(pool, { size: 6, available: () => true, intervalMs: 60_000 });
-    opened.push(stopping(keeper, pool));
+    const { pool, keeper } = keptPool(6, { available: true, intervalMs: 60_000 });
     await pool.query('SELECT 1');
     expect([pool.totalCount, pool.idleCount]).toEqual([1, 1]);
     const order: string[] = [];
