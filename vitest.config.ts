@@ -10,6 +10,7 @@ const latencyBound = [
   'test/integration/security/tenant-isolation.test.ts',
   'test/integration/security/worst-inputs.test.ts',
   'test/integration/logs/logs.page-week.test.ts',
+  'test/integration/http/openapi-documents-at-listen.test.ts',
 ];
 
 export default defineConfig({
