@@ -94,17 +94,25 @@ function port(env: Env, name: string, fallback: number): number {
   return Number(raw);
 }
 
+/**
+ * A whole number from `min` to `max`, written in digits only (no sign, exponent or unit) and no longer than `max`
+ * is; `fallback` when unset. `unit` names what it counts in the refusal.
+ */
+function integer(env: Env, name: string, bounds: { fallback: number; min: number; max: number; unit: string }): number {
+  const raw = text(env, name);
+  if (raw === undefined) return bounds.fallback;
+  const value = raw.length <= String(bounds.max).length && /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(value >= bounds.min && value <= bounds.max))
+    throw new ConfigError(name, `must be an integer from ${bounds.min} to ${bounds.max} (${bounds.unit})`);
+  return value;
+}
+
 /** Bounds of the HTTP timeouts: below 100 ms no real client gets a request through; an hour is no limit at all. */
 const TIMEOUT_MIN_MS = 100;
 const TIMEOUT_MAX_MS = 3_600_000;
 
 function milliseconds(env: Env, name: string, fallback: number): number {
-  const raw = text(env, name);
-  if (raw === undefined) return fallback;
-  const value = /^\d{1,7}$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(value >= TIMEOUT_MIN_MS && value <= TIMEOUT_MAX_MS))
-    throw new ConfigError(name, `must be an integer from ${TIMEOUT_MIN_MS} to ${TIMEOUT_MAX_MS} (milliseconds)`);
-  return value;
+  return integer(env, name, { fallback, min: TIMEOUT_MIN_MS, max: TIMEOUT_MAX_MS, unit: 'milliseconds' });
 }
 
 function httpTimeouts(env: Env): { httpHeadersTimeoutMs: number; httpRequestTimeoutMs: number } {
@@ -118,22 +126,12 @@ function httpTimeouts(env: Env): { httpHeadersTimeoutMs: number; httpRequestTime
 
 /** Default 3 s: load balancers probing /readyz every second or two notice before the listener goes. */
 function shutdownDelay(env: Env): number {
-  const raw = text(env, 'SHUTDOWN_DELAY_MS');
-  if (raw === undefined) return 3000;
-  const value = /^\d{1,6}$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(value >= 0 && value <= 300_000))
-    throw new ConfigError('SHUTDOWN_DELAY_MS', 'must be an integer from 0 to 300000 (milliseconds)');
-  return value;
+  return integer(env, 'SHUTDOWN_DELAY_MS', { fallback: 3000, min: 0, max: 300_000, unit: 'milliseconds' });
 }
 
 /** Default 30 s; a small base makes retries testable and benchable without waiting minutes. */
 function deliveryRetryBase(env: Env): number {
-  const raw = text(env, 'DELIVERY_RETRY_BASE_MS');
-  if (raw === undefined) return 30_000;
-  const value = /^\d{1,7}$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(value >= 1 && value <= 3_600_000))
-    throw new ConfigError('DELIVERY_RETRY_BASE_MS', 'must be an integer from 1 to 3600000 (milliseconds)');
-  return value;
+  return integer(env, 'DELIVERY_RETRY_BASE_MS', { fallback: 30_000, min: 1, max: 3_600_000, unit: 'milliseconds' });
 }
 
 function list(env: Env, name: string): string[] {
@@ -232,22 +230,12 @@ function readCharges(env: Env): 'deferred' | 'durable' {
 
 /** Default 10 ms: what a power cut can cost is that much of read charges; 1 s at most keeps it a few credits. */
 function readChargeSyncMs(env: Env): number {
-  const raw = text(env, 'READ_CHARGE_SYNC_MS');
-  if (raw === undefined) return 10;
-  const value = /^\d{1,4}$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(value >= 1 && value <= 1000))
-    throw new ConfigError('READ_CHARGE_SYNC_MS', 'must be an integer from 1 to 1000 (milliseconds)');
-  return value;
+  return integer(env, 'READ_CHARGE_SYNC_MS', { fallback: 10, min: 1, max: 1000, unit: 'milliseconds' });
 }
 
 /** Default 20; PostgreSQL allows 100 connections by default, which leaves room for several instances and psql. */
 function databasePoolSize(env: Env): number {
-  const raw = text(env, 'DATABASE_POOL_SIZE');
-  if (raw === undefined) return DEFAULT_POOL_SIZE;
-  const value = /^\d{1,4}$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(value >= 1 && value <= 1000))
-    throw new ConfigError('DATABASE_POOL_SIZE', 'must be an integer from 1 to 1000 (connections)');
-  return value;
+  return integer(env, 'DATABASE_POOL_SIZE', { fallback: DEFAULT_POOL_SIZE, min: 1, max: 1000, unit: 'connections' });
 }
 
 export function loadConfig(env: Env = process.env): Config {
