@@ -19,15 +19,45 @@ function help(): string {
   return `Usage: coinop <command> [arguments] [options]\n\nCommands:\n${lines.join('\n')}\n\n${GLOBAL_HELP}`;
 }
 
+/** Options every command takes that may also come before the command word, and whether each takes a value. */
+const LEADING_OPTIONS: Readonly<Record<string, boolean>> = { '--json': false, '--url': true, '--token': true };
+
+/**
+ * The command word and its arguments. Options every command takes may come before the word, as in
+ * `coinop --url http://host:8080 kv get a b` (the habit of git, docker and kubectl): they are passed on in front of
+ * the command's own arguments, so an argument after `--` stays an argument.
+ */
+function commandLine(argv: readonly string[]): { word: string | undefined; args: string[] } {
+  let at = 0;
+  for (;;) {
+    const arg = argv[at];
+    if (arg === undefined) break;
+    const name = arg.split('=', 1)[0] as string;
+    const takesValue = LEADING_OPTIONS[name];
+    if (takesValue === undefined) break;
+    const valueApart = takesValue && name === arg;
+    if (valueApart && argv[at + 1] === undefined) break; // said in main: the option needs a value
+    at += valueApart ? 2 : 1;
+  }
+  const [word, ...rest] = argv.slice(at);
+  return { word, args: [...argv.slice(0, at), ...rest] };
+}
+
 async function main(argv: readonly string[]): Promise<number> {
-  const [word, ...args] = argv;
+  const { word, args } = commandLine(argv);
   if (word === undefined || word === 'help' || word === '--help' || word === '-h') {
     process.stdout.write(`${help()}\n`);
     return word === undefined ? EXIT.usage : EXIT.ok;
   }
   const command = COMMANDS[word];
   if (command === undefined) {
-    process.stderr.write(`coinop: unknown command: ${word}\n\n${help()}\n`);
+    const what =
+      LEADING_OPTIONS[word] === true
+        ? `${word} needs a value`
+        : word.startsWith('-')
+          ? `unknown option before the command: ${word}`
+          : `unknown command: ${word}`;
+    process.stderr.write(`coinop: ${what}\n\n${help()}\n`);
     return EXIT.usage;
   }
   if (args.includes('--help') || args.includes('-h')) {

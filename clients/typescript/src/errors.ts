@@ -12,6 +12,23 @@ export interface CoinopErrorDetails extends Charge {
   readonly retryAfter?: number | undefined;
 }
 
+/**
+ * What an error body says, for the message: the plain text itself, or the `error` of a JSON failure body (URL
+ * metadata answers `{"success": false, "error": "…"}`, a DNS 400 may answer `{"error": "…", "field": "…"}`), so a
+ * message reads the same whichever shape the route answers in. `body` keeps the answer as it came.
+ */
+function errorText(body: string): string {
+  if (!body.startsWith('{')) return body;
+  try {
+    const parsed: unknown = JSON.parse(body);
+    if (typeof parsed === 'object' && parsed !== null && 'error' in parsed && typeof parsed.error === 'string')
+      return parsed.error;
+  } catch {
+    // Not JSON after all: the text as it came.
+  }
+  return body;
+}
+
 /** Any refused or failed call; the subclass names the cause. `status` is 0 when no answer came (network). */
 export class CoinopError extends Error implements CoinopErrorDetails {
   readonly status: number;
@@ -21,7 +38,8 @@ export class CoinopError extends Error implements CoinopErrorDetails {
   readonly retryAfter: number | undefined;
 
   constructor(details: CoinopErrorDetails, options?: ErrorOptions) {
-    super(details.status === 0 ? details.body : `${details.status}: ${details.body}`, options);
+    const said = errorText(details.body);
+    super(details.status === 0 ? said : `${details.status}: ${said}`, options);
     this.name = new.target.name;
     this.status = details.status;
     this.body = details.body;

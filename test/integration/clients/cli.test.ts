@@ -64,6 +64,39 @@ describeEachStore('the coinop CLI against a live instance', (kind) => {
     expect(json.stderr).toBe('');
   });
 
+  it('options every command takes may come before the command word; after -- an argument stays an argument', async () => {
+    const token = await service.app().createToken(50);
+    const elsewhere = { COINOP_URL: 'http://127.0.0.1:9' }; // the options below must win over it
+    const set = await coinop(
+      ['--url', service.url(), `--token=${token}`, 'kv', 'set', 'cli', 'flag', '--', '--json'],
+      elsewhere,
+    );
+    expect(set).toMatchObject({ code: 0, stdout: 'OK\n' });
+    const json = await coinop(
+      ['--json', '--url', service.url(), '--token', token, 'kv', 'get', 'cli', 'flag'],
+      elsewhere,
+    );
+    expect(JSON.parse(json.stdout)).toStrictEqual({ data: '--json', cost: 1, balance: 48 });
+
+    expect(await coinop(['--url'])).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/^coinop: --url needs a value\n/),
+    });
+    expect(await coinop(['--verbose', 'kv'])).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/^coinop: unknown option before the command: --verbose\n/),
+    });
+  });
+
+  it('a failure answered as JSON (URL metadata) is reported by its error, with its charge', async () => {
+    const token = await service.app().createToken(100);
+    const refused = await coinop(['meta', 'https://10.1.2.3/page'], { COINOP_TOKEN: token });
+    expect(refused).toMatchObject({ code: 5, stdout: '' });
+    expect(refused.stderr).toMatch(
+      /^coinop meta: BadRequest: 400: Invalid url: refused address[^\n{]*\n\(cost 1, balance 99\)\n$/,
+    );
+  });
+
   it('kv ls prints a table of keys with their bytes (where the next page starts on stderr); --json gives keys and cursor', async () => {
     const token = await service.app().createToken(50);
     for (const key of ['beta', 'alpha', 'gamma', 'other'])

@@ -136,6 +136,12 @@ describeEachStore('the TypeScript SDK against a live instance', (kind) => {
     expect(bad).not.toBeInstanceOf(InvalidInput);
     expect(bad).toMatchObject({ status: 400, body: 'Invalid url: refused address', cost: 1 });
 
+    // URL metadata answers its failures as JSON: the message says the error, the body keeps the answer as it came.
+    const page = await refusal(client.urlMetadata({ url: 'https://10.1.2.3/page' }));
+    expect(page).toBeInstanceOf(BadRequest);
+    expect(JSON.parse(page.body)).toStrictEqual({ success: false, error: page.message.replace(/^400: /, '') });
+    expect(page.message).toMatch(/^400: Invalid url: refused address/);
+
     const stranger = await refusal(
       new Coinop({ baseUrl: service.url(), token: 'not-a-token-of-this-service' }).kvGet('sdk', 'k'),
     );
