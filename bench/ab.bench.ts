@@ -11,7 +11,11 @@
  * `name=directory:KEY=value;KEY=value`, the name and settings optional, e.g. "base=dist-base,new=dist"; a setting
  * NODE_FLAGS="--a --b" adds node flags to that build's; BENCH_PATHS,
  * default "GET,POST"; BENCH_ROUNDS, default 5; BENCH_SECONDS, default 5; BENCH_SYSCALLS=0 skips the count;
- * BENCH_ENV, JSON of settings for every build)
+ * BENCH_ENV, JSON of settings for every build; BENCH_TOGETHER=1 loads every build's run of a path at the same time)
+ * BENCH_TOGETHER=1 is for a host whose speed swings from one second to the next (a neighbour on the same physical
+ * core): the builds share core 0 and one window, so what slows one slows the others alike, and the per-round
+ * differences swing far less than between loads one after the other (bench/RESULTS.md, "Builds loaded together").
+ * Each server then has half the core: read only the Δ, not the req/s or the ratios.
  */
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
@@ -40,6 +44,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const PATHS = (process.env.BENCH_PATHS ?? 'GET,POST').split(',') as ('GET' | 'POST')[];
 const EXTRA_ENV = JSON.parse(process.env.BENCH_ENV ?? '{}') as Record<string, string>;
+const TOGETHER = process.env.BENCH_TOGETHER === '1';
 
 /** The system calls counted one by one; the rest only in the total. */
 const COUNTED = [
@@ -94,6 +99,8 @@ function builds(): Build[] {
 
 interface Run {
   readonly name: string;
+  /** The path a build's run loads (none for bare). */
+  readonly path?: 'GET' | 'POST';
   readonly server: ChildProcess;
   readonly options: autocannon.Options;
   readonly cpuUs: number[];
@@ -199,17 +206,24 @@ async function main(): Promise<void> {
             path === 'GET'
               ? { url: `${url}/kv/bench/key`, headers }
               : { url: `${url}/kv/bench/key?ttl=3600`, method: 'POST', body: VALUE, headers };
-          runs.push({ name: `${build.name} ${path} /kv`, server, options, cpuUs: [], rps: [], p99: [] });
+          runs.push({ name: `${build.name} ${path} /kv`, path, server, options, cpuUs: [], rps: [], p99: [] });
         }
       }
       for (const run of runs) await load(run, WARM_UP_SECONDS);
+      const record = (run: Run, { cpuUs, rps, p99 }: { cpuUs: number; rps: number; p99: number }): void => {
+        run.cpuUs.push(cpuUs);
+        run.rps.push(rps);
+        run.p99.push(p99);
+      };
       for (let round = 0; round < ROUNDS; round++) {
         // A new order each round (bare first), so no build always follows the same one.
-        for (const run of [runs[0] as Run, ...shuffled(runs.slice(1))]) {
-          const { cpuUs, rps, p99 } = await load(run, SECONDS);
-          run.cpuUs.push(cpuUs);
-          run.rps.push(rps);
-          run.p99.push(p99);
+        const [bareRun, ...buildRuns] = runs as [Run, ...Run[]];
+        const groups = TOGETHER
+          ? shuffled(PATHS).map((path) => shuffled(buildRuns.filter((run) => run.path === path)))
+          : shuffled(buildRuns).map((run) => [run]);
+        for (const group of [[bareRun], ...groups]) {
+          const results = await Promise.all(group.map((run) => load(run, SECONDS)));
+          group.forEach((run, i) => record(run, results[i] as Awaited<ReturnType<typeof load>>));
         }
         console.error(
           `round ${round + 1}: ${runs.map((run) => `${run.name} ${run.cpuUs.at(-1)?.toFixed(1)}`).join(', ')}`,
@@ -230,7 +244,8 @@ function report(runs: readonly Run[]): void {
   const bareRps = median(bare.rps);
   const bareCpu = median(bare.cpuUs);
   console.log(
-    `\n${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s, servers pinned to core 0${pinningNote}; ` +
+    `\n${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${SECONDS} s${TOGETHER ? ', the builds loaded together' : ''}, ` +
+      `servers pinned to core 0${pinningNote}; ` +
       `load average at the end: ${readFileSync('/proc/loadavg', 'utf8').trim()}`,
   );
   console.log(
