@@ -106,7 +106,7 @@ export async function buildApp(
   registerErrorHandling(app, deps, refusals.headers);
   registerMetering(app, deps);
   const notAllowed = methodNotAllowed(app, refusals.headers);
-  await registerOpenApi(app, SERVICE_VERSION);
+  const openApiDocuments = await registerOpenApi(app, SERVICE_VERSION);
 
   // The one explicit list of features.
   await app.register(healthRoutes, { deps });
@@ -127,7 +127,7 @@ export async function buildApp(
   await app.register(metricsRoutes, { metrics: deps.metrics, token: deps.config.metricsToken, clock: deps.clock });
   registerConsole(app, consoleFiles());
 
-  registerOpenApiDocument(app);
+  registerOpenApiDocument(app, openApiDocuments);
   registerLandingPage(app, SERVICE_VERSION);
   notAllowed.register();
   await app.ready();

@@ -24,8 +24,29 @@ export const DOCS_CSP = [
   "style-src 'self' 'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='",
 ].join('; ');
 
-/** `/openapi.json` is generated from the same schemas that validate requests; `/docs` renders it from local assets. */
-export async function registerOpenApi(app: FastifyInstance, version: string): Promise<void> {
+/** The document as JSON and the llms.txt written from it, each made once (every route is declared by then). */
+export interface OpenApiDocuments {
+  json(): string;
+  llms(): string;
+}
+
+function openApiDocuments(app: FastifyInstance): OpenApiDocuments {
+  let json: string | undefined;
+  let llms: string | undefined;
+  return {
+    json: () => (json ??= JSON.stringify(app.swagger())),
+    llms: () => (llms ??= llmsTxt(app.swagger() as Parameters<typeof llmsTxt>[0])),
+  };
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * `/openapi.json` is generated from the same schemas that validate requests; `/docs` renders it from local assets.
+ * swagger-ui's `/docs/json` (what the page reads) would serialise the ~110 KB document again on every request, ~0.5 ms
+ * of the event loop for a free call without a token: it answers with the string `/openapi.json` serves.
+ */
+export async function registerOpenApi(app: FastifyInstance, version: string): Promise<OpenApiDocuments> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
@@ -47,30 +68,33 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
     },
     ...documentOperations(),
   });
+  const documents = openApiDocuments(app);
+  app.addHook('onRoute', (route) => {
+    if (route.url === '/docs/json')
+      route.handler = async (_request, reply) => reply.type(JSON_TYPE).send(documents.json());
+  });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: DOCS_CSP });
+  return documents;
 }
 
 /**
- * The document as JSON and the llms.txt written from it, made once (every route is declared by then) and served from
- * memory. They are made when the server starts listening, with the YAML form `/docs/yaml` serves: made by the first
- * request instead, that request held the event loop ~35 ms for the document and ~95 ms for its YAML (measured on a
- * slow host), free and without a token; served from memory, each is a write. An app that never listens (tests
- * injecting requests) makes them on first use.
+ * The document as JSON and the llms.txt, served from memory. They are made when the server starts listening, with the
+ * YAML form `/docs/yaml` serves: made by the first request instead, that request held the event loop ~35 ms for the
+ * document and ~95 ms for its YAML (measured on a slow host), free and without a token; served from memory, each is a
+ * write. An app that never listens (tests injecting requests) makes them on first use.
  */
-export function registerOpenApiDocument(app: FastifyInstance): void {
-  let json: string | undefined;
-  let llms: string | undefined;
-  const documentJson = (): string => (json ??= JSON.stringify(app.swagger()));
-  const llmsText = (): string => (llms ??= llmsTxt(app.swagger() as Parameters<typeof llmsTxt>[0]));
+export function registerOpenApiDocument(app: FastifyInstance, documents: OpenApiDocuments): void {
   app.addHook('onListen', async () => {
-    documentJson();
-    llmsText();
+    documents.json();
+    documents.llms();
     app.swagger({ yaml: true });
   });
   app.get('/openapi.json', { schema: { hide: true } }, async (_request, reply) =>
-    reply.type('application/json; charset=utf-8').send(documentJson()),
+    reply.type(JSON_TYPE).send(documents.json()),
   );
-  app.get('/llms.txt', { schema: { hide: true } }, async (_request, reply) => reply.type(PLAIN_TEXT).send(llmsText()));
+  app.get('/llms.txt', { schema: { hide: true } }, async (_request, reply) =>
+    reply.type(PLAIN_TEXT).send(documents.llms()),
+  );
 }
 
 /**

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { HTTPMethods } from 'fastify';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { describeEachStore } from '../../helpers/each-store.js';
@@ -286,5 +286,29 @@ describe('/llms.txt', () => {
 
   it('is named on the landing page', async () => {
     expect((await get().inject({ method: 'GET', url: '/' })).body).toContain('/llms.txt');
+  });
+});
+
+describe('/docs/json', () => {
+  const get = useTestApp('sqlite', { env: ENV });
+
+  it('answers with the document /openapi.json serves, from memory: no request serialises it again', async () => {
+    const served = await get().inject({ method: 'GET', url: '/openapi.json' });
+    // swagger-ui's own handler builds the answer from app.swagger() on every request (~110 KB to serialise).
+    const built = vi.spyOn(get().app, 'swagger');
+    try {
+      for (const method of ['GET', 'GET', 'HEAD'] as const) {
+        const res = await get().inject({ method, url: '/docs/json' });
+        expect([method, res.statusCode, res.headers['content-type']]).toEqual([
+          method,
+          200,
+          'application/json; charset=utf-8',
+        ]);
+        if (method === 'GET') expect(res.body).toBe(served.body);
+      }
+      expect(built).not.toHaveBeenCalled();
+    } finally {
+      built.mockRestore();
+    }
   });
 });
