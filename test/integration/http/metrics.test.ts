@@ -2,6 +2,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { describeEachStore } from '../../helpers/each-store.js';
 import { useTestApp } from '../../helpers/use-test-app.js';
+import { ManualClock } from '../../helpers/app.js';
+import { OPEN_SCRAPES } from '../../../src/observability/metrics.routes.js';
 import { ok, received, useReceiver, webhookApi } from '../webhooks/webhook-fixtures.js';
 
 const PROMETHEUS_TEXT = 'text/plain; version=0.0.4; charset=utf-8';
@@ -136,6 +138,23 @@ describeEachStore('GET /metrics counts deliveries by trigger and outcome', (kind
     const created = ok(await api.create({ url: receiver().url('/hook', '127.0.0.1') }));
     await received(receiver(), async () => expect((await api.test(String(created.webhookId))).statusCode).toBe(200));
     expect(await count()).toBe(before + 1);
+  });
+});
+
+describe('/metrics without METRICS_TOKEN', () => {
+  const clock = new ManualClock();
+  const get = useTestApp('sqlite', { clock });
+  const scrapeFrom = (remoteAddress: string) => get().inject({ method: 'GET', url: '/metrics', remoteAddress });
+
+  it('limits each client to bursts of 60 scrapes, then 10 a second, with 429 and retry-after; other clients are not held', async () => {
+    for (let i = 0; i < OPEN_SCRAPES.burst; i++) expect((await scrapeFrom('198.51.100.80')).statusCode).toBe(200);
+    const refused = await scrapeFrom('198.51.100.80');
+    expect([refused.statusCode, refused.body, refused.headers['retry-after']]).toEqual([429, 'Too Many Requests', '1']);
+    expect(refused.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect((await scrapeFrom('198.51.100.81')).statusCode).toBe(200);
+    clock.advance(100); // one scrape earned back
+    expect((await scrapeFrom('198.51.100.80')).statusCode).toBe(200);
+    expect((await scrapeFrom('198.51.100.80')).statusCode).toBe(429);
   });
 });
 
