@@ -13,16 +13,17 @@ export interface CoinopErrorDetails extends Charge {
 }
 
 /**
- * What an error body says, for the message: the plain text itself, or the `error` of a JSON failure body (URL
- * metadata answers `{"success": false, "error": "…"}`, a DNS 400 may answer `{"error": "…", "field": "…"}`), so a
- * message reads the same whichever shape the route answers in. `body` keeps the answer as it came.
+ * What an error body says, for a message: the plain text itself, or the `error` of a JSON failure body (URL metadata
+ * answers `{"success": false, "error": "…"}`, a DNS 400 may answer `{"error": "…", "field": "…"}`, read as
+ * `<error> (<field>)`), so a message reads the same whichever shape the route answers in. The console reads its
+ * errors with it too.
  */
-function errorText(body: string): string {
+export function errorText(body: string): string {
   if (!body.startsWith('{')) return body;
   try {
-    const parsed: unknown = JSON.parse(body);
-    if (typeof parsed === 'object' && parsed !== null && 'error' in parsed && typeof parsed.error === 'string')
-      return parsed.error;
+    const parsed = JSON.parse(body) as { error?: unknown; field?: unknown };
+    if (typeof parsed.error === 'string')
+      return typeof parsed.field === 'string' ? `${parsed.error} (${parsed.field})` : parsed.error;
   } catch {
     // Not JSON after all: the text as it came.
   }

@@ -1,16 +1,11 @@
+import { errorText } from '../../../../clients/typescript/src/errors.js';
+
 /**
- * The service's error as a sentence. Most errors are plain text already; DNS may answer 400 with JSON
- * `{error, field}` and URL metadata failures are `{success: false, error}`: those read as "400: <error> (field)".
+ * The service's error as a sentence: "400: <error> (field)" for a DNS or URL-metadata failure answered as JSON (the
+ * SDK's reading, `errorText`), the message itself otherwise.
  */
 export function readableError(message: string | undefined): string | undefined {
   if (message === undefined) return undefined;
   const match = /^(\d{3}): (\{[\s\S]*\})$/.exec(message);
-  if (match === null) return message;
-  try {
-    const body = JSON.parse(match[2] ?? '') as { error?: unknown; field?: unknown };
-    if (typeof body.error !== 'string') return message;
-    return `${match[1]}: ${body.error}${typeof body.field === 'string' ? ` (${body.field})` : ''}`;
-  } catch {
-    return message;
-  }
+  return match === null ? message : `${match[1]}: ${errorText(match[2] ?? '')}`;
 }
