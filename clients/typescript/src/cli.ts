@@ -19,8 +19,10 @@ function help(): string {
   return `Usage: coinop <command> [arguments] [options]\n\nCommands:\n${lines.join('\n')}\n\n${GLOBAL_HELP}`;
 }
 
-/** Options every command takes that may also come before the command word, and whether each takes a value. */
-const LEADING_OPTIONS: Readonly<Record<string, boolean>> = { '--json': false, '--url': true, '--token': true };
+/** The options every command takes (GLOBAL_OPTIONS), as they may also come before the command word: true when one takes a value. */
+const LEADING_OPTIONS: Readonly<Record<string, boolean>> = Object.fromEntries(
+  Object.entries(GLOBAL_OPTIONS).map(([name, option]) => [`--${name}`, option.type === 'string']),
+);
 
 /**
  * The command word and its arguments. Options every command takes may come before the word, as in
