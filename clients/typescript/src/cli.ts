@@ -19,9 +19,14 @@ function help(): string {
   return `Usage: coinop <command> [arguments] [options]\n\nCommands:\n${lines.join('\n')}\n\n${GLOBAL_HELP}`;
 }
 
-/** The options every command takes (GLOBAL_OPTIONS), as they may also come before the command word: true when one takes a value. */
+/**
+ * The options every command takes (GLOBAL_OPTIONS) but help, which main answers itself, as they may also come before
+ * the command word: true when one takes a value.
+ */
 const LEADING_OPTIONS: Readonly<Record<string, boolean>> = Object.fromEntries(
-  Object.entries(GLOBAL_OPTIONS).map(([name, option]) => [`--${name}`, option.type === 'string']),
+  Object.entries(GLOBAL_OPTIONS)
+    .filter(([name]) => name !== 'help')
+    .map(([name, option]) => [`--${name}`, option.type === 'string']),
 );
 
 /**

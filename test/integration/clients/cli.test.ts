@@ -78,6 +78,7 @@ describeEachStore('the coinop CLI against a live instance', (kind) => {
     );
     expect(JSON.parse(json.stdout)).toStrictEqual({ data: '--json', cost: 1, balance: 48 });
 
+    expect(await coinop(['--help'])).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Usage: coinop /) });
     expect(await coinop(['--url'])).toMatchObject({
       code: 1,
       stderr: expect.stringMatching(/^coinop: --url needs a value\n/),
