@@ -32,6 +32,6 @@ export {
   type ReadyDelivery,
 } from './outbox.js';
 export { MAX_RETRY_ATTEMPTS, RETRY_BACKOFFS } from './retry-policy.js';
-export { reserveAttempt } from './retry.queries.js';
+export { endDeliveriesOf, reserveAttempt } from './retry.queries.js';
 export { RETRY_CLAIM_LEASE_MS, runDueRetries, startRetryWorker, type FindDeliveryTarget } from './retry-worker.js';
 export { newSigningSecret, SIGNING_KEY_OVERLAP_MS, type SigningKeys } from './signing.js';

@@ -61,6 +61,11 @@ export function findStaleOutbox(
   );
 }
 
+/** Whether an entry is still waiting: a deletion of its webhook removes it (endDeliveriesOf). */
+export async function outboxEntryWaits(sql: Sql, id: string): Promise<boolean> {
+  return (await sql.get('SELECT 1 AS waiting FROM inbound_outbox WHERE id = $1', [id])) !== undefined;
+}
+
 /** Routed content is not retained after delivery (docs/contract.md#deliveries, rule 5). */
 export async function deleteOutbox(store: Store, id: string): Promise<void> {
   await store.writeOne('DELETE FROM inbound_outbox WHERE id = $1', [id]);

@@ -9,7 +9,7 @@ import { deliver } from './deliver.js';
 import type { DeliveryPorts } from './deliver.js';
 import { JsonText } from './delivery.js';
 import type { DeliveryTarget } from './delivery.js';
-import { claimOutbox, deleteOutbox, findStaleOutbox, insertOutbox } from './outbox.queries.js';
+import { claimOutbox, deleteOutbox, findStaleOutbox, insertOutbox, outboxEntryWaits } from './outbox.queries.js';
 import type { OutboxEntry } from './outbox.queries.js';
 
 /**
@@ -210,6 +210,8 @@ export class OutboxDeliverer {
       await deleteOutbox(this.deps.store, entry.id); // nobody to deliver to any more
       return;
     }
+    // Read after the target: a webhook deleted and created again under its id meanwhile took the entry out first.
+    if (!(await outboxEntryWaits(this.deps.store.read, entry.id))) return;
     await this.send({ entry, target, claimUntil: now + this.claimMs });
   }
 

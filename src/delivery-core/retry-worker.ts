@@ -9,7 +9,7 @@ import type { RunningWorker } from '../jobs/poller.js';
 import type { DeliveryTarget } from './delivery.js';
 import { deliverAgain } from './deliver.js';
 import type { DeliveryRecord } from './history.js';
-import { abandonRetry, claimDueRetries } from './retry.queries.js';
+import { abandonRetry, claimDueRetries, isPending } from './retry.queries.js';
 
 /**
  * The retry worker: sends the due attempts of deliveries left `pending` by a webhook's opt-in retry policy. Any
@@ -101,6 +101,8 @@ async function retry(
   delivery: DeliveryRecord,
 ): Promise<'success' | 'failure' | 'abandoned'> {
   const target = await findTarget(delivery.walletId, delivery.webhookId);
+  // Read after the target: a webhook deleted and created again under its id meanwhile ended this delivery first.
+  if (target !== undefined && !(await isPending(deps.store.read, delivery.id))) return 'abandoned';
   if (target === undefined || delivery.body === null) {
     await abandonRetry(deps.store, delivery.id, target === undefined ? 'webhook deleted' : 'body not kept');
     return 'abandoned';

@@ -1,4 +1,4 @@
-import type { Store } from '../store/store.js';
+import type { Sql, Store, Unit } from '../store/store.js';
 import type { AttemptRecord, DeliveryRecord, DeliveryRow } from './history.js';
 import { attemptParams, fromRow, INSERT_ATTEMPT, SUMMARY_COLUMNS } from './history.js';
 
@@ -133,6 +133,12 @@ export async function recordRedelivery(store: Store, outcome: LaterOutcome, atte
   });
 }
 
+/** Whether a delivery is still due a retry: false once it ended, a deletion of its webhook included (endDeliveriesOf). */
+export async function isPending(sql: Sql, deliveryId: string): Promise<boolean> {
+  const row = await sql.get<{ status: string }>('SELECT status FROM deliveries WHERE id = $1', [deliveryId]);
+  return row?.status === 'pending';
+}
+
 /** Ends a claimed retry that cannot be sent (its webhook or wallet is gone): a failure, its number given back. */
 export async function abandonRetry(store: Store, deliveryId: string, error: string): Promise<void> {
   await store.writeOne(
@@ -141,4 +147,20 @@ export async function abandonRetry(store: Store, deliveryId: string, error: stri
      WHERE id = $1 AND status = 'pending'`,
     [deliveryId, error],
   );
+}
+
+/**
+ * A webhook's deletion, in its unit: its deliveries still due a retry end (`failure`, `webhook deleted`, e-mail
+ * content dropped) and its routed mail not yet sent leaves the outbox, so nothing of it reaches a webhook created
+ * again under the same id. A retry or an outbox send already claimed finds its delivery ended, or its entry gone,
+ * when it looks for its target (findDeliveryTarget, the outbox's findTarget), and sends nothing.
+ */
+export async function endDeliveriesOf(tx: Unit, walletId: number, webhookId: string): Promise<void> {
+  await tx.run(
+    `UPDATE deliveries SET status = 'failure', next_attempt_at = NULL, last_error = 'webhook deleted',
+       body = CASE WHEN trigger = 'email' THEN NULL ELSE body END
+     WHERE wallet_id = $1 AND webhook_id = $2 AND status = 'pending'`,
+    [walletId, webhookId],
+  );
+  await tx.run('DELETE FROM inbound_outbox WHERE wallet_id = $1 AND webhook_id = $2', [walletId, webhookId]);
 }

@@ -24,9 +24,14 @@ const tags = ['webhook'];
 
 /** The delivery history of a wallet's webhook (docs/reference.md#delivery-history); another wallet's webhook is `Webhook not found`. */
 export const deliveryRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
-  /** The webhook must be the caller's: its history is looked up only then. */
-  const ownWebhook = async (walletId: number, webhookId: string): Promise<void> => {
-    if ((await findWebhook(deps.store.read, walletId, webhookId)) === undefined) throw errors.webhookNotFound();
+  /**
+   * The webhook must be the caller's: its history is looked up only then. Rows at or before the returned time are left
+   * out: expired ones, and those of a deleted webhook whose id this one took again (made before it was created).
+   */
+  const historyStart = async (walletId: number, webhookId: string): Promise<number> => {
+    const webhook = await findWebhook(deps.store.read, walletId, webhookId);
+    if (webhook === undefined) throw errors.webhookNotFound();
+    return Math.max(deps.clock.now() - DELIVERY_RETENTION_MS, webhook.createdAt - 1);
   };
 
   app.get(
@@ -47,13 +52,12 @@ export const deliveryRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
     async (request) => {
       const walletId = walletOf(request).id;
       const { webhookId } = request.params;
-      await ownWebhook(walletId, webhookId);
       const deliveries = await listDeliveries(deps.store, {
         walletId,
         webhookId,
         limit: request.query.n,
         status: request.query.status as DeliveryStatus | undefined,
-        expiredAt: deps.clock.now() - DELIVERY_RETENTION_MS,
+        expiredAt: await historyStart(walletId, webhookId),
       });
       return { deliveries: deliveries.map(summaryView), n: deliveries.length };
     },
@@ -76,12 +80,11 @@ export const deliveryRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
     async (request) => {
       const walletId = walletOf(request).id;
       const { webhookId, deliveryId } = request.params;
-      await ownWebhook(walletId, webhookId);
       const found = await findDelivery(deps.store.read, {
         walletId,
         webhookId,
         deliveryId,
-        expiredAt: deps.clock.now() - DELIVERY_RETENTION_MS,
+        expiredAt: await historyStart(walletId, webhookId),
       });
       if (found === undefined) throw errors.deliveryNotFound();
       return { ...summaryView(found.delivery), attempts: found.attempts.map(attemptView), body: found.delivery.body };

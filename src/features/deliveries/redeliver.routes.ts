@@ -29,12 +29,15 @@ export const redeliverRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async 
 
   const lookUp = async (walletId: number, params: Params) => {
     if (typeof params.webhookId !== 'string' || typeof params.deliveryId !== 'string') return undefined;
-    // Expired rows not yet swept are found too: they answer 410, not 404.
+    const webhook = await findWebhook(deps.store.read, walletId, params.webhookId);
+    if (webhook === undefined) return undefined;
+    // Expired rows not yet swept are found too: they answer 410, not 404. Rows made before the webhook was created are
+    // a deleted webhook's that had its id: not found (nor priced) here.
     return findDelivery(deps.store.read, {
       walletId,
       webhookId: params.webhookId,
       deliveryId: params.deliveryId,
-      expiredAt: 0,
+      expiredAt: webhook.createdAt - 1,
     });
   };
   const redeliverable = (delivery: DeliveryRecord): boolean =>

@@ -1,4 +1,5 @@
 import type { Sql, Store, Unit } from '../../store/store.js';
+import { endDeliveriesOf } from '../../delivery-core/index.js';
 import { isWebhookFormat } from '../../formats/index.js';
 import type { WebhookRecord } from './webhook-record.js';
 
@@ -188,10 +189,15 @@ export async function updateWebhook(sql: Sql, walletId: number, record: WebhookR
   ]);
 }
 
+/** The webhook and, with it, whatever of its deliveries was still to be sent (endDeliveriesOf). */
 export async function deleteWebhook(store: Store, walletId: number, webhookId: string): Promise<boolean> {
-  const rows = await store.writeOne<{ webhook_id: string }>(
-    'DELETE FROM webhooks WHERE wallet_id = $1 AND webhook_id = $2 RETURNING webhook_id',
-    [walletId, webhookId],
-  );
-  return rows.length > 0;
+  return store.write(async (tx) => {
+    const rows = await tx.all<{ webhook_id: string }>(
+      'DELETE FROM webhooks WHERE wallet_id = $1 AND webhook_id = $2 RETURNING webhook_id',
+      [walletId, webhookId],
+    );
+    if (rows.length === 0) return false;
+    await endDeliveriesOf(tx, walletId, webhookId);
+    return true;
+  });
 }

@@ -309,6 +309,33 @@ describeEachStore('delivery history: every delivery and its attempts, GET /webho
     expect(notFound(await detail('hist-own', delivery?.id, other))).toEqual({ status: 404, body: 'Webhook not found' });
   });
 
+  it('a webhook created again under a deleted one’s id starts its own history: the old deliveries are not listed, shown or redeliverable', async () => {
+    await create('hist-again');
+    await api.test('hist-again');
+    const [old] = await deliveries('hist-again');
+    expect((await api.remove('hist-again')).statusCode).toBe(200);
+    clock.advance(1000);
+    await create('hist-again', outbound.url(`${path}/new`));
+    expect(await deliveries('hist-again')).toEqual([]);
+    expect([(await detail('hist-again', old?.id)).statusCode, (await detail('hist-again', old?.id)).body]).toEqual([
+      404,
+      'Delivery not found',
+    ]);
+    const redelivered = await get().inject({
+      method: 'POST',
+      url: `/webhook/hist-again/deliveries/${old?.id}/redeliver`,
+      headers: { 'x-token': token },
+    });
+    expect([redelivered.statusCode, redelivered.body, redelivered.headers['x-cost']]).toEqual([
+      404,
+      'Delivery not found',
+      '1',
+    ]);
+    expect(outbound.requestsTo(`${path}/new`)).toHaveLength(0);
+    await api.test('hist-again');
+    expect((await deliveries('hist-again')).map((delivery) => delivery.trigger)).toEqual(['test']);
+  });
+
   it('sweeps deliveries and attempts older than 7 days, keeping younger ones', async () => {
     await create('hist-sweep');
     await api.test('hist-sweep');

@@ -8,7 +8,13 @@ import { useOutboundFixture } from '../../helpers/outbound-fixture.js';
 import type { OutboundFixture } from '../../helpers/outbound-fixture.js';
 import { DAY } from '../../../src/lib/time.js';
 import { ok, webhookApi } from '../webhooks/webhook-fixtures.js';
-import { BASE_MS, INBOUND_SECRET, retryAppOptions, retryPass, START } from './retry-fixtures.js';
+import { BASE_MS, INBOUND_SECRET, retryAppOptions, retryPass, START, targetsOf } from './retry-fixtures.js';
+import { runDueRetries } from '../../../src/delivery-core/index.js';
+import type { FindDeliveryTarget } from '../../../src/delivery-core/index.js';
+import { insertOutbox } from '../../../src/delivery-core/outbox.queries.js';
+import { OutboxDeliverer } from '../../../src/delivery-core/index.js';
+import { findDeliveryTarget } from '../../../src/features/webhooks/delivery.js';
+import { FairLimiter } from '../../../src/lib/fair-limiter.js';
 
 const MESSAGE = [
   'From: Ann <ann@sender.test>',
@@ -287,21 +293,103 @@ describeEachStore('delivery retries (opt-in) and redelivery', (kind: StoreKind) 
     expect(logs.filter((entry) => entry.deliveryId === deliveryId).map((entry) => entry.cost)).toStrictEqual([0, 2]);
   });
 
-  it('a webhook deleted while a retry is pending ends the delivery without a send', async () => {
+  const rowOf = (deliveryId: string) =>
+    t.deps.store.read.get<Record<string, unknown>>(
+      'SELECT status, last_error, next_attempt_at FROM deliveries WHERE id = $1',
+      [deliveryId],
+    );
+  const ENDED_BY_DELETE = { status: 'failure', last_error: 'webhook deleted', next_attempt_at: null };
+
+  it('a webhook deleted while a retry is pending ends the delivery at the delete, without a send', async () => {
     outbound.receiver().enqueue({ status: 500 });
     await api.create({ webhookId: 'deleted', url: outbound.url(path), retry: { attempts: 2 } });
     ok(await api.test('deleted'));
     const deliveryId = String(outbound.requestsTo(path)[0]?.headers['webhook-id']);
     const due = Date.parse((await detail('deleted', deliveryId)).nextAttemptAt);
-    await api.remove('deleted');
+    expect((await api.remove('deleted')).statusCode).toBe(200);
+    expect(await rowOf(deliveryId)).toStrictEqual(ENDED_BY_DELETE);
     clock.set(due);
-    expect(await retryPass(t)).toMatchObject({ sent: 0, abandoned: 1 });
-    const row = await t.deps.store.read.get<Record<string, unknown>>(
-      'SELECT status, last_error FROM deliveries WHERE id = $1',
-      [deliveryId],
-    );
-    expect(row).toStrictEqual({ status: 'failure', last_error: 'webhook deleted' });
+    expect(await retryPass(t)).toMatchObject({ sent: 0, abandoned: 0 });
+    expect(await rowOf(deliveryId)).toStrictEqual(ENDED_BY_DELETE);
     expect(outbound.requestsTo(path)).toHaveLength(1);
+  });
+
+  it('a webhook created again under a deleted one’s id gets none of the old deliveries’ retries', async () => {
+    outbound.receiver().enqueue({ status: 500 });
+    await api.create({ webhookId: 'again', url: outbound.url(path), retry: { attempts: 2 } });
+    ok(await api.test('again'));
+    const deliveryId = String(outbound.requestsTo(path)[0]?.headers['webhook-id']);
+    const due = Date.parse((await detail('again', deliveryId)).nextAttemptAt);
+    await api.remove('again');
+    ok(await api.create({ webhookId: 'again', url: outbound.url(`${path}/new`), retry: { attempts: 2 } }));
+    clock.set(due);
+    expect(await retryPass(t)).toMatchObject({ sent: 0 });
+    expect(outbound.requestsTo(`${path}/new`)).toHaveLength(0);
+    expect(await rowOf(deliveryId)).toStrictEqual(ENDED_BY_DELETE);
+  });
+
+  it('a retry claimed just as its webhook is deleted and created again sends nothing to the new one', async () => {
+    outbound.receiver().enqueue({ status: 500 });
+    await api.create({ webhookId: 'race', url: outbound.url(path), retry: { attempts: 2 } });
+    ok(await api.test('race'));
+    const deliveryId = String(outbound.requestsTo(path)[0]?.headers['webhook-id']);
+    clock.set(Date.parse((await detail('race', deliveryId)).nextAttemptAt));
+    // The user deletes and creates the webhook again between the worker's claim and its look for the target.
+    const findTarget: FindDeliveryTarget = async (walletId, webhookId) => {
+      await api.remove(webhookId);
+      ok(await api.create({ webhookId, url: outbound.url(`${path}/new`) }));
+      return targetsOf(t)(walletId, webhookId);
+    };
+    expect(await runDueRetries(t.deps, { findTarget })).toMatchObject({ sent: 0, abandoned: 1 });
+    expect(outbound.requestsTo(`${path}/new`)).toHaveLength(0);
+    expect(await rowOf(deliveryId)).toMatchObject({ status: 'failure', last_error: 'webhook deleted' });
+  });
+
+  it('routed mail taken from the outbox just as its webhook is deleted and created again is not sent to the new one', async () => {
+    await api.create({ webhookId: 'mailrace', url: outbound.url(path) });
+    const walletId = await walletIdOf(t.deps, token);
+    const entry = {
+      id: 'msg_mailrace',
+      walletId,
+      webhookId: 'mailrace',
+      body: '{"subject":"Old"}',
+      cost: 2,
+      balance: 1,
+    };
+    // Its claim has run out (the instance that received it stopped): recovery takes it over.
+    await t.deps.store.write((tx) => insertOutbox(tx, entry, clock.now(), clock.now() - 1));
+    const deliverer = new OutboxDeliverer(t.deps, {
+      pool: new FairLimiter({ slots: 1, perKey: 1 }),
+      // The user deletes and creates the webhook again between the claim and the look for the target.
+      findTarget: async (owner, webhookId) => {
+        await api.remove(webhookId);
+        ok(await api.create({ webhookId, url: outbound.url(`${path}/new`) }));
+        return findDeliveryTarget(t.deps.store.read, owner, webhookId);
+      },
+    });
+    expect(await deliverer.recover()).toBe(1);
+    await deliverer.close();
+    expect(outbound.requestsTo(`${path}/new`)).toHaveLength(0);
+    expect(await t.deps.store.read.all('SELECT id FROM inbound_outbox WHERE id = $1', [entry.id])).toHaveLength(0);
+  });
+
+  it('routed mail still waiting in the outbox leaves it with its deleted webhook', async () => {
+    const created = ok(await api.create({ webhookId: 'waiting', url: outbound.url(path) }));
+    expect(created.email).toBeTypeOf('string');
+    const walletId = await walletIdOf(t.deps, token);
+    const entry = {
+      id: 'msg_waiting',
+      walletId,
+      webhookId: 'waiting',
+      body: '{"subject":"Secret"}',
+      cost: 2,
+      balance: 1,
+    };
+    await t.deps.store.write((tx) => insertOutbox(tx, entry, clock.now(), clock.now() + DAY));
+    const waiting = () => t.deps.store.read.all('SELECT id FROM inbound_outbox WHERE id = $1', [entry.id]);
+    expect(await waiting()).toHaveLength(1);
+    await api.remove('waiting');
+    expect(await waiting()).toHaveLength(0);
   });
 });
 
