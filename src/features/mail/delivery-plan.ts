@@ -13,7 +13,7 @@ import type { AttachmentRow } from './mail.queries.js';
 import type { ParsedMessage } from './mime-parse.js';
 import { buildPayload, payloadText } from './payload.js';
 import type { DeliveredAttachment, MessageContext } from './payload.js';
-import { applySizeRule } from './size-rule.js';
+import { applySizeRule, capForTemplate } from './size-rule.js';
 
 /**
  * What one message means for one mailbox: the cost, the attachments to store, and the body to POST
@@ -27,7 +27,6 @@ export interface DeliveryPlan {
   readonly attachments: readonly AttachmentRow[];
   /** The body as JSON, serialised once: stored in the outbox, signed and sent byte for byte. */
   readonly bodyJson: string;
-  readonly truncated: boolean;
 }
 
 export interface PlanTarget {
@@ -79,7 +78,7 @@ export const costOf = (parsed: ParsedMessage, mode: MailboxMode): number =>
 
 /**
  * `maxBytes` bounds the body in UTF-8 bytes (default and at most the 1 MiB rule): the payload is
- * cut to it before any format applies, a custom template is rendered within it, the chat and
+ * cut to it before any format but custom applies, a custom template is rendered within it, the chat and
  * PagerDuty formats are far below it by construction. Throws BodyTooLarge when it cannot be met.
  */
 export function planDelivery(
@@ -121,18 +120,18 @@ export function planDelivery(
     }
   }
   const limit = Math.min(maxBytes, PAYLOAD_MAX_BYTES);
-  const sized = applySizeRule(
-    buildPayload(parsed, context, { mailbox: target.mailbox, attachments: metadata, text: work.text }),
-    limit,
-    work.measure,
-  );
-  const kept = sized.payload.attachments.flatMap((meta) => {
+  const payload = buildPayload(parsed, context, { mailbox: target.mailbox, attachments: metadata, text: work.text });
+  // A custom template is cut as it is rendered, by its own rule (template-engine.ts): the raw payload's rule first
+  // would drop the attachments and cut the html a small template uses, though what it renders fits.
+  const sized = mode.format === 'custom' ? undefined : applySizeRule(payload, limit, work.measure);
+  const delivered = sized?.payload ?? capForTemplate(payload, limit, work.measure);
+  const kept = delivered.attachments.flatMap((meta) => {
     const row = rows.get(meta);
     return row === undefined ? [] : [row];
   });
   let body: unknown;
   try {
-    body = formatEmail(mode.format, sized.payload, {
+    body = formatEmail(mode.format, delivered, {
       options: mode.options,
       template: mode.template ?? undefined,
       maxBytes: limit,
@@ -142,7 +141,7 @@ export function planDelivery(
     throw error;
   }
   // Without a format the body is the measured payload: its JSON is already at hand.
-  const bodyJson = body === sized.payload ? sized.json : (JSON.stringify(body) ?? 'null');
+  const bodyJson = sized !== undefined && body === sized.payload ? sized.json : (JSON.stringify(body) ?? 'null');
   // Every format is bounded before it is built; this only keeps a mistake from being stored and sent.
   if (Buffer.byteLength(bodyJson, 'utf8') > limit) throw new BodyTooLarge(limit);
   return {
@@ -151,6 +150,5 @@ export function planDelivery(
     cost: costOf(parsed, mode),
     attachments: kept,
     bodyJson,
-    truncated: sized.truncated,
   };
 }

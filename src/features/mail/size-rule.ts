@@ -66,6 +66,24 @@ export function applySizeRule(
   return { payload, truncated: true, json: JSON.stringify(payload) };
 }
 
+/**
+ * For a custom template, which cuts what it renders by its own rule (template-engine.ts): `text` and `html` longer than
+ * the whole limit are cut to it first, so each mailbox's render reads at most the limit of each (never the whole
+ * decoded message again); `truncated` is left to the template, which cuts such a value further whenever it uses it.
+ */
+export function capForTemplate(
+  original: InboundEmailPayload,
+  limit: number,
+  measure: (s: string) => number = jsonStringBytes,
+): InboundEmailPayload {
+  const capped = { ...original };
+  for (const field of ['text', 'html'] as const) {
+    const value = capped[field];
+    if (value !== undefined && measure(value) > limit) capped[field] = fitJsonString(value, limit);
+  }
+  return capped;
+}
+
 /** The size a payload must fit in, and how its strings are measured. */
 interface Fit {
   readonly limit: number;

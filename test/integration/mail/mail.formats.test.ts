@@ -117,4 +117,23 @@ describeEachStore('inbound mail: every format adapter, end to end over SMTP', (k
     const link = new URL(String(body.files[0].downloadUrl));
     expect((await h.t.inject({ method: 'GET', url: `${link.pathname}${link.search}` })).body).toBe('98%');
   });
+
+  it('custom: a message over 1 MiB keeps the attachments a small template renders, untruncated; the raw payload loses them', async () => {
+    const h = get();
+    const template = { files: '{{attachments}}', first: '{{attachments[0].filename}}', truncated: '{{truncated}}' };
+    const raw = await createMailbox(h, {}, 100, '/raw-big');
+    const formatted = await createMailbox(h, { format: 'custom', template }, 100, '/formatted-big');
+    const before = h.receiver.requests.length;
+    const big = { ...MESSAGE, html: `<p>${'x'.repeat(1_100_000)}</p>` };
+    expect((await sendMail(h, { to: [raw.email, formatted.email], ...big })).response).toMatch(/^250 /);
+    const requests = (await h.receiver.waitForRequests(before + 2)).slice(before);
+    await h.smtp.idle();
+    const byPath = Object.fromEntries(requests.map((request) => [request.path, JSON.parse(request.text) as unknown]));
+    const body = byPath['/formatted-big'] as Record<string, any>;
+    expect(body).toMatchObject({ first: 'df.txt', truncated: '' });
+    expect(body.files).toHaveLength(1);
+    const link = new URL(String(body.files[0].downloadUrl));
+    expect((await h.t.inject({ method: 'GET', url: `${link.pathname}${link.search}` })).body).toBe('98%');
+    expect(byPath['/raw-big']).toMatchObject({ attachments: [], truncated: true });
+  });
 });

@@ -113,6 +113,28 @@ describe('planDelivery', () => {
     }
   });
 
+  it('a custom template over a message larger than 1 MiB keeps its attachments when what it renders fits', () => {
+    const big: ParsedMessage = { ...PARSED, html: `<p>${'x'.repeat(1_100_000)}</p>` };
+    const template = { files: '{{attachments}}', first: '{{attachments[0].filename}}', truncated: '{{truncated}}' };
+    const plan = planDelivery(big, CONTEXT, target({ format: 'custom', template }));
+    const body = JSON.parse(plan.bodyJson) as Record<string, any>;
+    expect(body.files.map((file: { size: number }) => file.size)).toStrictEqual([2, 25_000_000, 3]);
+    expect(body.first).toBe('kept.txt');
+    expect(body.truncated).toBe('');
+    expect(plan.attachments.map((row) => row.filename)).toStrictEqual(['kept.txt', null]);
+    // The raw payload of the same message is cut by the 1 MiB rule: attachments first.
+    const raw = JSON.parse(planDelivery(big, CONTEXT, target()).bodyJson) as Record<string, any>;
+    expect([raw.attachments, raw.truncated]).toStrictEqual([[], true]);
+  });
+
+  it('a custom template that renders the whole of a larger message is cut to 1 MiB by its own rule', () => {
+    const big: ParsedMessage = { ...PARSED, html: `<p>${'x'.repeat(1_100_000)}</p>` };
+    const template = { html: '{{html}}', truncated: '{{truncated}}' };
+    const plan = planDelivery(big, CONTEXT, target({ format: 'custom', template }));
+    expect(Buffer.byteLength(plan.bodyJson)).toBeLessThanOrEqual(1024 * 1024);
+    expect(JSON.parse(plan.bodyJson)).toMatchObject({ truncated: true });
+  });
+
   it('applies the webhook’s format to the payload', () => {
     const plan = planDelivery(PARSED, CONTEXT, target({ format: 'slack' }));
     expect(JSON.parse(plan.bodyJson)).toStrictEqual({ text: '*S*\nFrom: A &lt;a@x.test&gt;\nhello' });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { applySizeRule, fitJsonString, jsonBytes, jsonStringBytes } from '../../../src/features/mail/size-rule.js';
+import {
+  applySizeRule,
+  capForTemplate,
+  fitJsonString,
+  jsonBytes,
+  jsonStringBytes,
+} from '../../../src/features/mail/size-rule.js';
 import type { InboundEmailPayload } from '../../../src/formats/index.js';
 
 const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
@@ -155,5 +161,26 @@ describe('the 1 MiB rule', () => {
     expect(out.to).toHaveLength(100);
     expect(out.subject).toHaveLength(998);
     expect(jsonBytes(out)).toBeLessThanOrEqual(20_000);
+  });
+});
+
+describe('capping a payload for a custom template', () => {
+  const LIMIT = 2000;
+  const attachments = [{ filename: 'a.pdf', contentType: 'application/pdf', size: 40 }];
+
+  it('cuts text and html longer than the whole limit to it, and leaves the rest to the template', () => {
+    const p = payload({ html: 'é'.repeat(5000), text: 't'.repeat(100), attachments });
+    const measured: string[] = [];
+    const out = capForTemplate(p, LIMIT, (s) => {
+      measured.push(s);
+      return jsonStringBytes(s);
+    });
+    expect(jsonStringBytes(out.html ?? '')).toBeLessThanOrEqual(LIMIT);
+    expect(out.html).toBe('é'.repeat(999));
+    expect(out.text).toBe(p.text);
+    expect(out.attachments).toStrictEqual(attachments);
+    expect(out).not.toHaveProperty('truncated');
+    expect(p.html).toHaveLength(5000); // the caller's payload is not changed
+    expect(measured).toStrictEqual([p.text, p.html]); // through the caller's measure (a memo shared by mailboxes)
   });
 });
