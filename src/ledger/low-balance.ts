@@ -113,7 +113,8 @@ export interface LowBalanceSettingsChange {
 
 /**
  * One statement, so concurrent updates of different fields never undo each other.
- * A new threshold re-arms the incident: the next charge at or below it notifies.
+ * A new threshold re-arms the incident: the next charge at or below it notifies. So does a first target (a webhook
+ * or an e-mail where there was neither): a crossing with nowhere to send it told no one, and must not count as told.
  */
 export async function updateLowBalanceSettings(
   store: Store,
@@ -123,7 +124,11 @@ export async function updateLowBalanceSettings(
   await store.writeOne(
     `UPDATE wallets SET
        lb_threshold = CASE WHEN $1 = 1 THEN $2 ELSE lb_threshold END,
-       lb_armed = CASE WHEN $1 = 1 THEN 1 ELSE lb_armed END,
+       lb_armed = CASE
+         WHEN $1 = 1 THEN 1
+         WHEN lb_webhook IS NULL AND lb_email IS NULL
+           AND (($3 = 1 AND CAST($4 AS TEXT) IS NOT NULL) OR ($5 = 1 AND CAST($6 AS TEXT) IS NOT NULL)) THEN 1
+         ELSE lb_armed END,
        lb_webhook = CASE WHEN $3 = 1 THEN $4 ELSE lb_webhook END,
        lb_email = CASE WHEN $5 = 1 THEN $6 ELSE lb_email END
      WHERE id = $7`,

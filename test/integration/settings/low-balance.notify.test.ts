@@ -158,6 +158,22 @@ describeEachStore('low-balance notifications', (kind) => {
     expect(received()).toHaveLength(0);
   });
 
+  it('a crossing with no target set is not spent: the first webhook set afterwards hears of the next charge at or below', async () => {
+    await configure({ low_balance_threshold: 95 }); // 99 left
+    expect(await spend(5)).toBe(94); // crossed, with nowhere to send it
+    expect(await send()).toEqual({ handled: 1, webhooks: 0, emails: 0 });
+    await configure({ low_balance_webhook: { url: outbound.url(path) } }); // 93
+    expect((await send()).handled).toBe(0); // setting a target sends nothing by itself
+    expect(await spend(1)).toBe(92);
+    await send();
+    expect(bodies()).toEqual([raw(92, 95)]);
+    // Changing the target of a wallet already told re-arms nothing.
+    await configure({ low_balance_webhook: { url: outbound.url(`${path}/other`) } }); // 91
+    expect(await spend(1)).toBe(90);
+    expect((await send()).handled).toBe(0);
+    expect(outbound.requestsTo(`${path}/other`)).toHaveLength(0);
+  });
+
   it('never notifies with threshold 0 (disabled)', async () => {
     await configure({ low_balance_threshold: 0, low_balance_webhook: { url: outbound.url(path) } });
     await spend(99);
