@@ -3,6 +3,7 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import { ISODate, Nullable } from '../../http/schemas.js';
 import { RECORD_TYPES } from '../../outbound/dns/dns-types.js';
 import { REQUEST_DEADLINE_MS } from './request-budget.js';
+import { MAX_NAME_LENGTH } from './names.js';
 import {
   MAX_DOMAINS,
   MAX_PROPAGATION_SERVERS,
@@ -39,8 +40,9 @@ export const DnsLookupBody = Type.Object(
     domains: Type.Array(
       Type.String({
         minLength: 1,
-        maxLength: 253,
-        'x-error': 'must be a domain name or IP address of 1 to 253 characters',
+        // 253 characters and the root's final dot (`example.com.`); the name itself is held to 253 by names.ts.
+        maxLength: MAX_NAME_LENGTH + 1,
+        'x-error': 'must be a domain name or IP address of 1 to 253 characters (254 with a final dot)',
       }),
       {
         minItems: 1,

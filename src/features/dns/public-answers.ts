@@ -18,7 +18,7 @@ export interface AddressRange {
   readonly last: string;
 }
 
-function ipv4Range(labels: readonly string[]): AddressRange | null {
+function ipv4Range(labels: readonly string[]): AddressRange {
   const octets: number[] = [];
   // The label next to the suffix is the first octet; a non-numeric label (RFC 2317 `0-25`) ends the prefix.
   for (let i = labels.length - 1; i >= 0 && octets.length < 4; i--) {
@@ -26,29 +26,30 @@ function ipv4Range(labels: readonly string[]): AddressRange | null {
     if (label.length === 0 || label.length > 3 || !/^\d+$/.test(label) || Number(label) > 255) break;
     octets.push(Number(label));
   }
-  if (octets.length === 0) return null;
   const fill = (value: number) => [...octets, ...Array<number>(4 - octets.length).fill(value)].join('.');
   return { first: fill(0), last: fill(255) };
 }
 
-function ipv6Range(labels: readonly string[]): AddressRange | null {
+function ipv6Range(labels: readonly string[]): AddressRange {
   let nibbles = '';
   for (let i = labels.length - 1; i >= 0 && nibbles.length < 32; i--) {
     const label = labels[i] as string;
     if (!/^[0-9a-f]$/.test(label)) break;
     nibbles += label;
   }
-  if (nibbles === '') return null;
   const fill = (digit: string) => (nibbles + digit.repeat(32 - nibbles.length)).replace(/(.{4})(?!$)/g, '$1:');
   return { first: fill('0'), last: fill('f') };
 }
 
-/** `2.0.192.in-addr.arpa` → 192.0.2.0 to 192.0.2.255; null for a name that is not under a reverse zone's address labels. */
+/**
+ * `2.0.192.in-addr.arpa` → 192.0.2.0 to 192.0.2.255; null for a name outside the reverse zones. The zones' apexes, and
+ * names with no address label next to the suffix, cover the whole address space.
+ */
 export function reverseNameRange(name: string): AddressRange | null {
   // A DNS name is at most 253 characters: cut before transforming.
-  const canonical = name.slice(0, 256).toLowerCase().replace(/\.$/, '');
-  if (canonical.endsWith(IPV4_REVERSE)) return ipv4Range(canonical.slice(0, -IPV4_REVERSE.length).split('.'));
-  if (canonical.endsWith(IPV6_REVERSE)) return ipv6Range(canonical.slice(0, -IPV6_REVERSE.length).split('.'));
+  const canonical = `.${name.slice(0, 256).toLowerCase().replace(/\.$/, '')}`;
+  if (canonical.endsWith(IPV4_REVERSE)) return ipv4Range(canonical.slice(1, -IPV4_REVERSE.length).split('.'));
+  if (canonical.endsWith(IPV6_REVERSE)) return ipv6Range(canonical.slice(1, -IPV6_REVERSE.length).split('.'));
   return null;
 }
 

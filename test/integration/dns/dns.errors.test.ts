@@ -17,12 +17,12 @@ const BAD_INPUT: ReadonlyArray<readonly [string, unknown, string]> = [
   [
     'a number among the domains',
     { domains: ['example.test', 42] },
-    'Invalid domains[1]: must be a domain name or IP address of 1 to 253 characters',
+    'Invalid domains[1]: must be a domain name or IP address of 1 to 253 characters (254 with a final dot)',
   ],
   [
     'an empty domain',
     { domains: [''] },
-    'Invalid domains[0]: must be a domain name or IP address of 1 to 253 characters',
+    'Invalid domains[0]: must be a domain name or IP address of 1 to 253 characters (254 with a final dot)',
   ],
   [
     'an invalid name',
@@ -117,6 +117,9 @@ const BAD_INPUT: ReadonlyArray<readonly [string, unknown, string]> = [
   ],
 ];
 
+/** A name of 253 characters, the most a DNS name has: four labels of 63, 63, 63 and 61. */
+const LONGEST_NAME = ['a'.repeat(63), 'b'.repeat(63), 'c'.repeat(63), 'd'.repeat(61)].join('.');
+
 describeEachStore('POST /dns-lookup: bad input', (kind) => {
   const { app, dns } = useDnsApp(kind);
 
@@ -132,6 +135,29 @@ describeEachStore('POST /dns-lookup: bad input', (kind) => {
       expect(dns().queries.length).toBe(asked);
     });
   }
+
+  it('takes a name of 253 characters written with the final dot, and refuses one character more', async () => {
+    expect(LONGEST_NAME).toHaveLength(253);
+    const token = await app().createToken(100);
+    const asked = dns().queries.length;
+    const res = await lookup(app(), token, { domains: [`${LONGEST_NAME}.`], recordTypes: ['A'], ...FAST });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(
+      dns()
+        .queries.slice(asked)
+        .map((query) => query.name),
+    ).toContain(LONGEST_NAME);
+    const longer = await lookup(app(), token, { domains: [`e${LONGEST_NAME}`], ...FAST });
+    expect([longer.statusCode, longer.body]).toEqual([
+      400,
+      `Invalid domains[0]: "e${LONGEST_NAME}" is not a valid domain name or IP address`,
+    ]);
+    const longest = await lookup(app(), token, { domains: [`e${LONGEST_NAME}.`], ...FAST });
+    expect([longest.statusCode, longest.body]).toEqual([
+      400,
+      'Invalid domains[0]: must be a domain name or IP address of 1 to 253 characters (254 with a final dot)',
+    ]);
+  });
 
   it('answers 400 to a body that is not JSON', async () => {
     const token = await app().createToken(100);

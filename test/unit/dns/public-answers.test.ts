@@ -13,9 +13,17 @@ describe('reverse names', () => {
       first: 'fd00:0000:0000:0000:0000:0000:0000:0000',
       last: 'fdff:ffff:ffff:ffff:ffff:ffff:ffff:ffff',
     });
-    expect(reverseNameRange('in-addr.arpa')).toBeNull();
     expect(reverseNameRange('example.com')).toBeNull();
-    expect(reverseNameRange('300.in-addr.arpa')).toBeNull();
+    expect(reverseNameRange('xin-addr.arpa')).toBeNull();
+    // The apexes, and names with no address label next to the suffix, cover every address.
+    const everyIpv4 = { first: '0.0.0.0', last: '255.255.255.255' };
+    expect(reverseNameRange('in-addr.arpa')).toEqual(everyIpv4);
+    expect(reverseNameRange('IN-ADDR.ARPA.')).toEqual(everyIpv4);
+    expect(reverseNameRange('300.in-addr.arpa')).toEqual(everyIpv4);
+    expect(reverseNameRange('ip6.arpa')).toEqual({
+      first: '0000:0000:0000:0000:0000:0000:0000:0000',
+      last: 'ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff',
+    });
   });
 
   it('may be asked unless the whole range they cover is refused by the policy', () => {
@@ -28,6 +36,9 @@ describe('reverse names', () => {
       '1.0.0.127.in-addr.arpa',
       'd.f.ip6.arpa',
       '1.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.ip6.arpa',
+      'in-addr.arpa',
+      'ip6.arpa',
+      '300.in-addr.arpa',
     ])
       expect(mayAsk(name, strict), name).toBe(false);
     for (const name of [

@@ -52,7 +52,11 @@ var init_define_SCHEMA_FACTS = __esm({
   '<define:SCHEMA_FACTS>'() {
     define_SCHEMA_FACTS_default = {
       domains: { minItems: 1, maxItems: 10, error: 'must list 1 to 10 domain names or IP addresses' },
-      domain: { minLength: 1, maxLength: 253, error: 'must be a domain name or IP address of 1 to 253 characters' },
+      domain: {
+        minLength: 1,
+        maxLength: 254,
+        error: 'must be a domain name or IP address of 1 to 253 characters (254 with a final dot)',
+      },
       webhookId: { pattern: '^[A-Za-z0-9_-]{1,30}$', error: 'must be 1 to 30 characters from A-Z, a-z, 0-9, _ and -' },
       reservedWebhookIds: ['call'],
       webhookUrl: { maxLength: 2048 },
