@@ -65,10 +65,28 @@ export const myIpRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app,
       const lookupAddress = address.ip || address.ipv6;
       return {
         ...address,
-        userAgent: request.headers['user-agent'] ?? '',
-        acceptLanguage: request.headers['accept-language'] ?? '',
+        userAgent: headerText(request.headers['user-agent']),
+        acceptLanguage: headerText(request.headers['accept-language']),
         ...(lookupAddress === '' ? EMPTY_GEO : await deps.geo.lookup(lookupAddress)),
       };
     },
   );
 };
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * A header value as the client wrote it. Node reads header bytes as Latin-1, so a client that sent UTF-8 (a user agent
+ * or a language tag with `ü` in it) would see it garbled back; bytes that are valid UTF-8 are read as UTF-8, any others
+ * stay Latin-1. Bounded by Node's header size limit.
+ */
+function headerText(value: string | undefined): string {
+  if (value === undefined) return '';
+  // eslint-disable-next-line no-control-regex
+  if (!/[^\u0000-\u007f]/.test(value)) return value;
+  try {
+    return utf8.decode(Buffer.from(value, 'latin1'));
+  } catch {
+    return value;
+  }
+}

@@ -76,6 +76,20 @@ describeEachStore('GET /myip from the connection (TRUST_PROXY unset)', (kind) =>
     });
   });
 
+  it('reads a user agent and languages sent in UTF-8 as UTF-8, and other bytes as Latin-1', async () => {
+    const token = await get().createToken(10);
+    // Node hands header bytes over as Latin-1: the UTF-8 of `ünïcode` arrives as `Ã¼nÃ¯code`.
+    const asSent = (text: string) => Buffer.from(text, 'utf8').toString('latin1');
+    const body = await myip(get(), token, '203.0.113.9', {
+      'user-agent': asSent('Mozilla/5.0 ünïcode ✓'),
+      'accept-language': asSent('de-DE'),
+    });
+    expect([body.userAgent, body.acceptLanguage]).toStrictEqual(['Mozilla/5.0 ünïcode ✓', 'de-DE']);
+    // A lone 0xFC byte is not UTF-8: it stays the Latin-1 character it is.
+    const latin1 = await myip(get(), token, '203.0.113.9', { 'user-agent': 'Bot \u00fc' });
+    expect(latin1.userAgent).toBe('Bot \u00fc');
+  });
+
   it('reports a native IPv6 caller in ipv6, with ip empty', async () => {
     const token = await get().createToken(10);
     const body = await myip(get(), token, '2001:db8:1::5', { 'user-agent': 'probe/1' });
