@@ -40,9 +40,14 @@ const FORBIDDEN = new Set([
 export function checkHeaders(headers: Record<string, string>, field = 'headers'): string | null {
   const names = Object.keys(headers);
   if (names.length > MAX_HEADERS) return `Invalid ${field}: at most ${MAX_HEADERS} headers`;
+  const seen = new Set<string>();
   for (const name of names) {
     if (!TOKEN.test(name)) return `Invalid ${field}: "${name}" is not a valid header name`;
-    if (FORBIDDEN.has(name.toLowerCase())) return `Invalid ${field}: "${name}" cannot be set`;
+    const lower = name.toLowerCase();
+    if (FORBIDDEN.has(lower)) return `Invalid ${field}: "${name}" cannot be set`;
+    // One header, two values: which one the receiver would get depends on the HTTP client.
+    if (seen.has(lower)) return `Invalid ${field}: "${name}" is given twice (header names ignore case)`;
+    seen.add(lower);
     const value = headers[name] ?? '';
     if (value.length > MAX_HEADER_VALUE_LENGTH)
       return `Invalid ${field}: value of "${name}" is longer than ${MAX_HEADER_VALUE_LENGTH} characters`;

@@ -66,6 +66,11 @@ export async function outboxEntryWaits(sql: Sql, id: string): Promise<boolean> {
   return (await sql.get('SELECT 1 AS waiting FROM inbound_outbox WHERE id = $1', [id])) !== undefined;
 }
 
+/** A deleted webhook's mail not yet sent (endDeliveriesOf, in the deletion's unit). */
+export async function deleteOutboxOf(tx: Sql, walletId: number, webhookId: string): Promise<void> {
+  await tx.run('DELETE FROM inbound_outbox WHERE wallet_id = $1 AND webhook_id = $2', [walletId, webhookId]);
+}
+
 /** Routed content is not retained after delivery (docs/contract.md#deliveries, rule 5). */
 export async function deleteOutbox(store: Store, id: string): Promise<void> {
   await store.writeOne('DELETE FROM inbound_outbox WHERE id = $1', [id]);

@@ -1,6 +1,7 @@
 import type { Sql, Store, Unit } from '../store/store.js';
 import type { AttemptRecord, DeliveryRecord, DeliveryRow } from './history.js';
 import { attemptParams, fromRow, INSERT_ATTEMPT, SUMMARY_COLUMNS } from './history.js';
+import { deleteOutboxOf } from './outbox.queries.js';
 
 /**
  * The queries of retries and redeliveries. A later attempt takes its number first (`attempts = attempts + 1`,
@@ -162,5 +163,5 @@ export async function endDeliveriesOf(tx: Unit, walletId: number, webhookId: str
      WHERE wallet_id = $1 AND webhook_id = $2 AND status = 'pending'`,
     [walletId, webhookId],
   );
-  await tx.run('DELETE FROM inbound_outbox WHERE wallet_id = $1 AND webhook_id = $2', [walletId, webhookId]);
+  await deleteOutboxOf(tx, walletId, webhookId);
 }

@@ -21,6 +21,8 @@ export function parseTargetUrl(raw: string, allowHttp: boolean): URL {
     // Credentials in URLs end up in logs and in redirects to other origins.
     throw new OutboundError('invalid_url', 'Invalid url: must not contain credentials');
   }
+  // Nothing listens on port 0: such a URL could be saved, and charged for, but never reached.
+  if (url.port === '0') throw new OutboundError('invalid_url', 'Invalid url: port 0 is not a port');
   return url;
 }
 

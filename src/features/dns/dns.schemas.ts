@@ -71,7 +71,7 @@ export const DnsLookupBody = Type.Object(
         }),
         {
           maxItems: MAX_PROPAGATION_SERVERS,
-          'x-error': `must list at most ${MAX_PROPAGATION_SERVERS} servers`,
+          'x-error': `must be a list of at most ${MAX_PROPAGATION_SERVERS} servers`,
           description:
             'Replaces the default resolvers; public addresses on port 53 only (private, loopback, link-local addresses and other ports are refused)',
         },

@@ -103,7 +103,12 @@ const BAD_INPUT: ReadonlyArray<readonly [string, unknown, string]> = [
   [
     '11 propagation servers',
     { domains: ['example.test'], propagationServers: Array.from({ length: 11 }, (_, i) => `9.9.9.${i}`) },
-    'Invalid propagationServers: must list at most 10 servers',
+    'Invalid propagationServers: must be a list of at most 10 servers',
+  ],
+  [
+    'propagation servers as a string',
+    { domains: ['example.test'], propagationServers: '8.8.8.8' },
+    'Invalid propagationServers: must be a list of at most 10 servers',
   ],
   [
     'a malformed propagation server',

@@ -26,7 +26,13 @@ const CREATE_CASES: ReadonlyArray<readonly [string, Record<string, unknown>, str
   ['a url that is no URL', { url: 'not a url' }, 'Invalid url: must be a valid URL'],
   ['a url with credentials', { url: 'https://user:pw@127.0.0.1/hook' }, 'Invalid url: must not contain credentials'],
   ['a url that is not a string', { url: 42 }, 'Invalid url: must be string'],
+  ['a url on port 0', { url: 'https://example.com:0/hook' }, 'Invalid url: port 0 is not a port'],
   ['a Host header', { headers: { Host: 'evil.example' } }, 'Invalid headers: "Host" cannot be set'],
+  [
+    'two headers whose names differ only in case',
+    { headers: { Authorization: 'a', authorization: 'b' } },
+    'Invalid headers: "authorization" is given twice (header names ignore case)',
+  ],
   [
     'a content-length header',
     { headers: { 'content-length': '1' } },

@@ -1295,9 +1295,13 @@ var FORBIDDEN = /* @__PURE__ */ new Set([
 function checkHeaders(headers, field = 'headers') {
   const names = Object.keys(headers);
   if (names.length > MAX_HEADERS) return `Invalid ${field}: at most ${MAX_HEADERS} headers`;
+  const seen = /* @__PURE__ */ new Set();
   for (const name of names) {
     if (!TOKEN.test(name)) return `Invalid ${field}: "${name}" is not a valid header name`;
-    if (FORBIDDEN.has(name.toLowerCase())) return `Invalid ${field}: "${name}" cannot be set`;
+    const lower = name.toLowerCase();
+    if (FORBIDDEN.has(lower)) return `Invalid ${field}: "${name}" cannot be set`;
+    if (seen.has(lower)) return `Invalid ${field}: "${name}" is given twice (header names ignore case)`;
+    seen.add(lower);
     const value = headers[name] ?? '';
     if (value.length > MAX_HEADER_VALUE_LENGTH)
       return `Invalid ${field}: value of "${name}" is longer than ${MAX_HEADER_VALUE_LENGTH} characters`;
@@ -1537,6 +1541,7 @@ function parseTargetUrl(raw, allowHttp) {
   if (url.username !== '' || url.password !== '') {
     throw new OutboundError('invalid_url', 'Invalid url: must not contain credentials');
   }
+  if (url.port === '0') throw new OutboundError('invalid_url', 'Invalid url: port 0 is not a port');
   return url;
 }
 

@@ -57,7 +57,7 @@ export function lookupProblem(
   if (bad !== undefined) return `"${bad}" is not a valid domain name or IP address (domains[${index}])`;
   if (types === 0) return 'Invalid recordTypes: must list 1 or more record types';
   if (servers.length > MAX_PROPAGATION_SERVERS)
-    return `Invalid propagationServers: must list at most ${MAX_PROPAGATION_SERVERS} servers`;
+    return `Invalid propagationServers: must be a list of at most ${MAX_PROPAGATION_SERVERS} servers`;
   return rangeProblem('timeout', timeout, TIMEOUT_RANGE) ?? rangeProblem('maxRetries', retries, RETRIES_RANGE);
 }
 
