@@ -153,8 +153,8 @@ export async function abandonRetry(store: Store, deliveryId: string, error: stri
 /**
  * A webhook's deletion, in its unit: its deliveries still due a retry end (`failure`, `webhook deleted`, e-mail
  * content dropped) and its routed mail not yet sent leaves the outbox, so nothing of it reaches a webhook created
- * again under the same id. A retry or an outbox send already claimed finds its delivery ended, or its entry gone,
- * when it looks for its target (findDeliveryTarget, the outbox's findTarget), and sends nothing.
+ * again under the same id. A retry or an outbox send already claimed reads, after its target, whether its delivery
+ * still waits (isPending, outbox.queries.ts's outboxEntryWaits), and sends nothing once it does not.
  */
 export async function endDeliveriesOf(tx: Unit, walletId: number, webhookId: string): Promise<void> {
   await tx.run(
