@@ -299,13 +299,30 @@ describeEachStore('delivery retries (opt-in) and redelivery', (kind: StoreKind) 
       [deliveryId],
     );
   const ENDED_BY_DELETE = { status: 'failure', last_error: 'webhook deleted', next_attempt_at: null };
+  /** Routed mail for `webhookId` waiting in the outbox, its claim held until `claimUntil`. */
+  const waitingMail = async (webhookId: string, claimUntil: number) => {
+    const entry = {
+      id: `msg_${webhookId}`,
+      walletId: await walletIdOf(t.deps, token),
+      webhookId,
+      body: '{}',
+      cost: 2,
+      balance: 1,
+    };
+    await t.deps.store.write((tx) => insertOutbox(tx, entry, clock.now(), claimUntil));
+    return () => t.deps.store.read.all('SELECT id FROM inbound_outbox WHERE id = $1', [entry.id]);
+  };
+  /** A webhook with retries whose test delivery failed: the delivery waits for its first retry, due at `due`. */
+  const pendingDelivery = async (webhookId: string) => {
+    outbound.receiver().enqueue({ status: 500 });
+    await api.create({ webhookId, url: outbound.url(path), retry: { attempts: 2 } });
+    ok(await api.test(webhookId));
+    const deliveryId = String(outbound.requestsTo(path)[0]?.headers['webhook-id']);
+    return { deliveryId, due: Date.parse((await detail(webhookId, deliveryId)).nextAttemptAt) };
+  };
 
   it('a webhook deleted while a retry is pending ends the delivery at the delete, without a send', async () => {
-    outbound.receiver().enqueue({ status: 500 });
-    await api.create({ webhookId: 'deleted', url: outbound.url(path), retry: { attempts: 2 } });
-    ok(await api.test('deleted'));
-    const deliveryId = String(outbound.requestsTo(path)[0]?.headers['webhook-id']);
-    const due = Date.parse((await detail('deleted', deliveryId)).nextAttemptAt);
+    const { deliveryId, due } = await pendingDelivery('deleted');
     expect((await api.remove('deleted')).statusCode).toBe(200);
     expect(await rowOf(deliveryId)).toStrictEqual(ENDED_BY_DELETE);
     clock.set(due);
@@ -315,11 +332,7 @@ describeEachStore('delivery retries (opt-in) and redelivery', (kind: StoreKind) 
   });
 
   it('a webhook created again under a deleted one’s id gets none of the old deliveries’ retries', async () => {
-    outbound.receiver().enqueue({ status: 500 });
-    await api.create({ webhookId: 'again', url: outbound.url(path), retry: { attempts: 2 } });
-    ok(await api.test('again'));
-    const deliveryId = String(outbound.requestsTo(path)[0]?.headers['webhook-id']);
-    const due = Date.parse((await detail('again', deliveryId)).nextAttemptAt);
+    const { deliveryId, due } = await pendingDelivery('again');
     await api.remove('again');
     ok(await api.create({ webhookId: 'again', url: outbound.url(`${path}/new`), retry: { attempts: 2 } }));
     clock.set(due);
@@ -329,11 +342,8 @@ describeEachStore('delivery retries (opt-in) and redelivery', (kind: StoreKind) 
   });
 
   it('a retry claimed just as its webhook is deleted and created again sends nothing to the new one', async () => {
-    outbound.receiver().enqueue({ status: 500 });
-    await api.create({ webhookId: 'race', url: outbound.url(path), retry: { attempts: 2 } });
-    ok(await api.test('race'));
-    const deliveryId = String(outbound.requestsTo(path)[0]?.headers['webhook-id']);
-    clock.set(Date.parse((await detail('race', deliveryId)).nextAttemptAt));
+    const { deliveryId, due } = await pendingDelivery('race');
+    clock.set(due);
     // The user deletes and creates the webhook again between the worker's claim and its look for the target.
     const findTarget: FindDeliveryTarget = async (walletId, webhookId) => {
       await api.remove(webhookId);
@@ -347,17 +357,8 @@ describeEachStore('delivery retries (opt-in) and redelivery', (kind: StoreKind) 
 
   it('routed mail taken from the outbox just as its webhook is deleted and created again is not sent to the new one', async () => {
     await api.create({ webhookId: 'mailrace', url: outbound.url(path) });
-    const walletId = await walletIdOf(t.deps, token);
-    const entry = {
-      id: 'msg_mailrace',
-      walletId,
-      webhookId: 'mailrace',
-      body: '{"subject":"Old"}',
-      cost: 2,
-      balance: 1,
-    };
     // Its claim has run out (the instance that received it stopped): recovery takes it over.
-    await t.deps.store.write((tx) => insertOutbox(tx, entry, clock.now(), clock.now() - 1));
+    const waiting = await waitingMail('mailrace', clock.now() - 1);
     const deliverer = new OutboxDeliverer(t.deps, {
       pool: new FairLimiter({ slots: 1, perKey: 1 }),
       // The user deletes and creates the webhook again between the claim and the look for the target.
@@ -370,23 +371,13 @@ describeEachStore('delivery retries (opt-in) and redelivery', (kind: StoreKind) 
     expect(await deliverer.recover()).toBe(1);
     await deliverer.close();
     expect(outbound.requestsTo(`${path}/new`)).toHaveLength(0);
-    expect(await t.deps.store.read.all('SELECT id FROM inbound_outbox WHERE id = $1', [entry.id])).toHaveLength(0);
+    expect(await waiting()).toHaveLength(0);
   });
 
   it('routed mail still waiting in the outbox leaves it with its deleted webhook', async () => {
     const created = ok(await api.create({ webhookId: 'waiting', url: outbound.url(path) }));
     expect(created.email).toBeTypeOf('string');
-    const walletId = await walletIdOf(t.deps, token);
-    const entry = {
-      id: 'msg_waiting',
-      walletId,
-      webhookId: 'waiting',
-      body: '{"subject":"Secret"}',
-      cost: 2,
-      balance: 1,
-    };
-    await t.deps.store.write((tx) => insertOutbox(tx, entry, clock.now(), clock.now() + DAY));
-    const waiting = () => t.deps.store.read.all('SELECT id FROM inbound_outbox WHERE id = $1', [entry.id]);
+    const waiting = await waitingMail('waiting', clock.now() + DAY);
     expect(await waiting()).toHaveLength(1);
     await api.remove('waiting');
     expect(await waiting()).toHaveLength(0);
