@@ -30,9 +30,17 @@ export interface DiscordBody {
   content: string;
 }
 
+/**
+ * Discord pings on `@everyone`, `@here` and `<@…>` (a user or a role) in `content`, and anyone may send mail to a
+ * mailbox: their `@` becomes a look-alike (`＠`, U+FF20) of the same length, so the limits and cuts are unchanged.
+ */
+const DISCORD_MENTION = /@(?=everyone|here)|(?<=<)@/gi;
+const defuseMentions = (text: string): string => text.replace(DISCORD_MENTION, '\uFF20');
+
 export function discordBody(message: ChatMessage): DiscordBody {
-  const head = `**${truncate(message.title, LIMITS.title)}**\n${truncate(message.line, LIMITS.line)}`;
-  return { content: withBody(head, truncate(message.body, LIMITS.discordContent - head.length - 1)) };
+  const title = truncate(defuseMentions(message.title), LIMITS.title);
+  const head = `**${title}**\n${truncate(defuseMentions(message.line), LIMITS.line)}`;
+  return { content: withBody(head, truncate(defuseMentions(message.body), LIMITS.discordContent - head.length - 1)) };
 }
 
 export interface TelegramBody {

@@ -185,6 +185,24 @@ describe('formatEmail text rules', () => {
     expect(card.attachments[0].content.body).toHaveLength(2);
   });
 
+  it('defuses discord mentions (@everyone, @here, users and roles) with a look-alike @ of the same length', () => {
+    const content = discordContent(
+      mail({
+        subject: '@everyone down',
+        from: { email: 'x@here.test', name: '<@&123>' },
+        text: 'ping @Here and <@456> and <@!789>; mail ada@example.com',
+      }),
+    );
+    expect(content).toBe(
+      '**＠everyone down**\nFrom: <＠&123> <x＠here.test>\nping ＠Here and <＠456> and <＠!789>; mail ada@example.com',
+    );
+    expect(content).not.toMatch(/@(everyone|here)|<@/i);
+    // The same length: a body cut at the limit stays within it.
+    const long = discordContent(mail({ text: '@everyone '.repeat(300) }));
+    expect(long.length).toBeLessThanOrEqual(2000);
+    expect(long).not.toContain('@everyone');
+  });
+
   it('escapes &, < and > for slack so mail cannot inject mentions or links', () => {
     const text = slackText(mail({ subject: 'Q&A <now>', text: 'ping <!channel> & <https://evil.test|click>' }));
     expect(text).toBe(
