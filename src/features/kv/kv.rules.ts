@@ -31,6 +31,10 @@ export function checkName(field: 'bucket' | 'key' | 'cursor', value: string): st
   const length = codePoints(value);
   if (length < 1 || length > MAX_NAME_LENGTH) return `Invalid ${field}: must be 1 to ${MAX_NAME_LENGTH} characters`;
   if (CONTROL_OR_SLASH.test(value)) return `Invalid ${field}: must not contain control characters or /`;
+  // URLs resolve `.` and `..` (and `%2E`) to another path: a client that sent such a name would reach another route
+  // and be charged for its refusal. The clients run this rule before sending; the service never receives such a name.
+  if (field !== 'cursor' && (value === '.' || value === '..'))
+    return `Invalid ${field}: . and .. cannot be sent as a path segment`;
   if (field === 'bucket' && value.startsWith('reserved-')) return 'Invalid bucket: must not start with reserved-';
   if (field === 'bucket' && value.endsWith('---')) return 'Invalid bucket: must not end with ---';
   return null;

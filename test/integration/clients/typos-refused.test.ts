@@ -156,6 +156,25 @@ describeEachStore('typos caught by the clients before they are charged', (kind) 
     expect(await wallet(token)).toStrictEqual(before);
   });
 
+  it('the CLI refuses . and .. as a bucket or key, which URLs would resolve to another route, sending nothing', async () => {
+    const token = await service.app().createToken(100);
+    const env = { HOME: home, XDG_CONFIG_HOME: join(home, 'config'), COINOP_URL: service.url(), COINOP_TOKEN: token };
+    const cases: ReadonlyArray<readonly [readonly string[], string]> = [
+      [['kv', 'get', 'b', '..'], 'Invalid key: . and .. cannot be sent as a path segment'],
+      [['kv', 'set', 'b', '.', 'v'], 'Invalid key: . and .. cannot be sent as a path segment'],
+      [['kv', 'del', 'b', '..'], 'Invalid key: . and .. cannot be sent as a path segment'],
+      [['kv', 'ls', '..'], 'Invalid bucket: . and .. cannot be sent as a path segment'],
+    ];
+    for (const [args, wording] of cases) {
+      expect(await run(process.execPath, [CLI, ...args], env), args.join(' ')).toStrictEqual({
+        code: 5,
+        stdout: '',
+        stderr: `coinop kv: ${wording}\n(not sent: nothing charged)\n`,
+      });
+    }
+    expect(await wallet(token)).toStrictEqual({ balance: 100, calls: 0 });
+  });
+
   it('coinop mcp refuses such tool calls before forwarding them: cost 0, and the wallet neither charged nor called', async () => {
     const token = await service.app().createToken(100);
     const transport = new StdioClientTransport({

@@ -39,6 +39,15 @@ describe('checkName', () => {
     expect(checkName('key', name)).toBeNull();
   });
 
+  it('refuses . and .. as bucket and key (URLs resolve them away), not as a cursor', () => {
+    for (const name of ['.', '..']) {
+      expect(checkName('bucket', name)).toBe('Invalid bucket: . and .. cannot be sent as a path segment');
+      expect(checkName('key', name)).toBe('Invalid key: . and .. cannot be sent as a path segment');
+      expect(checkName('cursor', name)).toBeNull();
+    }
+    expect(checkName('key', '...')).toBeNull();
+  });
+
   it('counts code points, not UTF-16 units: 30 emoji pass, 31 do not', () => {
     expect('😀'.repeat(30)).toHaveLength(60);
     expect(checkName('key', '😀'.repeat(30))).toBeNull();

@@ -940,6 +940,8 @@ function checkName(field, value) {
   const length = codePoints(value);
   if (length < 1 || length > MAX_NAME_LENGTH) return `Invalid ${field}: must be 1 to ${MAX_NAME_LENGTH} characters`;
   if (CONTROL_OR_SLASH.test(value)) return `Invalid ${field}: must not contain control characters or /`;
+  if (field !== 'cursor' && (value === '.' || value === '..'))
+    return `Invalid ${field}: . and .. cannot be sent as a path segment`;
   if (field === 'bucket' && value.startsWith('reserved-')) return 'Invalid bucket: must not start with reserved-';
   if (field === 'bucket' && value.endsWith('---')) return 'Invalid bucket: must not end with ---';
   return null;
