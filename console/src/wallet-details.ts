@@ -24,6 +24,11 @@ export async function readSettings<T>(fresh: boolean): Promise<T> {
   return settings.view as T;
 }
 
+/** Settings just read back by a save: kept as the last read. */
+export function rememberSettings(view: unknown): void {
+  settings.view = view;
+}
+
 export function forgetWalletInfo(): void {
   known = undefined;
   settings.view = undefined;

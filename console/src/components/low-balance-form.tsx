@@ -1,13 +1,12 @@
 /** Low-balance settings (GET /token/settings and PUT, 1 credit each; a save reads them back: 2) with a live preview of the webhook's body. */
 import { useState } from 'preact/hooks';
-import { call, describeError } from '../api.js';
-import type { Answer } from '../api.js';
+import { ApiError, call, describeError } from '../api.js';
 import { useLoad } from '../use-load.js';
 import { Charged, CostHint, ErrorNote, Loading } from './ui.js';
 import { DEFAULT_TEMPLATE, draftOf, updateOf, webhookOf } from './low-balance-draft.js';
 import type { Draft, SettingsView } from './low-balance-draft.js';
 import { LowBalancePreview } from './low-balance-preview.js';
-import { readSettings } from '../wallet-details.js';
+import { readSettings, rememberSettings } from '../wallet-details.js';
 
 const FORMATS: ReadonlyArray<{ value: string; label: string }> = [
   { value: '', label: 'None (the plain JSON event)' },
@@ -21,15 +20,16 @@ const FORMATS: ReadonlyArray<{ value: string; label: string }> = [
 
 export function LowBalanceSettings({ tokenHash }: { tokenHash: string }) {
   // Read once a session (kept in wallet-details.ts); a save reads them back as stored.
-  const [fresh, setFresh] = useState(0);
-  const settings = useLoad(() => readSettings<SettingsView>(fresh > 0), [fresh]);
+  const [saves, setSaves] = useState(0);
+  // A save reads the settings back itself (and remembers them): this shows them again without another charge.
+  const settings = useLoad(() => readSettings<SettingsView>(false), [saves]);
   return (
     <section class="panel" aria-labelledby="low-balance-heading">
       <h2 id="low-balance-heading">Low-balance notifications</h2>
       <ErrorNote error={settings.error} />
       <Loading when={settings.data === undefined && settings.loading} />
       {settings.data === undefined ? null : (
-        <SettingsForm saved={settings.data} tokenHash={tokenHash} onSaved={() => setFresh((count) => count + 1)} />
+        <SettingsForm saved={settings.data} tokenHash={tokenHash} onSaved={() => setSaves((count) => count + 1)} />
       )}
     </section>
   );
@@ -37,7 +37,8 @@ export function LowBalanceSettings({ tokenHash }: { tokenHash: string }) {
 
 function SettingsForm({ saved, tokenHash, onSaved }: { saved: SettingsView; tokenHash: string; onSaved: () => void }) {
   const [draft, setDraft] = useState<Draft>(() => draftOf(saved));
-  const [result, setResult] = useState<{ error?: string; answer?: Answer<unknown> }>({});
+  /** What the last save did: whether it was saved, what it cost in all (the save and the read back), any error. */
+  const [result, setResult] = useState<{ error?: string; saved?: boolean; cost?: number; balance?: number }>({});
   const [busy, setBusy] = useState(false);
   const set = (field: keyof Draft) => (event: { currentTarget: { value: string } }) => {
     const value = event.currentTarget.value;
@@ -58,11 +59,23 @@ function SettingsForm({ saved, tokenHash, onSaved }: { saved: SettingsView; toke
     const update = updateOf(draft, saved);
     if (!update.ok) return setResult({ error: update.error });
     setBusy(true);
+    let paid: { cost?: number; balance?: number } = {};
+    let stored = false;
     try {
-      setResult({ answer: await call('PUT', '/token/settings', { json: update.value }) });
+      const put = await call('PUT', '/token/settings', { json: update.value });
+      stored = true;
+      paid = { cost: put.cost, balance: put.balance };
+      // Read back as stored (secret values return as ***): the form restarts from them. Both charges show as one.
+      const back = await call<SettingsView>('GET', '/token/settings');
+      rememberSettings(back.data);
+      paid = { cost: (put.cost ?? 0) + (back.cost ?? 0), balance: back.balance ?? put.balance };
+      setResult({ saved: stored, ...paid });
       onSaved();
     } catch (failure) {
-      setResult({ error: describeError(failure) });
+      // A refusal is charged too (its cost comes with it): said with the error, as for every paid action.
+      if (failure instanceof ApiError && failure.cost !== undefined)
+        paid = { cost: (paid.cost ?? 0) + failure.cost, balance: failure.balance ?? paid.balance };
+      setResult({ error: describeError(failure), saved: stored, ...paid });
     } finally {
       setBusy(false);
     }
@@ -152,14 +165,14 @@ function SettingsForm({ saved, tokenHash, onSaved }: { saved: SettingsView; toke
         {/* The save (1) and reading the settings back as stored (1): secret values return as ***, so the form restarts from them. */}
         <CostHint credits={2} />
         <span class="muted small">the save, then reading the settings back</span>
-        {result.answer === undefined ? null : (
+        {result.saved === true ? (
           <span class="ok" role="status">
             Saved.
           </span>
-        )}
+        ) : null}
       </div>
       <ErrorNote error={result.error} />
-      {result.answer === undefined ? null : <Charged cost={result.answer.cost} balance={result.answer.balance} />}
+      <Charged cost={result.cost} balance={result.balance} />
     </form>
   );
 }

@@ -186,15 +186,19 @@ for (const kind of STORE_KINDS) {
       await refusal('Invalid low_balance_email: must be an e-mail address of at most 254 characters');
       expect(await balanceOf(harness.t, token)).toBe(before);
       await page.getByLabel('E-mail').fill('ops@example.com');
-      // The save shows "Saved." once stored, then reads the settings back: the 2 credits it showed are both spent
-      // once that read is answered (a charge is committed before its answer).
-      const readBack = page.waitForResponse(
-        (response) => response.url().endsWith('/token/settings') && response.request().method() === 'GET',
-      );
+      // What only the service can judge (the address a URL reaches) is refused there, and charged: the page says so.
+      await page.getByLabel('Webhook URL (HTTPS)').fill('https://127.0.0.1/low-balance');
+      await save.click();
+      await expect.poll(() => page.getByRole('alert').textContent()).toContain('refused address');
+      const charged = page.getByText(/^Charged \d+ credits?; balance/);
+      await expect.poll(() => charged.textContent()).toBe(`Charged 1 credit; balance ${(before ?? 0) - 1}.`);
+      expect(await balanceOf(harness.t, token)).toBe((before ?? 0) - 1);
+      await page.getByLabel('Webhook URL (HTTPS)').fill('');
+      // The save stores, then reads the settings back: "Saved." and one line for both charges, the 2 credits it showed.
       await save.click();
       await expect.poll(() => page.getByRole('status').filter({ hasText: 'Saved.' }).count()).toBe(1);
-      await readBack;
-      expect(await balanceOf(harness.t, token)).toBe((before ?? 0) - 2);
+      await expect.poll(() => charged.textContent()).toBe(`Charged 2 credits; balance ${(before ?? 0) - 3}.`);
+      expect(await balanceOf(harness.t, token)).toBe((before ?? 0) - 3);
     });
 
     it('gets a payment link when recharge is set up, and says so plainly when it is not', async () => {
