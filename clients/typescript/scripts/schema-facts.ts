@@ -12,6 +12,8 @@ export interface StringFact {
 
 export interface SchemaFacts {
   readonly domains: { readonly minItems: number; readonly maxItems: number; readonly error: string };
+  /** The fields a DNS lookup's body may have (it is closed: any other is `Unknown field: …`). */
+  readonly dnsFields: readonly string[];
   readonly domain: StringFact;
   readonly webhookId: StringFact;
   readonly reservedWebhookIds: readonly string[];
@@ -70,6 +72,7 @@ export function schemaFacts(document: unknown): SchemaFacts {
       error: String(domains['x-error']),
     },
     domain: stringFact(at(domains, 'items')),
+    dnsFields: Object.keys(jsonBody(document, '/dns-lookup', 'post')),
     webhookId: stringFact(at(webhook, 'webhookId')),
     reservedWebhookIds: [...RESERVED_WEBHOOK_IDS],
     webhookUrl: stringFact(at(webhook, 'url')),

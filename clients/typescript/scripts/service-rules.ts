@@ -7,6 +7,14 @@
  */
 import { checkName, checkPrefix, checkValue, MAX_LIST_LIMIT, parseTtl } from '../../../src/features/kv/kv.rules.js';
 import { parseTarget } from '../../../src/features/dns/names.js';
+import {
+  MAX_PROPAGATION_SERVERS,
+  RETRIES_RANGE,
+  RETRY_DELAY_RANGE,
+  TIMEOUT_RANGE,
+} from '../../../src/features/dns/request-limits.js';
+import { RECORD_TYPES } from '../../../src/outbound/dns/dns-types.js';
+import { parseServerSpec } from '../../../src/lib/server-spec.js';
 import { checkScheduleWindow, parseSchedule } from '../../../src/lib/cron/cron-rules.js';
 import { checkHeaders } from '../../../src/delivery-core/delivery-headers.js';
 import { validateFormatConfig } from '../../../src/formats/format-config.js';
@@ -63,6 +71,56 @@ export function dnsDomainsProblem(domains: readonly string[]): Problem {
       return `Invalid domains[${index}]: "${raw.slice(0, 300)}" is not a valid domain name or IP address`;
   }
   return null;
+}
+
+const DNS_FLAGS = [
+  'checkPropagation',
+  'performReverseLookup',
+  'enableEnrichment',
+  'enableSslInspection',
+  'includeMetadata',
+] as const;
+
+function integerProblem(field: string, value: unknown, range: { min: number; max: number }): Problem {
+  if (value === undefined) return null;
+  return Number.isInteger(value) && (value as number) >= range.min && (value as number) <= range.max
+    ? null
+    : `Invalid ${field}: must be an integer from ${range.min} to ${range.max}`;
+}
+
+/**
+ * A whole DNS lookup body, as the service's schema and planLookup judge it without the network: its domains, record
+ * types, the flags, the resolver settings' ranges, the propagation servers' syntax (whether one is public is the
+ * service's to say), and no unknown field.
+ */
+export function dnsRequestProblem(request: Readonly<Record<string, unknown>>): Problem {
+  const unknown = Object.keys(request).find((field) => !SCHEMA_FACTS.dnsFields.includes(field));
+  if (unknown !== undefined) return `Unknown field: ${unknown}`;
+  const domains = request.domains;
+  if (!Array.isArray(domains) || !domains.every((domain) => typeof domain === 'string'))
+    return `Invalid domains: ${SCHEMA_FACTS.domains.error}`;
+  const types = request.recordTypes;
+  if (types !== undefined) {
+    if (!Array.isArray(types) || types.length === 0) return 'Invalid recordTypes: must list 1 or more record types';
+    const index = types.findIndex((type) => !(RECORD_TYPES as readonly unknown[]).includes(type));
+    if (index >= 0) return `Invalid recordTypes[${index}]: must be one of ${RECORD_TYPES.join(', ')}`;
+  }
+  const flag = DNS_FLAGS.find((name) => request[name] !== undefined && typeof request[name] !== 'boolean');
+  if (flag !== undefined) return `Invalid ${flag}: must be boolean`;
+  const servers = request.propagationServers;
+  if (servers !== undefined) {
+    if (!Array.isArray(servers) || servers.length > MAX_PROPAGATION_SERVERS)
+      return `Invalid propagationServers: must be a list of at most ${MAX_PROPAGATION_SERVERS} servers`;
+    const index = servers.findIndex((server) => typeof server !== 'string' || parseServerSpec(server) === null);
+    if (index >= 0)
+      return `Invalid propagationServers[${index}]: must be an IP address or host name, optionally with :port`;
+  }
+  return (
+    integerProblem('timeout', request.timeout, TIMEOUT_RANGE) ??
+    integerProblem('maxRetries', request.maxRetries, RETRIES_RANGE) ??
+    integerProblem('retryDelay', request.retryDelay, RETRY_DELAY_RANGE) ??
+    dnsDomainsProblem(domains as string[])
+  );
 }
 
 export function webhookIdProblem(webhookId: string): Problem {

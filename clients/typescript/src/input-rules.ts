@@ -63,7 +63,8 @@ export function webhookPatchProblem(patch: T.WebhookPatch, now: Date): Problem {
   );
 }
 
-export const dnsProblem = (request: T.DnsLookupRequest): Problem => rules.dnsDomainsProblem(request.domains);
+export const dnsProblem = (request: T.DnsLookupRequest): Problem =>
+  rules.dnsRequestProblem(request as Readonly<Record<string, unknown>>);
 
 export const metadataProblem = (request: T.UrlMetadataRequest): Problem => rules.metadataUrlProblem(request.url);
 

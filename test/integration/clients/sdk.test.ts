@@ -192,6 +192,35 @@ describeEachStore('the TypeScript SDK against a live instance', (kind) => {
     expect(gone.body).toBe('Webhook not found');
   });
 
+  it('refuses unsent, in the service own words, every DNS lookup body the service would refuse and charge 5 for', async () => {
+    const own = new Coinop({ baseUrl: service.url(), token: await service.app().createToken(100) });
+    const witness = await service.app().createToken(1000);
+    const bodies: readonly Record<string, unknown>[] = [
+      { domains: ['example.test'], timeout: 500 },
+      { domains: ['example.test'], maxRetries: 11 },
+      { domains: ['example.test'], retryDelay: 1.5 },
+      { domains: ['example.test'], recordTypes: ['A', 'XYZ'] },
+      { domains: ['example.test'], recordTypes: [] },
+      { domains: ['example.test'], foo: 1 },
+      { domains: ['example.test'], checkPropagation: 'yes' },
+      { domains: ['example.test'], propagationServers: '8.8.8.8' },
+      { domains: ['example.test'], propagationServers: ['8.8.8.8:99999'] },
+      { domains: ['localhost'] },
+    ];
+    for (const body of bodies) {
+      const served = await service.app().inject({
+        method: 'POST',
+        url: '/dns-lookup',
+        headers: { 'x-token': witness, 'content-type': 'application/json' },
+        payload: JSON.stringify(body),
+      });
+      expect([served.statusCode, served.headers['x-cost']], served.body).toEqual([400, '5']);
+      const bad = await refusal(own.dnsLookup(body as Parameters<Coinop['dnsLookup']>[0]));
+      expect(bad, JSON.stringify(body)).toMatchObject({ status: 400, body: served.body, cost: 0 });
+    }
+    expect((await own.tokenInfo()).balance).toBe(99);
+  });
+
   it('looks up DNS (5 credits), reads URL metadata (55) and the caller IP (1)', async () => {
     const lookup = await client.dnsLookup({
       domains: ['example.test'],

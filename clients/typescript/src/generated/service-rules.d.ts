@@ -9,6 +9,12 @@ export declare function kvTtlProblem(ttl: string): Problem;
 export declare function listLimitProblem(limit: number): Problem;
 /** The `domains` of a DNS lookup: how many, and each a host name or an IP address (`localhost` is neither). */
 export declare function dnsDomainsProblem(domains: readonly string[]): Problem;
+/**
+ * A whole DNS lookup body, as the service's schema and planLookup judge it without the network: its domains, record
+ * types, the flags, the resolver settings' ranges, the propagation servers' syntax (whether one is public is the
+ * service's to say), and no unknown field.
+ */
+export declare function dnsRequestProblem(request: Readonly<Record<string, unknown>>): Problem;
 export declare function webhookIdProblem(webhookId: string): Problem;
 /** A callback URL's rules that need no network: length, https, no credentials (whether its host is public is the service's to say). */
 export declare function webhookUrlProblem(url: string): Problem;

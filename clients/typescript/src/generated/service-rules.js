@@ -57,6 +57,19 @@ var init_define_SCHEMA_FACTS = __esm({
         maxLength: 254,
         error: 'must be a domain name or IP address of 1 to 253 characters (254 with a final dot)',
       },
+      dnsFields: [
+        'domains',
+        'recordTypes',
+        'checkPropagation',
+        'propagationServers',
+        'performReverseLookup',
+        'enableEnrichment',
+        'enableSslInspection',
+        'timeout',
+        'maxRetries',
+        'retryDelay',
+        'includeMetadata',
+      ],
       webhookId: { pattern: '^[A-Za-z0-9_-]{1,30}$', error: 'must be 1 to 30 characters from A-Z, a-z, 0-9, _ and -' },
       reservedWebhookIds: ['call'],
       webhookUrl: { maxLength: 2048 },
@@ -998,6 +1011,46 @@ function parseTarget(raw) {
   return { kind: 'domain', input, name: ascii };
 }
 
+// src/features/dns/request-limits.ts
+init_define_SCHEMA_FACTS();
+var MAX_PROPAGATION_SERVERS = 10;
+var TIMEOUT_RANGE = { min: 1e3, max: 6e4, default: 5e3 };
+var RETRIES_RANGE = { min: 0, max: 10, default: 3 };
+var RETRY_DELAY_RANGE = { min: 0, max: 1e5, default: 1e3 };
+
+// src/outbound/dns/dns-types.ts
+init_define_SCHEMA_FACTS();
+var RECORD_TYPES = ['A', 'AAAA', 'MX', 'CNAME', 'TXT', 'NS', 'PTR', 'SOA', 'CAA', 'SRV'];
+
+// src/lib/server-spec.ts
+init_define_SCHEMA_FACTS();
+import { isIP as isIP2 } from 'node:net';
+var DNS_PORT = 53;
+var HOST_NAME = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?$/i;
+function port(text) {
+  if (text === void 0) return DNS_PORT;
+  if (!/^\d{1,5}$/.test(text)) return null;
+  const value = Number(text);
+  return value >= 1 && value <= 65535 ? value : null;
+}
+function parseServerSpec(text) {
+  const value = text.trim();
+  const bracketed = /^\[([^\]]+)\](?::([^:]*))?$/.exec(value);
+  if (bracketed) {
+    const p2 = port(bracketed[2]);
+    return isIP2(bracketed[1] ?? '') === 6 && p2 !== null ? { host: bracketed[1], port: p2, isIp: true } : null;
+  }
+  if (isIP2(value) !== 0) return { host: value, port: DNS_PORT, isIp: true };
+  const withPort = /^([^:]+)(?::([^:]*))?$/.exec(value);
+  if (withPort === null) return null;
+  const host = withPort[1];
+  const p = port(withPort[2]);
+  if (p === null) return null;
+  if (isIP2(host) === 4) return { host, port: p, isIp: true };
+  if (!HOST_NAME.test(host) || /^[\d.]+$/.test(host)) return null;
+  return { host: host.replace(/\.$/, '').toLowerCase(), port: p, isIp: false };
+}
+
 // src/lib/cron/cron-rules.ts
 init_define_SCHEMA_FACTS();
 
@@ -1586,6 +1639,48 @@ function dnsDomainsProblem(domains) {
   }
   return null;
 }
+var DNS_FLAGS = [
+  'checkPropagation',
+  'performReverseLookup',
+  'enableEnrichment',
+  'enableSslInspection',
+  'includeMetadata',
+];
+function integerProblem(field, value, range) {
+  if (value === void 0) return null;
+  return Number.isInteger(value) && value >= range.min && value <= range.max
+    ? null
+    : `Invalid ${field}: must be an integer from ${range.min} to ${range.max}`;
+}
+function dnsRequestProblem(request) {
+  const unknown = Object.keys(request).find((field) => !define_SCHEMA_FACTS_default.dnsFields.includes(field));
+  if (unknown !== void 0) return `Unknown field: ${unknown}`;
+  const domains = request.domains;
+  if (!Array.isArray(domains) || !domains.every((domain) => typeof domain === 'string'))
+    return `Invalid domains: ${define_SCHEMA_FACTS_default.domains.error}`;
+  const types = request.recordTypes;
+  if (types !== void 0) {
+    if (!Array.isArray(types) || types.length === 0) return 'Invalid recordTypes: must list 1 or more record types';
+    const index = types.findIndex((type) => !RECORD_TYPES.includes(type));
+    if (index >= 0) return `Invalid recordTypes[${index}]: must be one of ${RECORD_TYPES.join(', ')}`;
+  }
+  const flag = DNS_FLAGS.find((name) => request[name] !== void 0 && typeof request[name] !== 'boolean');
+  if (flag !== void 0) return `Invalid ${flag}: must be boolean`;
+  const servers = request.propagationServers;
+  if (servers !== void 0) {
+    if (!Array.isArray(servers) || servers.length > MAX_PROPAGATION_SERVERS)
+      return `Invalid propagationServers: must be a list of at most ${MAX_PROPAGATION_SERVERS} servers`;
+    const index = servers.findIndex((server) => typeof server !== 'string' || parseServerSpec(server) === null);
+    if (index >= 0)
+      return `Invalid propagationServers[${index}]: must be an IP address or host name, optionally with :port`;
+  }
+  return (
+    integerProblem('timeout', request.timeout, TIMEOUT_RANGE) ??
+    integerProblem('maxRetries', request.maxRetries, RETRIES_RANGE) ??
+    integerProblem('retryDelay', request.retryDelay, RETRY_DELAY_RANGE) ??
+    dnsDomainsProblem(domains)
+  );
+}
 function webhookIdProblem(webhookId) {
   const problem = stringProblem('webhookId', webhookId, define_SCHEMA_FACTS_default.webhookId);
   if (problem !== null) return problem;
@@ -1630,6 +1725,7 @@ function callCost(operationId, request = {}) {
 export {
   callCost,
   dnsDomainsProblem,
+  dnsRequestProblem,
   kvNameProblem,
   kvPrefixProblem,
   kvTtlProblem,
