@@ -251,6 +251,22 @@ describeEachStore('the coinop CLI against a live instance', (kind) => {
     expect(answer.stderr).toBe('(cost 5, balance 45)\n');
   });
 
+  it('dns looks up with e-mail security and TLS inspection, as the service does, unless --no-enrich and --no-ssl', async () => {
+    const token = await service.app().createToken(50);
+    const lookup = async (...flags: string[]) => {
+      const answer = await coinop(['dns', 'example.test', '--types', 'A', '--json', ...flags], { COINOP_TOKEN: token });
+      expect(answer.code, answer.stderr).toBe(0);
+      const { results } = (JSON.parse(answer.stdout) as { data: { results: { lookupResult: object }[] } }).data;
+      return results[0]?.lookupResult ?? {};
+    };
+    const full = await lookup();
+    expect(full).toHaveProperty('enrichment');
+    expect(Object.keys(full).some((field) => field.startsWith('ssl_'))).toBe(true);
+    const bare = await lookup('--no-enrich', '--no-ssl');
+    expect(bare).not.toHaveProperty('enrichment');
+    expect(Object.keys(bare).some((field) => field.startsWith('ssl_'))).toBe(false);
+  });
+
   it('dns shows a progress indicator on stderr when it is a terminal, and clears it before the table', async () => {
     const token = await service.app().createToken(50);
     // script(1) (util-linux, in every Debian) runs the CLI on a pseudo-terminal; --types A on a zone the loopback server answers.

@@ -55,13 +55,14 @@ function dnsTable(result: DnsLookupResult): string {
 
 export const dnsCommand: Command = {
   summary: 'DNS lookup of one or more domains or IPs',
-  usage: 'coinop dns <domain>… [--types A,MX,…] [--propagation] [--enrich] [--ssl]',
+  // E-mail security enrichment and TLS inspection are on unless turned off, as in the service.
+  usage: 'coinop dns <domain>… [--types A,MX,…] [--propagation] [--no-enrich] [--no-ssl]',
   async run(args) {
     const call = invocation(args, {
       types: { type: 'string' },
       propagation: { type: 'boolean', default: false },
-      enrich: { type: 'boolean', default: false },
-      ssl: { type: 'boolean', default: false },
+      'no-enrich': { type: 'boolean', default: false },
+      'no-ssl': { type: 'boolean', default: false },
     });
     required(call.positionals, 0, 'domain');
     const recordTypes = call.values.types?.split(',').map((type) => type.trim().toUpperCase());
@@ -72,8 +73,8 @@ export const dnsCommand: Command = {
       domains: call.positionals,
       ...(recordTypes === undefined ? {} : { recordTypes: recordTypes as RecordType[] }),
       ...(call.values.propagation === true ? { checkPropagation: true } : {}),
-      ...(call.values.enrich === true ? { enableEnrichment: true } : {}),
-      ...(call.values.ssl === true ? { enableSslInspection: true } : {}),
+      ...(call.values['no-enrich'] === true ? { enableEnrichment: false } : {}),
+      ...(call.values['no-ssl'] === true ? { enableSslInspection: false } : {}),
     };
     const result = await withProgress('looking up', call.client().dnsLookup(request));
     const { lines, silentDomains } = unanswered(result.data);
