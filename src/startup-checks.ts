@@ -107,8 +107,11 @@ export function databaseLocation(databaseUrl: string): string {
 export const STORE_START_WAIT_MS = 10_000;
 const STORE_RETRY_MS = 1000;
 
-/** PostgreSQL refusals that only the settings can fix: authentication (class 28), no such database, no permission. */
-const SETTING_SQLSTATES = new Set(['3D000', '42501']);
+/**
+ * PostgreSQL refusals that only the settings can fix: authentication (class 28), no such database, no usable schema
+ * (a `search_path` naming none that exists, or none the role may use: 3F000), no permission.
+ */
+const SETTING_SQLSTATES = new Set(['3D000', '3F000', '42501']);
 
 /**
  * Migrates the store at start. A database that does not answer is tried again for STORE_START_WAIT_MS (a

@@ -134,4 +134,15 @@ describe.concurrent('a bad setting ends the start with one line naming it, exit 
     },
     60_000,
   );
+
+  it.runIf(process.env.TEST_DATABASE_URL !== undefined)(
+    'a PostgreSQL search_path naming no schema that exists: refused at once, naming DATABASE_URL',
+    async () => {
+      const url = new URL(process.env.TEST_DATABASE_URL as string);
+      url.searchParams.set('options', '-c search_path=coinop_no_such_schema');
+      const result = await runToExit({ DATABASE_URL: url.toString() });
+      expectRefusal(result, 'DATABASE_URL', /refused: no schema has been selected to create in/);
+    },
+    60_000,
+  );
 });
