@@ -32,8 +32,8 @@ export const metricsRoutes: FastifyPluginAsync<{ metrics: ServiceMetrics; token?
     }
     if (isMetricsToken !== undefined) {
       const header = request.headers.authorization;
-      const given =
-        typeof header === 'string' && header.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : undefined;
+      // The scheme's name ignores case (RFC 9110, 11.1): `bearer` is `Bearer`.
+      const given = typeof header === 'string' ? /^bearer +(.*)$/is.exec(header)?.[1]?.trim() : undefined;
       if (!isMetricsToken(request, given)) {
         void reply.header('www-authenticate', 'Bearer');
         throw errors.unauthorized();

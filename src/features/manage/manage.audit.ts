@@ -7,13 +7,15 @@ export interface AuditEntry {
   readonly statusCode: number;
   readonly balance: number;
   readonly reason?: string | undefined;
+  /** A refusal's message (the log's `error`, absent on success). */
+  readonly error?: string | undefined;
 }
 
 /** Logs an operator call in the log of the one wallet it touched, with the reason it was given (if any). */
 export type Audit = (request: FastifyRequest, entry: AuditEntry) => void;
 
 export function auditTo(deps: Deps): Audit {
-  return (request, { walletId, statusCode, balance, reason }) =>
+  return (request, { walletId, statusCode, balance, reason, error }) =>
     // Outside the free-row budget: the operator, not the wallet's holder, decides how many there are.
     deps.ledger.recordAlways({
       walletId,
@@ -25,5 +27,6 @@ export function auditTo(deps: Deps): Audit {
       cost: 0,
       balance,
       note: reason,
+      ...(error === undefined ? {} : { error }),
     });
 }

@@ -97,13 +97,15 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; audit: Audit 
       if (wallet === undefined) throw errors.notFound();
       const debit = await deps.ledger.debit(wallet.id, request.body.amount);
       if (debit.balance === undefined) throw errors.notFound(); // deleted meanwhile
+      const refusal = debit.ok ? undefined : errors.balanceTooLow();
       audit(request, {
         walletId: wallet.id,
-        statusCode: debit.ok ? 200 : 409,
+        statusCode: refusal?.statusCode ?? 200,
         balance: debit.balance,
         reason: request.body.reason,
+        error: refusal?.body,
       });
-      if (!debit.ok) throw errors.balanceTooLow();
+      if (refusal !== undefined) throw refusal;
       return { hash: wallet.hash, wallet: debit.balance };
     },
   );

@@ -174,6 +174,9 @@ describe('METRICS_TOKEN', () => {
     const res = await scrapeWith(`Bearer ${METRICS_TOKEN}`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe(PROMETHEUS_TEXT);
+    // The scheme's name ignores case.
+    for (const scheme of ['bearer', 'BEARER'])
+      expect((await scrapeWith(`${scheme} ${METRICS_TOKEN}`)).statusCode).toBe(200);
   });
 
   it('throttles wrong tokens per client: after 10 in a minute even the right one is answered 429, other clients are not held', async () => {

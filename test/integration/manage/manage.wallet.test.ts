@@ -95,11 +95,16 @@ describeEachStore('operator API: debit, delete, reasons', (kind) => {
     const token = await t.createToken(10);
     expectPlain(await operator(t).debit(sha256Hex(token), { amount: 11, reason: 'too much' }), 409, 'Balance too low');
     expect(await balanceOf(t, token)).toBe(10);
-    // The refusal is in the wallet's log, with its reason and the balance it left.
+    // The refusal is in the wallet's log, with its reason, its error and the balance it left.
     const logs = (await operator(t).logs(sha256Hex(token), '?type=manage')).json().logs;
     expect(
-      logs.map((e: { status_code: number; reason?: string; balance: number }) => [e.status_code, e.reason, e.balance]),
-    ).toEqual([[409, 'too much', 10]]);
+      logs.map((e: { status_code: number; reason?: string; error?: string; balance: number }) => [
+        e.status_code,
+        e.reason,
+        e.error,
+        e.balance,
+      ]),
+    ).toEqual([[409, 'too much', 'Balance too low', 10]]);
   });
 
   it('never overdraws under concurrent debits: 20 debits of 10 on 100, exactly 10 succeed', async () => {
