@@ -14,6 +14,10 @@ export interface SchemaFacts {
   readonly domains: { readonly minItems: number; readonly maxItems: number; readonly error: string };
   /** The fields a DNS lookup's body may have (it is closed: any other is `Unknown field: …`). */
   readonly dnsFields: readonly string[];
+  /** The fields a webhook's body (POST, PUT) may have; closed too. */
+  readonly webhookFields: readonly string[];
+  /** url-to-metadata's `aiSummary` levels. */
+  readonly aiSummaryLevels: readonly string[];
   readonly domain: StringFact;
   readonly webhookId: StringFact;
   readonly reservedWebhookIds: readonly string[];
@@ -73,6 +77,9 @@ export function schemaFacts(document: unknown): SchemaFacts {
     },
     domain: stringFact(at(domains, 'items')),
     dnsFields: Object.keys(jsonBody(document, '/dns-lookup', 'post')),
+    webhookFields: Object.keys(webhook),
+    aiSummaryLevels:
+      (at(jsonBody(document, '/url-to-metadata', 'post'), 'aiSummary').enum as string[] | undefined) ?? [],
     webhookId: stringFact(at(webhook, 'webhookId')),
     reservedWebhookIds: [...RESERVED_WEBHOOK_IDS],
     webhookUrl: stringFact(at(webhook, 'url')),

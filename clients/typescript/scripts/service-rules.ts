@@ -15,6 +15,7 @@ import {
 } from '../../../src/features/dns/request-limits.js';
 import { RECORD_TYPES } from '../../../src/outbound/dns/dns-types.js';
 import { parseServerSpec } from '../../../src/lib/server-spec.js';
+import { MAILBOX_ONLY_FIELDS, scheduleConflict } from '../../../src/features/webhooks/webhook-record.js';
 import { checkScheduleWindow, parseSchedule } from '../../../src/lib/cron/cron-rules.js';
 import { checkHeaders } from '../../../src/delivery-core/delivery-headers.js';
 import { validateFormatConfig } from '../../../src/formats/format-config.js';
@@ -121,6 +122,22 @@ export function dnsRequestProblem(request: Readonly<Record<string, unknown>>): P
     integerProblem('retryDelay', request.retryDelay, RETRY_DELAY_RANGE) ??
     dnsDomainsProblem(domains as string[])
   );
+}
+
+/** A webhook body's fields (it is closed), and the mailbox fields a scheduled one cannot have, as the service words them. */
+export function webhookFieldsProblem(body: Readonly<Record<string, unknown>>): Problem {
+  const unknown = Object.keys(body).find((field) => !SCHEMA_FACTS.webhookFields.includes(field));
+  if (unknown !== undefined) return `Unknown field: ${unknown}`;
+  if (body.schedule === undefined) return null;
+  const conflicting = MAILBOX_ONLY_FIELDS.find((field) => body[field] !== undefined);
+  return conflicting === undefined ? null : scheduleConflict(conflicting);
+}
+
+/** url-to-metadata's `aiSummary` level. */
+export function aiSummaryProblem(level: unknown): Problem {
+  return level === undefined || SCHEMA_FACTS.aiSummaryLevels.includes(level as string)
+    ? null
+    : `Invalid aiSummary: must be one of ${SCHEMA_FACTS.aiSummaryLevels.join(', ')}`;
 }
 
 export function webhookIdProblem(webhookId: string): Problem {

@@ -38,6 +38,7 @@ export const webhookIdProblem = (webhookId: string): Problem => rules.webhookIdP
 export function webhookInputProblem(input: T.WebhookCreate, now: Date): Problem {
   const fields = input as T.WebhookCreate & Partial<Record<'webhookId' | 'format' | 'options' | 'template', unknown>>;
   return first(
+    rules.webhookFieldsProblem(input as Readonly<Record<string, unknown>>),
     typeof fields.webhookId === 'string' ? rules.webhookIdProblem(fields.webhookId) : null,
     rules.webhookUrlProblem(input.url),
     input.headers === undefined ? null : rules.webhookHeadersProblem(input.headers),
@@ -66,6 +67,7 @@ export function webhookPatchProblem(patch: T.WebhookPatch, now: Date): Problem {
 export const dnsProblem = (request: T.DnsLookupRequest): Problem =>
   rules.dnsRequestProblem(request as Readonly<Record<string, unknown>>);
 
-export const metadataProblem = (request: T.UrlMetadataRequest): Problem => rules.metadataUrlProblem(request.url);
+export const metadataProblem = (request: T.UrlMetadataRequest): Problem =>
+  first(rules.metadataUrlProblem(request.url), rules.aiSummaryProblem(request.aiSummary));
 
 export const { callCost } = rules;

@@ -60,3 +60,7 @@ export interface WebhookRecord extends WebhookConfig {
 export const NO_HISTORY: RunHistory = Object.freeze({ lastRunAt: null, lastStatus: null, lastError: null });
 
 export const MAILBOX_ONLY_FIELDS = ['format', 'template', 'options', 'includeAttachments'] as const;
+
+/** The refusal of a mailbox field sent with a schedule (the service's, and the clients' before they send). */
+export const scheduleConflict = (field: string): string =>
+  `Invalid field combination: ${field} is for mailbox webhooks and cannot be sent with schedule`;

@@ -7,7 +7,7 @@ import { checkScheduleWindow, parseSchedule } from '../../lib/cron/cron-rules.js
 import { checkHeaders } from '../../delivery-core/delivery-headers.js';
 export { checkWebhookId, RESERVED_WEBHOOK_IDS } from './webhook-id.js';
 import type { MailboxMode, ScheduledMode, WebhookConfig } from './webhook-record.js';
-import { MAILBOX_ONLY_FIELDS } from './webhook-record.js';
+import { MAILBOX_ONLY_FIELDS, scheduleConflict } from './webhook-record.js';
 import type { WebhookInput, WebhookPatch } from './webhooks.schemas.js';
 
 export const DEFAULT_WEBHOOK_ID = 'default';
@@ -72,9 +72,6 @@ export function scheduledMode(
 const mailboxFieldsIn = (body: object): string[] =>
   MAILBOX_ONLY_FIELDS.filter((field) => (body as Record<string, unknown>)[field] !== undefined);
 
-const combinationError = (field: string): string =>
-  `Invalid field combination: ${field} is for mailbox webhooks and cannot be sent with schedule`;
-
 interface CommonFields {
   readonly url: string;
   readonly headers: Record<string, string>;
@@ -96,7 +93,7 @@ function configOf({ url, headers, retryAttempts }: CommonFields, mode: MailboxMo
 /** POST and PUT: the whole configuration; the mode is chosen by the presence of `schedule`. */
 export function configFromInput(input: WebhookInput, now: Date): RuleResult<WebhookConfig> {
   const conflicting = input.schedule === undefined ? [] : mailboxFieldsIn(input);
-  if (conflicting[0] !== undefined) return fail(combinationError(conflicting[0]));
+  if (conflicting[0] !== undefined) return fail(scheduleConflict(conflicting[0]));
   const headers = input.headers ?? {};
   const headerError = checkHeaders(headers);
   if (headerError !== null) return fail(headerError);
@@ -122,7 +119,7 @@ export function configFromPatch(current: WebhookConfig, patch: WebhookPatch, now
     return fail(
       patch.schedule === undefined
         ? `Invalid field combination: ${mailboxFields[0]} is for mailbox webhooks and this webhook is scheduled (send "schedule": null to switch)`
-        : combinationError(mailboxFields[0]),
+        : scheduleConflict(mailboxFields[0]),
     );
   }
   const headerError = patch.headers === undefined ? null : checkHeaders(headers);

@@ -221,6 +221,36 @@ describeEachStore('the TypeScript SDK against a live instance', (kind) => {
     expect((await own.tokenInfo()).balance).toBe(99);
   });
 
+  it('refuses unsent a webhook body with an unknown field or a mailbox field beside a schedule, and an unknown summary level', async () => {
+    const own = new Coinop({ baseUrl: service.url(), token: await service.app().createToken(100) });
+    const witness = await service.app().createToken(1000);
+    const schedule = { cron: '0 9 * * *', timezone: 'UTC' };
+    const calls: ReadonlyArray<readonly [string, Record<string, unknown>, (body: never) => Promise<unknown>]> = [
+      ['/webhook', { url: 'https://hooks.example.com/h', bogus: 1 }, (body) => own.webhookCreate(body)],
+      [
+        '/webhook',
+        { url: 'https://hooks.example.com/h', schedule, format: 'slack' },
+        (body) => own.webhookCreate(body),
+      ],
+      ['/url-to-metadata', { url: 'https://example.com/', aiSummary: 'huge' }, (body) => own.urlMetadata(body)],
+    ];
+    for (const [path, body, send] of calls) {
+      const served = await service.app().inject({
+        method: 'POST',
+        url: path,
+        headers: { 'x-token': witness, 'content-type': 'application/json' },
+        payload: JSON.stringify(body),
+      });
+      expect(served.statusCode, served.body).toBe(400);
+      expect(Number(served.headers['x-cost'])).toBeGreaterThan(0);
+      const wording = served.body.startsWith('{') ? (JSON.parse(served.body) as { error: string }).error : served.body;
+      const bad = await refusal(send(body as never));
+      expect(bad, JSON.stringify(body)).toMatchObject({ status: 400, cost: 0 });
+      expect(bad.message).toContain(wording);
+    }
+    expect((await own.tokenInfo()).balance).toBe(99);
+  });
+
   it('looks up DNS (5 credits), reads URL metadata (55) and the caller IP (1)', async () => {
     const lookup = await client.dnsLookup({
       domains: ['example.test'],

@@ -15,6 +15,10 @@ export declare function dnsDomainsProblem(domains: readonly string[]): Problem;
  * service's to say), and no unknown field.
  */
 export declare function dnsRequestProblem(request: Readonly<Record<string, unknown>>): Problem;
+/** A webhook body's fields (it is closed), and the mailbox fields a scheduled one cannot have, as the service words them. */
+export declare function webhookFieldsProblem(body: Readonly<Record<string, unknown>>): Problem;
+/** url-to-metadata's `aiSummary` level. */
+export declare function aiSummaryProblem(level: unknown): Problem;
 export declare function webhookIdProblem(webhookId: string): Problem;
 /** A callback URL's rules that need no network: length, https, no credentials (whether its host is public is the service's to say). */
 export declare function webhookUrlProblem(url: string): Problem;

@@ -70,6 +70,18 @@ var init_define_SCHEMA_FACTS = __esm({
         'retryDelay',
         'includeMetadata',
       ],
+      webhookFields: [
+        'webhookId',
+        'url',
+        'headers',
+        'format',
+        'template',
+        'options',
+        'includeAttachments',
+        'schedule',
+        'retry',
+      ],
+      aiSummaryLevels: ['none', 'short', 'medium', 'long'],
       webhookId: { pattern: '^[A-Za-z0-9_-]{1,30}$', error: 'must be 1 to 30 characters from A-Z, a-z, 0-9, _ and -' },
       reservedWebhookIds: ['call'],
       webhookUrl: { maxLength: 2048 },
@@ -1051,6 +1063,13 @@ function parseServerSpec(text) {
   return { host: host.replace(/\.$/, '').toLowerCase(), port: p, isIp: false };
 }
 
+// src/features/webhooks/webhook-record.ts
+init_define_SCHEMA_FACTS();
+var NO_HISTORY = Object.freeze({ lastRunAt: null, lastStatus: null, lastError: null });
+var MAILBOX_ONLY_FIELDS = ['format', 'template', 'options', 'includeAttachments'];
+var scheduleConflict = (field) =>
+  `Invalid field combination: ${field} is for mailbox webhooks and cannot be sent with schedule`;
+
 // src/lib/cron/cron-rules.ts
 init_define_SCHEMA_FACTS();
 
@@ -1681,6 +1700,18 @@ function dnsRequestProblem(request) {
     dnsDomainsProblem(domains)
   );
 }
+function webhookFieldsProblem(body) {
+  const unknown = Object.keys(body).find((field) => !define_SCHEMA_FACTS_default.webhookFields.includes(field));
+  if (unknown !== void 0) return `Unknown field: ${unknown}`;
+  if (body.schedule === void 0) return null;
+  const conflicting = MAILBOX_ONLY_FIELDS.find((field) => body[field] !== void 0);
+  return conflicting === void 0 ? null : scheduleConflict(conflicting);
+}
+function aiSummaryProblem(level) {
+  return level === void 0 || define_SCHEMA_FACTS_default.aiSummaryLevels.includes(level)
+    ? null
+    : `Invalid aiSummary: must be one of ${define_SCHEMA_FACTS_default.aiSummaryLevels.join(', ')}`;
+}
 function webhookIdProblem(webhookId) {
   const problem = stringProblem('webhookId', webhookId, define_SCHEMA_FACTS_default.webhookId);
   if (problem !== null) return problem;
@@ -1723,6 +1754,7 @@ function callCost(operationId, request = {}) {
   return define_SCHEMA_FACTS_default.costs[operationId];
 }
 export {
+  aiSummaryProblem,
   callCost,
   dnsDomainsProblem,
   dnsRequestProblem,
@@ -1733,6 +1765,7 @@ export {
   listLimitProblem,
   metadataUrlProblem,
   scheduleProblem,
+  webhookFieldsProblem,
   webhookFormatProblem,
   webhookHeadersProblem,
   webhookIdProblem,
