@@ -75,6 +75,9 @@ const ttlProblem = (ttl: string | undefined): string | null => {
 };
 
 const NoInput = Type.Object({}, { additionalProperties: false });
+// A tool's arguments are closed, as the routes' bodies are: an unknown one is refused unsent, not ignored and charged.
+const KvKeyInput = Type.Object(KvParams.properties, { additionalProperties: false });
+const WebhookIdInput = Type.Object(WebhookParams.properties, { additionalProperties: false });
 // `limit` has a default on the routes, so an agent may leave it out.
 const KvListInput = Type.Object(
   { ...KvListParams.properties, ...KvListQuery.properties, limit: Type.Optional(KvListQuery.properties.limit) },
@@ -98,7 +101,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
   {
     name: 'kv_get',
     description: 'Read a value from the key-value store (GET /kv/{bucket}/{key}; 1 credit).',
-    inputSchema: KvParams,
+    inputSchema: KvKeyInput,
     method: 'GET',
     path: '/kv/:bucket/:key',
     rules: rulesOf(KvParams, ({ bucket, key }) => kvKeyPathProblem(bucket, key)),
@@ -121,7 +124,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
   {
     name: 'kv_delete',
     description: 'Delete a value from the key-value store (DELETE /kv/{bucket}/{key}; 1 credit).',
-    inputSchema: KvParams,
+    inputSchema: KvKeyInput,
     method: 'DELETE',
     path: '/kv/:bucket/:key',
     rules: rulesOf(KvParams, ({ bucket, key }) => kvKeyPathProblem(bucket, key)),
@@ -187,7 +190,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
     name: 'webhook_test',
     description:
       "Send a webhook its mode's test payload and report the receiver's answer (POST /webhook/{webhookId}/test; 1 credit).",
-    inputSchema: WebhookParams,
+    inputSchema: WebhookIdInput,
     method: 'POST',
     path: '/webhook/:webhookId/test',
   },

@@ -209,6 +209,9 @@ describeEachStore('MCP tool arguments', (kind) => {
       ['kv_get', { bucket: 'b' }, 'Missing required field: key'], // was GET /kv/b/, charged 1
       ['kv_set', { bucket: 'b', key: 'k' }, 'Missing required field: value'],
       ['kv_set', { bucket: 'b', key: 'k', value: 'v', colour: 'red' }, 'Unknown field: colour'],
+      ['kv_get', { bucket: 'b', key: 'k', extra: 1 }, 'Unknown field: extra'],
+      ['kv_delete', { bucket: 'b', key: 'k', extra: 1 }, 'Unknown field: extra'],
+      ['webhook_test', { webhookId: 'default', extra: 1 }, 'Unknown field: extra'],
       ['kv_get', { bucket: { name: 'b' }, key: 'k' }, 'Invalid bucket: must be string'],
       ['kv_list', { bucket: 'b', limit: [1, 2] }, 'Invalid limit: must be an integer from 1 to 100'],
     ];
