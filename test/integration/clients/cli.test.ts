@@ -243,6 +243,32 @@ describeEachStore('the coinop CLI against a live instance', (kind) => {
     expect(stdout).not.toContain('/token/logs');
   });
 
+  it('webhook test exits 0 when the receiver took the delivery and 6 when it did not, the charge said either way', async () => {
+    const token = await service.app().createToken(50);
+    const created = await coinop(
+      [
+        'webhook',
+        'create',
+        service.outbound.url('/cli-test'),
+        '--id',
+        'clitest',
+        '--cron',
+        '0 3 * * *',
+        '--timezone',
+        'UTC',
+      ],
+      { COINOP_TOKEN: token },
+    );
+    expect(created.code, created.stderr).toBe(0);
+    service.outbound.receiver().respondWith({ status: 200 });
+    const delivered = await coinop(['webhook', 'test', 'clitest'], { COINOP_TOKEN: token });
+    expect([delivered.code, delivered.stdout]).toEqual([0, 'delivered: test webhook delivered\n']);
+    service.outbound.receiver().respondWith({ status: 500 });
+    const failed = await coinop(['webhook', 'test', 'clitest'], { COINOP_TOKEN: token });
+    expect([failed.code, failed.stdout]).toEqual([6, 'failed: webhook call failed: HTTP 500\n']);
+    expect(failed.stderr).toContain('the receiver did not take the test delivery: it was still charged (1 credit)');
+  });
+
   it('dns prints the records as a table, with no progress indicator when stderr is not a terminal', async () => {
     const token = await service.app().createToken(50);
     const answer = await coinop(['dns', 'example.test', '--types', 'A'], { COINOP_TOKEN: token });

@@ -1,6 +1,6 @@
 import type { Command } from '../command.js';
 import { integer, invocation, required } from '../command.js';
-import { UsageError } from '../exit-codes.js';
+import { CommandFailed, EXIT, UsageError } from '../exit-codes.js';
 import { fields, table, when } from '../output.js';
 import type { Webhook, WebhookCreate } from '../../types.js';
 
@@ -66,6 +66,12 @@ export const webhookCommand: Command = {
           result,
           () => `${result.data.success ? 'delivered' : 'failed'}: ${result.data.message}`,
         );
+        // The service answers 200 either way; scripts see a receiver that did not take it in the exit status.
+        if (!result.data.success)
+          throw new CommandFailed(
+            `the receiver did not take the test delivery: it was still charged (${result.cost} credit)`,
+            EXIT.serverOrNetwork,
+          );
         return;
       }
       case 'rm':
