@@ -69,7 +69,7 @@ export const webhookCommand: Command = {
         // The service answers 200 either way; scripts see a receiver that did not take it in the exit status.
         if (!result.data.success)
           throw new CommandFailed(
-            `the receiver did not take the test delivery: it was still charged (${result.cost} credit)`,
+            `the receiver did not take the test delivery: it was still charged (${result.cost} credit${result.cost === 1 ? '' : 's'})`,
             EXIT.serverOrNetwork,
           );
         return;
