@@ -9,6 +9,7 @@ import { responses, tokenAuth } from '../../http/schemas.js';
 import { deliverAgain, DELIVERY_RETENTION_MS, findDelivery, reserveAttempt } from '../../delivery-core/index.js';
 import type { DeliveryRecord } from '../../delivery-core/index.js';
 import { deliveryTargetOf, findWebhook } from '../webhooks/index.js';
+import type { WebhookRecord } from '../webhooks/index.js';
 import { DeliveryParams, RedeliveryResult } from './deliveries.schemas.js';
 import { deliveryExamples } from './deliveries.examples.js';
 
@@ -24,8 +25,8 @@ type Params = { webhookId?: unknown; deliveryId?: unknown };
  * charged by metering before the send like the test route; a redelivery is one attempt (no retries of its own).
  */
 export const redeliverRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
-  /** The delivery each request looked up to price it (the charge happens before the handler runs). */
-  const priced = new WeakMap<FastifyRequest, DeliveryRecord>();
+  /** The webhook and delivery each request looked up to price it (the charge happens before the handler runs). */
+  const priced = new WeakMap<FastifyRequest, { webhook: WebhookRecord; delivery: DeliveryRecord | undefined }>();
 
   const lookUp = async (walletId: number, params: Params) => {
     if (typeof params.webhookId !== 'string' || typeof params.deliveryId !== 'string') return undefined;
@@ -33,19 +34,20 @@ export const redeliverRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async 
     if (webhook === undefined) return undefined;
     // Expired rows not yet swept are found too: they answer 410, not 404. Rows made before the webhook was created are
     // a deleted webhook's that had its id: not found (nor priced) here.
-    return findDelivery(deps.store.read, {
+    const found = await findDelivery(deps.store.read, {
       walletId,
       webhookId: params.webhookId,
       deliveryId: params.deliveryId,
       expiredAt: webhook.createdAt - 1,
     });
+    return { webhook, delivery: found?.delivery };
   };
   const redeliverable = (delivery: DeliveryRecord): boolean =>
     delivery.body !== null && delivery.createdAt > deps.clock.now() - DELIVERY_RETENTION_MS;
 
   const meter: MeterSpec = {
     cost: (request) => {
-      const delivery = priced.get(request);
+      const delivery = priced.get(request)?.delivery;
       return delivery !== undefined && redeliverable(delivery) ? delivery.cost : REFUSAL_COST;
     },
     failureCost: REFUSAL_COST,
@@ -64,7 +66,7 @@ export const redeliverRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async 
       preValidation: async (request) => {
         if (request.meter === undefined) return;
         const found = await lookUp(request.meter.wallet.id, request.params as Params);
-        if (found !== undefined) priced.set(request, found.delivery);
+        if (found !== undefined) priced.set(request, found);
       },
       schema: {
         operationId: 'webhookRedeliver',
@@ -80,10 +82,11 @@ export const redeliverRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async 
     },
     async (request) => {
       const wallet = walletOf(request);
-      const { webhookId, deliveryId } = request.params;
-      const webhook = await findWebhook(deps.store.read, wallet.id, webhookId);
-      if (webhook === undefined) throw errors.webhookNotFound();
-      const delivery = priced.get(request);
+      const { deliveryId } = request.params;
+      // Looked up once, before the charge (preValidation): the webhook as it is now, and the delivery priced.
+      const looked = priced.get(request);
+      if (looked === undefined) throw errors.webhookNotFound();
+      const { webhook, delivery } = looked;
       if (delivery === undefined) throw errors.deliveryNotFound();
       // Mail content is gone once its delivery ended (docs/contract.md#deliveries, rule 5); every body is gone after 7 days.
       if (delivery.body === null || !redeliverable(delivery)) throw errors.deliveryExpired();
