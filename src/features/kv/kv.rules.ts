@@ -1,4 +1,6 @@
 /** Bucket and key rules (docs/contract.md#kv), kept pure so they are tested apart from HTTP. */
+import { dotSegmentProblem } from '../../lib/path-segment.js';
+
 export const MAX_NAME_LENGTH = 30;
 export const MAX_VALUE_LENGTH = 1000;
 export const MAX_TTL_SECONDS = 2_592_000;
@@ -31,10 +33,9 @@ export function checkName(field: 'bucket' | 'key' | 'cursor', value: string): st
   const length = codePoints(value);
   if (length < 1 || length > MAX_NAME_LENGTH) return `Invalid ${field}: must be 1 to ${MAX_NAME_LENGTH} characters`;
   if (CONTROL_OR_SLASH.test(value)) return `Invalid ${field}: must not contain control characters or /`;
-  // URLs resolve `.` and `..` (and `%2E`) to another path: a client that sent such a name would reach another route
-  // and be charged for its refusal. The clients run this rule before sending; the service never receives such a name.
-  if (field !== 'cursor' && (value === '.' || value === '..'))
-    return `Invalid ${field}: . and .. cannot be sent as a path segment`;
+  // The clients run this rule before sending; the service never receives such a name (path-segment.ts).
+  const dots = field === 'cursor' ? null : dotSegmentProblem(field, value);
+  if (dots !== null) return dots;
   if (field === 'bucket' && value.startsWith('reserved-')) return 'Invalid bucket: must not start with reserved-';
   if (field === 'bucket' && value.endsWith('---')) return 'Invalid bucket: must not end with ---';
   return null;

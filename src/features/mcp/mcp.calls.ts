@@ -1,5 +1,6 @@
 import type { ValidateFunction } from 'ajv';
 import { createAjv, describeValidationError } from '../../http/validation.js';
+import { dotSegmentProblem } from '../../lib/path-segment.js';
 import { MCP_TOOLS } from './mcp.tools.js';
 import type { McpTool, RouteCall } from './mcp.tools.js';
 
@@ -30,7 +31,6 @@ const asText = (value: unknown): string | undefined =>
       : undefined;
 
 /** `.` and `..` cannot be one segment of a URL path: every URL parser (ours, the router's, a client's) resolves them away. */
-const DOT_SEGMENT = /^\.\.?$/;
 
 /** The path of the call (a string), or its refusal. */
 function pathOf(tool: McpTool, args: Record<string, unknown>): ToolCall | string {
@@ -46,7 +46,8 @@ function pathOf(tool: McpTool, args: Record<string, unknown>): ToolCall | string
       return refused(
         args[name] === undefined ? `Missing required field: ${name}` : `Invalid ${name}: must be a string`,
       );
-    if (DOT_SEGMENT.test(text)) return refused(`Invalid ${name}: . and .. cannot be sent as a path segment`);
+    const dots = dotSegmentProblem(name, text);
+    if (dots !== null) return refused(dots);
     segments.push(encodeURIComponent(text));
   }
   const path = segments.join('/');

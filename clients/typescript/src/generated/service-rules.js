@@ -951,6 +951,14 @@ init_define_SCHEMA_FACTS();
 
 // src/features/kv/kv.rules.ts
 init_define_SCHEMA_FACTS();
+
+// src/lib/path-segment.ts
+init_define_SCHEMA_FACTS();
+function dotSegmentProblem(field, value) {
+  return value === '.' || value === '..' ? `Invalid ${field}: . and .. cannot be sent as a path segment` : null;
+}
+
+// src/features/kv/kv.rules.ts
 var MAX_NAME_LENGTH = 30;
 var MAX_VALUE_LENGTH = 1e3;
 var MAX_TTL_SECONDS = 2592e3;
@@ -965,8 +973,8 @@ function checkName(field, value) {
   const length = codePoints(value);
   if (length < 1 || length > MAX_NAME_LENGTH) return `Invalid ${field}: must be 1 to ${MAX_NAME_LENGTH} characters`;
   if (CONTROL_OR_SLASH.test(value)) return `Invalid ${field}: must not contain control characters or /`;
-  if (field !== 'cursor' && (value === '.' || value === '..'))
-    return `Invalid ${field}: . and .. cannot be sent as a path segment`;
+  const dots = field === 'cursor' ? null : dotSegmentProblem(field, value);
+  if (dots !== null) return dots;
   if (field === 'bucket' && value.startsWith('reserved-')) return 'Invalid bucket: must not start with reserved-';
   if (field === 'bucket' && value.endsWith('---')) return 'Invalid bucket: must not end with ---';
   return null;
