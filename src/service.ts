@@ -176,7 +176,10 @@ async function drain(app: FastifyInstance, readiness: Readiness, delayMs: number
   app.server.on('request', closeAfterAnswer);
   if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
   const idleCloser = setInterval(() => app.server.closeIdleConnections(), 50);
-  const hardStop = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+  const hardStop = setTimeout(() => {
+    readiness.markConnectionsCut();
+    app.server.closeAllConnections();
+  }, SHUTDOWN_GRACE_MS);
   try {
     await app.close(); // waits for in-flight requests
   } finally {

@@ -34,6 +34,9 @@ function fromFramework(error: FastifyError): ApiError | undefined {
   return new ApiError(status, STATUS_CODES[status] ?? 'Bad Request');
 }
 
+/** The answer, heard by nobody, to a request whose connection the stop cut. */
+const CUT = errors.storeUnavailable();
+
 /** The store is away: metering builds that answer (status, body and headers), here it is sent. */
 async function sendStoreAway(request: FastifyRequest, reply: FastifyReply, error: unknown): Promise<void> {
   request.log.warn({ err: error }, 'store unavailable');
@@ -63,10 +66,13 @@ async function sendError(
 /** One error handler: our error, a framework error, the store being away (503), anything else (logged, 500). */
 export function registerErrorHandling(
   app: FastifyInstance,
-  deps: Pick<CorePorts, 'ledger'>,
+  deps: Pick<CorePorts, 'ledger' | 'readiness'>,
   refusalCost?: RefusalCostHeaders,
 ): void {
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
+    // Its connection was cut by the stop (docs/operations.md#stopping), most often mid-body: the fault is ours, as a
+    // 5xx's is, so nothing is charged, and nobody hears the answer. The store, closing next, is not asked.
+    if (deps.readiness.connectionsCut && request.raw.socket.destroyed) return sendError(deps, request, reply, CUT);
     if (error instanceof ApiError) return sendError(deps, request, reply, error);
     const framework = fromFramework(error);
     if (framework !== undefined) return sendError(deps, request, reply, framework);

@@ -5,6 +5,7 @@
 export class Readiness {
   private started = false;
   private draining = false;
+  private cut = false;
 
   markStarted(): void {
     this.started = true;
@@ -12,6 +13,11 @@ export class Readiness {
 
   startDraining(): void {
     this.draining = true;
+  }
+
+  /** The stop's grace is over: the connections still open are being cut. */
+  markConnectionsCut(): void {
+    this.cut = true;
   }
 
   /** Why traffic should go elsewhere, or undefined when it is welcome. */
@@ -22,5 +28,9 @@ export class Readiness {
 
   get isDraining(): boolean {
     return this.draining;
+  }
+
+  get connectionsCut(): boolean {
+    return this.cut;
   }
 }

@@ -383,7 +383,7 @@ export class Coinop {
   }
 }
 
-/** A 64-hex-digit string is taken as a hash already; anything else as a token. */
+/** A 64-hex-digit string (either case, as the service takes it) is taken as a hash already; anything else as a token. */
 function walletHash(wallet: string): string {
-  return /^[0-9a-f]{64}$/.test(wallet) ? wallet : tokenHash(wallet);
+  return /^[0-9a-f]{64}$/i.test(wallet) ? wallet.toLowerCase() : tokenHash(wallet);
 }

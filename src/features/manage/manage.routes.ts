@@ -18,6 +18,11 @@ export const manageRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; adminToken: s
     const given = request.headers['x-admin-token'];
     if (!isAdminToken(request, typeof given === 'string' ? given : undefined)) throw errors.forbidden();
   });
+  // Stored hashes are lowercase; a hash given in uppercase names the same wallet (Params).
+  app.addHook('preHandler', async (request: FastifyRequest) => {
+    const params = request.params as { hash?: string };
+    if (params.hash !== undefined) params.hash = params.hash.toLowerCase();
+  });
   const audit = auditTo(deps);
   // Child scopes: the token check above runs for their routes too.
   await app.register(walletRoutes, { deps, audit });

@@ -8,8 +8,9 @@ export const adminAuth = [{ AdminAuth: [] as string[] }];
 export const EXAMPLE_HASH = 'a3f1c9d2e4b6a8c0e2f4a6b8c0d2e4f6a8b0c2d4e6f8a0b2c4d6e8f0a2b4c6d8';
 export const EXAMPLE_CURSOR = 'WzE3ODA0NzUwMDAwMDAsNDJd';
 
+/** Either case: tools differ (sha256sum writes lowercase, PowerShell's Get-FileHash uppercase); the routes read it lowercased. */
 export const Params = Type.Object({
-  hash: Type.String({ pattern: '^[0-9a-f]{64}$', 'x-error': 'must be a SHA-256 hex hash' }),
+  hash: Type.String({ pattern: '^[0-9a-fA-F]{64}$', 'x-error': 'must be a SHA-256 hex hash' }),
 });
 
 /** A credit or a debit: the amount, and the reason kept on that call's log entry. */

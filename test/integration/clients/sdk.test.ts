@@ -295,6 +295,8 @@ describeEachStore('the TypeScript SDK against a live instance', (kind) => {
       hash: tokenHash(owner),
       wallet: 50,
     });
+    // A hash in uppercase is a hash (the service takes either case), never taken for a token and hashed again.
+    expect((await client.adminWallet(tokenHash(owner).toUpperCase())).data).toMatchObject({ wallet: 50 });
     const forbidden = await refusal(
       new Coinop({ baseUrl: service.url(), adminToken: 'wrong-admin-token-0000' }).adminWallet(owner),
     );

@@ -1,5 +1,6 @@
 import { afterAll, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
+import { connect } from 'node:net';
 import { Agent, request } from 'undici';
 import { describeEachStore } from '../../helpers/each-store.js';
 import { scratchDatabase } from '../../helpers/stores.js';
@@ -77,4 +78,51 @@ describeEachStore('SIGTERM', (kind) => {
       await second.exited;
     }
   });
+  it('cuts an upload still arriving after the grace, charges nothing for it and logs no error', async () => {
+    const cutDatabase = await scratchDatabase(kind);
+    try {
+      const env = { DATABASE_URL: cutDatabase.url };
+      const first = await startServerProcess(env);
+      const token = await (
+        await request(`${first.url}/token`, {
+          method: 'POST',
+          body: 'token=new',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          dispatcher: agent,
+        })
+      ).body.text();
+      const { port } = new URL(first.url);
+      // Headers and a part of the body, then nothing: the stop must cut it.
+      const stalled = connect(Number(port), '127.0.0.1');
+      stalled.on('error', () => undefined);
+      const cut = new Promise<void>((resolve) => stalled.once('close', () => resolve()));
+      stalled.write(`POST /kv/cut/k HTTP/1.1\r\nHost: x\r\nx-token: ${token}\r\ncontent-length: 100\r\n\r\nabc`);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      first.child.kill('SIGTERM');
+      await cut;
+      expect(await first.exited).toBe(0);
+      const lines = first
+        .output()
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { level: number; msg: string });
+      expect(lines.filter((line) => line.level >= 50)).toEqual([]);
+      expect(lines.at(-1)?.msg).toBe('stopped');
+
+      const second = await startServerProcess(env);
+      try {
+        const response = await request(`${second.url}/token/logs?n=10&type=kv`, {
+          headers: { 'x-token': token },
+          dispatcher: agent,
+        });
+        expect(response.headers['x-balance']).toBe('100');
+        expect(((await response.body.json()) as { n: number }).n).toBe(0);
+      } finally {
+        second.child.kill('SIGTERM');
+        await second.exited;
+      }
+    } finally {
+      await cutDatabase.drop();
+    }
+  }, 30_000);
 });

@@ -209,6 +209,19 @@ describeEachStore('operator API: debit, delete, reasons', (kind) => {
     expectPlain(await operator(get()).logs(UNKNOWN_HASH), 404, 'Not Found');
   });
 
+  it('takes a hash in uppercase as the same wallet on every operation (as PowerShell writes it)', async () => {
+    const t = get();
+    const token = await t.createToken(10);
+    const upper = sha256Hex(token).toUpperCase();
+    const as = operator(t);
+    expect((await as.credit(upper, { amount: 5 })).json()).toStrictEqual({ hash: sha256Hex(token), wallet: 15 });
+    expect((await as.debit(upper, { amount: 2 })).json()).toStrictEqual({ hash: sha256Hex(token), wallet: 13 });
+    expect((await as.read(upper)).json()).toMatchObject({ hash: sha256Hex(token), wallet: 13 });
+    expect((await as.logs(upper)).statusCode).toBe(200);
+    expect((await as.remove(upper)).statusCode).toBe(200);
+    expectPlain(await t.inject({ method: 'GET', url: '/token', headers: { 'x-token': token } }), 401, 'Unauthorized');
+  });
+
   it('answers 400 to a malformed hash on debit, delete and logs', async () => {
     for (const res of [
       await operator(get()).debit('abc', { amount: 1 }),
