@@ -62,6 +62,9 @@ export async function buildApp(
   const trusted = trustedProxies(deps.config.trustProxy);
   // One id generator for every answer, those written before any request exists included.
   const newRequestId = requestIds(trusted);
+  // Answers given beside Fastify (Node's parser refusing a head, CONNECT) get their access line and metrics too.
+  const refusedBeforeRequest = (reqId: string, status: number, method?: string): void =>
+    observer.refusedBeforeRequest(reqId, status, method);
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     // One access-log line per request, HTTP metrics and the x-request-id header (observability/request-observer.ts).
@@ -90,13 +93,13 @@ export async function buildApp(
       // Node's 400 for a missing Host has no body; requireHost answers it in plain text.
       requireHostHeader: false,
     },
-    clientErrorHandler: answerClientError(deps.logger as FastifyBaseLogger, newRequestId),
+    clientErrorHandler: answerClientError(deps.logger as FastifyBaseLogger, newRequestId, refusedBeforeRequest),
     // A request that reaches a closing instance on a kept-alive connection is still answered (docs/operations.md#stopping).
     return503OnClosing: false,
     forceCloseConnections: 'idle',
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  answerUnusualRequests(app.server, newRequestId);
+  answerUnusualRequests(app.server, newRequestId, refusedBeforeRequest);
   registerClientIdentity(app, trusted);
   cors.register(app);
   requireHost(app, refusals.headers);

@@ -31,6 +31,7 @@ export const MAX_PARAM_LENGTH = 16 * 1024;
 export function answerClientError(
   logger: FastifyBaseLogger,
   newRequestId: () => string,
+  answered: (reqId: string, status: number) => void,
 ): (error: ConnectionError, socket: Socket) => void {
   return (error, socket) => {
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
@@ -40,9 +41,11 @@ export function answerClientError(
     // As Node itself does: nothing is written once a response has begun on this socket (it would corrupt it).
     const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
     if (socket.writable && (inFlight === undefined || inFlight === null || !inFlight.headersSent)) {
+      const reqId = newRequestId();
       socket.write(
-        `HTTP/1.1 ${status} ${body}\r\nConnection: close\r\nx-request-id: ${newRequestId()}\r\nContent-Type: ${PLAIN_TEXT}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+        `HTTP/1.1 ${status} ${body}\r\nConnection: close\r\nx-request-id: ${reqId}\r\nContent-Type: ${PLAIN_TEXT}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
       );
+      answered(reqId, status);
     }
     socket.destroy(error);
   };
@@ -95,14 +98,20 @@ const CONNECT_ALLOW = 'GET, HEAD, POST, PUT, PATCH, DELETE';
  * - a CONNECT (Node closes the connection without a word when nobody listens) gets 405 in plain text, and the
  *   connection is closed, since it was handed over raw.
  */
-export function answerUnusualRequests(server: Server, requestId: (request: IncomingMessage) => string): void {
+export function answerUnusualRequests(
+  server: Server,
+  requestId: (request: IncomingMessage) => string,
+  answered: (reqId: string, status: number, method: string) => void,
+): void {
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) =>
     server.emit('request', request, response),
   );
   server.on('connect', (request: IncomingMessage, socket: Duplex) => {
     const body = errors.methodNotAllowed([]).body;
+    const reqId = requestId(request);
     socket.end(
-      `HTTP/1.1 405 ${body}\r\nAllow: ${CONNECT_ALLOW}\r\nConnection: close\r\nx-request-id: ${requestId(request)}\r\nContent-Type: ${PLAIN_TEXT}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      `HTTP/1.1 405 ${body}\r\nAllow: ${CONNECT_ALLOW}\r\nConnection: close\r\nx-request-id: ${reqId}\r\nContent-Type: ${PLAIN_TEXT}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
     );
+    answered(reqId, 405, 'CONNECT');
   });
 }

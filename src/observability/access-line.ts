@@ -18,7 +18,7 @@ const MAX_REMEMBERED = 256;
 /** One answered request's fields of the access line (docs/reference.md#metrics-access-log-tracing). */
 export interface AccessFields {
   reqId: string;
-  /** As Node's parser read it. */
+  /** As Node's parser read it; empty (left out of the line) for an answer Node gives before a request exists. */
   method: string;
   /** The route pattern (`/kv/:bucket/:key`), never the URL. */
   route: string;
@@ -67,8 +67,7 @@ export class AccessLineFormat {
       this.bindings +
       ',"reqId":' +
       jsonString(reqId) +
-      ',"method":' +
-      this.remembered(method) +
+      (method === '' ? '' : ',"method":' + this.remembered(method)) +
       ',"route":' +
       this.remembered(route) +
       ',"status":' +

@@ -6,7 +6,7 @@ import { AccessLineFormat } from './access-line.js';
 import type { AccessFields } from './access-line.js';
 import { accessLineWriter } from './log-destination.js';
 import type { ServiceMetrics } from './metrics.js';
-import { routeLabel } from './route-label.js';
+import { routeLabel, UNMATCHED_ROUTE } from './route-label.js';
 import type { Tracing } from './tracing.js';
 
 /**
@@ -65,6 +65,24 @@ export class RequestObserver extends LogController {
     fields.cost = cost === undefined ? undefined : Number(cost);
     // Enough to tell wallets apart in the log; the token, or its whole hash, never appears.
     fields.wallet = request.meter?.wallet.hash.slice(0, 8);
+    this.writeAccessLine(this.accessLine.format(fields));
+  }
+
+  /**
+   * An answer given beside Fastify (408 for a head or body past its time, 431, 400 for an unparsable head, 405 to
+   * CONNECT): its access line and metrics, with the unmatched route, no cost, and the method if Node read one.
+   */
+  refusedBeforeRequest(reqId: string, status: number, method = ''): void {
+    this.metrics.http(method, UNMATCHED_ROUTE, status).observe(0);
+    if (!this.logger.isLevelEnabled('info')) return;
+    const { fields } = this;
+    fields.reqId = reqId;
+    fields.method = method;
+    fields.route = UNMATCHED_ROUTE;
+    fields.status = status;
+    fields.ms = 0;
+    fields.cost = undefined;
+    fields.wallet = undefined;
     this.writeAccessLine(this.accessLine.format(fields));
   }
 

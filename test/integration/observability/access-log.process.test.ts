@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
 import { sha256Hex } from '../../../src/lib/hash.js';
 import { startServerProcess } from '../../helpers/server-process.js';
 import type { ServerProcess } from '../../helpers/server-process.js';
@@ -22,6 +23,24 @@ async function newToken(url: string): Promise<string> {
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
   });
   return created.text();
+}
+
+/** Writes `head` on a raw connection and reads until the server closes it: the answer's status and x-request-id. */
+async function rawExchange(url: string, head: string): Promise<{ status: number; id: string }> {
+  const { hostname, port } = new URL(url);
+  const received = await new Promise<string>((resolve) => {
+    const socket = connect(Number(port), hostname);
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (text += chunk));
+    socket.on('error', () => undefined);
+    socket.on('close', () => resolve(text));
+    socket.write(head);
+  });
+  return {
+    status: Number(/^HTTP\/1\.1 (\d{3})/.exec(received)?.[1]),
+    id: /\r\nx-request-id: ([^\r]+)/i.exec(received)?.[1] ?? '',
+  };
 }
 
 /** SIGTERM, then the exit code. */
@@ -107,6 +126,42 @@ describe('the access log of the real service (stdout)', () => {
     expect(output).not.toContain(sha256Hex(token));
     expect(output).not.toContain('no-such-page');
     expect(output).not.toContain('ttl=60');
+  });
+
+  it('has a line for each answer given before a request exists: 408, 431, an unparsable head, CONNECT', async () => {
+    const database = await scratchDatabase('sqlite');
+    databases.push(database);
+    const server = await startServerProcess({
+      DATABASE_URL: database.url,
+      HTTP_HEADERS_TIMEOUT_MS: '500',
+      HTTP_REQUEST_TIMEOUT_MS: '1000',
+    });
+    servers.push(server);
+    const answers = [
+      // Headers never finished: cut at the headers timeout.
+      { ...(await rawExchange(server.url, 'GET /healthz HTTP/1.1\r\nHost: x\r\n')), method: undefined },
+      {
+        ...(await rawExchange(server.url, `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`)),
+        method: undefined,
+      },
+      { ...(await rawExchange(server.url, 'NOT HTTP AT ALL\r\n\r\n')), method: undefined },
+      {
+        ...(await rawExchange(server.url, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com\r\n\r\n')),
+        method: 'CONNECT',
+      },
+    ];
+    expect(answers.map((answer) => answer.status)).toEqual([408, 431, 400, 405]);
+    expect(await stop(server)).toBe(0);
+
+    const access = jsonLines(server.output()).filter((line) => line.msg === 'request');
+    for (const answer of answers) {
+      expect(answer.id).not.toBe('');
+      const mine = access.filter((line) => line.reqId === answer.id);
+      expect(mine).toHaveLength(1);
+      expect(mine[0]).toMatchObject({ level: 30, route: '(unmatched)', status: answer.status });
+      expect(mine[0]!.method).toBe(answer.method);
+      expect(mine[0]).not.toHaveProperty('cost');
+    }
   });
 
   it('has none at LOG_LEVEL=warn', async () => {

@@ -129,7 +129,9 @@ describe('the access line', () => {
       expect(made.endsWith('\n')).toBe(true);
       expect(made.slice(0, -1)).not.toContain('\n');
       const parsed = JSON.parse(made) as Record<string, unknown>;
-      expect(parsed).toMatchObject({ level: 30, reqId: text, method: text, route: text, wallet: text, msg: 'request' });
+      expect(parsed).toMatchObject({ level: 30, reqId: text, route: text, wallet: text, msg: 'request' });
+      // No method is left out (an answer given before a request exists), never written empty.
+      expect(parsed.method).toBe(text === '' ? undefined : text);
       expect(parsed.status).toBe(400);
       expect(parsed.cost).toBeNull(); // as pino writes a number that is not finite
     }
