@@ -1,5 +1,5 @@
-import { existsSync, lstatSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, lstatSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { ConfigError, loadConfig } from './config.js';
 import { backupSqliteFile } from './store/sqlite/sqlite-backup.js';
 
@@ -9,6 +9,15 @@ import { backupSqliteFile } from './store/sqlite/sqlite-backup.js';
  * the database. Every refusal is one line and a non-zero exit.
  */
 class Refusal extends Error {}
+
+/** Whether `path` names a folder; false where a part of it is missing or is a file. */
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
 
 async function backup(args: readonly string[]): Promise<string> {
   if (args.length !== 1 || args[0] === undefined || args[0].trim() === '')
@@ -20,6 +29,8 @@ async function backup(args: readonly string[]): Promise<string> {
   }
   const source = resolve(config.databaseUrl.slice('sqlite:'.length));
   if (!existsSync(source)) throw new Refusal(`no SQLite database at ${source} (check DATA_DIR or DATABASE_URL)`);
+  const folder = dirname(target);
+  if (!isFolder(folder)) throw new Refusal(`no folder ${folder}: create it first, or name a file in one that exists`);
   // lstat, not exists: a symbolic link (even one to nowhere) is refused, never written through.
   const existing = lstatSync(target, { throwIfNoEntry: false });
   if (existing?.isSymbolicLink() === true) throw new Refusal(`${target} is a symbolic link: name a new file`);

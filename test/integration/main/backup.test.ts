@@ -160,7 +160,7 @@ describe('npm run backup on SQLite', () => {
     }
   });
 
-  it('refuses with one line and a non-zero exit: no file named, a file that exists, a PostgreSQL DATABASE_URL, no database', async () => {
+  it('refuses with one line and a non-zero exit: no file named, a file that exists, no folder for it, a PostgreSQL DATABASE_URL, no database', async () => {
     const database = `sqlite:${join(dir, 'refusals.db')}`;
     new Database(join(dir, 'refusals.db')).close();
     const taken = join(dir, 'taken.db');
@@ -179,6 +179,16 @@ describe('npm run backup on SQLite', () => {
         /^coinop backup: .*link-to-taken\.db is a symbolic link: name a new file\n$/,
       ],
       [{ DATABASE_URL: database }, [dangling], /^coinop backup: .*dangling\.db is a symbolic link: name a new file\n$/],
+      [
+        { DATABASE_URL: database },
+        [join(dir, 'no-such-folder', 'copy.db')],
+        /^coinop backup: no folder .*no-such-folder: create it first, or name a file in one that exists\n$/,
+      ],
+      [
+        { DATABASE_URL: database },
+        [join(taken, 'deeper', 'copy.db')],
+        /^coinop backup: no folder .*taken\.db\/deeper: create it first, or name a file in one that exists\n$/,
+      ],
       [
         { DATABASE_URL: 'postgres://coinop@127.0.0.1:1/coinop' },
         [join(dir, 'pg.db')],
