@@ -21,6 +21,11 @@ declare module 'fastify' {
     /** The cost rule, declared only where the meter's number does not say it all (a computed cost, a refund rule, a charge to another wallet). */
     'x-cost'?: number | string;
     example?: OperationExample;
+    /**
+     * The body as the document shows it, where the handler reads and checks the body itself rather than a schema
+     * (a KV value: raw text whatever its content type). Never validated against.
+     */
+    documentedBody?: Record<string, unknown>;
   }
 }
 
@@ -43,6 +48,8 @@ interface ResponseObject {
 interface Parameter {
   readonly name: string;
   readonly in: string;
+  required?: boolean;
+  schema?: { readonly default?: unknown };
   example?: unknown;
 }
 interface Operation {
@@ -124,7 +131,7 @@ function transformRoute({ schema, url, route }: { schema: FastifySchema; url: st
   url: string;
 } {
   if (schema === undefined || schema === null || schema.hide === true) return { schema, url };
-  const { example, ...rest } = schema;
+  const { example, documentedBody, ...rest } = schema;
   const cost = documentedCost(`${String(route.method)} ${url}`, route.config?.meter, rest['x-cost']);
   const marker: Marker = { metered: route.config?.meter !== undefined, example };
   const description = [rest.description, costSentence(cost)]
@@ -139,6 +146,7 @@ function transformRoute({ schema, url, route }: { schema: FastifySchema; url: st
   return {
     schema: {
       ...rest,
+      ...(documentedBody === undefined ? {} : { body: documentedBody }),
       response,
       description,
       security: rest.security ?? [],
@@ -200,6 +208,9 @@ function completeOperation(operation: Operation): void {
       exampleAnswered = true;
     }
   }
+  // A parameter with a default may be left out: the schema marks it required only because validation fills it in.
+  for (const parameter of operation.parameters ?? [])
+    if (parameter.in === 'query' && parameter.schema?.default !== undefined) parameter.required = false;
   if (example === undefined) return;
   if (operation.requestBody !== undefined && example.body !== undefined)
     operation.requestBody.content = withExample(operation.requestBody.content, example.body) ?? {};

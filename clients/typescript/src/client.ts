@@ -185,8 +185,7 @@ export class Coinop {
           path: { bucket, key },
           ...(options.ttl === undefined ? {} : { query: { ttl: String(options.ttl) } }),
         },
-        // The document may declare no body schema for this text/plain body; the value is sent as it is.
-        body: value as never,
+        body: value,
         bodySerializer: asText,
         parseAs: 'text',
       }),

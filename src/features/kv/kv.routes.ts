@@ -5,7 +5,7 @@ import type { Deps } from '../../deps.js';
 import { errors } from '../../errors.js';
 import { okText, responses, tokenAuth, PLAIN_TEXT } from '../../http/schemas.js';
 import { throughStatement, walletOf } from '../../http/metering.js';
-import { checkKeyPath, checkValue, parseTtl, MAX_TTL_SECONDS } from './kv.rules.js';
+import { checkKeyPath, checkValue, parseTtl, MAX_TTL_SECONDS, MAX_VALUE_LENGTH } from './kv.rules.js';
 import { KvDeletes, KvReads, KvSets, kvValueCacheFor } from './kv.queries.js';
 import type { KvKey } from './kv.queries.js';
 import { kvListRoutes, ListParams } from './kv.list-routes.js';
@@ -93,6 +93,12 @@ export const kvRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, {
         params: Params,
         querystring: SetQuery,
         consumes: ['text/plain'],
+        // Read by the handler (checkValue), any content type taken as text: shown, not validated by a schema.
+        documentedBody: {
+          type: 'string',
+          maxLength: MAX_VALUE_LENGTH,
+          description: `The value: the body as UTF-8 text (any content type), at most ${MAX_VALUE_LENGTH} code points; may be empty.`,
+        },
         response: responses(okText(), 400, 401, 402, 413),
       },
     },

@@ -78,13 +78,17 @@ const NoInput = Type.Object({}, { additionalProperties: false });
 // A tool's arguments are closed, as the routes' bodies are: an unknown one is refused unsent, not ignored and charged.
 const KvKeyInput = Type.Object(KvParams.properties, { additionalProperties: false });
 const WebhookIdInput = Type.Object(WebhookParams.properties, { additionalProperties: false });
-// `limit` has a default on the routes, so an agent may leave it out.
+// `limit` and `n` have defaults on the routes, so an agent may leave them out (the listed schema must not require them).
 const KvListInput = Type.Object(
   { ...KvListParams.properties, ...KvListQuery.properties, limit: Type.Optional(KvListQuery.properties.limit) },
   { additionalProperties: false },
 );
 const KvBucketsInput = Type.Object(
   { ...KvBucketsQuery.properties, limit: Type.Optional(KvBucketsQuery.properties.limit) },
+  { additionalProperties: false },
+);
+const LogsInput = Type.Object(
+  { ...LogsQuery.properties, n: Type.Optional(LogsQuery.properties.n) },
   { additionalProperties: false },
 );
 const KvSetInput = Type.Object(
@@ -205,7 +209,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
     name: 'logs',
     description:
       'The most recent calls of this token, newest first, optionally of one category (GET /token/logs; free).',
-    inputSchema: LogsQuery,
+    inputSchema: LogsInput,
     method: 'GET',
     path: '/token/logs',
     query: ['n', 'type'],

@@ -57,7 +57,7 @@ const OPERATION_IDS = [
 const WITHOUT_CLIENT_ERRORS = new Set(['healthCheck', 'readinessCheck', 'rechargeDone']);
 
 interface Media {
-  schema?: { type?: string; enum?: string[]; example?: unknown; $ref?: string };
+  schema?: { type?: string; enum?: string[]; example?: unknown; $ref?: string; maxLength?: number };
   example?: unknown;
 }
 interface Operation {
@@ -66,7 +66,13 @@ interface Operation {
   description?: string;
   security?: Array<Record<string, string[]>>;
   'x-cost'?: number | string;
-  parameters?: Array<{ name: string; in: string; example?: unknown }>;
+  parameters?: Array<{
+    name: string;
+    in: string;
+    required?: boolean;
+    schema?: { default?: unknown };
+    example?: unknown;
+  }>;
   requestBody?: { content: Record<string, Media> };
   responses: Record<string, { headers?: Record<string, { $ref?: string }>; content?: Record<string, Media> }>;
 }
@@ -200,6 +206,22 @@ describeEachStore('the OpenAPI document, complete', (kind) => {
       for (const parameter of operation.parameters ?? [])
         if (parameter.in === 'path') expect(parameter.example, `${name} ${parameter.name}`).toBeDefined();
     }
+  });
+
+  it('lets a client leave out every query parameter that has a default, and shows the KV value as the text body it is', async () => {
+    const document = await documentOf(get());
+    const defaulted = operationsOf(document).flatMap(({ method, path, operation }) =>
+      (operation.parameters ?? [])
+        .filter((parameter) => parameter.in === 'query' && parameter.schema?.default !== undefined)
+        .map((parameter) => ({ name: `${method} ${path} ${parameter.name}`, required: parameter.required })),
+    );
+    expect(defaulted.map((parameter) => parameter.name)).toContain('get /token/logs n');
+    for (const parameter of defaulted) expect(parameter.required ?? false, parameter.name).toBe(false);
+    const kvSet = operationsOf(document).find(({ operation }) => operation.operationId === 'kvSet')?.operation;
+    expect(kvSet?.requestBody?.content['text/plain']).toMatchObject({
+      schema: { type: 'string', maxLength: 1000 },
+      example: 'dark',
+    });
   });
 
   // The document states what a call is charged: the answer's x-cost is the documented number.

@@ -90,6 +90,15 @@ describeEachStore('MCP over Streamable HTTP', (kind) => {
     expect(Object.keys(schemaOf('kv_set')?.properties ?? {}).sort()).toEqual(['bucket', 'key', 'ttl', 'value']);
     expect(schemaOf('kv_set')?.required).toEqual(expect.arrayContaining(['bucket', 'key', 'value']));
     expect(Object.keys(schemaOf('logs')?.properties ?? {}).sort()).toEqual(['n', 'type']);
+    // A field with a default (the route fills it in) is never listed as required.
+    for (const tool of tools) {
+      const properties = (tool.inputSchema.properties ?? {}) as Record<string, { default?: unknown }>;
+      const defaulted = Object.keys(properties).filter((name) => properties[name]?.default !== undefined);
+      expect(
+        (tool.inputSchema.required ?? []).filter((name) => defaulted.includes(name)),
+        tool.name,
+      ).toEqual([]);
+    }
     expect(schemaOf('webhook_test')?.required).toEqual(['webhookId']);
     expect(Object.keys(schemaOf('kv_list')?.properties ?? {}).sort()).toEqual(['bucket', 'cursor', 'limit', 'prefix']);
     expect(schemaOf('kv_list')?.required).toEqual(['bucket']);

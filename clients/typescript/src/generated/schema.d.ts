@@ -838,9 +838,9 @@ export interface operations {
   };
   logsList: {
     parameters: {
-      query: {
+      query?: {
         /** @example 1 */
-        n: number;
+        n?: number;
         /**
          * @description Filter on the log endpoint category
          * @example kv
@@ -971,17 +971,17 @@ export interface operations {
   };
   spendSummary: {
     parameters: {
-      query: {
+      query?: {
         /**
          * @description How many days back (the log keeps 7)
          * @example 1
          */
-        days: number;
+        days?: number;
         /**
          * @description Sum per UTC hour or per UTC day
          * @example hour
          */
-        by: 'hour' | 'day';
+        by?: 'hour' | 'day';
       };
       header?: never;
       path?: never;
@@ -1358,7 +1358,13 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody?: never;
+    /** @description The value: the body as UTF-8 text (any content type), at most 1000 code points; may be empty. */
+    requestBody: {
+      content: {
+        /** @example dark */
+        'text/plain': string;
+      };
+    };
     responses: {
       /** @description OK */
       200: {
@@ -1494,7 +1500,7 @@ export interface operations {
   };
   kvList: {
     parameters: {
-      query: {
+      query?: {
         /**
          * @description Only keys starting with this (at most 30 characters; no control characters or /)
          * @example th
@@ -1506,7 +1512,7 @@ export interface operations {
          * @description How many keys a page lists, 1 to 100
          * @example 2
          */
-        limit: number;
+        limit?: number;
       };
       header?: never;
       path: {
@@ -1593,7 +1599,7 @@ export interface operations {
   };
   kvBuckets: {
     parameters: {
-      query: {
+      query?: {
         /** @description Only buckets starting with this (at most 30 characters; no control characters or /) */
         prefix?: string;
         /** @description Opaque: the previous answer's `cursor`, for the next page */
@@ -1602,7 +1608,7 @@ export interface operations {
          * @description How many buckets a page lists, 1 to 100
          * @example 2
          */
-        limit: number;
+        limit?: number;
       };
       header?: never;
       path?: never;
@@ -2662,9 +2668,9 @@ export interface operations {
   };
   webhookDeliveries: {
     parameters: {
-      query: {
+      query?: {
         /** @example 20 */
-        n: number;
+        n?: number;
         /**
          * @description Only deliveries in this state
          * @example success
@@ -3954,12 +3960,12 @@ export interface operations {
   };
   rechargeLink: {
     parameters: {
-      query: {
+      query?: {
         /**
          * @description Millions of credits to buy: 1 or 3
          * @example 1
          */
-        amount: '1' | '3';
+        amount?: '1' | '3';
       };
       header?: never;
       path?: never;
@@ -4425,16 +4431,16 @@ export interface operations {
   };
   walletList: {
     parameters: {
-      query: {
+      query?: {
         /** @description The `cursor` of the previous page; omitted for the first */
         cursor?: string;
         /** @example 1 */
-        limit: number;
+        limit?: number;
         /**
          * @description Newest or highest first; ties by wallet, newest first
          * @example balance
          */
-        sort: 'lastUsed' | 'balance' | 'created';
+        sort?: 'lastUsed' | 'balance' | 'created';
       };
       header?: never;
       path?: never;
@@ -4506,11 +4512,11 @@ export interface operations {
   };
   walletLogs: {
     parameters: {
-      query: {
+      query?: {
         /** @description The `cursor` of the previous page; omitted for the first */
         cursor?: string;
         /** @example 1 */
-        limit: number;
+        limit?: number;
         /**
          * @description Filter on the log endpoint category
          * @example manage
@@ -4637,9 +4643,9 @@ export interface operations {
   };
   serviceStats: {
     parameters: {
-      query: {
+      query?: {
         /** @example 2 */
-        days: number;
+        days?: number;
       };
       header?: never;
       path?: never;
