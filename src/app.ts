@@ -98,6 +98,10 @@ export async function buildApp(
     return503OnClosing: false,
     forceCloseConnections: 'idle',
   }).withTypeProvider<TypeBoxTypeProvider>();
+  // JSON routes take application/json only: a JSON text sent as text/plain (fetch's default for a string body) is
+  // refused as every other type is (`Unsupported content type`), not read as a string "not a JSON object". Routes
+  // that read text (KV values, the token form, mail, Stripe) add their own parsers in their own scope.
+  app.removeContentTypeParser('text/plain');
 
   answerUnusualRequests(app.server, newRequestId, refusedBeforeRequest);
   registerClientIdentity(app, trusted);

@@ -80,6 +80,31 @@ describeEachStore('HTTP behaviour shared by all routes', (kind) => {
     expect([res.statusCode, res.body, res.headers['content-type']]).toEqual([400, 'Invalid JSON body', PLAIN]);
   });
 
+  it.each([
+    ['PUT', '/token/settings', 'Unsupported content type', PLAIN],
+    ['POST', '/webhook', 'Unsupported content type', PLAIN],
+    ['POST', '/dns-lookup', 'Unsupported content type', PLAIN],
+    // This route's errors are JSON (docs/contract.md#url-metadata).
+    [
+      'POST',
+      '/url-to-metadata',
+      '{"success":false,"error":"Unsupported content type"}',
+      'application/json; charset=utf-8',
+    ],
+  ] as const)(
+    'answers %s %s with a JSON object sent as text/plain: 400 Unsupported content type',
+    async (method, url, body, type) => {
+      const token = await get().createToken(10);
+      const res = await get().inject({
+        method,
+        url,
+        headers: { 'x-token': token, 'content-type': 'text/plain;charset=UTF-8' },
+        payload: '{"low_balance_threshold":7}',
+      });
+      expect([res.statusCode, res.body, res.headers['content-type']]).toEqual([400, body, type]);
+    },
+  );
+
   it.each(['[1]', '"text"', '42', 'true', 'null'])(
     'answers 400 to the JSON body %s, which is not an object',
     async (payload) => {

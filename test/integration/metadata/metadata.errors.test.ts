@@ -93,7 +93,7 @@ describeEachStore('POST /url-to-metadata: failures', (kind) => {
       expect(await balanceOf(get(), token)).toBe(99);
     });
 
-    it('refuses a body that is not JSON', async () => {
+    it('refuses a body that is not JSON (sent as text/plain: a type the route does not read)', async () => {
       const token = await get().createToken(100);
       const res = await get().inject({
         method: 'POST',
@@ -101,7 +101,7 @@ describeEachStore('POST /url-to-metadata: failures', (kind) => {
         headers: { 'x-token': token, 'content-type': 'text/plain' },
         payload: 'https://example.com/',
       });
-      expectFailure(res, 400, 'Invalid body: must be a JSON object', 1);
+      expectFailure(res, 400, 'Unsupported content type', 1);
     });
 
     it('refuses an oversized body with 413, charging 1', async () => {
