@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CorePorts } from '../ports.js';
 import { errors } from '../errors.js';
@@ -54,7 +55,7 @@ export interface MeterState {
   balance?: number;
   /** The plain-text error answered, for the log. */
   error?: string;
-  /** The handler recorded this call's log row itself (a test delivery, through src/delivery-core): metering records none. */
+  /** This call's log row is recorded: by metering, or by the handler itself (a test delivery, through src/delivery-core). */
   logged?: boolean;
   /** Settles when the charge is durable (a read-only call's: committed); the response waits for it. */
   durable?: Promise<void>;
@@ -392,10 +393,16 @@ function meterHooks(deps: MeteringPorts, spec: MeterSpec) {
       request: FastifyRequest,
       reply: FastifyReply,
       payload: unknown,
-      done: (error: Error | null, payload?: unknown) => void,
+      sendOn: (error: Error | null, payload?: unknown) => void,
     ): void {
       const state = request.meter;
-      if (state === undefined) return done(null, payload);
+      if (state === undefined) return sendOn(null, payload);
+      // A client gone before its answer (it hung up while a fetch or a lookup ran) gets no onResponse from Fastify,
+      // which waits for the answer to finish writing: its call, paid or refunded, is logged here, once settled.
+      const done = (error: Error | null, settled?: unknown): void => {
+        if (clientGone(request)) recordCall(deps, spec, request, reply);
+        sendOn(error, settled);
+      };
       if (state.charged === undefined) {
         // A handler that owed its statement's charge answered success without that statement: not given away, not hidden.
         if (state.owed !== undefined && reply.statusCode < 400)
@@ -414,24 +421,34 @@ function meterHooks(deps: MeteringPorts, spec: MeterSpec) {
     },
 
     onResponse(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
-      const state = request.meter;
-      if (state === undefined || state.logged === true) return done();
-      const cost = state.charged ?? 0;
-      // Paid calls are always logged; free and refused ones within the ledger's per-wallet budget.
-      deps.ledger.record({
-        walletId: state.wallet.id,
-        method: request.method,
-        path: spec.logPath?.(request) ?? request.url,
-        endpoint: spec.category,
-        statusCode: reply.statusCode,
-        responseTimeMs: Math.round(reply.elapsedTime),
-        error: reply.statusCode >= 400 ? (state.error ?? 'Error') : undefined,
-        cost,
-        balance: state.balance ?? 0,
-      });
+      recordCall(deps, spec, request, reply);
       done();
     },
   };
+}
+
+/** The connection the answer was to go to is closed (or was taken from the request). */
+function clientGone(request: FastifyRequest): boolean {
+  const socket = request.raw.socket as Socket | null;
+  return socket === null || socket.destroyed;
+}
+
+/** The call's log entry, once: paid calls always; free and refused ones within the ledger's per-wallet budget. */
+function recordCall(deps: MeteringPorts, spec: MeterSpec, request: FastifyRequest, reply: FastifyReply): void {
+  const state = request.meter;
+  if (state === undefined || state.logged === true) return;
+  state.logged = true;
+  deps.ledger.record({
+    walletId: state.wallet.id,
+    method: request.method,
+    path: spec.logPath?.(request) ?? request.url,
+    endpoint: spec.category,
+    statusCode: reply.statusCode,
+    responseTimeMs: Math.round(reply.elapsedTime),
+    error: reply.statusCode >= 400 ? (state.error ?? 'Error') : undefined,
+    cost: state.charged ?? 0,
+    balance: state.balance ?? 0,
+  });
 }
 
 /** Adds `x-cost: 0` and `x-balance` to a refusal answered before any route ran; never throws, never charges. */
