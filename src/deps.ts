@@ -65,7 +65,8 @@ export function createLogger(config: Config): Logger {
     {
       level: config.logLevel,
       redact: {
-        paths: ['req.headers["x-token"]', 'req.headers["x-admin-token"]', 'req.headers.authorization'],
+        // err.rawPacket: Node's parse errors carry the request's head as sent (http/before-routing.ts logs none).
+        paths: ['req.headers["x-token"]', 'req.headers["x-admin-token"]', 'req.headers.authorization', 'err.rawPacket'],
         censor: '***',
       },
     },

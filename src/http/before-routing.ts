@@ -37,7 +37,8 @@ export function answerClientError(
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
     const status = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
     const body = STATUS_CODES[status] ?? 'Bad Request';
-    logger.debug({ err: error }, 'client error');
+    // The code and reason only: the error's rawPacket holds the request's head as sent, tokens and all.
+    logger.debug({ code: error.code, reason: error.message }, 'client error');
     // As Node itself does: nothing is written once a response has begun on this socket (it would corrupt it).
     const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
     if (socket.writable && (inFlight === undefined || inFlight === null || !inFlight.headersSent)) {

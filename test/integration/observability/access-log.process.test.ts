@@ -25,6 +25,14 @@ async function newToken(url: string): Promise<string> {
   return created.text();
 }
 
+/** The text of every serialized Buffer (`{"type":"Buffer","data":[…]}`) anywhere in `value`. */
+function buffersIn(value: unknown): string {
+  if (typeof value !== 'object' || value === null) return '';
+  const { type, data } = value as { type?: unknown; data?: unknown };
+  if (type === 'Buffer' && Array.isArray(data)) return Buffer.from(data as number[]).toString('latin1');
+  return Object.values(value).map(buffersIn).join('\n');
+}
+
 /** Writes `head` on a raw connection and reads until the server closes it: the answer's status and x-request-id. */
 async function rawExchange(url: string, head: string): Promise<{ status: number; id: string }> {
   const { hostname, port } = new URL(url);
@@ -162,6 +170,31 @@ describe('the access log of the real service (stdout)', () => {
       expect(mine[0]!.method).toBe(answer.method);
       expect(mine[0]).not.toHaveProperty('cost');
     }
+  });
+
+  it('writes no token or operator token at LOG_LEVEL=debug, in heads Node refuses included', async () => {
+    const database = await scratchDatabase('sqlite');
+    databases.push(database);
+    const adminToken = 'operator-secret-in-a-head-0123';
+    const server = await startServerProcess({
+      DATABASE_URL: database.url,
+      LOG_LEVEL: 'debug',
+      ADMIN_TOKEN: adminToken,
+    });
+    servers.push(server);
+    const token = await newToken(server.url);
+    const heads = [
+      `GET /kv/a/b HTTP/1.1\r\nHost: x\r\nx-token: ${token}\r\nbad header\r\n\r\n`,
+      `GET /kv/a/b HTTP/1.1\r\nHost: x\r\nx-token: ${token}\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      `POST /manage/stats HTTP/1.1\r\nHost: x\r\nx-admin-token: ${adminToken}\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n`,
+    ];
+    for (const head of heads) expect((await rawExchange(server.url, head)).status).toBeGreaterThanOrEqual(400);
+    expect(await stop(server)).toBe(0);
+    expect(server.output()).toContain('client error'); // the debug lines were written…
+    // …without what the heads carried, as text or as the bytes of a serialized Buffer.
+    const written = server.output() + buffersIn(jsonLines(server.output()));
+    expect(written).not.toContain(token);
+    expect(written).not.toContain(adminToken);
   });
 
   it('has none at LOG_LEVEL=warn', async () => {
