@@ -132,9 +132,11 @@ export async function migrateAtStart(
       await store.migrate();
       return;
     } catch (error) {
-      const code = (error as { code?: unknown }).code;
+      // The server's own refusal, whether or not the store has wrapped it as unavailable.
+      const refusal = error instanceof StoreUnavailableError ? error.cause : error;
+      const code = (refusal as { code?: unknown } | undefined)?.code;
       if (typeof code === 'string' && (code.startsWith('28') || SETTING_SQLSTATES.has(code)))
-        throw new ConfigError(setting, `${location} refused: ${(error as Error).message}`, 'Unusable');
+        throw new ConfigError(setting, `${location} refused: ${(refusal as Error).message}`, 'Unusable');
       if (!(error instanceof StoreUnavailableError)) throw error;
       if (Date.now() + STORE_RETRY_MS > deadline) {
         throw new ConfigError(

@@ -11,10 +11,13 @@ export class StoreUnavailableError extends Error {
 
 /**
  * SQLSTATE classes and codes that mean "the database is not there for us right now", not "this statement
- * is wrong": connection exceptions (08), operator intervention (57P01-57P03: shutdown, crash, starting),
- * too many connections (53300), a statement cancelled by its timeout (57014).
+ * is wrong": connection exceptions (08), authentication refused (28: a password changed under a running
+ * service), operator intervention (57P01-57P05: shutdown, crash, starting, database dropped, idle session
+ * ended), too many connections (53300), a statement cancelled by its timeout (57014), a database that
+ * no longer exists (3D000) or does not accept connections now (55000, `ALLOW_CONNECTIONS false`). At start,
+ * the ones a setting must fix end the start instead (startup-checks.ts).
  */
-const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '53300', '57014']);
+const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '57P04', '57P05', '53300', '57014', '3D000', '55000']);
 /**
  * Socket-level failures node reports while connecting or talking to the server, and the disk refusing
  * SQLite's writes or their fsync (full, quota, I/O error).
@@ -48,7 +51,10 @@ export function isStoreUnavailable(error: unknown): boolean {
   if (error instanceof StoreUnavailableError) return true;
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && (code.startsWith('08') || UNAVAILABLE_CODES.has(code) || SYSTEM_CODES.has(code)))
+  if (
+    typeof code === 'string' &&
+    (code.startsWith('08') || code.startsWith('28') || UNAVAILABLE_CODES.has(code) || SYSTEM_CODES.has(code))
+  )
     return true;
   if (typeof code === 'string' && (code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR'))) return true;
   return DRIVER_MESSAGES.some((message) => error.message.includes(message));

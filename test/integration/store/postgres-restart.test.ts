@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, request } from 'undici';
+import pg from 'pg';
 import { startPrivatePostgres } from '../../helpers/private-postgres.js';
 import type { PrivatePostgres } from '../../helpers/private-postgres.js';
 import { startServerProcess } from '../../helpers/server-process.js';
@@ -149,6 +150,17 @@ function signalServer(pg: PrivatePostgres, signal: 'STOP' | 'CONT'): void {
   execFileSync('kill', [`-${signal}`, postmaster, ...children]);
 }
 
+/** Runs `sql` on the private server's template1 database (the service's own may refuse connections meanwhile). */
+async function onTemplate(server: PrivatePostgres, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: server.url.replace(/\/postgres$/, '/template1') });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
 describe('PostgreSQL going away under load', () => {
   it('keeps the process alive, answers 503 not 500 while it is down, and serves within 10 s of its return', async (context) => {
     const pg = database.pg;
@@ -185,6 +197,28 @@ describe('PostgreSQL going away under load', () => {
     // Money is exact: the wallet went down by exactly what the answers said they cost, 503s included.
     expect(before - (await balance())).toBe(spent - spentBefore);
   }, 90_000);
+
+  it('answers 503, not 500, while its database refuses connections (ALLOW_CONNECTIONS false), and serves again after', async (context) => {
+    const server = database.pg;
+    if (server === undefined) return context.skip();
+    await onTemplate(server, 'ALTER DATABASE postgres ALLOW_CONNECTIONS false');
+    try {
+      await onTemplate(server, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = 'postgres'");
+      const answers = [
+        await call('POST', '/kv/closed/a', token, 'a'),
+        await call('GET', '/kv/closed/a', token),
+        await call('POST', '/webhook', token, JSON.stringify({ webhookId: 'closed', url: 'https://127.0.0.1:9/hook' })),
+      ];
+      for (const answer of answers) {
+        expect(answer.status, answer.text).toBe(503);
+        expect(answer.cost).toBe('0');
+      }
+    } finally {
+      await onTemplate(server, 'ALTER DATABASE postgres ALLOW_CONNECTIONS true');
+    }
+    expect(await untilServing(20_000)).toBeLessThan(10_000);
+    expect(service.child.exitCode).toBeNull();
+  }, 60_000);
 
   it('answers 503 within the statement bound while the database accepts connections but never answers', async (context) => {
     const pg = database.pg;
