@@ -20,7 +20,8 @@ function isFolder(path: string): boolean {
 }
 
 async function backup(args: readonly string[]): Promise<string> {
-  if (args.length !== 1 || args[0] === undefined || args[0].trim() === '')
+  // `--help`, `-h`: an option, never a file to write the database to (name such a file ./-h).
+  if (args.length !== 1 || args[0] === undefined || args[0].trim() === '' || args[0].startsWith('-'))
     throw new Refusal('usage: npm run backup -- <file>');
   const target = resolve(args[0]);
   const config = loadConfig();

@@ -116,11 +116,14 @@ function milliseconds(env: Env, name: string, fallback: number): number {
 }
 
 function httpTimeouts(env: Env): { httpHeadersTimeoutMs: number; httpRequestTimeoutMs: number } {
-  const httpHeadersTimeoutMs = milliseconds(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000);
   const httpRequestTimeoutMs = milliseconds(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000);
-  // Node refuses a head timeout longer than the whole request's.
+  // Node refuses a head timeout longer than the whole request's: left unset, it is 10 s or the request's, if shorter.
+  const httpHeadersTimeoutMs = milliseconds(env, 'HTTP_HEADERS_TIMEOUT_MS', Math.min(10_000, httpRequestTimeoutMs));
   if (httpHeadersTimeoutMs > httpRequestTimeoutMs)
-    throw new ConfigError('HTTP_HEADERS_TIMEOUT_MS', 'must not exceed HTTP_REQUEST_TIMEOUT_MS');
+    throw new ConfigError(
+      'HTTP_HEADERS_TIMEOUT_MS',
+      `must not exceed HTTP_REQUEST_TIMEOUT_MS (${httpRequestTimeoutMs} ms)`,
+    );
   return { httpHeadersTimeoutMs, httpRequestTimeoutMs };
 }
 
@@ -155,6 +158,20 @@ function httpUrl(env: Env, name: string, fallback?: string): string | undefined 
   return raw.replace(/\/+$/, '');
 }
 
+/**
+ * Where links point (docs, recharge, attachments): a base that paths are appended to, so no query or fragment, and
+ * no user or password (the startup line prints it).
+ */
+function publicUrl(env: Env, httpPort: number): string {
+  const base = httpUrl(env, 'PUBLIC_URL', `http://localhost:${httpPort}`) as string;
+  const url = new URL(base);
+  if (url.username !== '' || url.password !== '')
+    throw new ConfigError('PUBLIC_URL', 'must not carry a user or password');
+  if (url.search !== '' || url.hash !== '' || base.includes('?') || base.includes('#'))
+    throw new ConfigError('PUBLIC_URL', 'must not have a query or fragment: links are made by appending paths');
+  return base;
+}
+
 /** Exact origins only (scheme, host, optional port): a browser sends exactly that, lower-cased, in `Origin`. */
 function corsOrigins(env: Env): string[] {
   return list(env, 'CORS_ORIGINS').map((raw) => {
@@ -178,8 +195,19 @@ function corsOrigins(env: Env): string[] {
   });
 }
 
+/**
+ * A secret setting: unset when empty, but refused when it is only white space (read as unset, it would leave the
+ * operator API off, /metrics open or the relay unguarded while the operator believes it set).
+ */
+function secret(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  if (raw !== undefined && raw !== '' && raw.trim() === '')
+    throw new ConfigError(name, 'is only white space: give the secret, or leave it empty to turn it off');
+  return text(env, name);
+}
+
 function metricsToken(env: Env): string | undefined {
-  const token = text(env, 'METRICS_TOKEN');
+  const token = secret(env, 'METRICS_TOKEN');
   if (token !== undefined && token.length < 16)
     throw new ConfigError('METRICS_TOKEN', 'must be at least 16 characters');
   return token;
@@ -212,6 +240,9 @@ function databaseUrl(env: Env, dataDir: string): string {
   const raw = text(env, 'DATABASE_URL');
   if (raw === undefined) return `sqlite:${join(dataDir, 'coinop.db')}`;
   if (/^postgres(ql)?:\/\//.test(raw)) return checked('DATABASE_URL', raw, postgresUrlProblem) as string;
+  // An in-memory database would be one per connection, and gone at exit: the service keeps its data in a file.
+  if (/^sqlite:(file:)?:memory:/.test(raw) || /[?&]mode=memory\b/.test(raw))
+    throw new ConfigError('DATABASE_URL', 'must name an SQLite file, not an in-memory database');
   if (raw.startsWith('sqlite:') && raw.length > 'sqlite:'.length) return raw;
   throw new ConfigError('DATABASE_URL', 'must start with postgres:// or sqlite:');
 }
@@ -252,7 +283,7 @@ export function loadConfig(env: Env = process.env): Config {
       'SMTP_TLS_CERT and SMTP_TLS_KEY must be set together',
     );
   }
-  const adminToken = text(env, 'ADMIN_TOKEN');
+  const adminToken = secret(env, 'ADMIN_TOKEN');
   if (adminToken !== undefined && adminToken.length < 16)
     throw new ConfigError('ADMIN_TOKEN', 'must be at least 16 characters');
   const dnsServers = list(env, 'DNS_SERVERS');
@@ -271,7 +302,7 @@ export function loadConfig(env: Env = process.env): Config {
     readCharges: readCharges(env),
     readChargeSyncMs: readChargeSyncMs(env),
     databasePoolSize: databasePoolSize(env),
-    publicUrl: httpUrl(env, 'PUBLIC_URL', `http://localhost:${httpPort}`) as string,
+    publicUrl: publicUrl(env, httpPort),
     smtpPort: port(env, 'SMTP_PORT', 2525),
     smtpHost: checked('SMTP_HOST', text(env, 'SMTP_HOST'), hostProblem) ?? '0.0.0.0',
     mailDomain: mailDomain.toLowerCase(),
@@ -296,7 +327,7 @@ export function loadConfig(env: Env = process.env): Config {
       paymentLink3m: httpUrl(env, 'STRIPE_PAYMENT_LINK_3M'),
     }),
     adminToken,
-    inboundSecret: text(env, 'INBOUND_SECRET'),
+    inboundSecret: secret(env, 'INBOUND_SECRET'),
     logLevel,
     metricsToken: metricsToken(env),
     otel: Object.freeze({

@@ -23,7 +23,15 @@ describe('HTTP_HEADERS_TIMEOUT_MS and HTTP_REQUEST_TIMEOUT_MS', () => {
 
   it('refuse a head timeout longer than the request timeout', () => {
     expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '20000', HTTP_REQUEST_TIMEOUT_MS: '15000' })).toThrow(
-      'Invalid HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS',
+      'Invalid HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS (15000 ms)',
     );
+  });
+
+  it('take a request timeout under 10 s alone: the unset head timeout follows it down', () => {
+    for (const requestMs of [100, 5000, 9999]) {
+      const config = loadConfig({ HTTP_REQUEST_TIMEOUT_MS: String(requestMs) });
+      expect([config.httpHeadersTimeoutMs, config.httpRequestTimeoutMs]).toEqual([requestMs, requestMs]);
+    }
+    expect(loadConfig({ HTTP_REQUEST_TIMEOUT_MS: '20000' }).httpHeadersTimeoutMs).toBe(10_000);
   });
 });

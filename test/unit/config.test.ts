@@ -131,6 +131,16 @@ describe('loadConfig refuses bad values with a ConfigError naming the variable',
     ['ADMIN_TOKEN', 'a'.repeat(15)],
     ['PUBLIC_URL', 'ftp://example.com'],
     ['PUBLIC_URL', 'not a url'],
+    ['PUBLIC_URL', 'https://user:secret@example.com'],
+    ['PUBLIC_URL', 'https://example.com?x=1'],
+    ['PUBLIC_URL', 'https://example.com/#top'],
+    ['DATABASE_URL', 'sqlite::memory:'],
+    ['DATABASE_URL', 'sqlite:file::memory:?cache=shared'],
+    ['DATABASE_URL', 'sqlite:file:data.db?mode=memory'],
+    // A secret of only white space would leave its feature off (or /metrics open) while the operator believes it set.
+    ['ADMIN_TOKEN', '   '],
+    ['METRICS_TOKEN', ' \t '],
+    ['INBOUND_SECRET', '  '],
     ['AI_BASE_URL', 'localhost:11434'],
   ])('%s=%j', (variable, value) => {
     expectRefused({ [variable]: value }, variable);

@@ -172,6 +172,8 @@ describe('npm run backup on SQLite', () => {
     symlinkSync(join(dir, 'made-through-link.db'), dangling);
     const cases: [Record<string, string>, string[], RegExp][] = [
       [{ DATABASE_URL: database }, [], /^coinop backup: usage: npm run backup -- <file>\n$/],
+      [{ DATABASE_URL: database }, ['--help'], /^coinop backup: usage: npm run backup -- <file>\n$/],
+      [{ DATABASE_URL: database }, ['-h'], /^coinop backup: usage: npm run backup -- <file>\n$/],
       [{ DATABASE_URL: database }, [taken], /^coinop backup: .*taken\.db already exists: name a new file\n$/],
       [
         { DATABASE_URL: database },
@@ -208,6 +210,8 @@ describe('npm run backup on SQLite', () => {
       expect(result.stderr).toMatch(message);
     }
     expect(existsSync(join(dir, 'pg.db'))).toBe(false);
+    expect(existsSync(join(ROOT, '--help'))).toBe(false);
+    expect(existsSync(join(ROOT, '-h'))).toBe(false);
     expect(readFileSync(taken, 'utf8')).toBe('an earlier backup');
     expect(existsSync(join(dir, 'made-through-link.db'))).toBe(false);
     expect(existsSync(join(dir, 'absent.db'))).toBe(false);
