@@ -2,6 +2,8 @@
  * A shared pool of slots divided fairly between keys (wallets): at most `slots` tasks run at once in all, and at most
  * `perKey` of any one key. A freed slot goes to the waiting key holding the fewest slots, so a key that queued a
  * thousand tasks gets no more turns than a key that queued one: a wallet that buys slow work waits for itself, not for others.
+ * `reserved` slots beyond `slots` serve only keys holding fewer than `reservedPerKey`: when a few wallets hold every
+ * slot with slow work, another wallet's first tasks still start at once, until that many more wallets hold some too.
  */
 export interface FairLimiterOptions {
   /** Tasks running at once in all. */
@@ -10,6 +12,10 @@ export interface FairLimiterOptions {
   readonly perKey: number;
   /** Tasks of one key waiting at once; more are refused at once with PoolFullError. Default: unbounded. */
   readonly maxWaitingPerKey?: number;
+  /** Slots beyond `slots` for keys holding fewer than `reservedPerKey` tasks. Default: none. */
+  readonly reserved?: number;
+  /** How many tasks a key may hold and still start in the reserved slots (at most `perKey`). Default: 1. */
+  readonly reservedPerKey?: number;
 }
 
 /** A task refused because its key already has `maxWaitingPerKey` tasks waiting. */
@@ -29,11 +35,27 @@ export class FairLimiter {
   /** Keys with waiting tasks, in the order they are served next. */
   private readonly turn: PoolKey[] = [];
 
+  /** `slots`, and `slots + reserved`: what a key holding `reservedPerKey` or more may fill, and what any other key may. */
+  private readonly shared: number;
+  private readonly withReserve: number;
+  private readonly reservedPerKey: number;
+
   constructor(private readonly options: FairLimiterOptions) {
-    const { slots, perKey } = options;
+    const { slots, perKey, reserved = 0, reservedPerKey = 1 } = options;
     if (!Number.isInteger(slots) || slots < 1) throw new Error('slots must be a positive integer');
     if (!Number.isInteger(perKey) || perKey < 1 || perKey > slots)
       throw new Error('perKey must be an integer from 1 to slots');
+    if (!Number.isInteger(reserved) || reserved < 0) throw new Error('reserved must be a non-negative integer');
+    if (!Number.isInteger(reservedPerKey) || reservedPerKey < 1 || reservedPerKey > perKey)
+      throw new Error('reservedPerKey must be an integer from 1 to perKey');
+    this.shared = slots;
+    this.withReserve = slots + reserved;
+    this.reservedPerKey = reservedPerKey;
+  }
+
+  /** How many tasks may run in all for a key already holding `active` to start one more. */
+  private capacityFor(active: number): number {
+    return active < this.reservedPerKey ? this.withReserve : this.shared;
   }
 
   /** Tasks running now, in all. */
@@ -46,15 +68,18 @@ export class FairLimiter {
     return this.runningOf.get(key) ?? 0;
   }
 
-  /** Slots free now in all (waiting tasks will take them first). */
+  /** Shared slots free now (waiting tasks will take them first); the reserved ones are not counted. */
   get free(): number {
-    return this.options.slots - this.running;
+    return Math.max(0, this.shared - this.running);
   }
 
   /** How many more tasks of `key` could start now, with no task of its own waiting. */
   roomFor(key: PoolKey): number {
     if (this.waitingOf.has(key)) return 0;
-    return Math.max(0, Math.min(this.free, this.options.perKey - this.activeOf(key)));
+    const active = this.activeOf(key);
+    // Reserved slots count for the tasks that would start while the key holds fewer than reservedPerKey.
+    const reserve = Math.max(0, Math.min(this.withReserve - this.running, this.reservedPerKey - active));
+    return Math.max(0, Math.min(Math.max(this.free, reserve), this.options.perKey - active));
   }
 
   /** Keys running `perKey` tasks now: work of theirs should not be claimed. */
@@ -83,7 +108,8 @@ export class FairLimiter {
   }
 
   private canStart(key: PoolKey): boolean {
-    return this.running < this.options.slots && this.activeOf(key) < this.options.perKey;
+    const active = this.activeOf(key);
+    return active < this.options.perKey && this.running < this.capacityFor(active);
   }
 
   private take(key: PoolKey): void {
@@ -117,11 +143,11 @@ export class FairLimiter {
    * that already holds slots yields to one that holds none. The key served goes to the back of the turn.
    */
   private startNext(): void {
-    if (this.running >= this.options.slots) return;
+    if (this.running >= this.withReserve) return;
     let chosen = -1;
     for (let index = 0; index < this.turn.length; index++) {
       const active = this.activeOf(this.turn[index] as PoolKey);
-      if (active >= this.options.perKey) continue;
+      if (active >= this.options.perKey || this.running >= this.capacityFor(active)) continue;
       if (chosen === -1 || active < this.activeOf(this.turn[chosen] as PoolKey)) chosen = index;
       if (active === 0) break;
     }

@@ -32,13 +32,17 @@ export interface Pools {
  * past it, uncharged); background work (schedules, mail) is bounded where it is claimed or received instead.
  */
 export const POOL_SIZES: Readonly<Record<keyof Pools, FairLimiterOptions>> = {
-  pageFetches: { slots: 64, perKey: 8, maxWaitingPerKey: 32 },
-  summaries: { slots: 16, perKey: 4, maxWaitingPerKey: 16 },
-  dnsCalls: { slots: 64, perKey: 8, maxWaitingPerKey: 16 },
-  dnsQueries: { slots: 256, perKey: 32 },
-  askedDeliveries: { slots: 64, perKey: 8, maxWaitingPerKey: 64 },
+  // A few wallets' slow work can fill `slots`; the reserve then still starts other wallets' first calls at once, until
+  // that many more wallets hold work too. Sized by what a task holds: a page up to 2 MiB, a parse up to 30 MB.
+  pageFetches: { slots: 64, perKey: 8, maxWaitingPerKey: 32, reserved: 32 },
+  summaries: { slots: 16, perKey: 4, maxWaitingPerKey: 16, reserved: 16 },
+  dnsCalls: { slots: 64, perKey: 8, maxWaitingPerKey: 16, reserved: 192 },
+  // A call's own bound is 24 queries: a wallet's first call runs at full width in the reserve.
+  dnsQueries: { slots: 256, perKey: 32, reserved: 768, reservedPerKey: 24 },
+  askedDeliveries: { slots: 64, perKey: 8, maxWaitingPerKey: 64, reserved: 192 },
+  // Claimed in the background up to the shared slots (fair-drain.ts, outbox.ts): no reserve to take.
   scheduledRuns: { slots: 64, perKey: 8 },
-  mailParsing: { slots: 4, perKey: 2 },
+  mailParsing: { slots: 4, perKey: 2, reserved: 2 },
   mailDeliveries: { slots: 64, perKey: 8 },
 };
 

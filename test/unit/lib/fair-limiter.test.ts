@@ -116,3 +116,55 @@ it('refuses settings that could never run a task', () => {
   expect(() => new FairLimiter({ slots: 0, perKey: 1 })).toThrow();
   expect(() => new FairLimiter({ slots: 2, perKey: 3 })).toThrow();
 });
+
+it("starts another key's first task at once in a reserved slot while other keys hold every shared slot", async () => {
+  const limiter = new FairLimiter({ slots: 4, perKey: 2, reserved: 2 });
+  const started: string[] = [];
+  const hostile = ['a1', 'a2', 'b1', 'b2', 'a3', 'b3'].map((name) => gate(started, name));
+  const hostileRuns = hostile.map((t) =>
+    limiter.run(t === hostile[0] || t === hostile[1] || t === hostile[4] ? 'a' : 'b', t.task),
+  );
+  await tick();
+  expect(started).toEqual(['a1', 'a2', 'b1', 'b2']);
+  expect(limiter.free).toBe(0);
+  // A key holding none takes a reserved slot; its second task waits for a shared one, as the hostile keys' do.
+  const victims = ['v1', 'v2'].map((name) => gate(started, name));
+  const victimRuns = victims.map((t) => limiter.run('v', t.task));
+  const other = gate(started, 'w1');
+  const otherRun = limiter.run('w', other.task);
+  await tick();
+  expect(started).toEqual(['a1', 'a2', 'b1', 'b2', 'v1', 'w1']);
+  expect(limiter.roomFor('x')).toBe(0); // both reserved slots taken
+  // A shared slot freed starts nothing while the reserve is in use: more than `slots` run (5 of 4).
+  hostile[0]?.release();
+  await tick();
+  expect(started).toHaveLength(6);
+  for (const t of [...hostile, ...victims, other]) t.release();
+  await Promise.all([...hostileRuns, ...victimRuns, otherRun]);
+  expect(limiter.active).toBe(0);
+});
+
+it('lets a key use the reserved slots only while it holds fewer than reservedPerKey', async () => {
+  const limiter = new FairLimiter({ slots: 4, perKey: 4, reserved: 4, reservedPerKey: 2 });
+  const started: string[] = [];
+  const tasks = ['a1', 'a2', 'a3', 'a4', 'a5'].map((name) => gate(started, name));
+  const runs = tasks.map((t) => limiter.run('a', t.task));
+  await tick();
+  // The four shared slots; a holds its share, and more than reservedPerKey: none of the reserve.
+  expect(started).toEqual(['a1', 'a2', 'a3', 'a4']);
+  const b = ['b1', 'b2', 'b3'].map((name) => gate(started, name));
+  const bRuns = b.map((t) => limiter.run('b', t.task));
+  await tick();
+  // b holds none: two in the reserve (reservedPerKey), the third waits.
+  expect(started).toEqual(['a1', 'a2', 'a3', 'a4', 'b1', 'b2']);
+  expect(limiter.roomFor('c')).toBe(2);
+  expect(limiter.roomFor('b')).toBe(0);
+  for (const t of [...tasks, ...b]) t.release();
+  await Promise.all([...runs, ...bRuns]);
+  expect(limiter.active).toBe(0);
+});
+
+it('refuses a reserve it cannot honour', () => {
+  expect(() => new FairLimiter({ slots: 4, perKey: 2, reserved: -1 })).toThrow('reserved');
+  expect(() => new FairLimiter({ slots: 4, perKey: 2, reserved: 2, reservedPerKey: 3 })).toThrow('reservedPerKey');
+});
