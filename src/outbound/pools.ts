@@ -13,6 +13,8 @@ export interface Pools {
   readonly pageFetches: FairLimiter;
   /** url-to-metadata: one slot per summary asked of the AI provider (the built-in summarizer too: it is CPU work). */
   readonly summaries: FairLimiter;
+  /** url-to-metadata calls with a summary, from their start: a call the summaries' queue would refuse is refused before its fetch. */
+  readonly summaryCalls: WalletBookings;
   /** POST /dns-lookup calls at work at once; a wallet's calls beyond its share wait, past its queue bound they get 503. */
   readonly dnsCalls: FairLimiter;
   /** DNS queries (with their retries) and TLS probes in flight, of all calls together. */
@@ -31,7 +33,7 @@ export interface Pools {
  * The numbers of each pool. `maxWaitingPerKey` is set where a caller is waiting on an HTTP answer (it gets a 503
  * past it, uncharged); background work (schedules, mail) is bounded where it is claimed or received instead.
  */
-export const POOL_SIZES: Readonly<Record<keyof Pools, FairLimiterOptions>> = {
+export const POOL_SIZES: Readonly<Record<Exclude<keyof Pools, 'summaryCalls'>, FairLimiterOptions>> = {
   // A few wallets' slow work can fill `slots`; the reserve then still starts other wallets' first calls at once, until
   // that many more wallets hold work too. Sized by what a task holds: a page up to 2 MiB, a parse up to 30 MB.
   pageFetches: { slots: 64, perKey: 8, maxWaitingPerKey: 32, reserved: 32 },
@@ -46,10 +48,13 @@ export const POOL_SIZES: Readonly<Record<keyof Pools, FairLimiterOptions>> = {
   mailDeliveries: { slots: 64, perKey: 8 },
 };
 
-export function createPools(sizes: Readonly<Record<keyof Pools, FairLimiterOptions>> = POOL_SIZES): Pools {
+export function createPools(sizes: typeof POOL_SIZES = POOL_SIZES): Pools {
+  const { perKey, maxWaitingPerKey = 0 } = sizes.summaries;
   return {
     pageFetches: new FairLimiter(sizes.pageFetches),
     summaries: new FairLimiter(sizes.summaries),
+    // As many as the summaries pool runs and queues for one wallet: a call beyond would be refused there, after its fetch.
+    summaryCalls: new WalletBookings(perKey + maxWaitingPerKey),
     dnsCalls: new FairLimiter(sizes.dnsCalls),
     dnsQueries: new FairLimiter(sizes.dnsQueries),
     askedDeliveries: new FairLimiter(sizes.askedDeliveries),
@@ -75,5 +80,29 @@ export async function inWalletShare<T>(pool: FairLimiter, wallet: PoolKey, task:
     if (error instanceof PoolFullError && error.key === wallet)
       throw errors.unavailable(WALLET_BUSY, WALLET_BUSY_RETRY_S);
     throw error;
+  }
+}
+
+/**
+ * Calls of a wallet in progress that will need a pool only after other work (a summary after the page's fetch and
+ * analysis): counted from their start and bounded like the pool's share and queue, so a call the pool would refuse
+ * is refused before the earlier work is done for nothing.
+ */
+export class WalletBookings {
+  private readonly ofWallet = new Map<PoolKey, number>();
+
+  constructor(private readonly perWallet: number) {}
+
+  async within<T>(wallet: PoolKey, task: () => Promise<T>): Promise<T> {
+    const held = this.ofWallet.get(wallet) ?? 0;
+    if (held >= this.perWallet) throw errors.unavailable(WALLET_BUSY, WALLET_BUSY_RETRY_S);
+    this.ofWallet.set(wallet, held + 1);
+    try {
+      return await task();
+    } finally {
+      const left = (this.ofWallet.get(wallet) ?? 1) - 1;
+      if (left === 0) this.ofWallet.delete(wallet);
+      else this.ofWallet.set(wallet, left);
+    }
   }
 }

@@ -36,7 +36,7 @@ export interface MetadataDeps {
   /** Sent with every page request (user-agent, accept). */
   readonly headers: Record<string, string>;
   /** Each call waits for its wallet's share of these (docs/limits.md "Shared pools"). */
-  readonly pools: Pick<Pools, 'pageFetches' | 'summaries'>;
+  readonly pools: Pick<Pools, 'pageFetches' | 'summaries' | 'summaryCalls'>;
 }
 
 function technicalOf(
@@ -147,6 +147,12 @@ export async function analyzeUrl(
   wallet: PoolKey,
 ): Promise<MetadataData> {
   const url = parsePageUrl(rawUrl);
+  if (aiSummary === 'none') return analyzePage(deps, url, aiSummary, wallet);
+  // Booked before the fetch: a call the summaries' queue would refuse is refused now, not after its page is fetched.
+  return deps.pools.summaryCalls.within(wallet, () => analyzePage(deps, url, aiSummary, wallet));
+}
+
+async function analyzePage(deps: MetadataDeps, url: URL, aiSummary: AiSummary, wallet: PoolKey): Promise<MetadataData> {
   const { page, robotsAllowed } = await fetchWithRobots(deps, url, wallet);
 
   if (!isHtml(page.mimeType)) {

@@ -5,7 +5,8 @@ import { startHttpsReceiver } from '../../helpers/https-receiver.js';
 import type { HttpsReceiver, ScriptedResponse } from '../../helpers/https-receiver.js';
 import { useAppWith } from '../../fixtures/override-app.js';
 import { RICH_ARTICLE_SENTENCES } from '../../fixtures/metadata-pages.js';
-import { analyze, useSites } from './sites.js';
+import { analyze, hits, useSites } from './sites.js';
+import { POOL_SIZES, WALLET_BUSY } from '../../../src/outbound/pools.js';
 
 const wordCount = (text: string) => text.split(/\s+/).filter((word) => word !== '').length;
 
@@ -217,4 +218,42 @@ describeEachStore('POST /url-to-metadata: the built-in extractive summarizer (no
       expect(res.headers['x-cost']).toBe('55');
     });
   });
+});
+
+describeEachStore('POST /url-to-metadata: a wallet past its share of summaries', (kind) => {
+  const { env, sites } = useSites();
+  let provider: HttpsReceiver | undefined;
+  beforeAll(async () => {
+    // Slow enough that every call of the burst is in progress at once.
+    provider = await startHttpsReceiver({
+      protocol: 'http',
+      responder: { ...completion(MODEL_ANSWER), delayMs: 600 },
+    });
+  });
+  afterAll(async () => {
+    await provider?.close();
+  });
+  const get = useAppWith(kind, () => ({
+    env: { ...env, AI_BASE_URL: `http://127.0.0.1:${provider?.port ?? 0}/v1`, AI_API_KEY: 'test-key' },
+  }));
+
+  it('is refused before its page is fetched, not after: the site sees only the calls that get their summary', async () => {
+    const { perKey, maxWaitingPerKey = 0 } = POOL_SIZES.summaries;
+    const calls = perKey + maxWaitingPerKey + 10;
+    const token = await get().createToken(800 * calls);
+    const before = hits(sites().https, '/rich');
+    const answers = await Promise.all(
+      Array.from({ length: calls }, (_, i) =>
+        analyze(get(), token, { url: sites().https.url(`/rich?call=${i}`), aiSummary: 'short' }),
+      ),
+    );
+    const served = answers.filter((answer) => answer.statusCode === 200);
+    const refused = answers.filter((answer) => answer.statusCode === 503);
+    expect([served.length, refused.length]).toEqual([perKey + maxWaitingPerKey, 10]);
+    for (const answer of refused) {
+      expect(answer.json()).toEqual({ success: false, error: WALLET_BUSY });
+      expect(answer.headers['x-cost']).toBe('0');
+    }
+    expect(hits(sites().https, '/rich') - before).toBe(served.length);
+  }, 60_000);
 });
