@@ -1,5 +1,6 @@
 import type { Server, Socket } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import type { BucketRule } from '../../lib/rate-buckets.js';
 
 /** The listener's own limits against one client, or many, holding its resources (security review, point 8). */
 
@@ -8,6 +9,20 @@ export const MAX_CONNECTIONS_PER_ADDRESS = 10;
 
 /** Bytes held at once by the spools of SMTP messages (arriving, or waiting to be parsed); DATA beyond it gets 452. */
 export const SPOOL_BUDGET_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Messages of one client received and parsed in full, then neither delivered nor charged: a wallet short of the
+ * attachment price (known only once parsed), a repeat of a message already delivered, a message that cannot be
+ * parsed. Up to 30 MB of work each that nobody pays for: a client gets a burst of them, then a few a minute; past
+ * that its transactions are refused at MAIL FROM, before any DATA, until it has earned one back.
+ */
+export const UNPAID_MESSAGES: BucketRule = { perMinute: 6, burst: 10, maxKeys: 10_000 };
+
+/**
+ * The reply to MAIL FROM of a client past UNPAID_MESSAGES: 450, temporary, so the sender keeps its message and
+ * retries (smtp-server renders it `450 4.2.1`).
+ */
+export const TOO_MANY_UNPAID = 'Too many messages from your address were not delivered, try again later';
 
 /** The reply text of a connection over its address's limit (smtp-server adds no enhanced code at connect). */
 export const TOO_MANY_CONNECTIONS = '4.7.0 Too many connections from your address';

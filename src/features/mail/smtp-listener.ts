@@ -9,11 +9,15 @@ import * as limits from './mail-limits.js';
 import { mailboxOf } from './recipients.js';
 import { SpoolBudget } from './spool.js';
 import {
+  clientKey,
   ConnectionsPerAddress,
   MAX_CONNECTIONS_PER_ADDRESS,
   SPOOL_BUDGET_BYTES,
   TOO_MANY_CONNECTIONS,
+  TOO_MANY_UNPAID,
+  UNPAID_MESSAGES,
 } from './smtp-connection-limits.js';
+import { RateBuckets } from '../../lib/rate-buckets.js';
 import { INSUFFICIENT_CREDITS } from '../../errors.js';
 
 /**
@@ -70,6 +74,7 @@ export async function startSmtpListener(deps: Deps, options: SmtpListenerOptions
   const budget = new SpoolBudget(options.spoolBudgetBytes ?? SPOOL_BUDGET_BYTES);
   // Set once the server exists: onConnect runs only for connections it accepted.
   let perAddress: ConnectionsPerAddress | undefined;
+  const unpaid = new RateBuckets<string>(deps.clock, UNPAID_MESSAGES);
 
   const serverOptions: SMTPServerOptions = {
     name: config.mailDomain,
@@ -100,9 +105,10 @@ export async function startSmtpListener(deps: Deps, options: SmtpListenerOptions
 
     // A transaction whose message cannot fit in what is left of the budget (its SIZE= when declared) is refused
     // before its DATA is sent; without SIZE, an over-budget message is refused at the end of DATA.
-    onMailFrom(address, _session, callback) {
+    onMailFrom(address, session, callback) {
       const declared = Number((address.args as { SIZE?: string }).SIZE ?? 0);
-      if (budget.exhausted || !budget.fits(declared)) callback(smtpError(452, NO_STORAGE));
+      if (unpaid.wait(clientKey(session.remoteAddress)) > 0) callback(smtpError(450, TOO_MANY_UNPAID));
+      else if (budget.exhausted || !budget.fits(declared)) callback(smtpError(452, NO_STORAGE));
       else callback();
     },
 
@@ -175,6 +181,7 @@ export async function startSmtpListener(deps: Deps, options: SmtpListenerOptions
       },
       receivedAt,
     );
+    if (isUnpaid(outcome)) unpaid.take(clientKey(session.remoteAddress));
     return replyFor(outcome);
   }
 
@@ -203,6 +210,15 @@ export async function startSmtpListener(deps: Deps, options: SmtpListenerOptions
       return closing;
     },
   };
+}
+
+/** A message parsed in full, then neither delivered nor charged (UNPAID_MESSAGES). */
+function isUnpaid(outcome: AcceptOutcome): boolean {
+  return (
+    outcome.kind === 'insufficient' ||
+    outcome.kind === 'unparsable' ||
+    (outcome.kind === 'accepted' && outcome.deliveries === 0)
+  );
 }
 
 type Reply =

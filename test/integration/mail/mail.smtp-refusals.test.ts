@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeEachStore } from '../../helpers/each-store.js';
 import { createTestCertificates } from '../../helpers/https-receiver.js';
+import { TOO_MANY_UNPAID, UNPAID_MESSAGES } from '../../../src/features/mail/smtp-connection-limits.js';
 import {
   MAIL_DOMAIN,
   RawSmtp,
@@ -227,3 +228,29 @@ function tlsEnv(keepCa: (ca: string) => void): Record<string, string> {
   keepCa(certificates.caPem);
   return { SMTP_TLS_CERT: certificates.certPem, SMTP_TLS_KEY: certificates.keyPem };
 }
+
+// Its own listener: the budget of unpaid messages is the listener's, per client, and this test spends it.
+describeEachStore('inbound mail over SMTP: messages parsed and then not paid for', (kind) => {
+  const get = useMailHarness(kind);
+
+  it('refuses at MAIL FROM (450) a client whose messages were parsed and then not paid for, past a burst of them', async () => {
+    const h = get();
+    const box = await createMailbox(h, {}, 4); // enough for 2, not for 5 (an attachment), known only once parsed
+    const withAttachment = (n: number) =>
+      `From: a@sender.test\r\nTo: ${box.email}\r\nSubject: ${n}\r\nMIME-Version: 1.0\r\n` +
+      `Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nx\r\n` +
+      `--b\r\nContent-Type: text/plain\r\nContent-Disposition: attachment; filename=a.txt\r\n\r\na\r\n--b--\r\n`;
+    const { client } = await RawSmtp.open(h.smtp.port);
+    await client.command('EHLO unpaid.test');
+    const replies: string[] = [];
+    for (let n = 0; n < UNPAID_MESSAGES.burst; n++) {
+      const { data } = await client.transaction('a@sender.test', [box.email], withAttachment(n));
+      replies.push(data);
+    }
+    expect(replies.every((reply) => reply === '452 4.2.2 Insufficient credits')).toBe(true);
+    // Past the burst: refused before any DATA is sent, so before any parse.
+    expect(await client.command('MAIL FROM:<a@sender.test>')).toBe(`450 4.2.1 ${TOO_MANY_UNPAID}`);
+    await client.close();
+    expect(await balanceOf(h, box.token)).toBe(4);
+  });
+});
