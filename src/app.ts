@@ -9,6 +9,7 @@ import { methodNotAllowed } from './http/method-not-allowed.js';
 import { registerLandingPage, registerOpenApi, registerOpenApiDocument } from './http/openapi.js';
 import {
   answerClientError,
+  refuseEncodedBodies,
   answerRouterError,
   answerUnusualRequests,
   MAX_PARAM_LENGTH,
@@ -112,6 +113,7 @@ export async function buildApp(
   registerValidation(app);
   registerErrorHandling(app, deps, refusals.headers);
   registerMetering(app, deps);
+  refuseEncodedBodies(app);
   const notAllowed = methodNotAllowed(app, refusals.headers);
   const openApiDocuments = await registerOpenApi(app, SERVICE_VERSION);
 

@@ -9,6 +9,7 @@ import type {
   FastifyInstance,
   FastifyReply,
   FastifyRequest,
+  preParsingHookHandler,
 } from 'fastify';
 import { errors } from '../errors.js';
 import type { ApiError } from '../errors.js';
@@ -88,6 +89,27 @@ export function requireHost(app: FastifyInstance, refusalCost: RefusalCostHeader
     void refusalCost(request, reply).then(() => done(errors.badRequest('Missing Host header')));
   });
 }
+
+/**
+ * A body sent compressed (`Content-Encoding: gzip`, …) is refused, 400 `Unsupported content encoding`, as a
+ * content type a route does not read is: no route decodes one, and read as it is, a KV value would be stored as
+ * the compressed bytes and answered `OK`. Hooked on the routes that take a body only (preParsing).
+ */
+export function refuseEncodedBodies(app: FastifyInstance): void {
+  const refuse: preParsingHookHandler = (request, _reply, payload, done): void => {
+    const encoding = request.headers['content-encoding'];
+    if (encoding === undefined || encoding === '' || /^\s*identity\s*$/i.test(encoding)) return done(null, payload);
+    done(errors.badRequest('Unsupported content encoding'));
+  };
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.some((method) => BODY_METHODS.has(method))) return;
+    const existing = route.preParsing;
+    route.preParsing = [...(existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]), refuse];
+  });
+}
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** What a CONNECT is told: this is no proxy, and these are the methods its routes answer. */
 const CONNECT_ALLOW = 'GET, HEAD, POST, PUT, PATCH, DELETE';

@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { HTTPMethods } from 'fastify';
 import SwaggerParser from '@apidevtools/swagger-parser';
@@ -104,6 +105,29 @@ describeEachStore('HTTP behaviour shared by all routes', (kind) => {
       expect([res.statusCode, res.body, res.headers['content-type']]).toEqual([400, body, type]);
     },
   );
+
+  it('refuses a compressed body (Content-Encoding gzip, br): 400, charged as a refusal, nothing stored', async () => {
+    const token = await get().createToken(10);
+    for (const encoding of ['gzip', 'br', 'deflate, gzip']) {
+      const res = await get().inject({
+        method: 'POST',
+        url: '/kv/encoded/value',
+        headers: { 'x-token': token, 'content-type': 'text/plain', 'content-encoding': encoding },
+        payload: gzipSync('hello'),
+      });
+      expect([res.statusCode, res.body, res.headers['x-cost']]).toEqual([400, 'Unsupported content encoding', '1']);
+    }
+    const read = await get().inject({ method: 'GET', url: '/kv/encoded/value', headers: { 'x-token': token } });
+    expect(read.statusCode).toBe(404);
+    // identity is no encoding at all.
+    const plain = await get().inject({
+      method: 'POST',
+      url: '/kv/encoded/value',
+      headers: { 'x-token': token, 'content-type': 'text/plain', 'content-encoding': 'identity' },
+      payload: 'hello',
+    });
+    expect(plain.statusCode).toBe(200);
+  });
 
   it.each(['[1]', '"text"', '42', 'true', 'null'])(
     'answers 400 to the JSON body %s, which is not an object',
