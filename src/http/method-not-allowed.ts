@@ -14,9 +14,11 @@ export function methodNotAllowed(app: FastifyInstance, refusalCost: RefusalCostH
   let closed = false;
   app.addHook('onRoute', (route) => {
     if (closed) return;
-    const methods = methodsByPath.get(route.url) ?? new Set<string>();
+    // `/docs` and `/docs/` are one path to the router (trailing slashes ignored): their methods are one set.
+    const url = route.url.length > 1 ? route.url.replace(/\/$/, '') : route.url;
+    const methods = methodsByPath.get(url) ?? new Set<string>();
     for (const method of Array.isArray(route.method) ? route.method : [route.method]) methods.add(method);
-    methodsByPath.set(route.url, methods);
+    methodsByPath.set(url, methods);
   });
   return {
     register() {
@@ -26,7 +28,7 @@ export function methodNotAllowed(app: FastifyInstance, refusalCost: RefusalCostH
         instance.removeAllContentTypeParsers();
         instance.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
         for (const [url, allowed] of methodsByPath) {
-          if (url.includes('*') || url.startsWith('/docs')) continue; // the docs UI keeps its own routing
+          if (url.includes('*')) continue; // the docs UI's static files: a method other than GET or HEAD is a 404 there
           // Every method the router knows (TRACE and QUERY too) is a 405 here; one it does not know is a 404.
           const missing = app.supportedMethods.filter((method) => !allowed.has(method)) as HTTPMethods[];
           if (missing.length === 0) continue;

@@ -70,7 +70,9 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
   });
   const documents = openApiDocuments(app);
   app.addHook('onRoute', (route) => {
-    if (route.url === '/docs/json')
+    // swagger-ui's own GET (and its HEAD), not the 405 answering other methods there (method-not-allowed.ts).
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (route.url === '/docs/json' && (methods.includes('GET') || methods.includes('HEAD')))
       route.handler = async (_request, reply) => reply.type(JSON_TYPE).send(documents.json());
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: DOCS_CSP });

@@ -42,6 +42,9 @@ describeEachStore('HTTP behaviour shared by all routes', (kind) => {
     ['POST', '/token/settings', 'GET, HEAD, PUT', true],
     ['DELETE', '/token/settings', 'GET, HEAD, PUT', true],
     ['POST', '/healthz', 'GET, HEAD', false],
+    ['POST', '/docs', 'GET, HEAD', false],
+    ['DELETE', '/docs/json', 'GET, HEAD', false],
+    ['PUT', '/docs/yaml', 'GET, HEAD', false],
     ['GET', `/manage/wallets/${'a'.repeat(64)}/credit`, 'POST', false],
     ['PUT', `/manage/wallets/${'a'.repeat(64)}`, 'GET, HEAD, DELETE', false],
   ] as Array<[HTTPMethods, string, string, boolean]>)(
