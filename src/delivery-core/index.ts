@@ -21,7 +21,7 @@ export {
   type DeliveryTarget,
   type DeliveryTrigger,
 } from './delivery.js';
-export { checkHeaders, redactHeaders } from './delivery-headers.js';
+export { checkHeaders, MAX_HEADER_VALUE_LENGTH, MAX_HEADERS, redactHeaders } from './delivery-headers.js';
 export { findDelivery, listDeliveries, type AttemptRecord, type DeliveryRecord } from './history.js';
 export {
   OUTBOX_CLAIM_MS,

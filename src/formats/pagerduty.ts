@@ -59,7 +59,8 @@ export function pagerDutyLowBalance(event: LowBalanceEvent, routingKey: string, 
     // One incident per crossing of the threshold, however often the worker retries.
     dedup_key: `low-balance-${event.token_hash}-${event.timestamp}`,
     payload: {
-      summary: lowBalanceSentence(event),
+      // The incident's title: it says what it is, as every format's first words do (`Low balance`).
+      summary: `Low balance: ${lowBalanceSentence(event)}`,
       source: 'coinop',
       severity: 'warning',
       timestamp: event.timestamp,

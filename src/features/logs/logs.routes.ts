@@ -128,7 +128,7 @@ export const logRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, 
           response: {
             logs: [
               {
-                id: '01JX4Q8Z6T3N5R7V9B2D4F6H8K',
+                id: '7fKq2XbLm9Rt4WvNc8Zp',
                 method: 'GET',
                 path: '/kv/settings/theme',
                 endpoint: 'kv',

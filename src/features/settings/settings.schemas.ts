@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import { Nullable } from '../../http/schemas.js';
 import { EMAIL_RULE, MAX_EMAIL_LENGTH, MAX_THRESHOLD, THRESHOLD_RULE } from './low-balance-rules.js';
+import { MAX_HEADER_VALUE_LENGTH, MAX_HEADERS } from '../../delivery-core/index.js';
 
 export const StringMap = (options: { maxProperties?: number; maxValueLength?: number; description?: string } = {}) =>
   Type.Unsafe<Record<string, string>>({
@@ -26,7 +27,11 @@ export const FORMATS = ['slack', 'discord', 'teams', 'telegram', 'pagerduty', 'c
 export const LowBalanceWebhook = Type.Object(
   {
     url: Type.String({ maxLength: 2048, description: 'HTTPS callback URL' }),
-    headers: Type.Optional(StringMap({ description: 'Custom headers; values are read back as ***' })),
+    headers: Type.Optional(
+      StringMap({
+        description: `Custom headers (at most ${MAX_HEADERS}, values at most ${MAX_HEADER_VALUE_LENGTH} characters); values are read back as ***`,
+      }),
+    ),
     format: Type.Optional(Type.String({ enum: [...FORMATS, ''] })),
     template: Type.Optional(JsonTemplate),
     options: Type.Optional(StringMap({ maxProperties: 10, maxValueLength: 500 })),

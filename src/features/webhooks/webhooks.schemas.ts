@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { Static } from '@sinclair/typebox';
 import { ISODate, Nullable } from '../../http/schemas.js';
 import { WEBHOOK_FORMATS } from '../../formats/index.js';
-import { MAX_RETRY_ATTEMPTS, RETRY_BACKOFFS } from '../../delivery-core/index.js';
+import { MAX_HEADER_VALUE_LENGTH, MAX_HEADERS, MAX_RETRY_ATTEMPTS, RETRY_BACKOFFS } from '../../delivery-core/index.js';
 import { WEBHOOK_ID_PATTERN, WEBHOOK_ID_RULE } from './webhook-id.js';
 
 /**
@@ -31,7 +31,9 @@ const Template = Type.Unsafe<Record<string, unknown>>({
 });
 
 const Url = Type.String({ maxLength: 2048, description: 'HTTPS callback URL on a public host' });
-const Headers = StringMap('Custom headers sent with each callback; values are read back as ***');
+const Headers = StringMap(
+  `Custom headers sent with each callback (at most ${MAX_HEADERS}, values at most ${MAX_HEADER_VALUE_LENGTH} characters); values are read back as ***`,
+);
 const Format = Type.String({
   enum: ['', ...WEBHOOK_FORMATS],
   'x-error': `must be one of ${WEBHOOK_FORMATS.join(', ')} or ""`,

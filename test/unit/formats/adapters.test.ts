@@ -349,13 +349,13 @@ describe('formatLowBalance', () => {
     });
   });
 
-  it('pagerduty: one incident per crossing, from coinop', () => {
+  it('pagerduty: one incident per crossing, from coinop, titled Low balance', () => {
     expect(formatLowBalance('pagerduty', event, { options: { routing_key: 'R' } })).toEqual({
       routing_key: 'R',
       event_action: 'trigger',
       dedup_key: 'low-balance-f00d-2025-03-14T09:30:00.000Z',
       payload: {
-        summary: sentence,
+        summary: `Low balance: ${sentence}`,
         source: 'coinop',
         severity: 'warning',
         timestamp: '2025-03-14T09:30:00.000Z',
