@@ -7,7 +7,7 @@ import { checkHeaders } from '../../delivery-core/delivery-headers.js';
 import { validateFormatConfig } from '../../formats/index.js';
 import { EMAIL_ADDRESS } from '../../lib/email-address.js';
 import { OutboundError } from '../../outbound/errors.js';
-import { parseTargetUrl } from '../../outbound/url-rules.js';
+import { CALLBACK_URL_LENGTH_RULE, MAX_CALLBACK_URL_LENGTH, parseTargetUrl } from '../../outbound/url-rules.js';
 
 export const MAX_THRESHOLD = 1e12;
 export const THRESHOLD_RULE = `must be an integer from 0 to ${MAX_THRESHOLD}`;
@@ -41,6 +41,7 @@ export function emailProblem(email: string): string | null {
 
 /** The URL's syntax and scheme (HTTPS, no credentials), as the outbound client's save-time check words them. */
 export function webhookUrlProblem(url: string): string | null {
+  if (url.length > MAX_CALLBACK_URL_LENGTH) return underLowBalanceWebhook(`Invalid url: ${CALLBACK_URL_LENGTH_RULE}`);
   try {
     parseTargetUrl(url, false);
     return null;

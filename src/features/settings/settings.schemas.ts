@@ -3,6 +3,7 @@ import type { Static } from '@sinclair/typebox';
 import { Nullable } from '../../http/schemas.js';
 import { EMAIL_RULE, MAX_EMAIL_LENGTH, MAX_THRESHOLD, THRESHOLD_RULE } from './low-balance-rules.js';
 import { MAX_HEADER_VALUE_LENGTH, MAX_HEADERS } from '../../delivery-core/index.js';
+import { MAX_CALLBACK_URL_LENGTH } from '../../outbound/url-rules.js';
 
 export const StringMap = (options: { maxProperties?: number; maxValueLength?: number; description?: string } = {}) =>
   Type.Unsafe<Record<string, string>>({
@@ -26,7 +27,7 @@ export const FORMATS = ['slack', 'discord', 'teams', 'telegram', 'pagerduty', 'c
 
 export const LowBalanceWebhook = Type.Object(
   {
-    url: Type.String({ maxLength: 2048, description: 'HTTPS callback URL' }),
+    url: Type.String({ maxLength: MAX_CALLBACK_URL_LENGTH, description: 'HTTPS callback URL' }),
     headers: Type.Optional(
       StringMap({
         description: `Custom headers (at most ${MAX_HEADERS}, values at most ${MAX_HEADER_VALUE_LENGTH} characters); values are read back as ***`,

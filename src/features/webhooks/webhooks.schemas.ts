@@ -4,6 +4,7 @@ import { ISODate, Nullable } from '../../http/schemas.js';
 import { WEBHOOK_FORMATS } from '../../formats/index.js';
 import { MAX_HEADER_VALUE_LENGTH, MAX_HEADERS, MAX_RETRY_ATTEMPTS, RETRY_BACKOFFS } from '../../delivery-core/index.js';
 import { WEBHOOK_ID_PATTERN, WEBHOOK_ID_RULE } from './webhook-id.js';
+import { MAX_CALLBACK_URL_LENGTH } from '../../outbound/url-rules.js';
 
 /**
  * Request and response schemas of the webhook routes. Bodies are closed (an unknown field is a 400,
@@ -30,7 +31,7 @@ const Template = Type.Unsafe<Record<string, unknown>>({
   description: 'JSON template with {{path}} placeholders (format custom); at most 2048 bytes and 5 nesting levels',
 });
 
-const Url = Type.String({ maxLength: 2048, description: 'HTTPS callback URL on a public host' });
+const Url = Type.String({ maxLength: MAX_CALLBACK_URL_LENGTH, description: 'HTTPS callback URL on a public host' });
 const Headers = StringMap(
   `Custom headers sent with each callback (at most ${MAX_HEADERS}, values at most ${MAX_HEADER_VALUE_LENGTH} characters); values are read back as ***`,
 );

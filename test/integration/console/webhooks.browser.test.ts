@@ -6,6 +6,7 @@ import { useOutboundFixture } from '../../helpers/outbound-fixture.js';
 import type { OutboundFixture } from '../../helpers/outbound-fixture.js';
 import { STORE_KINDS } from '../../helpers/stores.js';
 import { parseSchedule } from '../../../src/lib/cron/cron-rules.js';
+import { balanceOf } from '../../helpers/app.js';
 
 const MAIL_DOMAIN = 'hooks.coinop.test';
 const MAILBOX = /^r_[a-z2-7]{16}@hooks\.coinop\.test$/;
@@ -163,6 +164,28 @@ function editingTests(harness: ConsoleHarness, outbound: OutboundFixture): void 
     await page.getByLabel('Cron expression').fill('0 9 * * 1-5');
     await page.getByLabel('Time zone').fill('Mars/Olympus');
     await expect.poll(() => page.getByTestId('cron-error').textContent()).toContain('unknown IANA time zone');
+  });
+
+  it('refuses in the page, for nothing, callback URLs the service refuses though the browser parses them', async () => {
+    const { page, token } = await openWebhooks(harness);
+    await go(page, '#/webhooks/new', 'New webhook');
+    const sent: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname === '/webhook') sent.push(request.url());
+    });
+    await page.getByLabel('Webhook ID').fill('typo');
+    for (const [url, words] of [
+      // Chromium reads the host as `exa%20mple.com`; Node's parser (the service's) refuses it.
+      ['https://exa mple.com/hook', 'Invalid url: must be a valid URL'],
+      ['https://exa%20mple.com/hook', 'Invalid url: must be a valid URL'],
+      [`https://example.com/${'a'.repeat(2100)}`, 'Invalid url: must be at most 2048 characters'],
+    ]) {
+      await page.getByLabel('Callback URL').fill(url);
+      await expect.poll(() => page.getByTestId('webhook-problem').textContent()).toBe(words);
+      await page.getByLabel('Callback URL').press('Enter');
+    }
+    expect(sent).toEqual([]);
+    expect(await balanceOf(harness.t, token)).toBe(499); // the list's 1 credit only
   });
 
   it('creates a webhook by keyboard alone', async () => {

@@ -9,7 +9,11 @@ import { checkScheduleWindow, parseSchedule } from '../../../../src/lib/cron/cro
 import { checkWebhookId, WEBHOOK_ID_PATTERN, WEBHOOK_ID_RULE } from '../../../../src/features/webhooks/webhook-id.js';
 import { checkHeaders } from '../../../../src/delivery-core/delivery-headers.js';
 import { validateFormatConfig } from '../../../../src/formats/index.js';
-import { parseTargetUrl } from '../../../../src/outbound/url-rules.js';
+import {
+  CALLBACK_URL_LENGTH_RULE,
+  MAX_CALLBACK_URL_LENGTH,
+  parseTargetUrl,
+} from '../../../../src/outbound/url-rules.js';
 import { headersOf, optionsOf, parseTemplate, type Draft } from './form-state.js';
 
 const WEBHOOK_ID = new RegExp(WEBHOOK_ID_PATTERN);
@@ -25,6 +29,7 @@ export function draftProblem(draft: Draft, editing: boolean, now = new Date()): 
     if (reserved !== null) return reserved;
   }
   if (draft.url.trim() === '') return 'Give the callback URL (https://…).';
+  if (draft.url.trim().length > MAX_CALLBACK_URL_LENGTH) return `Invalid url: ${CALLBACK_URL_LENGTH_RULE}`;
   try {
     parseTargetUrl(draft.url.trim(), false);
   } catch (error) {
