@@ -1,5 +1,8 @@
 import { isIP } from 'node:net';
 
+/** The words for a text parseServerSpec refuses, after `Invalid <field>: `. */
+export const SERVER_SPEC_RULE = 'must be an IP address or host name, optionally with :port';
+
 /** Where a DNS server listens unless told otherwise. */
 export const DNS_PORT = 53;
 

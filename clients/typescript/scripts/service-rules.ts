@@ -14,7 +14,7 @@ import {
   TIMEOUT_RANGE,
 } from '../../../src/features/dns/request-limits.js';
 import { RECORD_TYPES } from '../../../src/outbound/dns/dns-types.js';
-import { parseServerSpec } from '../../../src/lib/server-spec.js';
+import { parseServerSpec, SERVER_SPEC_RULE } from '../../../src/lib/server-spec.js';
 import { MAILBOX_ONLY_FIELDS, scheduleConflict } from '../../../src/features/webhooks/webhook-record.js';
 import { checkScheduleWindow, parseSchedule } from '../../../src/lib/cron/cron-rules.js';
 import { checkHeaders } from '../../../src/delivery-core/delivery-headers.js';
@@ -113,8 +113,7 @@ export function dnsRequestProblem(request: Readonly<Record<string, unknown>>): P
     if (!Array.isArray(servers) || servers.length > MAX_PROPAGATION_SERVERS)
       return `Invalid propagationServers: must be a list of at most ${MAX_PROPAGATION_SERVERS} servers`;
     const index = servers.findIndex((server) => typeof server !== 'string' || parseServerSpec(server) === null);
-    if (index >= 0)
-      return `Invalid propagationServers[${index}]: must be an IP address or host name, optionally with :port`;
+    if (index >= 0) return `Invalid propagationServers[${index}]: ${SERVER_SPEC_RULE}`;
   }
   return (
     integerProblem('timeout', request.timeout, TIMEOUT_RANGE) ??

@@ -3,7 +3,7 @@ import type { AddressPolicy } from '../../outbound/address-policy.js';
 import type { DnsRecord, RecordType, ServerAddress } from '../../outbound/dns/dns-types.js';
 import { answerSignature } from './records.js';
 import type { RequestResolver } from './request-resolver.js';
-import { DNS_PORT, parseServerSpec } from '../../lib/server-spec.js';
+import { DNS_PORT, parseServerSpec, SERVER_SPEC_RULE } from '../../lib/server-spec.js';
 import type { ServerSpec } from '../../lib/server-spec.js';
 import type { QueryResult } from '../../outbound/dns/wire-client.js';
 
@@ -37,12 +37,11 @@ export const DEFAULT_PROPAGATION_SERVERS: readonly PropagationServer[] = [
 export const CUSTOM_LOCATION = 'custom';
 
 const PORT_RULE = `port must be ${DNS_PORT}`;
-const SERVER_RULE = 'must be an IP address or host name, optionally with :port';
 
 /** An entry of `propagationServers` as written (a host, maybe a port), or the 400 naming it: no network asked. */
 export function parseServerEntry(entry: string, index: number): ServerSpec {
   const spec = parseServerSpec(entry);
-  if (spec === null) throw errors.invalidField(`propagationServers[${index}]`, SERVER_RULE);
+  if (spec === null) throw errors.invalidField(`propagationServers[${index}]`, SERVER_SPEC_RULE);
   return spec;
 }
 

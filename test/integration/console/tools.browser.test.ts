@@ -109,6 +109,13 @@ describeInBrowser('the tools page', () => {
       .poll(() => tool.getByTestId('dns-problem').textContent())
       .toBe('"bad..name" is not a valid domain name or IP address (domains[1])');
     expect(await lookUp.isDisabled()).toBe(true);
+    // A resolver's syntax needs no network: a port past 65535 is refused here too.
+    await tool.getByLabel('Domains or IP addresses').fill('example.test');
+    await tool.getByLabel('Propagation resolvers').fill('1.1.1.1, 1.2.3.4:99999');
+    await expect
+      .poll(() => tool.getByTestId('dns-problem').textContent())
+      .toBe('Invalid propagationServers[1]: must be an IP address or host name, optionally with :port');
+    expect(await lookUp.isDisabled()).toBe(true);
     expect(await balanceOf(harness.t, token)).toBe(100);
     // A private resolver is the service's to refuse (its address policy): its words, and the 5 credits the contract charges (docs/contract.md#costs).
     await tool.getByLabel('Domains or IP addresses').fill('example.test');

@@ -179,7 +179,7 @@ function editingTests(harness: ConsoleHarness, outbound: OutboundFixture): void 
       ['https://exa mple.com/hook', 'Invalid url: must be a valid URL'],
       ['https://exa%20mple.com/hook', 'Invalid url: must be a valid URL'],
       [`https://example.com/${'a'.repeat(2100)}`, 'Invalid url: must be at most 2048 characters'],
-    ]) {
+    ] as const) {
       await page.getByLabel('Callback URL').fill(url);
       await expect.poll(() => page.getByTestId('webhook-problem').textContent()).toBe(words);
       await page.getByLabel('Callback URL').press('Enter');

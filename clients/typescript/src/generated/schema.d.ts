@@ -883,7 +883,7 @@ export interface operations {
            * @example {
            *       "logs": [
            *         {
-           *           "id": "01JX4Q8Z6T3N5R7V9B2D4F6H8K",
+           *           "id": "7fKq2XbLm9Rt4WvNc8Zp",
            *           "method": "GET",
            *           "path": "/kv/settings/theme",
            *           "endpoint": "kv",
@@ -1182,7 +1182,7 @@ export interface operations {
           low_balance_webhook?: {
             /** @description HTTPS callback URL */
             url: string;
-            /** @description Custom headers; values are read back as *** */
+            /** @description Custom headers (at most 20, values at most 1000 characters); values are read back as *** */
             headers?: {
               [key: string]: string;
             };
@@ -1822,7 +1822,7 @@ export interface operations {
           webhookId?: string;
           /** @description HTTPS callback URL on a public host */
           url: string;
-          /** @description Custom headers sent with each callback; values are read back as *** */
+          /** @description Custom headers sent with each callback (at most 20, values at most 1000 characters); values are read back as *** */
           headers?: {
             [key: string]: string;
           };
@@ -2145,7 +2145,7 @@ export interface operations {
           webhookId?: string;
           /** @description HTTPS callback URL on a public host */
           url: string;
-          /** @description Custom headers sent with each callback; values are read back as *** */
+          /** @description Custom headers sent with each callback (at most 20, values at most 1000 characters); values are read back as *** */
           headers?: {
             [key: string]: string;
           };
@@ -2406,7 +2406,7 @@ export interface operations {
         'application/json': {
           /** @description HTTPS callback URL on a public host */
           url?: string;
-          /** @description Custom headers sent with each callback; values are read back as *** */
+          /** @description Custom headers sent with each callback (at most 20, values at most 1000 characters); values are read back as *** */
           headers?: {
             [key: string]: string;
           } | null;

@@ -1045,6 +1045,7 @@ var RECORD_TYPES = ['A', 'AAAA', 'MX', 'CNAME', 'TXT', 'NS', 'PTR', 'SOA', 'CAA'
 // src/lib/server-spec.ts
 init_define_SCHEMA_FACTS();
 import { isIP as isIP2 } from 'node:net';
+var SERVER_SPEC_RULE = 'must be an IP address or host name, optionally with :port';
 var DNS_PORT = 53;
 var HOST_NAME = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?$/i;
 function port(text) {
@@ -1609,6 +1610,9 @@ var OutboundError = class extends Error {
 };
 
 // src/outbound/url-rules.ts
+var FORBIDDEN_IN_DOMAIN = /[\u0000-\u0020#%/:<>?@[\\\]^|\u007f]/;
+var MAX_CALLBACK_URL_LENGTH = 2048;
+var CALLBACK_URL_LENGTH_RULE = `must be at most ${MAX_CALLBACK_URL_LENGTH} characters`;
 function parseTargetUrl(raw, allowHttp) {
   let url;
   try {
@@ -1616,6 +1620,8 @@ function parseTargetUrl(raw, allowHttp) {
   } catch {
     throw new OutboundError('invalid_url', 'Invalid url: must be a valid URL');
   }
+  if (!url.hostname.startsWith('[') && FORBIDDEN_IN_DOMAIN.test(url.hostname))
+    throw new OutboundError('invalid_url', 'Invalid url: must be a valid URL');
   if (url.protocol !== 'https:' && !(allowHttp && url.protocol === 'http:')) {
     const rule = allowHttp ? 'must be an http or https URL' : 'must be an https URL';
     throw new OutboundError(url.protocol === 'http:' ? 'insecure_url' : 'invalid_url', `Invalid url: ${rule}`);
@@ -1698,8 +1704,7 @@ function dnsRequestProblem(request) {
     if (!Array.isArray(servers) || servers.length > MAX_PROPAGATION_SERVERS)
       return `Invalid propagationServers: must be a list of at most ${MAX_PROPAGATION_SERVERS} servers`;
     const index = servers.findIndex((server) => typeof server !== 'string' || parseServerSpec(server) === null);
-    if (index >= 0)
-      return `Invalid propagationServers[${index}]: must be an IP address or host name, optionally with :port`;
+    if (index >= 0) return `Invalid propagationServers[${index}]: ${SERVER_SPEC_RULE}`;
   }
   return (
     integerProblem('timeout', request.timeout, TIMEOUT_RANGE) ??

@@ -8,6 +8,7 @@ import { DEFAULT_RECORD_TYPES, RECORD_TYPES } from './dns-types.js';
 import type { DnsAnswer, RecordType } from './dns-types.js';
 import { readableError } from './readable-error.js';
 import { parseTarget } from '../../../../src/features/dns/names.js';
+import { parseServerSpec, SERVER_SPEC_RULE } from '../../../../src/lib/server-spec.js';
 import {
   MAX_DOMAINS,
   MAX_PROPAGATION_SERVERS,
@@ -58,6 +59,9 @@ export function lookupProblem(
   if (types === 0) return 'Invalid recordTypes: must list 1 or more record types';
   if (servers.length > MAX_PROPAGATION_SERVERS)
     return `Invalid propagationServers: must be a list of at most ${MAX_PROPAGATION_SERVERS} servers`;
+  // Syntax only (a port past 65535, a mangled address): whether a resolver is one the service may ask is its to judge.
+  const badServer = servers.findIndex((server) => parseServerSpec(server) === null);
+  if (badServer >= 0) return `Invalid propagationServers[${badServer}]: ${SERVER_SPEC_RULE}`;
   return rangeProblem('timeout', timeout, TIMEOUT_RANGE) ?? rangeProblem('maxRetries', retries, RETRIES_RANGE);
 }
 
