@@ -37,6 +37,20 @@ const FORBIDDEN = new Set([
   ...Object.values(SIGNATURE_HEADERS),
 ]);
 
+/**
+ * A header name written twice in a list a person typed (names ignore case), as checkHeaders words it; null when none.
+ * For the forms that build the headers object from lines or rows: an object keeps one of the two without a word.
+ */
+export function repeatedHeaderProblem(names: readonly string[], field = 'headers'): string | null {
+  const seen = new Set<string>();
+  for (const name of names) {
+    const lower = name.trim().toLowerCase();
+    if (seen.has(lower)) return `Invalid ${field}: "${name.trim()}" is given twice (header names ignore case)`;
+    seen.add(lower);
+  }
+  return null;
+}
+
 export function checkHeaders(headers: Record<string, string>, field = 'headers'): string | null {
   const names = Object.keys(headers);
   if (names.length > MAX_HEADERS) return `Invalid ${field}: at most ${MAX_HEADERS} headers`;

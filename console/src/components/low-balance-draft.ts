@@ -9,6 +9,7 @@ import {
   webhookContentProblem,
   webhookUrlProblem,
 } from '../../../src/features/settings/low-balance-rules.js';
+import { repeatedHeaderProblem } from '../../../src/delivery-core/delivery-headers.js';
 import type { OkBody } from '../api-types.js';
 
 export type SettingsView = OkBody<'settingsGet'>;
@@ -72,13 +73,16 @@ export function parseTemplate(text: string): Parsed<Record<string, unknown> | un
 
 export function parseHeaders(text: string): Parsed<Record<string, string>> {
   const headers: Record<string, string> = {};
+  const names: string[] = [];
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
     const colon = line.indexOf(':');
     if (colon <= 0) return { ok: false, error: `Invalid header line "${line.trim()}": write Name: value` };
+    names.push(line.slice(0, colon));
     headers[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
   }
-  return { ok: true, value: headers };
+  const repeated = repeatedHeaderProblem(names);
+  return repeated === null ? { ok: true, value: headers } : { ok: false, error: repeated };
 }
 
 /** The webhook object the draft describes (before any check), or undefined when no URL is given. */

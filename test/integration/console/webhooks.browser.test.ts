@@ -348,6 +348,10 @@ function editingTests(harness: ConsoleHarness, outbound: OutboundFixture): void 
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     // Deleting costs its 1 credit only: the list is read (1 more) when asked for.
     await page.getByRole('status').filter({ hasText: 'Deleted nightly-sync.' }).waitFor();
+    // Nothing paid is offered for a webhook that is gone: each would be a charged 404.
+    for (const name of ['Send a test delivery', 'Rotate signing secret', 'Save changes'])
+      expect(await page.getByRole('button', { name }).count(), name).toBe(0);
+    expect(await page.getByRole('heading', { name: 'Edit' }).count()).toBe(0);
     await page.getByRole('link', { name: 'All webhooks' }).first().click();
     await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
     await expect.poll(() => page.getByTestId('webhook-list').locator('tbody tr').count()).toBe(3);

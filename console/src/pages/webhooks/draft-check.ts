@@ -7,7 +7,7 @@
  */
 import { checkScheduleWindow, parseSchedule } from '../../../../src/lib/cron/cron-rules.js';
 import { checkWebhookId, WEBHOOK_ID_PATTERN, WEBHOOK_ID_RULE } from '../../../../src/features/webhooks/webhook-id.js';
-import { checkHeaders } from '../../../../src/delivery-core/delivery-headers.js';
+import { checkHeaders, repeatedHeaderProblem } from '../../../../src/delivery-core/delivery-headers.js';
 import { validateFormatConfig } from '../../../../src/formats/index.js';
 import {
   CALLBACK_URL_LENGTH_RULE,
@@ -35,7 +35,8 @@ export function draftProblem(draft: Draft, editing: boolean, now = new Date()): 
   } catch (error) {
     return error instanceof Error ? error.message : 'Invalid url';
   }
-  const headerProblem = checkHeaders(headersOf(draft.headers));
+  const named = draft.headers.filter((row) => row.name.trim() !== '').map((row) => row.name);
+  const headerProblem = repeatedHeaderProblem(named) ?? checkHeaders(headersOf(draft.headers));
   if (headerProblem !== null) return headerProblem;
   if (draft.mode === 'scheduled') {
     const parsed = parseSchedule(draft.cron.trim(), draft.timezone.trim());

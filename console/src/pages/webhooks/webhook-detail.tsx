@@ -47,19 +47,23 @@ export function WebhookDetail({ webhookId }: { webhookId: string }) {
 function Loaded({ view, onChange }: { view: WebhookView; onChange: (view: WebhookView) => void }) {
   // Bumped after a test delivery, so the summary's last delivery shows it.
   const [tested, setTested] = useState(0);
+  // Once deleted, no paid action is offered: each would be a charged 404.
+  const [deleted, setDeleted] = useState(false);
   return (
     <>
       <Summary view={view} tested={tested} />
       <section class="panel" aria-labelledby="actions-heading">
         <h2 id="actions-heading">Actions</h2>
-        <SendTest view={view} onSent={() => setTested((count) => count + 1)} />
-        <RotateSecret view={view} onChange={onChange} />
-        <DeleteWebhook view={view} />
+        {deleted ? null : <SendTest view={view} onSent={() => setTested((count) => count + 1)} />}
+        {deleted ? null : <RotateSecret view={view} onChange={onChange} />}
+        <DeleteWebhook view={view} onDeleted={() => setDeleted(true)} />
       </section>
-      <section aria-labelledby="edit-heading">
-        <h2 id="edit-heading">Edit</h2>
-        <EditWebhook view={view} onChange={onChange} />
-      </section>
+      {deleted ? null : (
+        <section aria-labelledby="edit-heading">
+          <h2 id="edit-heading">Edit</h2>
+          <EditWebhook view={view} onChange={onChange} />
+        </section>
+      )}
     </>
   );
 }
@@ -174,11 +178,15 @@ function RotateSecret({ view, onChange }: { view: WebhookView; onChange: (view: 
   );
 }
 
-function DeleteWebhook({ view }: { view: WebhookView }) {
+function DeleteWebhook({ view, onDeleted }: { view: WebhookView; onDeleted: () => void }) {
   const remove = usePaidCall<string>({ clearWhileBusy: true, cost: WEBHOOK_CALL_COST });
   // Stays here once deleted: going on to the list would read it (another credit) beyond what the button said.
   const run = () => void remove.run(() => call<string>('DELETE', pathOf(view.webhookId)));
-  if (remove.result !== undefined && remove.error === undefined) {
+  const done = remove.result !== undefined && remove.error === undefined;
+  useEffect(() => {
+    if (done) onDeleted();
+  }, [done]);
+  if (done) {
     return (
       <div class="action" role="status">
         <p class="ok">

@@ -67,6 +67,7 @@ export function WebhookList() {
               ))}
             </tbody>
           </table>
+          <p class="muted small">Open a webhook to see and change it ({WEBHOOK_CALL_COST} credit).</p>
         </div>
       )}
       {loaded.data === undefined ? null : <Charged cost={loaded.data.cost} balance={loaded.data.balance} />}
