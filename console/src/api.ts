@@ -54,6 +54,14 @@ export function onBalance(listener: BalanceListener): () => void {
   return () => balanceListeners.delete(listener);
 }
 
+const refusedListeners = new Set<() => void>();
+
+/** Called when the service refuses the wallet's token (401: its wallet deleted, say), so the console stops using it. */
+export function onTokenRefused(listener: () => void): () => void {
+  refusedListeners.add(listener);
+  return () => refusedListeners.delete(listener);
+}
+
 export const apiRoot = (): URL => new URL('../', document.baseURI);
 
 export function apiUrl(path: string, query?: CallOptions['query']): string {
@@ -99,6 +107,8 @@ export async function call<T = unknown>(method: string, path: string, options: C
     for (const listener of balanceListeners) listener(balance);
   }
   const text = await response.text();
+  if (response.status === 401 && !options.admin && credential !== null)
+    for (const listener of refusedListeners) listener();
   if (!response.ok)
     throw new ApiError(response.status, text.trim() || response.statusText, cost, balance, options.admin === true);
   const isJson = (response.headers.get('content-type') ?? '').includes('json');

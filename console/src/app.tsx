@@ -1,7 +1,7 @@
 /** The console's frame: sign-in gate, navigation, balance, and the page the route names. */
 import type { FunctionComponent } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
-import { call, knownBalance, onBalance } from './api.js';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { call, knownBalance, onBalance, onTokenRefused } from './api.js';
 import { href, navigate, useRoute } from './router.js';
 import { session } from './session.js';
 import { NewTokenNotice, SignIn } from './pages/sign-in.js';
@@ -37,16 +37,38 @@ const SECTIONS: readonly Section[] = [
   { name: 'operator', label: 'Operator', page: Operator, operator: true },
 ];
 
+/** What the sign-in page says when the console let go of a token the service refused. */
+export const TOKEN_REFUSED =
+  'The service no longer takes this token (401): its wallet may have been deleted. Sign in with another token.';
+
 export function App() {
   const [signedIn, setSignedIn] = useState(() => session.token() !== null || session.adminToken() !== null);
   // A token made on the sign-in page: shown once, above the first page, until put away.
   const [welcome, setWelcome] = useState<NewWallet | undefined>(undefined);
+  const [refused, setRefused] = useState(false);
   const route = useRoute();
+  // Signed in with a token the service then refuses (its wallet deleted): the console lets go of it and asks again,
+  // rather than showing a stale balance and a 401 on every page. Sign-in's own check of a token is not this.
+  const signedInNow = useRef(signedIn);
+  signedInNow.current = signedIn;
+  useEffect(
+    () =>
+      onTokenRefused(() => {
+        if (!signedInNow.current || session.token() === null) return;
+        session.signIn(null, session.adminToken());
+        forgetWalletInfo();
+        setWelcome(undefined);
+        setRefused(true);
+        setSignedIn(session.adminToken() !== null);
+      }),
+    [],
+  );
   const enter = (created?: NewWallet) => {
     setWelcome(created);
+    setRefused(false);
     setSignedIn(true);
   };
-  if (!signedIn) return <SignIn onSignedIn={enter} />;
+  if (!signedIn) return <SignIn onSignedIn={enter} notice={refused ? TOKEN_REFUSED : undefined} />;
   const hasWallet = session.token() !== null;
   const hasAdmin = session.adminToken() !== null;
   const available = SECTIONS.filter((section) => (section.operator ? hasAdmin : hasWallet));

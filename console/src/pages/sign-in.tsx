@@ -17,7 +17,7 @@ export interface NewWallet {
 const proveWallet = async (): Promise<number | undefined> =>
   (await call('GET', '/token/logs', { query: { n: 1 } })).balance;
 
-export function SignIn({ onSignedIn }: { onSignedIn: (created?: NewWallet) => void }) {
+export function SignIn({ onSignedIn, notice }: { onSignedIn: (created?: NewWallet) => void; notice?: string }) {
   const [token, setToken] = useState('');
   const [adminToken, setAdminToken] = useState('');
   const [error, setError] = useState<string | undefined>(undefined);
@@ -62,6 +62,11 @@ export function SignIn({ onSignedIn }: { onSignedIn: (created?: NewWallet) => vo
   return (
     <main id="main" class="sign-in">
       <PageTitle title="Sign in">coinop console</PageTitle>
+      {notice === undefined ? null : (
+        <p class="error" role="alert" data-testid="sign-in-notice">
+          {notice}
+        </p>
+      )}
       <form onSubmit={(event) => void submit(event)}>
         <label for="token">API token</label>
         <input

@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import { describeInBrowser, expectAccessible, screenshot, useConsole } from '../../helpers/console-browser.js';
+import { sha256Hex } from '../../../src/lib/hash.js';
 
 describeInBrowser('signing in to the console', () => {
   const harness = useConsole('sqlite', { env: { ADMIN_TOKEN: 'operator-secret-0123456789' } });
@@ -30,6 +31,28 @@ describeInBrowser('signing in to the console', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect.poll(() => page.getByRole('alert').textContent()).toContain('401');
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+  });
+
+  it('lets go of a token the service stops taking (its wallet deleted) and asks for another, saying why', async () => {
+    const token = await harness.t.createToken(20);
+    const page = await harness.signedIn(token);
+    await expect.poll(() => page.getByTestId('balance').textContent()).toBe('20 credits');
+    const removed = await harness.t.inject({
+      method: 'DELETE',
+      url: `/manage/wallets/${sha256Hex(token)}`,
+      headers: { 'x-admin-token': 'operator-secret-0123456789' },
+    });
+    expect(removed.statusCode).toBe(200);
+    // Opening Key-value reads the buckets: the service answers 401.
+    await page.getByRole('link', { name: 'Key-value' }).click();
+    await expect
+      .poll(() => page.getByTestId('sign-in-notice').textContent())
+      .toBe(
+        'The service no longer takes this token (401): its wallet may have been deleted. Sign in with another token.',
+      );
+    expect(await page.evaluate(() => sessionStorage.getItem('coinop.token'))).toBeNull();
+    await page.reload();
+    await page.getByLabel('API token').waitFor();
   });
 
   it('reaches every section by keyboard alone', async () => {
