@@ -3,6 +3,7 @@
  * the whole console. Each segment has a <title> (hover), the figure an aria-label summary, and the same numbers are one
  * click away as a table for screen readers and copying.
  */
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import { axisTicks, dayLabel, hourLabel, periodLabel } from './spend-series.js';
 import type { SpendView } from './spend-series.js';
 import './spend-chart.css';
@@ -49,9 +50,15 @@ function Bars({ view, summary }: { view: SpendView; summary: string }) {
   const slot = PLOT_W / Math.max(view.periods.length, 1);
   const barWidth = Math.max(slot * 0.72, 1);
   const y = (credits: number): number => TOP + PLOT_H - (credits / top) * PLOT_H;
+  // Opened at its newest end: on a narrow screen, today's bars are what is in view, the older ones a scroll away.
+  const scroller = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const element = scroller.current;
+    if (element !== null) element.scrollLeft = element.scrollWidth;
+  }, [view]);
   return (
     // Scrolls sideways on a narrow screen rather than shrinking its labels out of reach.
-    <div class="spend-scroll" tabIndex={0} role="region" aria-label="Chart">
+    <div class="spend-scroll" tabIndex={0} role="region" aria-label="Chart" ref={scroller}>
       <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={`Bar chart. ${summary}`} class="spend-bars">
         {ticks.map((tick) => (
           <g key={tick} class="tick">

@@ -29,46 +29,48 @@ export function WalletList() {
         </div>
       </div>
       <ErrorNote error={wallets.error} />
-      <table>
-        <caption class="visually-hidden">
-          Wallets, sorted by {WALLET_SORTS.find((option) => option.value === sort)?.label.toLowerCase()}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Wallet</th>
-            <th scope="col" class="num">
-              Balance
-            </th>
-            <th
-              scope="col"
-              title="Kept to the hour: a wallet's first call in an hour records it, later ones that hour do not"
-            >
-              Last used <span class="muted small">(to the hour)</span>
-            </th>
-            <th scope="col">Created</th>
-          </tr>
-        </thead>
-        <tbody>
-          {wallets.items.map((wallet) => (
-            <tr key={wallet.hash}>
-              <td>
-                <a href={href('operator', wallet.hash)} title={wallet.hash}>
-                  <code>{shortHash(wallet.hash)}…</code>
-                </a>
-              </td>
-              <td class="num" data-testid="wallet-balance">
-                {wallet.wallet.toLocaleString()}
-              </td>
-              <td>
-                <When iso={wallet.lastUsed} />
-              </td>
-              <td>
-                <When iso={wallet.created} />
-              </td>
+      <div class="table-scroll">
+        <table>
+          <caption class="visually-hidden">
+            Wallets, sorted by {WALLET_SORTS.find((option) => option.value === sort)?.label.toLowerCase()}
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Wallet</th>
+              <th scope="col" class="num">
+                Balance
+              </th>
+              <th
+                scope="col"
+                title="Kept to the hour: a wallet's first call in an hour records it, later ones that hour do not"
+              >
+                Last used <span class="muted small">(to the hour)</span>
+              </th>
+              <th scope="col">Created</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {wallets.items.map((wallet) => (
+              <tr key={wallet.hash}>
+                <td>
+                  <a href={href('operator', wallet.hash)} title={wallet.hash}>
+                    <code>{shortHash(wallet.hash)}…</code>
+                  </a>
+                </td>
+                <td class="num" data-testid="wallet-balance">
+                  {wallet.wallet.toLocaleString()}
+                </td>
+                <td>
+                  <When iso={wallet.lastUsed} />
+                </td>
+                <td>
+                  <When iso={wallet.created} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {!wallets.loading && wallets.error === undefined && wallets.items.length === 0 ? (
         <p class="muted">No wallets yet.</p>
       ) : null}
