@@ -7,6 +7,7 @@ import { ConfigError } from './config.js';
 import type { Config } from './config.js';
 import type { Store } from './store/store.js';
 import { StoreUnavailableError } from './store/store-errors.js';
+import { holdSqliteInstanceLock } from './store/single-instance.js';
 
 /**
  * What the start can only judge by opening what a setting names (files, the database, the listening
@@ -56,8 +57,20 @@ function checkSqliteFile(config: Config): void {
     size = stat.size;
   } catch (error) {
     if (error instanceof ConfigError) throw error;
-    return; // not there yet: created at start
+    size = 0; // not there yet: created here, as the store would
   }
+  // A folder the process may not write in (a container volume owned by another user, a read-only mount).
+  try {
+    closeSync(openSync(path, size === 0 ? 'a' : 'r+', 0o600));
+  } catch (error) {
+    throw new ConfigError(setting, `cannot write ${path} (${codeOf(error)})`, 'Unusable');
+  }
+  if (!holdSqliteInstanceLock(path))
+    throw new ConfigError(
+      setting,
+      `${path} is served by another coinop process: SQLite takes one instance (several need PostgreSQL)`,
+      'Unusable',
+    );
   if (size === 0) return;
   const header = Buffer.alloc(SQLITE_HEADER.length);
   try {

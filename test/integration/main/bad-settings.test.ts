@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../helpers/server-process.js';
+import { freePort, startServerProcess } from '../../helpers/server-process.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -55,7 +55,9 @@ describe.concurrent('a bad setting ends the start with one line naming it, exit 
     for (const child of running) child.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   });
-  const database = `sqlite:${join(dir, 'coinop.db')}`;
+  // One database per case: they run side by side, and one SQLite database is served by one process at a time.
+  let cases = 0;
+  const ownDatabase = () => `sqlite:${join(dir, `case-${++cases}.db`)}`;
   const plainFile = join(dir, 'plain.txt');
   writeFileSync(plainFile, 'plain text, neither a certificate nor a database\n');
   const missing = join(dir, 'missing.pem');
@@ -90,7 +92,7 @@ describe.concurrent('a bad setting ends the start with one line naming it, exit 
     '%s (case %#)',
     async (variable, env, rule) => {
       // DATA_DIR only chooses the SQLite file when DATABASE_URL is unset.
-      const base: Record<string, string> = variable === 'DATA_DIR' ? {} : { DATABASE_URL: database };
+      const base: Record<string, string> = variable === 'DATA_DIR' ? {} : { DATABASE_URL: ownDatabase() };
       expectRefusal(
         await runToExit({ ...base, ...(env as Record<string, string>) }),
         variable as string,
@@ -102,11 +104,38 @@ describe.concurrent('a bad setting ends the start with one line naming it, exit 
 
   it('SMTP_HOST not on this machine', async () => {
     const result = await runToExit({
-      DATABASE_URL: database,
+      DATABASE_URL: ownDatabase(),
       SMTP_HOST: '198.51.100.77',
       SMTP_PORT: String(await freePort()),
     });
     expectRefusal(result, 'SMTP_HOST', /cannot listen on 198\.51\.100\.77:\d+/);
+  }, 60_000);
+
+  it('a database another process serves: SQLite takes one instance', async () => {
+    const shared = ownDatabase();
+    const first = await startServerProcess({ DATABASE_URL: shared });
+    try {
+      expectRefusal(
+        await runToExit({ DATABASE_URL: shared }),
+        'DATABASE_URL',
+        /is served by another coinop process: SQLite takes one instance \(several need PostgreSQL\)$/m,
+      );
+    } finally {
+      first.child.kill('SIGTERM');
+      await first.exited;
+    }
+    // Once the first has stopped, the next start takes it.
+    const next = await startServerProcess({ DATABASE_URL: shared });
+    next.child.kill('SIGTERM');
+    expect(await next.exited).toBe(0);
+  }, 60_000);
+
+  it('a data folder the process may not write in (no file can be made there, even by root)', async () => {
+    expectRefusal(
+      await runToExit({ DATA_DIR: '/proc/self' }),
+      'DATA_DIR',
+      /^coinop: Unusable DATA_DIR: cannot write \/proc\/self\/coinop\.db \((ENOENT|EACCES)\)$/m,
+    );
   }, 60_000);
 
   it('an unreachable database: tried for 10 s, then one line naming DATABASE_URL with host:port/db and never the password', async () => {
