@@ -75,15 +75,13 @@ interface Attempt {
 
 async function sendAttempt(deps: SendPorts, { target, deliveryId, bodyText, metric, log }: Attempt): Promise<Sent> {
   const startedAt = deps.clock.now();
-  // Each attempt is signed with a fresh timestamp and the same webhook-id: receivers deduplicate on the id.
+  // Each attempt is signed with a fresh timestamp and the same webhook-id: receivers deduplicate on the id. A
+  // delivery with no secret to sign with (a low-balance notification) still carries the id and the timestamp.
+  const timestampSeconds = Math.floor(startedAt / 1000);
   const signed =
     target.signingKeys === undefined
-      ? {}
-      : signatureHeadersFor(
-          target.signingKeys,
-          { messageId: deliveryId, timestampSeconds: Math.floor(startedAt / 1000), body: bodyText },
-          startedAt,
-        );
+      ? { [SIGNATURE_HEADERS.id]: deliveryId, [SIGNATURE_HEADERS.timestamp]: String(timestampSeconds) }
+      : signatureHeadersFor(target.signingKeys, { messageId: deliveryId, timestampSeconds, body: bodyText }, startedAt);
   const result = await deps.outbound.deliverJson(
     target.url,
     bodyText,

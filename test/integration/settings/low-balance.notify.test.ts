@@ -59,7 +59,10 @@ describeEachStore('low-balance notifications', (kind) => {
       'x-team': 'ops',
       'user-agent': 'coinop-webhook/0.1.0',
     });
+    // No secret exists to sign it with; its id and time are there, so a receiver can tell a repeat (delivery rule 3).
     expect(request?.headers).not.toHaveProperty('webhook-signature');
+    expect(request?.headers['webhook-id']).toMatch(/^msg_[0-9A-Za-z]{20}$/);
+    expect(Number(request?.headers['webhook-timestamp'])).toBe(Math.floor(clock.now() / 1000));
 
     expect(await spend(5)).toBe(90);
     expect((await send()).handled).toBe(0);
