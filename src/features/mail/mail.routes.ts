@@ -5,6 +5,7 @@ import type { Deps } from '../../deps.js';
 import { errors } from '../../errors.js';
 import { secretGate } from '../../http/guess-throttle.js';
 import { responses } from '../../http/schemas.js';
+import { RateBuckets } from '../../lib/rate-buckets.js';
 import { AttachmentKey, DOWNLOAD_PATH, verifyAttachmentLink } from './attachment-links.js';
 import type { InboundMail } from './inbound.service.js';
 import { readAttachment } from './mail.queries.js';
@@ -26,6 +27,13 @@ export const mailRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; inbound?: Inbou
   await app.register(relayRoute, { deps, secret: deps.config.inboundSecret, inbound });
 };
 
+/**
+ * Downloads of one attachment: its link is a capability anyone holding it can use, free, for an hour, and each
+ * download reads and sends up to 20 MB. A receiver fetches it once or retries a few times: 10 at once, then one
+ * every 6 minutes (an hour earns 10 back), per instance; past that 429 with retry-after.
+ */
+export const DOWNLOADS_PER_ATTACHMENT = { perMinute: 1 / 6, burst: 10, maxKeys: 100_000 } as const;
+
 const DownloadParams = Type.Object({ attachmentId: Type.String() });
 // Loose on purpose: a link that is malformed, forged or expired is simply not found.
 const DownloadQuery = Type.Object({ expires: Type.Optional(Type.String()), signature: Type.Optional(Type.String()) });
@@ -36,6 +44,7 @@ const binary = {
 
 const downloadRoute: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   const key = new AttachmentKey(deps.store, () => deps.clock.now());
+  const downloads = new RateBuckets<string>(deps.clock, DOWNLOADS_PER_ATTACHMENT);
   app.get(
     `${DOWNLOAD_PATH}/:attachmentId`,
     {
@@ -45,7 +54,7 @@ const downloadRoute: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { d
         tags: ['mail'],
         params: DownloadParams,
         querystring: DownloadQuery,
-        response: { ...responses(binary, 404) },
+        response: { ...responses(binary, 404, 429) },
         example: {
           params: { attachmentId: 'att_01JX4Q8Z6T3N5R7V' },
           query: { expires: '1780315200', signature: 'k3Jd9sQ2vX7mN1pL4tR8wY6zB0cF5hG2' },
@@ -59,6 +68,9 @@ const downloadRoute: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { d
       const now = deps.clock.now();
       if (!verifyAttachmentLink(await key.get(), { id: attachmentId, expires, signature }, now))
         throw errors.notFound();
+      // Counted before the bytes are read: a link passed around cannot make the service read and send 20 MB at will.
+      const wait = downloads.take(attachmentId);
+      if (wait > 0) throw errors.tooManyRequests(wait / 1000);
       const attachment = await readAttachment(deps.store.read, attachmentId);
       if (attachment === undefined || attachment.expiresAt <= now) throw errors.notFound();
       return reply

@@ -3,6 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { describeEachStore } from '../../helpers/each-store.js';
 import type { ReceivedRequest } from '../../helpers/https-receiver.js';
 import { SERVICE_VERSION } from '../../../src/deps.js';
+import { DOWNLOADS_PER_ATTACHMENT } from '../../../src/features/mail/mail.routes.js';
 import {
   MAIL_DOMAIN,
   RawSmtp,
@@ -253,6 +254,16 @@ describeEachStore('inbound mail over SMTP: messages reach the webhook', (kind) =
       expect(bin.headers['content-disposition']).toBe(
         'attachment; filename="na_ve r_sum_.bin"; filename*=UTF-8\'\'na%C3%AFve%20r%C3%A9sum%C3%A9.bin',
       );
+
+      // A link passed around is not a free pipe: one attachment is sent its burst of times, then 429.
+      const link = new URL(body.attachments[0].downloadUrl);
+      const again = () => h.t.inject({ method: 'GET', url: link.pathname + link.search });
+      const statuses: number[] = [];
+      for (let i = 1; i < DOWNLOADS_PER_ATTACHMENT.burst + 2; i++) statuses.push((await again()).statusCode);
+      expect(statuses).toEqual([...Array<number>(DOWNLOADS_PER_ATTACHMENT.burst - 1).fill(200), 429, 429]);
+      const refused = await again();
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(refused.body).toBe('Too Many Requests');
     });
 
     it('includeAttachments false: no metadata, nothing stored, 2 credits', async () => {

@@ -3407,6 +3407,15 @@ export interface operations {
           'text/plain': 'Not Found';
         };
       };
+      /** @description Too Many Requests */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': 'Too Many Requests';
+        };
+      };
     };
   };
   mailInject: {
