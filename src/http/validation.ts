@@ -77,6 +77,9 @@ export function describeValidationError(error: ErrorObject | undefined, dataVar:
   }
   const name = field === '' ? (dataVar === 'body' ? 'body' : dataVar) : field;
   if (custom !== undefined) return `Invalid ${name}: ${custom}`;
+  // A query parameter is text unless it was given twice (`?type=kv&type=token` reads as a list): say that.
+  if (dataVar === 'querystring' && error.keyword === 'type' && params.type === 'string')
+    return `Invalid ${name}: must be given once`;
   if (field === '' && dataVar === 'body' && error.keyword === 'type')
     return `Invalid body: must be a JSON ${String(params.type)}`;
   if (error.keyword === 'enum') {

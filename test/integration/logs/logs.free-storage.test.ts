@@ -62,6 +62,15 @@ describeEachStore('call logs cost bounded storage', (kind) => {
     },
   );
 
+  it.each([
+    ['/token/logs?type=kv&type=token', 'Invalid type: must be given once'],
+    ['/kv/b?prefix=a&prefix=b', 'Invalid prefix: must be given once'],
+  ])('says a text parameter given twice must be given once (%s)', async (url, words) => {
+    const token = await get().createToken(10);
+    const res = await get().inject({ method: 'GET', url, headers: { 'x-token': token } });
+    expect([res.statusCode, res.body]).toEqual([400, words]);
+  });
+
   it('repeats a long unknown parameter name in the 400 body and the log only in part', async () => {
     const token = await get().createToken(10);
     const name = 'q'.repeat(15_000);
