@@ -1,6 +1,6 @@
 /** A button that asks first: the question and Yes/Cancel appear in place, and focus moves to them and back. */
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 
 export interface ConfirmButtonProps {
   readonly label: string;
@@ -30,6 +30,15 @@ export function ConfirmButton({
     if (asking) yes.current?.focus();
     else if (wasAsking.current) opener.current?.focus();
     wasAsking.current = asking;
+  }, [asking]);
+  // While asking, Escape answers no, wherever the focus is, as a dialog's would (listening from the render on).
+  useLayoutEffect(() => {
+    if (!asking) return undefined;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setAsking(false);
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
   }, [asking]);
   if (!asking) {
     return (

@@ -2,6 +2,8 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 
+export { relativeTime } from './relative-time.js';
+
 /** The page's heading; takes focus when the page opens, so keyboard and screen-reader users land on it. */
 export function PageTitle({ children, title }: { children: ComponentChildren; title: string }) {
   const heading = useRef<HTMLHeadingElement>(null);
@@ -131,19 +133,4 @@ export function formatDay(when: string | number | Date, timeZone = viewerZone())
     month: 'short',
     year: 'numeric',
   }).format(new Date(when));
-}
-
-/** A relative time for a future or past ISO instant: "in 3 h", "5 min ago". */
-export function relativeTime(iso: string, now = Date.now()): string {
-  const seconds = Math.round((Date.parse(iso) - now) / 1000);
-  const magnitude = Math.abs(seconds);
-  const [value, unit] =
-    magnitude < 60
-      ? [magnitude, 's']
-      : magnitude < 3600
-        ? [Math.round(magnitude / 60), 'min']
-        : magnitude < 172800
-          ? [Math.round(magnitude / 3600), 'h']
-          : [Math.round(magnitude / 86400), 'd'];
-  return seconds >= 0 ? `in ${value} ${unit}` : `${value} ${unit} ago`;
 }

@@ -342,8 +342,11 @@ function editingTests(harness: ConsoleHarness, outbound: OutboundFixture): void 
     expect(await attempts.nth(1).textContent()).toMatch(/redelivery.*HTTP 200/);
     await expectAccessible(page);
 
-    // Delete asks first.
+    // Delete asks first; Escape answers no.
     await go(page, '#/webhooks/nightly-sync', 'Webhook nightly-sync');
+    await page.getByRole('button', { name: 'Delete webhook' }).click();
+    await page.keyboard.press('Escape');
+    expect(await page.getByRole('button', { name: 'Delete', exact: true }).count()).toBe(0);
     await page.getByRole('button', { name: 'Delete webhook' }).click();
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     // Deleting costs its 1 credit only: the list is read (1 more) when asked for.
