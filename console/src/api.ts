@@ -23,6 +23,8 @@ export class ApiError extends Error {
     readonly balance: number | undefined,
     /** The refusal was of the operator's token, not the wallet's. */
     readonly admin = false,
+    /** A 429's `retry-after`, in seconds. */
+    readonly retryAfter?: number,
   ) {
     super(message);
   }
@@ -110,7 +112,14 @@ export async function call<T = unknown>(method: string, path: string, options: C
   if (response.status === 401 && !options.admin && credential !== null)
     for (const listener of refusedListeners) listener();
   if (!response.ok)
-    throw new ApiError(response.status, text.trim() || response.statusText, cost, balance, options.admin === true);
+    throw new ApiError(
+      response.status,
+      text.trim() || response.statusText,
+      cost,
+      balance,
+      options.admin === true,
+      headerNumber(response, 'retry-after'),
+    );
   const isJson = (response.headers.get('content-type') ?? '').includes('json');
   const data = (isJson && text !== '' ? JSON.parse(text) : text) as T;
   return { status: response.status, data, cost, balance };
@@ -124,6 +133,8 @@ export async function call<T = unknown>(method: string, path: string, options: C
 export function describeError(error: unknown, needs?: number): string {
   if (error instanceof ApiError && error.status === 402)
     return `${error.status}: ${error.message}. ${insufficientAdvice(needs, error.balance)}`;
+  if (error instanceof ApiError && error.status === 429 && error.retryAfter !== undefined)
+    return `${error.status}: ${error.message}. Try again in ${Math.max(1, Math.ceil(error.retryAfter))} s.`;
   if (error instanceof ApiError && error.status === 401 && !error.admin)
     return `${error.status}: ${error.message}. ${UNAUTHORIZED_ADVICE}`;
   if (error instanceof ApiError) return `${error.status}: ${error.message}`;

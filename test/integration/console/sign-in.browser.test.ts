@@ -55,6 +55,16 @@ describeInBrowser('signing in to the console', () => {
     await page.getByLabel('API token').waitFor();
   });
 
+  it('says how long to wait when a new token was made from this address moments ago (429)', async () => {
+    // One new token per address every 10 s: the second of two at once is refused, whatever came before.
+    await (await harness.open()).getByRole('button', { name: 'Create a new token' }).click();
+    const page = await harness.open();
+    await page.getByRole('button', { name: 'Create a new token' }).click();
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toMatch(/^429: Too Many Requests\. Try again in \d+ s\.$/);
+  });
+
   it('reaches every section by keyboard alone', async () => {
     const page = await harness.signedIn(await harness.t.createToken(50));
     // From the first stop of the document (the page's heading holds the focus after sign-in).
