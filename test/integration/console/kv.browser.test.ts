@@ -95,6 +95,8 @@ describeInBrowser('the key-value browser', () => {
     await panel.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => panel.getByTestId('kv-value').textContent()).toBe('{"name":"Ada Lovelace"}');
     await expect.poll(() => keyRows(page).first().textContent()).toMatch(/^user:42expires in 5 min23 B$/);
+    // The save says what it cost, as every paid action does.
+    await expect.poll(() => panel.getByText(/^Charged 1 credit; balance \d+\.$/).count()).toBe(1);
 
     await panel.getByRole('button', { name: 'Delete' }).click();
     // Asking changes nothing yet; Cancel keeps the entry.

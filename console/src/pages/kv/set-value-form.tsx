@@ -11,6 +11,7 @@ import { usePaidCall } from '../../components/use-paid-call.js';
 import { setValue } from './kv-api.js';
 import { TTL_UNITS, ttlProblem, ttlQuery } from './kv-format.js';
 import type { TtlUnit } from './kv-format.js';
+import type { Answer } from '../../api.js';
 
 /** What a set stored, for the lists to show without reading them again. */
 export interface SavedEntry {
@@ -18,6 +19,9 @@ export interface SavedEntry {
   readonly key: string;
   readonly value: string;
   readonly expiresAt: string;
+  /** What the save cost and left (x-cost, x-balance): the form that showed it may be gone once saved. */
+  readonly cost?: number;
+  readonly balance?: number;
 }
 
 export interface SetValueFormProps {
@@ -60,9 +64,17 @@ export function SetValueForm(props: SetValueFormProps) {
     const query = ttlQuery(amount, unit);
     const seconds = query === '' || query === '0' ? 30 * 86400 : Number(query);
     const startedAt = Date.now();
-    const saved = await saving.run(() => setValue(bucket, key, value, query));
+    let answer: Answer<string> | undefined;
+    const saved = await saving.run(async () => (answer = await setValue(bucket, key, value, query)));
     if (saved !== undefined)
-      props.onSaved({ bucket, key, value, expiresAt: new Date(startedAt + seconds * 1000).toISOString() });
+      props.onSaved({
+        bucket,
+        key,
+        value,
+        expiresAt: new Date(startedAt + seconds * 1000).toISOString(),
+        cost: answer?.cost,
+        balance: answer?.balance,
+      });
   };
 
   return (

@@ -27,8 +27,8 @@ export function ValuePanel({ bucket, entryKey, listed, onSaved, onDeleted }: Val
   const reading = usePaidCall<string>({ cost: 1 });
   const removing = usePaidCall<string>({ cost: 1 });
   const [editing, setEditing] = useState(false);
-  // The value as last saved from here: shown instead of reading it back.
-  const [saved, setSaved] = useState<string | undefined>(undefined);
+  // The value as last saved from here: shown instead of reading it back, with what the save cost.
+  const [saved, setSaved] = useState<SavedEntry | undefined>(undefined);
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     void reading.run(() => getValue(bucket, entryKey));
@@ -39,7 +39,7 @@ export function ValuePanel({ bucket, entryKey, listed, onSaved, onDeleted }: Val
     if ((await removing.run(() => deleteValue(bucket, entryKey))) !== undefined) onDeleted();
   };
 
-  const value = saved ?? reading.result;
+  const value = saved?.value ?? reading.result;
   const deleted = removing.result !== undefined && removing.error === undefined;
   return (
     <section class="panel kv-value" aria-labelledby="kv-value-heading">
@@ -75,7 +75,7 @@ export function ValuePanel({ bucket, entryKey, listed, onSaved, onDeleted }: Val
             onCancel={() => setEditing(false)}
             onSaved={(entry) => {
               setEditing(false);
-              setSaved(entry.value);
+              setSaved(entry);
               onSaved(entry);
             }}
           />
@@ -92,9 +92,12 @@ export function ValuePanel({ bucket, entryKey, listed, onSaved, onDeleted }: Val
           {saved === undefined ? (
             <Charged cost={reading.cost} balance={reading.balance} />
           ) : (
-            <p class="ok" role="status">
-              Saved.
-            </p>
+            <>
+              <p class="ok" role="status">
+                Saved.
+              </p>
+              <Charged cost={saved.cost} balance={saved.balance} />
+            </>
           )}
           {value === undefined ? null : (
             <div class="actions">
