@@ -6,26 +6,35 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { PageProps } from '../app.js';
 import { call, knownBalance, onBalance } from '../api.js';
-import { CopyButton, CostHint, ErrorNote, PageTitle, formatInstant } from '../components/ui.js';
+import { Charged, CopyButton, CostHint, ErrorNote, PageTitle, formatInstant } from '../components/ui.js';
 import { usePaidCall } from '../components/use-paid-call.js';
 import { SpendPanel } from '../components/spend-panel.js';
 import { LowBalanceSettings } from '../components/low-balance-form.js';
 import { Recharge } from '../components/recharge.js';
-import { knownWalletInfo, readWalletInfo } from '../wallet-details.js';
+import { keepWalletInfo, knownWalletInfo, rememberSettings } from '../wallet-details.js';
 import type { WalletInfo } from '../wallet-details.js';
 import './wallet.css';
 
 export function Wallet(_props: PageProps) {
   const [info, setInfo] = useState<WalletInfo | undefined>(knownWalletInfo);
-  const details = usePaidCall<WalletInfo>({ cost: 1 });
+  const details = usePaidCall<WalletInfo>({ cost: 2 });
   useEffect(() => {
     // Free (GET /token/logs): carries the balance for the header and this page.
     void call('GET', '/token/logs', { query: { n: 1 } }).catch(() => undefined);
   }, []);
+  // Both reads, as the button says: the settings below then come from what is kept, and the two costs show as one.
   const show = async () => {
     const read = await details.run(async () => {
-      const data = await readWalletInfo();
-      return { status: 200, data, cost: 1, balance: data.wallet };
+      const wallet = await call<WalletInfo>('GET', '/token');
+      const settings = await call<unknown>('GET', '/token/settings');
+      keepWalletInfo(wallet.data);
+      rememberSettings(settings.data);
+      return {
+        status: 200,
+        data: wallet.data,
+        cost: (wallet.cost ?? 0) + (settings.cost ?? 0),
+        balance: settings.balance ?? wallet.balance,
+      };
     });
     if (read !== undefined) setInfo(read);
   };
@@ -53,7 +62,10 @@ export function Wallet(_props: PageProps) {
             <ErrorNote error={details.error} />
           </div>
         ) : (
-          <Hash info={info} />
+          <>
+            <Hash info={info} />
+            <Charged cost={details.cost} balance={details.balance} />
+          </>
         )}
       </section>
       <SpendPanel />

@@ -190,7 +190,10 @@ for (const kind of STORE_KINDS) {
       await page.getByLabel('Webhook URL (HTTPS)').fill('https://127.0.0.1/low-balance');
       await save.click();
       await expect.poll(() => page.getByRole('alert').textContent()).toContain('refused address');
-      const charged = page.getByText(/^Charged \d+ credits?; balance/);
+      // The settings' own line (the details' 2 credits have a line of their own above).
+      const charged = page
+        .getByRole('region', { name: 'Low-balance notifications' })
+        .getByText(/^Charged \d+ credits?; balance/);
       await expect.poll(() => charged.textContent()).toBe(`Charged 1 credit; balance ${(before ?? 0) - 1}.`);
       expect(await balanceOf(harness.t, token)).toBe((before ?? 0) - 1);
       await page.getByLabel('Webhook URL (HTTPS)').fill('');
@@ -214,6 +217,18 @@ for (const kind of STORE_KINDS) {
         .poll(() => page.locator('section[aria-labelledby=recharge-heading] [role=status]').textContent())
         .toContain('Recharge is not set up on this service');
       await expectAccessible(page);
+    });
+
+    it('reads the hash and settings once for the session, as it says: 2 credits, shown; a reload costs nothing', async () => {
+      const token = await harness.t.createToken(50);
+      const page = await showDetails(await harness.signedIn(token));
+      await expect.poll(() => page.getByText('Charged 2 credits; balance 48.').count()).toBe(1);
+      expect(await balanceOf(harness.t, token)).toBe(48);
+      await page.reload();
+      await page.getByLabel('Copy hash: value').waitFor();
+      await page.getByLabel('Threshold (credits)').waitFor();
+      await harness.t.deps.ledger.flush();
+      expect(await balanceOf(harness.t, token)).toBe(48);
     });
 
     it('shows the token hash, never the token, and a week of spending (screenshot)', async () => {
