@@ -13,6 +13,7 @@ import type {
 } from 'fastify';
 import { errors } from '../errors.js';
 import type { ApiError } from '../errors.js';
+import { withHook } from './metering.js';
 import type { RefusalCostHeaders } from './metering.js';
 import type { CorsHeaders } from './cors.js';
 import { PLAIN_TEXT } from './schemas.js';
@@ -104,8 +105,8 @@ export function refuseEncodedBodies(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (!methods.some((method) => BODY_METHODS.has(method))) return;
-    const existing = route.preParsing;
-    route.preParsing = [...(existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]), refuse];
+    // eslint-disable-next-line @typescript-eslint/no-misused-promises -- `refuse` is callback-style (it calls `done`), not async
+    route.preParsing = withHook(route.preParsing, refuse);
   });
 }
 

@@ -306,7 +306,8 @@ function answerFailedSettlement(
   return body.text;
 }
 
-const withHook = <H>(existing: H | H[] | undefined, hook: H): H[] => [
+/** A route's hooks of one kind with `hook` added last (the route may declare none, one or several). */
+export const withHook = <H>(existing: H | H[] | undefined, hook: H): H[] => [
   ...(existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]),
   hook,
 ];
