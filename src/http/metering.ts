@@ -399,11 +399,14 @@ function meterHooks(deps: MeteringPorts, spec: MeterSpec) {
       const state = request.meter;
       if (state === undefined) return sendOn(null, payload);
       // A client gone before its answer (it hung up while a fetch or a lookup ran) gets no onResponse from Fastify,
-      // which waits for the answer to finish writing: its call, paid or refunded, is logged here, once settled.
-      const done = (error: Error | null, settled?: unknown): void => {
-        if (clientGone(request)) recordCall(deps, spec, request, reply);
-        sendOn(error, settled);
-      };
+      // which waits for the answer to finish writing: its call, paid or refunded, is logged here, once settled. (A
+      // closure only then: the common answer pays for none.)
+      const done = clientGone(request)
+        ? (error: Error | null, settled?: unknown): void => {
+            recordCall(deps, spec, request, reply);
+            sendOn(error, settled);
+          }
+        : sendOn;
       if (state.charged === undefined) {
         // A handler that owed its statement's charge answered success without that statement: not given away, not hidden.
         if (state.owed !== undefined && reply.statusCode < 400)
