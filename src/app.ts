@@ -112,7 +112,7 @@ export async function buildApp(
   deps.tracing?.register(app);
   registerValidation(app);
   registerErrorHandling(app, deps, refusals.headers);
-  registerMetering(app, deps);
+  registerMetering(app, deps, (request, reply) => observer.requestAbandoned(request, reply));
   refuseEncodedBodies(app);
   const notAllowed = methodNotAllowed(app, refusals.headers);
   const openApiDocuments = await registerOpenApi(app, SERVICE_VERSION);

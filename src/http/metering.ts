@@ -317,11 +317,18 @@ export const withHook = <H>(existing: H | H[] | undefined, hook: H): H[] => [
  * routes (health, docs, 404, 405) run none of them. Callback style where the common case is synchronous
  * (a cached wallet, the log), so a request pays for no promise it does not need.
  */
-export function registerMetering(app: FastifyInstance, deps: MeteringPorts): void {
+/** Told of an answer whose client was gone before it: Fastify ends such a request without its completion call. */
+export type AbandonedAnswer = (request: FastifyRequest, reply: FastifyReply) => void;
+
+export function registerMetering(
+  app: FastifyInstance,
+  deps: MeteringPorts,
+  abandoned: AbandonedAnswer = () => undefined,
+): void {
   app.addHook('onRoute', (route) => {
     const spec = route.config?.meter;
     if (spec === undefined) return;
-    const hooks = meterHooks(deps, spec);
+    const hooks = meterHooks(deps, spec, abandoned);
     // New arrays: Fastify copies a GET route's options for its HEAD twin, which gets its own onRoute call.
     /* eslint-disable @typescript-eslint/unbound-method, @typescript-eslint/no-misused-promises -- the hooks use no `this` and are callback-style (they call `done`), not async */
     route.onRequest = withHook(route.onRequest, hooks.onRequest);
@@ -332,7 +339,7 @@ export function registerMetering(app: FastifyInstance, deps: MeteringPorts): voi
   });
 }
 
-function meterHooks(deps: MeteringPorts, spec: MeterSpec) {
+function meterHooks(deps: MeteringPorts, spec: MeterSpec, abandoned: AbandonedAnswer) {
   const paidByStatement = spec.paidByStatement === true && deps.ledger.paysInStatements;
   /** Once the charge is durable: refunds by status where the route says so, sets the headers, lets the answer go. */
   const settle = (
@@ -399,11 +406,12 @@ function meterHooks(deps: MeteringPorts, spec: MeterSpec) {
       const state = request.meter;
       if (state === undefined) return sendOn(null, payload);
       // A client gone before its answer (it hung up while a fetch or a lookup ran) gets no onResponse from Fastify,
-      // which waits for the answer to finish writing: its call, paid or refunded, is logged here, once settled. (A
-      // closure only then: the common answer pays for none.)
+      // which waits for the answer to finish writing: its call, paid or refunded, is logged here, once settled, and
+      // its access line written (`abandoned`). A closure only then: the common answer pays for none.
       const done = clientGone(request)
         ? (error: Error | null, settled?: unknown): void => {
             recordCall(deps, spec, request, reply);
+            abandoned(request, reply);
             sendOn(error, settled);
           }
         : sendOn;

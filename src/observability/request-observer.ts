@@ -21,6 +21,8 @@ import type { Tracing } from './tracing.js';
 export class RequestObserver extends LogController {
   private readonly accessLine: AccessLineFormat;
   private readonly writeAccessLine: (line: string) => void;
+  /** Requests whose line was written for a client gone before the answer (requestAbandoned). */
+  private readonly abandoned = new WeakSet<FastifyRequest>();
   /** Filled again for each request's line: no object per request. */
   private readonly fields: AccessFields = {
     reqId: '',
@@ -48,7 +50,19 @@ export class RequestObserver extends LogController {
     this.tracing?.requestStarted(request);
   }
 
+  /**
+   * A request whose client was gone before its answer: Fastify makes no completion call for it (metering tells of a
+   * metered one), yet it has its line and metrics, once, with the status it was answered with.
+   */
+  requestAbandoned(request: FastifyRequest, reply: FastifyReply): void {
+    if (this.abandoned.has(request)) return;
+    this.requestCompleted(null, request, reply);
+    this.abandoned.add(request);
+  }
+
   override requestCompleted(_error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    // Written already, should Fastify complete an abandoned request after all (its write failing with an error).
+    if (this.abandoned.has(request)) return;
     const route = routeLabel(request);
     const status = reply.statusCode;
     const ms = reply.elapsedTime;

@@ -11,7 +11,8 @@ const held = new Map<string, Database.Database>();
  */
 export function holdSqliteInstanceLock(databasePath: string): boolean {
   if (held.has(databasePath)) return true;
-  const lock = new Database(`${databasePath}-instance`);
+  // No busy wait: another process's lock is an answer, not a moment to wait through.
+  const lock = new Database(`${databasePath}-instance`, { timeout: 0 });
   try {
     lock.pragma('locking_mode = EXCLUSIVE');
     lock.exec('BEGIN EXCLUSIVE');

@@ -52,5 +52,10 @@ describeEachStore('metering: a client that hangs up before its answer', (kind) =
     ]);
     expect(await balanceOf(get(), token)).toBe(45);
     expect(hits(sites().https, '/slow')).toBe(before + 1);
+    // The operator sees it too: counted in the HTTP metrics (and its access line written), once.
+    const metrics = await get().inject({ method: 'GET', url: '/metrics' });
+    expect(metrics.body).toMatch(
+      /^coinop_http_request_duration_seconds_count\{method="POST",route="\/url-to-metadata",status_code="200"\} 1$/m,
+    );
   }, 20_000);
 });
