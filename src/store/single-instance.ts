@@ -14,6 +14,8 @@ export function holdSqliteInstanceLock(databasePath: string): boolean {
   // No busy wait: another process's lock is an answer, not a moment to wait through.
   const lock = new Database(`${databasePath}-instance`, { timeout: 0 });
   try {
+    // Nothing is ever written to it: no journal file beside it.
+    lock.pragma('journal_mode = MEMORY');
     lock.pragma('locking_mode = EXCLUSIVE');
     lock.exec('BEGIN EXCLUSIVE');
   } catch (error) {
