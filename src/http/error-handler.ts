@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { CorePorts } from '../ports.js';
 import { ApiError, errors } from '../errors.js';
-import { answerStoreAway, chargeFailedRequest } from './metering.js';
+import { answerStoreAway, chargeFailedRequest, clientGone } from './metering.js';
 import type { RefusalCostHeaders } from './metering.js';
 import { errorBody } from './error-body.js';
 import { PLAIN_TEXT } from './schemas.js';
@@ -72,7 +72,7 @@ export function registerErrorHandling(
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
     // Its connection was cut by the stop (docs/operations.md#stopping), most often mid-body: the fault is ours, as a
     // 5xx's is, so nothing is charged, and nobody hears the answer. The store, closing next, is not asked.
-    if (deps.readiness.connectionsCut && request.raw.socket.destroyed) return sendError(deps, request, reply, CUT);
+    if (deps.readiness.connectionsCut && clientGone(request)) return sendError(deps, request, reply, CUT);
     if (error instanceof ApiError) return sendError(deps, request, reply, error);
     const framework = fromFramework(error);
     if (framework !== undefined) return sendError(deps, request, reply, framework);

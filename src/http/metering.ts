@@ -440,7 +440,7 @@ function meterHooks(deps: MeteringPorts, spec: MeterSpec, abandoned: AbandonedAn
 }
 
 /** The connection the answer was to go to is closed (or was taken from the request). */
-function clientGone(request: FastifyRequest): boolean {
+export function clientGone(request: FastifyRequest): boolean {
   const socket = request.raw.socket as Socket | null;
   return socket === null || socket.destroyed;
 }
