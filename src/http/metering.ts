@@ -47,6 +47,9 @@ export interface MeterSpec {
   readonly paidByStatement?: boolean;
 }
 
+/** MeterSpec.settle of a call that keeps its charge unless the service failed it: a 5xx costs nothing (docs/contract.md#metering). */
+export const refundServerErrors = (statusCode: number, charged: number): number => (statusCode >= 500 ? 0 : charged);
+
 export interface MeterState {
   readonly wallet: WalletRef;
   /** The route's declaration, kept here so later steps need not rebuild `request.routeOptions` (an object per access). */

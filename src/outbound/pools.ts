@@ -27,6 +27,8 @@ export interface Pools {
   readonly mailParsing: FairLimiter;
   /** Deliveries of inbound mail to mailbox webhooks. */
   readonly mailDeliveries: FairLimiter;
+  /** GET /kv bucket listings: each counts up to 10,000 entries (milliseconds of the store's work, on the event loop on SQLite). */
+  readonly bucketListings: FairLimiter;
 }
 
 /**
@@ -46,6 +48,9 @@ export const POOL_SIZES: Readonly<Record<Exclude<keyof Pools, 'summaryCalls'>, F
   scheduledRuns: { slots: 64, perKey: 8 },
   mailParsing: { slots: 4, perKey: 2, reserved: 2 },
   mailDeliveries: { slots: 64, perKey: 8 },
+  // One listing of a wallet at a time, two in all, each on a turn of its own (kv.list-routes.ts): however many a wallet
+  // sends at once, the loop serves other calls between them. A new wallet waits for at most the two running.
+  bucketListings: { slots: 2, perKey: 1, maxWaitingPerKey: 16 },
 };
 
 export function createPools(sizes: typeof POOL_SIZES = POOL_SIZES): Pools {
@@ -61,6 +66,7 @@ export function createPools(sizes: typeof POOL_SIZES = POOL_SIZES): Pools {
     scheduledRuns: new FairLimiter(sizes.scheduledRuns),
     mailParsing: new FairLimiter(sizes.mailParsing),
     mailDeliveries: new FairLimiter(sizes.mailDeliveries),
+    bucketListings: new FairLimiter(sizes.bucketListings),
   };
 }
 

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { errors } from '../../errors.js';
 import type { MeterSpec } from '../../http/metering.js';
-import { walletOf } from '../../http/metering.js';
+import { refundServerErrors, walletOf } from '../../http/metering.js';
 import { inWalletShare } from '../../outbound/pools.js';
 import { responses, tokenAuth } from '../../http/schemas.js';
 import { deliverAgain, DELIVERY_RETENTION_MS, findDelivery, reserveAttempt } from '../../delivery-core/index.js';
@@ -54,7 +54,7 @@ export const redeliverRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async 
     category: 'webhook-delivery',
     durableBeforeHandler: true,
     // Nothing was sent on a 5xx (a wallet over its share of the delivery pool, the store away): it costs nothing.
-    settle: (status, charged) => (status >= 500 ? 0 : charged),
+    settle: refundServerErrors,
     logPath: (request) => (request.params as Params).webhookId?.toString() ?? request.url,
   };
 

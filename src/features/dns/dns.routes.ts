@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import type { MeterSpec } from '../../http/metering.js';
-import { walletOf } from '../../http/metering.js';
+import { refundServerErrors, walletOf } from '../../http/metering.js';
 import { inWalletShare } from '../../outbound/pools.js';
 import { responses, tokenAuth } from '../../http/schemas.js';
 import { DnsLookupBody, DnsLookupResponse } from './dns.schemas.js';
@@ -11,7 +11,7 @@ import type { DnsLookupInput } from './lookup-plan.js';
 export const dnsMeter: MeterSpec = {
   cost: 5,
   category: 'service',
-  settle: (status, charged) => (status >= 500 ? 0 : charged),
+  settle: refundServerErrors,
   durableBeforeHandler: true,
   readOnly: true,
 };

@@ -1,9 +1,10 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import { errors } from '../../errors.js';
 import { ISODate, Nullable, responses, tokenAuth } from '../../http/schemas.js';
-import { walletOf } from '../../http/metering.js';
+import { refundServerErrors, walletOf } from '../../http/metering.js';
 import { isoTime } from '../../lib/time.js';
 import {
   BUCKET_COUNT_CAP,
@@ -14,6 +15,7 @@ import {
   MAX_LIST_LIMIT,
 } from './kv.rules.js';
 import { listBuckets, listKeys } from './kv.listing.js';
+import { inWalletShare } from '../../outbound/pools.js';
 
 const Bucket = Type.String({
   description: '1 to 30 characters; no control characters or /; no reserved- prefix, no --- suffix',
@@ -71,6 +73,8 @@ const BucketList = Type.Object({
 });
 
 const meter = { cost: 1, category: 'kv', readOnly: true } as const;
+/** A bucket listing refused for its wallet's queue (503) costs nothing, as every 5xx. */
+const bucketsMeter = { ...meter, settle: refundServerErrors } as const;
 const EXPIRES = '2026-07-01T12:00:00.000Z';
 
 /** `prefix` and `cursor` follow the name rules (plain-text 400 naming the field). */
@@ -133,7 +137,7 @@ export const kvListRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
   app.get(
     '/kv',
     {
-      config: { meter },
+      config: { meter: bucketsMeter },
       schema: {
         operationId: 'kvBuckets',
         summary: "List the wallet's buckets",
@@ -156,17 +160,19 @@ export const kvListRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
         },
         security: tokenAuth,
         querystring: BucketsQuery,
-        response: responses(BucketList, 400, 401, 402),
+        response: responses(BucketList, 400, 401, 402, 503),
       },
     },
     async (request) => {
       const { prefix = '', cursor, limit } = request.query;
       pagingChecked(prefix, cursor);
-      const page = await listBuckets(
-        deps.store.read,
-        { walletId: walletOf(request).id, prefix, cursor, limit },
-        deps.clock.now(),
-      );
+      const walletId = walletOf(request).id;
+      // Milliseconds of counting (held on the event loop on SQLite) for one credit: a wallet's listings run one at a
+      // time, each on a turn of its own, so other calls are served between them however many it sends at once.
+      const page = await inWalletShare(deps.pools.bucketListings, walletId, async () => {
+        await nextTurn();
+        return listBuckets(deps.store.read, { walletId, prefix, cursor, limit }, deps.clock.now());
+      });
       listed.inc();
       return page;
     },

@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { errors } from '../../errors.js';
 import { okText, responses, tokenAuth, PLAIN_TEXT } from '../../http/schemas.js';
-import { throughStatement, walletOf } from '../../http/metering.js';
+import { refundServerErrors, throughStatement, walletOf } from '../../http/metering.js';
 import { checkKeyPath, checkValue, parseTtl, MAX_TTL_SECONDS, MAX_VALUE_LENGTH } from './kv.rules.js';
 import { KvDeletes, KvReads, KvSets, kvValueCacheFor } from './kv.queries.js';
 import type { KvKey } from './kv.queries.js';
@@ -36,7 +36,7 @@ const meter = { cost: 1, category: 'kv' } as const;
 const writeMeter = {
   ...meter,
   paidByStatement: true,
-  settle: (statusCode: number, charged: number) => (statusCode >= 500 ? 0 : charged),
+  settle: refundServerErrors,
 } as const;
 /**
  * A GET writes nothing of the user's: its charge may be answered once committed (docs/reference.md#durability-of-read-charges),

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Deps } from '../../deps.js';
 import { errors } from '../../errors.js';
 import type { MeterSpec } from '../../http/metering.js';
-import { walletOf } from '../../http/metering.js';
+import { refundServerErrors, walletOf } from '../../http/metering.js';
 import { inWalletShare } from '../../outbound/pools.js';
 import { okText, responses, tokenAuth, PLAIN_TEXT } from '../../http/schemas.js';
 import { sendTestDelivery } from './test-delivery.js';
@@ -22,7 +22,7 @@ const testMeter: MeterSpec = {
   category: 'webhook-delivery',
   durableBeforeHandler: true,
   // Nothing was sent on a 5xx (a wallet over its share of the delivery pool, the store away): it costs nothing.
-  settle: (status, charged) => (status >= 500 ? 0 : charged),
+  settle: refundServerErrors,
   logPath: (request: FastifyRequest) => (request.params as { webhookId?: string }).webhookId ?? request.url,
 };
 /** Headers (20 × 1000), options (10 × 500) and a 2 KiB template fit with room to spare. */

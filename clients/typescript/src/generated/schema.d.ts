@@ -1689,6 +1689,17 @@ export interface operations {
           'text/plain': 'Insufficient credits';
         };
       };
+      /** @description Service unavailable: a short cause */
+      503: {
+        headers: {
+          'x-cost': components['headers']['XCost'];
+          'x-balance': components['headers']['XBalance'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
     };
   };
   webhookList: {
