@@ -18,7 +18,7 @@ export interface FairDrainOptions<T> {
   /** Carries out one item; a throw is passed to `onError` and the drain goes on. */
   readonly handle: (item: T) => Promise<void>;
   readonly onError: (error: unknown) => void;
-  /** Items in hand at once (claimed, not yet done). */
+  /** Items in hand at once (claimed, not yet done); the pool's capacity bounds them too. */
   readonly concurrency: number;
   readonly batchSize: number;
   readonly recheckMs: number;
@@ -50,7 +50,9 @@ export async function drainFairly<T>(options: FairDrainOptions<T>): Promise<void
   for (const item of options.held ?? []) start(item);
   let fetchError: unknown;
   while (options.shouldStop?.() !== true) {
-    const limit = Math.min(options.batchSize, options.concurrency - inHand.size, pool.free);
+    // The reserved slots too: a claim takes only what can start now (ClaimShares), so with the shared slots taken
+    // only wallets holding few of the pool's tasks (none, by default) are claimed for them.
+    const limit = Math.min(options.batchSize, options.concurrency - inHand.size, pool.freeWithReserve);
     let more = false;
     let full: readonly PoolKey[] = [];
     if (limit > 0) {

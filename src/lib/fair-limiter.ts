@@ -73,6 +73,16 @@ export class FairLimiter {
     return Math.max(0, this.shared - this.running);
   }
 
+  /** Every slot free now, the reserved ones too (only keys holding fewer than `reservedPerKey` may take those). */
+  get freeWithReserve(): number {
+    return Math.max(0, this.withReserve - this.running);
+  }
+
+  /** Tasks that may run at once in all, the reserve included. */
+  get capacity(): number {
+    return this.withReserve;
+  }
+
   /** How many more tasks of `key` could start now, with no task of its own waiting. */
   roomFor(key: PoolKey): number {
     if (this.waitingOf.has(key)) return 0;
@@ -82,17 +92,20 @@ export class FairLimiter {
     return Math.max(0, Math.min(Math.max(this.free, reserve), this.options.perKey - active));
   }
 
-  /** Keys running `perKey` tasks now: work of theirs should not be claimed. */
+  /**
+   * Keys running tasks with no room for another now (their `perKey` taken, or the shared slots taken and they hold
+   * `reservedPerKey` or more): work of theirs should not be claimed.
+   */
   fullKeys(): PoolKey[] {
     const full: PoolKey[] = [];
-    for (const [key, count] of this.runningOf) if (count >= this.options.perKey) full.push(key);
+    for (const key of this.runningOf.keys()) if (this.roomFor(key) === 0) full.push(key);
     return full;
   }
 
-  /** Keys running tasks now but fewer than `perKey`: work of theirs may be claimed up to roomFor(key). */
+  /** Keys running tasks with room for more now: work of theirs may be claimed up to roomFor(key). */
   busyKeys(): PoolKey[] {
     const busy: PoolKey[] = [];
-    for (const [key, count] of this.runningOf) if (count < this.options.perKey) busy.push(key);
+    for (const key of this.runningOf.keys()) if (this.roomFor(key) > 0) busy.push(key);
     return busy;
   }
 

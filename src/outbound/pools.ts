@@ -44,9 +44,10 @@ export const POOL_SIZES: Readonly<Record<Exclude<keyof Pools, 'summaryCalls'>, F
   // A call's own bound is 24 queries: a wallet's first call runs at full width in the reserve.
   dnsQueries: { slots: 256, perKey: 32, reserved: 768, reservedPerKey: 24 },
   askedDeliveries: { slots: 64, perKey: 8, maxWaitingPerKey: 64, reserved: 192 },
-  // Claimed in the background up to the shared slots (fair-drain.ts, outbox.ts): no reserve to take.
-  scheduledRuns: { slots: 64, perKey: 8 },
+  // Claimed in the background (fair-drain.ts): once the shared slots are taken, only wallets holding none are claimed.
+  scheduledRuns: { slots: 64, perKey: 8, reserved: 64 },
   mailParsing: { slots: 4, perKey: 2, reserved: 2 },
+  // Started as mail is recorded, up to the shared slots (outbox.ts): no reserve to take.
   mailDeliveries: { slots: 64, perKey: 8 },
   // One listing of a wallet at a time, two in all, each on a turn of its own (kv.list-routes.ts): however many a wallet
   // sends at once, the loop serves other calls between them. A new wallet waits for at most the two running.

@@ -75,7 +75,7 @@ export async function runDueSchedules(deps: Deps, options: SchedulerOptions = {}
   await drainFairly<ClaimedRun>({
     pool: deps.pools.scheduledRuns,
     keyOf: (run) => run.walletId,
-    concurrency: options.concurrency ?? 64,
+    concurrency: options.concurrency ?? deps.pools.scheduledRuns.capacity,
     batchSize: options.batchSize ?? 128,
     recheckMs: RECLAIM_MS,
     shouldStop: options.shouldStop,

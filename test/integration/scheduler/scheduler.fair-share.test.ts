@@ -12,7 +12,7 @@ import type { SlowAnswers } from '../../helpers/https-receiver.js';
 
 const SLOW_ANSWER_MS = 3000;
 const HOSTILE_SCHEDULES = 100;
-const { perKey: RUNS_PER_WALLET } = POOL_SIZES.scheduledRuns;
+const { slots: RUN_SLOTS, perKey: RUNS_PER_WALLET } = POOL_SIZES.scheduledRuns;
 
 describeEachStore('scheduled runs: one wallet cannot take the scheduler from others', (kind) => {
   const suite = useSchedulerSuite(kind);
@@ -60,5 +60,46 @@ describeEachStore('scheduled runs: one wallet cannot take the scheduler from oth
       [hostile, clock.now()],
     );
     expect(Number(stillDue?.n)).toBe(HOSTILE_SCHEDULES - RUNS_PER_WALLET);
+  }, 30_000);
+
+  it("busy wallets holding every shared slot with slow runs leave another wallet's run to go out at once, in the reserve", async () => {
+    const { walletId: victim } = suite.wallet();
+    const busyWallets = RUN_SLOTS / RUNS_PER_WALLET;
+    const rows = [];
+    for (let w = 0; w < busyWallets; w++) {
+      const walletId = await walletIdOf(testApp().deps, await testApp().createToken(1000));
+      // Each has more slow runs due, first in line, than its share: together they can take every shared slot.
+      for (let i = 0; i < RUNS_PER_WALLET + 2; i++)
+        rows.push({
+          walletId,
+          webhookId: `slow${i}`,
+          url: outbound.url('/slow'),
+          cron: '* * * * *',
+          nextRunAt: START - 30 * SECOND,
+        });
+    }
+    await insertSchedules(testApp().deps, [
+      ...rows,
+      { walletId: victim, webhookId: 'fast', url: outbound.url('/victim'), cron: '* * * * *', nextRunAt: START },
+    ]);
+    clock.advance(250);
+
+    let stop = false;
+    const started = performance.now();
+    const pass = runDueSchedules(testApp().deps, { shouldStop: () => stop });
+    const deadline = started + 10_000;
+    while (outbound.requestsTo('/victim').length === 0 && performance.now() < deadline) await sleep(10);
+    const victimMs = performance.now() - started;
+    const slowAtOnce = slow.now;
+    stop = true;
+    const report = await pass;
+
+    expect(outbound.requestsTo('/victim')).toHaveLength(1);
+    // Before, it waited for a slow run to end (SLOW_ANSWER_MS).
+    expect(victimMs).toBeLessThan(1000);
+    expect(slowAtOnce).toBe(RUN_SLOTS);
+    // The reserve went to the wallet holding none, not to the busy wallets' runs beyond their share.
+    expect(slow.most).toBe(RUN_SLOTS);
+    expect(report.fired).toBe(RUN_SLOTS + 1);
   }, 30_000);
 });

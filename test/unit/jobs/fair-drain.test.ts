@@ -115,3 +115,44 @@ it('tells each claim which wallets have items running with room left, and how mu
   expect(seen[0]).toEqual({ busy: [], room: 3 });
   expect(seen[1]).toEqual({ busy: [1], room: 2 });
 });
+
+it("claims for the pool's reserve once its shared slots are taken: another wallet's item starts while the busy ones hold every shared slot", async () => {
+  const pool = new FairLimiter({ slots: 4, perKey: 2, reserved: 2 });
+  // Two wallets' slow items are due first and take every shared slot; a third wallet's item falls due behind them.
+  const slowItems = [1, 2].flatMap((wallet) => Array.from({ length: 4 }, (_, n) => ({ wallet, n: wallet * 10 + n })));
+  const store = dueItems([...slowItems, { wallet: 3, n: 100 }]);
+  const slow: Array<() => void> = [];
+  const started: number[] = [];
+  let sharedTakenWhenVictimStarted = false;
+  const drain = drainFairly<Item>({
+    pool,
+    keyOf: (item) => item.wallet,
+    fetch: store.fetch,
+    handle: async (item) => {
+      started.push(item.n);
+      if (item.wallet === 3) {
+        sharedTakenWhenVictimStarted = pool.free === 0;
+        return;
+      }
+      await new Promise<void>((resolve) => slow.push(resolve));
+    },
+    onError: (error) => {
+      throw error;
+    },
+    concurrency: pool.capacity,
+    batchSize: 8,
+    recheckMs: 1000,
+  });
+  const deadline = Date.now() + 2000;
+  while (!started.includes(100) && Date.now() < deadline) await new Promise((resolve) => setImmediate(resolve));
+  expect(started).toContain(100);
+  // Only the shared slots went to the busy wallets (2 each): the reserve served the third, not their third items.
+  expect(started.filter((n) => n < 100)).toHaveLength(4);
+  expect(sharedTakenWhenVictimStarted).toBe(true);
+  while (started.length < slowItems.length + 1 || slow.length > 0) {
+    slow.splice(0).forEach((release) => release());
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  await drain;
+  expect(store.due).toEqual([]);
+});

@@ -168,3 +168,20 @@ it('refuses a reserve it cannot honour', () => {
   expect(() => new FairLimiter({ slots: 4, perKey: 2, reserved: -1 })).toThrow('reserved');
   expect(() => new FairLimiter({ slots: 4, perKey: 2, reserved: 2, reservedPerKey: 3 })).toThrow('reservedPerKey');
 });
+
+it('counts a key as full once the shared slots are taken and it holds its reserve share; a key holding none has room in the reserve', async () => {
+  const limiter = new FairLimiter({ slots: 2, perKey: 2, reserved: 2 });
+  const started: string[] = [];
+  const tasks = ['a1', 'a2', 'b1'].map((name) => gate(started, name));
+  const runs = [limiter.run('a', tasks[0]!.task), limiter.run('a', tasks[1]!.task), limiter.run('b', tasks[2]!.task)];
+  await tick();
+  expect(started).toEqual(['a1', 'a2', 'b1']);
+  expect([limiter.free, limiter.freeWithReserve, limiter.capacity]).toEqual([0, 1, 4]);
+  // b holds one task in the reserve: with the shared slots taken it may start no second one.
+  expect(limiter.fullKeys()).toEqual(['a', 'b']);
+  expect(limiter.busyKeys()).toEqual([]);
+  expect(limiter.roomFor('c')).toBe(1);
+  for (const t of tasks) t.release();
+  await Promise.all(runs);
+  expect(limiter.freeWithReserve).toBe(4);
+});
