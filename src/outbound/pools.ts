@@ -47,8 +47,8 @@ export const POOL_SIZES: Readonly<Record<Exclude<keyof Pools, 'summaryCalls'>, F
   // Claimed in the background (fair-drain.ts): once the shared slots are taken, only wallets holding none are claimed.
   scheduledRuns: { slots: 64, perKey: 8, reserved: 64 },
   mailParsing: { slots: 4, perKey: 2, reserved: 2 },
-  // Started as mail is recorded, up to the shared slots (outbox.ts): no reserve to take.
-  mailDeliveries: { slots: 64, perKey: 8 },
+  // A delivery holds its payload (1 MiB at most) while it runs.
+  mailDeliveries: { slots: 64, perKey: 8, reserved: 64 },
   // One listing of a wallet at a time, two in all, each on a turn of its own (kv.list-routes.ts): however many a wallet
   // sends at once, the loop serves other calls between them. A new wallet waits for at most the two running.
   bucketListings: { slots: 2, perKey: 1, maxWaitingPerKey: 16 },

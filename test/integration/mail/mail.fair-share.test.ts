@@ -54,6 +54,36 @@ describeEachStore("inbound mail: one wallet's flood does not hold the delivery s
     expect(performance.now() - started).toBeLessThan(1000);
     expect(slow.most).toBe(DELIVERIES_PER_WALLET);
   }, 30_000);
+
+  it("wallets whose slow receivers hold every shared delivery slot leave another wallet's mail to be delivered at once, in the reserve", async () => {
+    const h = get();
+    await h.t.inbound?.idle(); // the last test's slow deliveries are done: every slot is free
+    const busyWallets = DELIVERY_SLOTS / DELIVERIES_PER_WALLET;
+    const before = slow.now;
+    for (let w = 0; w < busyWallets; w++) {
+      const hostile = await createMailbox(h, {}, 1000, '/slow');
+      for (let i = 0; i < DELIVERIES_PER_WALLET + 2; i++)
+        expect((await relay(h, hostile.email, `busy-${kind}-${w}-${i}`)).statusCode).toBe(202);
+    }
+    const deadline = performance.now() + 5000;
+    while (slow.now < before + DELIVERY_SLOTS && performance.now() < deadline) await sleep(10);
+    expect(slow.now).toBe(DELIVERY_SLOTS);
+
+    const victim = await createMailbox(h, {}, 100, '/in-reserve');
+    const started = performance.now();
+    expect((await relay(h, victim.email, `reserve-${kind}`)).statusCode).toBe(202);
+    while (
+      h.receiver.requests.every((request) => request.path !== '/in-reserve') &&
+      performance.now() < started + 10_000
+    )
+      await sleep(10);
+    const slowWhenDelivered = slow.now;
+    // Before, it waited for a slow delivery to end (SLOW_ANSWER_MS) and took its slot.
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(slowWhenDelivered).toBe(DELIVERY_SLOTS);
+    // The busy wallets' deliveries beyond their share did not take the reserve.
+    expect(slow.most).toBe(DELIVERY_SLOTS);
+  }, 30_000);
 });
 
 it('a message takes the parse slots of the wallet of its first recipient mailbox', () => {
