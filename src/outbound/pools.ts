@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { errors } from '../errors.js';
 import { FairLimiter, PoolFullError } from '../lib/fair-limiter.js';
 import type { FairLimiterOptions, PoolKey } from '../lib/fair-limiter.js';
@@ -27,8 +28,11 @@ export interface Pools {
   readonly mailParsing: FairLimiter;
   /** Deliveries of inbound mail to mailbox webhooks. */
   readonly mailDeliveries: FairLimiter;
-  /** GET /kv bucket listings: each counts up to 10,000 entries (milliseconds of the store's work, on the event loop on SQLite). */
-  readonly bucketListings: FairLimiter;
+  /**
+   * Listings that read many of a wallet's rows (its buckets, counting up to 10,000 entries; a bucket's keys; its
+   * webhooks; its call log): milliseconds of work each, on the event loop on SQLite (see inListingTurn).
+   */
+  readonly listings: FairLimiter;
 }
 
 /**
@@ -49,9 +53,9 @@ export const POOL_SIZES: Readonly<Record<Exclude<keyof Pools, 'summaryCalls'>, F
   mailParsing: { slots: 4, perKey: 2, reserved: 2 },
   // A delivery holds its payload (1 MiB at most) while it runs.
   mailDeliveries: { slots: 64, perKey: 8, reserved: 64 },
-  // One listing of a wallet at a time, two in all, each on a turn of its own (kv.list-routes.ts): however many a wallet
+  // One listing of a wallet at a time, two in all, each on a turn of its own (inListingTurn): however many a wallet
   // sends at once, the loop serves other calls between them. A new wallet waits for at most the two running.
-  bucketListings: { slots: 2, perKey: 1, maxWaitingPerKey: 16 },
+  listings: { slots: 2, perKey: 1, maxWaitingPerKey: 16 },
 };
 
 export function createPools(sizes: typeof POOL_SIZES = POOL_SIZES): Pools {
@@ -67,7 +71,7 @@ export function createPools(sizes: typeof POOL_SIZES = POOL_SIZES): Pools {
     scheduledRuns: new FairLimiter(sizes.scheduledRuns),
     mailParsing: new FairLimiter(sizes.mailParsing),
     mailDeliveries: new FairLimiter(sizes.mailDeliveries),
-    bucketListings: new FairLimiter(sizes.bucketListings),
+    listings: new FairLimiter(sizes.listings),
   };
 }
 
@@ -88,6 +92,22 @@ export async function inWalletShare<T>(pool: FairLimiter, wallet: PoolKey, task:
       throw errors.unavailable(WALLET_BUSY, WALLET_BUSY_RETRY_S);
     throw error;
   }
+}
+
+/**
+ * Runs a listing (a read of many of a wallet's rows, and the making of its answer) in the `listings` pool: one of a
+ * wallet's at a time, each started on a turn of the event loop of its own, so however many listings a wallet sends at
+ * once, other calls are served between them (on SQLite the read itself holds the loop). Past the wallet's queue, 503.
+ */
+export function inListingTurn<T>(
+  pools: Pick<Pools, 'listings'>,
+  wallet: PoolKey,
+  listing: () => Promise<T>,
+): Promise<T> {
+  return inWalletShare(pools.listings, wallet, async () => {
+    await nextTurn();
+    return listing();
+  });
 }
 
 /**

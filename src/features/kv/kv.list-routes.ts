@@ -1,4 +1,3 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
@@ -15,7 +14,7 @@ import {
   MAX_LIST_LIMIT,
 } from './kv.rules.js';
 import { listBuckets, listKeys } from './kv.listing.js';
-import { inWalletShare } from '../../outbound/pools.js';
+import { inListingTurn } from '../../outbound/pools.js';
 
 const Bucket = Type.String({
   description: '1 to 30 characters; no control characters or /; no reserved- prefix, no --- suffix',
@@ -72,9 +71,8 @@ const BucketList = Type.Object({
   cursor: Cursor,
 });
 
-const meter = { cost: 1, category: 'kv', readOnly: true } as const;
-/** A bucket listing refused for its wallet's queue (503) costs nothing, as every 5xx. */
-const bucketsMeter = { ...meter, settle: refundServerErrors } as const;
+/** A listing refused for its wallet's queue (503, inListingTurn) costs nothing, as every 5xx. */
+const meter = { cost: 1, category: 'kv', readOnly: true, settle: refundServerErrors } as const;
 const EXPIRES = '2026-07-01T12:00:00.000Z';
 
 /** `prefix` and `cursor` follow the name rules (plain-text 400 naming the field). */
@@ -112,7 +110,7 @@ export const kvListRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
         security: tokenAuth,
         params: ListParams,
         querystring: ListQuery,
-        response: responses(KeyList, 400, 401, 402),
+        response: responses(KeyList, 400, 401, 402, 503),
       },
     },
     async (request) => {
@@ -121,10 +119,10 @@ export const kvListRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
       const problem = checkName('bucket', bucket);
       if (problem !== null) throw errors.badRequest(problem);
       pagingChecked(prefix, cursor);
-      const page = await listKeys(
-        deps.store.read,
-        { walletId: walletOf(request).id, bucket, prefix, cursor, limit },
-        deps.clock.now(),
+      const walletId = walletOf(request).id;
+      // Expired keys not swept yet are skipped one by one: a listing may read far more rows than it answers.
+      const page = await inListingTurn(deps.pools, walletId, () =>
+        listKeys(deps.store.read, { walletId, bucket, prefix, cursor, limit }, deps.clock.now()),
       );
       listed.inc();
       return {
@@ -137,7 +135,7 @@ export const kvListRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
   app.get(
     '/kv',
     {
-      config: { meter: bucketsMeter },
+      config: { meter },
       schema: {
         operationId: 'kvBuckets',
         summary: "List the wallet's buckets",
@@ -167,12 +165,10 @@ export const kvListRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
       const { prefix = '', cursor, limit } = request.query;
       pagingChecked(prefix, cursor);
       const walletId = walletOf(request).id;
-      // Milliseconds of counting (held on the event loop on SQLite) for one credit: a wallet's listings run one at a
-      // time, each on a turn of its own, so other calls are served between them however many it sends at once.
-      const page = await inWalletShare(deps.pools.bucketListings, walletId, async () => {
-        await nextTurn();
-        return listBuckets(deps.store.read, { walletId, prefix, cursor, limit }, deps.clock.now());
-      });
+      // Up to 10,000 entries counted: milliseconds of the store's work for one credit.
+      const page = await inListingTurn(deps.pools, walletId, () =>
+        listBuckets(deps.store.read, { walletId, prefix, cursor, limit }, deps.clock.now()),
+      );
       listed.inc();
       return page;
     },

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Deps } from '../../deps.js';
 import { ISODate, Nullable, responses, tokenAuth } from '../../http/schemas.js';
 import { walletOf } from '../../http/metering.js';
+import { inListingTurn } from '../../outbound/pools.js';
 import { isoTime } from '../../lib/time.js';
 import { LOG_CATEGORIES, LOG_RETENTION_MS } from '../../ledger/log-entry.js';
 import type { LogCategory } from '../../ledger/log-entry.js';
@@ -146,29 +147,33 @@ export const logRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, 
         },
         security: tokenAuth,
         querystring: PagedQuery,
-        response: responses(LogsResponse, 400, 401),
+        response: responses(LogsResponse, 400, 401, 503),
       },
     },
     async (request) => {
       const { n, type, cursor, status, path } = request.query;
       const before = cursor === undefined ? NEWEST : decodeCursor(cursor);
       if (before === undefined) throw errors.invalidField('cursor', CURSOR_RULE);
-      // This instance's own pending rows are written first, so a caller sees the calls it just made.
-      await deps.ledger.flush();
-      const page = await logPage(deps.store, {
-        walletId: walletOf(request).id,
-        n,
-        before,
-        since: deps.clock.now() - LOG_RETENTION_MS,
-        category: type as LogCategory | undefined,
-        status: status === undefined ? undefined : statusRange(status),
-        pathPrefix: path,
+      const walletId = walletOf(request).id;
+      // A filtered page may walk up to 5,000 entries (logs.page.ts): a listing (inListingTurn), free as it is.
+      return inListingTurn(deps.pools, walletId, async () => {
+        // This instance's own pending rows are written first, so a caller sees the calls it just made.
+        await deps.ledger.flush();
+        const page = await logPage(deps.store, {
+          walletId,
+          n,
+          before,
+          since: deps.clock.now() - LOG_RETENTION_MS,
+          category: type as LogCategory | undefined,
+          status: status === undefined ? undefined : statusRange(status),
+          pathPrefix: path,
+        });
+        return {
+          logs: page.rows.map(toEntry),
+          n: page.rows.length,
+          cursor: page.next === undefined ? null : encodeCursor(page.next),
+        };
       });
-      return {
-        logs: page.rows.map(toEntry),
-        n: page.rows.length,
-        cursor: page.next === undefined ? null : encodeCursor(page.next),
-      };
     },
   );
 

@@ -4,7 +4,7 @@ import type { Deps } from '../../deps.js';
 import { errors } from '../../errors.js';
 import type { MeterSpec } from '../../http/metering.js';
 import { refundServerErrors, walletOf } from '../../http/metering.js';
-import { inWalletShare } from '../../outbound/pools.js';
+import { inListingTurn, inWalletShare } from '../../outbound/pools.js';
 import { okText, responses, tokenAuth, PLAIN_TEXT } from '../../http/schemas.js';
 import { sendTestDelivery } from './test-delivery.js';
 import { TestResult, WebhookInput, WebhookList, WebhookParams, WebhookPatch, WebhookView } from './webhooks.schemas.js';
@@ -16,6 +16,8 @@ import { webhookExamples } from './webhooks.examples.js';
 const meter: MeterSpec = { cost: 1, category: 'webhook' };
 /** Reading webhooks writes nothing of the user's (docs/reference.md#durability-of-read-charges). */
 const readMeter: MeterSpec = { ...meter, readOnly: true };
+/** A listing refused for its wallet's queue (503, inListingTurn) costs nothing, as every 5xx. */
+const listMeter: MeterSpec = { ...readMeter, settle: refundServerErrors };
 /** docs/contract.md#deliveries, rule 4: a delivery, test included, is logged under its webhookId. */
 const testMeter: MeterSpec = {
   cost: 1,
@@ -64,20 +66,24 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; receivesMail
   app.get(
     '/webhook',
     {
-      config: { meter: readMeter },
+      config: { meter: listMeter },
       schema: {
         operationId: 'webhookList',
         example: webhookExamples.list,
         summary: 'List webhooks',
         tags,
         security: tokenAuth,
-        response: responses(WebhookList, 401, 402),
+        response: responses(WebhookList, 401, 402, 503),
       },
     },
     async (request) => {
-      const records = await listWebhooks(deps.store.read, walletOf(request).id);
+      const walletId = walletOf(request).id;
       const context = contextOf(request);
-      return { webhooks: records.map((record) => webhookView(record, context)) };
+      // Up to 100 webhooks of up to 64 KiB each, read and made into views: a listing (inListingTurn).
+      return inListingTurn(deps.pools, walletId, async () => {
+        const records = await listWebhooks(deps.store.read, walletId);
+        return { webhooks: records.map((record) => webhookView(record, context)) };
+      });
     },
   );
 

@@ -967,6 +967,17 @@ export interface operations {
           'text/plain': 'Too Many Requests';
         };
       };
+      /** @description Service unavailable: a short cause */
+      503: {
+        headers: {
+          'x-cost': components['headers']['XCost'];
+          'x-balance': components['headers']['XBalance'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
     };
   };
   spendSummary: {
@@ -1595,6 +1606,17 @@ export interface operations {
           'text/plain': 'Insufficient credits';
         };
       };
+      /** @description Service unavailable: a short cause */
+      503: {
+        headers: {
+          'x-cost': components['headers']['XCost'];
+          'x-balance': components['headers']['XBalance'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
+        };
+      };
     };
   };
   kvBuckets: {
@@ -1805,6 +1827,17 @@ export interface operations {
         };
         content: {
           'text/plain': 'Insufficient credits';
+        };
+      };
+      /** @description Service unavailable: a short cause */
+      503: {
+        headers: {
+          'x-cost': components['headers']['XCost'];
+          'x-balance': components['headers']['XBalance'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/plain': string;
         };
       };
     };
