@@ -12,6 +12,8 @@ import type { FairLimiterOptions, PoolKey } from '../lib/fair-limiter.js';
 export interface Pools {
   /** url-to-metadata: one slot per call while its page and robots.txt are fetched. */
   readonly pageFetches: FairLimiter;
+  /** url-to-metadata: a fetched page's analysis, on the analysis thread (metadata/analysis-thread.ts). */
+  readonly pageAnalyses: FairLimiter;
   /** url-to-metadata: one slot per summary asked of the AI provider (the built-in summarizer too: it is CPU work). */
   readonly summaries: FairLimiter;
   /** url-to-metadata calls with a summary, from their start: a call the summaries' queue would refuse is refused before its fetch. */
@@ -44,6 +46,8 @@ export const POOL_SIZES: Readonly<Record<Exclude<keyof Pools, 'summaryCalls'>, F
   // that many more wallets hold work too. Sized by what a task holds: a page up to 2 MiB, a parse up to 30 MB.
   pageFetches: { slots: 64, perKey: 8, maxWaitingPerKey: 32, reserved: 32 },
   summaries: { slots: 16, perKey: 4, maxWaitingPerKey: 16, reserved: 16 },
+  // One thread parses pages, one at a time; a wallet's are bounded by its page fetches (8 running, 32 waiting).
+  pageAnalyses: { slots: 1, perKey: 1 },
   dnsCalls: { slots: 64, perKey: 8, maxWaitingPerKey: 16, reserved: 192 },
   // A call's own bound is 24 queries: a wallet's first call runs at full width in the reserve.
   dnsQueries: { slots: 256, perKey: 32, reserved: 768, reservedPerKey: 24 },
@@ -62,6 +66,7 @@ export function createPools(sizes: typeof POOL_SIZES = POOL_SIZES): Pools {
   const { perKey, maxWaitingPerKey = 0 } = sizes.summaries;
   return {
     pageFetches: new FairLimiter(sizes.pageFetches),
+    pageAnalyses: new FairLimiter(sizes.pageAnalyses),
     summaries: new FairLimiter(sizes.summaries),
     // As many as the summaries pool runs and queues for one wallet: a call beyond would be refused there, after its fetch.
     summaryCalls: new WalletBookings(perKey + maxWaitingPerKey),

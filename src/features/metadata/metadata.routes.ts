@@ -6,6 +6,7 @@ import { walletOf } from '../../http/metering.js';
 import { errorResponses, tokenAuth } from '../../http/schemas.js';
 import { isoTime } from '../../lib/time.js';
 import { analyzeUrl } from './metadata.service.js';
+import { AnalysisThread } from './analysis-thread.js';
 import { MetadataFailure, MetadataRequest, MetadataResult } from './metadata.schemas.js';
 import { RobotsCache } from './robots.js';
 import { SUMMARY_LEVELS } from './ai/summarizer.js';
@@ -47,7 +48,9 @@ export const metadataRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
     robots,
     headers: { 'user-agent': userAgent, accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8' },
     pools: deps.pools,
+    analyses: new AnalysisThread(deps.pools.pageAnalyses),
   };
+  app.addHook('onClose', () => analyzer.analyses.close());
 
   app.post(
     '/url-to-metadata',

@@ -1,12 +1,11 @@
 import { performance } from 'node:perf_hooks';
 import type { Outbound } from '../../outbound/outbound-client.js';
 import type { Summarizer, SummaryLevel, KeyFacts } from './ai/summarizer.js';
-import { analyzeHtml } from './html/analyze-html.js';
 import type { HtmlAnalysis } from './html/analyze-html.js';
+import type { AnalysisThread } from './analysis-thread.js';
 import type { AnalysisLimit } from './html/limits.js';
 import { dropNonHttpUrls } from './html/url-fields.js';
 import { countWords } from './html/page-text.js';
-import { analyzeNonHtml } from './non-html.js';
 import type { DocumentInfo } from './non-html.js';
 import { fetchPage, isHtml, parsePageUrl } from './page-fetch.js';
 import type { FetchedPage } from './page-fetch.js';
@@ -37,6 +36,8 @@ export interface MetadataDeps {
   readonly headers: Record<string, string>;
   /** Each call waits for its wallet's share of these (docs/limits.md "Shared pools"). */
   readonly pools: Pick<Pools, 'pageFetches' | 'summaries' | 'summaryCalls'>;
+  /** Where fetched pages are analysed, off the event loop, wallets in turn. */
+  readonly analyses: AnalysisThread;
 }
 
 function technicalOf(
@@ -156,10 +157,11 @@ async function analyzePage(deps: MetadataDeps, url: URL, aiSummary: AiSummary, w
   const { page, robotsAllowed } = await fetchWithRobots(deps, url, wallet);
 
   if (!isHtml(page.mimeType)) {
-    const other = analyzeNonHtml({
+    const other = await deps.analyses.analyze(wallet, {
+      kind: 'other',
       body: page.body,
       truncated: page.truncated,
-      url: page.finalUrlParsed,
+      url: page.finalUrl,
       mimeType: page.mimeType,
       charset: page.charset,
       headers: page.headers,
@@ -198,9 +200,10 @@ async function analyzePage(deps: MetadataDeps, url: URL, aiSummary: AiSummary, w
     return data;
   }
 
-  const analysis = analyzeHtml({
+  const analysis = await deps.analyses.analyze(wallet, {
+    kind: 'html',
     body: page.body,
-    url: page.finalUrlParsed,
+    url: page.finalUrl,
     charset: page.charset,
     contentLanguage: page.headers['content-language'],
   });

@@ -15,8 +15,8 @@ export const MAX_NODES = 100_000;
 export const MAX_DEPTH = 256;
 /**
  * Wall time of one analysis; parsing stops after PARSE_TIME_MS of it, so the text passes always get the rest.
- * The analysis runs on the event loop in one go, so this is also the longest it may hold every other request
- * back: the byte and node bounds keep real pages well inside it, the time bound is the backstop.
+ * Analyses run one at a time on their own thread (analysis-thread.ts), so this is the longest one page holds that
+ * thread, never the event loop: the byte and node bounds keep real pages well inside it, the time bound is the backstop.
  */
 export const ANALYSIS_TIME_MS = 150;
 export const PARSE_TIME_MS = 100;

@@ -1,0 +1,43 @@
+/**
+ * The thread page analyses run on (analysis-thread.ts): it takes one job at a time from the service's thread and
+ * answers with what analyzeHtml or analyzeNonHtml made of it, so a page's parsing never holds the event loop.
+ */
+import { parentPort } from 'node:worker_threads';
+import { analyzeHtml } from './html/analyze-html.js';
+import { analyzeNonHtml } from './non-html.js';
+import type { AnalysisJob, AnalysisReply } from './analysis-thread.js';
+import type { HtmlAnalysis } from './html/analyze-html.js';
+import type { NonHtmlAnalysis } from './non-html.js';
+
+/** A page's bytes as they arrived (structured cloning makes a Buffer a plain Uint8Array): a Buffer again, no copy. */
+const bufferOf = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+function analyze(job: AnalysisJob): HtmlAnalysis | NonHtmlAnalysis {
+  if (job.kind === 'html')
+    return analyzeHtml({
+      body: bufferOf(job.body),
+      url: new URL(job.url),
+      charset: job.charset,
+      contentLanguage: job.contentLanguage,
+    });
+  return analyzeNonHtml({
+    body: bufferOf(job.body),
+    truncated: job.truncated,
+    url: new URL(job.url),
+    mimeType: job.mimeType,
+    charset: job.charset,
+    headers: job.headers,
+  });
+}
+
+const port = parentPort;
+if (port === null) throw new Error('analysis-worker.ts runs as a worker thread (analysis-thread.ts)');
+port.on('message', ({ id, job }: { id: number; job: AnalysisJob }) => {
+  let reply: AnalysisReply;
+  try {
+    reply = { id, result: analyze(job) };
+  } catch (error) {
+    reply = { id, error: error instanceof Error ? error.message : String(error) };
+  }
+  port.postMessage(reply);
+});
