@@ -1,10 +1,11 @@
-import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { Deps } from '../../deps.js';
 import { SERVICE_VERSION } from '../../deps.js';
 import { errors } from '../../errors.js';
 import { drawFreeCall, MIN_TOKEN_LENGTH, usingDrawnFreeCall } from '../../http/metering.js';
 import type { DrawnFreeCall } from '../../http/metering.js';
+import type { WalletRef } from '../../ledger/ledger.js';
 import { sha256Hex } from '../../lib/hash.js';
 import { MAX_BATCH_MESSAGES } from './mcp.batch.js';
 import { answerPost } from './mcp.server.js';
@@ -29,7 +30,13 @@ const numberHeader = (value: string | string[] | number | undefined): number | u
  * HTTP call cannot differ in what they charge or log. The one difference: the POST has drawn a free call already,
  * and the first of its tool calls that costs nothing uses that one (a free tool call draws once, not twice).
  */
-function dispatchAs(app: FastifyInstance, token: string, remoteAddress: string, drawn: DrawnFreeCall): RouteDispatch {
+function dispatchAs(
+  app: FastifyInstance,
+  token: string,
+  remoteAddress: string,
+  drawn: DrawnFreeCall,
+  spent: { cost: number },
+): RouteDispatch {
   return async (call): Promise<RouteAnswer> => {
     const headers: Record<string, string> = { 'x-token': token };
     if (call.contentType !== undefined) headers['content-type'] = call.contentType;
@@ -43,11 +50,13 @@ function dispatchAs(app: FastifyInstance, token: string, remoteAddress: string, 
       }),
     );
     const contentType = answer.headers['content-type'];
+    const cost = numberHeader(answer.headers['x-cost']);
+    spent.cost += cost ?? 0;
     return {
       statusCode: answer.statusCode,
       body: answer.body,
       contentType: typeof contentType === 'string' ? contentType : undefined,
-      cost: numberHeader(answer.headers['x-cost']),
+      cost,
       balance: numberHeader(answer.headers['x-balance']),
     };
   };
@@ -79,8 +88,16 @@ const BATCH_TOO_LARGE = JSON.stringify({
  */
 export const mcpRoutes: FastifyPluginAsync<{ deps: Deps }> = async (app, { deps }) => {
   await warmUpMcp(SERVICE_VERSION);
-  /** The free call each authenticated POST has drawn, for its tool calls to use (see dispatchAs). */
-  const drawnFor = new WeakMap<FastifyRequest, DrawnFreeCall>();
+  /** The wallet of each authenticated POST and the free call it has drawn, for its tool calls to use (see dispatchAs). */
+  const drawnFor = new WeakMap<FastifyRequest, { drawn: DrawnFreeCall; wallet: WalletRef }>();
+  /**
+   * As every authenticated answer (docs/reference.md#mcp-server): `x-cost`, what the POST's tool calls were charged in
+   * all (0 for initialize, tools/list, refusals), and `x-balance`, the wallet's balance as its last call left it.
+   */
+  const costHeaders = (reply: FastifyReply, wallet: WalletRef, cost: number): void => {
+    void reply.header('x-cost', String(cost));
+    void reply.header('x-balance', String(wallet.lastBalance));
+  };
   const authenticate = async (request: FastifyRequest): Promise<void> => {
     const token = tokenOf(request);
     if (token === undefined) throw errors.unauthorized();
@@ -90,21 +107,24 @@ export const mcpRoutes: FastifyPluginAsync<{ deps: Deps }> = async (app, { deps 
     // Every POST draws one free call (tools/list, initialize, …); its first free tool call uses it (dispatchAs).
     const spent = drawFreeCall(deps, wallet.id);
     if (spent !== undefined) throw spent;
-    drawnFor.set(request, { walletId: wallet.id, used: false });
+    drawnFor.set(request, { drawn: { walletId: wallet.id, used: false }, wallet });
   };
 
   app.post('/mcp', { schema: { hide: true }, onRequest: authenticate }, async (request, reply) => {
+    const caller = drawnFor.get(request);
+    if (caller === undefined) throw errors.unauthorized();
     if (Array.isArray(request.body) && request.body.length > MAX_BATCH_MESSAGES) {
       // As the SDK's transport refuses a batch over its own (larger) bound, so that clients read it alike.
+      costHeaders(reply, caller.wallet, 0);
       return reply.code(400).type('application/json').send(BATCH_TOO_LARGE);
     }
     const token = tokenOf(request) ?? '';
-    const drawn = drawnFor.get(request);
-    if (drawn === undefined) throw errors.unauthorized();
-    const dispatch = dispatchAs(app, token, request.client.address || request.ip, drawn);
+    const spent = { cost: 0 };
+    const dispatch = dispatchAs(app, token, request.client.address || request.ip, caller.drawn, spent);
     const answer = await answerPost(SERVICE_VERSION, dispatch, webHeaders(request), request.body);
     void reply.code(answer.status);
     answer.headers.forEach((value, name) => void reply.header(name, value));
+    costHeaders(reply, caller.wallet, spent.cost);
     return answer.body;
   });
 };

@@ -326,6 +326,37 @@ describeEachStore('MCP over Streamable HTTP', (kind) => {
     expect((await call(client, 'balance'))._meta).toEqual({ status: 200, cost: 1, balance: 2 });
   });
 
+  it("says in x-cost and x-balance, as every authenticated answer, what the POST's tool calls cost in all and the balance they left", async () => {
+    const token = await get().createToken(100);
+    const post = (body: unknown) =>
+      fetch(`${base}/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${token}`,
+          'mcp-protocol-version': '2025-06-18',
+        },
+        body: JSON.stringify(body),
+      });
+    const tool = (id: number, name: string, args: Record<string, unknown>) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name, arguments: args },
+    });
+    const paid = await post([
+      tool(1, 'kv_set', { bucket: 'b', key: 'k', value: 'v' }),
+      tool(2, 'kv_get', { bucket: 'b', key: 'k' }),
+      tool(3, 'kv_get', { bucket: 'b', key: 'reserved/x' }), // refused by the tool, free
+      tool(4, 'logs', {}),
+    ]);
+    expect(paid.status).toBe(200);
+    expect([paid.headers.get('x-cost'), paid.headers.get('x-balance')]).toEqual(['2', '98']);
+    const listed = await post({ jsonrpc: '2.0', id: 5, method: 'tools/list' });
+    expect([listed.headers.get('x-cost'), listed.headers.get('x-balance')]).toEqual(['0', '98']);
+  });
+
   it('answers 401 without a known token, and 405 to GET', async () => {
     const initialize = JSON.stringify({
       jsonrpc: '2.0',
