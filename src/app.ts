@@ -54,6 +54,7 @@ export async function buildApp(
   options: { readonly receivesMail?: boolean } = {},
 ): Promise<FastifyInstance> {
   await deps.tracing?.ready;
+  const receivesMail = options.receivesMail ?? inbound !== undefined;
   const observer = new RequestObserver(deps.logger, deps.metrics, deps.tracing);
   // Refusals before routing charge nothing but show the balance to a valid token on a metered path (http/metering.ts).
   const refusals = refusalMetering(deps);
@@ -123,7 +124,7 @@ export async function buildApp(
   await app.register(logRoutes, { deps });
   await app.register(settingsRoutes, { deps });
   await app.register(kvRoutes, { deps });
-  await app.register(webhookRoutes, { deps, receivesMail: options.receivesMail ?? inbound !== undefined });
+  await app.register(webhookRoutes, { deps, receivesMail });
   await app.register(deliveryRoutes, { deps });
   await app.register(dnsRoutes, { deps });
   await app.register(mailRoutes, { deps, inbound });
@@ -134,7 +135,7 @@ export async function buildApp(
   if (deps.config.adminToken !== undefined)
     await app.register(manageRoutes, { deps, adminToken: deps.config.adminToken });
   await app.register(metricsRoutes, { metrics: deps.metrics, token: deps.config.metricsToken, clock: deps.clock });
-  registerConsole(app, consoleFiles());
+  registerConsole(app, consoleFiles(), { receivesMail });
 
   registerOpenApiDocument(app, openApiDocuments);
   registerLandingPage(app, SERVICE_VERSION);

@@ -49,6 +49,8 @@ export interface TestAppOptions {
   readonly overrides?: (config: Config) => DepsOverrides;
   /** Build the inbound-mail pipeline with these options (as service.ts does when SMTP or the relay is on); also built when INBOUND_SECRET is set. */
   readonly inbound?: InboundOptions;
+  /** Whether e-mail can reach the instance (default true, as with the SMTP listener on). */
+  readonly receivesMail?: boolean;
 }
 
 export async function startTestApp(kind: StoreKind, options: TestAppOptions = {}): Promise<TestApp> {
@@ -75,7 +77,7 @@ export async function startTestApp(kind: StoreKind, options: TestAppOptions = {}
       ? await InboundMail.create(deps, options.inbound)
       : undefined;
   // As a deployment with the SMTP listener on (its default), though no listener is started here.
-  const app = await buildApp(deps, inbound, { receivesMail: true });
+  const app = await buildApp(deps, inbound, { receivesMail: options.receivesMail ?? true });
   return {
     app,
     deps,

@@ -39,7 +39,26 @@ function send(request: FastifyRequest, reply: FastifyReply, file: ConsoleFile, c
     .send(body);
 }
 
-export function registerConsole(app: FastifyInstance, files: ConsoleFiles | undefined): void {
+/** What the console needs to know of this instance before a paid call would tell it (GET /console/service.json). */
+export interface ConsoleServiceFacts {
+  /** E-mail can reach this instance: mailbox webhooks can be created. */
+  readonly receivesMail: boolean;
+}
+
+export function registerConsole(
+  app: FastifyInstance,
+  files: ConsoleFiles | undefined,
+  facts: ConsoleServiceFacts,
+): void {
+  const factsJson = JSON.stringify(facts);
+  // Free and unmetered, as the console's files: the form refuses a mailbox webhook here instead of paying for the 400.
+  app.get('/console/service.json', { schema: { hide: true } }, async (_request, reply) =>
+    reply
+      .header('cache-control', 'no-cache')
+      .header('x-content-type-options', 'nosniff')
+      .type('application/json; charset=utf-8')
+      .send(factsJson),
+  );
   // Relative, so it is right behind a proxy that mounts the service under a path.
   app.get('/console', { schema: { hide: true } }, async (_request, reply) => reply.redirect('console/', 302));
   app.get('/console/', { schema: { hide: true } }, async (request, reply) => {

@@ -30,8 +30,9 @@ const newMailbox = (): string => `r_${base32Id(16)}`;
  * Without the SMTP listener (SMTP_PORT=0) and the relay (INBOUND_SECRET), no e-mail can reach this service:
  * a new mailbox address would never receive anything, so none is handed out (docs/reference.md#inbound-e-mail).
  */
-export const NO_INBOUND_MAIL =
-  'Mailbox webhooks are unavailable: this instance receives no e-mail (give a schedule instead)';
+import { NO_INBOUND_MAIL } from './inbound-mail-rule.js';
+
+export { NO_INBOUND_MAIL };
 
 function newMailboxIf(receivesMail: boolean): string {
   if (!receivesMail) throw errors.badRequest(NO_INBOUND_MAIL);

@@ -30,6 +30,26 @@ describe('the console’s files, as the service serves them', () => {
     expect([bare.statusCode, bare.headers.location]).toEqual([302, 'console/']);
   });
 
+  it('tells the console, free and unmetered, whether e-mail reaches this instance', async () => {
+    const token = await t.createToken(10);
+    const facts = await t.inject({ method: 'GET', url: '/console/service.json', headers: { 'x-token': token } });
+    expect([facts.statusCode, facts.headers['content-type'], facts.headers['cache-control']]).toEqual([
+      200,
+      'application/json; charset=utf-8',
+      'no-cache',
+    ]);
+    expect(facts.json()).toEqual({ receivesMail: true });
+    expect(facts.headers['x-cost']).toBeUndefined();
+    const noMail = await startTestApp('sqlite', { receivesMail: false });
+    try {
+      expect((await noMail.inject({ method: 'GET', url: '/console/service.json' })).json()).toEqual({
+        receivesMail: false,
+      });
+    } finally {
+      await noMail.close();
+    }
+  });
+
   it('serves the page with a strict CSP that works over plain http, revalidated on every visit', async () => {
     const page = await t.inject({ method: 'GET', url: '/console/' });
     expect(page.statusCode).toBe(200);

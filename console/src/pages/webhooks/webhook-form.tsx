@@ -1,6 +1,8 @@
 /** Create or edit a webhook, either mode, with the payload preview and, for schedules, the cron explainer beside it. */
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
+import { NO_INBOUND_MAIL } from '../../../../src/features/webhooks/inbound-mail-rule.js';
+import { useServiceFacts } from '../../service-facts.js';
 import { CostHint } from '../../components/ui.js';
 import { CronExplainer, SCHEDULED_RUN_COST, TimezoneOptions, explainSchedule } from './cron-explainer.js';
 import { FORMATS, type Draft, type Mode } from './form-state.js';
@@ -37,9 +39,15 @@ export interface WebhookFormProps {
 export function WebhookForm({ initial, editing, busy, submitLabel, context, onSave, children }: WebhookFormProps) {
   const [draft, setDraft] = useState(initial);
   const set = (change: Partial<Draft>) => setDraft((current) => ({ ...current, ...change }));
+  // Where no e-mail arrives, the service refuses a new mailbox (and charges for it): only a saved one stays one.
+  const noMail = useServiceFacts()?.receivesMail === false;
+  const mailboxRefused = noMail && !(editing && initial.mode === 'mailbox');
+  useEffect(() => {
+    if (mailboxRefused && !editing) setDraft((current) => ({ ...current, mode: 'scheduled' }));
+  }, [mailboxRefused, editing]);
   const explained = draft.mode === 'scheduled' ? explainSchedule(draft.cron, draft.timezone) : undefined;
   const nextRun = explained?.ok ? explained.runs[0] : undefined;
-  const problem = draftProblem(draft, editing);
+  const problem = mailboxRefused && draft.mode === 'mailbox' ? NO_INBOUND_MAIL : draftProblem(draft, editing);
   const submit = (event: Event) => {
     event.preventDefault();
     if (problem === null) onSave(draft);
@@ -49,12 +57,17 @@ export function WebhookForm({ initial, editing, busy, submitLabel, context, onSa
       <form class="panel" onSubmit={submit} aria-label={submitLabel} noValidate>
         <fieldset class="modes">
           <legend>Mode</legend>
-          <ModeChoice mode="mailbox" current={draft.mode} onPick={(mode) => set({ mode })}>
+          <ModeChoice mode="mailbox" current={draft.mode} disabled={mailboxRefused} onPick={(mode) => set({ mode })}>
             Mailbox: deliver e-mail sent to the webhook’s address
           </ModeChoice>
           <ModeChoice mode="scheduled" current={draft.mode} onPick={(mode) => set({ mode })}>
             Scheduled: call the URL on a cron schedule
           </ModeChoice>
+          {mailboxRefused ? (
+            <p class="muted small" data-testid="no-inbound-mail">
+              This service receives no e-mail: mailbox webhooks are not available here.
+            </p>
+          ) : null}
         </fieldset>
         {editing ? null : (
           <>
@@ -138,17 +151,26 @@ export function WebhookForm({ initial, editing, busy, submitLabel, context, onSa
 function ModeChoice({
   mode,
   current,
+  disabled = false,
   onPick,
   children,
 }: {
   mode: Mode;
   current: Mode;
+  disabled?: boolean;
   onPick: (mode: Mode) => void;
   children: ComponentChildren;
 }) {
   return (
     <label class="choice">
-      <input type="radio" name="mode" value={mode} checked={current === mode} onChange={() => onPick(mode)} />{' '}
+      <input
+        type="radio"
+        name="mode"
+        value={mode}
+        checked={current === mode}
+        disabled={disabled}
+        onChange={() => onPick(mode)}
+      />{' '}
       {children}
     </label>
   );

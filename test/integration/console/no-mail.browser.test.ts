@@ -1,0 +1,39 @@
+import { expect, it } from 'vitest';
+import { describeInBrowser, expectAccessible, useConsole } from '../../helpers/console-browser.js';
+import { balanceOf } from '../../helpers/app.js';
+
+/** The console on an instance that receives no e-mail (no SMTP listener, no relay): mailbox webhooks are refused there. */
+describeInBrowser('the webhooks console where no e-mail arrives', () => {
+  const harness = useConsole('sqlite', { receivesMail: false });
+
+  it('offers only scheduled webhooks, saying why, so no one pays for the refusal of a mailbox', async () => {
+    const token = await harness.t.createToken(100);
+    const page = await harness.signedIn(token);
+    const sent: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname === '/webhook') sent.push(request.url());
+    });
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
+    const before = await balanceOf(harness.t, token);
+    await page.evaluate(() => {
+      (globalThis as unknown as { location: { hash: string } }).location.hash = '#/webhooks/new';
+    });
+    await page.getByRole('heading', { level: 1, name: 'New webhook' }).waitFor();
+
+    const mailbox = page.getByLabel('Mailbox: deliver e-mail sent to the webhook’s address');
+    const scheduled = page.getByLabel('Scheduled: call the URL on a cron schedule');
+    await expect.poll(() => mailbox.isDisabled()).toBe(true);
+    expect(await scheduled.isChecked()).toBe(true);
+    expect(await page.getByTestId('no-inbound-mail').textContent()).toContain('receives no e-mail');
+    await expectAccessible(page);
+
+    // A scheduled one is created as anywhere else, for its credit.
+    await page.getByLabel('Webhook ID').fill('nightly');
+    await page.getByLabel('Callback URL').fill('https://hooks.example.com/nightly');
+    await page.getByRole('button', { name: 'Create webhook' }).click();
+    await page.getByTestId('webhook-created').waitFor();
+    expect(sent).toHaveLength(1);
+    expect(await balanceOf(harness.t, token)).toBe((before ?? 0) - 1);
+  });
+});
