@@ -6,6 +6,7 @@ export class Readiness {
   private started = false;
   private draining = false;
   private cut = false;
+  private readonly whenCut: Array<() => void> = [];
 
   markStarted(): void {
     this.started = true;
@@ -15,9 +16,16 @@ export class Readiness {
     this.draining = true;
   }
 
-  /** The stop's grace is over: the connections still open are being cut. */
+  /** The stop's grace is over: the connections still open are being cut (after `onConnectionsCut`'s work is told). */
   markConnectionsCut(): void {
     this.cut = true;
+    for (const listener of this.whenCut.splice(0)) listener();
+  }
+
+  /** Work a call may still be waiting for that must end with the grace: its calls fail (5xx, refunded) instead of hanging. */
+  onConnectionsCut(listener: () => void): void {
+    if (this.cut) listener();
+    else this.whenCut.push(listener);
   }
 
   /** Why traffic should go elsewhere, or undefined when it is welcome. */

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { errors } from '../../errors.js';
 import type { FairLimiter, PoolKey } from '../../lib/fair-limiter.js';
 import type { HtmlAnalysis } from './html/analyze-html.js';
 import type { NonHtmlAnalysis } from './non-html.js';
@@ -51,12 +52,13 @@ function workerSource(): { url: URL; execArgv: string[] } {
  * started at the first page and kept: the event loop never holds one, so other wallets' calls are answered while a
  * page is parsed. Analyses take turns in `turns` (the `pageAnalyses` pool: one at a time, wallets in turn), so a
  * wallet's many heavy pages wait for each other, not in front of another wallet's. A thread that dies fails the
- * analyses it held (the calls answer 500, free) and the next page starts a new one.
+ * analysis it held (the call answers 500, free) and the next page starts a new one.
  */
 export class AnalysisThread {
   private worker: Worker | undefined;
   private nextId = 0;
   private readonly waiting = new Map<number, Waiting>();
+  private closed = false;
 
   constructor(private readonly turns: FairLimiter) {}
 
@@ -64,14 +66,20 @@ export class AnalysisThread {
     return this.turns.run(wallet, () => this.post(job)) as Promise<ResultOf<J>>;
   }
 
-  /** Stops the thread (a graceful stop, an app closed); an analysis it held fails. */
+  /**
+   * Stops the thread for good (the stop's grace is over, or the app closed): the analysis it held and those waiting
+   * for their turn fail with a 503, so their calls, charged before their fetch, are refunded as every 5xx is.
+   */
   async close(): Promise<void> {
+    this.closed = true;
     const worker = this.worker;
     this.worker = undefined;
+    this.failAll(errors.storeUnavailable());
     if (worker !== undefined) await worker.terminate();
   }
 
   private post(job: AnalysisJob): Promise<HtmlAnalysis | NonHtmlAnalysis> {
+    if (this.closed) return Promise.reject(errors.storeUnavailable());
     const worker = this.started();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
@@ -93,13 +101,18 @@ export class AnalysisThread {
       else waiting?.resolve(reply.result);
     });
     const fail = (error: Error): void => {
-      if (this.worker === worker) this.worker = undefined;
-      for (const waiting of this.waiting.values()) waiting.reject(error);
-      this.waiting.clear();
+      if (this.worker !== worker) return; // closed: its analyses were failed then
+      this.worker = undefined;
+      this.failAll(error);
     };
     worker.on('error', fail);
     worker.on('exit', (code) => fail(new Error(`the page analysis thread ended (exit code ${code})`)));
     this.worker = worker;
     return worker;
+  }
+
+  private failAll(error: Error): void {
+    for (const waiting of this.waiting.values()) waiting.reject(error);
+    this.waiting.clear();
   }
 }

@@ -30,6 +30,19 @@ function analyze(job: AnalysisJob): HtmlAnalysis | NonHtmlAnalysis {
   });
 }
 
+/**
+ * A page of the usual parts (headings, paragraphs, links, images, metadata), analysed once before the first job: the
+ * parser's and the passes' code is then compiled and warm, so a fresh thread's first pages are not cut short by the
+ * analysis' time bound (html/limits.ts) for want of it.
+ */
+function warmUp(): void {
+  const part =
+    '<h2>Part</h2><p>Some <a href="/next">linked</a> text, <em>said</em> twice. Some text.</p><img src="/i.png" alt="i">';
+  const page = `<!doctype html><html lang="en"><head><title>Warm</title><meta name="description" content="d"><meta property="og:title" content="o"></head><body>${part.repeat(2000)}</body></html>`;
+  analyzeHtml({ body: Buffer.from(page), url: new URL('https://warm.invalid/') });
+}
+
+warmUp();
 const port = parentPort;
 if (port === null) throw new Error('analysis-worker.ts runs as a worker thread (analysis-thread.ts)');
 port.on('message', ({ id, job }: { id: number; job: AnalysisJob }) => {

@@ -50,6 +50,8 @@ export const metadataRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (
     pools: deps.pools,
     analyses: new AnalysisThread(deps.pools.pageAnalyses),
   };
+  // At the stop's cut, calls still waiting for an analysis are refunded, not left charged and unanswered.
+  deps.readiness.onConnectionsCut(() => void analyzer.analyses.close());
   app.addHook('onClose', () => analyzer.analyses.close());
 
   app.post(

@@ -6,7 +6,7 @@ import type { AnalysisThread } from './analysis-thread.js';
 import type { AnalysisLimit } from './html/limits.js';
 import { dropNonHttpUrls } from './html/url-fields.js';
 import { countWords } from './html/page-text.js';
-import type { DocumentInfo } from './non-html.js';
+import type { DocumentInfo, NonHtmlAnalysis } from './non-html.js';
 import { fetchPage, isHtml, parsePageUrl } from './page-fetch.js';
 import type { FetchedPage } from './page-fetch.js';
 import type { RobotsCache } from './robots.js';
@@ -118,22 +118,47 @@ async function summarize(
   };
 }
 
+/** What the analysis thread made of a page: an HTML page's groups, or another document's facts. */
+type PageAnalysis = { kind: 'html'; analysis: HtmlAnalysis } | { kind: 'other'; analysis: NonHtmlAnalysis };
+
+/** The page's analysis, on the analysis thread (analysis-thread.ts), in the wallet's turn. */
+async function analysisOf(deps: MetadataDeps, page: FetchedPage, wallet: PoolKey): Promise<PageAnalysis> {
+  const { body, finalUrl: url, charset } = page;
+  if (isHtml(page.mimeType)) {
+    const contentLanguage = page.headers['content-language'];
+    const job = { kind: 'html', body, url, charset, contentLanguage } as const;
+    return { kind: 'html', analysis: await deps.analyses.analyze(wallet, job) };
+  }
+  const job = {
+    kind: 'other',
+    body,
+    url,
+    charset,
+    truncated: page.truncated,
+    mimeType: page.mimeType,
+    headers: page.headers,
+  } as const;
+  return { kind: 'other', analysis: await deps.analyses.analyze(wallet, job) };
+}
+
 /**
- * The page and whether robots.txt allows it, fetched in the wallet's share of the page-fetch pool. robots.txt of
- * the origin asked for is read while the page loads (isAllowed never rejects, so a failed page leaves nothing
- * unhandled behind); a redirect to another origin is checked after.
+ * The page, whether robots.txt allows it, and its analysis, in the wallet's share of the page-fetch pool: a fetched
+ * body (up to 2 MiB) is held until its analysis is done, so a wallet holds at most its share of them, however many
+ * calls it keeps open (docs/limits.md#shared-pools). robots.txt of the origin asked for is read while the page loads
+ * (isAllowed never rejects, so a failed page leaves nothing unhandled behind); a redirect to another origin is
+ * checked after.
  */
 function fetchWithRobots(
   deps: MetadataDeps,
   url: URL,
   wallet: PoolKey,
-): Promise<{ page: FetchedPage; robotsAllowed: boolean }> {
+): Promise<{ page: FetchedPage; robotsAllowed: boolean; analysis: PageAnalysis }> {
   return inWalletShare(deps.pools.pageFetches, wallet, async () => {
     const robotsFirst = deps.robots.isAllowed(url);
     const page = await fetchPage(deps.outbound, url, deps.headers);
     const robotsAllowed =
       page.finalUrlParsed.origin === url.origin ? await robotsFirst : await deps.robots.isAllowed(page.finalUrlParsed);
-    return { page, robotsAllowed };
+    return { page, robotsAllowed, analysis: await analysisOf(deps, page, wallet) };
   });
 }
 
@@ -154,18 +179,10 @@ export async function analyzeUrl(
 }
 
 async function analyzePage(deps: MetadataDeps, url: URL, aiSummary: AiSummary, wallet: PoolKey): Promise<MetadataData> {
-  const { page, robotsAllowed } = await fetchWithRobots(deps, url, wallet);
+  const { page, robotsAllowed, analysis: analysed } = await fetchWithRobots(deps, url, wallet);
 
-  if (!isHtml(page.mimeType)) {
-    const other = await deps.analyses.analyze(wallet, {
-      kind: 'other',
-      body: page.body,
-      truncated: page.truncated,
-      url: page.finalUrl,
-      mimeType: page.mimeType,
-      charset: page.charset,
-      headers: page.headers,
-    });
+  if (analysed.kind === 'other') {
+    const other = analysed.analysis;
     const technical = technicalOf(page, url, robotsAllowed, other.limit);
     const data: MetadataData = {
       seo: {
@@ -200,13 +217,7 @@ async function analyzePage(deps: MetadataDeps, url: URL, aiSummary: AiSummary, w
     return data;
   }
 
-  const analysis = await deps.analyses.analyze(wallet, {
-    kind: 'html',
-    body: page.body,
-    url: page.finalUrl,
-    charset: page.charset,
-    contentLanguage: page.headers['content-language'],
-  });
+  const { analysis } = analysed;
   const { mainText, limit, ...groups } = analysis;
   const data: MetadataData = { ...groups, technical: technicalOf(page, url, robotsAllowed, limit) };
   if (aiSummary !== 'none') {
