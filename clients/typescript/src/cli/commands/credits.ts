@@ -43,7 +43,7 @@ export const rechargeCommand: Command = {
     const amount = required(call.positionals, 0, '1|3');
     if (!RECHARGE_AMOUNTS.includes(amount as RechargeAmount))
       throw new UsageError('<amount> is 1 or 3 (millions of credits)');
-    if (call.positionals.length > 1) throw new UsageError('recharge takes one <amount>');
+    call.only('recharge', 1);
     const result = await call.client().rechargeLink(amount as RechargeAmount);
     call.out.result(result.data, result, () => result.data);
   },

@@ -38,6 +38,7 @@ export const kvCommand: Command = {
     const key = () => required(call.positionals, 2, 'key');
     switch (sub) {
       case 'set': {
+        call.only('kv set', 4, ['ttl']);
         const given = required(call.positionals, 3, 'value');
         const value = given === '-' ? await readStdin() : given;
         const ttl = integer(call.values.ttl, 'ttl');
@@ -46,18 +47,21 @@ export const kvCommand: Command = {
         return;
       }
       case 'get': {
+        call.only('kv get', 3);
         const result = await call.client().kvGet(bucket(), key());
         call.out.result(result.data, result, () => result.data);
         return;
       }
       case 'del':
       case 'rm': {
+        call.only(`kv ${sub}`, 3);
         const result = await call.client().kvDelete(bucket(), key());
         call.out.result(result.data, result, () => result.data);
         return;
       }
       case 'ls':
       case 'list': {
+        call.only(`kv ${sub}`, 2, ['prefix', 'limit', 'cursor']);
         const result = await call.client().kvList(bucket(), paging(call.values));
         const { keys, cursor } = result.data;
         call.out.result(result.data, result, () =>
@@ -73,6 +77,7 @@ export const kvCommand: Command = {
       }
       case 'buckets': {
         if (call.positionals.length > 1) throw new UsageError('kv buckets takes no <bucket>');
+        call.only('kv buckets', 1, ['prefix', 'limit', 'cursor']);
         const result = await call.client().kvBuckets(paging(call.values));
         const { buckets, cursor } = result.data;
         call.out.result(result.data, result, () =>

@@ -17,6 +17,7 @@ export const logsCommand: Command = {
       type: { type: 'string' },
       follow: { type: 'boolean', short: 'f', default: false },
     });
+    call.only('logs', 0, ['n', 'type', 'follow']);
     const n = integer(call.values.n, 'n');
     const query = {
       ...(n === undefined ? {} : { n }),

@@ -97,6 +97,7 @@ export const metaCommand: Command = {
   usage: 'coinop meta <url> [--summary none|short|medium|long]',
   async run(args) {
     const call = invocation(args, { summary: { type: 'string' } });
+    call.only('meta', 1, ['summary']);
     const url = required(call.positionals, 0, 'url');
     const summary = call.values.summary;
     if (summary !== undefined && !SUMMARY_LEVELS.includes(summary as SummaryLevel))
@@ -115,6 +116,7 @@ export const ipCommand: Command = {
   usage: 'coinop ip',
   async run(args) {
     const call = invocation(args, {});
+    call.only('ip', 0);
     const result = await call.client().myIp();
     call.out.result(result.data, result, () => fields(result.data as Record<string, unknown>));
   },

@@ -12,6 +12,7 @@ export const tokenCommand: Command = {
     const call = invocation(args, { save: { type: 'boolean', default: false } });
     const [sub] = call.positionals;
     if (sub === 'new') {
+      call.only('token new', 1, ['save']);
       const result = await call.client(false).tokenNew();
       const token = result.data.trim();
       if (call.values.save === true) {
@@ -23,6 +24,7 @@ export const tokenCommand: Command = {
       return;
     }
     if (sub === 'info') {
+      call.only('token info', 1);
       const result = await call.client().tokenInfo();
       call.out.result(result.data, result, () => fields(result.data));
       return;
@@ -36,6 +38,7 @@ export const balanceCommand: Command = {
   usage: 'coinop balance',
   async run(args) {
     const call = invocation(args, {});
+    call.only('balance', 0);
     const result = await call.client().tokenInfo();
     call.out.result(result.data, result, () => String(result.data.wallet));
   },

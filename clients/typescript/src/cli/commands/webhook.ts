@@ -37,6 +37,7 @@ export const webhookCommand: Command = {
     switch (sub) {
       case 'ls':
       case 'list': {
+        call.only(`webhook ${sub}`, 1);
         const result = await call.client().webhookList();
         const { webhooks } = result.data;
         call.out.result(result.data, result, () =>
@@ -50,16 +51,22 @@ export const webhookCommand: Command = {
         return;
       }
       case 'get': {
+        call.only('webhook get', 2);
         const result = await call.client().webhookGet(id());
         call.out.result(result.data, result, () => fields(result.data));
         return;
       }
       case 'create': {
+        // --body is the whole configuration: a <url> or a flag beside it would be left out of what is sent.
+        if (call.values.body === undefined)
+          call.only('webhook create', 2, ['id', 'cron', 'timezone', 'format', 'header']);
+        else call.only('webhook create --body', 1, ['body']);
         const result = await call.client().webhookCreate(createBody(call.positionals[1], call.values));
         call.out.result(result.data, result, () => fields(result.data));
         return;
       }
       case 'test': {
+        call.only('webhook test', 2);
         const result = await call.client().webhookTest(id());
         call.out.result(
           result.data,
@@ -76,11 +83,13 @@ export const webhookCommand: Command = {
       }
       case 'rm':
       case 'delete': {
+        call.only(`webhook ${sub}`, 2);
         const result = await call.client().webhookDelete(id());
         call.out.result(result.data, result, () => result.data);
         return;
       }
       case 'deliveries': {
+        call.only('webhook deliveries', 2, ['n', 'status']);
         const n = integer(call.values.n, 'n');
         const status = call.values.status;
         if (status !== undefined && status !== 'pending' && status !== 'success' && status !== 'failure')
