@@ -34,23 +34,12 @@ export const pagingProblem = (query: {
 
 export const webhookIdProblem = (webhookId: string): Problem => rules.webhookIdProblem(webhookId);
 
-/** A whole configuration (POST, PUT): the mode is chosen by `schedule`. */
-export function webhookInputProblem(input: T.WebhookCreate, now: Date): Problem {
-  const fields = input as T.WebhookCreate & Partial<Record<'webhookId' | 'format' | 'options' | 'template', unknown>>;
-  return first(
-    rules.webhookFieldsProblem(input as Readonly<Record<string, unknown>>),
-    typeof fields.webhookId === 'string' ? rules.webhookIdProblem(fields.webhookId) : null,
-    rules.webhookUrlProblem(input.url),
-    input.headers === undefined ? null : rules.webhookHeadersProblem(input.headers),
-    input.schedule === undefined
-      ? rules.webhookFormatProblem(
-          fields.format as string | undefined,
-          fields.options as Record<string, string> | undefined,
-          fields.template,
-        )
-      : rules.scheduleProblem(input.schedule.cron, input.schedule.timezone, now),
-  );
-}
+/**
+ * A whole configuration (POST; PUT with its path's id). Typed `unknown`: a body read from JSON (`coinop webhook create
+ * --body`) may be anything, and is refused in the service's words rather than failing on a missing field.
+ */
+export const webhookInputProblem = (input: unknown, now: Date, pathId?: string): Problem =>
+  rules.webhookBodyProblem(input, now, pathId);
 
 /** The fields a PATCH gives; a partial schedule is merged with the stored one by the service, which judges it then. */
 export function webhookPatchProblem(patch: T.WebhookPatch, now: Date): Problem {

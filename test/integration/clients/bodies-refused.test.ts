@@ -1,0 +1,131 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeEachStore } from '../../helpers/each-store.js';
+import { Coinop, InvalidInput } from '../../../clients/typescript/src/index.js';
+import { useLiveService } from './live-service.js';
+import { CLI, buildClient, run } from './run-cli.js';
+
+beforeAll(async () => {
+  const build = await buildClient();
+  expect(build, build.stdout).toMatchObject({ code: 0 });
+}, 120_000);
+
+type Method = 'POST' | 'PUT' | 'PATCH';
+
+/** A JSON body sent to one route, and the same body given to the SDK method of that route. */
+interface BodyCase {
+  readonly method: Method;
+  readonly url: string;
+  readonly body: unknown;
+}
+
+const SCHEDULE = { cron: '0 3 * * *', timezone: 'UTC' };
+const HOOK = 'https://hooks.example.com/h';
+
+/** Webhook configurations (POST /webhook, PUT /webhook/w1) the service refuses, and charges for. */
+const WHOLE_BODIES: readonly unknown[] = [
+  { url: HOOK, schedule: { ...SCHEDULE, actve: true } },
+  { url: HOOK, schedule: { ...SCHEDULE, active: 'yes' } },
+  { url: HOOK, schedule: SCHEDULE, retry: { attempts: 9 } },
+  { url: HOOK, schedule: SCHEDULE, retry: { attempts: 1, backoff: 'linear' } },
+  { url: HOOK, schedule: SCHEDULE, retry: { attempts: 1, jitter: true } },
+  { url: HOOK, schedule: SCHEDULE, headers: { 'x-a': 5 } },
+  { url: HOOK, schedule: SCHEDULE, webhookId: 5 },
+  { url: HOOK, includeAttachments: 'yes' },
+  { url: HOOK, format: null },
+  { url: HOOK, schedule: { cron: '0 3 * * *' } },
+  { schedule: SCHEDULE },
+  [1, 2],
+  null,
+  'x',
+  { url: HOOK, schedule: { cron: 5, timezone: 'UTC' } },
+  { url: HOOK, schedule: null },
+  { url: HOOK, headers: null },
+];
+
+const REFUSED: readonly BodyCase[] = [
+  ...WHOLE_BODIES.map((body) => ({ method: 'POST' as const, url: '/webhook', body })),
+  ...WHOLE_BODIES.map((body) => ({ method: 'PUT' as const, url: '/webhook/w1', body })),
+  { method: 'PUT', url: '/webhook/w1', body: { webhookId: 'w2', url: HOOK, schedule: SCHEDULE } },
+];
+
+/** The SDK method for a route, given the body as it came (typed loosely on purpose: these are the bodies typos make). */
+function send(client: Coinop, { method, body }: BodyCase): Promise<unknown> {
+  if (method === 'POST') return client.webhookCreate(body as never);
+  if (method === 'PUT') return client.webhookReplace('w1', body as never);
+  return client.webhookUpdate('w1', body as never);
+}
+
+describeEachStore('webhook bodies the service would refuse, refused by the clients', (kind) => {
+  const service = useLiveService(kind);
+  let home: string;
+  beforeAll(() => {
+    home = mkdtempSync(join(tmpdir(), 'coinop-bodies-'));
+  });
+  afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+  /** The service's answer to `request` from a wallet of its own: a 400 that costs, whose body the clients must give. */
+  async function served(witness: string, request: BodyCase): Promise<string> {
+    const answer = await service.app().inject({
+      method: request.method,
+      url: request.url,
+      headers: { 'x-token': witness, 'content-type': 'application/json' },
+      payload: JSON.stringify(request.body),
+    });
+    expect(answer.statusCode, `${request.method} ${JSON.stringify(request.body)}: ${answer.body}`).toBe(400);
+    expect(Number(answer.headers['x-cost']), answer.body).toBeGreaterThan(0);
+    return answer.body;
+  }
+
+  it('the SDK rejects each with InvalidInput carrying the service 400 body, never throwing, and charges nothing', async () => {
+    const token = await service.app().createToken(100);
+    const client = new Coinop({ baseUrl: service.url(), token });
+    const witness = await service.app().createToken(1000);
+    await client.webhookCreate({ webhookId: 'w1', url: service.outbound.url('/h'), schedule: SCHEDULE });
+    const before = (await client.tokenInfo()).balance;
+    for (const request of REFUSED) {
+      const wording = await served(witness, request);
+      let call: Promise<unknown> | undefined;
+      expect(() => (call = send(client, request)), JSON.stringify(request.body)).not.toThrow();
+      const error = await call?.then(
+        () => undefined,
+        (reason: unknown) => reason,
+      );
+      expect(error, `${request.method} ${JSON.stringify(request.body)}`).toBeInstanceOf(InvalidInput);
+      expect((error as InvalidInput).body, `${request.method} ${JSON.stringify(request.body)}`).toBe(wording);
+    }
+    expect((await client.tokenInfo()).balance).toBe((before ?? 0) - 1);
+  });
+
+  it('the SDK sends what the service accepts: every field of a scheduled configuration, on create and replace', async () => {
+    const client = new Coinop({ baseUrl: service.url(), token: await service.app().createToken(100) });
+    const body = {
+      webhookId: 'full',
+      url: service.outbound.url('/h'),
+      headers: { 'X-A': '1', 'x-b': '2' },
+      schedule: { ...SCHEDULE, active: false },
+      retry: { attempts: 8, backoff: 'exponential' as const },
+    };
+    expect((await client.webhookCreate(body)).cost).toBe(1);
+    expect((await client.webhookReplace('full', { ...body, retry: { attempts: 0 } })).cost).toBe(1);
+    expect((await client.webhookReplace('full', { url: body.url, schedule: SCHEDULE })).cost).toBe(1);
+  });
+
+  it('coinop webhook create --body refuses a malformed body in the service words (exit 5, nothing sent), no crash', async () => {
+    const token = await service.app().createToken(100);
+    const witness = await service.app().createToken(1000);
+    const env = { HOME: home, XDG_CONFIG_HOME: join(home, 'config'), COINOP_URL: service.url(), COINOP_TOKEN: token };
+    for (const body of WHOLE_BODIES) {
+      const wording = await served(witness, { method: 'POST', url: '/webhook', body });
+      const answer = await run(process.execPath, [CLI, 'webhook', 'create', '--body', JSON.stringify(body)], env);
+      expect(answer, JSON.stringify(body)).toStrictEqual({
+        code: 5,
+        stdout: '',
+        stderr: `coinop webhook: ${wording}\n(not sent: nothing charged)\n`,
+      });
+    }
+    expect((await new Coinop({ baseUrl: service.url(), token }).tokenInfo()).balance).toBe(99);
+  });
+});
