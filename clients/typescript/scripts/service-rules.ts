@@ -26,7 +26,7 @@ import type { LowBalanceWebhookFields } from '../../../src/features/settings/low
 import { checkScheduleWindow, parseSchedule, unknownZone } from '../../../src/lib/cron/cron-rules.js';
 import { parseCronFields } from '../../../src/lib/cron/cron-fields.js';
 import { canonicalZone } from '../../../src/lib/cron/zone-clock.js';
-import { checkHeaders } from '../../../src/delivery-core/delivery-headers.js';
+import { checkHeaders, repeatedHeaderProblem } from '../../../src/delivery-core/delivery-headers.js';
 import { REQUIRED_OPTION, validateFormatConfig } from '../../../src/formats/format-config.js';
 import { parseTargetUrl } from '../../../src/outbound/url-rules.js';
 import { EMAIL_ADDRESS } from '../../../src/lib/email-address.js';
@@ -336,6 +336,11 @@ function urlRuleProblem(url: string, allowHttp: boolean): Problem {
 
 export function webhookHeadersProblem(headers: Readonly<Record<string, string>>): Problem {
   return checkHeaders(headers);
+}
+
+/** Header names as a person typed them, one by one (`--header`): an object built from them would keep one of two. */
+export function repeatedHeaderNamesProblem(names: readonly string[]): Problem {
+  return repeatedHeaderProblem(names);
 }
 
 /** A mailbox webhook's format, its options and its template. */

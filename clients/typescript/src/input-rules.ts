@@ -41,6 +41,9 @@ export const webhookIdProblem = (webhookId: string): Problem => rules.webhookIdP
 export const webhookInputProblem = (input: unknown, now: Date, pathId?: string): Problem =>
   rules.webhookBodyProblem(input, now, pathId);
 
+/** `--header` names as typed: the same name twice, in any case, is refused as the service refuses it in an object. */
+export const repeatedHeadersProblem = (names: readonly string[]): Problem => rules.repeatedHeaderNamesProblem(names);
+
 /** The fields a PATCH gives; a partial schedule is merged with the stored one by the service, which judges it then. */
 export function webhookPatchProblem(patch: T.WebhookPatch, now: Date): Problem {
   const schedule = patch.schedule ?? undefined;

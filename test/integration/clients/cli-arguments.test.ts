@@ -85,3 +85,29 @@ describe('coinop command lines with words or options the command would ignore', 
     }
   });
 });
+
+describe('coinop webhook create --header given twice', () => {
+  let home: string;
+  let url: string;
+  beforeAll(async () => {
+    home = mkdtempSync(join(tmpdir(), 'coinop-cli-headers-'));
+    url = `http://127.0.0.1:${await freePort()}`;
+  });
+  afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+  it('refuses the same name twice as it refuses it in two cases, in the service words, before sending', async () => {
+    const env = { HOME: home, XDG_CONFIG_HOME: join(home, 'config'), COINOP_URL: url, COINOP_TOKEN: 'a-token' };
+    const create = ['webhook', 'create', 'https://hooks.example.com/h', '--cron', '0 3 * * *', '--timezone', 'UTC'];
+    for (const second of ['X-A=2', 'x-a=2']) {
+      const answer = await run(process.execPath, [CLI, ...create, '--header', 'X-A=1', '--header', second], env);
+      expect(answer, second).toStrictEqual({
+        code: 5,
+        stdout: '',
+        stderr: `coinop webhook: Invalid headers: "${second.split('=')[0] ?? ''}" is given twice (header names ignore case)\n(not sent: nothing charged)\n`,
+      });
+    }
+    // Two names: sent (nothing answers there: exit 6).
+    const sent = await run(process.execPath, [CLI, ...create, '--header', 'X-A=1', '--header', 'X-B=2'], env);
+    expect(sent.code).toBe(6);
+  });
+});

@@ -36,6 +36,8 @@ export declare function webhookUrlProblem(url: string): Problem;
 /** The URL of a metadata fetch: length, an absolute http or https URL, no credentials. */
 export declare function metadataUrlProblem(url: string): Problem;
 export declare function webhookHeadersProblem(headers: Readonly<Record<string, string>>): Problem;
+/** Header names as a person typed them, one by one (`--header`): an object built from them would keep one of two. */
+export declare function repeatedHeaderNamesProblem(names: readonly string[]): Problem;
 /** A mailbox webhook's format, its options and its template. */
 export declare function webhookFormatProblem(
   format: string | null | undefined,

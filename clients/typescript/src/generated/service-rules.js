@@ -1826,6 +1826,15 @@ var FORBIDDEN = /* @__PURE__ */ new Set([
   'user-agent',
   ...Object.values(SIGNATURE_HEADERS),
 ]);
+function repeatedHeaderProblem(names, field = 'headers') {
+  const seen = /* @__PURE__ */ new Set();
+  for (const name of names) {
+    const lower = name.trim().toLowerCase();
+    if (seen.has(lower)) return `Invalid ${field}: "${name.trim()}" is given twice (header names ignore case)`;
+    seen.add(lower);
+  }
+  return null;
+}
 function checkHeaders(headers, field = 'headers') {
   const names = Object.keys(headers);
   if (names.length > MAX_HEADERS) return `Invalid ${field}: at most ${MAX_HEADERS} headers`;
@@ -2287,6 +2296,9 @@ function urlRuleProblem(url, allowHttp) {
 function webhookHeadersProblem(headers) {
   return checkHeaders(headers);
 }
+function repeatedHeaderNamesProblem(names) {
+  return repeatedHeaderProblem(names);
+}
 function webhookFormatProblem(format, options, template) {
   return validateFormatConfig({ format, options, template });
 }
@@ -2311,6 +2323,7 @@ export {
   kvValueProblem,
   listLimitProblem,
   metadataUrlProblem,
+  repeatedHeaderNamesProblem,
   scheduleProblem,
   settingsProblem,
   webhookBodyProblem,

@@ -2,6 +2,8 @@ import type { Command } from '../command.js';
 import { integer, invocation, required } from '../command.js';
 import { CommandFailed, EXIT, UsageError } from '../exit-codes.js';
 import { fields, table, when } from '../output.js';
+import { InvalidInput } from '../../errors.js';
+import { repeatedHeadersProblem } from '../../input-rules.js';
 import type { Webhook, WebhookCreate } from '../../types.js';
 
 function mode(webhook: Webhook): string {
@@ -141,11 +143,16 @@ function createBody(url: string | undefined, flags: CreateFlags): WebhookCreate 
   if ((flags.cron === undefined) !== (flags.timezone === undefined))
     throw new UsageError('--cron and --timezone go together');
   const headers: Record<string, string> = {};
+  const names: string[] = [];
   for (const header of flags.header ?? []) {
     const at = header.indexOf('=');
     if (at <= 0) throw new UsageError('--header is name=value');
+    names.push(header.slice(0, at));
     headers[header.slice(0, at)] = header.slice(at + 1);
   }
+  // The object keeps the last of two same-named headers; the service refuses a name twice in any case, so this does.
+  const repeated = repeatedHeadersProblem(names);
+  if (repeated !== null) throw new InvalidInput(repeated);
   // The document types the mode-dependent fields; the service checks the combination (400 with its reason).
   const body: Record<string, unknown> = { url };
   if (flags.id !== undefined) body.webhookId = flags.id;
