@@ -44,17 +44,8 @@ export const webhookInputProblem = (input: unknown, now: Date, pathId?: string):
 /** `--header` names as typed: the same name twice, in any case, is refused as the service refuses it in an object. */
 export const repeatedHeadersProblem = (names: readonly string[]): Problem => rules.repeatedHeaderNamesProblem(names);
 
-/** The fields a PATCH gives; a partial schedule is merged with the stored one by the service, which judges it then. */
-export function webhookPatchProblem(patch: T.WebhookPatch, now: Date): Problem {
-  const schedule = patch.schedule ?? undefined;
-  return first(
-    patch.url === undefined ? null : rules.webhookUrlProblem(patch.url),
-    patch.headers === undefined || patch.headers === null ? null : rules.webhookHeadersProblem(patch.headers),
-    schedule?.cron === undefined || schedule.timezone === undefined
-      ? null
-      : rules.scheduleProblem(schedule.cron, schedule.timezone, now),
-  );
-}
+/** The fields a PATCH gives, judged as far as they can be without the stored webhook they change. */
+export const webhookPatchProblem = (patch: unknown, now: Date): Problem => rules.webhookPatchProblem(patch, now);
 
 export const dnsProblem = (request: T.DnsLookupRequest): Problem =>
   rules.dnsRequestProblem(request as Readonly<Record<string, unknown>>);

@@ -113,6 +113,59 @@ describeEachStore('webhook bodies the service would refuse, refused by the clien
     expect((await client.webhookReplace('full', { url: body.url, schedule: SCHEDULE })).cost).toBe(1);
   });
 
+  it('the SDK refuses a PATCH the service would refuse whatever the stored webhook, and sends one the stored webhook may settle', async () => {
+    const token = await service.app().createToken(100);
+    const client = new Coinop({ baseUrl: service.url(), token });
+    const witness = await service.app().createToken(1000);
+    for (const owner of [client, new Coinop({ baseUrl: service.url(), token: witness })])
+      await owner.webhookCreate({ webhookId: 'w1', url: service.outbound.url('/h'), schedule: SCHEDULE });
+    const deep = { a: { b: { c: { d: { e: { f: '{{x}}' } } } } } };
+    const patches: readonly unknown[] = [
+      { urll: HOOK },
+      { schedule: { actve: true } },
+      { schedule: { cron: '61 * * * *' } },
+      { schedule: { timezone: 'Europe/Berln' } },
+      { schedule: { ...SCHEDULE, cron: '0 0 30 2 *' } },
+      { format: 'slak' },
+      { schedule: null, format: 'telegram', options: {} },
+      { schedule: null, format: 'custom', template: null },
+      { schedule: null, format: 'custom', template: deep },
+      { schedule: SCHEDULE, format: 'slack' },
+      { retry: { attempts: 9 } },
+      { rotateSecret: 'yes' },
+      { headers: { 'X-A': '1', 'x-a': '2' } },
+      { url: 'http://hooks.example.com/h' },
+      null,
+    ];
+    const before = (await client.tokenInfo()).balance ?? 0;
+    for (const body of patches) {
+      const request = { method: 'PATCH' as const, url: '/webhook/w1', body };
+      const wording = await served(witness, request);
+      const error = await send(client, request).then(
+        () => undefined,
+        (reason: unknown) => reason,
+      );
+      expect(error, JSON.stringify(body)).toBeInstanceOf(InvalidInput);
+      expect((error as InvalidInput).body, JSON.stringify(body)).toBe(wording);
+    }
+    expect((await client.tokenInfo()).balance).toBe(before - 1);
+    // Settled by the stored webhook (its zone, its cron, its options): sent, and the service judges them.
+    for (const patch of [
+      { schedule: { cron: '0 4 * * *' } },
+      { schedule: { timezone: 'Europe/Berlin' } },
+      { schedule: { active: false } },
+      { retry: null, headers: null, rotateSecret: true },
+    ])
+      expect((await client.webhookUpdate('w1', patch)).cost, JSON.stringify(patch)).toBe(1);
+    // A format whose option the stored webhook may hold: the service's to say (here: a scheduled webhook takes none).
+    const stored = await client.webhookUpdate('w1', { format: 'telegram' }).then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
+    expect(stored).not.toBeInstanceOf(InvalidInput);
+    expect(stored).toMatchObject({ status: 400, cost: 1 });
+  });
+
   it('coinop webhook create --body refuses a malformed body in the service words (exit 5, nothing sent), no crash', async () => {
     const token = await service.app().createToken(100);
     const witness = await service.app().createToken(1000);
