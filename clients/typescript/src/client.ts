@@ -173,7 +173,7 @@ export class Coinop {
   }
 
   settingsUpdate(settings: T.SettingsUpdate): Promise<Result<string>> {
-    return this.send('settingsUpdate', () =>
+    return this.send({ operationId: 'settingsUpdate', problem: () => rules.settingsProblem(settings) }, () =>
       this.api.PUT('/token/settings', { headers: this.auth, body: settings, parseAs: 'text' }),
     );
   }

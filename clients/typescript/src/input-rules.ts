@@ -47,6 +47,9 @@ export const repeatedHeadersProblem = (names: readonly string[]): Problem => rul
 /** The fields a PATCH gives, judged as far as they can be without the stored webhook they change. */
 export const webhookPatchProblem = (patch: unknown, now: Date): Problem => rules.webhookPatchProblem(patch, now);
 
+/** A low-balance settings update (PUT /token/settings), as the service judges it before its network check. */
+export const settingsProblem = (settings: unknown): Problem => rules.settingsProblem(settings);
+
 export const dnsProblem = (request: T.DnsLookupRequest): Problem =>
   rules.dnsRequestProblem(request as Readonly<Record<string, unknown>>);
 

@@ -182,3 +182,55 @@ describeEachStore('webhook bodies the service would refuse, refused by the clien
     expect((await new Coinop({ baseUrl: service.url(), token }).tokenInfo()).balance).toBe(99);
   });
 });
+
+describeEachStore('low-balance settings the service would refuse, refused by the SDK', (kind) => {
+  const service = useLiveService(kind);
+
+  it('settingsUpdate rejects each with InvalidInput carrying the service 400 body and charges nothing; valid ones are sent', async () => {
+    const client = new Coinop({ baseUrl: service.url(), token: await service.app().createToken(100) });
+    const witness = await service.app().createToken(1000);
+    const hook = service.outbound.url('/low');
+    const refused: readonly unknown[] = [
+      { low_balance_threshold: -1 },
+      { low_balance_threshold: 1.5 },
+      { low_balance_threshold: 1e13 },
+      { low_balance_webhook: { url: 'http://hooks.example.com/h' } },
+      { low_balance_webhook: { url: 'https://user:pass@hooks.example.com/h' } },
+      { low_balance_webhook: { url: hook, format: 'slak' } },
+      { low_balance_webhook: { url: hook, format: 'telegram' } },
+      { low_balance_webhook: { url: hook, headers: { A: '1', a: '2' } } },
+      { low_balance_webhook: { url: hook, options: { k: 'x'.repeat(501) } } },
+      { low_balance_webhook: { headers: {} } },
+      { low_balance_email: 'not-an-address' },
+      { low_balance_email: `${'a'.repeat(250)}@example.com` },
+      { low_balance_treshold: 5 },
+      [],
+    ];
+    for (const body of refused) {
+      const answer = await service.app().inject({
+        method: 'PUT',
+        url: '/token/settings',
+        headers: { 'x-token': witness, 'content-type': 'application/json' },
+        payload: JSON.stringify(body),
+      });
+      expect(answer.statusCode, `${JSON.stringify(body)}: ${answer.body}`).toBe(400);
+      expect(Number(answer.headers['x-cost'])).toBeGreaterThan(0);
+      let call: Promise<unknown> | undefined;
+      expect(() => (call = client.settingsUpdate(body as never))).not.toThrow();
+      const error = await call?.then(
+        () => undefined,
+        (reason: unknown) => reason,
+      );
+      expect(error, JSON.stringify(body)).toBeInstanceOf(InvalidInput);
+      expect((error as InvalidInput).body, JSON.stringify(body)).toBe(answer.body);
+    }
+    expect((await client.tokenInfo()).balance).toBe(99);
+    const accepted: readonly Parameters<Coinop['settingsUpdate']>[0][] = [
+      { low_balance_threshold: 0 },
+      { low_balance_threshold: 1e12, low_balance_email: 'ops@example.com' },
+      { low_balance_webhook: { url: hook, headers: { 'X-A': '1' }, format: 'telegram', options: { chat_id: '42' } } },
+      { low_balance_webhook: null, low_balance_email: null },
+    ];
+    for (const body of accepted) expect((await client.settingsUpdate(body)).cost, JSON.stringify(body)).toBe(1);
+  });
+});
