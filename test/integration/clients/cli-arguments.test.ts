@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../helpers/server-process.js';
-import { CLI, buildClient, run } from './run-cli.js';
+import { CLI, PACKAGE, buildClient, run } from './run-cli.js';
 
 beforeAll(async () => {
   const build = await buildClient();
@@ -109,5 +109,51 @@ describe('coinop webhook create --header given twice', () => {
     // Two names: sent (nothing answers there: exit 6).
     const sent = await run(process.execPath, [CLI, ...create, '--header', 'X-A=1', '--header', 'X-B=2'], env);
     expect(sent.code).toBe(6);
+  });
+});
+
+describe('coinop help gives each command its price', () => {
+  /** The service's `x-cost` of an operation, from the document the SDK is generated from. */
+  const document = JSON.parse(readFileSync(join(PACKAGE, 'openapi.json'), 'utf8')) as {
+    paths: Record<string, Record<string, { operationId?: string; 'x-cost'?: string | number }>>;
+  };
+  const xCost = (operationId: string): string =>
+    String(
+      Object.values(document.paths)
+        .flatMap((item) => Object.values(item))
+        .find((operation) => operation.operationId === operationId)?.['x-cost'],
+    );
+  const credits = (text: string): string => {
+    const cost = Number(/^\d+/.exec(text)?.[0]);
+    return cost === 0 ? 'free' : `${cost} ${cost === 1 ? 'credit' : 'credits'}`;
+  };
+
+  it('in coinop help, paid commands as free ones, and in each usage line of --help', async () => {
+    const help = await run(process.execPath, [CLI, 'help'], {});
+    const summary = /or (\d+) with aiSummary/.exec(xCost('urlMetadata'))?.[1] ?? '';
+    const expected: Readonly<Record<string, string>> = {
+      balance: `(${credits(xCost('tokenGet'))})`,
+      kv: `(${credits(xCost('kvSet'))} each)`,
+      webhook: `(${credits(xCost('webhookCreate'))} each; deliveries ${credits(xCost('webhookDeliveries'))})`,
+      dns: `(${credits(xCost('dnsLookup'))})`,
+      meta: `(${credits(xCost('urlMetadata'))}, ${summary} credits with --summary short|medium|long)`,
+      ip: `(${credits(xCost('myIp'))})`,
+      spend: `(${credits(xCost('spendSummary'))})`,
+    };
+    for (const [word, price] of Object.entries(expected))
+      expect(
+        help.stdout.split('\n').find((line) => line.startsWith(`  ${word} `)),
+        word,
+      ).toContain(price);
+    expect(summary).toBe('800');
+    const meta = await run(process.execPath, [CLI, 'meta', '--help'], {});
+    expect(meta.stdout).toContain('(55 credits, 800 credits with --summary short|medium|long)');
+    const kv = await run(process.execPath, [CLI, 'kv', '--help'], {});
+    expect(
+      kv.stdout
+        .split('\n')
+        .filter((line) => line !== '')
+        .every((line) => line.includes('(1 credit')),
+    ).toBe(true);
   });
 });

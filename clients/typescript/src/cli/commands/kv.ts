@@ -2,6 +2,7 @@ import type { Command } from '../command.js';
 import { integer, invocation, required } from '../command.js';
 import { UsageError } from '../exit-codes.js';
 import { nextPageNote, table, when } from '../output.js';
+import { price, priced, prices } from '../price.js';
 
 /** Listing options shared by `ls` and `buckets`: the query of GET /kv/{bucket} and GET /kv. */
 function paging(values: { prefix?: string; limit?: string; cursor?: string }): {
@@ -18,13 +19,21 @@ function paging(values: { prefix?: string; limit?: string; cursor?: string }): {
 }
 
 export const kvCommand: Command = {
-  summary: 'key-value store: set, get, del, ls, buckets',
+  summary: `key-value store: set, get, del, ls, buckets (${prices({ set: 'kvSet', get: 'kvGet', del: 'kvDelete', ls: 'kvList', buckets: 'kvBuckets' })})`,
   usage: [
-    'coinop kv set <bucket> <key> <value> [--ttl seconds]   (value "-" reads standard input)',
-    'coinop kv get <bucket> <key>',
-    'coinop kv del <bucket> <key>',
-    'coinop kv ls <bucket> [--prefix p] [-n|--limit count] [--cursor c]   (one page of keys; the next page is --cursor shown after it)',
-    'coinop kv buckets [--prefix p] [-n|--limit count] [--cursor c]       (one page of buckets, with their keys and bytes)',
+    priced('coinop kv set <bucket> <key> <value> [--ttl seconds]', price('kvSet'), 'value "-" reads standard input'),
+    priced('coinop kv get <bucket> <key>', price('kvGet')),
+    priced('coinop kv del <bucket> <key>', price('kvDelete')),
+    priced(
+      'coinop kv ls <bucket> [--prefix p] [-n|--limit count] [--cursor c]',
+      price('kvList'),
+      'one page of keys; the next page is --cursor shown after it',
+    ),
+    priced(
+      'coinop kv buckets [--prefix p] [-n|--limit count] [--cursor c]',
+      price('kvBuckets'),
+      'one page of buckets, with their keys and bytes',
+    ),
   ].join('\n'),
   async run(args) {
     const call = invocation(args, {

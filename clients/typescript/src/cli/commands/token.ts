@@ -2,12 +2,19 @@ import type { Command } from '../command.js';
 import { invocation } from '../command.js';
 import { UsageError } from '../exit-codes.js';
 import { fields } from '../output.js';
+import { price, priced } from '../price.js';
 import { configPath, saveConfigFile } from '../../settings.js';
 
 export const tokenCommand: Command = {
-  summary: 'create a token (new [--save]) or show the wallet (info)',
-  usage:
-    'coinop token new [--save]   create a token with the starting credits; --save writes it (and the URL) to the config file\ncoinop token info            balance, creation time and hash of the token',
+  summary: `create a token (new [--save], ${price('tokenCreate')}) or show the wallet (info, ${price('tokenGet')})`,
+  usage: [
+    priced(
+      'coinop token new [--save]',
+      price('tokenCreate'),
+      'create a token with the starting credits; --save writes it (and the URL) to the config file',
+    ),
+    priced('coinop token info', price('tokenGet'), 'balance, creation time and hash of the token'),
+  ].join('\n'),
   async run(args) {
     const call = invocation(args, { save: { type: 'boolean', default: false } });
     const [sub] = call.positionals;
@@ -34,8 +41,8 @@ export const tokenCommand: Command = {
 };
 
 export const balanceCommand: Command = {
-  summary: "the wallet's balance",
-  usage: 'coinop balance',
+  summary: `the wallet's balance (${price('tokenGet')})`,
+  usage: priced('coinop balance', price('tokenGet')),
   async run(args) {
     const call = invocation(args, {});
     call.only('balance', 0);

@@ -2,6 +2,7 @@ import type { Command } from '../command.js';
 import { integer, invocation, required } from '../command.js';
 import { CommandFailed, EXIT, UsageError } from '../exit-codes.js';
 import { fields, table, when } from '../output.js';
+import { price, priced, prices } from '../price.js';
 import { InvalidInput } from '../../errors.js';
 import { repeatedHeadersProblem } from '../../input-rules.js';
 import type { Webhook, WebhookCreate } from '../../types.js';
@@ -13,15 +14,21 @@ function mode(webhook: Webhook): string {
 }
 
 export const webhookCommand: Command = {
-  summary: 'webhooks: ls, get, create, test, rm, deliveries',
+  summary: `webhooks: ls, get, create, test, rm, deliveries (${prices({ ls: 'webhookList', get: 'webhookGet', create: 'webhookCreate', test: 'webhookTest', rm: 'webhookDelete', deliveries: 'webhookDeliveries' })})`,
   usage: [
-    'coinop webhook ls',
-    'coinop webhook get <webhookId>',
-    'coinop webhook create <url> [--id webhookId] [--cron "m h dom mon dow" --timezone Zone] [--format slack|…] [--header name=value]…',
-    'coinop webhook create --body \'{"url": …}\'        (the whole JSON configuration)',
-    'coinop webhook test <webhookId>',
-    'coinop webhook rm <webhookId>',
-    'coinop webhook deliveries <webhookId> [-n count] [--status pending|success|failure]',
+    priced('coinop webhook ls', price('webhookList')),
+    priced('coinop webhook get <webhookId>', price('webhookGet')),
+    priced(
+      'coinop webhook create <url> [--id webhookId] [--cron "m h dom mon dow" --timezone Zone] [--format slack|…] [--header name=value]…',
+      price('webhookCreate'),
+    ),
+    priced('coinop webhook create --body \'{"url": …}\'', price('webhookCreate'), 'the whole JSON configuration'),
+    priced('coinop webhook test <webhookId>', price('webhookTest')),
+    priced('coinop webhook rm <webhookId>', price('webhookDelete')),
+    priced(
+      'coinop webhook deliveries <webhookId> [-n count] [--status pending|success|failure]',
+      price('webhookDeliveries'),
+    ),
   ].join('\n'),
   async run(args) {
     const call = invocation(args, {
