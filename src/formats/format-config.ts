@@ -7,7 +7,10 @@ export const OPTIONS_MAX_KEYS = 10;
 export const OPTION_VALUE_MAX_CHARS = 500;
 
 /** Options a format cannot work without. */
-const REQUIRED_OPTION: Readonly<Partial<Record<string, string>>> = { pagerduty: 'routing_key', telegram: 'chat_id' };
+export const REQUIRED_OPTION: Readonly<Partial<Record<string, string>>> = {
+  pagerduty: 'routing_key',
+  telegram: 'chat_id',
+};
 
 export interface FormatConfigInput {
   /** Absent, null or "" means no format (docs/contract.md#webhooks). */

@@ -32,6 +32,8 @@ async function rulesBundle(document: OpenAPI3): Promise<string> {
     entryPoints: [RULES_ENTRY.pathname],
     // Paths in the bundle's comments read from the repository's root, wherever the generator runs.
     absWorkingDir: new URL('../../../', import.meta.url).pathname,
+    // …and through a linked node_modules (a git worktree sharing another checkout's) as through a real one.
+    preserveSymlinks: true,
     bundle: true,
     format: 'esm',
     platform: 'node',

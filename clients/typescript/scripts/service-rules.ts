@@ -16,11 +16,23 @@ import {
 import { RECORD_TYPES } from '../../../src/outbound/dns/dns-types.js';
 import { parseServerSpec, SERVER_SPEC_RULE } from '../../../src/lib/server-spec.js';
 import { MAILBOX_ONLY_FIELDS, scheduleConflict } from '../../../src/features/webhooks/webhook-record.js';
-import { checkScheduleWindow, parseSchedule } from '../../../src/lib/cron/cron-rules.js';
-import { checkHeaders } from '../../../src/delivery-core/delivery-headers.js';
-import { validateFormatConfig } from '../../../src/formats/format-config.js';
+import { configFromInput, RENAME_REFUSED } from '../../../src/features/webhooks/webhook-rules.js';
+import type { WebhookInput } from '../../../src/features/webhooks/webhooks.schemas.js';
+import {
+  webhookContentProblem,
+  webhookUrlProblem as lowBalanceUrlProblem,
+} from '../../../src/features/settings/low-balance-rules.js';
+import type { LowBalanceWebhookFields } from '../../../src/features/settings/low-balance-rules.js';
+import { checkScheduleWindow, parseSchedule, unknownZone } from '../../../src/lib/cron/cron-rules.js';
+import { parseCronFields } from '../../../src/lib/cron/cron-fields.js';
+import { canonicalZone } from '../../../src/lib/cron/zone-clock.js';
+import { checkHeaders, repeatedHeaderProblem } from '../../../src/delivery-core/delivery-headers.js';
+import { REQUIRED_OPTION, validateFormatConfig } from '../../../src/formats/format-config.js';
 import { parseTargetUrl } from '../../../src/outbound/url-rules.js';
-import type { SchemaFacts, StringFact } from './schema-facts.js';
+import { EMAIL_ADDRESS } from '../../../src/lib/email-address.js';
+import { describeValidationError } from '../../../src/http/validation-wording.js';
+import type { SchemaError } from '../../../src/http/validation-wording.js';
+import type { CheckedBody, JsonSchema, SchemaFacts, StringFact } from './schema-facts.js';
 
 declare const SCHEMA_FACTS: SchemaFacts;
 
@@ -123,13 +135,167 @@ export function dnsRequestProblem(request: Readonly<Record<string, unknown>>): P
   );
 }
 
-/** A webhook body's fields (it is closed), and the mailbox fields a scheduled one cannot have, as the service words them. */
-export function webhookFieldsProblem(body: Readonly<Record<string, unknown>>): Problem {
-  const unknown = Object.keys(body).find((field) => !SCHEMA_FACTS.webhookFields.includes(field));
-  if (unknown !== undefined) return `Unknown field: ${unknown}`;
-  if (body.schedule === undefined) return null;
-  const conflicting = MAILBOX_ONLY_FIELDS.find((field) => body[field] !== undefined);
-  return conflicting === undefined ? null : scheduleConflict(conflicting);
+const TYPE_OF: Readonly<Record<string, (value: unknown) => boolean>> = {
+  object: (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+  array: Array.isArray,
+  string: (value) => typeof value === 'string',
+  boolean: (value) => typeof value === 'boolean',
+  number: (value) => typeof value === 'number' && Number.isFinite(value),
+  integer: (value) => Number.isInteger(value),
+  null: (value) => value === null,
+};
+
+const FORMATS: Readonly<Record<string, RegExp>> = { email: EMAIL_ADDRESS };
+
+/**
+ * The first rule of `schema` that `value` breaks, in the order Ajv checks them with allErrors off (the type, then
+ * enum, the number, string and object rules, `required` before unknown fields before each property), as Ajv would
+ * report it; only the keywords the checked bodies use (schema-facts.ts, JsonSchema).
+ */
+function schemaError(schema: JsonSchema, value: unknown, path = ''): SchemaError | null {
+  const fail = (keyword: string, params: object, message?: string): SchemaError => ({
+    keyword,
+    instancePath: path,
+    params,
+    parentSchema: schema,
+    message,
+  });
+  if (value === null && schema.nullable === true) return null;
+  if (schema.type !== undefined && TYPE_OF[schema.type]?.(value) !== true)
+    return fail('type', { type: schema.type }, `must be ${schema.type}`);
+  if (schema.enum !== undefined && !schema.enum.includes(value))
+    return fail('enum', { allowedValues: schema.enum }, 'must be equal to one of the allowed values');
+  if (typeof value === 'number') {
+    if (schema.maximum !== undefined && value > schema.maximum)
+      return fail('maximum', { comparison: '<=', limit: schema.maximum }, `must be <= ${schema.maximum}`);
+    if (schema.minimum !== undefined && value < schema.minimum)
+      return fail('minimum', { comparison: '>=', limit: schema.minimum }, `must be >= ${schema.minimum}`);
+  }
+  if (typeof value === 'string') {
+    // Ajv counts characters as code points.
+    const length = Array.from(value).length;
+    if (schema.maxLength !== undefined && length > schema.maxLength)
+      return fail('maxLength', { limit: schema.maxLength });
+    if (schema.minLength !== undefined && length < schema.minLength)
+      return fail('minLength', { limit: schema.minLength });
+    if (schema.pattern !== undefined && !new RegExp(schema.pattern, 'u').test(value))
+      return fail('pattern', { pattern: schema.pattern }, `must match pattern "${schema.pattern}"`);
+    const format = schema.format === undefined ? undefined : FORMATS[schema.format];
+    if (format !== undefined && !format.test(value))
+      return fail('format', { format: schema.format }, `must match format "${schema.format ?? ''}"`);
+  }
+  if (TYPE_OF.object?.(value) === true)
+    return objectError(schema, value as Readonly<Record<string, unknown>>, path, fail);
+  return null;
+}
+
+function objectError(
+  schema: JsonSchema,
+  value: Readonly<Record<string, unknown>>,
+  path: string,
+  fail: (keyword: string, params: object, message?: string) => SchemaError,
+): SchemaError | null {
+  const keys = Object.keys(value);
+  if (schema.maxProperties !== undefined && keys.length > schema.maxProperties)
+    return fail('maxProperties', { limit: schema.maxProperties });
+  const missing = schema.required?.find((name) => value[name] === undefined);
+  if (missing !== undefined) return fail('required', { missingProperty: missing });
+  const properties = schema.properties ?? {};
+  const extra = schema.additionalProperties;
+  for (const key of keys) {
+    if (Object.hasOwn(properties, key) || extra === undefined || extra === true) continue;
+    if (extra === false) return fail('additionalProperties', { additionalProperty: key });
+    const error = schemaError(extra, value[key], `${path}/${pointer(key)}`);
+    if (error !== null) return error;
+  }
+  for (const [key, property] of Object.entries(properties)) {
+    if (value[key] === undefined) continue;
+    const error = schemaError(property, value[key], `${path}/${pointer(key)}`);
+    if (error !== null) return error;
+  }
+  return null;
+}
+
+const pointer = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** What the service's schema says of a whole JSON body of `operation` (src/http/validation.ts words it), or null. */
+function bodySchemaProblem(operation: CheckedBody, body: unknown): Problem {
+  const error = schemaError(SCHEMA_FACTS.bodies[operation], body);
+  return error === null ? null : describeValidationError(error, 'body');
+}
+
+/**
+ * A whole configuration (POST; PUT with the path's `pathId`) as the service judges it before its network checks: the
+ * schema, the id, the mode's rules (configFromInput, the service's own), then the URL's rules that need no network.
+ */
+export function webhookBodyProblem(body: unknown, now: Date, pathId?: string): Problem {
+  const schemaProblem = bodySchemaProblem(pathId === undefined ? 'webhookCreate' : 'webhookReplace', body);
+  if (schemaProblem !== null) return schemaProblem;
+  const input = body as WebhookInput;
+  if (pathId !== undefined && input.webhookId !== undefined && input.webhookId !== pathId) return RENAME_REFUSED;
+  if (input.webhookId !== undefined) {
+    const idProblem = webhookIdProblem(input.webhookId);
+    if (idProblem !== null) return idProblem;
+  }
+  const config = configFromInput(input, now);
+  return config.ok ? webhookUrlProblem(input.url) : config.error;
+}
+
+/**
+ * A PATCH's fields as far as they can be judged without the stored webhook they change: what the patch gives alone
+ * settles (its schema, headers, URL, a full schedule, a cron or a zone on its own, options and a template), and a
+ * format's needs only when the patch gives what they need, as the stored options or template may meet them.
+ */
+export function webhookPatchProblem(patch: unknown, now: Date): Problem {
+  const schemaProblem = bodySchemaProblem('webhookUpdate', patch);
+  if (schemaProblem !== null) return schemaProblem;
+  const fields = patch as {
+    url?: string;
+    headers?: Record<string, string> | null;
+    format?: string;
+    template?: Record<string, unknown> | null;
+    options?: Record<string, string> | null;
+    schedule?: { cron?: string; timezone?: string } | null;
+  };
+  const schedule = fields.schedule;
+  if (schedule !== undefined && schedule !== null) {
+    const conflicting = MAILBOX_ONLY_FIELDS.find((field) => fields[field as keyof typeof fields] !== undefined);
+    if (conflicting !== undefined) return scheduleConflict(conflicting);
+  }
+  if (fields.headers !== undefined && fields.headers !== null) {
+    const headersProblem = checkHeaders(fields.headers);
+    if (headersProblem !== null) return headersProblem;
+  }
+  if (schedule?.cron !== undefined && schedule.timezone !== undefined) {
+    const problem = scheduleProblem(schedule.cron, schedule.timezone, now);
+    if (problem !== null) return problem;
+  } else if (schedule?.cron !== undefined) {
+    const cron = parseCronFields(schedule.cron);
+    if (!cron.ok) return cron.error;
+  } else if (schedule?.timezone !== undefined && canonicalZone(schedule.timezone) === null) {
+    return unknownZone(schedule.timezone);
+  }
+  const alone = validateFormatConfig({ options: fields.options, template: fields.template });
+  if (alone !== null) return alone;
+  const format = fields.format;
+  const needsStored =
+    format === undefined ||
+    (REQUIRED_OPTION[format] !== undefined && fields.options === undefined) ||
+    (format === 'custom' && fields.template === undefined);
+  if (!needsStored) {
+    const formatProblem = validateFormatConfig({ format, options: fields.options, template: fields.template });
+    if (formatProblem !== null) return formatProblem;
+  }
+  return fields.url === undefined ? null : webhookUrlProblem(fields.url);
+}
+
+/** A low-balance settings update as the service judges it before its network check (settings.routes.ts). */
+export function settingsProblem(body: unknown): Problem {
+  const schemaProblem = bodySchemaProblem('settingsUpdate', body);
+  if (schemaProblem !== null) return schemaProblem;
+  const webhook = (body as { low_balance_webhook?: LowBalanceWebhookFields | null }).low_balance_webhook;
+  if (webhook === undefined || webhook === null) return null;
+  return lowBalanceUrlProblem(webhook.url) ?? webhookContentProblem(webhook);
 }
 
 /** url-to-metadata's `aiSummary` level. */
@@ -170,6 +336,11 @@ function urlRuleProblem(url: string, allowHttp: boolean): Problem {
 
 export function webhookHeadersProblem(headers: Readonly<Record<string, string>>): Problem {
   return checkHeaders(headers);
+}
+
+/** Header names as a person typed them, one by one (`--header`): an object built from them would keep one of two. */
+export function repeatedHeaderNamesProblem(names: readonly string[]): Problem {
+  return repeatedHeaderProblem(names);
 }
 
 /** A mailbox webhook's format, its options and its template. */

@@ -45,7 +45,8 @@ function chargeOf(response: Response): Charge {
 /** How a call goes: the service's operation (for its price), and what the client's check of the input found. */
 interface CallPlan {
   readonly operationId: string;
-  readonly problem?: Problem;
+  /** Called inside the call's promise, so even input no rule foresaw rejects rather than throws. */
+  readonly problem?: () => Problem;
   /** A price that depends on the request (url-to-metadata's AI summary). */
   readonly request?: { readonly aiSummary?: string | undefined };
 }
@@ -55,7 +56,8 @@ interface CallPlan {
  * error of its status (a 402 saying what the call costs), a failed connection `ConnectionFailed` naming the address.
  */
 async function settle<Data>(baseUrl: string, plan: CallPlan, call: () => Promise<Answer>): Promise<Result<Data>> {
-  if (plan.problem !== undefined && plan.problem !== null) throw new InvalidInput(plan.problem);
+  const problem = plan.problem?.() ?? null;
+  if (problem !== null) throw new InvalidInput(problem);
   let answer: Answer;
   try {
     answer = await call();
@@ -171,14 +173,14 @@ export class Coinop {
   }
 
   settingsUpdate(settings: T.SettingsUpdate): Promise<Result<string>> {
-    return this.send('settingsUpdate', () =>
+    return this.send({ operationId: 'settingsUpdate', problem: () => rules.settingsProblem(settings) }, () =>
       this.api.PUT('/token/settings', { headers: this.auth, body: settings, parseAs: 'text' }),
     );
   }
 
   /** Stores `value` under bucket/key; `ttl` in seconds (0 or absent: 30 days). */
   kvSet(bucket: string, key: string, value: string, options: { ttl?: number } = {}): Promise<Result<string>> {
-    return this.send({ operationId: 'kvSet', problem: rules.kvSetProblem(bucket, key, value, options.ttl) }, () =>
+    return this.send({ operationId: 'kvSet', problem: () => rules.kvSetProblem(bucket, key, value, options.ttl) }, () =>
       this.api.POST('/kv/{bucket}/{key}', {
         headers: { ...this.auth, 'content-type': 'text/plain' },
         params: {
@@ -193,13 +195,13 @@ export class Coinop {
   }
 
   kvGet(bucket: string, key: string): Promise<Result<string>> {
-    return this.send({ operationId: 'kvGet', problem: rules.kvPathProblem(bucket, key) }, () =>
+    return this.send({ operationId: 'kvGet', problem: () => rules.kvPathProblem(bucket, key) }, () =>
       this.api.GET('/kv/{bucket}/{key}', { headers: this.auth, params: { path: { bucket, key } }, parseAs: 'text' }),
     );
   }
 
   kvDelete(bucket: string, key: string): Promise<Result<string>> {
-    return this.send({ operationId: 'kvDelete', problem: rules.kvPathProblem(bucket, key) }, () =>
+    return this.send({ operationId: 'kvDelete', problem: () => rules.kvPathProblem(bucket, key) }, () =>
       this.api.DELETE('/kv/{bucket}/{key}', { headers: this.auth, params: { path: { bucket, key } }, parseAs: 'text' }),
     );
   }
@@ -207,7 +209,7 @@ export class Coinop {
   /** One page of a bucket's live keys in byte order, with value sizes (limit: 1 to 100, default 20); pass `cursor` back for the following page. */
   kvList(bucket: string, query: T.KvListQuery = {}): Promise<Result<T.KeyList>> {
     return this.send(
-      { operationId: 'kvList', problem: rules.first(rules.bucketProblem(bucket), rules.pagingProblem(query)) },
+      { operationId: 'kvList', problem: () => rules.first(rules.bucketProblem(bucket), rules.pagingProblem(query)) },
       () =>
         this.api.GET('/kv/{bucket}', {
           headers: this.auth,
@@ -218,7 +220,7 @@ export class Coinop {
 
   /** One page of the wallet's buckets in byte order, with live keys and value bytes (limit: 1 to 100, default 20); pass `cursor` back for the following page. */
   kvBuckets(query: T.KvBucketsQuery = {}): Promise<Result<T.BucketList>> {
-    return this.send({ operationId: 'kvBuckets', problem: rules.pagingProblem(query) }, () =>
+    return this.send({ operationId: 'kvBuckets', problem: () => rules.pagingProblem(query) }, () =>
       this.api.GET('/kv', { headers: this.auth, params: { query: { limit: 20, ...query } } }),
     );
   }
@@ -228,14 +230,15 @@ export class Coinop {
   }
 
   webhookGet(webhookId: string): Promise<Result<T.Webhook>> {
-    return this.send({ operationId: 'webhookGet', problem: rules.webhookIdProblem(webhookId) }, () =>
+    return this.send({ operationId: 'webhookGet', problem: () => rules.webhookIdProblem(webhookId) }, () =>
       this.api.GET('/webhook/{webhookId}', { headers: this.auth, params: { path: { webhookId } } }),
     );
   }
 
   webhookCreate(webhook: T.WebhookCreate): Promise<Result<T.Webhook>> {
-    return this.send({ operationId: 'webhookCreate', problem: rules.webhookInputProblem(webhook, new Date()) }, () =>
-      this.api.POST('/webhook', { headers: this.auth, body: webhook }),
+    return this.send(
+      { operationId: 'webhookCreate', problem: () => rules.webhookInputProblem(webhook, new Date()) },
+      () => this.api.POST('/webhook', { headers: this.auth, body: webhook }),
     );
   }
 
@@ -244,7 +247,8 @@ export class Coinop {
     return this.send(
       {
         operationId: 'webhookReplace',
-        problem: rules.first(rules.webhookIdProblem(webhookId), rules.webhookInputProblem(webhook, new Date())),
+        problem: () =>
+          rules.first(rules.webhookIdProblem(webhookId), rules.webhookInputProblem(webhook, new Date(), webhookId)),
       },
       () =>
         this.api.PUT('/webhook/{webhookId}', { headers: this.auth, params: { path: { webhookId } }, body: webhook }),
@@ -256,7 +260,7 @@ export class Coinop {
     return this.send(
       {
         operationId: 'webhookUpdate',
-        problem: rules.first(rules.webhookIdProblem(webhookId), rules.webhookPatchProblem(changes, new Date())),
+        problem: () => rules.first(rules.webhookIdProblem(webhookId), rules.webhookPatchProblem(changes, new Date())),
       },
       () =>
         this.api.PATCH('/webhook/{webhookId}', { headers: this.auth, params: { path: { webhookId } }, body: changes }),
@@ -264,20 +268,20 @@ export class Coinop {
   }
 
   webhookDelete(webhookId: string): Promise<Result<string>> {
-    return this.send({ operationId: 'webhookDelete', problem: rules.webhookIdProblem(webhookId) }, () =>
+    return this.send({ operationId: 'webhookDelete', problem: () => rules.webhookIdProblem(webhookId) }, () =>
       this.api.DELETE('/webhook/{webhookId}', { headers: this.auth, params: { path: { webhookId } }, parseAs: 'text' }),
     );
   }
 
   /** Sends a dummy payload to the callback; a failed delivery is `success: false`, not an error. */
   webhookTest(webhookId: string): Promise<Result<T.WebhookTestResult>> {
-    return this.send({ operationId: 'webhookTest', problem: rules.webhookIdProblem(webhookId) }, () =>
+    return this.send({ operationId: 'webhookTest', problem: () => rules.webhookIdProblem(webhookId) }, () =>
       this.api.POST('/webhook/{webhookId}/test', { headers: this.auth, params: { path: { webhookId } } }),
     );
   }
 
   webhookDeliveries(webhookId: string, query: T.DeliveriesQuery = {}): Promise<Result<T.Deliveries>> {
-    return this.send({ operationId: 'webhookDeliveries', problem: rules.webhookIdProblem(webhookId) }, () =>
+    return this.send({ operationId: 'webhookDeliveries', problem: () => rules.webhookIdProblem(webhookId) }, () =>
       this.api.GET('/webhook/{webhookId}/deliveries', {
         headers: this.auth,
         params: { path: { webhookId }, query: { n: 20, ...query } },
@@ -286,7 +290,7 @@ export class Coinop {
   }
 
   webhookDelivery(webhookId: string, deliveryId: string): Promise<Result<T.Delivery>> {
-    return this.send({ operationId: 'webhookDelivery', problem: rules.webhookIdProblem(webhookId) }, () =>
+    return this.send({ operationId: 'webhookDelivery', problem: () => rules.webhookIdProblem(webhookId) }, () =>
       this.api.GET('/webhook/{webhookId}/deliveries/{deliveryId}', {
         headers: this.auth,
         params: { path: { webhookId, deliveryId } },
@@ -295,13 +299,13 @@ export class Coinop {
   }
 
   dnsLookup(request: T.DnsLookupRequest): Promise<Result<T.DnsLookupResult>> {
-    return this.send({ operationId: 'dnsLookup', problem: rules.dnsProblem(request) }, () =>
+    return this.send({ operationId: 'dnsLookup', problem: () => rules.dnsProblem(request) }, () =>
       this.api.POST('/dns-lookup', { headers: this.auth, body: request }),
     );
   }
 
   urlMetadata(request: T.UrlMetadataRequest): Promise<Result<T.UrlMetadataResult>> {
-    return this.send({ operationId: 'urlMetadata', problem: rules.metadataProblem(request), request }, () =>
+    return this.send({ operationId: 'urlMetadata', problem: () => rules.metadataProblem(request), request }, () =>
       this.api.POST('/url-to-metadata', { headers: this.auth, body: request }),
     );
   }

@@ -34,35 +34,21 @@ export const pagingProblem = (query: {
 
 export const webhookIdProblem = (webhookId: string): Problem => rules.webhookIdProblem(webhookId);
 
-/** A whole configuration (POST, PUT): the mode is chosen by `schedule`. */
-export function webhookInputProblem(input: T.WebhookCreate, now: Date): Problem {
-  const fields = input as T.WebhookCreate & Partial<Record<'webhookId' | 'format' | 'options' | 'template', unknown>>;
-  return first(
-    rules.webhookFieldsProblem(input as Readonly<Record<string, unknown>>),
-    typeof fields.webhookId === 'string' ? rules.webhookIdProblem(fields.webhookId) : null,
-    rules.webhookUrlProblem(input.url),
-    input.headers === undefined ? null : rules.webhookHeadersProblem(input.headers),
-    input.schedule === undefined
-      ? rules.webhookFormatProblem(
-          fields.format as string | undefined,
-          fields.options as Record<string, string> | undefined,
-          fields.template,
-        )
-      : rules.scheduleProblem(input.schedule.cron, input.schedule.timezone, now),
-  );
-}
+/**
+ * A whole configuration (POST; PUT with its path's id). Typed `unknown`: a body read from JSON (`coinop webhook create
+ * --body`) may be anything, and is refused in the service's words rather than failing on a missing field.
+ */
+export const webhookInputProblem = (input: unknown, now: Date, pathId?: string): Problem =>
+  rules.webhookBodyProblem(input, now, pathId);
 
-/** The fields a PATCH gives; a partial schedule is merged with the stored one by the service, which judges it then. */
-export function webhookPatchProblem(patch: T.WebhookPatch, now: Date): Problem {
-  const schedule = patch.schedule ?? undefined;
-  return first(
-    patch.url === undefined ? null : rules.webhookUrlProblem(patch.url),
-    patch.headers === undefined || patch.headers === null ? null : rules.webhookHeadersProblem(patch.headers),
-    schedule?.cron === undefined || schedule.timezone === undefined
-      ? null
-      : rules.scheduleProblem(schedule.cron, schedule.timezone, now),
-  );
-}
+/** `--header` names as typed: the same name twice, in any case, is refused as the service refuses it in an object. */
+export const repeatedHeadersProblem = (names: readonly string[]): Problem => rules.repeatedHeaderNamesProblem(names);
+
+/** The fields a PATCH gives, judged as far as they can be without the stored webhook they change. */
+export const webhookPatchProblem = (patch: unknown, now: Date): Problem => rules.webhookPatchProblem(patch, now);
+
+/** A low-balance settings update (PUT /token/settings), as the service judges it before its network check. */
+export const settingsProblem = (settings: unknown): Problem => rules.settingsProblem(settings);
 
 export const dnsProblem = (request: T.DnsLookupRequest): Problem =>
   rules.dnsRequestProblem(request as Readonly<Record<string, unknown>>);

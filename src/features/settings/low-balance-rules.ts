@@ -4,7 +4,7 @@
  * Whether the webhook's host resolves to a public address is only the service's to judge (src/outbound).
  */
 import { checkHeaders } from '../../delivery-core/delivery-headers.js';
-import { validateFormatConfig } from '../../formats/index.js';
+import { validateFormatConfig } from '../../formats/format-config.js';
 import { EMAIL_ADDRESS } from '../../lib/email-address.js';
 import { OutboundError } from '../../outbound/errors.js';
 import { CALLBACK_URL_LENGTH_RULE, MAX_CALLBACK_URL_LENGTH, parseTargetUrl } from '../../outbound/url-rules.js';

@@ -2,7 +2,9 @@
  * Save-time rules of webhook configurations (docs/contract.md#webhooks and #schedules). Pure: the caller passes `now`; the URL's network check and the
  * store are the service's business.
  */
-import { isWebhookFormat, validateFormatConfig } from '../../formats/index.js';
+// The modules themselves, not formats/index.js: the clients bundle these rules, without the payload renderers.
+import { isWebhookFormat } from '../../formats/payloads.js';
+import { validateFormatConfig } from '../../formats/format-config.js';
 import { checkScheduleWindow, parseSchedule } from '../../lib/cron/cron-rules.js';
 import { checkHeaders } from '../../delivery-core/delivery-headers.js';
 export { checkWebhookId, RESERVED_WEBHOOK_IDS } from './webhook-id.js';
@@ -11,6 +13,8 @@ import { MAILBOX_ONLY_FIELDS, scheduleConflict } from './webhook-record.js';
 import type { WebhookInput, WebhookPatch } from './webhooks.schemas.js';
 
 export const DEFAULT_WEBHOOK_ID = 'default';
+/** A PUT whose body names another webhook than its path (the clients refuse it with these words before sending). */
+export const RENAME_REFUSED = 'Invalid webhookId: must match the path (a webhook cannot be renamed)';
 export const MAX_WEBHOOKS_PER_WALLET = 100;
 
 export type RuleResult<T> = { ok: true; value: T } | { ok: false; error: string };

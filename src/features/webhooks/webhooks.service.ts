@@ -8,6 +8,7 @@ import { NO_HISTORY } from './webhook-record.js';
 import type { RuleResult } from './webhook-rules.js';
 import {
   checkWebhookId,
+  RENAME_REFUSED,
   configFromInput,
   configFromPatch,
   DEFAULT_WEBHOOK_ID,
@@ -145,7 +146,7 @@ export async function replaceWebhook(
   receivesMail: boolean,
 ): Promise<WebhookRecord> {
   if (input.webhookId !== undefined && input.webhookId !== webhookId) {
-    throw errors.badRequest('Invalid webhookId: must match the path (a webhook cannot be renamed)');
+    throw errors.badRequest(RENAME_REFUSED);
   }
   const now = deps.clock.now();
   const config = valid(configFromInput(input, new Date(now)));

@@ -41,8 +41,7 @@ export function parseSchedule(cron: string, timezone: string): ParseScheduleResu
   const parsed = parseCronFields(cron);
   if (!parsed.ok) return parsed;
   const zone = canonicalZone(timezone);
-  if (zone === null)
-    return { ok: false, error: `Invalid schedule.timezone: unknown IANA time zone ${quote(timezone)}` };
+  if (zone === null) return { ok: false, error: unknownZone(timezone) };
 
   const matcher = compileMatcher(parsed.fields);
   const clock = zoneClock(zone);
@@ -108,4 +107,8 @@ export function checkScheduleWindow(schedule: CronSchedule, now: Date): string |
 }
 
 /** Echo user input safely in a message: JSON quoting, bounded length. */
+/** The refusal of a zone that is not an IANA name; the clients word a zone given alone (a PATCH) with it too. */
+export const unknownZone = (timezone: string): string =>
+  `Invalid schedule.timezone: unknown IANA time zone ${quote(timezone)}`;
+
 const quote = (text: string): string => JSON.stringify(text.length > 64 ? `${text.slice(0, 64)}…` : text);

@@ -31,6 +31,12 @@ export interface Invocation<O extends Options> {
     typeof parseArgs<{ args: string[]; options: O & typeof GLOBAL_OPTIONS; allowPositionals: true; strict: true }>
   >['values'];
   readonly positionals: string[];
+  /**
+   * Refuses what the command would otherwise ignore: positionals past the first `count` (the subcommand word counted)
+   * and options given that are not in `own` (a word's subcommands share one option table), so a stray word is a usage
+   * error rather than a call that stores or charges for something else (docs/reference.md, exit codes).
+   */
+  only(what: string, count: number, own?: readonly (keyof O & string)[]): void;
   readonly settings: Settings;
   readonly out: Output;
   /** The client for the settings; `needsToken` (the default) refuses to go on without one. */
@@ -46,15 +52,23 @@ export function invocation<O extends Options>(args: readonly string[], options: 
       options: { ...options, ...GLOBAL_OPTIONS },
       allowPositionals: true,
       strict: true,
+      tokens: true,
     });
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
   const values = parsed.values as Invocation<O>['values'] & { json?: boolean; url?: string; token?: string };
   const settings = resolveSettings({ url: values.url, token: values.token });
+  const given = parsed.tokens.flatMap((token) => (token.kind === 'option' ? [token.name] : []));
   return {
     values: parsed.values as Invocation<O>['values'],
     positionals: parsed.positionals,
+    only(what, count, own = []) {
+      const extra = parsed.positionals[count];
+      if (extra !== undefined) throw new UsageError(`unexpected argument for ${what}: ${extra}`);
+      const foreign = given.find((name) => !(name in GLOBAL_OPTIONS) && !(own as readonly string[]).includes(name));
+      if (foreign !== undefined) throw new UsageError(`${what} takes no --${foreign}`);
+    },
     settings,
     out: output(values.json === true),
     client(needsToken = true) {

@@ -15,8 +15,19 @@ export declare function dnsDomainsProblem(domains: readonly string[]): Problem;
  * service's to say), and no unknown field.
  */
 export declare function dnsRequestProblem(request: Readonly<Record<string, unknown>>): Problem;
-/** A webhook body's fields (it is closed), and the mailbox fields a scheduled one cannot have, as the service words them. */
-export declare function webhookFieldsProblem(body: Readonly<Record<string, unknown>>): Problem;
+/**
+ * A whole configuration (POST; PUT with the path's `pathId`) as the service judges it before its network checks: the
+ * schema, the id, the mode's rules (configFromInput, the service's own), then the URL's rules that need no network.
+ */
+export declare function webhookBodyProblem(body: unknown, now: Date, pathId?: string): Problem;
+/**
+ * A PATCH's fields as far as they can be judged without the stored webhook they change: what the patch gives alone
+ * settles (its schema, headers, URL, a full schedule, a cron or a zone on its own, options and a template), and a
+ * format's needs only when the patch gives what they need, as the stored options or template may meet them.
+ */
+export declare function webhookPatchProblem(patch: unknown, now: Date): Problem;
+/** A low-balance settings update as the service judges it before its network check (settings.routes.ts). */
+export declare function settingsProblem(body: unknown): Problem;
 /** url-to-metadata's `aiSummary` level. */
 export declare function aiSummaryProblem(level: unknown): Problem;
 export declare function webhookIdProblem(webhookId: string): Problem;
@@ -25,6 +36,8 @@ export declare function webhookUrlProblem(url: string): Problem;
 /** The URL of a metadata fetch: length, an absolute http or https URL, no credentials. */
 export declare function metadataUrlProblem(url: string): Problem;
 export declare function webhookHeadersProblem(headers: Readonly<Record<string, string>>): Problem;
+/** Header names as a person typed them, one by one (`--header`): an object built from them would keep one of two. */
+export declare function repeatedHeaderNamesProblem(names: readonly string[]): Problem;
 /** A mailbox webhook's format, its options and its template. */
 export declare function webhookFormatProblem(
   format: string | null | undefined,

@@ -51,6 +51,266 @@ var define_SCHEMA_FACTS_default;
 var init_define_SCHEMA_FACTS = __esm({
   '<define:SCHEMA_FACTS>'() {
     define_SCHEMA_FACTS_default = {
+      bodies: {
+        webhookCreate: {
+          additionalProperties: false,
+          type: 'object',
+          required: ['url'],
+          properties: {
+            webhookId: {
+              pattern: '^[A-Za-z0-9_-]{1,30}$',
+              'x-error': 'must be 1 to 30 characters from A-Z, a-z, 0-9, _ and -',
+              description: '1 to 30 characters from A-Z, a-z, 0-9, _ and -; `call` is reserved',
+              type: 'string',
+            },
+            url: { maxLength: 2048, description: 'HTTPS callback URL on a public host', type: 'string' },
+            headers: {
+              type: 'object',
+              additionalProperties: { type: 'string' },
+              description:
+                'Custom headers sent with each callback (at most 20, values at most 1000 characters); values are read back as ***',
+            },
+            format: {
+              enum: ['', 'slack', 'discord', 'teams', 'telegram', 'pagerduty', 'custom'],
+              'x-error': 'must be one of slack, discord, teams, telegram, pagerduty, custom or ""',
+              description: 'Payload format (mailbox mode only); "" means none: the raw inbound email payload',
+              type: 'string',
+            },
+            template: {
+              type: 'object',
+              additionalProperties: true,
+              description:
+                'JSON template with {{path}} placeholders (format custom); at most 2048 bytes and 5 nesting levels',
+            },
+            options: {
+              type: 'object',
+              additionalProperties: { type: 'string' },
+              description:
+                'Format options (mailbox mode only): at most 10 keys, string values of at most 500 characters; chat_id for telegram, routing_key for pagerduty',
+            },
+            includeAttachments: { description: 'Mailbox mode only; default true', type: 'boolean' },
+            schedule: {
+              additionalProperties: false,
+              description: 'Scheduled mode: first run within 30 days, at most 31 days between runs',
+              type: 'object',
+              required: ['cron', 'timezone'],
+              properties: {
+                cron: { maxLength: 256, description: '5-field cron: minute hour day month weekday', type: 'string' },
+                timezone: { maxLength: 128, description: 'IANA time zone the cron is evaluated in', type: 'string' },
+                active: { description: 'Default true', type: 'boolean' },
+              },
+            },
+            retry: {
+              additionalProperties: false,
+              description: 'Delivery retries; absent: one attempt (the contract)',
+              type: 'object',
+              required: ['attempts'],
+              properties: {
+                attempts: {
+                  minimum: 0,
+                  maximum: 8,
+                  'x-error': 'must be an integer from 0 to 8',
+                  description: 'Attempts after a failed first one (network error, timeout, 5xx, 408, 429); 0: none',
+                  type: 'integer',
+                },
+                backoff: {
+                  enum: ['exponential'],
+                  'x-error': 'must be exponential',
+                  description: 'From 30 s, doubling, at most 10 h, \xB120 % jitter',
+                  type: 'string',
+                },
+              },
+            },
+          },
+        },
+        webhookReplace: {
+          additionalProperties: false,
+          type: 'object',
+          required: ['url'],
+          properties: {
+            webhookId: {
+              pattern: '^[A-Za-z0-9_-]{1,30}$',
+              'x-error': 'must be 1 to 30 characters from A-Z, a-z, 0-9, _ and -',
+              description: '1 to 30 characters from A-Z, a-z, 0-9, _ and -; `call` is reserved',
+              type: 'string',
+            },
+            url: { maxLength: 2048, description: 'HTTPS callback URL on a public host', type: 'string' },
+            headers: {
+              type: 'object',
+              additionalProperties: { type: 'string' },
+              description:
+                'Custom headers sent with each callback (at most 20, values at most 1000 characters); values are read back as ***',
+            },
+            format: {
+              enum: ['', 'slack', 'discord', 'teams', 'telegram', 'pagerduty', 'custom'],
+              'x-error': 'must be one of slack, discord, teams, telegram, pagerduty, custom or ""',
+              description: 'Payload format (mailbox mode only); "" means none: the raw inbound email payload',
+              type: 'string',
+            },
+            template: {
+              type: 'object',
+              additionalProperties: true,
+              description:
+                'JSON template with {{path}} placeholders (format custom); at most 2048 bytes and 5 nesting levels',
+            },
+            options: {
+              type: 'object',
+              additionalProperties: { type: 'string' },
+              description:
+                'Format options (mailbox mode only): at most 10 keys, string values of at most 500 characters; chat_id for telegram, routing_key for pagerduty',
+            },
+            includeAttachments: { description: 'Mailbox mode only; default true', type: 'boolean' },
+            schedule: {
+              additionalProperties: false,
+              description: 'Scheduled mode: first run within 30 days, at most 31 days between runs',
+              type: 'object',
+              required: ['cron', 'timezone'],
+              properties: {
+                cron: { maxLength: 256, description: '5-field cron: minute hour day month weekday', type: 'string' },
+                timezone: { maxLength: 128, description: 'IANA time zone the cron is evaluated in', type: 'string' },
+                active: { description: 'Default true', type: 'boolean' },
+              },
+            },
+            retry: {
+              additionalProperties: false,
+              description: 'Delivery retries; absent: one attempt (the contract)',
+              type: 'object',
+              required: ['attempts'],
+              properties: {
+                attempts: {
+                  minimum: 0,
+                  maximum: 8,
+                  'x-error': 'must be an integer from 0 to 8',
+                  description: 'Attempts after a failed first one (network error, timeout, 5xx, 408, 429); 0: none',
+                  type: 'integer',
+                },
+                backoff: {
+                  enum: ['exponential'],
+                  'x-error': 'must be exponential',
+                  description: 'From 30 s, doubling, at most 10 h, \xB120 % jitter',
+                  type: 'string',
+                },
+              },
+            },
+          },
+        },
+        webhookUpdate: {
+          additionalProperties: false,
+          type: 'object',
+          properties: {
+            url: { maxLength: 2048, description: 'HTTPS callback URL on a public host', type: 'string' },
+            headers: {
+              type: 'object',
+              additionalProperties: { type: 'string' },
+              description:
+                'Custom headers sent with each callback (at most 20, values at most 1000 characters); values are read back as ***',
+              nullable: true,
+            },
+            format: {
+              enum: ['', 'slack', 'discord', 'teams', 'telegram', 'pagerduty', 'custom'],
+              'x-error': 'must be one of slack, discord, teams, telegram, pagerduty, custom or ""',
+              description: 'Payload format (mailbox mode only); "" means none: the raw inbound email payload',
+              type: 'string',
+            },
+            template: {
+              type: 'object',
+              additionalProperties: true,
+              description:
+                'JSON template with {{path}} placeholders (format custom); at most 2048 bytes and 5 nesting levels',
+              nullable: true,
+            },
+            options: {
+              type: 'object',
+              additionalProperties: { type: 'string' },
+              description:
+                'Format options (mailbox mode only): at most 10 keys, string values of at most 500 characters; chat_id for telegram, routing_key for pagerduty',
+              nullable: true,
+            },
+            includeAttachments: { description: 'Mailbox mode only; default true', type: 'boolean' },
+            schedule: {
+              additionalProperties: false,
+              type: 'object',
+              properties: {
+                cron: { maxLength: 256, description: '5-field cron: minute hour day month weekday', type: 'string' },
+                timezone: { maxLength: 128, description: 'IANA time zone the cron is evaluated in', type: 'string' },
+                active: { description: 'Default true', type: 'boolean' },
+              },
+              nullable: true,
+            },
+            retry: {
+              additionalProperties: false,
+              description: 'Delivery retries; absent: one attempt (the contract)',
+              type: 'object',
+              required: ['attempts'],
+              properties: {
+                attempts: {
+                  minimum: 0,
+                  maximum: 8,
+                  'x-error': 'must be an integer from 0 to 8',
+                  description: 'Attempts after a failed first one (network error, timeout, 5xx, 408, 429); 0: none',
+                  type: 'integer',
+                },
+                backoff: {
+                  enum: ['exponential'],
+                  'x-error': 'must be exponential',
+                  description: 'From 30 s, doubling, at most 10 h, \xB120 % jitter',
+                  type: 'string',
+                },
+              },
+              nullable: true,
+            },
+            rotateSecret: {
+              description: 'true: issue a new signing secret, returned once in this response',
+              type: 'boolean',
+            },
+          },
+        },
+        settingsUpdate: {
+          additionalProperties: false,
+          type: 'object',
+          properties: {
+            low_balance_threshold: {
+              minimum: 0,
+              maximum: 1e12,
+              'x-error': 'must be an integer from 0 to 1000000000000',
+              type: 'integer',
+            },
+            low_balance_webhook: {
+              additionalProperties: false,
+              type: 'object',
+              required: ['url'],
+              properties: {
+                url: { maxLength: 2048, description: 'HTTPS callback URL', type: 'string' },
+                headers: {
+                  type: 'object',
+                  additionalProperties: { type: 'string' },
+                  description:
+                    'Custom headers (at most 20, values at most 1000 characters); values are read back as ***',
+                },
+                format: { enum: ['slack', 'discord', 'teams', 'telegram', 'pagerduty', 'custom', ''], type: 'string' },
+                template: {
+                  type: 'object',
+                  additionalProperties: true,
+                  description: 'JSON template, at most 2048 bytes and 5 levels',
+                },
+                options: {
+                  type: 'object',
+                  additionalProperties: { type: 'string', maxLength: 500 },
+                  maxProperties: 10,
+                },
+              },
+              nullable: true,
+            },
+            low_balance_email: {
+              format: 'email',
+              maxLength: 254,
+              'x-error': 'must be an e-mail address of at most 254 characters',
+              type: 'string',
+              nullable: true,
+            },
+          },
+        },
+      },
       domains: { minItems: 1, maxItems: 10, error: 'must list 1 to 10 domain names or IP addresses' },
       domain: {
         minLength: 1,
@@ -69,17 +329,6 @@ var init_define_SCHEMA_FACTS = __esm({
         'maxRetries',
         'retryDelay',
         'includeMetadata',
-      ],
-      webhookFields: [
-        'webhookId',
-        'url',
-        'headers',
-        'format',
-        'template',
-        'options',
-        'includeAttachments',
-        'schedule',
-        'retry',
       ],
       aiSummaryLevels: ['none', 'short', 'medium', 'long'],
       webhookId: { pattern: '^[A-Za-z0-9_-]{1,30}$', error: 'must be 1 to 30 characters from A-Z, a-z, 0-9, _ and -' },
@@ -1079,6 +1328,208 @@ var MAILBOX_ONLY_FIELDS = ['format', 'template', 'options', 'includeAttachments'
 var scheduleConflict = (field) =>
   `Invalid field combination: ${field} is for mailbox webhooks and cannot be sent with schedule`;
 
+// src/features/webhooks/webhook-rules.ts
+init_define_SCHEMA_FACTS();
+
+// src/formats/payloads.ts
+init_define_SCHEMA_FACTS();
+var WEBHOOK_FORMATS = ['slack', 'discord', 'teams', 'telegram', 'pagerduty', 'custom'];
+var isWebhookFormat = (value) => typeof value === 'string' && WEBHOOK_FORMATS.includes(value);
+
+// src/formats/format-config.ts
+init_define_SCHEMA_FACTS();
+
+// src/formats/template-engine.ts
+init_define_SCHEMA_FACTS();
+
+// src/formats/json-size.ts
+init_define_SCHEMA_FACTS();
+
+// src/formats/template-parser.ts
+init_define_SCHEMA_FACTS();
+function parsePlaceholders(source) {
+  const pieces = [];
+  let at = 0;
+  while (at < source.length) {
+    const open = source.indexOf('{{', at);
+    if (open < 0) break;
+    if (open > at) pieces.push({ kind: 'text', text: source.slice(at, open) });
+    const parsed = new Cursor(source, open + 2).placeholder();
+    if (typeof parsed === 'string') return { ok: false, reason: parsed, excerpt: excerpt(source, open) };
+    pieces.push({ kind: 'placeholder', chain: parsed.chain });
+    at = parsed.end;
+  }
+  if (at < source.length) pieces.push({ kind: 'text', text: source.slice(at) });
+  return { ok: true, pieces };
+}
+var NAME = /[\p{L}\p{N}_$-]+/uy;
+var MAX_INDEX_DIGITS = 9;
+var Cursor = class {
+  constructor(s, at) {
+    this.s = s;
+    this.at = at;
+  }
+  s;
+  at;
+  placeholder() {
+    const chain = [];
+    for (;;) {
+      this.skipSpace();
+      if (this.at >= this.s.length) return 'unterminated placeholder';
+      if (this.s.startsWith('}}', this.at) || this.peek() === '|') {
+        return chain.length === 0 && this.peek() === '}' ? 'empty placeholder' : 'empty fallback';
+      }
+      const alternative = this.peek() === '"' ? this.literal() : this.path();
+      if (typeof alternative === 'string') return alternative;
+      chain.push(alternative);
+      this.skipSpace();
+      if (this.s.startsWith('}}', this.at)) return { chain, end: this.at + 2 };
+      if (this.at >= this.s.length || this.peek() === '}') return 'unterminated placeholder';
+      if (this.peek() !== '|') return `unexpected character ${JSON.stringify(this.peek())}`;
+      this.at += 1;
+    }
+  }
+  literal() {
+    let value = '';
+    for (let i = this.at + 1; i < this.s.length; i += 1) {
+      const c = this.s.charAt(i);
+      if (c === '"') {
+        this.at = i + 1;
+        return { kind: 'literal', value };
+      }
+      if (c === '\\') i += 1;
+      value += this.s.charAt(i);
+    }
+    return 'unterminated literal';
+  }
+  path() {
+    const first = this.name();
+    if (first === '') return `unexpected character ${JSON.stringify(this.peek())}`;
+    const segments = [{ kind: 'key', name: first }];
+    for (;;) {
+      if (this.peek() === '.') {
+        this.at += 1;
+        const name = this.name();
+        if (name === '') return 'missing name after "."';
+        segments.push({ kind: 'key', name });
+      } else if (this.peek() === '[') {
+        this.at += 1;
+        const index = this.index();
+        if (index === null) return 'bad index';
+        segments.push({ kind: 'index', index });
+      } else {
+        return { kind: 'path', segments };
+      }
+    }
+  }
+  name() {
+    NAME.lastIndex = this.at;
+    const name = NAME.exec(this.s)?.[0] ?? '';
+    this.at += name.length;
+    return name;
+  }
+  /** After `[`: an integer, then `]`. */
+  index() {
+    this.skipSpace();
+    const match = /^-?\d+/.exec(this.s.slice(this.at, this.at + MAX_INDEX_DIGITS + 2));
+    const digits = match?.[0];
+    if (digits === void 0 || digits.replace('-', '').length > MAX_INDEX_DIGITS) return null;
+    this.at += digits.length;
+    this.skipSpace();
+    if (this.peek() !== ']') return null;
+    this.at += 1;
+    return Number(digits) || 0;
+  }
+  peek() {
+    return this.s.charAt(this.at);
+  }
+  skipSpace() {
+    while (this.at < this.s.length && /\s/.test(this.peek())) this.at += 1;
+  }
+};
+var EXCERPT_MAX = 40;
+function excerpt(source, open) {
+  const close = source.indexOf('}}', open + 2);
+  const text = source.slice(open, close < 0 ? source.length : close + 2);
+  const points = Array.from(text);
+  return points.length <= EXCERPT_MAX ? text : `${points.slice(0, EXCERPT_MAX).join('')}\u2026`;
+}
+
+// src/formats/template-engine.ts
+var TEMPLATE_MAX_BYTES = 2048;
+var TEMPLATE_MAX_DEPTH = 5;
+function validateTemplate(template) {
+  if (!isPlainObject(template)) return 'Invalid template: must be a JSON object';
+  let json;
+  try {
+    json = JSON.stringify(template);
+  } catch {
+    return 'Invalid template: must be JSON';
+  }
+  if (Buffer.byteLength(json, 'utf8') > TEMPLATE_MAX_BYTES) {
+    return `Invalid template: must be at most ${TEMPLATE_MAX_BYTES} bytes`;
+  }
+  return checkNode(template, 1);
+}
+function checkNode(node, level) {
+  if (typeof node === 'string') {
+    const parsed = parsePlaceholders(node);
+    return parsed.ok ? null : `Invalid template: ${parsed.reason} at ${JSON.stringify(parsed.excerpt)}`;
+  }
+  if (node === null || typeof node === 'boolean' || (typeof node === 'number' && Number.isFinite(node))) return null;
+  if (!Array.isArray(node) && !isPlainObject(node)) return 'Invalid template: values must be JSON';
+  if (level > TEMPLATE_MAX_DEPTH) return `Invalid template: nesting deeper than ${TEMPLATE_MAX_DEPTH} levels`;
+  for (const child of Object.values(node)) {
+    const error = checkNode(child, level + 1);
+    if (error !== null) return error;
+  }
+  return null;
+}
+var RENDER_MAX_BYTES = 1024 * 1024;
+function isPlainObject(value) {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+// src/formats/format-config.ts
+var OPTIONS_MAX_KEYS = 10;
+var OPTION_VALUE_MAX_CHARS = 500;
+var REQUIRED_OPTION = {
+  pagerduty: 'routing_key',
+  telegram: 'chat_id',
+};
+function validateFormatConfig(input) {
+  const format = input.format ?? '';
+  if (format !== '' && !isWebhookFormat(format)) return `Invalid format: must be one of ${WEBHOOK_FORMATS.join(', ')}`;
+  const optionsError = validateOptions(input.options);
+  if (optionsError !== null) return optionsError;
+  const required = REQUIRED_OPTION[format];
+  if (required !== void 0 && !nonEmpty(input.options?.[required]))
+    return `Invalid format: ${format} requires options.${required}`;
+  const hasTemplate = input.template !== void 0 && input.template !== null;
+  if (format === 'custom' && !hasTemplate) return 'Invalid format: custom requires a template';
+  return hasTemplate ? validateTemplate(input.template) : null;
+}
+function validateOptions(options) {
+  if (options === void 0 || options === null) return null;
+  if (typeof options !== 'object' || Array.isArray(options)) return 'Invalid options: must be an object';
+  const entries = Object.entries(options);
+  if (entries.length > OPTIONS_MAX_KEYS) return `Invalid options: at most ${OPTIONS_MAX_KEYS} keys`;
+  for (const [key, value] of entries) {
+    if (typeof value !== 'string') return `Invalid options: ${shortKey(key)} must be a string`;
+    if (Array.from(value).length > OPTION_VALUE_MAX_CHARS) {
+      return `Invalid options: ${shortKey(key)} must be at most ${OPTION_VALUE_MAX_CHARS} characters`;
+    }
+  }
+  return null;
+}
+var nonEmpty = (value) => typeof value === 'string' && value.trim() !== '';
+var shortKey = (key) => {
+  const points = Array.from(key);
+  return points.length <= 40 ? key : `${points.slice(0, 40).join('')}\u2026`;
+};
+
 // src/lib/cron/cron-rules.ts
 init_define_SCHEMA_FACTS();
 
@@ -1301,8 +1752,7 @@ function parseSchedule(cron, timezone) {
   const parsed = parseCronFields(cron);
   if (!parsed.ok) return parsed;
   const zone = canonicalZone(timezone);
-  if (zone === null)
-    return { ok: false, error: `Invalid schedule.timezone: unknown IANA time zone ${quote(timezone)}` };
+  if (zone === null) return { ok: false, error: unknownZone(timezone) };
   const matcher = compileMatcher(parsed.fields);
   const clock = zoneClock(zone);
   const schedule = {
@@ -1345,6 +1795,7 @@ function checkScheduleWindow(schedule, now) {
   }
   return null;
 }
+var unknownZone = (timezone) => `Invalid schedule.timezone: unknown IANA time zone ${quote(timezone)}`;
 var quote = (text) => JSON.stringify(text.length > 64 ? `${text.slice(0, 64)}\u2026` : text);
 
 // src/delivery-core/delivery-headers.ts
@@ -1375,6 +1826,15 @@ var FORBIDDEN = /* @__PURE__ */ new Set([
   'user-agent',
   ...Object.values(SIGNATURE_HEADERS),
 ]);
+function repeatedHeaderProblem(names, field = 'headers') {
+  const seen = /* @__PURE__ */ new Set();
+  for (const name of names) {
+    const lower = name.trim().toLowerCase();
+    if (seen.has(lower)) return `Invalid ${field}: "${name.trim()}" is given twice (header names ignore case)`;
+    seen.add(lower);
+  }
+  return null;
+}
 function checkHeaders(headers, field = 'headers') {
   const names = Object.keys(headers);
   if (names.length > MAX_HEADERS) return `Invalid ${field}: at most ${MAX_HEADERS} headers`;
@@ -1393,210 +1853,76 @@ function checkHeaders(headers, field = 'headers') {
   return null;
 }
 
-// src/formats/format-config.ts
+// src/features/webhooks/webhook-id.ts
 init_define_SCHEMA_FACTS();
 
-// src/formats/payloads.ts
-init_define_SCHEMA_FACTS();
-var WEBHOOK_FORMATS = ['slack', 'discord', 'teams', 'telegram', 'pagerduty', 'custom'];
-var isWebhookFormat = (value) => typeof value === 'string' && WEBHOOK_FORMATS.includes(value);
-
-// src/formats/template-engine.ts
-init_define_SCHEMA_FACTS();
-
-// src/formats/json-size.ts
-init_define_SCHEMA_FACTS();
-
-// src/formats/template-parser.ts
-init_define_SCHEMA_FACTS();
-function parsePlaceholders(source) {
-  const pieces = [];
-  let at = 0;
-  while (at < source.length) {
-    const open = source.indexOf('{{', at);
-    if (open < 0) break;
-    if (open > at) pieces.push({ kind: 'text', text: source.slice(at, open) });
-    const parsed = new Cursor(source, open + 2).placeholder();
-    if (typeof parsed === 'string') return { ok: false, reason: parsed, excerpt: excerpt(source, open) };
-    pieces.push({ kind: 'placeholder', chain: parsed.chain });
-    at = parsed.end;
-  }
-  if (at < source.length) pieces.push({ kind: 'text', text: source.slice(at) });
-  return { ok: true, pieces };
+// src/features/webhooks/webhook-rules.ts
+var RENAME_REFUSED = 'Invalid webhookId: must match the path (a webhook cannot be renamed)';
+var fail2 = (error) => ({ ok: false, error });
+function mailboxMode(fields) {
+  const problem = validateFormatConfig({ format: fields.format, options: fields.options, template: fields.template });
+  if (problem !== null) return fail2(problem);
+  return {
+    ok: true,
+    value: {
+      kind: 'mailbox',
+      format: isWebhookFormat(fields.format) ? fields.format : null,
+      template: fields.template ?? null,
+      options: fields.options ?? {},
+      includeAttachments: fields.includeAttachments ?? true,
+    },
+  };
 }
-var NAME = /[\p{L}\p{N}_$-]+/uy;
-var MAX_INDEX_DIGITS = 9;
-var Cursor = class {
-  constructor(s, at) {
-    this.s = s;
-    this.at = at;
-  }
-  s;
-  at;
-  placeholder() {
-    const chain = [];
-    for (;;) {
-      this.skipSpace();
-      if (this.at >= this.s.length) return 'unterminated placeholder';
-      if (this.s.startsWith('}}', this.at) || this.peek() === '|') {
-        return chain.length === 0 && this.peek() === '}' ? 'empty placeholder' : 'empty fallback';
-      }
-      const alternative = this.peek() === '"' ? this.literal() : this.path();
-      if (typeof alternative === 'string') return alternative;
-      chain.push(alternative);
-      this.skipSpace();
-      if (this.s.startsWith('}}', this.at)) return { chain, end: this.at + 2 };
-      if (this.at >= this.s.length || this.peek() === '}') return 'unterminated placeholder';
-      if (this.peek() !== '|') return `unexpected character ${JSON.stringify(this.peek())}`;
-      this.at += 1;
-    }
-  }
-  literal() {
-    let value = '';
-    for (let i = this.at + 1; i < this.s.length; i += 1) {
-      const c = this.s.charAt(i);
-      if (c === '"') {
-        this.at = i + 1;
-        return { kind: 'literal', value };
-      }
-      if (c === '\\') i += 1;
-      value += this.s.charAt(i);
-    }
-    return 'unterminated literal';
-  }
-  path() {
-    const first = this.name();
-    if (first === '') return `unexpected character ${JSON.stringify(this.peek())}`;
-    const segments = [{ kind: 'key', name: first }];
-    for (;;) {
-      if (this.peek() === '.') {
-        this.at += 1;
-        const name = this.name();
-        if (name === '') return 'missing name after "."';
-        segments.push({ kind: 'key', name });
-      } else if (this.peek() === '[') {
-        this.at += 1;
-        const index = this.index();
-        if (index === null) return 'bad index';
-        segments.push({ kind: 'index', index });
-      } else {
-        return { kind: 'path', segments };
-      }
-    }
-  }
-  name() {
-    NAME.lastIndex = this.at;
-    const name = NAME.exec(this.s)?.[0] ?? '';
-    this.at += name.length;
-    return name;
-  }
-  /** After `[`: an integer, then `]`. */
-  index() {
-    this.skipSpace();
-    const match = /^-?\d+/.exec(this.s.slice(this.at, this.at + MAX_INDEX_DIGITS + 2));
-    const digits = match?.[0];
-    if (digits === void 0 || digits.replace('-', '').length > MAX_INDEX_DIGITS) return null;
-    this.at += digits.length;
-    this.skipSpace();
-    if (this.peek() !== ']') return null;
-    this.at += 1;
-    return Number(digits) || 0;
-  }
-  peek() {
-    return this.s.charAt(this.at);
-  }
-  skipSpace() {
-    while (this.at < this.s.length && /\s/.test(this.peek())) this.at += 1;
-  }
-};
-var EXCERPT_MAX = 40;
-function excerpt(source, open) {
-  const close = source.indexOf('}}', open + 2);
-  const text = source.slice(open, close < 0 ? source.length : close + 2);
-  const points = Array.from(text);
-  return points.length <= EXCERPT_MAX ? text : `${points.slice(0, EXCERPT_MAX).join('')}\u2026`;
+function scheduledMode(schedule, now) {
+  const parsed = parseSchedule(schedule.cron, schedule.timezone);
+  if (!parsed.ok) return parsed;
+  const windowError = checkScheduleWindow(parsed.schedule, now);
+  if (windowError !== null) return fail2(windowError);
+  const next = schedule.active ? parsed.schedule.nextAfter(now) : null;
+  return {
+    ok: true,
+    value: {
+      kind: 'scheduled',
+      cron: schedule.cron.trim(),
+      timezone: parsed.schedule.timezone,
+      active: schedule.active,
+      nextRunAt: next?.getTime() ?? null,
+    },
+  };
+}
+var mailboxFieldsIn = (body) => MAILBOX_ONLY_FIELDS.filter((field) => body[field] !== void 0);
+function withCommon(common, mode) {
+  if (!mode.ok) return mode;
+  return { ok: true, value: configOf(common, mode.value) };
+}
+function configOf({ url, headers, retryAttempts }, mode) {
+  return retryAttempts === void 0 || retryAttempts === 0
+    ? { url, headers, mode }
+    : { url, headers, mode, retryAttempts };
+}
+function configFromInput(input, now) {
+  const conflicting = input.schedule === void 0 ? [] : mailboxFieldsIn(input);
+  if (conflicting[0] !== void 0) return fail2(scheduleConflict(conflicting[0]));
+  const headers = input.headers ?? {};
+  const headerError = checkHeaders(headers);
+  if (headerError !== null) return fail2(headerError);
+  const mode =
+    input.schedule === void 0
+      ? mailboxMode(input)
+      : scheduledMode(
+          { cron: input.schedule.cron, timezone: input.schedule.timezone, active: input.schedule.active ?? true },
+          now,
+        );
+  return withCommon({ url: input.url, headers, retryAttempts: input.retry?.attempts ?? 0 }, mode);
 }
 
-// src/formats/template-engine.ts
-var TEMPLATE_MAX_BYTES = 2048;
-var TEMPLATE_MAX_DEPTH = 5;
-function validateTemplate(template) {
-  if (!isPlainObject(template)) return 'Invalid template: must be a JSON object';
-  let json;
-  try {
-    json = JSON.stringify(template);
-  } catch {
-    return 'Invalid template: must be JSON';
-  }
-  if (Buffer.byteLength(json, 'utf8') > TEMPLATE_MAX_BYTES) {
-    return `Invalid template: must be at most ${TEMPLATE_MAX_BYTES} bytes`;
-  }
-  return checkNode(template, 1);
-}
-function checkNode(node, level) {
-  if (typeof node === 'string') {
-    const parsed = parsePlaceholders(node);
-    return parsed.ok ? null : `Invalid template: ${parsed.reason} at ${JSON.stringify(parsed.excerpt)}`;
-  }
-  if (node === null || typeof node === 'boolean' || (typeof node === 'number' && Number.isFinite(node))) return null;
-  if (!Array.isArray(node) && !isPlainObject(node)) return 'Invalid template: values must be JSON';
-  if (level > TEMPLATE_MAX_DEPTH) return `Invalid template: nesting deeper than ${TEMPLATE_MAX_DEPTH} levels`;
-  for (const child of Object.values(node)) {
-    const error = checkNode(child, level + 1);
-    if (error !== null) return error;
-  }
-  return null;
-}
-var RENDER_MAX_BYTES = 1024 * 1024;
-function isPlainObject(value) {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
-
-// src/formats/format-config.ts
-var OPTIONS_MAX_KEYS = 10;
-var OPTION_VALUE_MAX_CHARS = 500;
-var REQUIRED_OPTION = { pagerduty: 'routing_key', telegram: 'chat_id' };
-function validateFormatConfig(input) {
-  const format = input.format ?? '';
-  if (format !== '' && !isWebhookFormat(format)) return `Invalid format: must be one of ${WEBHOOK_FORMATS.join(', ')}`;
-  const optionsError = validateOptions(input.options);
-  if (optionsError !== null) return optionsError;
-  const required = REQUIRED_OPTION[format];
-  if (required !== void 0 && !nonEmpty(input.options?.[required]))
-    return `Invalid format: ${format} requires options.${required}`;
-  const hasTemplate = input.template !== void 0 && input.template !== null;
-  if (format === 'custom' && !hasTemplate) return 'Invalid format: custom requires a template';
-  return hasTemplate ? validateTemplate(input.template) : null;
-}
-function validateOptions(options) {
-  if (options === void 0 || options === null) return null;
-  if (typeof options !== 'object' || Array.isArray(options)) return 'Invalid options: must be an object';
-  const entries = Object.entries(options);
-  if (entries.length > OPTIONS_MAX_KEYS) return `Invalid options: at most ${OPTIONS_MAX_KEYS} keys`;
-  for (const [key, value] of entries) {
-    if (typeof value !== 'string') return `Invalid options: ${shortKey(key)} must be a string`;
-    if (Array.from(value).length > OPTION_VALUE_MAX_CHARS) {
-      return `Invalid options: ${shortKey(key)} must be at most ${OPTION_VALUE_MAX_CHARS} characters`;
-    }
-  }
-  return null;
-}
-var nonEmpty = (value) => typeof value === 'string' && value.trim() !== '';
-var shortKey = (key) => {
-  const points = Array.from(key);
-  return points.length <= 40 ? key : `${points.slice(0, 40).join('')}\u2026`;
-};
-
-// src/outbound/url-rules.ts
+// src/features/settings/low-balance-rules.ts
 init_define_SCHEMA_FACTS();
 
-// src/outbound/address-policy.ts
+// src/lib/email-address.ts
 init_define_SCHEMA_FACTS();
-var import_ipaddr2 = __toESM(require_ipaddr(), 1);
-var IPV6_GLOBAL_UNICAST = import_ipaddr2.default.parseCIDR('2000::/3');
-var IPV4_COMPATIBLE = import_ipaddr2.default.parseCIDR('::/96');
+var EMAIL_ADDRESS =
+  /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
 
 // src/outbound/errors.ts
 init_define_SCHEMA_FACTS();
@@ -1608,6 +1934,15 @@ var OutboundError = class extends Error {
     this.code = code;
   }
 };
+
+// src/outbound/url-rules.ts
+init_define_SCHEMA_FACTS();
+
+// src/outbound/address-policy.ts
+init_define_SCHEMA_FACTS();
+var import_ipaddr2 = __toESM(require_ipaddr(), 1);
+var IPV6_GLOBAL_UNICAST = import_ipaddr2.default.parseCIDR('2000::/3');
+var IPV4_COMPATIBLE = import_ipaddr2.default.parseCIDR('::/96');
 
 // src/outbound/url-rules.ts
 var FORBIDDEN_IN_DOMAIN = /[\u0000-\u0020#%/:<>?@[\\\]^|\u007f]/;
@@ -1632,6 +1967,97 @@ function parseTargetUrl(raw, allowHttp) {
   if (url.port === '0') throw new OutboundError('invalid_url', 'Invalid url: port 0 is not a port');
   return url;
 }
+
+// src/features/settings/low-balance-rules.ts
+var MAX_THRESHOLD = 1e12;
+var THRESHOLD_RULE = `must be an integer from 0 to ${MAX_THRESHOLD}`;
+var MAX_EMAIL_LENGTH = 254;
+var EMAIL_RULE = `must be an e-mail address of at most ${MAX_EMAIL_LENGTH} characters`;
+var underLowBalanceWebhook = (message) => message.replace(/^Invalid /, 'Invalid low_balance_webhook.');
+function webhookUrlProblem(url) {
+  if (url.length > MAX_CALLBACK_URL_LENGTH) return underLowBalanceWebhook(`Invalid url: ${CALLBACK_URL_LENGTH_RULE}`);
+  try {
+    parseTargetUrl(url, false);
+    return null;
+  } catch (error) {
+    if (error instanceof OutboundError) return underLowBalanceWebhook(error.message);
+    throw error;
+  }
+}
+function webhookContentProblem(webhook) {
+  const format = validateFormatConfig({ format: webhook.format, options: webhook.options, template: webhook.template });
+  return (
+    checkHeaders({ ...webhook.headers }, 'low_balance_webhook.headers') ??
+    (format === null ? null : underLowBalanceWebhook(format))
+  );
+}
+
+// src/http/validation-wording.ts
+init_define_SCHEMA_FACTS();
+
+// src/lib/cut-text.ts
+init_define_SCHEMA_FACTS();
+var CUT_MARK = '\u2026';
+function cutText(text, max) {
+  if (text.length <= max) return text;
+  let end = max - CUT_MARK.length;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 55296 && last <= 56319) end -= 1;
+  return text.slice(0, end) + CUT_MARK;
+}
+
+// src/http/validation-wording.ts
+var MAX_ECHOED_NAME = 64;
+function fieldName(instancePath) {
+  return instancePath
+    .split('/')
+    .filter((part) => part !== '')
+    .map((part, i) => (/^\d+$/.test(part) ? `[${part}]` : i === 0 ? part : `.${part}`))
+    .join('')
+    .replace(/~1/g, '/')
+    .replace(/~0/g, '~');
+}
+function join(parent, child) {
+  return parent === '' ? child : `${parent}.${child}`;
+}
+function describeValidationError(error, dataVar) {
+  if (error === void 0) return `Invalid ${dataVar}`;
+  const field = fieldName(error.instancePath);
+  const custom = error.parentSchema?.['x-error'];
+  const params = error.params;
+  switch (error.keyword) {
+    case 'required':
+      return `Missing required field: ${join(field, String(params.missingProperty))}`;
+    case 'additionalProperties': {
+      const name2 = cutText(String(params.additionalProperty), MAX_ECHOED_NAME);
+      return dataVar === 'querystring' ? `Unknown query parameter: ${name2}` : `Unknown field: ${join(field, name2)}`;
+    }
+    default:
+      break;
+  }
+  const name = field === '' ? (dataVar === 'body' ? 'body' : dataVar) : field;
+  if (custom !== void 0) return `Invalid ${name}: ${custom}`;
+  if (dataVar === 'querystring' && error.keyword === 'type' && params.type === 'string')
+    return `Invalid ${name}: must be given once`;
+  if (field === '' && dataVar === 'body' && error.keyword === 'type')
+    return `Invalid body: must be a JSON ${String(params.type)}`;
+  if (error.keyword === 'enum') {
+    const allowed = params.allowedValues
+      .filter((value) => value !== '')
+      .map(String)
+      .join(', ');
+    return `Invalid ${name}: must be one of ${allowed}`;
+  }
+  const rule = RULE_WORDING[error.keyword]?.(params);
+  return `Invalid ${name}: ${rule ?? error.message ?? 'is not valid'}`;
+}
+var RULE_WORDING = {
+  maxLength: (params) => `must be at most ${String(params.limit)} characters`,
+  minLength: (params) => `must be at least ${String(params.limit)} characters`,
+  maxProperties: (params) => `at most ${String(params.limit)} keys`,
+  maxItems: (params) => `at most ${String(params.limit)} items`,
+  minItems: (params) => `at least ${String(params.limit)} items`,
+};
 
 // clients/typescript/scripts/service-rules.ts
 function kvNameProblem(field, value) {
@@ -1713,12 +2139,129 @@ function dnsRequestProblem(request) {
     dnsDomainsProblem(domains)
   );
 }
-function webhookFieldsProblem(body) {
-  const unknown = Object.keys(body).find((field) => !define_SCHEMA_FACTS_default.webhookFields.includes(field));
-  if (unknown !== void 0) return `Unknown field: ${unknown}`;
-  if (body.schedule === void 0) return null;
-  const conflicting = MAILBOX_ONLY_FIELDS.find((field) => body[field] !== void 0);
-  return conflicting === void 0 ? null : scheduleConflict(conflicting);
+var TYPE_OF = {
+  object: (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+  array: Array.isArray,
+  string: (value) => typeof value === 'string',
+  boolean: (value) => typeof value === 'boolean',
+  number: (value) => typeof value === 'number' && Number.isFinite(value),
+  integer: (value) => Number.isInteger(value),
+  null: (value) => value === null,
+};
+var FORMATS = { email: EMAIL_ADDRESS };
+function schemaError(schema, value, path = '') {
+  const fail3 = (keyword, params, message) => ({
+    keyword,
+    instancePath: path,
+    params,
+    parentSchema: schema,
+    message,
+  });
+  if (value === null && schema.nullable === true) return null;
+  if (schema.type !== void 0 && TYPE_OF[schema.type]?.(value) !== true)
+    return fail3('type', { type: schema.type }, `must be ${schema.type}`);
+  if (schema.enum !== void 0 && !schema.enum.includes(value))
+    return fail3('enum', { allowedValues: schema.enum }, 'must be equal to one of the allowed values');
+  if (typeof value === 'number') {
+    if (schema.maximum !== void 0 && value > schema.maximum)
+      return fail3('maximum', { comparison: '<=', limit: schema.maximum }, `must be <= ${schema.maximum}`);
+    if (schema.minimum !== void 0 && value < schema.minimum)
+      return fail3('minimum', { comparison: '>=', limit: schema.minimum }, `must be >= ${schema.minimum}`);
+  }
+  if (typeof value === 'string') {
+    const length = Array.from(value).length;
+    if (schema.maxLength !== void 0 && length > schema.maxLength)
+      return fail3('maxLength', { limit: schema.maxLength });
+    if (schema.minLength !== void 0 && length < schema.minLength)
+      return fail3('minLength', { limit: schema.minLength });
+    if (schema.pattern !== void 0 && !new RegExp(schema.pattern, 'u').test(value))
+      return fail3('pattern', { pattern: schema.pattern }, `must match pattern "${schema.pattern}"`);
+    const format = schema.format === void 0 ? void 0 : FORMATS[schema.format];
+    if (format !== void 0 && !format.test(value))
+      return fail3('format', { format: schema.format }, `must match format "${schema.format ?? ''}"`);
+  }
+  if (TYPE_OF.object?.(value) === true) return objectError(schema, value, path, fail3);
+  return null;
+}
+function objectError(schema, value, path, fail3) {
+  const keys = Object.keys(value);
+  if (schema.maxProperties !== void 0 && keys.length > schema.maxProperties)
+    return fail3('maxProperties', { limit: schema.maxProperties });
+  const missing = schema.required?.find((name) => value[name] === void 0);
+  if (missing !== void 0) return fail3('required', { missingProperty: missing });
+  const properties = schema.properties ?? {};
+  const extra = schema.additionalProperties;
+  for (const key of keys) {
+    if (Object.hasOwn(properties, key) || extra === void 0 || extra === true) continue;
+    if (extra === false) return fail3('additionalProperties', { additionalProperty: key });
+    const error = schemaError(extra, value[key], `${path}/${pointer(key)}`);
+    if (error !== null) return error;
+  }
+  for (const [key, property] of Object.entries(properties)) {
+    if (value[key] === void 0) continue;
+    const error = schemaError(property, value[key], `${path}/${pointer(key)}`);
+    if (error !== null) return error;
+  }
+  return null;
+}
+var pointer = (key) => key.replace(/~/g, '~0').replace(/\//g, '~1');
+function bodySchemaProblem(operation, body) {
+  const error = schemaError(define_SCHEMA_FACTS_default.bodies[operation], body);
+  return error === null ? null : describeValidationError(error, 'body');
+}
+function webhookBodyProblem(body, now, pathId) {
+  const schemaProblem = bodySchemaProblem(pathId === void 0 ? 'webhookCreate' : 'webhookReplace', body);
+  if (schemaProblem !== null) return schemaProblem;
+  const input = body;
+  if (pathId !== void 0 && input.webhookId !== void 0 && input.webhookId !== pathId) return RENAME_REFUSED;
+  if (input.webhookId !== void 0) {
+    const idProblem = webhookIdProblem(input.webhookId);
+    if (idProblem !== null) return idProblem;
+  }
+  const config = configFromInput(input, now);
+  return config.ok ? webhookUrlProblem2(input.url) : config.error;
+}
+function webhookPatchProblem(patch, now) {
+  const schemaProblem = bodySchemaProblem('webhookUpdate', patch);
+  if (schemaProblem !== null) return schemaProblem;
+  const fields = patch;
+  const schedule = fields.schedule;
+  if (schedule !== void 0 && schedule !== null) {
+    const conflicting = MAILBOX_ONLY_FIELDS.find((field) => fields[field] !== void 0);
+    if (conflicting !== void 0) return scheduleConflict(conflicting);
+  }
+  if (fields.headers !== void 0 && fields.headers !== null) {
+    const headersProblem = checkHeaders(fields.headers);
+    if (headersProblem !== null) return headersProblem;
+  }
+  if (schedule?.cron !== void 0 && schedule.timezone !== void 0) {
+    const problem = scheduleProblem(schedule.cron, schedule.timezone, now);
+    if (problem !== null) return problem;
+  } else if (schedule?.cron !== void 0) {
+    const cron = parseCronFields(schedule.cron);
+    if (!cron.ok) return cron.error;
+  } else if (schedule?.timezone !== void 0 && canonicalZone(schedule.timezone) === null) {
+    return unknownZone(schedule.timezone);
+  }
+  const alone = validateFormatConfig({ options: fields.options, template: fields.template });
+  if (alone !== null) return alone;
+  const format = fields.format;
+  const needsStored =
+    format === void 0 ||
+    (REQUIRED_OPTION[format] !== void 0 && fields.options === void 0) ||
+    (format === 'custom' && fields.template === void 0);
+  if (!needsStored) {
+    const formatProblem = validateFormatConfig({ format, options: fields.options, template: fields.template });
+    if (formatProblem !== null) return formatProblem;
+  }
+  return fields.url === void 0 ? null : webhookUrlProblem2(fields.url);
+}
+function settingsProblem(body) {
+  const schemaProblem = bodySchemaProblem('settingsUpdate', body);
+  if (schemaProblem !== null) return schemaProblem;
+  const webhook = body.low_balance_webhook;
+  if (webhook === void 0 || webhook === null) return null;
+  return webhookUrlProblem(webhook.url) ?? webhookContentProblem(webhook);
 }
 function aiSummaryProblem(level) {
   return level === void 0 || define_SCHEMA_FACTS_default.aiSummaryLevels.includes(level)
@@ -1732,7 +2275,7 @@ function webhookIdProblem(webhookId) {
     ? `Invalid webhookId: ${webhookId} is reserved`
     : null;
 }
-function webhookUrlProblem(url) {
+function webhookUrlProblem2(url) {
   return stringProblem('url', url, define_SCHEMA_FACTS_default.webhookUrl) ?? urlRuleProblem(url, false);
 }
 function metadataUrlProblem(url) {
@@ -1752,6 +2295,9 @@ function urlRuleProblem(url, allowHttp) {
 }
 function webhookHeadersProblem(headers) {
   return checkHeaders(headers);
+}
+function repeatedHeaderNamesProblem(names) {
+  return repeatedHeaderProblem(names);
 }
 function webhookFormatProblem(format, options, template) {
   return validateFormatConfig({ format, options, template });
@@ -1777,10 +2323,13 @@ export {
   kvValueProblem,
   listLimitProblem,
   metadataUrlProblem,
+  repeatedHeaderNamesProblem,
   scheduleProblem,
-  webhookFieldsProblem,
+  settingsProblem,
+  webhookBodyProblem,
   webhookFormatProblem,
   webhookHeadersProblem,
   webhookIdProblem,
-  webhookUrlProblem,
+  webhookPatchProblem,
+  webhookUrlProblem2 as webhookUrlProblem,
 };

@@ -6,6 +6,7 @@ import type { AdminCall } from './admin.js';
 
 /** The wallet and the whole number of credits of `credit` and `debit`. */
 function walletAndAmount(call: AdminCall): { wallet: string; amount: number } {
+  call.only(`admin ${call.positionals[0] ?? ''}`, 3, ['reason']);
   const wallet = required(call.positionals, 1, 'token|hash');
   const amount = required(call.positionals, 2, 'amount');
   if (!/^\d+$/.test(amount)) throw new UsageError('<amount> must be a whole number');
@@ -27,6 +28,7 @@ export async function debitWallet(call: AdminCall, client: Coinop): Promise<void
 
 /** Deleting cannot be undone (the keys, webhooks and log go with the wallet), so it asks for --yes on the command line. */
 export async function deleteWallet(call: AdminCall, client: Coinop): Promise<void> {
+  call.only('admin delete', 2, ['yes']);
   const wallet = required(call.positionals, 1, 'token|hash');
   if (call.values.yes !== true)
     throw new UsageError('deleting a wallet and all its data is irreversible: add --yes to confirm');

@@ -20,6 +20,7 @@ function paging(call: AdminCall): { limit?: number; cursor?: string } {
 
 export async function listWallets(call: AdminCall, client: Coinop): Promise<void> {
   if (call.positionals.length > 1) throw new UsageError('admin list takes no <token|hash>: see admin wallets');
+  call.only('admin list', 1, ['sort', 'limit', 'cursor']);
   const sort = call.values.sort;
   if (sort !== undefined && !SORTS.includes(sort as Sort)) throw new UsageError(`--sort is one of ${SORTS.join(', ')}`);
   const result = await client.adminWallets({ ...paging(call), ...(sort === undefined ? {} : { sort: sort as Sort }) });
@@ -36,11 +37,13 @@ export async function listWallets(call: AdminCall, client: Coinop): Promise<void
 }
 
 export async function showWallet(call: AdminCall, client: Coinop): Promise<void> {
+  call.only(`admin ${call.positionals[0] ?? ''}`, 2);
   const result = await client.adminWallet(required(call.positionals, 1, 'token|hash'));
   call.out.result(result.data, result, () => fields(result.data));
 }
 
 export async function walletLogs(call: AdminCall, client: Coinop): Promise<void> {
+  call.only('admin logs', 2, ['type', 'limit', 'cursor']);
   const wallet = required(call.positionals, 1, 'token|hash');
   // The service checks the category (400 naming the allowed ones), as for `coinop logs --type`.
   const type = call.values.type as AdminWalletLogsQuery['type'];
@@ -52,6 +55,7 @@ export async function walletLogs(call: AdminCall, client: Coinop): Promise<void>
 
 export async function serviceStats(call: AdminCall, client: Coinop): Promise<void> {
   if (call.positionals.length > 1) throw new UsageError('admin stats takes no arguments');
+  call.only('admin stats', 1, ['days']);
   const days = integer(call.values.days, 'days');
   const result = await client.adminStats(days === undefined ? {} : { days });
   const { wallets, credits, spentPerDay } = result.data;

@@ -4,6 +4,7 @@ import { UsageError } from '../exit-codes.js';
 import type { Coinop } from '../../client.js';
 import { creditWallet, debitWallet, deleteWallet } from './admin-changes.js';
 import { listWallets, serviceStats, showWallet, walletLogs } from './admin-reads.js';
+import { prices } from '../price.js';
 
 /** Every option of the admin subcommands; each reads its own. */
 const ADMIN_OPTIONS = {
@@ -31,7 +32,7 @@ const SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
 };
 
 export const adminCommand: Command = {
-  summary: 'operator API (ADMIN_TOKEN): list, wallets, logs, stats, credit, debit, delete',
+  summary: `operator API (ADMIN_TOKEN): list, wallets, logs, stats, credit, debit, delete (${prices({ list: 'walletList', wallets: 'walletGet', logs: 'walletLogs', stats: 'serviceStats', credit: 'walletCredit', debit: 'walletDebit', delete: 'walletDelete' })})`,
   usage: [
     'coinop admin list [--sort lastUsed|balance|created] [-n|--limit count] [--cursor c]   (one page of wallets)',
     'coinop admin wallets <token|hash>',

@@ -2,6 +2,7 @@ import type { Command } from '../command.js';
 import { integer, invocation, required } from '../command.js';
 import { UsageError } from '../exit-codes.js';
 import { nextPageNote, table, when } from '../output.js';
+import { price, priced, prices } from '../price.js';
 
 /** Listing options shared by `ls` and `buckets`: the query of GET /kv/{bucket} and GET /kv. */
 function paging(values: { prefix?: string; limit?: string; cursor?: string }): {
@@ -18,13 +19,21 @@ function paging(values: { prefix?: string; limit?: string; cursor?: string }): {
 }
 
 export const kvCommand: Command = {
-  summary: 'key-value store: set, get, del, ls, buckets',
+  summary: `key-value store: set, get, del, ls, buckets (${prices({ set: 'kvSet', get: 'kvGet', del: 'kvDelete', ls: 'kvList', buckets: 'kvBuckets' })})`,
   usage: [
-    'coinop kv set <bucket> <key> <value> [--ttl seconds]   (value "-" reads standard input)',
-    'coinop kv get <bucket> <key>',
-    'coinop kv del <bucket> <key>',
-    'coinop kv ls <bucket> [--prefix p] [-n|--limit count] [--cursor c]   (one page of keys; the next page is --cursor shown after it)',
-    'coinop kv buckets [--prefix p] [-n|--limit count] [--cursor c]       (one page of buckets, with their keys and bytes)',
+    priced('coinop kv set <bucket> <key> <value> [--ttl seconds]', price('kvSet'), 'value "-" reads standard input'),
+    priced('coinop kv get <bucket> <key>', price('kvGet')),
+    priced('coinop kv del <bucket> <key>', price('kvDelete')),
+    priced(
+      'coinop kv ls <bucket> [--prefix p] [-n|--limit count] [--cursor c]',
+      price('kvList'),
+      'one page of keys; the next page is --cursor shown after it',
+    ),
+    priced(
+      'coinop kv buckets [--prefix p] [-n|--limit count] [--cursor c]',
+      price('kvBuckets'),
+      'one page of buckets, with their keys and bytes',
+    ),
   ].join('\n'),
   async run(args) {
     const call = invocation(args, {
@@ -38,6 +47,7 @@ export const kvCommand: Command = {
     const key = () => required(call.positionals, 2, 'key');
     switch (sub) {
       case 'set': {
+        call.only('kv set', 4, ['ttl']);
         const given = required(call.positionals, 3, 'value');
         const value = given === '-' ? await readStdin() : given;
         const ttl = integer(call.values.ttl, 'ttl');
@@ -46,18 +56,21 @@ export const kvCommand: Command = {
         return;
       }
       case 'get': {
+        call.only('kv get', 3);
         const result = await call.client().kvGet(bucket(), key());
         call.out.result(result.data, result, () => result.data);
         return;
       }
       case 'del':
       case 'rm': {
+        call.only(`kv ${sub}`, 3);
         const result = await call.client().kvDelete(bucket(), key());
         call.out.result(result.data, result, () => result.data);
         return;
       }
       case 'ls':
       case 'list': {
+        call.only(`kv ${sub}`, 2, ['prefix', 'limit', 'cursor']);
         const result = await call.client().kvList(bucket(), paging(call.values));
         const { keys, cursor } = result.data;
         call.out.result(result.data, result, () =>
@@ -73,6 +86,7 @@ export const kvCommand: Command = {
       }
       case 'buckets': {
         if (call.positionals.length > 1) throw new UsageError('kv buckets takes no <bucket>');
+        call.only('kv buckets', 1, ['prefix', 'limit', 'cursor']);
         const result = await call.client().kvBuckets(paging(call.values));
         const { buckets, cursor } = result.data;
         call.out.result(result.data, result, () =>

@@ -3,20 +3,22 @@ import type { Command } from '../command.js';
 import { integer, invocation } from '../command.js';
 import { UsageError } from '../exit-codes.js';
 import { LOG_HEADERS, logRow, logTable } from '../log-table.js';
+import { price, priced } from '../price.js';
 import type { LogEntry, LogsQuery } from '../../types.js';
 
 const FOLLOW_INTERVAL_MS = 2000;
 const FOLLOW_WIDTHS = [24, 6, 32, 16, 6, 4, 7];
 
 export const logsCommand: Command = {
-  summary: 'recent calls made with the token (free); --follow keeps printing new ones',
-  usage: 'coinop logs [-n count] [--type kv|token|webhook|…] [--follow]',
+  summary: `recent calls made with the token (${price('logsList')}); --follow keeps printing new ones`,
+  usage: priced('coinop logs [-n count] [--type kv|token|webhook|…] [--follow]', price('logsList')),
   async run(args) {
     const call = invocation(args, {
       n: { type: 'string', short: 'n' },
       type: { type: 'string' },
       follow: { type: 'boolean', short: 'f', default: false },
     });
+    call.only('logs', 0, ['n', 'type', 'follow']);
     const n = integer(call.values.n, 'n');
     const query = {
       ...(n === undefined ? {} : { n }),

@@ -3,6 +3,7 @@ import { invocation, required } from '../command.js';
 import { CommandFailed, EXIT, UsageError } from '../exit-codes.js';
 import { fields, table } from '../output.js';
 import { withProgress } from '../progress.js';
+import { price, priced } from '../price.js';
 import type { DnsLookupRequest, DnsLookupResult, UrlMetadataRequest } from '../../types.js';
 
 type RecordType = NonNullable<DnsLookupRequest['recordTypes']>[number];
@@ -54,9 +55,9 @@ function dnsTable(result: DnsLookupResult): string {
 }
 
 export const dnsCommand: Command = {
-  summary: 'DNS lookup of one or more domains or IPs',
+  summary: `DNS lookup of one or more domains or IPs (${price('dnsLookup')})`,
   // E-mail security enrichment and TLS inspection are on unless turned off, as in the service.
-  usage: 'coinop dns <domain>… [--types A,MX,…] [--propagation] [--no-enrich] [--no-ssl]',
+  usage: priced('coinop dns <domain>… [--types A,MX,…] [--propagation] [--no-enrich] [--no-ssl]', price('dnsLookup')),
   async run(args) {
     const call = invocation(args, {
       types: { type: 'string' },
@@ -92,11 +93,15 @@ export const dnsCommand: Command = {
 type SummaryLevel = NonNullable<UrlMetadataRequest['aiSummary']>;
 const SUMMARY_LEVELS: readonly SummaryLevel[] = ['none', 'short', 'medium', 'long'];
 
+/** The summary levels but `none` are priced alike (the service's x-cost: `55, or 800 with aiSummary short, medium or long`). */
+const metaPrice = `${price('urlMetadata')}, ${price('urlMetadata', { aiSummary: 'short' })} with --summary ${SUMMARY_LEVELS.filter((level) => level !== 'none').join('|')}`;
+
 export const metaCommand: Command = {
-  summary: "a URL's metadata, with an optional AI summary",
-  usage: 'coinop meta <url> [--summary none|short|medium|long]',
+  summary: `a URL's metadata, with an optional AI summary (${metaPrice})`,
+  usage: priced('coinop meta <url> [--summary none|short|medium|long]', metaPrice),
   async run(args) {
     const call = invocation(args, { summary: { type: 'string' } });
+    call.only('meta', 1, ['summary']);
     const url = required(call.positionals, 0, 'url');
     const summary = call.values.summary;
     if (summary !== undefined && !SUMMARY_LEVELS.includes(summary as SummaryLevel))
@@ -111,10 +116,11 @@ export const metaCommand: Command = {
 };
 
 export const ipCommand: Command = {
-  summary: 'your IP address and where it is',
-  usage: 'coinop ip',
+  summary: `your IP address and where it is (${price('myIp')})`,
+  usage: priced('coinop ip', price('myIp')),
   async run(args) {
     const call = invocation(args, {});
+    call.only('ip', 0);
     const result = await call.client().myIp();
     call.out.result(result.data, result, () => fields(result.data as Record<string, unknown>));
   },

@@ -2,6 +2,9 @@ import type { Command } from '../command.js';
 import { integer, invocation, required } from '../command.js';
 import { CommandFailed, EXIT, UsageError } from '../exit-codes.js';
 import { fields, table, when } from '../output.js';
+import { price, priced, prices } from '../price.js';
+import { InvalidInput } from '../../errors.js';
+import { repeatedHeadersProblem } from '../../input-rules.js';
 import type { Webhook, WebhookCreate } from '../../types.js';
 
 function mode(webhook: Webhook): string {
@@ -11,15 +14,21 @@ function mode(webhook: Webhook): string {
 }
 
 export const webhookCommand: Command = {
-  summary: 'webhooks: ls, get, create, test, rm, deliveries',
+  summary: `webhooks: ls, get, create, test, rm, deliveries (${prices({ ls: 'webhookList', get: 'webhookGet', create: 'webhookCreate', test: 'webhookTest', rm: 'webhookDelete', deliveries: 'webhookDeliveries' })})`,
   usage: [
-    'coinop webhook ls',
-    'coinop webhook get <webhookId>',
-    'coinop webhook create <url> [--id webhookId] [--cron "m h dom mon dow" --timezone Zone] [--format slack|…] [--header name=value]…',
-    'coinop webhook create --body \'{"url": …}\'        (the whole JSON configuration)',
-    'coinop webhook test <webhookId>',
-    'coinop webhook rm <webhookId>',
-    'coinop webhook deliveries <webhookId> [-n count] [--status pending|success|failure]',
+    priced('coinop webhook ls', price('webhookList')),
+    priced('coinop webhook get <webhookId>', price('webhookGet')),
+    priced(
+      'coinop webhook create <url> [--id webhookId] [--cron "m h dom mon dow" --timezone Zone] [--format slack|…] [--header name=value]…',
+      price('webhookCreate'),
+    ),
+    priced('coinop webhook create --body \'{"url": …}\'', price('webhookCreate'), 'the whole JSON configuration'),
+    priced('coinop webhook test <webhookId>', price('webhookTest')),
+    priced('coinop webhook rm <webhookId>', price('webhookDelete')),
+    priced(
+      'coinop webhook deliveries <webhookId> [-n count] [--status pending|success|failure]',
+      price('webhookDeliveries'),
+    ),
   ].join('\n'),
   async run(args) {
     const call = invocation(args, {
@@ -37,6 +46,7 @@ export const webhookCommand: Command = {
     switch (sub) {
       case 'ls':
       case 'list': {
+        call.only(`webhook ${sub}`, 1);
         const result = await call.client().webhookList();
         const { webhooks } = result.data;
         call.out.result(result.data, result, () =>
@@ -50,16 +60,22 @@ export const webhookCommand: Command = {
         return;
       }
       case 'get': {
+        call.only('webhook get', 2);
         const result = await call.client().webhookGet(id());
         call.out.result(result.data, result, () => fields(result.data));
         return;
       }
       case 'create': {
+        // --body is the whole configuration: a <url> or a flag beside it would be left out of what is sent.
+        if (call.values.body === undefined)
+          call.only('webhook create', 2, ['id', 'cron', 'timezone', 'format', 'header']);
+        else call.only('webhook create --body', 1, ['body']);
         const result = await call.client().webhookCreate(createBody(call.positionals[1], call.values));
         call.out.result(result.data, result, () => fields(result.data));
         return;
       }
       case 'test': {
+        call.only('webhook test', 2);
         const result = await call.client().webhookTest(id());
         call.out.result(
           result.data,
@@ -76,11 +92,13 @@ export const webhookCommand: Command = {
       }
       case 'rm':
       case 'delete': {
+        call.only(`webhook ${sub}`, 2);
         const result = await call.client().webhookDelete(id());
         call.out.result(result.data, result, () => result.data);
         return;
       }
       case 'deliveries': {
+        call.only('webhook deliveries', 2, ['n', 'status']);
         const n = integer(call.values.n, 'n');
         const status = call.values.status;
         if (status !== undefined && status !== 'pending' && status !== 'success' && status !== 'failure')
@@ -132,11 +150,16 @@ function createBody(url: string | undefined, flags: CreateFlags): WebhookCreate 
   if ((flags.cron === undefined) !== (flags.timezone === undefined))
     throw new UsageError('--cron and --timezone go together');
   const headers: Record<string, string> = {};
+  const names: string[] = [];
   for (const header of flags.header ?? []) {
     const at = header.indexOf('=');
     if (at <= 0) throw new UsageError('--header is name=value');
+    names.push(header.slice(0, at));
     headers[header.slice(0, at)] = header.slice(at + 1);
   }
+  // The object keeps the last of two same-named headers; the service refuses a name twice in any case, so this does.
+  const repeated = repeatedHeadersProblem(names);
+  if (repeated !== null) throw new InvalidInput(repeated);
   // The document types the mode-dependent fields; the service checks the combination (400 with its reason).
   const body: Record<string, unknown> = { url };
   if (flags.id !== undefined) body.webhookId = flags.id;
