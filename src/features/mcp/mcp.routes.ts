@@ -30,13 +30,15 @@ const numberHeader = (value: string | string[] | number | undefined): number | u
  * HTTP call cannot differ in what they charge or log. The one difference: the POST has drawn a free call already,
  * and the first of its tool calls that costs nothing uses that one (a free tool call draws once, not twice).
  */
-function dispatchAs(
-  app: FastifyInstance,
-  token: string,
-  remoteAddress: string,
-  drawn: DrawnFreeCall,
-  spent: { cost: number },
-): RouteDispatch {
+/** One POST's caller, as its tool calls are made: its token and address, its drawn free call, what they cost so far. */
+interface PostCaller {
+  readonly token: string;
+  readonly remoteAddress: string;
+  readonly drawn: DrawnFreeCall;
+  readonly spent: { cost: number };
+}
+
+function dispatchAs(app: FastifyInstance, { token, remoteAddress, drawn, spent }: PostCaller): RouteDispatch {
   return async (call): Promise<RouteAnswer> => {
     const headers: Record<string, string> = { 'x-token': token };
     if (call.contentType !== undefined) headers['content-type'] = call.contentType;
@@ -120,7 +122,8 @@ export const mcpRoutes: FastifyPluginAsync<{ deps: Deps }> = async (app, { deps 
     }
     const token = tokenOf(request) ?? '';
     const spent = { cost: 0 };
-    const dispatch = dispatchAs(app, token, request.client.address || request.ip, caller.drawn, spent);
+    const remoteAddress = request.client.address || request.ip;
+    const dispatch = dispatchAs(app, { token, remoteAddress, drawn: caller.drawn, spent });
     const answer = await answerPost(SERVICE_VERSION, dispatch, webHeaders(request), request.body);
     void reply.code(answer.status);
     answer.headers.forEach((value, name) => void reply.header(name, value));
