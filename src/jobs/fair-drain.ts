@@ -34,6 +34,11 @@ export interface ClaimShares {
   /** Keys with items running and room left (roomFor); any other key has its whole share free. */
   readonly busy: readonly PoolKey[];
   roomFor(key: PoolKey): number;
+  /**
+   * Whether one more item of `key` can start after those this claim took already, counting it if so: a batch of many
+   * wallets takes no more than the shared slots and the reserve hold (FairLimiter.claimPlan), so none of it waits.
+   */
+  take(key: PoolKey): boolean;
 }
 
 /** Resolves once nothing is due and every claimed item is done; rejects with a fetch error, after the items in hand finish. */
@@ -58,7 +63,12 @@ export async function drainFairly<T>(options: FairDrainOptions<T>): Promise<void
     if (limit > 0) {
       try {
         full = pool.fullKeys();
-        const batch = await options.fetch(limit, { full, busy: pool.busyKeys(), roomFor: (key) => pool.roomFor(key) });
+        const batch = await options.fetch(limit, {
+          full,
+          busy: pool.busyKeys(),
+          roomFor: (key) => pool.roomFor(key),
+          take: pool.claimPlan(),
+        });
         for (const item of batch.items) start(item);
         more = batch.more;
       } catch (error) {

@@ -93,6 +93,25 @@ export class FairLimiter {
   }
 
   /**
+   * A claim of several tasks at once, as they would start one after another: the function says whether a task of
+   * `key` could start after those it said yes to before (the key's share, then the shared slots, then the reserve for
+   * a key holding fewer than `reservedPerKey`), and counts it if so. Nothing starts: the claimer runs them next.
+   */
+  claimPlan(): (key: PoolKey) => boolean {
+    let running = this.running;
+    const taken = new Map<PoolKey, number>();
+    return (key) => {
+      if (this.waitingOf.has(key)) return false;
+      const planned = taken.get(key) ?? 0;
+      const active = this.activeOf(key) + planned;
+      if (active >= this.options.perKey || running >= this.capacityFor(active)) return false;
+      running += 1;
+      taken.set(key, planned + 1);
+      return true;
+    };
+  }
+
+  /**
    * Keys running tasks with no room for another now (their `perKey` taken, or the shared slots taken and they hold
    * `reservedPerKey` or more): work of theirs should not be claimed.
    */

@@ -57,14 +57,7 @@ function withinShares<R extends { readonly row: DueRow; readonly plan: RunPlan }
   shares: ClaimShares | undefined,
 ): R[] {
   if (shares === undefined) return [...entries];
-  const taken = new Map<number, number>();
-  return entries.filter(({ row, plan }) => {
-    if (plan.kind !== 'fire') return true;
-    const count = taken.get(row.wallet_id) ?? 0;
-    if (count >= shares.roomFor(row.wallet_id)) return false;
-    taken.set(row.wallet_id, count + 1);
-    return true;
-  });
+  return entries.filter(({ row, plan }) => plan.kind !== 'fire' || shares.take(row.wallet_id));
 }
 
 /**

@@ -10,26 +10,22 @@ interface Item {
 
 /**
  * A store of due items claimed as the scheduler's statement claims them: up to `limit` due rows, none of a full
- * wallet, of which at most each wallet's room is taken; `more` says the rows read filled the limit.
+ * wallet, of which those `shares.take` allows are taken; `more` says the rows read filled the limit. `claimed`
+ * counts every item taken.
  */
 function dueItems(items: Item[]) {
   const due = [...items];
+  const counts = { claimed: 0 };
   const fetch = async (limit: number, shares: ClaimShares) => {
     // The claim takes a turn of the event loop, as a store's does: items in hand may end meanwhile.
     await new Promise((resolve) => setImmediate(resolve));
     const rows = due.filter((item) => !shares.full.includes(item.wallet)).slice(0, limit);
-    const room = new Map<number, number>();
-    const taken: Item[] = [];
-    for (const item of rows) {
-      const left = room.get(item.wallet) ?? shares.roomFor(item.wallet);
-      if (left <= 0) continue;
-      room.set(item.wallet, left - 1);
-      taken.push(item);
-      due.splice(due.indexOf(item), 1);
-    }
+    const taken = rows.filter((item) => shares.take(item.wallet));
+    for (const item of taken) due.splice(due.indexOf(item), 1);
+    counts.claimed += taken.length;
     return { items: taken, more: rows.length === limit };
   };
-  return { due, fetch };
+  return { due, fetch, counts };
 }
 
 it('carries out every due item of a wallet whose share is smaller than its work, though its items end during a claim', async () => {
@@ -155,4 +151,37 @@ it("claims for the pool's reserve once its shared slots are taken: another walle
   }
   await drain;
   expect(store.due).toEqual([]);
+});
+
+it('claims no more than can start: many wallets due at once fill the shared slots and the reserve, none of it waits', async () => {
+  const pool = new FairLimiter({ slots: 8, perKey: 2, reserved: 8 });
+  // 16 wallets with 2 slow items each, due at once: 8 shared slots (4 wallets' pairs), then 8 reserved (one each of 8 more).
+  const store = dueItems(Array.from({ length: 32 }, (_, n) => ({ wallet: Math.floor(n / 2), n })));
+  const slow: Array<() => void> = [];
+  let started = 0;
+  const drain = drainFairly<Item>({
+    pool,
+    keyOf: (item) => item.wallet,
+    fetch: store.fetch,
+    handle: async () => {
+      started += 1;
+      await new Promise<void>((resolve) => slow.push(resolve));
+    },
+    onError: (error) => {
+      throw error;
+    },
+    concurrency: pool.capacity,
+    batchSize: 64,
+    recheckMs: 1000,
+  });
+  for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+  // Before, each wallet's whole room was claimed (32 items): half of them waited in the pool, holding the drain's
+  // hands while reserved slots stood free for a wallet that falls due next.
+  expect([store.counts.claimed, started, pool.active]).toEqual([16, 16, 16]);
+  while (store.due.length > 0 || slow.length > 0) {
+    slow.splice(0).forEach((release) => release());
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  await drain;
+  expect(started).toBe(32);
 });
