@@ -28,7 +28,7 @@ import { ServiceMetrics } from './observability/metrics.js';
 import { Tracing } from './observability/tracing.js';
 import { stdoutDestination } from './observability/log-destination.js';
 import { wideFileMessage } from './store/sqlite/private-files.js';
-import { createPools } from './outbound/pools.js';
+import { createPools, poolSizesFor } from './outbound/pools.js';
 import type { CorePorts } from './ports.js';
 
 export const SERVICE_VERSION = '0.1.0';
@@ -80,7 +80,6 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
   const logger = overrides.logger ?? createLogger(config);
   const clock = overrides.clock ?? systemClock;
   const metrics = new ServiceMetrics();
-  const pools = createPools();
   const { endpoint, serviceName } = config.otel;
   const tracing =
     endpoint === undefined ? undefined : new Tracing({ endpoint, serviceName, serviceVersion: SERVICE_VERSION });
@@ -94,6 +93,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
       onWideFile: (file) => logger.warn({ file: file.path }, wideFileMessage(file)),
     });
   const store = tracing?.store(openedStore) ?? openedStore;
+  const pools = createPools(poolSizesFor(store.dialect));
   const ledger = new Ledger(store, { clock, logger, metrics, readCharges: config.readCharges });
   // One address guard and one set of trusted roots (OUTBOUND_ALLOW_CIDRS, OUTBOUND_CA_FILE) for every way out:
   // HTTP(S) through `outbound`, DNS servers and TLS inspection through `dns`.

@@ -2,6 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { errors } from '../errors.js';
 import { FairLimiter, PoolFullError } from '../lib/fair-limiter.js';
 import type { FairLimiterOptions, PoolKey } from '../lib/fair-limiter.js';
+import type { Dialect } from '../store/store.js';
 
 /**
  * Every shared pool of outbound or costly work, shared fairly between wallets (docs/limits.md "Shared pools"):
@@ -61,6 +62,15 @@ export const POOL_SIZES: Readonly<Record<Exclude<keyof Pools, 'summaryCalls'>, F
   // sends at once, the loop serves other calls between them. A new wallet waits for at most the two running.
   listings: { slots: 2, perKey: 1, maxWaitingPerKey: 16 },
 };
+
+/**
+ * The sizes for a store's engine: on SQLite a listing's read holds the event loop, so two run in a turn at most; on
+ * PostgreSQL it waits for the database, so more of the wallets' listings may be at work at once (each holds one of
+ * DATABASE_POOL_SIZE's connections for a statement).
+ */
+export function poolSizesFor(dialect: Dialect): typeof POOL_SIZES {
+  return dialect === 'postgres' ? { ...POOL_SIZES, listings: { ...POOL_SIZES.listings, slots: 8 } } : POOL_SIZES;
+}
 
 export function createPools(sizes: typeof POOL_SIZES = POOL_SIZES): Pools {
   const { perKey, maxWaitingPerKey = 0 } = sizes.summaries;

@@ -37,7 +37,7 @@ export interface Sql {
   run(sql: string, params?: readonly unknown[]): Promise<RunResult>;
 }
 
-/** Which engine a store runs on: for the store's own code and the composition root's log line only. */
+/** Which engine a store runs on: for the store's own code and the composition root's (its log line, the pools' sizes) only. */
 export type Dialect = 'sqlite' | 'postgres';
 
 export interface WriteOptions {

@@ -155,10 +155,10 @@ export const logRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, 
       const before = cursor === undefined ? NEWEST : decodeCursor(cursor);
       if (before === undefined) throw errors.invalidField('cursor', CURSOR_RULE);
       const walletId = walletOf(request).id;
+      // This instance's own pending rows are written first, so a caller sees the calls it just made.
+      await deps.ledger.flush();
       // A filtered page may walk up to 5,000 entries (logs.page.ts): a listing (inListingTurn), free as it is.
       return inListingTurn(deps.pools, walletId, async () => {
-        // This instance's own pending rows are written first, so a caller sees the calls it just made.
-        await deps.ledger.flush();
         const page = await logPage(deps.store, {
           walletId,
           n,
