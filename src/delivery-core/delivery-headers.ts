@@ -5,6 +5,8 @@
  */
 export const MAX_HEADERS = 20;
 export const MAX_HEADER_VALUE_LENGTH = 1000;
+/** Names come back in full on every read of the webhook: bounded, as real header names are short. */
+export const MAX_HEADER_NAME_LENGTH = 256;
 
 /** The Standard Webhooks headers each signed attempt carries (signing.ts). */
 export const SIGNATURE_HEADERS = {
@@ -56,6 +58,8 @@ export function checkHeaders(headers: Record<string, string>, field = 'headers')
   if (names.length > MAX_HEADERS) return `Invalid ${field}: at most ${MAX_HEADERS} headers`;
   const seen = new Set<string>();
   for (const name of names) {
+    if (name.length > MAX_HEADER_NAME_LENGTH)
+      return `Invalid ${field}: "${name.slice(0, 40)}…" is longer than ${MAX_HEADER_NAME_LENGTH} characters`;
     if (!TOKEN.test(name)) return `Invalid ${field}: "${name}" is not a valid header name`;
     const lower = name.toLowerCase();
     if (FORBIDDEN.has(lower)) return `Invalid ${field}: "${name}" cannot be set`;

@@ -5,6 +5,8 @@ import { validateTemplate } from './template-engine.js';
 
 export const OPTIONS_MAX_KEYS = 10;
 export const OPTION_VALUE_MAX_CHARS = 500;
+/** Keys come back in full on every read of the webhook: bounded, as the formats' own (`chat_id`, `routing_key`) are short. */
+export const OPTION_KEY_MAX_CHARS = 64;
 
 /** Options a format cannot work without. */
 export const REQUIRED_OPTION: Readonly<Partial<Record<string, string>>> = {
@@ -40,6 +42,8 @@ function validateOptions(options: unknown): string | null {
   const entries = Object.entries(options);
   if (entries.length > OPTIONS_MAX_KEYS) return `Invalid options: at most ${OPTIONS_MAX_KEYS} keys`;
   for (const [key, value] of entries) {
+    if (Array.from(key).length > OPTION_KEY_MAX_CHARS)
+      return `Invalid options: key ${shortKey(key)} is longer than ${OPTION_KEY_MAX_CHARS} characters`;
     if (typeof value !== 'string') return `Invalid options: ${shortKey(key)} must be a string`;
     // Code points, as for KV values: an emoji is one character to the user.
     if (Array.from(value).length > OPTION_VALUE_MAX_CHARS) {

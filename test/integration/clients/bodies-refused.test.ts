@@ -43,6 +43,8 @@ const WHOLE_BODIES: readonly unknown[] = [
   { url: HOOK, schedule: { cron: 5, timezone: 'UTC' } },
   { url: HOOK, schedule: null },
   { url: HOOK, headers: null },
+  { url: HOOK, schedule: SCHEDULE, headers: { [`x-${'a'.repeat(255)}`]: 'v' } },
+  { url: HOOK, format: 'telegram', options: { chat_id: '1', ['k'.repeat(65)]: 'v' } },
 ];
 
 const REFUSED: readonly BodyCase[] = [

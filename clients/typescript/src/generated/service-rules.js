@@ -1495,6 +1495,7 @@ function isPlainObject(value) {
 // src/formats/format-config.ts
 var OPTIONS_MAX_KEYS = 10;
 var OPTION_VALUE_MAX_CHARS = 500;
+var OPTION_KEY_MAX_CHARS = 64;
 var REQUIRED_OPTION = {
   pagerduty: 'routing_key',
   telegram: 'chat_id',
@@ -1517,6 +1518,8 @@ function validateOptions(options) {
   const entries = Object.entries(options);
   if (entries.length > OPTIONS_MAX_KEYS) return `Invalid options: at most ${OPTIONS_MAX_KEYS} keys`;
   for (const [key, value] of entries) {
+    if (Array.from(key).length > OPTION_KEY_MAX_CHARS)
+      return `Invalid options: key ${shortKey(key)} is longer than ${OPTION_KEY_MAX_CHARS} characters`;
     if (typeof value !== 'string') return `Invalid options: ${shortKey(key)} must be a string`;
     if (Array.from(value).length > OPTION_VALUE_MAX_CHARS) {
       return `Invalid options: ${shortKey(key)} must be at most ${OPTION_VALUE_MAX_CHARS} characters`;
@@ -1802,6 +1805,7 @@ var quote = (text) => JSON.stringify(text.length > 64 ? `${text.slice(0, 64)}\u2
 init_define_SCHEMA_FACTS();
 var MAX_HEADERS = 20;
 var MAX_HEADER_VALUE_LENGTH = 1e3;
+var MAX_HEADER_NAME_LENGTH = 256;
 var SIGNATURE_HEADERS = {
   id: 'webhook-id',
   timestamp: 'webhook-timestamp',
@@ -1840,6 +1844,8 @@ function checkHeaders(headers, field = 'headers') {
   if (names.length > MAX_HEADERS) return `Invalid ${field}: at most ${MAX_HEADERS} headers`;
   const seen = /* @__PURE__ */ new Set();
   for (const name of names) {
+    if (name.length > MAX_HEADER_NAME_LENGTH)
+      return `Invalid ${field}: "${name.slice(0, 40)}\u2026" is longer than ${MAX_HEADER_NAME_LENGTH} characters`;
     if (!TOKEN.test(name)) return `Invalid ${field}: "${name}" is not a valid header name`;
     const lower = name.toLowerCase();
     if (FORBIDDEN.has(lower)) return `Invalid ${field}: "${name}" cannot be set`;
