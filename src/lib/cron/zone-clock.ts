@@ -82,6 +82,9 @@ const IANA_SHAPE = /^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*$/;
  */
 export function canonicalZone(timezone: string): string | null {
   if (timezone.length > 64 || !IANA_SHAPE.test(timezone)) return null;
+  // tzdata's placeholder for "no local time": some ICU builds (Chromium's) take it, Node's does not, so the console
+  // would pass what the service refuses (and charges for).
+  if (timezone.toLowerCase() === 'factory') return null;
   let resolved: string;
   try {
     resolved = new Intl.DateTimeFormat('en-US', { timeZone: timezone }).resolvedOptions().timeZone;

@@ -1738,6 +1738,7 @@ function zoneClock(timezone) {
 var IANA_SHAPE = /^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*$/;
 function canonicalZone(timezone) {
   if (timezone.length > 64 || !IANA_SHAPE.test(timezone)) return null;
+  if (timezone.toLowerCase() === 'factory') return null;
   let resolved;
   try {
     resolved = new Intl.DateTimeFormat('en-US', { timeZone: timezone }).resolvedOptions().timeZone;
