@@ -5,6 +5,15 @@ import type * as T from './types.js';
 
 export type Problem = string | null;
 
+/**
+ * A JSON body as the service will read it: what JSON.stringify sends (a field set to undefined left out, a Date as
+ * its text, NaN as null), so the checks judge the request, not the object handed to the SDK.
+ */
+function asSent(body: unknown): unknown {
+  const text = JSON.stringify(body);
+  return text === undefined ? undefined : (JSON.parse(text) as unknown);
+}
+
 /** The first problem of several, or null. */
 export const first = (...problems: readonly Problem[]): Problem => problems.find((problem) => problem !== null) ?? null;
 
@@ -39,16 +48,17 @@ export const webhookIdProblem = (webhookId: string): Problem => rules.webhookIdP
  * --body`) may be anything, and is refused in the service's words rather than failing on a missing field.
  */
 export const webhookInputProblem = (input: unknown, now: Date, pathId?: string): Problem =>
-  rules.webhookBodyProblem(input, now, pathId);
+  rules.webhookBodyProblem(asSent(input), now, pathId);
 
 /** `--header` names as typed: the same name twice, in any case, is refused as the service refuses it in an object. */
 export const repeatedHeadersProblem = (names: readonly string[]): Problem => rules.repeatedHeaderNamesProblem(names);
 
 /** The fields a PATCH gives, judged as far as they can be without the stored webhook they change. */
-export const webhookPatchProblem = (patch: unknown, now: Date): Problem => rules.webhookPatchProblem(patch, now);
+export const webhookPatchProblem = (patch: unknown, now: Date): Problem =>
+  rules.webhookPatchProblem(asSent(patch), now);
 
 /** A low-balance settings update (PUT /token/settings), as the service judges it before its network check. */
-export const settingsProblem = (settings: unknown): Problem => rules.settingsProblem(settings);
+export const settingsProblem = (settings: unknown): Problem => rules.settingsProblem(asSent(settings));
 
 export const dnsProblem = (request: T.DnsLookupRequest): Problem =>
   rules.dnsRequestProblem(request as Readonly<Record<string, unknown>>);

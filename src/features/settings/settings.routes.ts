@@ -16,13 +16,16 @@ const meter = { cost: 1, category: 'settings' } as const;
 const readMeter = { ...meter, readOnly: true } as const;
 
 /** Save-time checks: the URL must be public HTTPS (the same check webhooks get), headers and format sane. */
+/** What needs no network first, as a webhook's own save does: the clients, which see no address policy, word it alike. */
 async function checkWebhook(deps: Deps, webhook: LowBalanceWebhook): Promise<string | null> {
+  const contentProblem = webhookContentProblem(webhook);
+  if (contentProblem !== null) return contentProblem;
   try {
     await deps.outbound.checkUrl(webhook.url);
   } catch (error) {
     return underLowBalanceWebhook(error instanceof OutboundError ? error.message : 'Invalid url');
   }
-  return webhookContentProblem(webhook);
+  return null;
 }
 
 function view(webhook: LowBalanceWebhook) {

@@ -115,6 +115,27 @@ describeEachStore('webhook bodies the service would refuse, refused by the clien
     expect((await client.webhookReplace('full', { url: body.url, schedule: SCHEDULE })).cost).toBe(1);
   });
 
+  it('the SDK judges the JSON it sends, not the object it is handed: fields set to undefined, a Date, NaN', async () => {
+    const client = new Coinop({ baseUrl: service.url(), token: await service.app().createToken(100) });
+    const channel: string | undefined = undefined;
+    const created = await client.webhookCreate({
+      webhookId: 'as-sent',
+      url: service.outbound.url('/h'),
+      headers: { 'X-A': '1', 'X-B': undefined as unknown as string },
+      format: 'custom',
+      template: { text: '{{subject}}', channel, since: new Date(0), ratio: Number.NaN },
+      options: { chat_id: '1', thread: undefined as unknown as string },
+    });
+    expect(created.cost).toBe(1);
+    expect(created.data.headers).toEqual({ 'X-A': '***' });
+    const patched = await client.webhookUpdate('as-sent', { template: { text: '{{subject}}', x: undefined } });
+    expect(patched.cost).toBe(1);
+    const settings = await client.settingsUpdate({
+      low_balance_webhook: { url: service.outbound.url('/low'), headers: { 'X-A': undefined as unknown as string } },
+    });
+    expect(settings.cost).toBe(1);
+  });
+
   it('the SDK refuses a PATCH the service would refuse whatever the stored webhook, and sends one the stored webhook may settle', async () => {
     const token = await service.app().createToken(100);
     const client = new Coinop({ baseUrl: service.url(), token });
@@ -200,6 +221,8 @@ describeEachStore('low-balance settings the service would refuse, refused by the
       { low_balance_webhook: { url: 'https://user:pass@hooks.example.com/h' } },
       { low_balance_webhook: { url: hook, format: 'slak' } },
       { low_balance_webhook: { url: hook, format: 'telegram' } },
+      // Two faults: the one that needs no network is said first, by the service as by the SDK (which sees no policy).
+      { low_balance_webhook: { url: 'https://10.0.0.1/x', format: 'telegram' } },
       { low_balance_webhook: { url: hook, headers: { A: '1', a: '2' } } },
       { low_balance_webhook: { url: hook, options: { k: 'x'.repeat(501) } } },
       { low_balance_webhook: { headers: {} } },
