@@ -47,7 +47,8 @@ export const POOL_SIZES: Readonly<Record<Exclude<keyof Pools, 'summaryCalls'>, F
   // that many more wallets hold work too. Sized by what a task holds: a page up to 2 MiB, a parse up to 30 MB.
   pageFetches: { slots: 64, perKey: 8, maxWaitingPerKey: 32, reserved: 32 },
   summaries: { slots: 16, perKey: 4, maxWaitingPerKey: 16, reserved: 16 },
-  // One thread parses pages, one at a time; a wallet's are bounded by its page fetches (8 running, 32 waiting).
+  // One thread parses pages, one at a time; an analysis runs inside its call's page-fetch slot, so a wallet has at
+  // most as many waiting as it holds fetch slots (8).
   pageAnalyses: { slots: 1, perKey: 1 },
   dnsCalls: { slots: 64, perKey: 8, maxWaitingPerKey: 16, reserved: 192 },
   // A call's own bound is 24 queries: a wallet's first call runs at full width in the reserve.
@@ -58,8 +59,8 @@ export const POOL_SIZES: Readonly<Record<Exclude<keyof Pools, 'summaryCalls'>, F
   mailParsing: { slots: 4, perKey: 2, reserved: 2 },
   // A delivery holds its payload (1 MiB at most) while it runs.
   mailDeliveries: { slots: 64, perKey: 8, reserved: 64 },
-  // One listing of a wallet at a time, two in all, each on a turn of its own (inListingTurn): however many a wallet
-  // sends at once, the loop serves other calls between them. A new wallet waits for at most the two running.
+  // One listing of a wallet at a time, two in all (eight on PostgreSQL: poolSizesFor), each on a turn of its own
+  // (inListingTurn): however many a wallet sends at once, the loop serves other calls between them.
   listings: { slots: 2, perKey: 1, maxWaitingPerKey: 16 },
 };
 
