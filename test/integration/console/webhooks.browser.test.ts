@@ -358,7 +358,7 @@ function editingTests(harness: ConsoleHarness, outbound: OutboundFixture): void 
     await page.getByRole('status').filter({ hasText: 'Deleted nightly-sync.' }).waitFor();
     // Nothing paid is offered for a webhook that is gone: each would be a charged 404.
     for (const name of ['Send a test delivery', 'Rotate signing secret', 'Save changes'])
-      expect(await page.getByRole('button', { name }).count(), name).toBe(0);
+      await expect.poll(() => page.getByRole('button', { name }).count(), { message: name }).toBe(0);
     expect(await page.getByRole('heading', { name: 'Edit' }).count()).toBe(0);
     await page.getByRole('link', { name: 'All webhooks' }).first().click();
     await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();

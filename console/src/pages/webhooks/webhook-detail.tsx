@@ -181,11 +181,14 @@ function RotateSecret({ view, onChange }: { view: WebhookView; onChange: (view: 
 function DeleteWebhook({ view, onDeleted }: { view: WebhookView; onDeleted: () => void }) {
   const remove = usePaidCall<string>({ clearWhileBusy: true, cost: WEBHOOK_CALL_COST });
   // Stays here once deleted: going on to the list would read it (another credit) beyond what the button said.
-  const run = () => void remove.run(() => call<string>('DELETE', pathOf(view.webhookId)));
+  // The page drops its paid actions with the same answer that says "Deleted", not a frame later.
+  const run = () =>
+    void remove
+      .run(() => call<string>('DELETE', pathOf(view.webhookId)))
+      .then((result) => {
+        if (result !== undefined) onDeleted();
+      });
   const done = remove.result !== undefined && remove.error === undefined;
-  useEffect(() => {
-    if (done) onDeleted();
-  }, [done]);
   if (done) {
     return (
       <div class="action" role="status">
