@@ -3,6 +3,8 @@
  * and the save-time rules for the custom ones a caller adds (webhooks and low-balance notifications). Pure: the
  * console checks its drafts with it.
  */
+import { quotedName } from '../lib/cut-text.js';
+
 export const MAX_HEADERS = 20;
 export const MAX_HEADER_VALUE_LENGTH = 1000;
 /** Names come back in full on every read of the webhook: bounded, as real header names are short. */
@@ -59,7 +61,7 @@ export function checkHeaders(headers: Record<string, string>, field = 'headers')
   const seen = new Set<string>();
   for (const name of names) {
     if (name.length > MAX_HEADER_NAME_LENGTH)
-      return `Invalid ${field}: "${name.slice(0, 40)}…" is longer than ${MAX_HEADER_NAME_LENGTH} characters`;
+      return `Invalid ${field}: "${quotedName(name)}" is longer than ${MAX_HEADER_NAME_LENGTH} characters`;
     if (!TOKEN.test(name)) return `Invalid ${field}: "${name}" is not a valid header name`;
     const lower = name.toLowerCase();
     if (FORBIDDEN.has(lower)) return `Invalid ${field}: "${name}" cannot be set`;

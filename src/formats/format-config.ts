@@ -1,3 +1,4 @@
+import { quotedName } from '../lib/cut-text.js';
 import { WEBHOOK_FORMATS, isWebhookFormat } from './payloads.js';
 import { validateTemplate } from './template-engine.js';
 
@@ -43,23 +44,17 @@ function validateOptions(options: unknown): string | null {
   if (entries.length > OPTIONS_MAX_KEYS) return `Invalid options: at most ${OPTIONS_MAX_KEYS} keys`;
   for (const [key, value] of entries) {
     if (Array.from(key).length > OPTION_KEY_MAX_CHARS)
-      return `Invalid options: key ${shortKey(key)} is longer than ${OPTION_KEY_MAX_CHARS} characters`;
-    if (typeof value !== 'string') return `Invalid options: ${shortKey(key)} must be a string`;
+      return `Invalid options: key ${quotedName(key)} is longer than ${OPTION_KEY_MAX_CHARS} characters`;
+    if (typeof value !== 'string') return `Invalid options: ${quotedName(key)} must be a string`;
     // Code points, as for KV values: an emoji is one character to the user.
     if (Array.from(value).length > OPTION_VALUE_MAX_CHARS) {
-      return `Invalid options: ${shortKey(key)} must be at most ${OPTION_VALUE_MAX_CHARS} characters`;
+      return `Invalid options: ${quotedName(key)} must be at most ${OPTION_VALUE_MAX_CHARS} characters`;
     }
   }
   return null;
 }
 
 const nonEmpty = (value: unknown): boolean => typeof value === 'string' && value.trim() !== '';
-
-/** Keys are user input of any length; the message only needs to identify one. */
-const shortKey = (key: string): string => {
-  const points = Array.from(key);
-  return points.length <= 40 ? key : `${points.slice(0, 40).join('')}…`;
-};
 
 /** Read-back form: sensitive values masked (docs/contract.md#webhooks); `routing_key` already contains `key`. */
 const SENSITIVE = /token|secret|password|key/i;

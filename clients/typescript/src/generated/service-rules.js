@@ -1339,6 +1339,28 @@ var isWebhookFormat = (value) => typeof value === 'string' && WEBHOOK_FORMATS.in
 // src/formats/format-config.ts
 init_define_SCHEMA_FACTS();
 
+// src/lib/cut-text.ts
+init_define_SCHEMA_FACTS();
+var CUT_MARK = '\u2026';
+function cutText(text, max) {
+  if (text.length <= max) return text;
+  let end = max - CUT_MARK.length;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 55296 && last <= 56319) end -= 1;
+  return text.slice(0, end) + CUT_MARK;
+}
+var QUOTED_NAME_CHARS = 40;
+function quotedName(name) {
+  let taken = 0;
+  let end = 0;
+  for (const point of name) {
+    if (taken === QUOTED_NAME_CHARS) return name.slice(0, end) + CUT_MARK;
+    taken += 1;
+    end += point.length;
+  }
+  return name;
+}
+
 // src/formats/template-engine.ts
 init_define_SCHEMA_FACTS();
 
@@ -1519,19 +1541,15 @@ function validateOptions(options) {
   if (entries.length > OPTIONS_MAX_KEYS) return `Invalid options: at most ${OPTIONS_MAX_KEYS} keys`;
   for (const [key, value] of entries) {
     if (Array.from(key).length > OPTION_KEY_MAX_CHARS)
-      return `Invalid options: key ${shortKey(key)} is longer than ${OPTION_KEY_MAX_CHARS} characters`;
-    if (typeof value !== 'string') return `Invalid options: ${shortKey(key)} must be a string`;
+      return `Invalid options: key ${quotedName(key)} is longer than ${OPTION_KEY_MAX_CHARS} characters`;
+    if (typeof value !== 'string') return `Invalid options: ${quotedName(key)} must be a string`;
     if (Array.from(value).length > OPTION_VALUE_MAX_CHARS) {
-      return `Invalid options: ${shortKey(key)} must be at most ${OPTION_VALUE_MAX_CHARS} characters`;
+      return `Invalid options: ${quotedName(key)} must be at most ${OPTION_VALUE_MAX_CHARS} characters`;
     }
   }
   return null;
 }
 var nonEmpty = (value) => typeof value === 'string' && value.trim() !== '';
-var shortKey = (key) => {
-  const points = Array.from(key);
-  return points.length <= 40 ? key : `${points.slice(0, 40).join('')}\u2026`;
-};
 
 // src/lib/cron/cron-rules.ts
 init_define_SCHEMA_FACTS();
@@ -1846,7 +1864,7 @@ function checkHeaders(headers, field = 'headers') {
   const seen = /* @__PURE__ */ new Set();
   for (const name of names) {
     if (name.length > MAX_HEADER_NAME_LENGTH)
-      return `Invalid ${field}: "${name.slice(0, 40)}\u2026" is longer than ${MAX_HEADER_NAME_LENGTH} characters`;
+      return `Invalid ${field}: "${quotedName(name)}" is longer than ${MAX_HEADER_NAME_LENGTH} characters`;
     if (!TOKEN.test(name)) return `Invalid ${field}: "${name}" is not a valid header name`;
     const lower = name.toLowerCase();
     if (FORBIDDEN.has(lower)) return `Invalid ${field}: "${name}" cannot be set`;
@@ -2001,19 +2019,6 @@ function webhookContentProblem(webhook) {
 
 // src/http/validation-wording.ts
 init_define_SCHEMA_FACTS();
-
-// src/lib/cut-text.ts
-init_define_SCHEMA_FACTS();
-var CUT_MARK = '\u2026';
-function cutText(text, max) {
-  if (text.length <= max) return text;
-  let end = max - CUT_MARK.length;
-  const last = text.charCodeAt(end - 1);
-  if (last >= 55296 && last <= 56319) end -= 1;
-  return text.slice(0, end) + CUT_MARK;
-}
-
-// src/http/validation-wording.ts
 var MAX_ECHOED_NAME = 64;
 function fieldName(instancePath) {
   return instancePath
