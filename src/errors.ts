@@ -50,3 +50,14 @@ export const errors = {
 } as const;
 
 export type ErrorName = keyof typeof errors;
+
+/** The wording of the 400 that `check` throws, or null when it passes: a route's check asked before any charge. */
+export function badRequestOf(check: () => unknown): string | null {
+  try {
+    check();
+    return null;
+  } catch (error) {
+    if (error instanceof ApiError && error.statusCode === 400) return error.body;
+    throw error;
+  }
+}

@@ -5,12 +5,18 @@ import type { AddressPolicy } from '../../outbound/address-policy.js';
 import type { DnsRecord, QueryFailure, RecordType } from '../../outbound/dns/dns-types.js';
 import { enrichDomain } from './enrichment.js';
 import type { EmailEnrichment } from './enrichment.js';
+import { badRequestOf } from '../../errors.js';
 import { mapBounded } from '../../lib/limiter.js';
 import type { FairLimiter, PoolKey } from '../../lib/fair-limiter.js';
 import { planLookup } from './lookup-plan.js';
 import type { DnsLookupInput, LookupPlan } from './lookup-plan.js';
 import type { Target } from './names.js';
-import { checkPropagation, DEFAULT_PROPAGATION_SERVERS, resolvePropagationServers } from './propagation.js';
+import {
+  addressedServersProblem,
+  checkPropagation,
+  DEFAULT_PROPAGATION_SERVERS,
+  resolvePropagationServers,
+} from './propagation.js';
 import type { PropagationResult, PropagationServer } from './propagation.js';
 import { hiddenWarning, NOT_ASKED_WARNING, publicRecords } from './public-answers.js';
 import {
@@ -91,6 +97,11 @@ export interface DnsLookup {
    * shared query pool the queries draw on.
    */
   lookup(input: DnsLookupInput, wallet: PoolKey): Promise<DnsLookupResponse>;
+  /**
+   * The 400 `lookup` would give `input` before asking any server (the plan's rules, then the servers written as IP
+   * addresses against the address policy), or null: free to ask, so a tool can refuse a typo before it is charged.
+   */
+  inputProblem(input: DnsLookupInput): string | null;
 }
 
 const DEFAULT_QUERY_CONCURRENCY = 24;
@@ -249,6 +260,12 @@ async function lookupTarget(
 export function createDnsLookup(settings: DnsLookupSettings): DnsLookup {
   const { queryPool } = settings;
   return {
+    inputProblem(input) {
+      let servers: readonly string[] | undefined;
+      const planProblem = badRequestOf(() => (servers = planLookup(input).propagationServers));
+      if (planProblem !== null || servers === undefined) return planProblem;
+      return addressedServersProblem(servers, settings.policy);
+    },
     async lookup(input, wallet) {
       const plan = planLookup(input);
       // Counted from here: the deadline covers the servers' names, every lookup, and TLS inspection.

@@ -45,6 +45,26 @@ export function parseServerEntry(entry: string, index: number): ServerSpec {
   return spec;
 }
 
+/** Why a server written as an IP address is refused (not public; a port other than 53 outside the exempt ranges), or null. */
+function addressProblem(spec: ServerSpec, policy: AddressPolicy): string | null {
+  if (!policy.isAllowed(spec.host)) return `${spec.host} is not a public address`;
+  return spec.port !== DNS_PORT && !policy.isExempt(spec.host) ? PORT_RULE : null;
+}
+
+/**
+ * The 400 that resolvePropagationServers gives `list` (entries already checked by parseServerEntry) before any name
+ * is resolved: the first entry written as an IP address that the policy refuses. It is the route's answer whenever
+ * one is refused, as those refusals settle before any name's resolution does.
+ */
+export function addressedServersProblem(list: readonly string[], policy: AddressPolicy): string | null {
+  for (const [index, entry] of list.entries()) {
+    const spec = parseServerSpec(entry);
+    const problem = spec?.isIp === true ? addressProblem(spec, policy) : null;
+    if (problem !== null) return `Invalid propagationServers[${index}]: ${problem}`;
+  }
+  return null;
+}
+
 /**
  * The caller's `propagationServers`, each an IP or a name resolved through the main resolvers.
  * Every address must be public (or inside OUTBOUND_ALLOW_CIDRS), and the port 53 unless the
@@ -61,9 +81,8 @@ export async function resolvePropagationServers(
       const field = `propagationServers[${index}]`;
       const spec = parseServerEntry(entry, index);
       if (spec.isIp) {
-        if (!context.policy.isAllowed(spec.host))
-          throw errors.invalidField(field, `${spec.host} is not a public address`);
-        if (spec.port !== DNS_PORT && !context.policy.isExempt(spec.host)) throw errors.invalidField(field, PORT_RULE);
+        const problem = addressProblem(spec, context.policy);
+        if (problem !== null) throw errors.invalidField(field, problem);
         return { name: entry, address: { host: spec.host, port: spec.port }, location: CUSTOM_LOCATION };
       }
       const [v4, v6] = await Promise.all([

@@ -2,7 +2,7 @@ import type { ValidateFunction } from 'ajv';
 import { createAjv, describeValidationError } from '../../http/validation.js';
 import { dotSegmentProblem } from '../../lib/path-segment.js';
 import { MCP_TOOLS } from './mcp.tools.js';
-import type { McpTool, RouteCall } from './mcp.tools.js';
+import type { McpTool, RouteCall, ToolService } from './mcp.tools.js';
 
 /** A tool call turned into its HTTP call, or refused before any call is made (and so charged nothing, logged nowhere). */
 export type ToolCall =
@@ -80,12 +80,12 @@ function queryOf(tool: McpTool, args: Record<string, unknown>): ToolCall | strin
  * is refused too, so that no call ever reaches a route other than the tool's own. The arguments are sent as given:
  * the route validates them again, with the same result.
  */
-export function routeCallOf(tool: McpTool, args: Record<string, unknown>): ToolCall {
+export function routeCallOf(tool: McpTool, args: Record<string, unknown>, service: ToolService): ToolCall {
   const validate = validators.get(tool.name);
   const checked = structuredClone(args);
   if (validate !== undefined && !validate(checked))
     return refused(describeValidationError(validate.errors?.[0], isJsonBody(tool) ? 'body' : 'arguments'));
-  const problem = tool.rules?.(checked) ?? null;
+  const problem = tool.rules?.(checked, service) ?? null;
   if (problem !== null) return refused(problem);
   const path = pathOf(tool, args);
   if (typeof path !== 'string') return path;

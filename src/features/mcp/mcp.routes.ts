@@ -124,7 +124,8 @@ export const mcpRoutes: FastifyPluginAsync<{ deps: Deps }> = async (app, { deps 
     const spent = { cost: 0 };
     const remoteAddress = request.client.address || request.ip;
     const dispatch = dispatchAs(app, { token, remoteAddress, drawn: caller.drawn, spent });
-    const answer = await answerPost(SERVICE_VERSION, dispatch, webHeaders(request), request.body);
+    const runtime = { version: SERVICE_VERSION, dispatch, service: deps };
+    const answer = await answerPost(runtime, webHeaders(request), request.body);
     void reply.code(answer.status);
     answer.headers.forEach((value, name) => void reply.header(name, value));
     costHeaders(reply, caller.wallet, spent.cost);

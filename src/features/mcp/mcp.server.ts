@@ -5,7 +5,7 @@ import type { CallToolResult, ListToolsResult, Tool } from '@modelcontextprotoco
 import { BatchRun } from './mcp.batch.js';
 import { routeCallOf } from './mcp.calls.js';
 import { MCP_TOOLS } from './mcp.tools.js';
-import type { RouteCall } from './mcp.tools.js';
+import type { RouteCall, ToolService } from './mcp.tools.js';
 
 /** What a route answered a tool's call. */
 export interface RouteAnswer {
@@ -19,6 +19,13 @@ export interface RouteAnswer {
 
 /** Makes one HTTP call as the MCP caller (its token, its address) through the app's own routes. */
 export type RouteDispatch = (call: RouteCall) => Promise<RouteAnswer>;
+
+/** What one POST's tools run against: the service's version, its routes as the caller, its own free checks. */
+export interface ToolRuntime {
+  readonly version: string;
+  readonly dispatch: RouteDispatch;
+  readonly service: ToolService;
+}
 
 const toolsByName = new Map(MCP_TOOLS.map((tool) => [tool.name, tool]));
 
@@ -72,19 +79,19 @@ function refusalResult(refusal: string): CallToolResult {
 /** Bytes a result adds to the POST's answer (its JSON, as the transport writes it). */
 const bytesOfResult = (result: CallToolResult): number => Buffer.byteLength(JSON.stringify(result));
 
-async function callTool(dispatch: RouteDispatch, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+async function callTool(runtime: ToolRuntime, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
   const tool = toolsByName.get(name);
   if (tool === undefined) return { content: [{ type: 'text', text: `Unknown tool: ${name}` }], isError: true };
-  const routeCall = routeCallOf(tool, args);
-  return routeCall.ok ? toolResult(await dispatch(routeCall.call)) : refusalResult(routeCall.refusal);
+  const routeCall = routeCallOf(tool, args, runtime.service);
+  return routeCall.ok ? toolResult(await runtime.dispatch(routeCall.call)) : refusalResult(routeCall.refusal);
 }
 
 /**
  * A low-level MCP server for one POST of one caller: the tools list and each tool call as the HTTP call it stands for,
  * the calls of a batch run one at a time within the answer's bounds (see BatchRun).
  */
-export function mcpServer(version: string, dispatch: RouteDispatch): Server {
-  const server = new Server({ name: 'coinop', version }, { capabilities: { tools: {} } });
+export function mcpServer(runtime: ToolRuntime): Server {
+  const server = new Server({ name: 'coinop', version: runtime.version }, { capabilities: { tools: {} } });
   const batch = new BatchRun();
   server.setRequestHandler(ListToolsRequestSchema, () =>
     batch.run(
@@ -93,7 +100,7 @@ export function mcpServer(version: string, dispatch: RouteDispatch): Server {
     ),
   );
   server.setRequestHandler(CallToolRequestSchema, (request) =>
-    batch.run(() => callTool(dispatch, request.params.name, request.params.arguments ?? {}), bytesOfResult),
+    batch.run(() => callTool(runtime, request.params.name, request.params.arguments ?? {}), bytesOfResult),
   );
   return server;
 }
@@ -109,13 +116,8 @@ export interface PostAnswer {
  * One POST's JSON-RPC message or batch, answered by a server and transport of its own (stateless: nothing to share
  * between instances), as JSON rather than an event stream.
  */
-export async function answerPost(
-  version: string,
-  dispatch: RouteDispatch,
-  headers: Headers,
-  body: unknown,
-): Promise<PostAnswer> {
-  const server = mcpServer(version, dispatch);
+export async function answerPost(runtime: ToolRuntime, headers: Headers, body: unknown): Promise<PostAnswer> {
+  const server = mcpServer(runtime);
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Static, TObject } from '@sinclair/typebox';
 import type { HTTPMethods } from 'fastify';
-import { ApiError } from '../../errors.js';
+import { badRequestOf } from '../../errors.js';
 import {
   KV_BUCKET_COUNT_CAP,
   KvBucketsQuery,
@@ -16,8 +16,8 @@ import {
   parseKvTtl,
 } from '../kv/index.js';
 import { LogsQuery } from '../logs/index.js';
-import { DnsLookupBody, planLookup } from '../dns/index.js';
-import type { DnsLookupInput } from '../dns/index.js';
+import { DnsLookupBody } from '../dns/index.js';
+import type { DnsLookup, DnsLookupInput } from '../dns/index.js';
 import { MetadataRequest, parsePageUrl } from '../metadata/index.js';
 import { WebhookParams } from '../webhooks/index.js';
 
@@ -36,7 +36,12 @@ export type ToolBody = { readonly json: true } | { readonly text: string };
  * The route's own checks past its schema that need no network, run on the arguments as the schema left them (text
  * coerced, defaults filled): the route's 400 wording, or null. They are the route's functions, not copies of them.
  */
-export type ToolRules = (args: Record<string, unknown>) => string | null;
+export type ToolRules = (args: Record<string, unknown>, service: ToolService) => string | null;
+
+/** What of the service a tool's rules may ask: what a DNS lookup refuses under this instance's address policy. */
+export interface ToolService {
+  readonly dns: Pick<DnsLookup, 'inputProblem'>;
+}
 
 export interface McpTool {
   readonly name: string;
@@ -57,17 +62,6 @@ const rulesOf =
   <S extends TObject>(_schema: S, rules: (args: Static<S>) => string | null): ToolRules =>
   (args) =>
     rules(args as Static<S>);
-
-/** The 400 a route's check throws, as its wording; null when it passes. */
-function thrownBy(check: () => unknown): string | null {
-  try {
-    check();
-    return null;
-  } catch (error) {
-    if (error instanceof ApiError && error.statusCode === 400) return error.body;
-    throw error;
-  }
-}
 
 const ttlProblem = (ttl: string | undefined): string | null => {
   const parsed = parseKvTtl(ttl);
@@ -163,8 +157,9 @@ export const MCP_TOOLS: readonly McpTool[] = [
     method: 'POST',
     path: '/dns-lookup',
     body: { json: true },
-    // The schema has filled every default the lookup reads (Ajv useDefaults), as for the route.
-    rules: (args) => thrownBy(() => planLookup(args as unknown as DnsLookupInput)),
+    // The schema has filled every default the lookup reads (Ajv useDefaults), as for the route. The instance's own
+    // lookup judges the servers written as IP addresses too: its OUTBOUND_ALLOW_CIDRS decide which ports are open.
+    rules: (args, service) => service.dns.inputProblem(args as unknown as DnsLookupInput),
   },
   {
     name: 'url_metadata',
@@ -174,7 +169,7 @@ export const MCP_TOOLS: readonly McpTool[] = [
     method: 'POST',
     path: '/url-to-metadata',
     body: { json: true },
-    rules: rulesOf(MetadataRequest, ({ url }) => thrownBy(() => parsePageUrl(url))),
+    rules: rulesOf(MetadataRequest, ({ url }) => badRequestOf(() => parsePageUrl(url))),
   },
   {
     name: 'my_ip',

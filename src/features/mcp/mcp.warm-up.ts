@@ -4,6 +4,7 @@ import 'light-my-request';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { answerPost } from './mcp.server.js';
 import type { PostAnswer, RouteDispatch } from './mcp.server.js';
+import type { ToolService } from './mcp.tools.js';
 
 const JSON_HEADERS = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
 
@@ -39,6 +40,9 @@ const ANSWERED_IN_PLACE: RouteDispatch = async () => ({
   balance: undefined,
 });
 
+/** The warm-up calls no tool that asks the service (kv_set only). */
+const NO_SERVICE_CHECKS: ToolService = { dns: { inputProblem: () => null } };
+
 /**
  * Runs an agent's first POSTs through the SDK's transport and server and our tool layer once, when the routes are
  * registered. Otherwise the first POST /mcp of a process compiles the SDK's message schemas (zod compiles each on its
@@ -48,6 +52,12 @@ const ANSWERED_IN_PLACE: RouteDispatch = async () => ({
 export async function warmUpMcp(version: string): Promise<PostAnswer[]> {
   const answers: PostAnswer[] = [];
   for (const body of WARM_UP_POSTS)
-    answers.push(await answerPost(version, ANSWERED_IN_PLACE, new Headers(JSON_HEADERS), body));
+    answers.push(
+      await answerPost(
+        { version, dispatch: ANSWERED_IN_PLACE, service: NO_SERVICE_CHECKS },
+        new Headers(JSON_HEADERS),
+        body,
+      ),
+    );
   return answers;
 }
