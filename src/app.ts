@@ -33,6 +33,7 @@ import type { InboundMail } from './features/mail/inbound.service.js';
 import { metadataRoutes } from './features/metadata/metadata.routes.js';
 import { myIpRoutes } from './features/myip/myip.routes.js';
 import { billingRoutes } from './features/billing/billing.routes.js';
+import { offeredRechargeAmounts } from './features/billing/billing.service.js';
 import { mcpRoutes } from './features/mcp/mcp.routes.js';
 import { RequestObserver } from './observability/request-observer.js';
 import { requestIds } from './observability/request-id.js';
@@ -135,7 +136,7 @@ export async function buildApp(
   if (deps.config.adminToken !== undefined)
     await app.register(manageRoutes, { deps, adminToken: deps.config.adminToken });
   await app.register(metricsRoutes, { metrics: deps.metrics, token: deps.config.metricsToken, clock: deps.clock });
-  registerConsole(app, consoleFiles(), { receivesMail });
+  registerConsole(app, consoleFiles(), { receivesMail, rechargeAmounts: offeredRechargeAmounts(deps) });
 
   registerOpenApiDocument(app, openApiDocuments);
   registerLandingPage(app, SERVICE_VERSION);

@@ -7,6 +7,8 @@ import { useEffect, useState } from 'preact/hooks';
 export interface ServiceFacts {
   /** E-mail can reach this instance: mailbox webhooks can be created. */
   readonly receivesMail: boolean;
+  /** The `amount`s GET /recharge sells here (none without Stripe): the only ones offered. */
+  readonly rechargeAmounts?: readonly string[];
 }
 
 let asked: Promise<ServiceFacts | undefined> | undefined;

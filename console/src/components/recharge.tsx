@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import { ApiError, call, describeError } from '../api.js';
 import { httpHref } from './http-href.js';
 import { CostHint } from './ui.js';
+import { useServiceFacts } from '../service-facts.js';
 
 const AMOUNTS = [
   { value: '1', label: '1 million credits' },
@@ -10,7 +11,11 @@ const AMOUNTS = [
 ] as const;
 
 export function Recharge() {
-  const [amount, setAmount] = useState('1');
+  // Only what the service sells is offered (service.json); before it says, or if it cannot, both amounts are.
+  const offered = useServiceFacts()?.rechargeAmounts;
+  const amounts = offered === undefined ? AMOUNTS : AMOUNTS.filter((option) => offered.includes(option.value));
+  const [chosen, setAmount] = useState<string | undefined>(undefined);
+  const amount = amounts.find((option) => option.value === chosen)?.value ?? amounts[0]?.value ?? '1';
   const [link, setLink] = useState<{ url: string; amount: string } | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
@@ -33,6 +38,16 @@ export function Recharge() {
       setBusy(false);
     }
   };
+  if (amounts.length === 0)
+    return (
+      <section class="panel" aria-labelledby="recharge-heading">
+        <h2 id="recharge-heading">Recharge</h2>
+        <p data-testid="recharge-not-sold">
+          This instance sells no credits (its operator has not set up payments): ask its operator to add credits to your
+          wallet.
+        </p>
+      </section>
+    );
   return (
     <section class="panel" aria-labelledby="recharge-heading">
       <h2 id="recharge-heading">Recharge</h2>
@@ -40,7 +55,7 @@ export function Recharge() {
         <div>
           <label for="recharge-amount">Amount</label>
           <select id="recharge-amount" value={amount} onChange={(event) => setAmount(event.currentTarget.value)}>
-            {AMOUNTS.map((option) => (
+            {amounts.map((option) => (
               <option key={option.value} value={option.value}>
                 {option.label}
               </option>

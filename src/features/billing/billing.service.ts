@@ -3,7 +3,7 @@ import { requireOnDemand } from '../../lib/require-on-demand.js';
 import type { Deps } from '../../deps.js';
 import { errors } from '../../errors.js';
 import { creditStripeSession } from './billing.queries.js';
-import { creditsOfMetadata, creditsOfPrice, rechargeRoute } from './recharge-plans.js';
+import { creditsOfMetadata, creditsOfPrice, RECHARGE_AMOUNTS, rechargeRoute } from './recharge-plans.js';
 import type { RechargeAmount } from './recharge-plans.js';
 
 /** Where Stripe sends the payer back; both answer a short plain-text page (see billing.routes.ts). */
@@ -11,6 +11,14 @@ export const RECHARGE_DONE_PATH = '/recharge/done';
 export const WEBHOOK_PATH = '/billing/stripe/webhook';
 
 type BillingDeps = Pick<Deps, 'config' | 'stripe' | 'store' | 'ledger' | 'clock' | 'logger'>;
+
+/** The amounts rechargeLink can sell here: those with a route, and Stripe's client for a Checkout route (else 501). */
+export function offeredRechargeAmounts(deps: Pick<BillingDeps, 'config' | 'stripe'>): RechargeAmount[] {
+  return RECHARGE_AMOUNTS.filter((amount) => {
+    const route = rechargeRoute(deps.config.stripe, amount);
+    return route !== undefined && (route.kind === 'payment-link' || deps.stripe !== undefined);
+  });
+}
 
 /**
  * The payment link for one recharge, with the wallet hash as `client_reference_id` (never the token).

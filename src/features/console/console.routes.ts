@@ -43,6 +43,8 @@ function send(request: FastifyRequest, reply: FastifyReply, file: ConsoleFile, c
 export interface ConsoleServiceFacts {
   /** E-mail can reach this instance: mailbox webhooks can be created. */
   readonly receivesMail: boolean;
+  /** The `amount`s GET /recharge gives a payment link for (none without Stripe: it answers 501). */
+  readonly rechargeAmounts: readonly string[];
 }
 
 export function registerConsole(
@@ -51,7 +53,8 @@ export function registerConsole(
   facts: ConsoleServiceFacts,
 ): void {
   const factsJson = JSON.stringify(facts);
-  // Free and unmetered, as the console's files: the form refuses a mailbox webhook here instead of paying for the 400.
+  // Free and unmetered, as the console's files: the form refuses a mailbox webhook here instead of paying for the 400,
+  // and the wallet page offers only the recharges that can be paid.
   app.get('/console/service.json', { schema: { hide: true } }, async (_request, reply) =>
     reply
       .header('cache-control', 'no-cache')

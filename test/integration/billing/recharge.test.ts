@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeEachStore } from '../../helpers/each-store.js';
 import { useTestApp } from '../../helpers/use-test-app.js';
+import type { TestApp } from '../../helpers/app.js';
 import { useAppWith } from '../../fixtures/override-app.js';
 import { sha256Hex } from '../../../src/lib/hash.js';
 import {
@@ -15,7 +16,25 @@ import {
 
 const PLAIN = 'text/plain; charset=utf-8';
 
+/**
+ * The amounts the console is told it can offer (service.json), and those GET /recharge sells (a payment link, 200):
+ * the wallet page offers exactly what can be paid, and nothing a click would answer 501.
+ */
+async function offeredAndSold(app: TestApp): Promise<{ offered: unknown; sold: string[] }> {
+  const facts = await app.inject({ method: 'GET', url: '/console/service.json' });
+  const token = await app.createToken(5);
+  const sold: string[] = [];
+  for (const amount of ['1', '3']) {
+    const res = await app.inject({ method: 'GET', url: `/recharge?amount=${amount}`, headers: { 'x-token': token } });
+    if (res.statusCode === 200) sold.push(amount);
+  }
+  return { offered: facts.json<{ rechargeAmounts: unknown }>().rechargeAmounts, sold };
+}
+
 describeEachStore('GET /recharge without Stripe', (kind) => {
+  it('tells the console it sells nothing', async () => {
+    expect(await offeredAndSold(get())).toEqual({ offered: [], sold: [] });
+  });
   const get = useTestApp(kind);
 
   it('answers 501 Recharge is not configured, for free', async () => {
@@ -54,6 +73,10 @@ describeEachStore('GET /recharge without Stripe', (kind) => {
 describeEachStore('GET /recharge with Stripe Checkout', (kind) => {
   const stripe = useFakeStripe();
   const get = useAppWith(kind, () => ({ env: CHECKOUT_ENV, overrides: () => ({ stripe: stripe.client() }) }));
+
+  it('tells the console it sells both amounts', async () => {
+    expect(await offeredAndSold(get())).toEqual({ offered: ['1', '3'], sold: ['1', '3'] });
+  });
 
   it.each([
     ['1', 'price_1m_test', '1000000'],
@@ -137,6 +160,10 @@ describeEachStore('GET /recharge with Payment Links', (kind) => {
     env: { STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_PAYMENT_LINK_1M: 'https://buy.stripe.com/test_1m?locale=en' },
   });
 
+  it('tells the console it sells the amount with a link, and only that one', async () => {
+    expect(await offeredAndSold(get())).toEqual({ offered: ['1'], sold: ['1'] });
+  });
+
   it('answers the configured link with client_reference_id set to the wallet hash', async () => {
     const token = await get().createToken(5);
     const res = await get().inject({ method: 'GET', url: '/recharge?amount=1', headers: { 'x-token': token } });
@@ -155,6 +182,10 @@ describeEachStore('GET /recharge with Payment Links', (kind) => {
 
 describeEachStore('GET /recharge without a webhook secret', (kind) => {
   const get = useTestApp(kind, { env: { STRIPE_SECRET_KEY: STRIPE_KEY, STRIPE_PRICE_1M: 'price_1m_test' } });
+
+  it('tells the console it sells nothing', async () => {
+    expect(await offeredAndSold(get())).toEqual({ offered: [], sold: [] });
+  });
 
   describe('a payment that could never be credited', () => {
     it('is not offered: 501', async () => {

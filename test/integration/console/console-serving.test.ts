@@ -30,7 +30,7 @@ describe('the console’s files, as the service serves them', () => {
     expect([bare.statusCode, bare.headers.location]).toEqual([302, 'console/']);
   });
 
-  it('tells the console, free and unmetered, whether e-mail reaches this instance', async () => {
+  it('tells the console, free and unmetered, whether e-mail reaches this instance and what recharges it sells', async () => {
     const token = await t.createToken(10);
     const facts = await t.inject({ method: 'GET', url: '/console/service.json', headers: { 'x-token': token } });
     expect([facts.statusCode, facts.headers['content-type'], facts.headers['cache-control']]).toEqual([
@@ -38,12 +38,13 @@ describe('the console’s files, as the service serves them', () => {
       'application/json; charset=utf-8',
       'no-cache',
     ]);
-    expect(facts.json()).toEqual({ receivesMail: true });
+    expect(facts.json()).toEqual({ receivesMail: true, rechargeAmounts: [] });
     expect(facts.headers['x-cost']).toBeUndefined();
     const noMail = await startTestApp('sqlite', { receivesMail: false });
     try {
       expect((await noMail.inject({ method: 'GET', url: '/console/service.json' })).json()).toEqual({
         receivesMail: false,
+        rechargeAmounts: [],
       });
     } finally {
       await noMail.close();

@@ -1,8 +1,11 @@
 import { expect, it } from 'vitest';
 import { describeInBrowser, expectAccessible, useConsole } from '../../helpers/console-browser.js';
 
-/** The console on an instance that receives no e-mail (no SMTP listener, no relay): mailbox webhooks are refused there. */
-describeInBrowser('the webhooks console where no e-mail arrives', () => {
+/**
+ * The console on an instance that receives no e-mail (no SMTP listener, no relay), where mailbox webhooks are refused,
+ * and sells no credits (no Stripe), where GET /recharge answers 501.
+ */
+describeInBrowser('the console where no e-mail arrives and no credits are sold', () => {
   const harness = useConsole('sqlite', { receivesMail: false });
 
   it('offers only scheduled webhooks, saying why, so no one pays for the refusal of a mailbox', async () => {
@@ -41,5 +44,13 @@ describeInBrowser('the webhooks console where no e-mail arrives', () => {
       .json<{ logs: Array<{ method: string; path: string; cost: number }> }>()
       .logs.filter((entry) => entry.method === 'POST' && entry.path === '/webhook');
     expect(posts).toMatchObject([{ cost: 1 }]);
+  });
+
+  it('says that this instance sells no credits, instead of a payment button every click of which fails', async () => {
+    const page = await harness.signedIn(await harness.t.createToken(10));
+    const recharge = page.getByRole('region', { name: 'Recharge' });
+    await expect.poll(() => recharge.getByTestId('recharge-not-sold').textContent()).toContain('sells no credits');
+    expect(await recharge.getByRole('button', { name: 'Get a payment link' }).count()).toBe(0);
+    await expectAccessible(page);
   });
 });
