@@ -1,5 +1,5 @@
 import { Ajv } from 'ajv';
-import type { ErrorObject } from 'ajv';
+import type { CodeOptions, ErrorObject } from 'ajv';
 import { describeValidationError } from './validation-wording.js';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance, FastifySchema } from 'fastify';
@@ -10,10 +10,14 @@ export { describeValidationError } from './validation-wording.js';
 // ajv-formats ships CommonJS with a default export.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
-/** The Ajv the routes validate with; exported so tests that call a feature directly apply the same schema rules and defaults. */
-export function createAjv(coerceTypes: boolean): Ajv {
+/**
+ * The Ajv the routes validate with; exported so tests that call a feature directly apply the same schema rules and
+ * defaults, and so the client's generator compiles the bodies it checks with them (`code`: its standalone source).
+ */
+export function createAjv(coerceTypes: boolean, code?: CodeOptions): Ajv {
   // removeAdditional off: an unknown field is an error the caller should hear about, not silently dropped.
   const ajv = new Ajv({
+    ...(code === undefined ? {} : { code }),
     coerceTypes,
     useDefaults: true,
     removeAdditional: false,

@@ -1,5 +1,6 @@
 // The few input rules that live only in the route schemas, read from the service's OpenAPI document when the client's
-// rules are generated (service-rules.ts uses them as SCHEMA_FACTS).
+// rules are generated (service-rules.ts uses them as SCHEMA_FACTS), and the whole body schemas the generator compiles
+// into the bundle's validators (service-document.ts).
 import { RESERVED_WEBHOOK_IDS } from '../../../src/features/webhooks/webhook-rules.js';
 
 export interface StringFact {
@@ -10,31 +11,11 @@ export interface StringFact {
   readonly error?: string;
 }
 
-/** The JSON Schema keywords the service's request bodies use (src/http/validation.ts validates them with Ajv). */
-export interface JsonSchema {
-  readonly type?: string;
-  readonly nullable?: boolean;
-  readonly properties?: Readonly<Record<string, JsonSchema>>;
-  readonly required?: readonly string[];
-  readonly additionalProperties?: boolean | JsonSchema;
-  readonly maxProperties?: number;
-  readonly enum?: readonly unknown[];
-  readonly maxLength?: number;
-  readonly minLength?: number;
-  readonly pattern?: string;
-  readonly format?: string;
-  readonly minimum?: number;
-  readonly maximum?: number;
-  readonly 'x-error'?: string;
-}
-
 /** The operations whose whole JSON body the clients check against the service's schema before sending. */
 export const CHECKED_BODIES = ['webhookCreate', 'webhookReplace', 'webhookUpdate', 'settingsUpdate'] as const;
 export type CheckedBody = (typeof CHECKED_BODIES)[number];
 
 export interface SchemaFacts {
-  /** The request body schemas of CHECKED_BODIES, as the document gives them. */
-  readonly bodies: Readonly<Record<CheckedBody, JsonSchema>>;
   readonly domains: { readonly minItems: number; readonly maxItems: number; readonly error: string };
   /** The fields a DNS lookup's body may have (it is closed: any other is `Unknown field: …`). */
   readonly dnsFields: readonly string[];
@@ -89,21 +70,25 @@ function operations(document: unknown): { operationId: string; cost: number | un
 }
 
 /** The JSON request body schema of the operation `operationId`. */
-function bodySchema(document: unknown, operationId: string): JsonSchema {
+function bodySchema(document: unknown, operationId: string): Json {
   for (const item of Object.values(at(document, 'paths')))
     for (const operation of Object.values(item as Json))
       if ((operation as Json | null)?.operationId === operationId)
-        return at(operation, 'requestBody', 'content', 'application/json', 'schema') as JsonSchema;
+        return at(operation, 'requestBody', 'content', 'application/json', 'schema');
   throw new Error(`the service document has no operation ${operationId}`);
+}
+
+/** The request body schemas of CHECKED_BODIES, as the document gives them: what the generator compiles with Ajv. */
+export function bodySchemas(document: unknown): Record<CheckedBody, Json> {
+  return Object.fromEntries(
+    CHECKED_BODIES.map((operationId) => [operationId, bodySchema(document, operationId)]),
+  ) as Record<CheckedBody, Json>;
 }
 
 export function schemaFacts(document: unknown): SchemaFacts {
   const domains = at(jsonBody(document, '/dns-lookup', 'post'), 'domains');
   const webhook = jsonBody(document, '/webhook', 'post');
   return {
-    bodies: Object.fromEntries(
-      CHECKED_BODIES.map((operationId) => [operationId, bodySchema(document, operationId)]),
-    ) as Record<CheckedBody, JsonSchema>,
     domains: {
       minItems: Number(domains.minItems),
       maxItems: Number(domains.maxItems),

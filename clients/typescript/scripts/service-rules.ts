@@ -3,7 +3,9 @@
  * would refuse (and charge for). `npm run generate -w @coinop/client` bundles this file with the service modules it
  * imports into src/generated/service-rules.js (its types in service-rules.d.ts): the client runs the service's code,
  * not a copy of it. Rules that live only in the route schemas (a pattern, a count) are taken from the service's
- * OpenAPI document at generation time (SCHEMA_FACTS). Every function answers the service's 400 body, or null.
+ * OpenAPI document at generation time (SCHEMA_FACTS), and the whole bodies it checks against those schemas are
+ * judged by Ajv's code compiled from them then (body-validators.ts). Every function answers the service's 400 body,
+ * or null.
  */
 import { checkName, checkPrefix, checkValue, MAX_LIST_LIMIT, parseTtl } from '../../../src/features/kv/kv.rules.js';
 import { parseTarget } from '../../../src/features/dns/names.js';
@@ -29,10 +31,9 @@ import { canonicalZone } from '../../../src/lib/cron/zone-clock.js';
 import { checkHeaders, repeatedHeaderProblem } from '../../../src/delivery-core/delivery-headers.js';
 import { REQUIRED_OPTION, validateFormatConfig } from '../../../src/formats/format-config.js';
 import { parseTargetUrl } from '../../../src/outbound/url-rules.js';
-import { EMAIL_ADDRESS } from '../../../src/lib/email-address.js';
 import { describeValidationError } from '../../../src/http/validation-wording.js';
-import type { SchemaError } from '../../../src/http/validation-wording.js';
-import type { CheckedBody, JsonSchema, SchemaFacts, StringFact } from './schema-facts.js';
+import { BODY_VALIDATORS } from './body-validators.js';
+import type { CheckedBody, SchemaFacts, StringFact } from './schema-facts.js';
 
 declare const SCHEMA_FACTS: SchemaFacts;
 
@@ -135,93 +136,16 @@ export function dnsRequestProblem(request: Readonly<Record<string, unknown>>): P
   );
 }
 
-const TYPE_OF: Readonly<Record<string, (value: unknown) => boolean>> = {
-  object: (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
-  array: Array.isArray,
-  string: (value) => typeof value === 'string',
-  boolean: (value) => typeof value === 'boolean',
-  number: (value) => typeof value === 'number' && Number.isFinite(value),
-  integer: (value) => Number.isInteger(value),
-  null: (value) => value === null,
-};
-
-const FORMATS: Readonly<Record<string, RegExp>> = { email: EMAIL_ADDRESS };
-
 /**
- * The first rule of `schema` that `value` breaks, in the order Ajv checks them with allErrors off (the type, then
- * enum, the number, string and object rules, `required` before unknown fields before each property), as Ajv would
- * report it; only the keywords the checked bodies use (schema-facts.ts, JsonSchema).
+ * What the service's schema says of a whole JSON body of `operation`: Ajv's own validator of it, compiled with the
+ * routes' options (body-validators.ts), its first error worded as src/http/validation.ts words it; else the body as
+ * the route hands it on. Ajv's `useDefaults` fills in what the schema defaults, so it judges a copy: the caller's
+ * object is what the client sends.
  */
-function schemaError(schema: JsonSchema, value: unknown, path = ''): SchemaError | null {
-  const fail = (keyword: string, params: object, message?: string): SchemaError => ({
-    keyword,
-    instancePath: path,
-    params,
-    parentSchema: schema,
-    message,
-  });
-  if (value === null && schema.nullable === true) return null;
-  if (schema.type !== undefined && TYPE_OF[schema.type]?.(value) !== true)
-    return fail('type', { type: schema.type }, `must be ${schema.type}`);
-  if (schema.enum !== undefined && !schema.enum.includes(value))
-    return fail('enum', { allowedValues: schema.enum }, 'must be equal to one of the allowed values');
-  if (typeof value === 'number') {
-    if (schema.maximum !== undefined && value > schema.maximum)
-      return fail('maximum', { comparison: '<=', limit: schema.maximum }, `must be <= ${schema.maximum}`);
-    if (schema.minimum !== undefined && value < schema.minimum)
-      return fail('minimum', { comparison: '>=', limit: schema.minimum }, `must be >= ${schema.minimum}`);
-  }
-  if (typeof value === 'string') {
-    // Ajv counts characters as code points.
-    const length = Array.from(value).length;
-    if (schema.maxLength !== undefined && length > schema.maxLength)
-      return fail('maxLength', { limit: schema.maxLength });
-    if (schema.minLength !== undefined && length < schema.minLength)
-      return fail('minLength', { limit: schema.minLength });
-    if (schema.pattern !== undefined && !new RegExp(schema.pattern, 'u').test(value))
-      return fail('pattern', { pattern: schema.pattern }, `must match pattern "${schema.pattern}"`);
-    const format = schema.format === undefined ? undefined : FORMATS[schema.format];
-    if (format !== undefined && !format.test(value))
-      return fail('format', { format: schema.format }, `must match format "${schema.format ?? ''}"`);
-  }
-  if (TYPE_OF.object?.(value) === true)
-    return objectError(schema, value as Readonly<Record<string, unknown>>, path, fail);
-  return null;
-}
-
-function objectError(
-  schema: JsonSchema,
-  value: Readonly<Record<string, unknown>>,
-  path: string,
-  fail: (keyword: string, params: object, message?: string) => SchemaError,
-): SchemaError | null {
-  const keys = Object.keys(value);
-  if (schema.maxProperties !== undefined && keys.length > schema.maxProperties)
-    return fail('maxProperties', { limit: schema.maxProperties });
-  const missing = schema.required?.find((name) => value[name] === undefined);
-  if (missing !== undefined) return fail('required', { missingProperty: missing });
-  const properties = schema.properties ?? {};
-  const extra = schema.additionalProperties;
-  for (const key of keys) {
-    if (Object.hasOwn(properties, key) || extra === undefined || extra === true) continue;
-    if (extra === false) return fail('additionalProperties', { additionalProperty: key });
-    const error = schemaError(extra, value[key], `${path}/${pointer(key)}`);
-    if (error !== null) return error;
-  }
-  for (const [key, property] of Object.entries(properties)) {
-    if (value[key] === undefined) continue;
-    const error = schemaError(property, value[key], `${path}/${pointer(key)}`);
-    if (error !== null) return error;
-  }
-  return null;
-}
-
-const pointer = (key: string): string => key.replace(/~/g, '~0').replace(/\//g, '~1');
-
-/** What the service's schema says of a whole JSON body of `operation` (src/http/validation.ts words it), or null. */
-function bodySchemaProblem(operation: CheckedBody, body: unknown): Problem {
-  const error = schemaError(SCHEMA_FACTS.bodies[operation], body);
-  return error === null ? null : describeValidationError(error, 'body');
+function bodySchemaChecked(operation: CheckedBody, body: unknown): { problem: string } | { body: unknown } {
+  const validate = BODY_VALIDATORS[operation];
+  const copy = structuredClone(body);
+  return validate(copy) ? { body: copy } : { problem: describeValidationError(validate.errors?.[0], 'body') };
 }
 
 /**
@@ -229,9 +153,9 @@ function bodySchemaProblem(operation: CheckedBody, body: unknown): Problem {
  * schema, the id, the mode's rules (configFromInput, the service's own), then the URL's rules that need no network.
  */
 export function webhookBodyProblem(body: unknown, now: Date, pathId?: string): Problem {
-  const schemaProblem = bodySchemaProblem(pathId === undefined ? 'webhookCreate' : 'webhookReplace', body);
-  if (schemaProblem !== null) return schemaProblem;
-  const input = body as WebhookInput;
+  const checked = bodySchemaChecked(pathId === undefined ? 'webhookCreate' : 'webhookReplace', body);
+  if ('problem' in checked) return checked.problem;
+  const input = checked.body as WebhookInput;
   if (pathId !== undefined && input.webhookId !== undefined && input.webhookId !== pathId) return RENAME_REFUSED;
   if (input.webhookId !== undefined) {
     const idProblem = webhookIdProblem(input.webhookId);
@@ -247,9 +171,9 @@ export function webhookBodyProblem(body: unknown, now: Date, pathId?: string): P
  * format's needs only when the patch gives what they need, as the stored options or template may meet them.
  */
 export function webhookPatchProblem(patch: unknown, now: Date): Problem {
-  const schemaProblem = bodySchemaProblem('webhookUpdate', patch);
-  if (schemaProblem !== null) return schemaProblem;
-  const fields = patch as {
+  const checked = bodySchemaChecked('webhookUpdate', patch);
+  if ('problem' in checked) return checked.problem;
+  const fields = checked.body as {
     url?: string;
     headers?: Record<string, string> | null;
     format?: string;
@@ -291,9 +215,9 @@ export function webhookPatchProblem(patch: unknown, now: Date): Problem {
 
 /** A low-balance settings update as the service judges it before its network check (settings.routes.ts). */
 export function settingsProblem(body: unknown): Problem {
-  const schemaProblem = bodySchemaProblem('settingsUpdate', body);
-  if (schemaProblem !== null) return schemaProblem;
-  const webhook = (body as { low_balance_webhook?: LowBalanceWebhookFields | null }).low_balance_webhook;
+  const checked = bodySchemaChecked('settingsUpdate', body);
+  if ('problem' in checked) return checked.problem;
+  const webhook = (checked.body as { low_balance_webhook?: LowBalanceWebhookFields | null }).low_balance_webhook;
   if (webhook === undefined || webhook === null) return null;
   return lowBalanceUrlProblem(webhook.url) ?? webhookContentProblem(webhook);
 }

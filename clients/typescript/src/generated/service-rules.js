@@ -51,266 +51,6 @@ var define_SCHEMA_FACTS_default;
 var init_define_SCHEMA_FACTS = __esm({
   '<define:SCHEMA_FACTS>'() {
     define_SCHEMA_FACTS_default = {
-      bodies: {
-        webhookCreate: {
-          additionalProperties: false,
-          type: 'object',
-          required: ['url'],
-          properties: {
-            webhookId: {
-              pattern: '^[A-Za-z0-9_-]{1,30}$',
-              'x-error': 'must be 1 to 30 characters from A-Z, a-z, 0-9, _ and -',
-              description: '1 to 30 characters from A-Z, a-z, 0-9, _ and -; `call` is reserved',
-              type: 'string',
-            },
-            url: { maxLength: 2048, description: 'HTTPS callback URL on a public host', type: 'string' },
-            headers: {
-              type: 'object',
-              additionalProperties: { type: 'string' },
-              description:
-                'Custom headers sent with each callback (at most 20, values at most 1000 characters); values are read back as ***',
-            },
-            format: {
-              enum: ['', 'slack', 'discord', 'teams', 'telegram', 'pagerduty', 'custom'],
-              'x-error': 'must be one of slack, discord, teams, telegram, pagerduty, custom or ""',
-              description: 'Payload format (mailbox mode only); "" means none: the raw inbound email payload',
-              type: 'string',
-            },
-            template: {
-              type: 'object',
-              additionalProperties: true,
-              description:
-                'JSON template with {{path}} placeholders (format custom); at most 2048 bytes and 5 nesting levels',
-            },
-            options: {
-              type: 'object',
-              additionalProperties: { type: 'string' },
-              description:
-                'Format options (mailbox mode only): at most 10 keys, string values of at most 500 characters; chat_id for telegram, routing_key for pagerduty',
-            },
-            includeAttachments: { description: 'Mailbox mode only; default true', type: 'boolean' },
-            schedule: {
-              additionalProperties: false,
-              description: 'Scheduled mode: first run within 30 days, at most 31 days between runs',
-              type: 'object',
-              required: ['cron', 'timezone'],
-              properties: {
-                cron: { maxLength: 256, description: '5-field cron: minute hour day month weekday', type: 'string' },
-                timezone: { maxLength: 128, description: 'IANA time zone the cron is evaluated in', type: 'string' },
-                active: { description: 'Default true', type: 'boolean' },
-              },
-            },
-            retry: {
-              additionalProperties: false,
-              description: 'Delivery retries; absent: one attempt (the contract)',
-              type: 'object',
-              required: ['attempts'],
-              properties: {
-                attempts: {
-                  minimum: 0,
-                  maximum: 8,
-                  'x-error': 'must be an integer from 0 to 8',
-                  description: 'Attempts after a failed first one (network error, timeout, 5xx, 408, 429); 0: none',
-                  type: 'integer',
-                },
-                backoff: {
-                  enum: ['exponential'],
-                  'x-error': 'must be exponential',
-                  description: 'From 30 s, doubling, at most 10 h, \xB120 % jitter',
-                  type: 'string',
-                },
-              },
-            },
-          },
-        },
-        webhookReplace: {
-          additionalProperties: false,
-          type: 'object',
-          required: ['url'],
-          properties: {
-            webhookId: {
-              pattern: '^[A-Za-z0-9_-]{1,30}$',
-              'x-error': 'must be 1 to 30 characters from A-Z, a-z, 0-9, _ and -',
-              description: '1 to 30 characters from A-Z, a-z, 0-9, _ and -; `call` is reserved',
-              type: 'string',
-            },
-            url: { maxLength: 2048, description: 'HTTPS callback URL on a public host', type: 'string' },
-            headers: {
-              type: 'object',
-              additionalProperties: { type: 'string' },
-              description:
-                'Custom headers sent with each callback (at most 20, values at most 1000 characters); values are read back as ***',
-            },
-            format: {
-              enum: ['', 'slack', 'discord', 'teams', 'telegram', 'pagerduty', 'custom'],
-              'x-error': 'must be one of slack, discord, teams, telegram, pagerduty, custom or ""',
-              description: 'Payload format (mailbox mode only); "" means none: the raw inbound email payload',
-              type: 'string',
-            },
-            template: {
-              type: 'object',
-              additionalProperties: true,
-              description:
-                'JSON template with {{path}} placeholders (format custom); at most 2048 bytes and 5 nesting levels',
-            },
-            options: {
-              type: 'object',
-              additionalProperties: { type: 'string' },
-              description:
-                'Format options (mailbox mode only): at most 10 keys, string values of at most 500 characters; chat_id for telegram, routing_key for pagerduty',
-            },
-            includeAttachments: { description: 'Mailbox mode only; default true', type: 'boolean' },
-            schedule: {
-              additionalProperties: false,
-              description: 'Scheduled mode: first run within 30 days, at most 31 days between runs',
-              type: 'object',
-              required: ['cron', 'timezone'],
-              properties: {
-                cron: { maxLength: 256, description: '5-field cron: minute hour day month weekday', type: 'string' },
-                timezone: { maxLength: 128, description: 'IANA time zone the cron is evaluated in', type: 'string' },
-                active: { description: 'Default true', type: 'boolean' },
-              },
-            },
-            retry: {
-              additionalProperties: false,
-              description: 'Delivery retries; absent: one attempt (the contract)',
-              type: 'object',
-              required: ['attempts'],
-              properties: {
-                attempts: {
-                  minimum: 0,
-                  maximum: 8,
-                  'x-error': 'must be an integer from 0 to 8',
-                  description: 'Attempts after a failed first one (network error, timeout, 5xx, 408, 429); 0: none',
-                  type: 'integer',
-                },
-                backoff: {
-                  enum: ['exponential'],
-                  'x-error': 'must be exponential',
-                  description: 'From 30 s, doubling, at most 10 h, \xB120 % jitter',
-                  type: 'string',
-                },
-              },
-            },
-          },
-        },
-        webhookUpdate: {
-          additionalProperties: false,
-          type: 'object',
-          properties: {
-            url: { maxLength: 2048, description: 'HTTPS callback URL on a public host', type: 'string' },
-            headers: {
-              type: 'object',
-              additionalProperties: { type: 'string' },
-              description:
-                'Custom headers sent with each callback (at most 20, values at most 1000 characters); values are read back as ***',
-              nullable: true,
-            },
-            format: {
-              enum: ['', 'slack', 'discord', 'teams', 'telegram', 'pagerduty', 'custom'],
-              'x-error': 'must be one of slack, discord, teams, telegram, pagerduty, custom or ""',
-              description: 'Payload format (mailbox mode only); "" means none: the raw inbound email payload',
-              type: 'string',
-            },
-            template: {
-              type: 'object',
-              additionalProperties: true,
-              description:
-                'JSON template with {{path}} placeholders (format custom); at most 2048 bytes and 5 nesting levels',
-              nullable: true,
-            },
-            options: {
-              type: 'object',
-              additionalProperties: { type: 'string' },
-              description:
-                'Format options (mailbox mode only): at most 10 keys, string values of at most 500 characters; chat_id for telegram, routing_key for pagerduty',
-              nullable: true,
-            },
-            includeAttachments: { description: 'Mailbox mode only; default true', type: 'boolean' },
-            schedule: {
-              additionalProperties: false,
-              type: 'object',
-              properties: {
-                cron: { maxLength: 256, description: '5-field cron: minute hour day month weekday', type: 'string' },
-                timezone: { maxLength: 128, description: 'IANA time zone the cron is evaluated in', type: 'string' },
-                active: { description: 'Default true', type: 'boolean' },
-              },
-              nullable: true,
-            },
-            retry: {
-              additionalProperties: false,
-              description: 'Delivery retries; absent: one attempt (the contract)',
-              type: 'object',
-              required: ['attempts'],
-              properties: {
-                attempts: {
-                  minimum: 0,
-                  maximum: 8,
-                  'x-error': 'must be an integer from 0 to 8',
-                  description: 'Attempts after a failed first one (network error, timeout, 5xx, 408, 429); 0: none',
-                  type: 'integer',
-                },
-                backoff: {
-                  enum: ['exponential'],
-                  'x-error': 'must be exponential',
-                  description: 'From 30 s, doubling, at most 10 h, \xB120 % jitter',
-                  type: 'string',
-                },
-              },
-              nullable: true,
-            },
-            rotateSecret: {
-              description: 'true: issue a new signing secret, returned once in this response',
-              type: 'boolean',
-            },
-          },
-        },
-        settingsUpdate: {
-          additionalProperties: false,
-          type: 'object',
-          properties: {
-            low_balance_threshold: {
-              minimum: 0,
-              maximum: 1e12,
-              'x-error': 'must be an integer from 0 to 1000000000000',
-              type: 'integer',
-            },
-            low_balance_webhook: {
-              additionalProperties: false,
-              type: 'object',
-              required: ['url'],
-              properties: {
-                url: { maxLength: 2048, description: 'HTTPS callback URL', type: 'string' },
-                headers: {
-                  type: 'object',
-                  additionalProperties: { type: 'string' },
-                  description:
-                    'Custom headers (at most 20, values at most 1000 characters); values are read back as ***',
-                },
-                format: { enum: ['slack', 'discord', 'teams', 'telegram', 'pagerduty', 'custom', ''], type: 'string' },
-                template: {
-                  type: 'object',
-                  additionalProperties: true,
-                  description: 'JSON template, at most 2048 bytes and 5 levels',
-                },
-                options: {
-                  type: 'object',
-                  additionalProperties: { type: 'string', maxLength: 500 },
-                  maxProperties: 10,
-                },
-              },
-              nullable: true,
-            },
-            low_balance_email: {
-              format: 'email',
-              maxLength: 254,
-              'x-error': 'must be an e-mail address of at most 254 characters',
-              type: 'string',
-              nullable: true,
-            },
-          },
-        },
-      },
       domains: { minItems: 1, maxItems: 10, error: 'must list 1 to 10 domain names or IP addresses' },
       domain: {
         minLength: 1,
@@ -1195,6 +935,32 @@ var require_ipaddr = __commonJS({
   },
 });
 
+// node_modules/ajv/dist/runtime/ucs2length.js
+var require_ucs2length = __commonJS({
+  'node_modules/ajv/dist/runtime/ucs2length.js'(exports) {
+    'use strict';
+    init_define_SCHEMA_FACTS();
+    Object.defineProperty(exports, '__esModule', { value: true });
+    function ucs2length(str) {
+      const len = str.length;
+      let length = 0;
+      let pos = 0;
+      let value;
+      while (pos < len) {
+        length++;
+        value = str.charCodeAt(pos++);
+        if (value >= 55296 && value <= 56319 && pos < len) {
+          value = str.charCodeAt(pos);
+          if ((value & 64512) === 56320) pos++;
+        }
+      }
+      return length;
+    }
+    exports.default = ucs2length;
+    ucs2length.code = 'require("ajv/dist/runtime/ucs2length").default';
+  },
+});
+
 // clients/typescript/scripts/service-rules.ts
 init_define_SCHEMA_FACTS();
 
@@ -1946,8 +1712,6 @@ init_define_SCHEMA_FACTS();
 
 // src/lib/email-address.ts
 init_define_SCHEMA_FACTS();
-var EMAIL_ADDRESS =
-  /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
 
 // src/outbound/errors.ts
 init_define_SCHEMA_FACTS();
@@ -2071,6 +1835,2004 @@ var RULE_WORDING = {
   minItems: (params) => `at least ${String(params.limit)} items`,
 };
 
+// clients/typescript/scripts/body-validators.ts
+init_define_SCHEMA_FACTS();
+var webhookCreate = validate10;
+var schema11 = {
+  additionalProperties: false,
+  type: 'object',
+  required: ['url'],
+  properties: {
+    webhookId: {
+      pattern: '^[A-Za-z0-9_-]{1,30}$',
+      'x-error': 'must be 1 to 30 characters from A-Z, a-z, 0-9, _ and -',
+      description: '1 to 30 characters from A-Z, a-z, 0-9, _ and -; `call` is reserved',
+      type: 'string',
+    },
+    url: { maxLength: 2048, description: 'HTTPS callback URL on a public host', type: 'string' },
+    headers: {
+      type: 'object',
+      additionalProperties: { type: 'string' },
+      description:
+        'Custom headers sent with each callback (at most 20, values at most 1000 characters); values are read back as ***',
+    },
+    format: {
+      enum: ['', 'slack', 'discord', 'teams', 'telegram', 'pagerduty', 'custom'],
+      'x-error': 'must be one of slack, discord, teams, telegram, pagerduty, custom or ""',
+      description: 'Payload format (mailbox mode only); "" means none: the raw inbound email payload',
+      type: 'string',
+    },
+    template: {
+      type: 'object',
+      additionalProperties: true,
+      description: 'JSON template with {{path}} placeholders (format custom); at most 2048 bytes and 5 nesting levels',
+    },
+    options: {
+      type: 'object',
+      additionalProperties: { type: 'string' },
+      description:
+        'Format options (mailbox mode only): at most 10 keys, string values of at most 500 characters; chat_id for telegram, routing_key for pagerduty',
+    },
+    includeAttachments: { description: 'Mailbox mode only; default true', type: 'boolean' },
+    schedule: {
+      additionalProperties: false,
+      description: 'Scheduled mode: first run within 30 days, at most 31 days between runs',
+      type: 'object',
+      required: ['cron', 'timezone'],
+      properties: {
+        cron: { maxLength: 256, description: '5-field cron: minute hour day month weekday', type: 'string' },
+        timezone: { maxLength: 128, description: 'IANA time zone the cron is evaluated in', type: 'string' },
+        active: { description: 'Default true', type: 'boolean' },
+      },
+    },
+    retry: {
+      additionalProperties: false,
+      description: 'Delivery retries; absent: one attempt (the contract)',
+      type: 'object',
+      required: ['attempts'],
+      properties: {
+        attempts: {
+          minimum: 0,
+          maximum: 8,
+          'x-error': 'must be an integer from 0 to 8',
+          description: 'Attempts after a failed first one (network error, timeout, 5xx, 408, 429); 0: none',
+          type: 'integer',
+        },
+        backoff: {
+          enum: ['exponential'],
+          'x-error': 'must be exponential',
+          description: 'From 30 s, doubling, at most 10 h, \xB120 % jitter',
+          type: 'string',
+        },
+      },
+    },
+  },
+};
+var func2 = Object.prototype.hasOwnProperty;
+var func3 = require_ucs2length().default;
+var pattern0 = new RegExp('^[A-Za-z0-9_-]{1,30}$', 'u');
+function validate10(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (errors === 0) {
+    if (data && typeof data == 'object' && !Array.isArray(data)) {
+      let missing0;
+      if (data.url === void 0 && (missing0 = 'url')) {
+        validate10.errors = [
+          {
+            instancePath,
+            schemaPath: '#/required',
+            keyword: 'required',
+            params: { missingProperty: missing0 },
+            message: "must have required property '" + missing0 + "'",
+            schema: schema11.required,
+            parentSchema: schema11,
+            data,
+          },
+        ];
+        return false;
+      } else {
+        const _errs1 = errors;
+        for (const key0 in data) {
+          if (!func2.call(schema11.properties, key0)) {
+            validate10.errors = [
+              {
+                instancePath,
+                schemaPath: '#/additionalProperties',
+                keyword: 'additionalProperties',
+                params: { additionalProperty: key0 },
+                message: 'must NOT have additional properties',
+                schema: false,
+                parentSchema: schema11,
+                data,
+              },
+            ];
+            return false;
+            break;
+          }
+        }
+        if (_errs1 === errors) {
+          if (data.webhookId !== void 0) {
+            let data0 = data.webhookId;
+            const _errs2 = errors;
+            if (errors === _errs2) {
+              if (typeof data0 === 'string') {
+                if (!pattern0.test(data0)) {
+                  validate10.errors = [
+                    {
+                      instancePath: instancePath + '/webhookId',
+                      schemaPath: '#/properties/webhookId/pattern',
+                      keyword: 'pattern',
+                      params: { pattern: '^[A-Za-z0-9_-]{1,30}$' },
+                      message: 'must match pattern "^[A-Za-z0-9_-]{1,30}$"',
+                      schema: '^[A-Za-z0-9_-]{1,30}$',
+                      parentSchema: schema11.properties.webhookId,
+                      data: data0,
+                    },
+                  ];
+                  return false;
+                }
+              } else {
+                validate10.errors = [
+                  {
+                    instancePath: instancePath + '/webhookId',
+                    schemaPath: '#/properties/webhookId/type',
+                    keyword: 'type',
+                    params: { type: 'string' },
+                    message: 'must be string',
+                    schema: schema11.properties.webhookId.type,
+                    parentSchema: schema11.properties.webhookId,
+                    data: data0,
+                  },
+                ];
+                return false;
+              }
+            }
+            var valid0 = _errs2 === errors;
+          } else {
+            var valid0 = true;
+          }
+          if (valid0) {
+            if (data.url !== void 0) {
+              let data1 = data.url;
+              const _errs4 = errors;
+              if (errors === _errs4) {
+                if (typeof data1 === 'string') {
+                  if (func3(data1) > 2048) {
+                    validate10.errors = [
+                      {
+                        instancePath: instancePath + '/url',
+                        schemaPath: '#/properties/url/maxLength',
+                        keyword: 'maxLength',
+                        params: { limit: 2048 },
+                        message: 'must NOT have more than 2048 characters',
+                        schema: 2048,
+                        parentSchema: schema11.properties.url,
+                        data: data1,
+                      },
+                    ];
+                    return false;
+                  }
+                } else {
+                  validate10.errors = [
+                    {
+                      instancePath: instancePath + '/url',
+                      schemaPath: '#/properties/url/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                      schema: schema11.properties.url.type,
+                      parentSchema: schema11.properties.url,
+                      data: data1,
+                    },
+                  ];
+                  return false;
+                }
+              }
+              var valid0 = _errs4 === errors;
+            } else {
+              var valid0 = true;
+            }
+            if (valid0) {
+              if (data.headers !== void 0) {
+                let data2 = data.headers;
+                const _errs6 = errors;
+                if (errors === _errs6) {
+                  if (data2 && typeof data2 == 'object' && !Array.isArray(data2)) {
+                    for (const key1 in data2) {
+                      let data3 = data2[key1];
+                      const _errs9 = errors;
+                      if (typeof data3 !== 'string') {
+                        validate10.errors = [
+                          {
+                            instancePath: instancePath + '/headers/' + key1.replace(/~/g, '~0').replace(/\//g, '~1'),
+                            schemaPath: '#/properties/headers/additionalProperties/type',
+                            keyword: 'type',
+                            params: { type: 'string' },
+                            message: 'must be string',
+                            schema: schema11.properties.headers.additionalProperties.type,
+                            parentSchema: schema11.properties.headers.additionalProperties,
+                            data: data3,
+                          },
+                        ];
+                        return false;
+                      }
+                      var valid1 = _errs9 === errors;
+                      if (!valid1) {
+                        break;
+                      }
+                    }
+                  } else {
+                    validate10.errors = [
+                      {
+                        instancePath: instancePath + '/headers',
+                        schemaPath: '#/properties/headers/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                        schema: schema11.properties.headers.type,
+                        parentSchema: schema11.properties.headers,
+                        data: data2,
+                      },
+                    ];
+                    return false;
+                  }
+                }
+                var valid0 = _errs6 === errors;
+              } else {
+                var valid0 = true;
+              }
+              if (valid0) {
+                if (data.format !== void 0) {
+                  let data4 = data.format;
+                  const _errs11 = errors;
+                  if (typeof data4 !== 'string') {
+                    validate10.errors = [
+                      {
+                        instancePath: instancePath + '/format',
+                        schemaPath: '#/properties/format/type',
+                        keyword: 'type',
+                        params: { type: 'string' },
+                        message: 'must be string',
+                        schema: schema11.properties.format.type,
+                        parentSchema: schema11.properties.format,
+                        data: data4,
+                      },
+                    ];
+                    return false;
+                  }
+                  if (!(
+                    data4 === '' ||
+                    data4 === 'slack' ||
+                    data4 === 'discord' ||
+                    data4 === 'teams' ||
+                    data4 === 'telegram' ||
+                    data4 === 'pagerduty' ||
+                    data4 === 'custom'
+                  )) {
+                    validate10.errors = [
+                      {
+                        instancePath: instancePath + '/format',
+                        schemaPath: '#/properties/format/enum',
+                        keyword: 'enum',
+                        params: { allowedValues: schema11.properties.format.enum },
+                        message: 'must be equal to one of the allowed values',
+                        schema: schema11.properties.format.enum,
+                        parentSchema: schema11.properties.format,
+                        data: data4,
+                      },
+                    ];
+                    return false;
+                  }
+                  var valid0 = _errs11 === errors;
+                } else {
+                  var valid0 = true;
+                }
+                if (valid0) {
+                  if (data.template !== void 0) {
+                    let data5 = data.template;
+                    const _errs13 = errors;
+                    if (errors === _errs13) {
+                      if (data5 && typeof data5 == 'object' && !Array.isArray(data5)) {
+                      } else {
+                        validate10.errors = [
+                          {
+                            instancePath: instancePath + '/template',
+                            schemaPath: '#/properties/template/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                            schema: schema11.properties.template.type,
+                            parentSchema: schema11.properties.template,
+                            data: data5,
+                          },
+                        ];
+                        return false;
+                      }
+                    }
+                    var valid0 = _errs13 === errors;
+                  } else {
+                    var valid0 = true;
+                  }
+                  if (valid0) {
+                    if (data.options !== void 0) {
+                      let data6 = data.options;
+                      const _errs16 = errors;
+                      if (errors === _errs16) {
+                        if (data6 && typeof data6 == 'object' && !Array.isArray(data6)) {
+                          for (const key2 in data6) {
+                            let data7 = data6[key2];
+                            const _errs19 = errors;
+                            if (typeof data7 !== 'string') {
+                              validate10.errors = [
+                                {
+                                  instancePath:
+                                    instancePath + '/options/' + key2.replace(/~/g, '~0').replace(/\//g, '~1'),
+                                  schemaPath: '#/properties/options/additionalProperties/type',
+                                  keyword: 'type',
+                                  params: { type: 'string' },
+                                  message: 'must be string',
+                                  schema: schema11.properties.options.additionalProperties.type,
+                                  parentSchema: schema11.properties.options.additionalProperties,
+                                  data: data7,
+                                },
+                              ];
+                              return false;
+                            }
+                            var valid2 = _errs19 === errors;
+                            if (!valid2) {
+                              break;
+                            }
+                          }
+                        } else {
+                          validate10.errors = [
+                            {
+                              instancePath: instancePath + '/options',
+                              schemaPath: '#/properties/options/type',
+                              keyword: 'type',
+                              params: { type: 'object' },
+                              message: 'must be object',
+                              schema: schema11.properties.options.type,
+                              parentSchema: schema11.properties.options,
+                              data: data6,
+                            },
+                          ];
+                          return false;
+                        }
+                      }
+                      var valid0 = _errs16 === errors;
+                    } else {
+                      var valid0 = true;
+                    }
+                    if (valid0) {
+                      if (data.includeAttachments !== void 0) {
+                        let data8 = data.includeAttachments;
+                        const _errs21 = errors;
+                        if (typeof data8 !== 'boolean') {
+                          validate10.errors = [
+                            {
+                              instancePath: instancePath + '/includeAttachments',
+                              schemaPath: '#/properties/includeAttachments/type',
+                              keyword: 'type',
+                              params: { type: 'boolean' },
+                              message: 'must be boolean',
+                              schema: schema11.properties.includeAttachments.type,
+                              parentSchema: schema11.properties.includeAttachments,
+                              data: data8,
+                            },
+                          ];
+                          return false;
+                        }
+                        var valid0 = _errs21 === errors;
+                      } else {
+                        var valid0 = true;
+                      }
+                      if (valid0) {
+                        if (data.schedule !== void 0) {
+                          let data9 = data.schedule;
+                          const _errs23 = errors;
+                          if (errors === _errs23) {
+                            if (data9 && typeof data9 == 'object' && !Array.isArray(data9)) {
+                              let missing1;
+                              if (
+                                (data9.cron === void 0 && (missing1 = 'cron')) ||
+                                (data9.timezone === void 0 && (missing1 = 'timezone'))
+                              ) {
+                                validate10.errors = [
+                                  {
+                                    instancePath: instancePath + '/schedule',
+                                    schemaPath: '#/properties/schedule/required',
+                                    keyword: 'required',
+                                    params: { missingProperty: missing1 },
+                                    message: "must have required property '" + missing1 + "'",
+                                    schema: schema11.properties.schedule.required,
+                                    parentSchema: schema11.properties.schedule,
+                                    data: data9,
+                                  },
+                                ];
+                                return false;
+                              } else {
+                                const _errs25 = errors;
+                                for (const key3 in data9) {
+                                  if (!(key3 === 'cron' || key3 === 'timezone' || key3 === 'active')) {
+                                    validate10.errors = [
+                                      {
+                                        instancePath: instancePath + '/schedule',
+                                        schemaPath: '#/properties/schedule/additionalProperties',
+                                        keyword: 'additionalProperties',
+                                        params: { additionalProperty: key3 },
+                                        message: 'must NOT have additional properties',
+                                        schema: false,
+                                        parentSchema: schema11.properties.schedule,
+                                        data: data9,
+                                      },
+                                    ];
+                                    return false;
+                                    break;
+                                  }
+                                }
+                                if (_errs25 === errors) {
+                                  if (data9.cron !== void 0) {
+                                    let data10 = data9.cron;
+                                    const _errs26 = errors;
+                                    if (errors === _errs26) {
+                                      if (typeof data10 === 'string') {
+                                        if (func3(data10) > 256) {
+                                          validate10.errors = [
+                                            {
+                                              instancePath: instancePath + '/schedule/cron',
+                                              schemaPath: '#/properties/schedule/properties/cron/maxLength',
+                                              keyword: 'maxLength',
+                                              params: { limit: 256 },
+                                              message: 'must NOT have more than 256 characters',
+                                              schema: 256,
+                                              parentSchema: schema11.properties.schedule.properties.cron,
+                                              data: data10,
+                                            },
+                                          ];
+                                          return false;
+                                        }
+                                      } else {
+                                        validate10.errors = [
+                                          {
+                                            instancePath: instancePath + '/schedule/cron',
+                                            schemaPath: '#/properties/schedule/properties/cron/type',
+                                            keyword: 'type',
+                                            params: { type: 'string' },
+                                            message: 'must be string',
+                                            schema: schema11.properties.schedule.properties.cron.type,
+                                            parentSchema: schema11.properties.schedule.properties.cron,
+                                            data: data10,
+                                          },
+                                        ];
+                                        return false;
+                                      }
+                                    }
+                                    var valid3 = _errs26 === errors;
+                                  } else {
+                                    var valid3 = true;
+                                  }
+                                  if (valid3) {
+                                    if (data9.timezone !== void 0) {
+                                      let data11 = data9.timezone;
+                                      const _errs28 = errors;
+                                      if (errors === _errs28) {
+                                        if (typeof data11 === 'string') {
+                                          if (func3(data11) > 128) {
+                                            validate10.errors = [
+                                              {
+                                                instancePath: instancePath + '/schedule/timezone',
+                                                schemaPath: '#/properties/schedule/properties/timezone/maxLength',
+                                                keyword: 'maxLength',
+                                                params: { limit: 128 },
+                                                message: 'must NOT have more than 128 characters',
+                                                schema: 128,
+                                                parentSchema: schema11.properties.schedule.properties.timezone,
+                                                data: data11,
+                                              },
+                                            ];
+                                            return false;
+                                          }
+                                        } else {
+                                          validate10.errors = [
+                                            {
+                                              instancePath: instancePath + '/schedule/timezone',
+                                              schemaPath: '#/properties/schedule/properties/timezone/type',
+                                              keyword: 'type',
+                                              params: { type: 'string' },
+                                              message: 'must be string',
+                                              schema: schema11.properties.schedule.properties.timezone.type,
+                                              parentSchema: schema11.properties.schedule.properties.timezone,
+                                              data: data11,
+                                            },
+                                          ];
+                                          return false;
+                                        }
+                                      }
+                                      var valid3 = _errs28 === errors;
+                                    } else {
+                                      var valid3 = true;
+                                    }
+                                    if (valid3) {
+                                      if (data9.active !== void 0) {
+                                        let data12 = data9.active;
+                                        const _errs30 = errors;
+                                        if (typeof data12 !== 'boolean') {
+                                          validate10.errors = [
+                                            {
+                                              instancePath: instancePath + '/schedule/active',
+                                              schemaPath: '#/properties/schedule/properties/active/type',
+                                              keyword: 'type',
+                                              params: { type: 'boolean' },
+                                              message: 'must be boolean',
+                                              schema: schema11.properties.schedule.properties.active.type,
+                                              parentSchema: schema11.properties.schedule.properties.active,
+                                              data: data12,
+                                            },
+                                          ];
+                                          return false;
+                                        }
+                                        var valid3 = _errs30 === errors;
+                                      } else {
+                                        var valid3 = true;
+                                      }
+                                    }
+                                  }
+                                }
+                              }
+                            } else {
+                              validate10.errors = [
+                                {
+                                  instancePath: instancePath + '/schedule',
+                                  schemaPath: '#/properties/schedule/type',
+                                  keyword: 'type',
+                                  params: { type: 'object' },
+                                  message: 'must be object',
+                                  schema: schema11.properties.schedule.type,
+                                  parentSchema: schema11.properties.schedule,
+                                  data: data9,
+                                },
+                              ];
+                              return false;
+                            }
+                          }
+                          var valid0 = _errs23 === errors;
+                        } else {
+                          var valid0 = true;
+                        }
+                        if (valid0) {
+                          if (data.retry !== void 0) {
+                            let data13 = data.retry;
+                            const _errs32 = errors;
+                            if (errors === _errs32) {
+                              if (data13 && typeof data13 == 'object' && !Array.isArray(data13)) {
+                                let missing2;
+                                if (data13.attempts === void 0 && (missing2 = 'attempts')) {
+                                  validate10.errors = [
+                                    {
+                                      instancePath: instancePath + '/retry',
+                                      schemaPath: '#/properties/retry/required',
+                                      keyword: 'required',
+                                      params: { missingProperty: missing2 },
+                                      message: "must have required property '" + missing2 + "'",
+                                      schema: schema11.properties.retry.required,
+                                      parentSchema: schema11.properties.retry,
+                                      data: data13,
+                                    },
+                                  ];
+                                  return false;
+                                } else {
+                                  const _errs34 = errors;
+                                  for (const key4 in data13) {
+                                    if (!(key4 === 'attempts' || key4 === 'backoff')) {
+                                      validate10.errors = [
+                                        {
+                                          instancePath: instancePath + '/retry',
+                                          schemaPath: '#/properties/retry/additionalProperties',
+                                          keyword: 'additionalProperties',
+                                          params: { additionalProperty: key4 },
+                                          message: 'must NOT have additional properties',
+                                          schema: false,
+                                          parentSchema: schema11.properties.retry,
+                                          data: data13,
+                                        },
+                                      ];
+                                      return false;
+                                      break;
+                                    }
+                                  }
+                                  if (_errs34 === errors) {
+                                    if (data13.attempts !== void 0) {
+                                      let data14 = data13.attempts;
+                                      const _errs35 = errors;
+                                      if (!(typeof data14 == 'number' && !(data14 % 1) && !isNaN(data14))) {
+                                        validate10.errors = [
+                                          {
+                                            instancePath: instancePath + '/retry/attempts',
+                                            schemaPath: '#/properties/retry/properties/attempts/type',
+                                            keyword: 'type',
+                                            params: { type: 'integer' },
+                                            message: 'must be integer',
+                                            schema: schema11.properties.retry.properties.attempts.type,
+                                            parentSchema: schema11.properties.retry.properties.attempts,
+                                            data: data14,
+                                          },
+                                        ];
+                                        return false;
+                                      }
+                                      if (errors === _errs35) {
+                                        if (typeof data14 == 'number') {
+                                          if (data14 > 8 || isNaN(data14)) {
+                                            validate10.errors = [
+                                              {
+                                                instancePath: instancePath + '/retry/attempts',
+                                                schemaPath: '#/properties/retry/properties/attempts/maximum',
+                                                keyword: 'maximum',
+                                                params: { comparison: '<=', limit: 8 },
+                                                message: 'must be <= 8',
+                                                schema: 8,
+                                                parentSchema: schema11.properties.retry.properties.attempts,
+                                                data: data14,
+                                              },
+                                            ];
+                                            return false;
+                                          } else {
+                                            if (data14 < 0 || isNaN(data14)) {
+                                              validate10.errors = [
+                                                {
+                                                  instancePath: instancePath + '/retry/attempts',
+                                                  schemaPath: '#/properties/retry/properties/attempts/minimum',
+                                                  keyword: 'minimum',
+                                                  params: { comparison: '>=', limit: 0 },
+                                                  message: 'must be >= 0',
+                                                  schema: 0,
+                                                  parentSchema: schema11.properties.retry.properties.attempts,
+                                                  data: data14,
+                                                },
+                                              ];
+                                              return false;
+                                            }
+                                          }
+                                        }
+                                      }
+                                      var valid4 = _errs35 === errors;
+                                    } else {
+                                      var valid4 = true;
+                                    }
+                                    if (valid4) {
+                                      if (data13.backoff !== void 0) {
+                                        let data15 = data13.backoff;
+                                        const _errs37 = errors;
+                                        if (typeof data15 !== 'string') {
+                                          validate10.errors = [
+                                            {
+                                              instancePath: instancePath + '/retry/backoff',
+                                              schemaPath: '#/properties/retry/properties/backoff/type',
+                                              keyword: 'type',
+                                              params: { type: 'string' },
+                                              message: 'must be string',
+                                              schema: schema11.properties.retry.properties.backoff.type,
+                                              parentSchema: schema11.properties.retry.properties.backoff,
+                                              data: data15,
+                                            },
+                                          ];
+                                          return false;
+                                        }
+                                        if (!(data15 === 'exponential')) {
+                                          validate10.errors = [
+                                            {
+                                              instancePath: instancePath + '/retry/backoff',
+                                              schemaPath: '#/properties/retry/properties/backoff/enum',
+                                              keyword: 'enum',
+                                              params: {
+                                                allowedValues: schema11.properties.retry.properties.backoff.enum,
+                                              },
+                                              message: 'must be equal to one of the allowed values',
+                                              schema: schema11.properties.retry.properties.backoff.enum,
+                                              parentSchema: schema11.properties.retry.properties.backoff,
+                                              data: data15,
+                                            },
+                                          ];
+                                          return false;
+                                        }
+                                        var valid4 = _errs37 === errors;
+                                      } else {
+                                        var valid4 = true;
+                                      }
+                                    }
+                                  }
+                                }
+                              } else {
+                                validate10.errors = [
+                                  {
+                                    instancePath: instancePath + '/retry',
+                                    schemaPath: '#/properties/retry/type',
+                                    keyword: 'type',
+                                    params: { type: 'object' },
+                                    message: 'must be object',
+                                    schema: schema11.properties.retry.type,
+                                    parentSchema: schema11.properties.retry,
+                                    data: data13,
+                                  },
+                                ];
+                                return false;
+                              }
+                            }
+                            var valid0 = _errs32 === errors;
+                          } else {
+                            var valid0 = true;
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    } else {
+      validate10.errors = [
+        {
+          instancePath,
+          schemaPath: '#/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+          schema: schema11.type,
+          parentSchema: schema11,
+          data,
+        },
+      ];
+      return false;
+    }
+  }
+  validate10.errors = vErrors;
+  return errors === 0;
+}
+var webhookUpdate = validate11;
+var schema12 = {
+  additionalProperties: false,
+  type: 'object',
+  properties: {
+    url: { maxLength: 2048, description: 'HTTPS callback URL on a public host', type: 'string' },
+    headers: {
+      type: 'object',
+      additionalProperties: { type: 'string' },
+      description:
+        'Custom headers sent with each callback (at most 20, values at most 1000 characters); values are read back as ***',
+      nullable: true,
+    },
+    format: {
+      enum: ['', 'slack', 'discord', 'teams', 'telegram', 'pagerduty', 'custom'],
+      'x-error': 'must be one of slack, discord, teams, telegram, pagerduty, custom or ""',
+      description: 'Payload format (mailbox mode only); "" means none: the raw inbound email payload',
+      type: 'string',
+    },
+    template: {
+      type: 'object',
+      additionalProperties: true,
+      description: 'JSON template with {{path}} placeholders (format custom); at most 2048 bytes and 5 nesting levels',
+      nullable: true,
+    },
+    options: {
+      type: 'object',
+      additionalProperties: { type: 'string' },
+      description:
+        'Format options (mailbox mode only): at most 10 keys, string values of at most 500 characters; chat_id for telegram, routing_key for pagerduty',
+      nullable: true,
+    },
+    includeAttachments: { description: 'Mailbox mode only; default true', type: 'boolean' },
+    schedule: {
+      additionalProperties: false,
+      type: 'object',
+      properties: {
+        cron: { maxLength: 256, description: '5-field cron: minute hour day month weekday', type: 'string' },
+        timezone: { maxLength: 128, description: 'IANA time zone the cron is evaluated in', type: 'string' },
+        active: { description: 'Default true', type: 'boolean' },
+      },
+      nullable: true,
+    },
+    retry: {
+      additionalProperties: false,
+      description: 'Delivery retries; absent: one attempt (the contract)',
+      type: 'object',
+      required: ['attempts'],
+      properties: {
+        attempts: {
+          minimum: 0,
+          maximum: 8,
+          'x-error': 'must be an integer from 0 to 8',
+          description: 'Attempts after a failed first one (network error, timeout, 5xx, 408, 429); 0: none',
+          type: 'integer',
+        },
+        backoff: {
+          enum: ['exponential'],
+          'x-error': 'must be exponential',
+          description: 'From 30 s, doubling, at most 10 h, \xB120 % jitter',
+          type: 'string',
+        },
+      },
+      nullable: true,
+    },
+    rotateSecret: { description: 'true: issue a new signing secret, returned once in this response', type: 'boolean' },
+  },
+};
+function validate11(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (errors === 0) {
+    if (data && typeof data == 'object' && !Array.isArray(data)) {
+      const _errs1 = errors;
+      for (const key0 in data) {
+        if (!func2.call(schema12.properties, key0)) {
+          validate11.errors = [
+            {
+              instancePath,
+              schemaPath: '#/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key0 },
+              message: 'must NOT have additional properties',
+              schema: false,
+              parentSchema: schema12,
+              data,
+            },
+          ];
+          return false;
+          break;
+        }
+      }
+      if (_errs1 === errors) {
+        if (data.url !== void 0) {
+          let data0 = data.url;
+          const _errs2 = errors;
+          if (errors === _errs2) {
+            if (typeof data0 === 'string') {
+              if (func3(data0) > 2048) {
+                validate11.errors = [
+                  {
+                    instancePath: instancePath + '/url',
+                    schemaPath: '#/properties/url/maxLength',
+                    keyword: 'maxLength',
+                    params: { limit: 2048 },
+                    message: 'must NOT have more than 2048 characters',
+                    schema: 2048,
+                    parentSchema: schema12.properties.url,
+                    data: data0,
+                  },
+                ];
+                return false;
+              }
+            } else {
+              validate11.errors = [
+                {
+                  instancePath: instancePath + '/url',
+                  schemaPath: '#/properties/url/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                  schema: schema12.properties.url.type,
+                  parentSchema: schema12.properties.url,
+                  data: data0,
+                },
+              ];
+              return false;
+            }
+          }
+          var valid0 = _errs2 === errors;
+        } else {
+          var valid0 = true;
+        }
+        if (valid0) {
+          if (data.headers !== void 0) {
+            let data1 = data.headers;
+            const _errs4 = errors;
+            if (!(data1 && typeof data1 == 'object' && !Array.isArray(data1)) && data1 !== null) {
+              validate11.errors = [
+                {
+                  instancePath: instancePath + '/headers',
+                  schemaPath: '#/properties/headers/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                  schema: schema12.properties.headers.type,
+                  parentSchema: schema12.properties.headers,
+                  data: data1,
+                },
+              ];
+              return false;
+            }
+            if (errors === _errs4) {
+              if (data1 && typeof data1 == 'object' && !Array.isArray(data1)) {
+                for (const key1 in data1) {
+                  let data2 = data1[key1];
+                  const _errs8 = errors;
+                  if (typeof data2 !== 'string') {
+                    validate11.errors = [
+                      {
+                        instancePath: instancePath + '/headers/' + key1.replace(/~/g, '~0').replace(/\//g, '~1'),
+                        schemaPath: '#/properties/headers/additionalProperties/type',
+                        keyword: 'type',
+                        params: { type: 'string' },
+                        message: 'must be string',
+                        schema: schema12.properties.headers.additionalProperties.type,
+                        parentSchema: schema12.properties.headers.additionalProperties,
+                        data: data2,
+                      },
+                    ];
+                    return false;
+                  }
+                  var valid1 = _errs8 === errors;
+                  if (!valid1) {
+                    break;
+                  }
+                }
+              }
+            }
+            var valid0 = _errs4 === errors;
+          } else {
+            var valid0 = true;
+          }
+          if (valid0) {
+            if (data.format !== void 0) {
+              let data3 = data.format;
+              const _errs10 = errors;
+              if (typeof data3 !== 'string') {
+                validate11.errors = [
+                  {
+                    instancePath: instancePath + '/format',
+                    schemaPath: '#/properties/format/type',
+                    keyword: 'type',
+                    params: { type: 'string' },
+                    message: 'must be string',
+                    schema: schema12.properties.format.type,
+                    parentSchema: schema12.properties.format,
+                    data: data3,
+                  },
+                ];
+                return false;
+              }
+              if (!(
+                data3 === '' ||
+                data3 === 'slack' ||
+                data3 === 'discord' ||
+                data3 === 'teams' ||
+                data3 === 'telegram' ||
+                data3 === 'pagerduty' ||
+                data3 === 'custom'
+              )) {
+                validate11.errors = [
+                  {
+                    instancePath: instancePath + '/format',
+                    schemaPath: '#/properties/format/enum',
+                    keyword: 'enum',
+                    params: { allowedValues: schema12.properties.format.enum },
+                    message: 'must be equal to one of the allowed values',
+                    schema: schema12.properties.format.enum,
+                    parentSchema: schema12.properties.format,
+                    data: data3,
+                  },
+                ];
+                return false;
+              }
+              var valid0 = _errs10 === errors;
+            } else {
+              var valid0 = true;
+            }
+            if (valid0) {
+              if (data.template !== void 0) {
+                let data4 = data.template;
+                const _errs12 = errors;
+                if (!(data4 && typeof data4 == 'object' && !Array.isArray(data4)) && data4 !== null) {
+                  validate11.errors = [
+                    {
+                      instancePath: instancePath + '/template',
+                      schemaPath: '#/properties/template/type',
+                      keyword: 'type',
+                      params: { type: 'object' },
+                      message: 'must be object',
+                      schema: schema12.properties.template.type,
+                      parentSchema: schema12.properties.template,
+                      data: data4,
+                    },
+                  ];
+                  return false;
+                }
+                var valid0 = _errs12 === errors;
+              } else {
+                var valid0 = true;
+              }
+              if (valid0) {
+                if (data.options !== void 0) {
+                  let data5 = data.options;
+                  const _errs16 = errors;
+                  if (!(data5 && typeof data5 == 'object' && !Array.isArray(data5)) && data5 !== null) {
+                    validate11.errors = [
+                      {
+                        instancePath: instancePath + '/options',
+                        schemaPath: '#/properties/options/type',
+                        keyword: 'type',
+                        params: { type: 'object' },
+                        message: 'must be object',
+                        schema: schema12.properties.options.type,
+                        parentSchema: schema12.properties.options,
+                        data: data5,
+                      },
+                    ];
+                    return false;
+                  }
+                  if (errors === _errs16) {
+                    if (data5 && typeof data5 == 'object' && !Array.isArray(data5)) {
+                      for (const key2 in data5) {
+                        let data6 = data5[key2];
+                        const _errs20 = errors;
+                        if (typeof data6 !== 'string') {
+                          validate11.errors = [
+                            {
+                              instancePath: instancePath + '/options/' + key2.replace(/~/g, '~0').replace(/\//g, '~1'),
+                              schemaPath: '#/properties/options/additionalProperties/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                              schema: schema12.properties.options.additionalProperties.type,
+                              parentSchema: schema12.properties.options.additionalProperties,
+                              data: data6,
+                            },
+                          ];
+                          return false;
+                        }
+                        var valid2 = _errs20 === errors;
+                        if (!valid2) {
+                          break;
+                        }
+                      }
+                    }
+                  }
+                  var valid0 = _errs16 === errors;
+                } else {
+                  var valid0 = true;
+                }
+                if (valid0) {
+                  if (data.includeAttachments !== void 0) {
+                    let data7 = data.includeAttachments;
+                    const _errs22 = errors;
+                    if (typeof data7 !== 'boolean') {
+                      validate11.errors = [
+                        {
+                          instancePath: instancePath + '/includeAttachments',
+                          schemaPath: '#/properties/includeAttachments/type',
+                          keyword: 'type',
+                          params: { type: 'boolean' },
+                          message: 'must be boolean',
+                          schema: schema12.properties.includeAttachments.type,
+                          parentSchema: schema12.properties.includeAttachments,
+                          data: data7,
+                        },
+                      ];
+                      return false;
+                    }
+                    var valid0 = _errs22 === errors;
+                  } else {
+                    var valid0 = true;
+                  }
+                  if (valid0) {
+                    if (data.schedule !== void 0) {
+                      let data8 = data.schedule;
+                      const _errs24 = errors;
+                      if (!(data8 && typeof data8 == 'object' && !Array.isArray(data8)) && data8 !== null) {
+                        validate11.errors = [
+                          {
+                            instancePath: instancePath + '/schedule',
+                            schemaPath: '#/properties/schedule/type',
+                            keyword: 'type',
+                            params: { type: 'object' },
+                            message: 'must be object',
+                            schema: schema12.properties.schedule.type,
+                            parentSchema: schema12.properties.schedule,
+                            data: data8,
+                          },
+                        ];
+                        return false;
+                      }
+                      if (errors === _errs24) {
+                        if (data8 && typeof data8 == 'object' && !Array.isArray(data8)) {
+                          const _errs27 = errors;
+                          for (const key3 in data8) {
+                            if (!(key3 === 'cron' || key3 === 'timezone' || key3 === 'active')) {
+                              validate11.errors = [
+                                {
+                                  instancePath: instancePath + '/schedule',
+                                  schemaPath: '#/properties/schedule/additionalProperties',
+                                  keyword: 'additionalProperties',
+                                  params: { additionalProperty: key3 },
+                                  message: 'must NOT have additional properties',
+                                  schema: false,
+                                  parentSchema: schema12.properties.schedule,
+                                  data: data8,
+                                },
+                              ];
+                              return false;
+                              break;
+                            }
+                          }
+                          if (_errs27 === errors) {
+                            if (data8.cron !== void 0) {
+                              let data9 = data8.cron;
+                              const _errs28 = errors;
+                              if (errors === _errs28) {
+                                if (typeof data9 === 'string') {
+                                  if (func3(data9) > 256) {
+                                    validate11.errors = [
+                                      {
+                                        instancePath: instancePath + '/schedule/cron',
+                                        schemaPath: '#/properties/schedule/properties/cron/maxLength',
+                                        keyword: 'maxLength',
+                                        params: { limit: 256 },
+                                        message: 'must NOT have more than 256 characters',
+                                        schema: 256,
+                                        parentSchema: schema12.properties.schedule.properties.cron,
+                                        data: data9,
+                                      },
+                                    ];
+                                    return false;
+                                  }
+                                } else {
+                                  validate11.errors = [
+                                    {
+                                      instancePath: instancePath + '/schedule/cron',
+                                      schemaPath: '#/properties/schedule/properties/cron/type',
+                                      keyword: 'type',
+                                      params: { type: 'string' },
+                                      message: 'must be string',
+                                      schema: schema12.properties.schedule.properties.cron.type,
+                                      parentSchema: schema12.properties.schedule.properties.cron,
+                                      data: data9,
+                                    },
+                                  ];
+                                  return false;
+                                }
+                              }
+                              var valid3 = _errs28 === errors;
+                            } else {
+                              var valid3 = true;
+                            }
+                            if (valid3) {
+                              if (data8.timezone !== void 0) {
+                                let data10 = data8.timezone;
+                                const _errs30 = errors;
+                                if (errors === _errs30) {
+                                  if (typeof data10 === 'string') {
+                                    if (func3(data10) > 128) {
+                                      validate11.errors = [
+                                        {
+                                          instancePath: instancePath + '/schedule/timezone',
+                                          schemaPath: '#/properties/schedule/properties/timezone/maxLength',
+                                          keyword: 'maxLength',
+                                          params: { limit: 128 },
+                                          message: 'must NOT have more than 128 characters',
+                                          schema: 128,
+                                          parentSchema: schema12.properties.schedule.properties.timezone,
+                                          data: data10,
+                                        },
+                                      ];
+                                      return false;
+                                    }
+                                  } else {
+                                    validate11.errors = [
+                                      {
+                                        instancePath: instancePath + '/schedule/timezone',
+                                        schemaPath: '#/properties/schedule/properties/timezone/type',
+                                        keyword: 'type',
+                                        params: { type: 'string' },
+                                        message: 'must be string',
+                                        schema: schema12.properties.schedule.properties.timezone.type,
+                                        parentSchema: schema12.properties.schedule.properties.timezone,
+                                        data: data10,
+                                      },
+                                    ];
+                                    return false;
+                                  }
+                                }
+                                var valid3 = _errs30 === errors;
+                              } else {
+                                var valid3 = true;
+                              }
+                              if (valid3) {
+                                if (data8.active !== void 0) {
+                                  let data11 = data8.active;
+                                  const _errs32 = errors;
+                                  if (typeof data11 !== 'boolean') {
+                                    validate11.errors = [
+                                      {
+                                        instancePath: instancePath + '/schedule/active',
+                                        schemaPath: '#/properties/schedule/properties/active/type',
+                                        keyword: 'type',
+                                        params: { type: 'boolean' },
+                                        message: 'must be boolean',
+                                        schema: schema12.properties.schedule.properties.active.type,
+                                        parentSchema: schema12.properties.schedule.properties.active,
+                                        data: data11,
+                                      },
+                                    ];
+                                    return false;
+                                  }
+                                  var valid3 = _errs32 === errors;
+                                } else {
+                                  var valid3 = true;
+                                }
+                              }
+                            }
+                          }
+                        }
+                      }
+                      var valid0 = _errs24 === errors;
+                    } else {
+                      var valid0 = true;
+                    }
+                    if (valid0) {
+                      if (data.retry !== void 0) {
+                        let data12 = data.retry;
+                        const _errs34 = errors;
+                        if (!(data12 && typeof data12 == 'object' && !Array.isArray(data12)) && data12 !== null) {
+                          validate11.errors = [
+                            {
+                              instancePath: instancePath + '/retry',
+                              schemaPath: '#/properties/retry/type',
+                              keyword: 'type',
+                              params: { type: 'object' },
+                              message: 'must be object',
+                              schema: schema12.properties.retry.type,
+                              parentSchema: schema12.properties.retry,
+                              data: data12,
+                            },
+                          ];
+                          return false;
+                        }
+                        if (errors === _errs34) {
+                          if (data12 && typeof data12 == 'object' && !Array.isArray(data12)) {
+                            let missing0;
+                            if (data12.attempts === void 0 && (missing0 = 'attempts')) {
+                              validate11.errors = [
+                                {
+                                  instancePath: instancePath + '/retry',
+                                  schemaPath: '#/properties/retry/required',
+                                  keyword: 'required',
+                                  params: { missingProperty: missing0 },
+                                  message: "must have required property '" + missing0 + "'",
+                                  schema: schema12.properties.retry.required,
+                                  parentSchema: schema12.properties.retry,
+                                  data: data12,
+                                },
+                              ];
+                              return false;
+                            } else {
+                              const _errs37 = errors;
+                              for (const key4 in data12) {
+                                if (!(key4 === 'attempts' || key4 === 'backoff')) {
+                                  validate11.errors = [
+                                    {
+                                      instancePath: instancePath + '/retry',
+                                      schemaPath: '#/properties/retry/additionalProperties',
+                                      keyword: 'additionalProperties',
+                                      params: { additionalProperty: key4 },
+                                      message: 'must NOT have additional properties',
+                                      schema: false,
+                                      parentSchema: schema12.properties.retry,
+                                      data: data12,
+                                    },
+                                  ];
+                                  return false;
+                                  break;
+                                }
+                              }
+                              if (_errs37 === errors) {
+                                if (data12.attempts !== void 0) {
+                                  let data13 = data12.attempts;
+                                  const _errs38 = errors;
+                                  if (!(typeof data13 == 'number' && !(data13 % 1) && !isNaN(data13))) {
+                                    validate11.errors = [
+                                      {
+                                        instancePath: instancePath + '/retry/attempts',
+                                        schemaPath: '#/properties/retry/properties/attempts/type',
+                                        keyword: 'type',
+                                        params: { type: 'integer' },
+                                        message: 'must be integer',
+                                        schema: schema12.properties.retry.properties.attempts.type,
+                                        parentSchema: schema12.properties.retry.properties.attempts,
+                                        data: data13,
+                                      },
+                                    ];
+                                    return false;
+                                  }
+                                  if (errors === _errs38) {
+                                    if (typeof data13 == 'number') {
+                                      if (data13 > 8 || isNaN(data13)) {
+                                        validate11.errors = [
+                                          {
+                                            instancePath: instancePath + '/retry/attempts',
+                                            schemaPath: '#/properties/retry/properties/attempts/maximum',
+                                            keyword: 'maximum',
+                                            params: { comparison: '<=', limit: 8 },
+                                            message: 'must be <= 8',
+                                            schema: 8,
+                                            parentSchema: schema12.properties.retry.properties.attempts,
+                                            data: data13,
+                                          },
+                                        ];
+                                        return false;
+                                      } else {
+                                        if (data13 < 0 || isNaN(data13)) {
+                                          validate11.errors = [
+                                            {
+                                              instancePath: instancePath + '/retry/attempts',
+                                              schemaPath: '#/properties/retry/properties/attempts/minimum',
+                                              keyword: 'minimum',
+                                              params: { comparison: '>=', limit: 0 },
+                                              message: 'must be >= 0',
+                                              schema: 0,
+                                              parentSchema: schema12.properties.retry.properties.attempts,
+                                              data: data13,
+                                            },
+                                          ];
+                                          return false;
+                                        }
+                                      }
+                                    }
+                                  }
+                                  var valid4 = _errs38 === errors;
+                                } else {
+                                  var valid4 = true;
+                                }
+                                if (valid4) {
+                                  if (data12.backoff !== void 0) {
+                                    let data14 = data12.backoff;
+                                    const _errs40 = errors;
+                                    if (typeof data14 !== 'string') {
+                                      validate11.errors = [
+                                        {
+                                          instancePath: instancePath + '/retry/backoff',
+                                          schemaPath: '#/properties/retry/properties/backoff/type',
+                                          keyword: 'type',
+                                          params: { type: 'string' },
+                                          message: 'must be string',
+                                          schema: schema12.properties.retry.properties.backoff.type,
+                                          parentSchema: schema12.properties.retry.properties.backoff,
+                                          data: data14,
+                                        },
+                                      ];
+                                      return false;
+                                    }
+                                    if (!(data14 === 'exponential')) {
+                                      validate11.errors = [
+                                        {
+                                          instancePath: instancePath + '/retry/backoff',
+                                          schemaPath: '#/properties/retry/properties/backoff/enum',
+                                          keyword: 'enum',
+                                          params: { allowedValues: schema12.properties.retry.properties.backoff.enum },
+                                          message: 'must be equal to one of the allowed values',
+                                          schema: schema12.properties.retry.properties.backoff.enum,
+                                          parentSchema: schema12.properties.retry.properties.backoff,
+                                          data: data14,
+                                        },
+                                      ];
+                                      return false;
+                                    }
+                                    var valid4 = _errs40 === errors;
+                                  } else {
+                                    var valid4 = true;
+                                  }
+                                }
+                              }
+                            }
+                          }
+                        }
+                        var valid0 = _errs34 === errors;
+                      } else {
+                        var valid0 = true;
+                      }
+                      if (valid0) {
+                        if (data.rotateSecret !== void 0) {
+                          let data15 = data.rotateSecret;
+                          const _errs42 = errors;
+                          if (typeof data15 !== 'boolean') {
+                            validate11.errors = [
+                              {
+                                instancePath: instancePath + '/rotateSecret',
+                                schemaPath: '#/properties/rotateSecret/type',
+                                keyword: 'type',
+                                params: { type: 'boolean' },
+                                message: 'must be boolean',
+                                schema: schema12.properties.rotateSecret.type,
+                                parentSchema: schema12.properties.rotateSecret,
+                                data: data15,
+                              },
+                            ];
+                            return false;
+                          }
+                          var valid0 = _errs42 === errors;
+                        } else {
+                          var valid0 = true;
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    } else {
+      validate11.errors = [
+        {
+          instancePath,
+          schemaPath: '#/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+          schema: schema12.type,
+          parentSchema: schema12,
+          data,
+        },
+      ];
+      return false;
+    }
+  }
+  validate11.errors = vErrors;
+  return errors === 0;
+}
+var settingsUpdate = validate12;
+var schema13 = {
+  additionalProperties: false,
+  type: 'object',
+  properties: {
+    low_balance_threshold: {
+      minimum: 0,
+      maximum: 1e12,
+      'x-error': 'must be an integer from 0 to 1000000000000',
+      type: 'integer',
+    },
+    low_balance_webhook: {
+      additionalProperties: false,
+      type: 'object',
+      required: ['url'],
+      properties: {
+        url: { maxLength: 2048, description: 'HTTPS callback URL', type: 'string' },
+        headers: {
+          type: 'object',
+          additionalProperties: { type: 'string' },
+          description: 'Custom headers (at most 20, values at most 1000 characters); values are read back as ***',
+        },
+        format: { enum: ['slack', 'discord', 'teams', 'telegram', 'pagerduty', 'custom', ''], type: 'string' },
+        template: {
+          type: 'object',
+          additionalProperties: true,
+          description: 'JSON template, at most 2048 bytes and 5 levels',
+        },
+        options: { type: 'object', additionalProperties: { type: 'string', maxLength: 500 }, maxProperties: 10 },
+      },
+      nullable: true,
+    },
+    low_balance_email: {
+      format: 'email',
+      maxLength: 254,
+      'x-error': 'must be an e-mail address of at most 254 characters',
+      type: 'string',
+      nullable: true,
+    },
+  },
+};
+var formats0 =
+  /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
+function validate12(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (errors === 0) {
+    if (data && typeof data == 'object' && !Array.isArray(data)) {
+      const _errs1 = errors;
+      for (const key0 in data) {
+        if (!(key0 === 'low_balance_threshold' || key0 === 'low_balance_webhook' || key0 === 'low_balance_email')) {
+          validate12.errors = [
+            {
+              instancePath,
+              schemaPath: '#/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key0 },
+              message: 'must NOT have additional properties',
+              schema: false,
+              parentSchema: schema13,
+              data,
+            },
+          ];
+          return false;
+          break;
+        }
+      }
+      if (_errs1 === errors) {
+        if (data.low_balance_threshold !== void 0) {
+          let data0 = data.low_balance_threshold;
+          const _errs2 = errors;
+          if (!(typeof data0 == 'number' && !(data0 % 1) && !isNaN(data0))) {
+            validate12.errors = [
+              {
+                instancePath: instancePath + '/low_balance_threshold',
+                schemaPath: '#/properties/low_balance_threshold/type',
+                keyword: 'type',
+                params: { type: 'integer' },
+                message: 'must be integer',
+                schema: schema13.properties.low_balance_threshold.type,
+                parentSchema: schema13.properties.low_balance_threshold,
+                data: data0,
+              },
+            ];
+            return false;
+          }
+          if (errors === _errs2) {
+            if (typeof data0 == 'number') {
+              if (data0 > 1e12 || isNaN(data0)) {
+                validate12.errors = [
+                  {
+                    instancePath: instancePath + '/low_balance_threshold',
+                    schemaPath: '#/properties/low_balance_threshold/maximum',
+                    keyword: 'maximum',
+                    params: { comparison: '<=', limit: 1e12 },
+                    message: 'must be <= 1000000000000',
+                    schema: 1e12,
+                    parentSchema: schema13.properties.low_balance_threshold,
+                    data: data0,
+                  },
+                ];
+                return false;
+              } else {
+                if (data0 < 0 || isNaN(data0)) {
+                  validate12.errors = [
+                    {
+                      instancePath: instancePath + '/low_balance_threshold',
+                      schemaPath: '#/properties/low_balance_threshold/minimum',
+                      keyword: 'minimum',
+                      params: { comparison: '>=', limit: 0 },
+                      message: 'must be >= 0',
+                      schema: 0,
+                      parentSchema: schema13.properties.low_balance_threshold,
+                      data: data0,
+                    },
+                  ];
+                  return false;
+                }
+              }
+            }
+          }
+          var valid0 = _errs2 === errors;
+        } else {
+          var valid0 = true;
+        }
+        if (valid0) {
+          if (data.low_balance_webhook !== void 0) {
+            let data1 = data.low_balance_webhook;
+            const _errs4 = errors;
+            if (!(data1 && typeof data1 == 'object' && !Array.isArray(data1)) && data1 !== null) {
+              validate12.errors = [
+                {
+                  instancePath: instancePath + '/low_balance_webhook',
+                  schemaPath: '#/properties/low_balance_webhook/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                  schema: schema13.properties.low_balance_webhook.type,
+                  parentSchema: schema13.properties.low_balance_webhook,
+                  data: data1,
+                },
+              ];
+              return false;
+            }
+            if (errors === _errs4) {
+              if (data1 && typeof data1 == 'object' && !Array.isArray(data1)) {
+                let missing0;
+                if (data1.url === void 0 && (missing0 = 'url')) {
+                  validate12.errors = [
+                    {
+                      instancePath: instancePath + '/low_balance_webhook',
+                      schemaPath: '#/properties/low_balance_webhook/required',
+                      keyword: 'required',
+                      params: { missingProperty: missing0 },
+                      message: "must have required property '" + missing0 + "'",
+                      schema: schema13.properties.low_balance_webhook.required,
+                      parentSchema: schema13.properties.low_balance_webhook,
+                      data: data1,
+                    },
+                  ];
+                  return false;
+                } else {
+                  const _errs7 = errors;
+                  for (const key1 in data1) {
+                    if (!(
+                      key1 === 'url' ||
+                      key1 === 'headers' ||
+                      key1 === 'format' ||
+                      key1 === 'template' ||
+                      key1 === 'options'
+                    )) {
+                      validate12.errors = [
+                        {
+                          instancePath: instancePath + '/low_balance_webhook',
+                          schemaPath: '#/properties/low_balance_webhook/additionalProperties',
+                          keyword: 'additionalProperties',
+                          params: { additionalProperty: key1 },
+                          message: 'must NOT have additional properties',
+                          schema: false,
+                          parentSchema: schema13.properties.low_balance_webhook,
+                          data: data1,
+                        },
+                      ];
+                      return false;
+                      break;
+                    }
+                  }
+                  if (_errs7 === errors) {
+                    if (data1.url !== void 0) {
+                      let data2 = data1.url;
+                      const _errs8 = errors;
+                      if (errors === _errs8) {
+                        if (typeof data2 === 'string') {
+                          if (func3(data2) > 2048) {
+                            validate12.errors = [
+                              {
+                                instancePath: instancePath + '/low_balance_webhook/url',
+                                schemaPath: '#/properties/low_balance_webhook/properties/url/maxLength',
+                                keyword: 'maxLength',
+                                params: { limit: 2048 },
+                                message: 'must NOT have more than 2048 characters',
+                                schema: 2048,
+                                parentSchema: schema13.properties.low_balance_webhook.properties.url,
+                                data: data2,
+                              },
+                            ];
+                            return false;
+                          }
+                        } else {
+                          validate12.errors = [
+                            {
+                              instancePath: instancePath + '/low_balance_webhook/url',
+                              schemaPath: '#/properties/low_balance_webhook/properties/url/type',
+                              keyword: 'type',
+                              params: { type: 'string' },
+                              message: 'must be string',
+                              schema: schema13.properties.low_balance_webhook.properties.url.type,
+                              parentSchema: schema13.properties.low_balance_webhook.properties.url,
+                              data: data2,
+                            },
+                          ];
+                          return false;
+                        }
+                      }
+                      var valid1 = _errs8 === errors;
+                    } else {
+                      var valid1 = true;
+                    }
+                    if (valid1) {
+                      if (data1.headers !== void 0) {
+                        let data3 = data1.headers;
+                        const _errs10 = errors;
+                        if (errors === _errs10) {
+                          if (data3 && typeof data3 == 'object' && !Array.isArray(data3)) {
+                            for (const key2 in data3) {
+                              let data4 = data3[key2];
+                              const _errs13 = errors;
+                              if (typeof data4 !== 'string') {
+                                validate12.errors = [
+                                  {
+                                    instancePath:
+                                      instancePath +
+                                      '/low_balance_webhook/headers/' +
+                                      key2.replace(/~/g, '~0').replace(/\//g, '~1'),
+                                    schemaPath:
+                                      '#/properties/low_balance_webhook/properties/headers/additionalProperties/type',
+                                    keyword: 'type',
+                                    params: { type: 'string' },
+                                    message: 'must be string',
+                                    schema:
+                                      schema13.properties.low_balance_webhook.properties.headers.additionalProperties
+                                        .type,
+                                    parentSchema:
+                                      schema13.properties.low_balance_webhook.properties.headers.additionalProperties,
+                                    data: data4,
+                                  },
+                                ];
+                                return false;
+                              }
+                              var valid2 = _errs13 === errors;
+                              if (!valid2) {
+                                break;
+                              }
+                            }
+                          } else {
+                            validate12.errors = [
+                              {
+                                instancePath: instancePath + '/low_balance_webhook/headers',
+                                schemaPath: '#/properties/low_balance_webhook/properties/headers/type',
+                                keyword: 'type',
+                                params: { type: 'object' },
+                                message: 'must be object',
+                                schema: schema13.properties.low_balance_webhook.properties.headers.type,
+                                parentSchema: schema13.properties.low_balance_webhook.properties.headers,
+                                data: data3,
+                              },
+                            ];
+                            return false;
+                          }
+                        }
+                        var valid1 = _errs10 === errors;
+                      } else {
+                        var valid1 = true;
+                      }
+                      if (valid1) {
+                        if (data1.format !== void 0) {
+                          let data5 = data1.format;
+                          const _errs15 = errors;
+                          if (typeof data5 !== 'string') {
+                            validate12.errors = [
+                              {
+                                instancePath: instancePath + '/low_balance_webhook/format',
+                                schemaPath: '#/properties/low_balance_webhook/properties/format/type',
+                                keyword: 'type',
+                                params: { type: 'string' },
+                                message: 'must be string',
+                                schema: schema13.properties.low_balance_webhook.properties.format.type,
+                                parentSchema: schema13.properties.low_balance_webhook.properties.format,
+                                data: data5,
+                              },
+                            ];
+                            return false;
+                          }
+                          if (!(
+                            data5 === 'slack' ||
+                            data5 === 'discord' ||
+                            data5 === 'teams' ||
+                            data5 === 'telegram' ||
+                            data5 === 'pagerduty' ||
+                            data5 === 'custom' ||
+                            data5 === ''
+                          )) {
+                            validate12.errors = [
+                              {
+                                instancePath: instancePath + '/low_balance_webhook/format',
+                                schemaPath: '#/properties/low_balance_webhook/properties/format/enum',
+                                keyword: 'enum',
+                                params: {
+                                  allowedValues: schema13.properties.low_balance_webhook.properties.format.enum,
+                                },
+                                message: 'must be equal to one of the allowed values',
+                                schema: schema13.properties.low_balance_webhook.properties.format.enum,
+                                parentSchema: schema13.properties.low_balance_webhook.properties.format,
+                                data: data5,
+                              },
+                            ];
+                            return false;
+                          }
+                          var valid1 = _errs15 === errors;
+                        } else {
+                          var valid1 = true;
+                        }
+                        if (valid1) {
+                          if (data1.template !== void 0) {
+                            let data6 = data1.template;
+                            const _errs17 = errors;
+                            if (errors === _errs17) {
+                              if (data6 && typeof data6 == 'object' && !Array.isArray(data6)) {
+                              } else {
+                                validate12.errors = [
+                                  {
+                                    instancePath: instancePath + '/low_balance_webhook/template',
+                                    schemaPath: '#/properties/low_balance_webhook/properties/template/type',
+                                    keyword: 'type',
+                                    params: { type: 'object' },
+                                    message: 'must be object',
+                                    schema: schema13.properties.low_balance_webhook.properties.template.type,
+                                    parentSchema: schema13.properties.low_balance_webhook.properties.template,
+                                    data: data6,
+                                  },
+                                ];
+                                return false;
+                              }
+                            }
+                            var valid1 = _errs17 === errors;
+                          } else {
+                            var valid1 = true;
+                          }
+                          if (valid1) {
+                            if (data1.options !== void 0) {
+                              let data7 = data1.options;
+                              const _errs20 = errors;
+                              if (errors === _errs20) {
+                                if (data7 && typeof data7 == 'object' && !Array.isArray(data7)) {
+                                  if (Object.keys(data7).length > 10) {
+                                    validate12.errors = [
+                                      {
+                                        instancePath: instancePath + '/low_balance_webhook/options',
+                                        schemaPath: '#/properties/low_balance_webhook/properties/options/maxProperties',
+                                        keyword: 'maxProperties',
+                                        params: { limit: 10 },
+                                        message: 'must NOT have more than 10 properties',
+                                        schema: 10,
+                                        parentSchema: schema13.properties.low_balance_webhook.properties.options,
+                                        data: data7,
+                                      },
+                                    ];
+                                    return false;
+                                  } else {
+                                    for (const key3 in data7) {
+                                      let data8 = data7[key3];
+                                      const _errs23 = errors;
+                                      if (errors === _errs23) {
+                                        if (typeof data8 === 'string') {
+                                          if (func3(data8) > 500) {
+                                            validate12.errors = [
+                                              {
+                                                instancePath:
+                                                  instancePath +
+                                                  '/low_balance_webhook/options/' +
+                                                  key3.replace(/~/g, '~0').replace(/\//g, '~1'),
+                                                schemaPath:
+                                                  '#/properties/low_balance_webhook/properties/options/additionalProperties/maxLength',
+                                                keyword: 'maxLength',
+                                                params: { limit: 500 },
+                                                message: 'must NOT have more than 500 characters',
+                                                schema: 500,
+                                                parentSchema:
+                                                  schema13.properties.low_balance_webhook.properties.options
+                                                    .additionalProperties,
+                                                data: data8,
+                                              },
+                                            ];
+                                            return false;
+                                          }
+                                        } else {
+                                          validate12.errors = [
+                                            {
+                                              instancePath:
+                                                instancePath +
+                                                '/low_balance_webhook/options/' +
+                                                key3.replace(/~/g, '~0').replace(/\//g, '~1'),
+                                              schemaPath:
+                                                '#/properties/low_balance_webhook/properties/options/additionalProperties/type',
+                                              keyword: 'type',
+                                              params: { type: 'string' },
+                                              message: 'must be string',
+                                              schema:
+                                                schema13.properties.low_balance_webhook.properties.options
+                                                  .additionalProperties.type,
+                                              parentSchema:
+                                                schema13.properties.low_balance_webhook.properties.options
+                                                  .additionalProperties,
+                                              data: data8,
+                                            },
+                                          ];
+                                          return false;
+                                        }
+                                      }
+                                      var valid3 = _errs23 === errors;
+                                      if (!valid3) {
+                                        break;
+                                      }
+                                    }
+                                  }
+                                } else {
+                                  validate12.errors = [
+                                    {
+                                      instancePath: instancePath + '/low_balance_webhook/options',
+                                      schemaPath: '#/properties/low_balance_webhook/properties/options/type',
+                                      keyword: 'type',
+                                      params: { type: 'object' },
+                                      message: 'must be object',
+                                      schema: schema13.properties.low_balance_webhook.properties.options.type,
+                                      parentSchema: schema13.properties.low_balance_webhook.properties.options,
+                                      data: data7,
+                                    },
+                                  ];
+                                  return false;
+                                }
+                              }
+                              var valid1 = _errs20 === errors;
+                            } else {
+                              var valid1 = true;
+                            }
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+            var valid0 = _errs4 === errors;
+          } else {
+            var valid0 = true;
+          }
+          if (valid0) {
+            if (data.low_balance_email !== void 0) {
+              let data9 = data.low_balance_email;
+              const _errs25 = errors;
+              if (typeof data9 !== 'string' && data9 !== null) {
+                validate12.errors = [
+                  {
+                    instancePath: instancePath + '/low_balance_email',
+                    schemaPath: '#/properties/low_balance_email/type',
+                    keyword: 'type',
+                    params: { type: 'string' },
+                    message: 'must be string',
+                    schema: schema13.properties.low_balance_email.type,
+                    parentSchema: schema13.properties.low_balance_email,
+                    data: data9,
+                  },
+                ];
+                return false;
+              }
+              if (errors === _errs25) {
+                if (errors === _errs25) {
+                  if (typeof data9 === 'string') {
+                    if (func3(data9) > 254) {
+                      validate12.errors = [
+                        {
+                          instancePath: instancePath + '/low_balance_email',
+                          schemaPath: '#/properties/low_balance_email/maxLength',
+                          keyword: 'maxLength',
+                          params: { limit: 254 },
+                          message: 'must NOT have more than 254 characters',
+                          schema: 254,
+                          parentSchema: schema13.properties.low_balance_email,
+                          data: data9,
+                        },
+                      ];
+                      return false;
+                    } else {
+                      if (!formats0.test(data9)) {
+                        validate12.errors = [
+                          {
+                            instancePath: instancePath + '/low_balance_email',
+                            schemaPath: '#/properties/low_balance_email/format',
+                            keyword: 'format',
+                            params: { format: 'email' },
+                            message: 'must match format "email"',
+                            schema: 'email',
+                            parentSchema: schema13.properties.low_balance_email,
+                            data: data9,
+                          },
+                        ];
+                        return false;
+                      }
+                    }
+                  }
+                }
+              }
+              var valid0 = _errs25 === errors;
+            } else {
+              var valid0 = true;
+            }
+          }
+        }
+      }
+    } else {
+      validate12.errors = [
+        {
+          instancePath,
+          schemaPath: '#/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+          schema: schema13.type,
+          parentSchema: schema13,
+          data,
+        },
+      ];
+      return false;
+    }
+  }
+  validate12.errors = vErrors;
+  return errors === 0;
+}
+var BODY_VALIDATORS = { webhookCreate, webhookReplace: webhookCreate, webhookUpdate, settingsUpdate };
+
 // clients/typescript/scripts/service-rules.ts
 function kvNameProblem(field, value) {
   return checkName(field, value);
@@ -2151,80 +3913,15 @@ function dnsRequestProblem(request) {
     dnsDomainsProblem(domains)
   );
 }
-var TYPE_OF = {
-  object: (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
-  array: Array.isArray,
-  string: (value) => typeof value === 'string',
-  boolean: (value) => typeof value === 'boolean',
-  number: (value) => typeof value === 'number' && Number.isFinite(value),
-  integer: (value) => Number.isInteger(value),
-  null: (value) => value === null,
-};
-var FORMATS = { email: EMAIL_ADDRESS };
-function schemaError(schema, value, path = '') {
-  const fail3 = (keyword, params, message) => ({
-    keyword,
-    instancePath: path,
-    params,
-    parentSchema: schema,
-    message,
-  });
-  if (value === null && schema.nullable === true) return null;
-  if (schema.type !== void 0 && TYPE_OF[schema.type]?.(value) !== true)
-    return fail3('type', { type: schema.type }, `must be ${schema.type}`);
-  if (schema.enum !== void 0 && !schema.enum.includes(value))
-    return fail3('enum', { allowedValues: schema.enum }, 'must be equal to one of the allowed values');
-  if (typeof value === 'number') {
-    if (schema.maximum !== void 0 && value > schema.maximum)
-      return fail3('maximum', { comparison: '<=', limit: schema.maximum }, `must be <= ${schema.maximum}`);
-    if (schema.minimum !== void 0 && value < schema.minimum)
-      return fail3('minimum', { comparison: '>=', limit: schema.minimum }, `must be >= ${schema.minimum}`);
-  }
-  if (typeof value === 'string') {
-    const length = Array.from(value).length;
-    if (schema.maxLength !== void 0 && length > schema.maxLength)
-      return fail3('maxLength', { limit: schema.maxLength });
-    if (schema.minLength !== void 0 && length < schema.minLength)
-      return fail3('minLength', { limit: schema.minLength });
-    if (schema.pattern !== void 0 && !new RegExp(schema.pattern, 'u').test(value))
-      return fail3('pattern', { pattern: schema.pattern }, `must match pattern "${schema.pattern}"`);
-    const format = schema.format === void 0 ? void 0 : FORMATS[schema.format];
-    if (format !== void 0 && !format.test(value))
-      return fail3('format', { format: schema.format }, `must match format "${schema.format ?? ''}"`);
-  }
-  if (TYPE_OF.object?.(value) === true) return objectError(schema, value, path, fail3);
-  return null;
-}
-function objectError(schema, value, path, fail3) {
-  const keys = Object.keys(value);
-  if (schema.maxProperties !== void 0 && keys.length > schema.maxProperties)
-    return fail3('maxProperties', { limit: schema.maxProperties });
-  const missing = schema.required?.find((name) => value[name] === void 0);
-  if (missing !== void 0) return fail3('required', { missingProperty: missing });
-  const properties = schema.properties ?? {};
-  const extra = schema.additionalProperties;
-  for (const key of keys) {
-    if (Object.hasOwn(properties, key) || extra === void 0 || extra === true) continue;
-    if (extra === false) return fail3('additionalProperties', { additionalProperty: key });
-    const error = schemaError(extra, value[key], `${path}/${pointer(key)}`);
-    if (error !== null) return error;
-  }
-  for (const [key, property] of Object.entries(properties)) {
-    if (value[key] === void 0) continue;
-    const error = schemaError(property, value[key], `${path}/${pointer(key)}`);
-    if (error !== null) return error;
-  }
-  return null;
-}
-var pointer = (key) => key.replace(/~/g, '~0').replace(/\//g, '~1');
-function bodySchemaProblem(operation, body) {
-  const error = schemaError(define_SCHEMA_FACTS_default.bodies[operation], body);
-  return error === null ? null : describeValidationError(error, 'body');
+function bodySchemaChecked(operation, body) {
+  const validate = BODY_VALIDATORS[operation];
+  const copy = structuredClone(body);
+  return validate(copy) ? { body: copy } : { problem: describeValidationError(validate.errors?.[0], 'body') };
 }
 function webhookBodyProblem(body, now, pathId) {
-  const schemaProblem = bodySchemaProblem(pathId === void 0 ? 'webhookCreate' : 'webhookReplace', body);
-  if (schemaProblem !== null) return schemaProblem;
-  const input = body;
+  const checked = bodySchemaChecked(pathId === void 0 ? 'webhookCreate' : 'webhookReplace', body);
+  if ('problem' in checked) return checked.problem;
+  const input = checked.body;
   if (pathId !== void 0 && input.webhookId !== void 0 && input.webhookId !== pathId) return RENAME_REFUSED;
   if (input.webhookId !== void 0) {
     const idProblem = webhookIdProblem(input.webhookId);
@@ -2234,9 +3931,9 @@ function webhookBodyProblem(body, now, pathId) {
   return config.ok ? webhookUrlProblem2(input.url) : config.error;
 }
 function webhookPatchProblem(patch, now) {
-  const schemaProblem = bodySchemaProblem('webhookUpdate', patch);
-  if (schemaProblem !== null) return schemaProblem;
-  const fields = patch;
+  const checked = bodySchemaChecked('webhookUpdate', patch);
+  if ('problem' in checked) return checked.problem;
+  const fields = checked.body;
   const schedule = fields.schedule;
   if (schedule !== void 0 && schedule !== null) {
     const conflicting = MAILBOX_ONLY_FIELDS.find((field) => fields[field] !== void 0);
@@ -2269,9 +3966,9 @@ function webhookPatchProblem(patch, now) {
   return fields.url === void 0 ? null : webhookUrlProblem2(fields.url);
 }
 function settingsProblem(body) {
-  const schemaProblem = bodySchemaProblem('settingsUpdate', body);
-  if (schemaProblem !== null) return schemaProblem;
-  const webhook = body.low_balance_webhook;
+  const checked = bodySchemaChecked('settingsUpdate', body);
+  if ('problem' in checked) return checked.problem;
+  const webhook = checked.body.low_balance_webhook;
   if (webhook === void 0 || webhook === null) return null;
   return webhookUrlProblem(webhook.url) ?? webhookContentProblem(webhook);
 }
