@@ -20,6 +20,7 @@ import type { GeoLookup } from './features/myip/geo.js';
 import { createSummarizer } from './features/metadata/ai/create-summarizer.js';
 import type { Summarizer } from './features/metadata/ai/summarizer.js';
 import { createAddressPolicy } from './outbound/address-policy.js';
+import type { AddressPolicy } from './outbound/address-policy.js';
 import { createDnsLookup } from './features/dns/dns-lookup.js';
 import type { DnsLookup } from './features/dns/dns-lookup.js';
 import { resolverAddresses } from './outbound/dns/server-address.js';
@@ -43,6 +44,8 @@ export interface Deps extends CorePorts {
   readonly summarizer: Summarizer;
   /** Stripe API client; present when STRIPE_SECRET_KEY is set. */
   readonly stripe?: Stripe;
+  /** The one address guard of every way out (OUTBOUND_ALLOW_CIDRS), for checks made before a call is charged. */
+  readonly addressPolicy: AddressPolicy;
 }
 
 export interface DepsOverrides {
@@ -143,6 +146,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     geo,
     summarizer,
     stripe,
+    addressPolicy: policy,
     readiness: new Readiness(),
     metrics,
     tracing,

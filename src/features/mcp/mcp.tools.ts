@@ -18,7 +18,8 @@ import {
 import { LogsQuery } from '../logs/index.js';
 import { DnsLookupBody } from '../dns/index.js';
 import type { DnsLookup, DnsLookupInput } from '../dns/index.js';
-import { MetadataRequest, parsePageUrl } from '../metadata/index.js';
+import { MetadataRequest, parsePageUrl, refusedPageAddress } from '../metadata/index.js';
+import type { AddressPolicy } from '../../outbound/address-policy.js';
 import { WebhookParams } from '../webhooks/index.js';
 
 /** The HTTP call a tool makes: the route's own metering, validation, errors and log entry apply to it unchanged. */
@@ -38,9 +39,13 @@ export type ToolBody = { readonly json: true } | { readonly text: string };
  */
 export type ToolRules = (args: Record<string, unknown>, service: ToolService) => string | null;
 
-/** What of the service a tool's rules may ask: what a DNS lookup refuses under this instance's address policy. */
+/**
+ * What of the instance a tool's rules may ask, as its routes would judge before connecting anywhere: what a DNS lookup
+ * refuses, and which addresses its address policy (OUTBOUND_ALLOW_CIDRS) lets a page fetch reach.
+ */
 export interface ToolService {
   readonly dns: Pick<DnsLookup, 'inputProblem'>;
+  readonly addressPolicy: Pick<AddressPolicy, 'isAllowed'>;
 }
 
 export interface McpTool {
@@ -169,7 +174,11 @@ export const MCP_TOOLS: readonly McpTool[] = [
     method: 'POST',
     path: '/url-to-metadata',
     body: { json: true },
-    rules: rulesOf(MetadataRequest, ({ url }) => badRequestOf(() => parsePageUrl(url))),
+    rules: (args, service) => {
+      let page: URL | undefined;
+      const problem = badRequestOf(() => (page = parsePageUrl(String(args.url))));
+      return page === undefined ? problem : refusedPageAddress(page, service.addressPolicy);
+    },
   },
   {
     name: 'my_ip',

@@ -41,7 +41,7 @@ const ANSWERED_IN_PLACE: RouteDispatch = async () => ({
 });
 
 /** The warm-up calls no tool that asks the service (kv_set only). */
-const NO_SERVICE_CHECKS: ToolService = { dns: { inputProblem: () => null } };
+const NO_SERVICE_CHECKS: ToolService = { dns: { inputProblem: () => null }, addressPolicy: { isAllowed: () => true } };
 
 /**
  * Runs an agent's first POSTs through the SDK's transport and server and our tool layer once, when the routes are

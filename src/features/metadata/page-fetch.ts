@@ -2,6 +2,8 @@ import type { Outbound, OutboundResponse } from '../../outbound/outbound-client.
 import { OutboundError } from '../../outbound/outbound-client.js';
 import { checkPageUrl, pageUrlWording } from './page-url-rules.js';
 import { ApiError, errors } from '../../errors.js';
+import type { AddressPolicy } from '../../outbound/address-policy.js';
+import { literalIp } from '../../outbound/url-rules.js';
 
 /** Pages are read up to this many bytes; the rest is never downloaded (`technical.truncated`). */
 const MAX_PAGE_BYTES = 2 * 1024 * 1024;
@@ -20,6 +22,18 @@ export function parsePageUrl(raw: string): URL {
   return checked.url;
 }
 
+/** The rule a page URL breaks when its host is an address the service does not connect to. */
+const REFUSED_ADDRESS_RULE = 'refused address (not a public address)';
+
+/**
+ * The 400 of a page URL whose host is an IP address the policy refuses, or null: known before any connection (the
+ * fetch would be refused at connect time in the same words), so a tool can refuse it before the call is charged.
+ */
+export function refusedPageAddress(url: URL, policy: Pick<AddressPolicy, 'isAllowed'>): string | null {
+  const ip = literalIp(url);
+  return ip !== null && !policy.isAllowed(ip) ? `Invalid url: ${REFUSED_ADDRESS_RULE}` : null;
+}
+
 /** Why the page could not be fetched, as the caller should hear it: 400 when it is the URL's fault, else 502. */
 function fetchFailure(error: unknown): ApiError {
   if (!(error instanceof OutboundError)) return errors.badGateway('Could not fetch the URL: connection failed');
@@ -28,7 +42,7 @@ function fetchFailure(error: unknown): ApiError {
     case 'insecure_url':
       return errors.badRequest(pageUrlWording(error.message));
     case 'refused_address':
-      return errors.invalidField('url', 'refused address (not a public address)');
+      return errors.invalidField('url', REFUSED_ADDRESS_RULE);
     default:
       return errors.badGateway(`Could not fetch the URL: ${error.message}`);
   }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -7,11 +8,11 @@ import { describeEachStore } from '../../helpers/each-store.js';
 import { FAST, lookup, useDnsApp } from '../dns/route-fixtures.js';
 
 /**
- * Which propagation servers a lookup may ask depends on the instance (OUTBOUND_ALLOW_CIDRS opens other ports on its
- * ranges), so the dns_lookup tool asks the instance's own lookup before the call: a server the route would refuse
- * and charge 5 credits for is refused free, one the operator allowed is asked.
+ * Which addresses a call may reach depends on the instance (OUTBOUND_ALLOW_CIDRS opens ranges, and other DNS ports on
+ * them), so the tools ask the instance's own policy before the call: a propagation server or a page address the route
+ * would refuse and charge for (5 credits, 1) is refused free, one the operator allowed is asked.
  */
-describeEachStore('MCP dns_lookup: propagation servers judged by the instance', (kind) => {
+describeEachStore('MCP tools: addresses judged by the instance before the call', (kind) => {
   const { app, dns } = useDnsApp(kind, { allowLoopback: true });
   let client: Client | undefined;
   let token = '';
@@ -64,4 +65,44 @@ describeEachStore('MCP dns_lookup: propagation servers judged by the instance', 
     const body = JSON.parse(textOf(result)) as { results: { propagationResults: { servers: object }[] }[] };
     expect(Object.keys(body.results[0]?.propagationResults[0]?.servers ?? {})).toEqual([dns().address]);
   });
+
+  it('refuses, free and in the route’s words, a page whose host is an address the route refuses', async () => {
+    if (client === undefined) throw new Error('no client');
+    const overHttp = await app().createToken(100);
+    for (const url of ['https://10.9.8.7/', 'http://[fd00::1]:8080/page', 'https://169.254.169.254/latest']) {
+      const http = await app().inject({
+        method: 'POST',
+        url: '/url-to-metadata',
+        headers: { 'x-token': overHttp, 'content-type': 'application/json' },
+        payload: { url },
+      });
+      expect([http.statusCode, http.headers['x-cost']], url).toEqual([400, '1']);
+      const result = (await client.callTool({ name: 'url_metadata', arguments: { url } })) as CallToolResult;
+      const wording = JSON.parse(http.body) as { error: string };
+      expect([result.isError, textOf(result), result._meta]).toEqual([
+        true,
+        `400 ${wording.error}`,
+        { status: 400, cost: 0 },
+      ]);
+    }
+  });
+
+  it('fetches a page on an address inside OUTBOUND_ALLOW_CIDRS, as the route does (here: nothing listens, 502, free)', async () => {
+    if (client === undefined) throw new Error('no client');
+    const closed = await closedPort();
+    const result = (await client.callTool({
+      name: 'url_metadata',
+      arguments: { url: `http://127.0.0.1:${closed}/` },
+    })) as CallToolResult;
+    expect(result._meta).toMatchObject({ status: 502, cost: 0 });
+  });
 });
+
+/** A loopback port nothing listens on (one just freed). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
