@@ -97,11 +97,17 @@ export interface DnsLookup {
    * shared query pool the queries draw on.
    */
   lookup(input: DnsLookupInput, wallet: PoolKey): Promise<DnsLookupResponse>;
-  /**
-   * The 400 `lookup` would give `input` before asking any server (the plan's rules, then the servers written as IP
-   * addresses against the address policy), or null: free to ask, so a tool can refuse a typo before it is charged.
-   */
-  inputProblem(input: DnsLookupInput): string | null;
+}
+
+/**
+ * The 400 `lookup` would give `input` before asking any server (the plan's rules, then the servers written as IP
+ * addresses against `policy`, the lookup's own), or null: free to ask, so a tool can refuse a typo before the charge.
+ */
+export function lookupInputProblem(input: DnsLookupInput, policy: AddressPolicy): string | null {
+  let servers: readonly string[] | undefined;
+  const planProblem = badRequestOf(() => (servers = planLookup(input).propagationServers));
+  if (planProblem !== null || servers === undefined) return planProblem;
+  return addressedServersProblem(servers, policy);
 }
 
 const DEFAULT_QUERY_CONCURRENCY = 24;
@@ -260,12 +266,6 @@ async function lookupTarget(
 export function createDnsLookup(settings: DnsLookupSettings): DnsLookup {
   const { queryPool } = settings;
   return {
-    inputProblem(input) {
-      let servers: readonly string[] | undefined;
-      const planProblem = badRequestOf(() => (servers = planLookup(input).propagationServers));
-      if (planProblem !== null || servers === undefined) return planProblem;
-      return addressedServersProblem(servers, settings.policy);
-    },
     async lookup(input, wallet) {
       const plan = planLookup(input);
       // Counted from here: the deadline covers the servers' names, every lookup, and TLS inspection.

@@ -16,8 +16,8 @@ import {
   parseKvTtl,
 } from '../kv/index.js';
 import { LogsQuery } from '../logs/index.js';
-import { DnsLookupBody } from '../dns/index.js';
-import type { DnsLookup, DnsLookupInput } from '../dns/index.js';
+import { DnsLookupBody, lookupInputProblem } from '../dns/index.js';
+import type { DnsLookupInput } from '../dns/index.js';
 import { MetadataRequest, parsePageUrl, refusedPageAddress } from '../metadata/index.js';
 import type { AddressPolicy } from '../../outbound/address-policy.js';
 import { WebhookParams } from '../webhooks/index.js';
@@ -40,12 +40,11 @@ export type ToolBody = { readonly json: true } | { readonly text: string };
 export type ToolRules = (args: Record<string, unknown>, service: ToolService) => string | null;
 
 /**
- * What of the instance a tool's rules may ask, as its routes would judge before connecting anywhere: what a DNS lookup
- * refuses, and which addresses its address policy (OUTBOUND_ALLOW_CIDRS) lets a page fetch reach.
+ * What of the instance a tool's rules may ask, as its routes judge before connecting anywhere: its address policy
+ * (OUTBOUND_ALLOW_CIDRS), which decides what a page fetch may reach and which DNS servers a lookup may ask.
  */
 export interface ToolService {
-  readonly dns: Pick<DnsLookup, 'inputProblem'>;
-  readonly addressPolicy: Pick<AddressPolicy, 'isAllowed'>;
+  readonly addressPolicy: AddressPolicy;
 }
 
 export interface McpTool {
@@ -162,9 +161,9 @@ export const MCP_TOOLS: readonly McpTool[] = [
     method: 'POST',
     path: '/dns-lookup',
     body: { json: true },
-    // The schema has filled every default the lookup reads (Ajv useDefaults), as for the route. The instance's own
-    // lookup judges the servers written as IP addresses too: its OUTBOUND_ALLOW_CIDRS decide which ports are open.
-    rules: (args, service) => service.dns.inputProblem(args as unknown as DnsLookupInput),
+    // The schema has filled every default the lookup reads (Ajv useDefaults), as for the route. The servers written
+    // as IP addresses are judged by the instance's policy: its OUTBOUND_ALLOW_CIDRS decide which ports are open.
+    rules: (args, service) => lookupInputProblem(args as unknown as DnsLookupInput, service.addressPolicy),
   },
   {
     name: 'url_metadata',

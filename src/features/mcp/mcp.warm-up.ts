@@ -5,6 +5,7 @@ import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { answerPost } from './mcp.server.js';
 import type { PostAnswer, RouteDispatch } from './mcp.server.js';
 import type { ToolService } from './mcp.tools.js';
+import { createAddressPolicy } from '../../outbound/address-policy.js';
 
 const JSON_HEADERS = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
 
@@ -40,8 +41,8 @@ const ANSWERED_IN_PLACE: RouteDispatch = async () => ({
   balance: undefined,
 });
 
-/** The warm-up calls no tool that asks the service (kv_set only). */
-const NO_SERVICE_CHECKS: ToolService = { dns: { inputProblem: () => null }, addressPolicy: { isAllowed: () => true } };
+/** The warm-up calls no tool that asks the service (kv_set only): the policy of an instance that allows nothing more. */
+const NO_SERVICE_CHECKS: ToolService = { addressPolicy: createAddressPolicy([]) };
 
 /**
  * Runs an agent's first POSTs through the SDK's transport and server and our tool layer once, when the routes are

@@ -87,7 +87,6 @@ describeEachStore('POST /dns-lookup: 5xx answers cost nothing', (kind) => {
     lookup: async () => {
       throw failure;
     },
-    inputProblem: () => null,
   };
   const app = useTestApp(kind, { overrides: () => ({ dns: failing }) });
 
