@@ -7,8 +7,8 @@ import { MAX_LOG_TEXT } from '../ledger/log-entry.js';
 import type { Delivery, DeliveryTarget, DeliveryTrigger } from './delivery.js';
 import { JsonText } from './delivery.js';
 import type { AttemptRecord, DeliveryRecord } from './history.js';
-import { recordAttempt } from './history.js';
-import { isRetryable, retryDelayMs } from './retry-policy.js';
+import { recordAttempt, recordInFlight } from './history.js';
+import { IN_FLIGHT_LEASE_MS, isRetryable, retryDelayMs } from './retry-policy.js';
 import { recordRedelivery, recordRetry } from './retry.queries.js';
 import { signatureHeadersFor } from './signing.js';
 import { SIGNATURE_HEADERS } from './delivery-headers.js';
@@ -36,6 +36,13 @@ const METRIC_TRIGGER: Record<DeliveryTrigger, string> = {
   low_balance: 'low-balance',
   redelivery: 'redelivery',
 };
+
+/**
+ * The triggers whose first attempt is charged and recorded in the history before it is sent, so that one its instance
+ * stopped during is found again (history.ts, recordInFlight). Inbound mail's waits in the outbox until it is sent, and
+ * is sent again from there; a low-balance notification costs nothing and belongs to no webhook.
+ */
+const RECORDED_BEFORE_SENDING: ReadonlySet<DeliveryTrigger> = new Set(['schedule', 'test']);
 
 /** A delivery's outcome and its id (`webhook-id`, the key of its history and of its log row). */
 export type Delivered = DeliveryResult & { readonly deliveryId: string };
@@ -138,10 +145,34 @@ async function keepHistory(
  * webhookId as path, the delivery id beside it). Never throws: a failed delivery is an outcome.
  */
 export async function deliver(deps: DeliveryPorts, delivery: Delivery): Promise<Delivered> {
-  const deliveryId = `msg_${logId()}`;
+  const deliveryId = delivery.deliveryId ?? `msg_${logId()}`;
   // Serialised once: the signed text is handed over as is, so the signed bytes are the bytes sent.
   const body =
     delivery.body instanceof JsonText ? delivery.body : new JsonText(JSON.stringify(delivery.body) ?? 'null');
+  const maxAttempts = 1 + Math.max(0, delivery.retryAttempts ?? 0);
+  const kept = storedBody(body.text);
+  if (RECORDED_BEFORE_SENDING.has(delivery.trigger)) {
+    const now = deps.clock.now();
+    await keepHistory(deps, deliveryId, () =>
+      recordInFlight(deps.store, {
+        id: deliveryId,
+        walletId: delivery.walletId,
+        webhookId: delivery.webhookId,
+        trigger: delivery.trigger,
+        createdAt: now,
+        status: 'pending',
+        attempts: 1,
+        maxAttempts,
+        lastAttemptAt: null,
+        nextAttemptAt: now + IN_FLIGHT_LEASE_MS,
+        lastStatusCode: null,
+        lastError: null,
+        url: delivery.url,
+        cost: delivery.cost,
+        body: kept,
+      }),
+    );
+  }
   const { result, attempt } = await sendAttempt(deps, {
     target: delivery,
     deliveryId,
@@ -149,8 +180,6 @@ export async function deliver(deps: DeliveryPorts, delivery: Delivery): Promise<
     metric: METRIC_TRIGGER[delivery.trigger],
     log: delivery,
   });
-  const maxAttempts = 1 + Math.max(0, delivery.retryAttempts ?? 0);
-  const kept = storedBody(body.text);
   // A body over the 1 MiB rule is not kept, so there is nothing to send again: no retry.
   const nextAttemptAt =
     maxAttempts > 1 && kept !== null && isRetryable(result)

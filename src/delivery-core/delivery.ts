@@ -35,4 +35,9 @@ export interface Delivery extends DeliveryTarget {
   /** Credits this delivery was charged and the balance after it, for the log. */
   readonly cost: number;
   readonly balance: number;
+  /**
+   * Its `webhook-id` when it has one already: a delivery sent again after its instance stopped (the outbox's) keeps
+   * the id it was first sent with, so receivers recognise the second copy. Default: a new one.
+   */
+  readonly deliveryId?: string;
 }

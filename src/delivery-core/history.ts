@@ -70,7 +70,9 @@ export const attemptParams = (a: AttemptRecord): unknown[] => [
 /** What a wallet has pending retry now: deliveries and the bytes of their kept bodies. */
 async function pendingRetriesOf(tx: Unit, walletId: number): Promise<{ deliveries: number; bytes: number }> {
   const row = await tx.get<{ deliveries: number; bytes: number }>(
-    `SELECT COUNT(*) AS deliveries, COALESCE(SUM(body_bytes), 0) AS bytes FROM deliveries WHERE wallet_id = $1 AND status = 'pending'`,
+    // A first attempt still in flight (no last attempt yet, see recordInFlight) holds no place: it is not a retry.
+    `SELECT COUNT(*) AS deliveries, COALESCE(SUM(body_bytes), 0) AS bytes FROM deliveries
+     WHERE wallet_id = $1 AND status = 'pending' AND last_attempt_at IS NOT NULL`,
     [walletId],
   );
   return { deliveries: Number(row?.deliveries ?? 0), bytes: Number(row?.bytes ?? 0) };
@@ -128,6 +130,34 @@ export async function recordAttempt(
     await tx.run(INSERT_ATTEMPT, attemptParams(a));
     return d.status;
   });
+}
+
+/**
+ * A charged first attempt about to be sent, recorded before it is: `pending`, attempt 1 taken, no last attempt, due
+ * again when IN_FLIGHT_LEASE_MS is over. recordAttempt replaces it with the outcome; if its instance stops first, the
+ * retry worker finds it once the lease is over and records it as interrupted (retry-worker.ts), so a charge is never
+ * left without its delivery, its log row and, where the webhook allows them, its retries.
+ */
+export async function recordInFlight(store: Store, delivery: DeliveryRecord): Promise<void> {
+  const bodyBytes = delivery.body === null ? 0 : Buffer.byteLength(delivery.body);
+  await store.writeOne(
+    `INSERT INTO deliveries (id, wallet_id, webhook_id, trigger, created_at, status, attempts, last_attempt_at,
+       next_attempt_at, last_status_code, last_error, url, cost, body, max_attempts, body_bytes)
+     VALUES ($1, $2, $3, $4, $5, 'pending', 1, NULL, $6, NULL, NULL, $7, $8, $9, $10, $11)`,
+    [
+      delivery.id,
+      delivery.walletId,
+      delivery.webhookId,
+      delivery.trigger,
+      delivery.createdAt,
+      delivery.nextAttemptAt,
+      delivery.url,
+      delivery.cost,
+      delivery.body,
+      delivery.maxAttempts,
+      bodyBytes,
+    ],
+  );
 }
 
 export interface DeliveryRow {

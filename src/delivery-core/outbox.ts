@@ -231,6 +231,8 @@ export class OutboxDeliverer {
         body: new JsonText(entry.body),
         cost: entry.cost,
         balance: entry.balance,
+        // The entry's own: sent again after its instance stopped, it carries the same webhook-id.
+        deliveryId: `msg_${entry.id}`,
       });
     } finally {
       // Kept and retried while the store is away: an entry left behind would be taken over and sent again.

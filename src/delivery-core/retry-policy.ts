@@ -1,5 +1,5 @@
 import type { DeliveryResult } from '../outbound/outbound-client.js';
-import { HOUR } from '../lib/time.js';
+import { HOUR, MINUTE } from '../lib/time.js';
 
 /**
  * Opt-in retries (docs/reference.md#delivery-retries): absent or 0 keeps the single attempt of docs/contract.md#deliveries, rule 2.
@@ -46,3 +46,13 @@ export function retryBudgetFullError(attemptError: string | null): string {
   const budget = `retry budget full: at most ${RETRY_BUDGET_DELIVERIES} deliveries and ${RETRY_BUDGET_BYTES / (1024 * 1024)} MiB per wallet pending retry, not retried`;
   return attemptError === null ? budget : `${budget}; ${attemptError}`;
 }
+
+/**
+ * How long a delivery's attempt may be in flight before the retry worker takes it as lost (its process died before
+ * recording it): far beyond an attempt's 10 s timeout. A retry's claim holds this long; so does the record a charged
+ * first attempt leaves before it is sent (deliver.ts), which is how a run cut short by a crash is found again.
+ */
+export const IN_FLIGHT_LEASE_MS = 5 * MINUTE;
+
+/** What the history and the call log say of an attempt whose process stopped before the receiver answered. */
+export const INTERRUPTED_ATTEMPT = 'interrupted: the instance stopped before the receiver answered';

@@ -2,14 +2,15 @@ import type { DeliveryPorts } from './deliver.js';
 import { FairLimiter } from '../lib/fair-limiter.js';
 import type { PoolKey } from '../lib/fair-limiter.js';
 import { drainFairly } from '../jobs/fair-drain.js';
-import { MINUTE, SECOND } from '../lib/time.js';
+import { SECOND } from '../lib/time.js';
 import { OutageLog } from '../jobs/outage-log.js';
 import { startPoller } from '../jobs/poller.js';
 import type { RunningWorker } from '../jobs/poller.js';
 import type { DeliveryTarget } from './delivery.js';
 import { deliverAgain } from './deliver.js';
 import type { DeliveryRecord } from './history.js';
-import { abandonRetry, claimDueRetries, isPending } from './retry.queries.js';
+import { abandonRetry, claimDueRetries, isPending, recordInterrupted } from './retry.queries.js';
+import { IN_FLIGHT_LEASE_MS, INTERRUPTED_ATTEMPT } from './retry-policy.js';
 
 /**
  * The retry worker: sends the due attempts of deliveries left `pending` by a webhook's opt-in retry policy. Any
@@ -22,7 +23,7 @@ import { abandonRetry, claimDueRetries, isPending } from './retry.queries.js';
  * How long a claim holds before the delivery may be claimed again: far beyond an attempt's 10 s timeout, so
  * only a claim whose process died before recording its attempt runs out (that attempt is then sent again).
  */
-export const RETRY_CLAIM_LEASE_MS = 5 * MINUTE;
+export const RETRY_CLAIM_LEASE_MS = IN_FLIGHT_LEASE_MS;
 /** Retry attempts in flight at once per instance, in all and of one wallet. */
 export const RETRY_SLOTS = 32;
 export const RETRY_SLOTS_PER_WALLET = 4;
@@ -95,11 +96,45 @@ export async function runDueRetries(deps: DeliveryPorts, options: RetryPassOptio
 
 const isWalletId = (key: PoolKey): key is number => typeof key === 'number';
 
+/**
+ * A charged first attempt whose instance stopped before recording it (deliver.ts records it as in flight before the
+ * send, with no last attempt): its call-log row, with the charge it was made for, and its attempt in the history, as
+ * an attempt that got no answer. Resolves to whether a retry follows (the webhook allows one and the body was kept);
+ * otherwise the delivery ends as a failure.
+ */
+async function recoverInterrupted(deps: DeliveryPorts, delivery: DeliveryRecord): Promise<boolean> {
+  const at = deps.clock.now();
+  const retries = delivery.maxAttempts > 1 && delivery.body !== null;
+  const balance = await deps.ledger.balanceOf(delivery.walletId);
+  if (balance !== 'gone')
+    deps.ledger.record({
+      walletId: delivery.walletId,
+      method: 'POST',
+      path: delivery.webhookId,
+      endpoint: 'webhook-delivery',
+      statusCode: 502,
+      responseTimeMs: 0,
+      error: `webhook call failed: ${INTERRUPTED_ATTEMPT}`,
+      cost: delivery.cost,
+      balance,
+      deliveryId: delivery.id,
+    });
+  await recordInterrupted(deps.store, {
+    deliveryId: delivery.id,
+    at,
+    url: delivery.url,
+    trigger: delivery.trigger,
+    retries,
+  });
+  return retries;
+}
+
 async function retry(
   deps: DeliveryPorts,
   findTarget: FindDeliveryTarget,
   delivery: DeliveryRecord,
 ): Promise<'success' | 'failure' | 'abandoned'> {
+  if (delivery.lastAttemptAt === null && !(await recoverInterrupted(deps, delivery))) return 'failure';
   const target = await findTarget(delivery.walletId, delivery.webhookId);
   // Read after the target: a webhook deleted and created again under its id meanwhile ended this delivery first.
   if (target !== undefined && !(await isPending(deps.store.read, delivery.id))) return 'abandoned';

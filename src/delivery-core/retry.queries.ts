@@ -2,6 +2,8 @@ import type { Sql, Store, Unit } from '../store/store.js';
 import type { AttemptRecord, DeliveryRecord, DeliveryRow } from './history.js';
 import { attemptParams, fromRow, INSERT_ATTEMPT, SUMMARY_COLUMNS } from './history.js';
 import { deleteOutboxOf } from './outbox.queries.js';
+import type { DeliveryTrigger } from './delivery.js';
+import { INTERRUPTED_ATTEMPT } from './retry-policy.js';
 
 /**
  * The queries of retries and redeliveries. A later attempt takes its number first (`attempts = attempts + 1`,
@@ -69,6 +71,49 @@ export async function claimDueRetries(store: Store, claim: RetryClaim): Promise<
       params,
     );
     return rows.map(fromRow);
+  });
+}
+
+/** A first attempt lost with its instance (retry-worker.ts, recoverInterrupted), as the history is to show it. */
+export interface InterruptedAttempt {
+  readonly deliveryId: string;
+  /** When it was found lost: the attempt's time in the history. */
+  readonly at: number;
+  readonly url: string;
+  readonly trigger: DeliveryTrigger;
+  /** A retry follows (the claim that found it took attempt 2); else the delivery ends as a failure. */
+  readonly retries: boolean;
+}
+
+/**
+ * Attempt 1 of a delivery claimed with no last attempt: recorded as one that got no answer. With retries the delivery
+ * stays pending under the claim; without, it ends as a failure and gives back the number the claim took.
+ */
+export async function recordInterrupted(store: Store, lost: InterruptedAttempt): Promise<void> {
+  await store.write(async (tx) => {
+    await tx.run(
+      `UPDATE deliveries SET last_attempt_at = $2, last_error = $3,
+         status = CASE WHEN $4 = 1 THEN status ELSE 'failure' END,
+         next_attempt_at = CASE WHEN $4 = 1 THEN next_attempt_at ELSE NULL END,
+         attempts = CASE WHEN $4 = 1 THEN attempts ELSE 1 END
+       WHERE id = $1 AND status = 'pending'`,
+      [lost.deliveryId, lost.at, INTERRUPTED_ATTEMPT, lost.retries ? 1 : 0],
+    );
+    await tx.run(
+      INSERT_ATTEMPT,
+      attemptParams({
+        deliveryId: lost.deliveryId,
+        attempt: 1,
+        trigger: lost.trigger,
+        at: lost.at,
+        url: lost.url,
+        statusCode: null,
+        ms: 0,
+        error: INTERRUPTED_ATTEMPT,
+        responseBody: null,
+        willRetry: lost.retries,
+      }),
+    );
   });
 }
 
