@@ -10,7 +10,8 @@ import { AttachmentKey } from './attachment-links.js';
 import * as limits from './mail-limits.js';
 import { insertAttachment, mailboxesThatSaw } from './mail.queries.js';
 import { DUPLICATE_WINDOW_MS, claimFirstDeliveries, messageHashOf } from './duplicate-mail.js';
-import { MessageParseError, parseMessage } from './mime-parse.js';
+import { MessageParseError } from './mime-parse.js';
+import { MessageParseThread } from './parse-thread.js';
 import type { ParsedMessage } from './mime-parse.js';
 import { messageIdOf } from './payload.js';
 import type { MessageContext } from './payload.js';
@@ -78,6 +79,8 @@ export class InboundMail {
   private readonly parsing: FairLimiter;
   private readonly key: AttachmentKey;
   private readonly deliverer: OutboxDeliverer;
+  /** Messages are decoded on a thread of their own: a large text part holds it, not the event loop. */
+  private readonly parser = new MessageParseThread();
 
   private constructor(
     private readonly deps: Deps,
@@ -128,9 +131,9 @@ export class InboundMail {
         const keepAttachments = targets.some((target) => target.mode.includeAttachments);
         let parsed;
         try {
-          parsed = await parseMessage(await spool.reader(), {
-            keepAttachments,
-            maxAttachmentBytes: limits.ATTACHMENT_MAX_BYTES,
+          parsed = await this.parser.parse(parseKey(targets), {
+            source: spool.source(),
+            options: { keepAttachments, maxAttachmentBytes: limits.ATTACHMENT_MAX_BYTES },
           });
         } catch (error) {
           if (error instanceof MessageParseError) return { kind: 'unparsable', reason: error.message } as const;
@@ -184,6 +187,7 @@ export class InboundMail {
   }
 
   async close(): Promise<void> {
+    await this.parser.close();
     await this.deliverer.close();
     await this.folder.remove();
   }

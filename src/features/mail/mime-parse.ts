@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { MailParser } from 'mailparser';
 import type { AddressObject, AttachmentStream, EmailAddress as ParserAddress, MessageText } from 'mailparser';
 import type { EmailAddress } from '../../formats/index.js';
+import { PAYLOAD_MAX_BYTES } from './mail-limits.js';
 
 /**
  * One message read by mailparser's streaming parser, reduced to what a payload needs. Attachment
@@ -175,4 +176,25 @@ function addresses(header: AddressObject | AddressObject[] | undefined): EmailAd
   };
   for (const object of Array.isArray(header) ? header : [header]) object.value.forEach(visit);
   return out;
+}
+
+/**
+ * A decoded text part kept to what a payload can use: no payload carries more than PAYLOAD_MAX_BYTES of JSON, so
+ * `text` and `html` past that many characters are never delivered. One more character is kept, so a part longer than
+ * any payload still reads as longer (the 1 MiB rule then cuts it exactly as it would the whole part), and the service
+ * never handles the rest: a 28 MB text part is not trimmed, measured and copied through every mailbox's plan.
+ */
+export function keptForPayloads(parsed: ParsedMessage): ParsedMessage {
+  const keep = PAYLOAD_MAX_BYTES + 1;
+  const cut = (text: string): string => {
+    if (text.length <= keep) return text;
+    const last = text.charCodeAt(keep - 1);
+    // Never half of a surrogate pair: the pair goes whole or not at all.
+    return text.slice(0, last >= 0xd800 && last <= 0xdbff ? keep - 1 : keep);
+  };
+  return {
+    ...parsed,
+    ...(parsed.text === undefined ? {} : { text: cut(parsed.text) }),
+    ...(parsed.html === undefined ? {} : { html: cut(parsed.html) }),
+  };
 }

@@ -11,6 +11,20 @@ import { createHash, randomBytes } from 'node:crypto';
  * messages stay in memory, larger ones go to a private temp file (mode 0600 in a 0700 folder) that
  * is deleted as soon as the message has been parsed. Bytes beyond `maxBytes` are counted and dropped.
  */
+/** A spooled message as another thread reads it: the file it was written to, or the bytes held in memory. */
+export type SpoolSource = { readonly path: string } | { readonly chunks: readonly Uint8Array[] };
+
+/** A SpoolSource as a stream, in whichever thread reads it. */
+export function readSpoolSource(source: SpoolSource): Readable {
+  if ('path' in source) return createReadStream(source.path, { highWaterMark: 64 * 1024 });
+  return Readable.from(
+    source.chunks.map((chunk) => Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)),
+    {
+      objectMode: false,
+    },
+  );
+}
+
 export class Spool {
   private chunks: Buffer[] = [];
   private memoryBytes = 0;
@@ -91,10 +105,14 @@ export class Spool {
     });
   }
 
+  /** Where the kept bytes are, for another thread to read them (its temp file, or the bytes held in memory). */
+  source(): SpoolSource {
+    return this.file === undefined ? { chunks: this.chunks } : { path: this.file.path };
+  }
+
   /** The kept bytes, from the start. Call once writing is over. */
   async reader(): Promise<Readable> {
-    if (this.file === undefined) return Readable.from(this.chunks, { objectMode: false });
-    return createReadStream(this.file.path, { highWaterMark: 64 * 1024 });
+    return readSpoolSource(this.source());
   }
 
   /** Forgets the message: the temp file is closed and deleted. Safe to call twice. */

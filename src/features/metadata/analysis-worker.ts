@@ -2,10 +2,10 @@
  * The thread page analyses run on (analysis-thread.ts): it takes one job at a time from the service's thread and
  * answers with what analyzeHtml or analyzeNonHtml made of it, so a page's parsing never holds the event loop.
  */
-import { parentPort } from 'node:worker_threads';
+import { serveJobs } from '../../lib/job-thread-worker.js';
 import { analyzeHtml } from './html/analyze-html.js';
 import { analyzeNonHtml } from './non-html.js';
-import type { AnalysisJob, AnalysisReply } from './analysis-thread.js';
+import type { AnalysisJob } from './analysis-thread.js';
 import type { HtmlAnalysis } from './html/analyze-html.js';
 import type { NonHtmlAnalysis } from './non-html.js';
 
@@ -43,14 +43,4 @@ function warmUp(): void {
 }
 
 warmUp();
-const port = parentPort;
-if (port === null) throw new Error('analysis-worker.ts runs as a worker thread (analysis-thread.ts)');
-port.on('message', ({ id, job }: { id: number; job: AnalysisJob }) => {
-  let reply: AnalysisReply;
-  try {
-    reply = { id, result: analyze(job) };
-  } catch (error) {
-    reply = { id, error: error instanceof Error ? error.message : String(error) };
-  }
-  port.postMessage(reply);
-});
+serveJobs('analysis-worker.ts', analyze);

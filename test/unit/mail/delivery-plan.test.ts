@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { planDelivery } from '../../../src/features/mail/delivery-plan.js';
+import { keptForPayloads } from '../../../src/features/mail/mime-parse.js';
 import type { ParsedMessage } from '../../../src/features/mail/mime-parse.js';
 import type { MailboxMode, WebhookRecord } from '../../../src/features/webhooks/webhook-record.js';
 import { NO_HISTORY } from '../../../src/features/webhooks/webhook-record.js';
@@ -138,5 +139,36 @@ describe('planDelivery', () => {
   it('applies the webhook’s format to the payload', () => {
     const plan = planDelivery(PARSED, CONTEXT, target({ format: 'slack' }));
     expect(JSON.parse(plan.bodyJson)).toStrictEqual({ text: '*S*\nFrom: A &lt;a@x.test&gt;\nhello' });
+  });
+});
+
+describe('keptForPayloads: text parts cut to what a payload can use', () => {
+  const LIMIT = 1024 * 1024;
+  const message = (text: string | undefined, html: string | undefined): ParsedMessage => ({
+    ...PARSED,
+    // Metadata only (no content, so no stored copy and no random link): the 1 MiB rule drops it first.
+    attachments: [{ filename: 'big.bin', contentType: 'application/octet-stream', size: 9 }],
+    ...(text === undefined ? { text: undefined } : { text }),
+    ...(html === undefined ? {} : { html }),
+  });
+  const cases: Array<[string, ParsedMessage]> = [
+    ['ASCII text over the limit', message('a\n'.repeat(800_000), undefined)],
+    ['two-byte text over the limit', message('é'.repeat(LIMIT + 5), undefined)],
+    ['emoji text whose cut falls inside a pair', message(`x${'😀'.repeat(LIMIT)}`, undefined)],
+    ['text and html both over the limit', message('t'.repeat(LIMIT * 2), `<p>${'h'.repeat(LIMIT * 2)}</p>`)],
+    ['html only, over the limit', message(undefined, `<p>${'h'.repeat(LIMIT + 100)}</p>`)],
+    ['text under the limit', message('short', '<p>short</p>')],
+  ];
+
+  it.each(cases)('gives every mailbox the same body as the whole parts would: %s', (_name, parsed) => {
+    const kept = keptForPayloads(parsed);
+    expect((kept.text ?? '').length).toBeLessThanOrEqual(LIMIT + 1);
+    expect((kept.html ?? '').length).toBeLessThanOrEqual(LIMIT + 1);
+    for (const mode of [{}, { format: 'slack' }, { format: 'custom', template: { body: '{{text}}' } }] as const)
+      for (const maxBytes of [LIMIT, 300_000]) {
+        const whole = planDelivery(parsed, CONTEXT, target(mode as Partial<MailboxMode>), maxBytes);
+        const cut = planDelivery(kept, CONTEXT, target(mode as Partial<MailboxMode>), maxBytes);
+        expect(cut.bodyJson).toBe(whole.bodyJson);
+      }
   });
 });
