@@ -56,9 +56,24 @@ export class BodyTooLarge extends Error {
 export class MessageWork {
   readonly text: string;
   private readonly sizes = new Map<string, number>();
+  private readonly attachmentIds = new Map<string, string>();
 
   constructor(readonly parsed: ParsedMessage) {
     this.text = payloadText(parsed);
+  }
+
+  /**
+   * The stored copy's id of attachment `index` for `walletId`: one per wallet and attachment, however many of the
+   * wallet's mailboxes the message went to (their links share it; the unit that records the message stores it once).
+   */
+  attachmentId(walletId: number, index: number): string {
+    const key = `${walletId}:${index}`;
+    let id = this.attachmentIds.get(key);
+    if (id === undefined) {
+      id = logId();
+      this.attachmentIds.set(key, id);
+    }
+    return id;
   }
 
   readonly measure = (s: string): number => {
@@ -96,14 +111,14 @@ export function planDelivery(
   const rows = new Map<DeliveredAttachment, AttachmentRow>();
   const metadata: DeliveredAttachment[] = [];
   if (withAttachments) {
-    for (const attachment of parsed.attachments) {
+    for (const [index, attachment] of parsed.attachments.entries()) {
       const meta: DeliveredAttachment = {
         ...(attachment.filename === undefined ? {} : { filename: attachment.filename }),
         contentType: attachment.contentType,
         size: attachment.size,
       };
       if (attachment.content !== undefined && target.key !== undefined) {
-        const id = logId();
+        const id = work.attachmentId(target.walletId, index);
         meta.downloadUrl = attachmentUrl(context.publicUrl, target.key, id, expiresSeconds);
         meta.downloadUrlExpiresAt = isoTime(expiresSeconds * 1000);
         rows.set(meta, {

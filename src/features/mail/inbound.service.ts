@@ -286,13 +286,19 @@ export class InboundMail {
       return await this.deps.store.write(async (tx) => {
         const ready: ReadyDelivery[] = [];
         const firstSeen = messageHash === undefined ? plans : await claimFirstDeliveries(tx, plans, messageHash, now);
+        // A wallet's mailboxes share its copy of each attachment (MessageWork.attachmentId): stored once.
+        const stored = new Set<string>();
         for (const plan of firstSeen) {
           const charged = await this.deps.ledger.chargeIn(tx, plan.walletId, plan.cost);
           if (!charged.ok) {
             if (charged.balance === undefined) continue; // the wallet was deleted: its mailbox with it
             throw new InsufficientCredits(plan, charged.balance);
           }
-          for (const attachment of plan.attachments) await insertAttachment(tx, attachment);
+          for (const attachment of plan.attachments) {
+            if (stored.has(attachment.id)) continue;
+            stored.add(attachment.id);
+            await insertAttachment(tx, attachment);
+          }
           const entry = {
             walletId: plan.walletId,
             webhookId: plan.record.webhookId,

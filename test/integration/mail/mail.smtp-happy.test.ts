@@ -14,7 +14,7 @@ import {
   sendMail,
   useMailHarness,
 } from './mail-fixtures.js';
-import { storedRow } from '../webhooks/webhook-fixtures.js';
+import { ok, storedRow, webhookApi } from '../webhooks/webhook-fixtures.js';
 import { startSmtpListener } from '../../../src/features/mail/smtp-listener.js';
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -281,6 +281,38 @@ describeEachStore('inbound mail over SMTP: messages reach the webhook', (kind) =
       expect(body.attachments).toStrictEqual([]);
       expect(await stored()).toBe(before);
       expect(await balanceOf(h, box.token)).toBe(998);
+    });
+
+    it('stores one copy of an attachment for all of a wallet’s mailboxes the message went to, one per wallet', async () => {
+      const h = get();
+      const box = await createMailbox(h);
+      const api = webhookApi(h.t, box.token);
+      const more = [];
+      for (const webhookId of ['copy-a', 'copy-b'])
+        more.push(String(ok(await api.create({ webhookId, url: h.receiver.url('/inbound', '127.0.0.1') })).email));
+      const other = await createMailbox(h);
+      const stored = async () =>
+        Number((await h.t.deps.store.read.get<{ n: number }>('SELECT COUNT(*) AS n FROM mail_attachments'))?.n);
+      const before = await stored();
+      const requests = h.receiver.requests.length;
+      const info = await sendMail(h, {
+        to: [box.email, ...more, other.email],
+        subject: 'Shared file',
+        text: 'x',
+        attachments: [{ filename: 'report.txt', content: 'the report' }],
+      });
+      expect(info.response).toMatch(/^250 /);
+      const delivered = (await h.receiver.waitForRequests(requests + 4)).slice(requests);
+      await h.smtp.idle();
+      // Three mailboxes of one wallet and one of another: two stored copies, not four.
+      expect((await stored()) - before).toBe(2);
+      const links = delivered.map((request) => String(JSON.parse(request.text).attachments[0].downloadUrl));
+      expect(new Set(links.map((link) => new URL(link).pathname)).size).toBe(2);
+      for (const link of links) {
+        const url = new URL(link);
+        const download = await h.t.inject({ method: 'GET', url: `${url.pathname}${url.search}` });
+        expect([download.statusCode, download.body]).toEqual([200, 'the report']);
+      }
     });
 
     it('keeps cid: links of inline images, and names the image’s contentId', async () => {
