@@ -105,14 +105,12 @@ export class Spool {
     });
   }
 
-  /** Where the kept bytes are, for another thread to read them (its temp file, or the bytes held in memory). */
+  /**
+   * Where the kept bytes are, from the start, for any thread to read (readSpoolSource): its temp file, or the bytes
+   * held in memory. Call once writing is over.
+   */
   source(): SpoolSource {
     return this.file === undefined ? { chunks: this.chunks } : { path: this.file.path };
-  }
-
-  /** The kept bytes, from the start. Call once writing is over. */
-  async reader(): Promise<Readable> {
-    return readSpoolSource(this.source());
   }
 
   /** Forgets the message: the temp file is closed and deleted. Safe to call twice. */

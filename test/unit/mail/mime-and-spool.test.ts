@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMessage } from '../../../src/features/mail/mime-parse.js';
-import { Spool, SpoolFolder, SpoolOverflow } from '../../../src/features/mail/spool.js';
+import { readSpoolSource, Spool, SpoolFolder, SpoolOverflow } from '../../../src/features/mail/spool.js';
 
 const ATTACHED = [
   'From: a@x.test',
@@ -70,7 +70,7 @@ describe('Spool', () => {
   });
   afterAll(async () => folder.remove());
 
-  const read = async (spool: Spool) => Buffer.concat(await (await spool.reader()).toArray());
+  const read = async (spool: Spool) => Buffer.concat(await readSpoolSource(spool.source()).toArray());
 
   it('keeps a small message in memory', async () => {
     const spool = new Spool(folder, 1000, 100);
